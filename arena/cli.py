@@ -1,0 +1,243 @@
+"""The `taash` command line: check, simulate, replay, variants."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
+                         replay, replay_json, shipped_variants)
+
+from .bots import RandomBot
+
+
+class CLIError(Exception):
+    """A usage error: printed as `taash: error: ...`, exit 2."""
+
+
+def _parse_set(items) -> dict:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise CLIError(f"--set takes KEY=VALUE, not {item!r}")
+        k, val = item.split("=", 1)
+        k = k.strip()
+        low = val.strip().lower()
+        if low in ("true", "false"):
+            out[k] = low == "true"
+        else:
+            try:
+                out[k] = int(val)
+            except ValueError:
+                raise CLIError(f"--set {k}: the value must be an integer or true/false, not {val!r}") from None
+    return out
+
+
+def cmd_check(args) -> int:
+    paths = args.paths
+    bad = 0
+    for p in paths:
+        problems = check_files([p])
+        if problems:
+            bad += 1
+            for pr in problems:
+                print(pr.format(), file=sys.stderr)
+        else:
+            print(f"{p}: ok")
+    if bad:
+        print(f"{bad} of {len(paths)} file{'s' if len(paths) != 1 else ''} with errors", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def _progress(total, label):
+    """A rich progress bar on a terminal, nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.progress import Progress
+    p = Progress(transient=True)
+    p.start()
+    task = p.add_task(label, total=total)
+    return p, task
+
+
+def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False):
+    """Play random bots: ``matches`` full matches, or matches until ``deals`` deals.
+    Returns (list of Match, summary dict)."""
+    bots = [RandomBot(f"{seed}:{s}") for s in range(variant.players)]
+    done_matches = []
+    total_deals = 0
+    made = thrown = 0
+    k = 0
+    bar = _progress(deals or matches, "simulating") if progress else None
+    try:
+        while True:
+            if deals is None and k >= matches:
+                break
+            if deals is not None and total_deals >= deals:
+                break
+            m = Match(variant, seed + k)
+            k += 1
+            while not m.over and (deals is None or total_deals < deals):
+                st = m.new_deal()
+                while not st.is_terminal:
+                    seat = st.to_act
+                    legal = st.legal_actions()
+                    st.apply(bots[seat].decide(None, legal))
+                m.finish_deal(st)
+                total_deals += 1
+                made += st.made is True
+                thrown += st.declarer < 0
+                if bar and deals is not None:
+                    bar[0].update(bar[1], completed=total_deals)
+            done_matches.append(m)
+            if bar and deals is None:
+                bar[0].update(bar[1], completed=k)
+    finally:
+        if bar:
+            bar[0].stop()
+    played = total_deals - thrown
+    summary = {
+        "variant": variant.name,
+        "options": variant.options,
+        "seed": seed,
+        "deals": total_deals,
+        "thrown_in": thrown,
+        "contracts_made": made,
+        "contracts_made_rate": round(made / played, 4) if played else None,
+        "matches": [{"seed": m.seed, "deals": len(m.deals), **m.summary()} for m in done_matches],
+    }
+    return done_matches, summary
+
+
+def cmd_simulate(args) -> int:
+    options = _parse_set(args.set)
+    v = load_variant(args.variant, options or None)
+    if args.matches is not None and args.matches < 1:
+        raise CLIError("--matches must be at least 1")
+    if args.deals is not None and args.deals < 1:
+        raise CLIError("--deals must be at least 1")
+    matches = args.matches if args.matches is not None else (None if args.deals else 1)
+    t0 = time.perf_counter()
+    ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json)
+    dt = time.perf_counter() - t0
+    if args.record:
+        _write_records(args.record, ms, options)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    con = Console()
+    t = Table(title=f"{v.title}: {summary['deals']} deals, random bots, seed {args.seed}")
+    for col in ("match", "seed", "deals", "over", "score (per seat)", "winners (seats)"):
+        t.add_column(col)
+    for i, m in enumerate(summary["matches"]):
+        t.add_row(str(i + 1), str(m["seed"]), str(m["deals"]), "yes" if m["over"] else "no",
+                  " ".join(map(str, m["score"])), " ".join(map(str, m["winners"])) or "-")
+    con.print(t)
+    rate = summary["contracts_made_rate"]
+    con.print(f"contracts made: {summary['contracts_made']} of {summary['deals'] - summary['thrown_in']}"
+              f" ({rate:.1%})" if rate is not None else "no contract played")
+    con.print(f"{summary['deals']} deals in {dt:.2f} s")
+    if args.record:
+        con.print(f"records written to {args.record}" + (" (one file per match)" if len(ms) > 1 else ""))
+    return 0
+
+
+def _write_records(path, matches, options):
+    path = Path(path)
+    if len(matches) == 1:
+        targets = [path]
+    else:
+        targets = [path.with_name(f"{path.stem}-{i + 1}{path.suffix or '.json'}") for i in range(len(matches))]
+    for m, p in zip(matches, targets):
+        tmp = p.with_name(p.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(m.record(options), indent=1))
+            tmp.replace(p)
+        except OSError as e:
+            raise CLIError(f"cannot write the record {p}: {e.strerror or e}") from None
+
+
+def cmd_replay(args) -> int:
+    rec = read_record(args.record)
+    m = replay(rec)
+    if args.json:
+        print(json.dumps(replay_json(m), indent=2))
+        return 0
+    v = m.v
+    print(f"{v.title} ({rec['variant']}), seed {m.seed}: {len(m.deals)} deals")
+    for i, st in enumerate(m.deals):
+        r = st.result()
+        if r["declarer"] is None:
+            print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in")
+            continue
+        side_pts = st.side_points
+        print(f"deal {i + 1}: dealer {r['dealer']}, declarer {r['declarer']} bid {r['bid']}, "
+              f"trump {r['trump'] or '-'}, target {r['target']}: declarer's side "
+              f"{side_pts[st.side[st.declarer]]} points, {'made' if r['made'] else 'failed'}; "
+              f"score change {r['score_change']}")
+    s = m.summary()
+    print(f"match: score {s['score']}, {'over' if s['over'] else 'not over'}"
+          + (f", winners {s['winners']}" if s["winners"] else ""))
+    return 0
+
+
+def cmd_variants(args) -> int:
+    for name in shipped_variants():
+        print(name)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="taash", description="taash: rules-as-data engine for 56, 28, 29 and 304.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    c = sub.add_parser("check", help="validate variant files (FILE:LINE:COL errors)")
+    c.add_argument("paths", nargs="+", metavar="PATH", help="variant files or shipped names")
+    c.set_defaults(fn=cmd_check)
+    s = sub.add_parser("simulate", help="play random bots and print the results")
+    s.add_argument("variant", metavar="VARIANT", help="shipped name (29, 28, house/29-hidden-trump) or a YAML path")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--matches", type=int, metavar="M", help="full matches to play (default 1)")
+    g.add_argument("--deals", type=int, metavar="N", help="deals to play (matches as needed)")
+    s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first match (default 0)")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
+    s.add_argument("--json", action="store_true", help="print the results as JSON")
+    s.add_argument("--record", metavar="FILE", help="write the record(s) of the matches")
+    s.set_defaults(fn=cmd_simulate)
+    r = sub.add_parser("replay", help="replay a record and print what happened")
+    r.add_argument("record", metavar="RECORD.json")
+    r.add_argument("--json", action="store_true", help="print the documented JSON result")
+    r.set_defaults(fn=cmd_replay)
+    v = sub.add_parser("variants", help="list the shipped variants")
+    v.set_defaults(fn=cmd_variants)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except VariantError as e:
+        for pr in e.problems:
+            print(pr.format(), file=sys.stderr)
+        return 1
+    except RecordError as e:
+        print(f"taash: error: {e}", file=sys.stderr)
+        return 1
+    except CLIError as e:
+        print(f"taash: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("taash: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

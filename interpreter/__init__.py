@@ -1,0 +1,19 @@
+"""taash interpreter: load a variant file (YAML + rules DSL) and play it.
+
+>>> from interpreter import load_variant, Match
+>>> v = load_variant("29")
+>>> st = Match(v, seed=1).new_deal()
+>>> st.phase, len(st.observation(st.to_act)["hand"])
+('auction', 4)
+"""
+
+from .cards import Deck
+from .dsl import DSLError
+from .engine import IllegalActionError, Match, State
+from .loader import Problem, VariantError, shipped_variants
+from .records import RecordError, read_record, replay, replay_json
+from .variant import Variant, check_files, load_variant
+
+__all__ = ["Deck", "DSLError", "IllegalActionError", "Match", "State", "Problem", "VariantError",
+           "shipped_variants", "RecordError", "read_record", "replay", "replay_json", "Variant",
+           "check_files", "load_variant"]

@@ -1,0 +1,542 @@
+"""The generic engine: `State` (one deal and the match score around it) and `Match`.
+
+The engine knows the vocabulary of trick-taking games (deal in packets, auction of calls,
+open or hidden trump, tricks, declarations, scoring, match end); every rule that differs
+between games is a compiled DSL rule of the `Variant` (DESIGN.md). Nothing here names a
+game.
+
+Engine-wide guarantees (documented in docs/authoring.md):
+- a bid is always strictly above the high bid, and a full round of consecutive passes
+  ends the auction, so every auction ends;
+- each declaration is made at most once per deal, so every play phase ends;
+- a match ends when its `match.ends` rule says so or after MAX_DEALS deals.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+
+from .variant import Variant
+
+MAX_DEALS = 1000
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state. ``legal`` lists the legal ones."""
+
+    def __init__(self, action, legal, message=None):
+        self.action, self.legal = action, list(legal)
+        super().__init__(message or f"illegal action {action!r}; legal: {', '.join(self.legal)}")
+
+
+class State:
+    """The whole truth of one deal, and the match score around it.
+
+    Seats are 0..players-1 (RULES.md §0.1). Cards are ints (see `interpreter.cards`);
+    actions are their text forms (DESIGN.md, "Actions and notation").
+
+    Use: ``to_act`` (seat, or -1 when terminal), ``legal_actions()`` (sorted per §0.10,
+    never empty before the end), ``apply(action)`` (raises IllegalActionError),
+    ``observation(seat)``, ``is_terminal``, ``result()``, ``copy()``.
+    """
+
+    __slots__ = ("v", "dealer", "deal_number", "scores", "start_scores", "dealt", "widow",
+                 "hands", "side", "step", "phase", "to_act", "bid", "high_bidder", "calls",
+                 "bids", "passes", "declarer", "target", "trump", "trump_exposed",
+                 "trump_card", "exposer", "exposure_trick", "led", "trick_cards",
+                 "trick_seats", "trick_after", "tricks_done", "tricks", "side_tricks",
+                 "side_points", "seat_points", "declared", "history", "made", "_legal",
+                 "_dealt_pos")
+
+    def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
+                 scores=None, deal_number: int = 0):
+        """Start a deal. ``hands``: per seat, the card texts in the order dealt (§0.7);
+        without them the deck is shuffled from ``seed``. ``scores``: the match scores
+        before this deal (per side, or per seat when the match scores seats).
+        Raises ValueError for hands that do not make up the deck."""
+        v = self.v = variant
+        n = v.players
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+        self.dealer = dealer
+        self.deal_number = deal_number
+        nscores = v.sides if v.score_unit == "side" else n
+        self.scores = list(scores) if scores is not None else [v.score_start] * nscores
+        self.start_scores = list(self.scores)
+        if hands is None:
+            self.dealt, self.widow = _deal_from_seed(v, dealer, seed)
+        else:
+            self.dealt, self.widow = _deal_given(v, hands, widow or [])
+        self.hands = [[] for _ in range(n)]
+        self._dealt_pos = [0] * n
+        self.side = v.side_of
+        self.step = 0
+        self.phase = "deal"
+        self.to_act = -1
+        self.bid = 0
+        self.high_bidder = -1
+        self.calls = self.bids = self.passes = 0
+        self.declarer = -1
+        self.target = 0
+        self.trump = -1
+        self.trump_exposed = False
+        self.trump_card = -1
+        self.exposer = -1
+        self.exposure_trick = 0
+        self.led = -1
+        self.trick_cards = []
+        self.trick_seats = []
+        self.trick_after = []
+        self.tricks_done = 0
+        self.tricks = []
+        self.side_tricks = [0] * v.sides
+        self.side_points = [0] * v.sides
+        self.seat_points = [0] * n
+        self.declared = {}
+        self.history = []
+        self.made = None
+        self._legal = None
+        self._advance()
+
+    # -- the contract -------------------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        """True once the deal is over (scored, or thrown in when nobody bid)."""
+        return self.phase == "done"
+
+    def legal_actions(self) -> list[str]:
+        """Legal actions of ``to_act`` as text forms, ordered per RULES.md §0.10; empty
+        only when terminal."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def apply(self, action: str) -> None:
+        """Apply one action of ``to_act``. Raises IllegalActionError (with the legal set)
+        if the action is unknown or not legal now; the state is then unchanged."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(action, legal)
+        kind, arg = self.v.action_map[action]
+        seat = self.to_act
+        self._legal = None
+        if kind == "play":
+            self.history.append((seat, action))
+            self._play(seat, arg)
+        elif kind == "declare":
+            self.history.append((seat, action))
+            self.declared[arg.name] = self.declared.get(arg.name, 0) + 1
+            arg.effect(self, seat, None, None)
+        elif kind == "expose":
+            self.history.append((seat, action))
+            self._expose(seat)
+        elif kind in ("pass", "bid"):
+            self.history.append((seat, action))
+            self._call(seat, kind, arg)
+        elif kind == "trump":
+            self.history.append((seat, action))
+            self.trump, self.trump_exposed = arg, True
+            self.step += 1
+            self._advance()
+        elif kind == "trump-card":
+            self.history.append((seat, action))
+            self.hands[seat].remove(arg)
+            self.trump_card, self.trump = arg, self.v.deck.suit_of[arg]
+            self.step += 1
+            self._advance()
+
+    def copy(self) -> "State":
+        """An independent copy (cheap: lists are copied one level deep)."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.scores = list(self.scores)
+        new.hands = [list(h) for h in self.hands]
+        new._dealt_pos = list(self._dealt_pos)
+        new.trick_cards = list(self.trick_cards)
+        new.trick_seats = list(self.trick_seats)
+        new.trick_after = list(self.trick_after)
+        new.tricks = list(self.tricks)
+        new.side_tricks = list(self.side_tricks)
+        new.side_points = list(self.side_points)
+        new.seat_points = list(self.seat_points)
+        new.declared = dict(self.declared)
+        new.history = list(self.history)
+        return new
+
+    def known_side_tricks(self, seat: int) -> int:
+        """Completed tricks won by seats that ``seat`` knows to be on its side (§0.8)."""
+        return self.side_tricks[self.side[seat]]
+
+    # -- dealing and phases -----------------------------------------------------------
+    def _advance(self):
+        v = self.v
+        flow = v.flow
+        n = v.players
+        while self.step < len(flow):
+            step = flow[self.step]
+            if isinstance(step, dict):
+                k = sum(step["deal"])
+                for s in range(n):
+                    p = self._dealt_pos[s]
+                    self.hands[s].extend(self.dealt[s][p:p + k])
+                    self.hands[s].sort()
+                    self._dealt_pos[s] = p + k
+                self.step += 1
+                continue
+            if step == "auction":
+                self.phase = "auction"
+                self.to_act = (self.dealer + 1) % n
+                return
+            if step == "trump":
+                self.phase = "trump"
+                self.to_act = self.declarer
+                return
+            if step == "play":
+                self.phase = "play"
+                self.to_act = v.rules["play.leader"](self, -1, None, None) % n
+                return
+        self._score()
+
+    def _call(self, seat, kind, number):
+        v = self.v
+        self.calls += 1
+        if kind == "pass":
+            self.passes += 1
+        else:
+            self.bid, self.high_bidder = number, seat
+            self.bids += 1
+            self.passes = 0
+        if self.passes >= v.players or v.rules["auction.ends"](self, seat, None, None):
+            self.declarer = self.high_bidder
+            if self.declarer < 0:  # everybody passed: the deal is thrown in
+                self.phase, self.to_act = "done", -1
+                self.made = None
+                return
+            self.target = self.bid
+            self.step += 1
+            self._advance()
+        else:
+            self.to_act = (seat + 1) % v.players
+
+    def _compute_legal(self) -> list[str]:
+        phase = self.phase
+        v = self.v
+        me = self.to_act
+        if phase == "play":
+            hand = self.hands[me]
+            if self.trump_card >= 0 and me == self.declarer and not hand:
+                return [v.play_text[self.trump_card]]  # the face-down card, at the last trick
+            out = []
+            if v.declarations:
+                declared = self.declared
+                for d in v.declarations:
+                    if d.name not in declared and d.when(self, me, None, None):
+                        out.append("declare " + d.name)
+            if self.trump_card >= 0 and v.rules["play.may_expose"](self, me, None, None):
+                out.append("expose")
+            cards = v.rules["play.may_play"](self, me, None, None) or hand
+            pt = v.play_text
+            if v.deck.copies > 1:
+                cards = sorted(set(cards))
+            out.extend([pt[c] for c in cards])
+            return out
+        if phase == "auction":
+            out = []
+            if v.rules["auction.may_pass"](self, me, None, None):
+                out.append("pass")
+            may_bid = v.rules["auction.may_bid"]
+            high = self.bid
+            bt = v.bid_text
+            for b in v.bid_numbers:
+                if b > high and may_bid(self, me, b, None):
+                    out.append(bt[b])
+            return out or ["pass"]
+        if phase == "trump":
+            if v.trump_mode == "hidden":
+                return [v.trump_card_text[c] for c in sorted(set(self.hands[me]))]
+            return list(v.trump_text)
+        return []
+
+    # -- play -------------------------------------------------------------------------
+    def _expose(self, seat):
+        """The face-down trump card is shown and taken into the declarer's hand (§28.7)."""
+        insort(self.hands[self.declarer], self.trump_card)
+        self.trump_card = -1
+        self.trump_exposed = True
+        self.exposer = seat
+        self.exposure_trick = self.tricks_done + 1
+
+    def _play(self, seat, card):
+        v = self.v
+        if card == self.trump_card and seat == self.declarer and not self.hands[seat]:
+            self.trump_card = -1  # exposed as it is played (§28.8)
+            self.trump_exposed = True
+            self.exposer = seat
+            self.exposure_trick = self.tricks_done + 1
+        else:
+            self.hands[seat].remove(card)
+        if self.led < 0:
+            self.led = v.deck.suit_of[card]
+        self.trick_cards.append(card)
+        self.trick_seats.append(seat)
+        self.trick_after.append(self.trump_exposed)
+        if len(self.trick_cards) < v.players:
+            self.to_act = (seat + 1) % v.players
+            return
+        self._end_trick()
+
+    def _end_trick(self):
+        """RULES.md §0.4: the highest card counting as a trump wins, else the highest of
+        the suit led; of identical cards the first played ranks higher."""
+        v = self.v
+        deck = v.deck
+        cards, seats, after = self.trick_cards, self.trick_seats, self.trick_after
+        counts = v.rules["play.counts_as_trump"]
+        strength, suit_of = deck.strength, deck.suit_of
+        led = self.led
+        best, best_key = 0, -1
+        for i, c in enumerate(cards):
+            if counts(self, seats[i], c, after[i]):
+                key = 200 + strength[c]
+            elif suit_of[c] == led:
+                key = 100 + strength[c]
+            else:
+                key = strength[c]
+            if key > best_key:
+                best, best_key = i, key
+        winner = seats[best]
+        pts = 0
+        po = deck.point_of
+        for c in cards:
+            pts += po[c]
+        self.tricks_done += 1
+        if self.tricks_done == v.tricks:
+            pts += v.last_trick
+        side = self.side[winner]
+        self.side_points[side] += pts
+        self.seat_points[winner] += pts
+        self.side_tricks[side] += 1
+        self.tricks.append((seats[0], tuple(cards), winner))
+        self.trick_cards, self.trick_seats, self.trick_after = [], [], []
+        self.led = -1
+        if self.tricks_done == v.tricks:
+            self._score()
+        else:
+            self.to_act = winner
+
+    def _score(self):
+        v = self.v
+        self.phase, self.to_act = "done", -1
+        if self.declarer < 0:
+            return
+        made = bool(v.rules["scoring.made"](self, self.declarer, None, None))
+        self.made = made
+        v.rules["scoring.effect"](self, self.declarer, made, None)
+
+    # -- views --------------------------------------------------------------------------
+    def score_change(self) -> list[int]:
+        """Change of the match score in this deal, per seat (a seat shows its side's)."""
+        d = [a - b for a, b in zip(self.scores, self.start_scores)]
+        if self.v.score_unit == "side":
+            return [d[self.side[s]] for s in range(self.v.players)]
+        return d
+
+    def seat_scores(self, scores=None) -> list[int]:
+        """Match scores per seat (a seat shows its side's score)."""
+        sc = self.scores if scores is None else scores
+        if self.v.score_unit == "side":
+            return [sc[self.side[s]] for s in range(self.v.players)]
+        return list(sc)
+
+    def trump_text(self, seat: int | None = None) -> str | None:
+        """The trump suit letter as ``seat`` knows it (None: no trump, or hidden from it)."""
+        if self.trump < 0:
+            return None
+        if self.trump_exposed or (seat is not None and seat == self.declarer):
+            return self.v.deck.suits[self.trump]
+        return None
+
+    def public_action(self, seat_of_action: int, action: str, viewer: int | None) -> str:
+        """An action as ``viewer`` sees it: a face-down trump card hides its card."""
+        if action.startswith("trump-card ") and viewer != seat_of_action:
+            return "trump-card"
+        return action
+
+    def observation(self, seat: int) -> dict:
+        """What ``seat`` may know (DESIGN.md, "Information"), as a JSON-ready dict: its
+        hand, the public history, what the rules show it alone (the hidden trump card to
+        the declarer), scores and, when it is to act, its legal actions. A function of
+        the seat's information set only."""
+        v = self.v
+        text = v.deck.text
+        obs = {
+            "variant": v.name,
+            "seat": seat,
+            "players": v.players,
+            "dealer": self.dealer,
+            "deal": self.deal_number,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "hand": [text[c] for c in self.hands[seat]],
+            "hand_sizes": [len(h) for h in self.hands],
+            "history": [[s, self.public_action(s, a, seat)] for s, a in self.history],
+            "high_bid": self.bid or None,
+            "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
+            "declarer": self.declarer if self.declarer >= 0 else None,
+            "target": self.target or None,
+            "trump": self.trump_text(seat),
+            "trump_exposed": self.trump_exposed,
+            "trump_card": (text[self.trump_card] if self.trump_card >= 0 and seat == self.declarer
+                           else None),
+            "face_down": self.trump_card >= 0,
+            "trick": [[s, text[c]] for s, c in zip(self.trick_seats, self.trick_cards)],
+            "tricks": [{"leader": l, "cards": [text[c] for c in cs], "winner": w}
+                       for l, cs, w in self.tricks],
+            "points": self.seat_points_public(),
+            "declared": sorted(self.declared),
+            "score": self.seat_scores(),
+            "legal_actions": self.legal_actions() if seat == self.to_act else [],
+        }
+        return obs
+
+    def seat_points_public(self) -> list[int]:
+        """Points per seat from the tricks won so far (public: tricks are face up)."""
+        return list(self.seat_points)
+
+    def result(self) -> dict:
+        """The deal's result in the shape of `taash replay --json` (docs/records.md)."""
+        v = self.v
+        text = v.deck.text
+        return {
+            "dealer": self.dealer,
+            "declarer": self.declarer if self.declarer >= 0 else None,
+            "bid": self.bid or None,
+            "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
+            "target": self.target if self.declarer >= 0 else None,
+            "points": list(self.seat_points),
+            "made": self.made,
+            "score_change": self.score_change(),
+            "tricks": [{"leader": l, "cards": [text[c] for c in cs], "winner": w}
+                       for l, cs, w in self.tricks],
+        }
+
+    def actions(self) -> list[str]:
+        """Every action of the deal so far, in order (the record's ``actions``)."""
+        return [a for _, a in self.history]
+
+
+def _deal_from_seed(v: Variant, dealer: int, seed):
+    """Shuffle from ``seed`` and deal in the flow's packets, seat by seat from eldest (§0.7)."""
+    deck = v.deck.cards()
+    random.Random(seed).shuffle(deck)
+    n = v.players
+    dealt = [[] for _ in range(n)]
+    pos = 0
+    for step in v.flow:
+        if isinstance(step, dict):
+            for k in step["deal"]:
+                for i in range(n):
+                    s = (dealer + 1 + i) % n
+                    dealt[s].extend(deck[pos:pos + k])
+                    pos += k
+    return dealt, deck[pos:]
+
+
+def _deal_given(v: Variant, hands, widow):
+    """Check explicit hands (card texts per seat in the order dealt) against the deck."""
+    deck = v.deck
+    n = v.players
+    if len(hands) != n:
+        raise ValueError(f"expected hands for {n} seats, got {len(hands)}")
+    want = v.cards_per_seat
+    dealt = []
+    for s, h in enumerate(hands):
+        if len(h) != want:
+            raise ValueError(f"seat {s} has {len(h)} cards; each seat is dealt {want}")
+        dealt.append([deck.parse(t) for t in h])
+    wid = [deck.parse(t) for t in widow]
+    counts = {}
+    for c in [c for h in dealt for c in h] + wid:
+        counts[c] = counts.get(c, 0) + 1
+    for c in range(deck.size):
+        if counts.get(c, 0) != deck.copies:
+            raise ValueError(f"the hands hold {counts.get(c, 0)} of {deck.text[c]}; the deck has {deck.copies}")
+    return dealt, wid
+
+
+class Match:
+    """A match: deals with the dealer passing to next(dealer) (§0.2), scores carried from
+    deal to deal, and the end of the match by the variant's ``match.ends`` rule (§0.9).
+
+    ``seed`` (int) fixes the first dealer and every shuffle; the same seed gives the same
+    match for the same actions.
+    """
+
+    def __init__(self, variant: Variant, seed: int = 0):
+        self.v = variant
+        self.seed = seed
+        n = variant.players
+        self.scores = [variant.score_start] * (variant.sides if variant.score_unit == "side" else n)
+        self.dealer = random.Random(f"taash-first-dealer:{seed}").randrange(n)
+        self.deals: list[State] = []
+        self.over = False
+        self.winners: list[int] = []
+
+    def deal_seed(self, index: int) -> str:
+        """The shuffle seed of deal ``index`` (0-based) of this match."""
+        return f"taash-deal:{self.seed}:{index}"
+
+    def new_deal(self, hands=None, widow=None, dealer=None) -> State:
+        """Start the next deal (from the match seed unless ``hands`` are given)."""
+        if self.over:
+            raise ValueError("the match is over")
+        d = self.dealer if dealer is None else dealer
+        return State(self.v, dealer=d, hands=hands, widow=widow, seed=self.deal_seed(len(self.deals)),
+                     scores=self.scores, deal_number=len(self.deals))
+
+    def finish_deal(self, state: State) -> None:
+        """Take a terminal deal's scores, pass the deal on, and check the match end."""
+        if not state.is_terminal:
+            raise ValueError("the deal is not over")
+        self.deals.append(state)
+        self.scores = list(state.scores)
+        self.dealer = (state.dealer + 1) % self.v.players
+        if self.v.rules["match.ends"](state, -1, None, None) or len(self.deals) >= MAX_DEALS:
+            self.over = True
+            seat_scores = state.seat_scores(self.scores)
+            top = max(seat_scores)
+            self.winners = [s for s, x in enumerate(seat_scores) if x == top]
+
+    def seat_scores(self) -> list[int]:
+        """Match scores per seat (a seat shows its side's score)."""
+        if self.v.score_unit == "side":
+            return [self.scores[self.v.side_of[s]] for s in range(self.v.players)]
+        return list(self.scores)
+
+    def record(self, options=None) -> dict:
+        """The match as a record (docs/records.md)."""
+        text = self.v.deck.text
+        return {
+            "format": "taash-record/1",
+            "variant": _variant_ref(self.v),
+            "options": dict(options or {}),
+            "seed": self.seed,
+            "deals": [{"dealer": st.dealer,
+                       "hands": [[text[c] for c in h] for h in st.dealt],
+                       "widow": [text[c] for c in st.widow],
+                       "actions": st.actions()} for st in self.deals],
+        }
+
+    def summary(self) -> dict:
+        """The match part of `taash replay --json`: score per seat, over, winners."""
+        return {"score": self.seat_scores(), "over": self.over, "winners": list(self.winners)}
+
+
+def _variant_ref(v: Variant) -> str:
+    from .loader import VARIANTS_DIR
+    try:
+        return str(v.path.relative_to(VARIANTS_DIR).with_suffix(""))
+    except ValueError:
+        return str(v.path)

@@ -1,0 +1,276 @@
+"""Load a variant file: YAML (safe loader) -> `extends:` merged -> JSON Schema -> semantic
+checks -> compiled rules (DESIGN.md, "The pipeline of a variant").
+
+Every problem is reported as a `Problem` with the file, line and column of the node that
+caused it (1-based); `VariantError` carries all problems found. Nothing here raises
+anything else for a bad file.
+"""
+
+from __future__ import annotations
+
+import json
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS_DIR = ROOT / "variants"
+SCHEMA_PATH = ROOT / "grammar" / "variant.schema.json"
+MAX_EXTENDS = 16
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located problem: ``file`` (str), ``line``/``column`` (1-based), ``message``."""
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def format(self, with_context: bool = True) -> str:
+        """``FILE:LINE:COL: error: MESSAGE``, then the offending line and a caret."""
+        head = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        if not with_context:
+            return head
+        try:
+            lines = Path(self.file).read_text(errors="replace").splitlines()
+            text = lines[self.line - 1]
+        except (OSError, IndexError):
+            return head
+        caret = " " * (max(self.column, 1) - 1) + "^"
+        return f"{head}\n    {text}\n    {caret}"
+
+
+class VariantError(ValueError):
+    """A variant file that cannot be loaded; ``problems`` lists every located problem."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(p.format(False) for p in self.problems))
+
+
+@dataclass
+class Loc:
+    """Where a value came from: file, 1-based line/column, and for scalars the YAML style
+    and the indentation of a block scalar (to place errors inside a DSL rule)."""
+    file: str
+    line: int
+    column: int
+    style: str | None = None
+    indent: int = 0
+
+    def inner(self, dsl_line: int, dsl_col: int) -> tuple[int, int]:
+        """File position of (line, column) inside the scalar's text (both 1-based)."""
+        if self.style in ("|", ">"):
+            return self.line + dsl_line, self.indent + dsl_col
+        if dsl_line == 1:
+            return self.line, self.column + (1 if self.style in ("'", '"') else 0) + dsl_col - 1
+        return self.line + dsl_line - 1, dsl_col
+
+
+def resolve_name(name: str, base: Path | None = None) -> Path:
+    """Path of a variant given a shipped name (``29``, ``house/29-hidden-trump``) or a
+    path (absolute, or relative to ``base``/the working directory). Raises FileNotFoundError."""
+    candidates = []
+    p = Path(name)
+    if base is not None and not p.is_absolute():
+        candidates.append(base / p)
+    candidates.append(p)
+    if not name.endswith((".yaml", ".yml")):
+        candidates.append(VARIANTS_DIR / f"{name}.yaml")
+        if base is not None:
+            candidates.append(base / f"{name}.yaml")
+    else:
+        candidates.append(VARIANTS_DIR / name)
+    for c in candidates:
+        if c.is_file():
+            return c.resolve()
+    raise FileNotFoundError(f"no variant named {name!r} (looked for "
+                            + ", ".join(str(c) for c in candidates) + ")")
+
+
+def shipped_variants() -> list[str]:
+    """Names of the variants shipped under variants/ (``29``, ``house/29-double``, ...)."""
+    return sorted(str(p.relative_to(VARIANTS_DIR).with_suffix("")) for p in VARIANTS_DIR.rglob("*.yaml"))
+
+
+def _yaml_tree(path: Path):
+    """Read one YAML file into (data, {path tuple: Loc}). Raises VariantError."""
+    fname = str(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise VariantError([Problem(fname, 1, 1, f"cannot read the file: {e}")]) from None
+    lines = text.splitlines()
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        msg = e.problem or str(e)
+        if e.context:
+            msg = f"{msg} ({e.context})"
+        raise VariantError([Problem(fname, line, col, f"YAML: {msg}")]) from None
+    except yaml.YAMLError as e:
+        raise VariantError([Problem(fname, 1, 1, f"YAML: {e}")]) from None
+    if node is None:
+        raise VariantError([Problem(fname, 1, 1, "the file is empty")])
+    locs: dict[tuple, Loc] = {}
+    problems: list[Problem] = []
+    constructor = yaml.SafeLoader("")
+
+    def loc_of(n) -> Loc:
+        m = n.start_mark
+        style = getattr(n, "style", None)
+        indent = 0
+        if style in ("|", ">"):
+            for k in range(m.line + 1, len(lines)):
+                if lines[k].strip():
+                    indent = len(lines[k]) - len(lines[k].lstrip(" "))
+                    break
+        return Loc(fname, m.line + 1, m.column + 1, style, indent)
+
+    def build(n, path):
+        locs[path] = loc_of(n)
+        if isinstance(n, yaml.MappingNode):
+            out = {}
+            for k, v in n.value:
+                if not isinstance(k, yaml.ScalarNode):
+                    problems.append(Problem(fname, k.start_mark.line + 1, k.start_mark.column + 1,
+                                            "a key must be a plain word"))
+                    continue
+                key = k.value
+                if key in out:
+                    problems.append(Problem(fname, k.start_mark.line + 1, k.start_mark.column + 1,
+                                            f"duplicate key '{key}'"))
+                    continue
+                if key == "<<":
+                    problems.append(Problem(fname, k.start_mark.line + 1, k.start_mark.column + 1,
+                                            "YAML merge keys are not supported; use `extends:`"))
+                    continue
+                out[key] = build(v, path + (key,))
+            return out
+        if isinstance(n, yaml.SequenceNode):
+            return [build(v, path + (i,)) for i, v in enumerate(n.value)]
+        try:
+            return constructor.construct_object(n, deep=True)
+        except yaml.YAMLError as e:
+            problems.append(Problem(fname, n.start_mark.line + 1, n.start_mark.column + 1, f"YAML: {e}"))
+            return None
+
+    data = build(node, ())
+    constructor.dispose()
+    if problems:
+        raise VariantError(problems)
+    if not isinstance(data, dict):
+        raise VariantError([Problem(fname, 1, 1, "a variant file must be a mapping of keys to values")])
+    return data, locs
+
+
+def _merge(base, over, base_locs, over_locs, path=()):
+    """Deep-merge ``over`` onto ``base`` (mappings merge, everything else is replaced;
+    a null value removes the key). Locations follow the value that wins."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for k, v in over.items():
+            p = path + (k,)
+            if v is None:
+                out.pop(k, None)
+                continue
+            if k in base:
+                out[k] = _merge(base[k], v, base_locs, over_locs, p)
+            else:
+                out[k] = v
+                _copy_locs(over_locs, base_locs, p)
+        return out
+    _copy_locs(over_locs, base_locs, path)
+    return over
+
+
+def _copy_locs(src, dst, prefix):
+    n = len(prefix)
+    for k in [k for k in dst if k[:n] == prefix]:
+        del dst[k]
+    for k, v in src.items():
+        if k[:n] == prefix:
+            dst[k] = v
+
+
+def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:
+    """Load a file and its `extends:` chain into merged (data, locs). Raises VariantError."""
+    path = Path(path).resolve()
+    data, locs = _yaml_tree(path)
+    parent = data.get("extends")
+    if parent is None:
+        return data, locs
+    loc = locs.get(("extends",), Loc(str(path), 1, 1))
+    if not isinstance(parent, str):
+        raise VariantError([Problem(loc.file, loc.line, loc.column, "`extends:` takes a variant name or path")])
+    try:
+        ppath = resolve_name(parent, path.parent)
+    except FileNotFoundError as e:
+        raise VariantError([Problem(loc.file, loc.line, loc.column, str(e))]) from None
+    chain = _chain + (path,)
+    if ppath in chain:
+        names = " -> ".join(p.name for p in chain + (ppath,))
+        raise VariantError([Problem(loc.file, loc.line, loc.column, f"`extends:` makes a cycle: {names}")])
+    if len(chain) > MAX_EXTENDS:
+        raise VariantError([Problem(loc.file, loc.line, loc.column, "`extends:` chain is too long")])
+    pdata, plocs = load_raw(ppath, chain)
+    pdata = dict(pdata)
+    pdata.pop("extends", None)
+    own = dict(data)
+    own.pop("extends")
+    merged = _merge(pdata, own, plocs, locs)
+    return merged, plocs
+
+
+@functools.lru_cache(maxsize=1)
+def schema_validator():
+    """The jsonschema validator of grammar/variant.schema.json."""
+    schema = json.loads(SCHEMA_PATH.read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def locate(locs: dict, path: tuple, fallback_file: str) -> Loc:
+    """The Loc of the deepest known node along ``path``."""
+    path = tuple(path)
+    while path not in locs and path:
+        path = path[:-1]
+    return locs.get(path) or Loc(fallback_file, 1, 1)
+
+
+def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
+    """Every JSON Schema violation, located at its node."""
+    out = []
+    errors = sorted(schema_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    for err in errors:
+        path = tuple(err.absolute_path)
+        loc = locate(locs, path, fname)
+        where = ".".join(str(p) for p in path) or "the file"
+        msg = _schema_message(err)
+        out.append(Problem(loc.file, loc.line, loc.column, f"{where}: {msg}"))
+    return out
+
+
+def _schema_message(err) -> str:
+    v = err.validator
+    if v == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        allowed = ", ".join(sorted(err.schema.get("properties", {})))
+        return f"unknown key {', '.join(map(repr, extra))}" + (f" (allowed: {allowed})" if allowed else "")
+    if v == "required":
+        return err.message.replace("is a required property", "is required")
+    if v == "oneOf" and isinstance(err.instance, (str, dict)):
+        return (f"{json.dumps(err.instance)} is not a flow step "
+                "(use auction, trump, play or {deal: [packet sizes]})")
+    return err.message

@@ -1,0 +1,101 @@
+"""Records: a match as JSON, and replaying it (docs/records.md).
+
+A record is ``{"format": "taash-record/1", "variant", "options", "seed", "deals":
+[{"dealer", "hands", "widow", "actions"}]}``; ``hands`` may be omitted (the seed deals).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .engine import IllegalActionError, Match, State
+from .variant import Variant, load_variant
+
+FORMAT = "taash-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed: malformed, or an illegal action. For an illegal
+    action ``deal``/``index`` (0-based), ``action`` and ``legal`` say where and what."""
+
+    def __init__(self, message, deal=None, index=None, action=None, legal=None):
+        super().__init__(message)
+        self.deal, self.index, self.action, self.legal = deal, index, action, legal
+
+
+def read_record(path: str | Path) -> dict:
+    """Read a record file. Raises RecordError for unreadable or malformed JSON."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RecordError(f"{path} is not JSON: {e}") from None
+    return data
+
+
+def _check_shape(rec) -> None:
+    if not isinstance(rec, dict):
+        raise RecordError("a record is a JSON object")
+    if rec.get("format") != FORMAT:
+        raise RecordError(f"record format must be {FORMAT!r}, not {rec.get('format')!r}")
+    for key, typ in (("variant", str), ("deals", list)):
+        if not isinstance(rec.get(key), typ):
+            raise RecordError(f"record field {key!r} must be a {typ.__name__}")
+    if not isinstance(rec.get("options", {}), dict):
+        raise RecordError("record field 'options' must be an object")
+    seed = rec.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError("record field 'seed' must be an integer")
+    for i, d in enumerate(rec["deals"]):
+        if not isinstance(d, dict):
+            raise RecordError(f"deal {i} must be an object")
+        if not isinstance(d.get("actions"), list) or not all(isinstance(a, str) for a in d["actions"]):
+            raise RecordError(f"deal {i}: 'actions' must be a list of action texts")
+        if "dealer" in d and (not isinstance(d["dealer"], int) or isinstance(d["dealer"], bool)):
+            raise RecordError(f"deal {i}: 'dealer' must be a seat number")
+        if "hands" in d and not (isinstance(d["hands"], list)
+                                 and all(isinstance(h, list) and all(isinstance(c, str) for c in h)
+                                         for h in d["hands"])):
+            raise RecordError(f"deal {i}: 'hands' must be a list of lists of card texts")
+
+
+def replay(rec: dict, variant: Variant | None = None) -> Match:
+    """Replay a record; returns the Match with every deal applied. Raises RecordError
+    (malformed record, bad hands, illegal action: naming the deal, index, action and
+    legal set) or VariantError (the record's variant does not load)."""
+    _check_shape(rec)
+    v = variant or load_variant(rec["variant"], rec.get("options") or None)
+    m = Match(v, rec.get("seed", 0))
+    for i, d in enumerate(rec["deals"]):
+        if m.over:
+            raise RecordError(f"deal {i}: the match was already over after deal {i - 1}", deal=i)
+        dealer = d.get("dealer", m.dealer)
+        if not 0 <= dealer < v.players:
+            raise RecordError(f"deal {i}: dealer {dealer} is not a seat 0..{v.players - 1}", deal=i)
+        try:
+            st = m.new_deal(hands=d.get("hands"), widow=d.get("widow"), dealer=dealer)
+        except ValueError as e:
+            raise RecordError(f"deal {i}: {e}", deal=i) from None
+        for k, a in enumerate(d["actions"]):
+            if st.is_terminal:
+                raise RecordError(f"deal {i}, action {k}: {a!r} after the end of the deal",
+                                  deal=i, index=k, action=a, legal=[])
+            try:
+                st.apply(a)
+            except IllegalActionError as e:
+                raise RecordError(f"deal {i}, action {k}: illegal action {a!r} (seat {st.to_act}); "
+                                  f"legal: {', '.join(e.legal)}", deal=i, index=k, action=a,
+                                  legal=e.legal) from None
+        if not st.is_terminal:
+            raise RecordError(f"deal {i}: the record ends before the deal does "
+                              f"(seat {st.to_act} to act; legal: {', '.join(st.legal_actions())})",
+                              deal=i, index=len(d["actions"]), legal=st.legal_actions())
+        m.finish_deal(st)
+    return m
+
+
+def replay_json(m: Match) -> dict:
+    """The documented output of `taash replay --json`: {"deals": [...], "match": {...}}."""
+    return {"deals": [st.result() for st in m.deals], "match": m.summary()}
