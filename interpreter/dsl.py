@@ -517,7 +517,7 @@ def _parse_message(e: UnexpectedInput, text: str) -> str:
         return "the rule ends too early"
     if isinstance(e, UnexpectedToken):
         tok = e.token
-        got = "the end of the rule" if tok.type == "$END" else repr(str(tok))
+        got = "end of the rule" if tok.type == "$END" else repr(str(tok))
         exp = sorted({_TOKEN_WORDS.get(t, t.lower().strip("_")) for t in e.expected})
         exp = [x for x in exp if not x.startswith("__")]
         more = f"; expected {', '.join(exp[:6])}" if exp else ""

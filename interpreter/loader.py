@@ -255,6 +255,10 @@ def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
     errors = sorted(schema_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:
         path = tuple(err.absolute_path)
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+            if extra:
+                path = path + (extra[0],)
         loc = locate(locs, path, fname)
         where = ".".join(str(p) for p in path) or "the file"
         msg = _schema_message(err)
