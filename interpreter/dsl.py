@@ -74,6 +74,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "exposure_trick": ("s.exposure_trick", INT),
     "led": ("s.led", SUIT),
     "leading": ("(s.led < 0)", BOOL),
+    "leader": ("(s.trick_seats[0] if s.trick_seats else me)", SEAT),
     "trick": ("(s.tricks_done + 1)", INT),
     "tricks": ("_TRICKS", INT),
     "hand": ("s.hands[me]", CARDS),
@@ -81,10 +82,22 @@ NAMES: dict[str, tuple[str, str]] = {
     "target": ("s.target", INT),
     "score": ("s.scores", LIST),
     "deals": ("s.deal_number", INT),
+    "deals_played": ("(s.deal_number + (s.phase == 'done'))", INT),
+    "doubled": ("(s.doubled >= 1)", BOOL),
+    "redoubled": ("(s.doubled >= 2)", BOOL),
+    "passed": ("len(s.passed)", INT),
+    "partner": ("s.partner", SEAT),
+    "partner_revealed": ("s.partner_revealed", BOOL),
+    "called_card": ("s.called_card", CARD),
+    "defenders_side": ("(1 - s.side[s.declarer] if s.declarer >= 0 else -1)", SIDE),
+    "denomination": ("s.denomination", SUIT),
+    "no_trump": ("(s.trump < 0)", BOOL),
 }
 # Values that exist only in some rules: hook -> {name: (expr, type)}.
 HOOK_NAMES: dict[str, dict[str, tuple[str, str]]] = {
     "auction.may_bid": {"number": ("x", INT)},
+    "play.after_trick": {"winner": ("x", SEAT)},
+    "declare.suit": {"declared_suit": ("x", SUIT)},
     "play.counts_as_trump": {"card": ("x", CARD), "played_after_exposure": ("y", BOOL)},
     "scoring.effect": {"made": ("x", BOOL)},
 }
@@ -92,6 +105,7 @@ HOOK_NAMES: dict[str, dict[str, tuple[str, str]]] = {
 LVALUES: dict[str, tuple[str, str, bool]] = {
     "target": ("s.target", INT, False),
     "score": ("s.scores", INT, True),
+    "side": ("s.side", SIDE, True),
 }
 
 # function -> (python template with {0},{1}.., argument types, result type)
@@ -110,6 +124,10 @@ FUNCTIONS: dict[str, tuple[str, tuple, str]] = {
     "max": ("max({args})", ("int*",), INT),
     "min": ("min({args})", ("int*",), INT),
     "declared": ("s.declared.get({0}, 0)", ("declaration",), INT),
+    "answered": ("({0} in s.answers)", ("answer",), BOOL),
+    "only": ("_only({0}, {1})", (CARDS, CARD), CARDS),
+    "tricks_won": ("_at(s.side_tricks, {0})", (SIDE,), INT),
+    "played": ("_played(s, {0})", (SEAT,), CARD),
 }
 
 
@@ -132,11 +150,16 @@ class Compiler:
     """
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
-                 declarations=(), options=None):
+                 declarations=(), options=None, answers=(), denominations=None):
         self.deck = deck
         self.players, self.tricks = players, tricks
         self.min_bid, self.max_bid = min_bid, max_bid
         self.declarations = list(declarations)
+        self.answers = list(answers)
+        self.denominations = dict(denominations or {})
+        self.only_options = False
+        self.extra = {}
+        self.locals = {}
         self.options = dict(options or {})
         self.funcs: list[str] = []
         self.names: list[str] = []
@@ -152,13 +175,17 @@ class Compiler:
                            getattr(e, "column", 1) or 1) from None
 
     # -- public -------------------------------------------------------------------
-    def add(self, hook: str, text: str, kind: str) -> str:
+    def add(self, hook: str, text: str, kind: str, extra_names: str | None = None) -> str:
         """Parse and check one rule. ``kind`` is the expected type: ``condition``,
         ``number``, ``cards``, ``seat`` or ``effect``. Returns the function's name.
         Raises DSLError."""
         if not isinstance(text, str):
             text = str(text).lower() if isinstance(text, bool) else str(text)
         self.hook = hook
+        self.extra = dict(HOOK_NAMES.get(hook, {}))
+        if extra_names:
+            self.extra.update(HOOK_NAMES.get(extra_names, {}))
+        self.locals: dict[str, tuple[str, str]] = {}
         fname = f"r{len(self.names)}"
         if kind == "effect":
             tree = self.parse(text, "effect_rule")
@@ -170,7 +197,8 @@ class Compiler:
             inner = tree.children[0]
             code, typ, const = self.value(inner)
             self.expect(inner, typ, kind, "this rule")
-            if kind == BOOL and const is False and getattr(inner, "data", None) != "false":
+            if kind == BOOL and const is False and getattr(inner, "data", None) != "false" \
+                    and not self.only_options:
                 raise DSLError("this rule can never be satisfied (it is always false)",
                                *_pos(inner))
             if kind == CARDS and const is not _NC and not const:
@@ -185,12 +213,13 @@ class Compiler:
         """exec the generated module once; returns {function name: Compiled}."""
         g = {"__builtins__": {}, "len": len, "abs": abs, "max": max, "min": min,
              "_N": self.players, "_TRICKS": self.tricks, "_MIN_BID": self.min_bid,
-             "_MAX_BID": self.max_bid, "_CARD": self.deck.card_table,
-             "_SUIT_OF": self.deck.suit_of, "_RANK_OF": self.deck.rank_of,
-             "_known_side_tricks": _known_side_tricks, "_at": _at}
+             "_MAX_BID": self.max_bid, "_CARD": [row + [-1] for row in self.deck.card_table],
+             "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
+             "_known_side_tricks": _known_side_tricks, "_at": _at, "_played": _played}
         so = self.deck.suit_of
         g["_in_suit"] = lambda cards, suit: [c for c in cards if so[c] == suit]
         g["_not_in_suit"] = lambda cards, suit: [c for c in cards if so[c] != suit]
+        g["_only"] = lambda cards, card: [c for c in cards if c == card]
         for name, value in self.options.items():
             g[f"_opt_{_ident(name)}"] = value
         src = "\n".join(self.funcs)
@@ -214,8 +243,24 @@ class Compiler:
             name_tok = lv.children[0]
             name = str(name_tok)
             if name not in LVALUES:
-                allowed = ", ".join(sorted(LVALUES))
-                raise DSLError(f"cannot assign to '{name}' (assignable: {allowed})", *_pos(lv))
+                if len(lv.children) != 1 or str(op) != "=":
+                    allowed = ", ".join(sorted(LVALUES))
+                    raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; "
+                                   f"or write `{name} = ...` to name a value)", *_pos(lv))
+                if name in NAMES or name in self.extra or name in FUNCTIONS or name in self.options:
+                    raise DSLError(f"'{name}' is a name of the engine; choose another name", *_pos(lv))
+                if depth != 1:
+                    raise DSLError(f"name '{name}' at the top of the effect, not inside 'when'",
+                                   *_pos(lv))
+                code, etyp, _ = self.value(expr)
+                if etyp in (CARDS, LIST, NONE):
+                    raise DSLError(f"a named value must be a number, condition, seat, side, suit or card",
+                                   *_pos(expr))
+                var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
+                if name in self.locals and self.locals[name][1] != etyp:
+                    raise DSLError(f"'{name}' was a {self.locals[name][1]}, not a {etyp}", *_pos(expr))
+                self.locals[name] = (var, etyp)
+                return f"{ind}{var} = {code}\n"
             target, typ, indexed = LVALUES[name]
             if indexed:
                 if len(lv.children) != 2:
@@ -224,7 +269,11 @@ class Compiler:
                 if ityp not in (SIDE, SEAT, INT):
                     raise DSLError(f"index of '{name}' should be a side or a seat, not a {ityp}",
                                    *_pos(lv.children[1]))
-                target = f"{target}[{icode}]"
+                t = self.tmp()
+                ccode, ctyp, _ = self.value(expr)
+                self.expect(expr, ctyp, typ, f"the value assigned to '{name}'")
+                return (f"{ind}{t} = {icode}\n{ind}if 0 <= {t} < len({target}):\n"
+                        f"{ind}    {target}[{t}] {str(op)} {ccode}\n")
             elif len(lv.children) != 1:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
             code, etyp, _ = self.value(expr)
@@ -405,13 +454,27 @@ class Compiler:
         if text in deck.card_index:
             v = deck.card_index[text]
             return repr(v), CARD, v
+        if text in self.denominations:
+            v = self.denominations[text]
+            return repr(v), SUIT, v
         if text in self.declarations:
             return repr(text), "declaration", text
+        if text in self.answers:
+            return repr(text), "answer", text
         raise DSLError(f"\"{text}\" is not a suit, rank or card of this deck"
                        f" (suits {' '.join(deck.suits)}, ranks {' '.join(deck.ranks)})", *_pos(node))
 
     def name(self, node, name: str):
-        extra = HOOK_NAMES.get(self.hook, {})
+        if self.only_options:
+            if name in self.options:
+                v = self.options[name]
+                return repr(v), (BOOL if isinstance(v, bool) else INT), v
+            raise DSLError(f"'{name}' is not an option; a preset condition may use only options "
+                           f"({', '.join(self.options) or 'none declared'})", *_pos(node))
+        if name in self.locals:
+            code, typ = self.locals[name]
+            return code, typ, _NC
+        extra = self.extra
         if name in extra:
             code, typ = extra[name]
             return code, typ, _NC
@@ -462,6 +525,11 @@ class Compiler:
             raise DSLError(f"{fname}() takes {len(types)} argument{'s' if len(types) != 1 else ''}"
                            f" ({', '.join(types)}), not {len(vals)}", *_pos(node))
         for i, (a, (_, t, _), want) in enumerate(zip(args, vals, types)):
+            if want == "answer":
+                if vals[i][2] not in self.answers:
+                    raise DSLError(f"{fname}() takes a question and its answer as a string "
+                                   f"({', '.join(self.answers) or 'no question defined'})", *_pos(a))
+                continue
             if want == "declaration":
                 if vals[i][2] not in self.declarations:
                     raise DSLError(f"{fname}() takes the name of a declaration of this variant "
@@ -474,6 +542,14 @@ class Compiler:
 
 def _at(lst, i):
     return lst[i] if 0 <= i < len(lst) else 0
+
+
+def _played(s, seat):
+    """The card ``seat`` played to the current trick, or -1."""
+    for i, t in enumerate(s.trick_seats):
+        if t == seat:
+            return s.trick_cards[i]
+    return -1
 
 
 def _known_side_tricks(s, me):

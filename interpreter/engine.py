@@ -9,7 +9,8 @@ Engine-wide guarantees (documented in docs/authoring.md):
 - a bid is always strictly above the high bid, and a full round of consecutive passes
   ends the auction, so every auction ends;
 - each declaration is made at most once per deal, so every play phase ends;
-- a match ends when its `match.ends` rule says so or after MAX_DEALS deals.
+- a match ends when its `match.ends` rule says so or after `match.max_deals` deals
+  (default 1000).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from bisect import insort
 
 from .variant import Variant
 
-MAX_DEALS = 1000
 
 
 class IllegalActionError(ValueError):
@@ -42,23 +42,30 @@ class State:
     """
 
     __slots__ = ("v", "dealer", "deal_number", "scores", "start_scores", "dealt", "widow",
-                 "hands", "side", "step", "phase", "to_act", "bid", "high_bidder", "calls",
-                 "bids", "passes", "declarer", "target", "trump", "trump_exposed",
-                 "trump_card", "exposer", "exposure_trick", "led", "trick_cards",
-                 "trick_seats", "trick_after", "tricks_done", "tricks", "side_tricks",
-                 "side_points", "seat_points", "declared", "history", "made", "_legal",
-                 "_dealt_pos")
+                 "hands", "side", "step", "phase", "to_act", "bid", "denomination",
+                 "high_bidder", "calls", "bids", "passes", "passed", "doubled", "declarer",
+                 "target", "trump", "trump_exposed", "trump_card", "exposer", "exposure_trick",
+                 "led", "trick_cards", "trick_seats", "trick_after", "tricks_done", "tricks",
+                 "trick_sides", "side_tricks", "side_points", "seat_points", "declared",
+                 "declared_keys", "answers", "question", "history", "made", "partner",
+                 "partner_revealed", "called_card", "widow_left", "taken", "discarded",
+                 "set_aside", "doubling_queue", "_legal", "_dealt_pos", "_skip")
+
+    _LISTS = ("scores", "start_scores", "hands", "side", "passed", "trick_cards", "trick_seats",
+              "trick_after", "tricks", "trick_sides", "side_tricks", "side_points", "seat_points",
+              "history", "widow_left", "taken", "discarded", "set_aside", "doubling_queue",
+              "_dealt_pos")
 
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
                  scores=None, deal_number: int = 0):
-        """Start a deal. ``hands``: per seat, the card texts in the order dealt (§0.7);
-        without them the deck is shuffled from ``seed``. ``scores``: the match scores
-        before this deal (per side, or per seat when the match scores seats).
-        Raises ValueError for hands that do not make up the deck."""
+        """Start a deal. ``hands``: per seat, the card texts in the order dealt (§0.7),
+        and ``widow`` the widow's cards; without hands the deck is shuffled from ``seed``.
+        ``scores``: the match scores before this deal (per side, or per seat when the
+        match scores seats). Raises ValueError for hands that do not make up the deck."""
         v = self.v = variant
         n = v.players
-        if not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
         self.dealer = dealer
         self.deal_number = deal_number
         nscores = v.sides if v.score_unit == "side" else n
@@ -70,13 +77,17 @@ class State:
             self.dealt, self.widow = _deal_given(v, hands, widow or [])
         self.hands = [[] for _ in range(n)]
         self._dealt_pos = [0] * n
-        self.side = v.side_of
+        self._skip = None
+        self.side = list(v.side_of) if v.partnership == "fixed" else [1] * n
         self.step = 0
         self.phase = "deal"
         self.to_act = -1
         self.bid = 0
+        self.denomination = -1
         self.high_bidder = -1
         self.calls = self.bids = self.passes = 0
+        self.passed = []
+        self.doubled = 0
         self.declarer = -1
         self.target = 0
         self.trump = -1
@@ -90,12 +101,24 @@ class State:
         self.trick_after = []
         self.tricks_done = 0
         self.tricks = []
+        self.trick_sides = []
         self.side_tricks = [0] * v.sides
         self.side_points = [0] * v.sides
         self.seat_points = [0] * n
         self.declared = {}
+        self.declared_keys = set()
+        self.answers = set()
+        self.question = None
         self.history = []
         self.made = None
+        self.partner = -1
+        self.partner_revealed = False
+        self.called_card = -1
+        self.widow_left = []
+        self.taken = []
+        self.discarded = []
+        self.set_aside = []
+        self.doubling_queue = []
         self._legal = None
         self._advance()
 
@@ -121,55 +144,74 @@ class State:
         kind, arg = self.v.action_map[action]
         seat = self.to_act
         self._legal = None
+        self.history.append((seat, action))
         if kind == "play":
-            self.history.append((seat, action))
             self._play(seat, arg)
+        elif kind in ("pass", "bid", "double", "redouble"):
+            if self.phase == "doubling":
+                self._doubling_call(seat, kind)
+            else:
+                self._call(seat, kind, arg)
         elif kind == "declare":
-            self.history.append((seat, action))
-            self.declared[arg.name] = self.declared.get(arg.name, 0) + 1
-            arg.effect(self, seat, None, None)
+            self._declare(seat, *arg)
+        elif kind == "answer":
+            self.answers.add(action)
+            self.to_act = self.question[0]
+            self.question = None
         elif kind == "expose":
-            self.history.append((seat, action))
             self._expose(seat)
-        elif kind in ("pass", "bid"):
-            self.history.append((seat, action))
-            self._call(seat, kind, arg)
         elif kind == "trump":
-            self.history.append((seat, action))
             self.trump, self.trump_exposed = arg, True
-            self.step += 1
-            self._advance()
+            self._next_step()
         elif kind == "trump-card":
-            self.history.append((seat, action))
-            self.hands[seat].remove(arg)
+            if arg is None:  # the dealt card of trump.dealt_card, taken before it is dealt
+                idx = self.v.dealt_card - 1
+                arg = self.dealt[seat][idx]
+                self._skip = (seat, idx)
+            else:
+                self.hands[seat].remove(arg)
             self.trump_card, self.trump = arg, self.v.deck.suit_of[arg]
-            self.step += 1
-            self._advance()
+            self._next_step()
+        elif kind == "call":
+            self._call_partner(seat, arg)
+        elif kind == "take":
+            self.widow_left.remove(arg)
+            insort(self.hands[seat], arg)
+            self.taken.append(arg)
+        elif kind == "discard":
+            self.hands[seat].remove(arg)
+            self.discarded.append(arg)
+        elif kind == "done":
+            self.set_aside = sorted(self.discarded + self.widow_left)
+            self._next_step()
 
     def copy(self) -> "State":
         """An independent copy (cheap: lists are copied one level deep)."""
         new = State.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
-        new.scores = list(self.scores)
+        for name in State._LISTS:
+            setattr(new, name, list(getattr(self, name)))
         new.hands = [list(h) for h in self.hands]
-        new._dealt_pos = list(self._dealt_pos)
-        new.trick_cards = list(self.trick_cards)
-        new.trick_seats = list(self.trick_seats)
-        new.trick_after = list(self.trick_after)
-        new.tricks = list(self.tricks)
-        new.side_tricks = list(self.side_tricks)
-        new.side_points = list(self.side_points)
-        new.seat_points = list(self.seat_points)
         new.declared = dict(self.declared)
-        new.history = list(self.history)
+        new.declared_keys = set(self.declared_keys)
+        new.answers = set(self.answers)
         return new
 
     def known_side_tricks(self, seat: int) -> int:
-        """Completed tricks won by seats that ``seat`` knows to be on its side (§0.8)."""
-        return self.side_tricks[self.side[seat]]
+        """Completed tricks won by seats that ``seat`` knows to be on its side (§0.8,
+        §304.9): with a secret partner, the declarer counts his own tricks and the
+        defenders theirs each, until the partner is revealed; the partner knows."""
+        side = self.side[seat]
+        if self.v.partnership != "called" or self.partner_revealed or seat == self.partner:
+            return self.side_tricks[side]
+        return sum(1 for (_, _, w), sd in zip(self.tricks, self.trick_sides) if sd == side and w == seat)
 
     # -- dealing and phases -----------------------------------------------------------
+    def _next_step(self):
+        self.step += 1
+        self._advance()
+
     def _advance(self):
         v = self.v
         flow = v.flow
@@ -177,63 +219,141 @@ class State:
         while self.step < len(flow):
             step = flow[self.step]
             if isinstance(step, dict):
-                k = sum(step["deal"])
-                for s in range(n):
-                    p = self._dealt_pos[s]
-                    self.hands[s].extend(self.dealt[s][p:p + k])
-                    self.hands[s].sort()
-                    self._dealt_pos[s] = p + k
+                if "deal" in step:
+                    k = sum(step["deal"])
+                    for s in range(n):
+                        p = self._dealt_pos[s]
+                        cards = self.dealt[s][p:p + k]
+                        if self._skip is not None and self._skip[0] == s and p <= self._skip[1] < p + k:
+                            cards = [c for i, c in enumerate(cards) if p + i != self._skip[1]]
+                        self.hands[s].extend(cards)
+                        self.hands[s].sort()
+                        self._dealt_pos[s] = p + k
                 self.step += 1
                 continue
             if step == "auction":
                 self.phase = "auction"
+                if v.standing_bid:
+                    self.bid, self.high_bidder = v.standing_bid, self.dealer
                 self.to_act = (self.dealer + 1) % n
+                return
+            if step == "exchange":
+                self.phase = "exchange"
+                self.widow_left = list(self.widow)
+                self.to_act = self.declarer
                 return
             if step == "trump":
                 self.phase = "trump"
                 self.to_act = self.declarer
                 return
+            if step == "call_partner":
+                self.phase = "call"
+                self.to_act = self.declarer
+                return
+            if step == "doubling":
+                # each defender in turn from next(declarer) may double (RULES.md §H)
+                self.phase = "doubling"
+                self.doubling_queue = [s for s in _order_from(self.declarer + 1, n)
+                                       if self.side[s] != self.side[self.declarer]]
+                self.to_act = self.doubling_queue.pop(0)
+                return
             if step == "play":
+                if v.trump_mode == "bid":
+                    self.trump = self.denomination if self.denomination >= 0 else -1
+                    self.trump_exposed = True
                 self.phase = "play"
                 self.to_act = v.rules["play.leader"](self, -1, None, None) % n
                 return
+            raise ValueError(f"unknown flow step {step!r}")
         self._score()
 
-    def _call(self, seat, kind, number):
+    def _call(self, seat, kind, arg):
         v = self.v
+        n = v.players
         self.calls += 1
         if kind == "pass":
             self.passes += 1
-        else:
-            self.bid, self.high_bidder = number, seat
+            if v.final_pass and seat not in self.passed:
+                self.passed.append(seat)
+        elif kind == "bid":
+            self.bid, den = arg
+            self.denomination = -1 if den is None else den
+            self.high_bidder = seat
             self.bids += 1
             self.passes = 0
-        if self.passes >= v.players or v.rules["auction.ends"](self, seat, None, None):
+            self.doubled = 0  # a new bid cancels any double and redouble (§56.4)
+        else:
+            self.doubled = 1 if kind == "double" else 2
+            self.passes = 0
+        if (self.passes >= n or len(self.passed) >= n
+                or v.rules["auction.ends"](self, seat, None, None)):
             self.declarer = self.high_bidder
             if self.declarer < 0:  # everybody passed: the deal is thrown in
                 self.phase, self.to_act = "done", -1
-                self.made = None
                 return
             self.target = self.bid
-            self.step += 1
-            self._advance()
+            if v.partnership != "fixed":
+                self.side = [1] * n
+                self.side[self.declarer] = 0
+            self._next_step()
+            return
+        nxt = (seat + 1) % n
+        if v.final_pass:
+            while nxt in self.passed and nxt != seat:
+                nxt = (nxt + 1) % n
+        self.to_act = nxt
+
+    def _doubling_call(self, seat, kind):
+        n = self.v.players
+        if kind == "double":
+            self.doubled = 1
+            self.doubling_queue = [s for s in _order_from(seat + 1, n)
+                                   if self.side[s] == self.side[self.declarer]]
+        elif kind == "redouble":
+            self.doubled = 2
+            self.doubling_queue = []
+        if self.doubling_queue:
+            self.to_act = self.doubling_queue.pop(0)
         else:
-            self.to_act = (seat + 1) % v.players
+            self._next_step()
+
+    def _call_partner(self, seat, card):
+        """§304.5: the holder of the called card is the declarer's secret partner."""
+        self.called_card = card
+        for s, cards in enumerate(self.dealt):
+            if s != seat and card in cards:
+                self.partner = s
+                self.side[s] = self.side[seat]
+                break
+        self._next_step()
+
+    def _declare(self, seat, decl, suit):
+        self.declared[decl.name] = self.declared.get(decl.name, 0) + 1
+        self.declared_keys.add((decl.name, suit))
+        if seat == self.partner:
+            self.partner_revealed = True  # a declaration reveals the partner (§304.7)
+        decl.effect(self, seat, suit, None)
+        if decl.answers:
+            self.question = (seat, decl)
+            self.to_act = decl.answered_by(self, seat, suit, None)
 
     def _compute_legal(self) -> list[str]:
         phase = self.phase
         v = self.v
         me = self.to_act
         if phase == "play":
+            if self.question is not None:
+                decl = self.question[1]
+                return [f"{decl.action} {a}" for a in decl.answers]
             hand = self.hands[me]
             if self.trump_card >= 0 and me == self.declarer and not hand:
                 return [v.play_text[self.trump_card]]  # the face-down card, at the last trick
             out = []
-            if v.declarations:
-                declared = self.declared
-                for d in v.declarations:
-                    if d.name not in declared and d.when(self, me, None, None):
-                        out.append("declare " + d.name)
+            if v.declaration_actions:
+                keys = self.declared_keys
+                for text, d, su in v.declaration_actions:
+                    if (d.name, su) not in keys and d.when(self, me, su, None):
+                        out.append(text)
             if self.trump_card >= 0 and v.rules["play.may_expose"](self, me, None, None):
                 out.append("expose")
             cards = v.rules["play.may_play"](self, me, None, None) or hand
@@ -244,19 +364,42 @@ class State:
             return out
         if phase == "auction":
             out = []
-            if v.rules["auction.may_pass"](self, me, None, None):
+            r = v.rules
+            if r["auction.may_pass"](self, me, None, None):
                 out.append("pass")
-            may_bid = v.rules["auction.may_bid"]
+            may_bid = r["auction.may_bid"]
             high = self.bid
-            bt = v.bid_text
-            for b in v.bid_numbers:
-                if b > high and may_bid(self, me, b, None):
-                    out.append(bt[b])
+            for b, forms in v.bid_actions:
+                if b > high:
+                    for text, den in forms:
+                        if may_bid(self, me, b, den):
+                            out.append(text)
+            if self.doubled == 0 and self.high_bidder >= 0 and r["auction.may_double"](self, me, None, None):
+                out.append("double")
+            if self.doubled == 1 and r["auction.may_redouble"](self, me, None, None):
+                out.append("redouble")
             return out or ["pass"]
         if phase == "trump":
             if v.trump_mode == "hidden":
-                return [v.trump_card_text[c] for c in sorted(set(self.hands[me]))]
+                out = [v.trump_card_text[c] for c in sorted(set(self.hands[me]))]
+                if v.dealt_card and self._dealt_pos[me] < v.dealt_card:
+                    out.append(v.dealt_card_text)
+                return out
             return list(v.trump_text)
+        if phase == "exchange":
+            out = []
+            if not self.discarded:
+                out.extend(v.take_text[c] for c in sorted(set(self.widow_left)))
+            if len(self.discarded) < len(self.taken):
+                out.extend(v.discard_text[c] for c in sorted(set(self.hands[me])))
+            if len(self.discarded) == len(self.taken):
+                out.append("done")
+            return out
+        if phase == "call":
+            own = set(self.hands[me])
+            return [v.call_text[c] for c in range(v.deck.size) if c not in own]
+        if phase == "doubling":
+            return ["pass", "double" if self.doubled == 0 else "redouble"]
         return []
 
     # -- play -------------------------------------------------------------------------
@@ -277,6 +420,8 @@ class State:
             self.exposure_trick = self.tricks_done + 1
         else:
             self.hands[seat].remove(card)
+        if card == self.called_card and seat == self.partner:
+            self.partner_revealed = True  # §304.7
         if self.led < 0:
             self.led = v.deck.suit_of[card]
         self.trick_cards.append(card)
@@ -318,7 +463,11 @@ class State:
         self.side_points[side] += pts
         self.seat_points[winner] += pts
         self.side_tricks[side] += 1
+        self.trick_sides.append(side)
         self.tricks.append((seats[0], tuple(cards), winner))
+        after_trick = v.rules["play.after_trick"]
+        if after_trick is not None:
+            after_trick(self, winner, winner, seats[0])
         self.trick_cards, self.trick_seats, self.trick_after = [], [], []
         self.led = -1
         if self.tricks_done == v.tricks:
@@ -331,6 +480,10 @@ class State:
         self.phase, self.to_act = "done", -1
         if self.declarer < 0:
             return
+        if self.set_aside:  # set-aside widow cards count for the declarer (§0.5, §304s.4)
+            pts = sum(v.deck.point_of[c] for c in self.set_aside)
+            self.seat_points[self.declarer] += pts
+            self.side_points[self.side[self.declarer]] += pts
         made = bool(v.rules["scoring.made"](self, self.declarer, None, None))
         self.made = made
         v.rules["scoring.effect"](self, self.declarer, made, None)
@@ -340,14 +493,14 @@ class State:
         """Change of the match score in this deal, per seat (a seat shows its side's)."""
         d = [a - b for a, b in zip(self.scores, self.start_scores)]
         if self.v.score_unit == "side":
-            return [d[self.side[s]] for s in range(self.v.players)]
+            return [d[self.v.side_of[s]] for s in range(self.v.players)]
         return d
 
     def seat_scores(self, scores=None) -> list[int]:
         """Match scores per seat (a seat shows its side's score)."""
         sc = self.scores if scores is None else scores
         if self.v.score_unit == "side":
-            return [sc[self.side[s]] for s in range(self.v.players)]
+            return [sc[self.v.side_of[s]] for s in range(self.v.players)]
         return list(sc)
 
     def trump_text(self, seat: int | None = None) -> str | None:
@@ -359,19 +512,26 @@ class State:
         return None
 
     def public_action(self, seat_of_action: int, action: str, viewer: int | None) -> str:
-        """An action as ``viewer`` sees it: a face-down trump card hides its card."""
-        if action.startswith("trump-card ") and viewer != seat_of_action:
-            return "trump-card"
+        """An action as ``viewer`` sees it: a face-down card, a card taken from or put to
+        the widow, keep their card hidden from the other seats."""
+        if viewer != seat_of_action:
+            head, _, rest = action.partition(" ")
+            if head in ("take", "discard") or (head == "trump-card" and rest in self.v.deck.card_index):
+                return head
         return action
 
     def observation(self, seat: int) -> dict:
         """What ``seat`` may know (DESIGN.md, "Information"), as a JSON-ready dict: its
-        hand, the public history, what the rules show it alone (the hidden trump card to
-        the declarer), scores and, when it is to act, its legal actions. A function of
-        the seat's information set only."""
+        hand, the public history, what the rules show it alone (a hidden trump card or
+        the widow to the declarer, the partner to the holder of the called card), scores
+        and, when it is to act, its legal actions. A function of the seat's information
+        set only."""
         v = self.v
         text = v.deck.text
-        obs = {
+        is_decl = seat == self.declarer
+        knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
+        den = self.denomination
+        return {
             "variant": v.name,
             "seat": seat,
             "players": v.players,
@@ -384,36 +544,54 @@ class State:
             "history": [[s, self.public_action(s, a, seat)] for s, a in self.history],
             "high_bid": self.bid or None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
+            "denomination": (None if den == -1 else v.deck.suits[den] if den >= 0
+                             else {-2: "NT", -3: "NOES"}[den]),
+            "doubled": self.doubled,
+            "passed": sorted(self.passed),
             "declarer": self.declarer if self.declarer >= 0 else None,
             "target": self.target or None,
             "trump": self.trump_text(seat),
             "trump_exposed": self.trump_exposed,
-            "trump_card": (text[self.trump_card] if self.trump_card >= 0 and seat == self.declarer
-                           else None),
+            "trump_card": text[self.trump_card] if self.trump_card >= 0 and is_decl else None,
             "face_down": self.trump_card >= 0,
+            "called_card": text[self.called_card] if self.called_card >= 0 else None,
+            "partner": self.partner if knows_partner else None,
+            "widow": ([text[c] for c in self.widow_left] if is_decl and self.phase == "exchange"
+                      else None),
+            "set_aside": [text[c] for c in self.set_aside] if is_decl and self.set_aside else None,
             "trick": [[s, text[c]] for s, c in zip(self.trick_seats, self.trick_cards)],
             "tricks": [{"leader": l, "cards": [text[c] for c in cs], "winner": w}
                        for l, cs, w in self.tricks],
-            "points": self.seat_points_public(),
+            "points": self.trick_points(),
             "declared": sorted(self.declared),
+            "answers": sorted(self.answers),
             "score": self.seat_scores(),
             "legal_actions": self.legal_actions() if seat == self.to_act else [],
         }
-        return obs
 
-    def seat_points_public(self) -> list[int]:
-        """Points per seat from the tricks won so far (public: tricks are face up)."""
-        return list(self.seat_points)
+    def trick_points(self) -> list[int]:
+        """Points per seat from the tricks won so far (public: tricks are face up; the
+        set-aside cards are added only when the deal is scored)."""
+        pts = [0] * self.v.players
+        po = self.v.deck.point_of
+        for i, (_, cs, w) in enumerate(self.tricks):
+            pts[w] += sum(po[c] for c in cs) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
+        return pts
 
     def result(self) -> dict:
         """The deal's result in the shape of `taash replay --json` (docs/records.md)."""
         v = self.v
         text = v.deck.text
+        den = self.denomination
         return {
             "dealer": self.dealer,
             "declarer": self.declarer if self.declarer >= 0 else None,
-            "bid": self.bid or None,
+            "bid": self.bid if self.declarer >= 0 else None,
+            "denomination": (None if den == -1 else v.deck.suits[den] if den >= 0
+                             else {-2: "NT", -3: "NOES"}[den]),
+            "doubled": self.doubled,
             "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
+            "partner": self.partner if self.partner >= 0 else None,
             "target": self.target if self.declarer >= 0 else None,
             "points": list(self.seat_points),
             "made": self.made,
@@ -427,6 +605,10 @@ class State:
         return [a for _, a in self.history]
 
 
+def _order_from(start: int, n: int) -> list[int]:
+    return [(start + i) % n for i in range(n)]
+
+
 def _deal_from_seed(v: Variant, dealer: int, seed):
     """Shuffle from ``seed`` and deal in the flow's packets, seat by seat from eldest (§0.7)."""
     deck = v.deck.cards()
@@ -435,7 +617,7 @@ def _deal_from_seed(v: Variant, dealer: int, seed):
     dealt = [[] for _ in range(n)]
     pos = 0
     for step in v.flow:
-        if isinstance(step, dict):
+        if isinstance(step, dict) and "deal" in step:
             for k in step["deal"]:
                 for i in range(n):
                     s = (dealer + 1 + i) % n
@@ -456,6 +638,8 @@ def _deal_given(v: Variant, hands, widow):
         if len(h) != want:
             raise ValueError(f"seat {s} has {len(h)} cards; each seat is dealt {want}")
         dealt.append([deck.parse(t) for t in h])
+    if len(widow) != v.widow_size:
+        raise ValueError(f"the widow has {len(widow)} cards; the variant deals {v.widow_size}")
     wid = [deck.parse(t) for t in widow]
     counts = {}
     for c in [c for h in dealt for c in h] + wid:
@@ -503,7 +687,7 @@ class Match:
         self.deals.append(state)
         self.scores = list(state.scores)
         self.dealer = (state.dealer + 1) % self.v.players
-        if self.v.rules["match.ends"](state, -1, None, None) or len(self.deals) >= MAX_DEALS:
+        if self.v.rules["match.ends"](state, -1, None, None) or len(self.deals) >= self.v.max_deals:
             self.over = True
             seat_scores = state.seat_scores(self.scores)
             top = max(seat_scores)

@@ -1,7 +1,7 @@
 """The Variant: an immutable description of one game, built from a checked variant file.
 
 `load_variant(name_or_path, options)` is the entry point; it raises `VariantError` with
-located problems for any bad file (never anything else).
+located problems for any bad file or option (never anything else).
 """
 
 from __future__ import annotations
@@ -10,39 +10,54 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cards import Deck
-from .dsl import BOOL, CARDS, INT, SEAT, Compiler, DSLError
-from .loader import (VARIANTS_DIR, Loc, Problem, VariantError, load_raw, locate, resolve_name,
-                     schema_problems)
+from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DSLError
+from .loader import Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
 
-# hook -> (path in the file, expected kind, default rule text)
+# hook -> (path in the file, expected kind, default rule text or None if required)
 HOOKS = {
     "auction.may_pass": (("auction", "may_pass"), BOOL, None),
     "auction.may_bid": (("auction", "may_bid"), BOOL, None),
     "auction.ends": (("auction", "ends"), BOOL, None),
+    "auction.may_double": (("auction", "may_double"), BOOL, "false"),
+    "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
     "play.leader": (("play", "leader"), SEAT, "eldest"),
     "play.may_play": (("play", "may_play"), CARDS, None),
     "play.counts_as_trump": (("play", "counts_as_trump"), BOOL, "suit(card) == trump"),
     "play.may_expose": (("play", "may_expose"), BOOL, "false"),
+    "play.after_trick": (("play", "after_trick"), "effect", ""),
     "scoring.made": (("scoring", "made"), BOOL, "points(declarer_side) >= target"),
     "scoring.effect": (("scoring", "effect"), "effect", None),
     "match.ends": (("match", "ends"), BOOL, None),
 }
+DENOMINATIONS = {"NT": -2, "NOES": -3}  # no-trump denominations; suits are their index
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth")
+STEPS = ("auction", "trump", "play", "exchange", "call_partner", "doubling")
 
 
 @dataclass(frozen=True)
 class Declaration:
-    """A declaration made in play (RULES.md §0.8): its name, the compiled condition
-    ``when(s, me, None, None) -> bool`` and effect ``effect(s, me, None, None)``."""
+    """A declaration made in play (RULES.md §0.8).
+
+    name; action: its text form (``declare NAME``, or a bare word such as ``cot``);
+    per_suit: one action per suit (``declare marriage H``), each suit at most once;
+    when/effect: compiled rules ``f(s, me, suit, None)``; answers: for a question, the
+    answers (``cot yes``) and answered_by, the compiled rule of the answering seat.
+    """
     name: str
     description: str
+    action: str
+    per_suit: bool
     when: object
     effect: object
+    answers: tuple = ()
+    answered_by: object = None
 
 
 @dataclass
 class Variant:
-    """A loaded variant. Fields are read-only by convention; `rules` maps a hook name
-    (see HOOKS) to its compiled function, `sources` to its generated Python source."""
+    """A loaded variant. Read-only by convention; `rules` maps a hook name (see HOOKS) to
+    its compiled function, `sources` to its generated Python source."""
     name: str
     title: str
     path: Path
@@ -50,18 +65,26 @@ class Variant:
     options: dict
     players: int
     direction: str
+    partnership: str
     deck: Deck
     flow: list
     tricks: int
+    widow_size: int
     last_trick: int
     total: int
     min_bid: int
     max_bid: int
     bid_step: int
+    denominations: tuple
+    suit_first: bool
+    standing_bid: int
+    final_pass: bool
     trump_mode: str
+    dealt_card: int
     declarations: list[Declaration]
     score_unit: str
     score_start: int
+    max_deals: int
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
 
@@ -70,28 +93,87 @@ class Variant:
         self.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
         self.sides = 2
         self.bid_numbers = list(range(self.min_bid, self.max_bid + 1, self.bid_step))
-        self.bid_text = {b: f"bid {b}" for b in self.bid_numbers}
         d = self.deck
+        suits = d.suits
+        amap = {"pass": ("pass", None), "expose": ("expose", None), "double": ("double", None),
+                "redouble": ("redouble", None), "done": ("done", None)}
+        # bids in the order of §0.10: by number, then denomination, number-first first
+        self.bid_actions = []  # (number, [(text, denomination), ...])
+        for b in self.bid_numbers:
+            forms = []
+            if not self.denominations:
+                forms.append((f"bid {b}", None))
+            for den in self.denominations:
+                code = DENOMINATIONS.get(den, suits.index(den) if den in suits else None)
+                if code is None:
+                    continue
+                forms.append((f"bid {b} {den}", code))
+                if self.suit_first and den in suits:
+                    forms.append((f"bid {den} {b}", code))
+            for text, code in forms:
+                amap[text] = ("bid", (b, code))
+            self.bid_actions.append((b, forms))
         self.play_text = [f"play {t}" for t in d.text]
-        self.trump_text = [f"trump {s}" for s in d.suits]
+        self.trump_text = [f"trump {s}" for s in suits]
         self.trump_card_text = [f"trump-card {t}" for t in d.text]
-        # text form -> (kind, argument): every action this variant can ever use
-        amap = {"pass": ("pass", None), "expose": ("expose", None)}
-        for b, t in self.bid_text.items():
-            amap[t] = ("bid", b)
-        for c, t in enumerate(self.play_text):
-            amap[t] = ("play", c)
+        self.call_text = [f"call {t}" for t in d.text]
+        self.take_text = [f"take {t}" for t in d.text]
+        self.discard_text = [f"discard {t}" for t in d.text]
+        for c in range(d.size):
+            amap[self.play_text[c]] = ("play", c)
+            amap[self.trump_card_text[c]] = ("trump-card", c)
+            amap[self.call_text[c]] = ("call", c)
+            amap[self.take_text[c]] = ("take", c)
+            amap[self.discard_text[c]] = ("discard", c)
         for i, t in enumerate(self.trump_text):
             amap[t] = ("trump", i)
-        for c, t in enumerate(self.trump_card_text):
-            amap[t] = ("trump-card", c)
+        self.dealt_card_text = None
+        if self.dealt_card:
+            self.dealt_card_text = f"trump-card {ORDINALS[self.dealt_card - 1]}"
+            amap[self.dealt_card_text] = ("trump-card", None)
+        self.declaration_actions = []  # (text, declaration, suit or None)
         for decl in self.declarations:
-            amap[f"declare {decl.name}"] = ("declare", decl)
+            if decl.per_suit:
+                for i, su in enumerate(suits):
+                    self.declaration_actions.append((f"{decl.action} {su}", decl, i))
+            else:
+                self.declaration_actions.append((decl.action, decl, None))
+            for ans in decl.answers:
+                amap[f"{decl.action} {ans}"] = ("answer", (decl, ans))
+        for text, decl, su in self.declaration_actions:
+            amap[text] = ("declare", (decl, su))
         self.action_map = amap
 
     @property
     def cards_per_seat(self) -> int:
-        return sum(sum(step["deal"]) for step in self.flow if isinstance(step, dict))
+        """Cards dealt to each seat (RULES.md §0.7)."""
+        return sum(sum(step["deal"]) for step in self.flow if isinstance(step, dict) and "deal" in step)
+
+
+def _option_problems(decl: dict, given: dict, fname: str):
+    """Resolve option values: declared defaults, then ``given``. Returns (values, problems)."""
+    values, choices, problems = {}, {}, []
+    for k, spec in decl.items():
+        if isinstance(spec, dict):
+            values[k] = spec["default"]
+            if "choices" in spec:
+                choices[k] = spec["choices"]
+        else:
+            values[k] = spec
+    for k, v in (given or {}).items():
+        if k not in values:
+            known = ", ".join(sorted(values)) or "none"
+            problems.append(Problem(fname, 1, 1, f"unknown option {k!r} (this variant's options: {known})"))
+            continue
+        want = type(values[k])
+        if (want is bool) != isinstance(v, bool) or not isinstance(v, (int, bool)):
+            problems.append(Problem(fname, 1, 1, f"option {k!r} takes {'true or false' if want is bool else 'an integer'}, not {v!r}"))
+            continue
+        values[k] = v
+    for k, ch in choices.items():
+        if values[k] not in ch:
+            problems.append(Problem(fname, 1, 1, f"option {k!r} must be one of {', '.join(map(str, ch))}, not {values[k]!r}"))
+    return values, problems
 
 
 def load_variant(name: str | Path, options: dict | None = None) -> Variant:
@@ -117,39 +199,77 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         loc = at(*p)
         problems.append(Problem(loc.file, loc.line, loc.column, msg))
 
-    # options
-    opts = dict(data.get("options", {}))
-    for k, v in (options or {}).items():
-        if k not in opts:
-            known = ", ".join(sorted(opts)) or "none"
-            raise VariantError([Problem(fname, 1, 1, f"unknown option {k!r} (this variant's options: {known})")])
-        want = type(opts[k])
-        if want is bool and not isinstance(v, bool) or want is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise VariantError([Problem(fname, 1, 1, f"option {k!r} takes a {want.__name__}, not {v!r}")])
-        opts[k] = v
+    opts, oprob = _option_problems(data.get("options", {}) or {}, options, fname)
+    if oprob:
+        raise VariantError(oprob)
 
-    # deck
+    # presets: parts of the file that apply when a condition on the options holds
+    for i, preset in enumerate(data.get("presets", []) or []):
+        pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
+        pc.only_options = True
+        try:
+            fn = pc.add("preset", preset["when"], BOOL)
+        except DSLError as e:
+            loc = at("presets", i, "when")
+            line, col = loc.inner(e.line, e.column)
+            raise VariantError([Problem(loc.file, line, col, f"presets.{i}.when: {e.message}")]) from None
+        const = pc.consts[fn]
+        if const is _NC:
+            loc = at("presets", i, "when")
+            raise VariantError([Problem(loc.file, loc.line, loc.column,
+                                        f"presets.{i}.when: a preset condition may use only options")])
+        if const:
+            setlocs = {k[3:]: v for k, v in locs.items() if k[:3] == ("presets", i, "set")}
+            data = _merge(data, preset["set"], locs, setlocs)
+    data.pop("presets", None)
+    problems = schema_problems(data, locs, fname)
+    if problems:
+        raise VariantError(problems)
+
+    # deck and flow
     dk = data["deck"]
     deck = Deck(dk["suits"], dk["ranks"], dk.get("copies", 1), dk.get("points", {}))
     for r in dk.get("points", {}):
         if r not in deck.ranks:
             problem(("deck", "points", r), f"points given for rank {r}, which is not in deck.ranks")
     players = data["players"]
+    partnership = data.get("partnership", "fixed")
+    if partnership == "fixed" and players % 2:
+        problem(("players",), f"fixed partnerships need an even number of players, not {players}")
     flow = data["flow"]
-    per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict))
+    per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
+    widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
     deck_cards = deck.size * deck.copies
-    if per_seat * players != deck_cards:
-        problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players "
-                           f"({per_seat * players}), but the deck has {deck_cards}")
-    for step in ("auction", "trump", "play"):
-        if flow.count(step) != 1:
+    if per_seat * players + widow != deck_cards:
+        problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
+                           f"{f' and {widow} to the widow' if widow else ''} "
+                           f"({per_seat * players + widow}), but the deck has {deck_cards}")
+    trump_mode = data["trump"]["mode"]
+    steps = [s for s in flow if isinstance(s, str)]
+    needed = ["auction", "play"] + (["trump"] if trump_mode != "bid" else [])
+    for step in needed:
+        if steps.count(step) != 1:
             problem(("flow",), f"the flow must have exactly one '{step}' step")
-    if all(s in flow for s in ("auction", "trump", "play")):
-        if not flow.index("auction") < flow.index("trump") < flow.index("play"):
-            problem(("flow",), "the flow must hold auction, then trump, then play")
+    for step in ("exchange", "call_partner", "doubling"):
+        if steps.count(step) > 1:
+            problem(("flow",), f"the flow may have at most one '{step}' step")
+    if trump_mode == "bid" and "trump" in steps:
+        problem(("trump", "mode"), "trump.mode 'bid' takes trump from the contract: remove the 'trump' step")
+    if "exchange" in steps and not widow:
+        problem(("flow",), "an 'exchange' step needs a widow (a `widow: N` step)")
+    if "call_partner" in steps and partnership != "called":
+        problem(("flow",), "a 'call_partner' step needs `partnership: called`")
+    if partnership == "called" and "call_partner" not in steps:
+        problem(("partnership",), "`partnership: called` needs a 'call_partner' step in the flow")
+    if not problems:
+        order = [s for s in steps if s in ("auction", "exchange", "trump", "call_partner", "doubling", "play")]
+        ai, pi = order.index("auction"), order.index("play")
+        if not all(ai < order.index(s) < pi for s in order if s not in ("auction", "play")):
+            problem(("flow",), "the flow must hold the auction first and play last "
+                               "(exchange, trump, call_partner, doubling between them)")
         if isinstance(flow[0], str):
             problem(("flow", 0), "the flow must start by dealing cards")
-        if any(isinstance(s, dict) for s in flow[flow.index("play"):]):
+        if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
             problem(("flow",), "every card must be dealt before play")
     last_trick = dk.get("last_trick", 0)
     total = deck.total_points() + last_trick
@@ -161,24 +281,43 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     min_bid, max_bid, step = au["min_bid"], au["max_bid"], au.get("step", 1)
     if min_bid > max_bid:
         problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible")
-    tricks = per_seat
+    dens = tuple(au.get("denominations", ()))
+    for den in dens:
+        if den in ("S", "H", "D", "C") and den not in deck.suits:
+            problem(("auction", "denominations"), f"denomination {den} is not a suit of the deck")
+    if trump_mode == "bid" and not dens:
+        problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations")
+    dealt_card = data["trump"].get("dealt_card", 0)
+    if dealt_card and (trump_mode != "hidden" or dealt_card > per_seat):
+        problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
+                                         f"number 1..{per_seat}")
     decls_data = data.get("declarations", {}) or {}
+    actions_seen = {}
+    for dname, d in decls_data.items():
+        act = d.get("action", f"declare {dname}")
+        if act in ("pass", "double", "redouble", "done", "expose") or act in actions_seen:
+            problem(("declarations", dname), f"declaration action {act!r} is already taken")
+        actions_seen[act] = dname
+        if "answers" in d and "answered_by" not in d:
+            problem(("declarations", dname), "a declaration with answers needs answered_by (a seat)")
     if problems:
         raise VariantError(problems)
 
-    comp = Compiler(deck, players, tricks, min_bid, max_bid, declarations=list(decls_data), options=opts)
+    answers = [f"{d.get('action', f'declare {n}')} {a}" for n, d in decls_data.items() for a in d.get("answers", [])]
+    comp = Compiler(deck, players, per_seat, min_bid, max_bid, declarations=list(decls_data),
+                    options=opts, answers=answers, denominations=DENOMINATIONS)
     names = {}
 
-    def add(hook, p, kind, text):
+    def add(hook, p, kind, text, extra=None):
         try:
-            names[hook] = comp.add(hook, text, kind)
+            names[hook] = comp.add(hook, text, kind, extra)
         except DSLError as e:
             loc = at(*p)
             if p in locs:
                 line, col = loc.inner(e.line, e.column)
             else:
                 line, col = loc.line, loc.column
-            problems.append(Problem(loc.file, line, col, f"{'.'.join(p)}: {e.message}"))
+            problems.append(Problem(loc.file, line, col, f"{'.'.join(map(str, p))}: {e.message}"))
 
     for hook, (p, kind, default) in HOOKS.items():
         node = data
@@ -188,25 +327,38 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
             if default is None:
                 problem(p, f"{'.'.join(p)} is required")
                 continue
+            if default == "":
+                continue  # an optional hook that does nothing
             node = default
         add(hook, p, kind, node)
     for dname, d in decls_data.items():
-        add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"])
-        add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect", d["effect"])
+        extra = "declare.suit" if d.get("per_suit") else None
+        add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
+        add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect", d["effect"], extra)
+        if "answered_by" in d:
+            add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
+                d["answered_by"], extra)
     if problems:
         raise VariantError(problems)
     built = comp.build()
-    rules = {hook: built[fn].fn for hook, fn in names.items()}
+    rules = {hook: None for hook in HOOKS}
+    rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
-    decls = [Declaration(n, d.get("description", ""), rules[f"declare.{n}.when"],
-                         rules[f"declare.{n}.effect"]) for n, d in decls_data.items()]
+    decls = [Declaration(n, d.get("description", ""), d.get("action", f"declare {n}"),
+                         bool(d.get("per_suit")), rules[f"declare.{n}.when"],
+                         rules[f"declare.{n}.effect"], tuple(d.get("answers", ())),
+                         rules.get(f"declare.{n}.answered_by"))
+             for n, d in decls_data.items()]
     return Variant(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
-        options=opts, players=players, direction=data.get("direction", "clockwise"), deck=deck,
-        flow=flow, tricks=tricks, last_trick=last_trick, total=total, min_bid=min_bid,
-        max_bid=max_bid, bid_step=step, trump_mode=data["trump"]["mode"], declarations=decls,
+        options=opts, players=players, direction=data.get("direction", "clockwise"),
+        partnership=partnership, deck=deck, flow=flow, tricks=per_seat, widow_size=widow,
+        last_trick=last_trick, total=total, min_bid=min_bid, max_bid=max_bid, bid_step=step,
+        denominations=dens, suit_first=bool(au.get("suit_first")),
+        standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
+        trump_mode=trump_mode, dealt_card=dealt_card, declarations=decls,
         score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
-        rules=rules, sources=sources)
+        max_deals=data["match"].get("max_deals", 1000), rules=rules, sources=sources)
 
 
 def check_files(paths) -> list[Problem]:
