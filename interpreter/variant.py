@@ -334,7 +334,8 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     for dname, d in decls_data.items():
         extra = "declare.suit" if d.get("per_suit") else None
         add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
-        add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect", d["effect"], extra)
+        add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect",
+            d.get("effect", "target += 0"), extra)
         if "answered_by" in d:
             add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
                 d["answered_by"], extra)
