@@ -186,6 +186,16 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_rules(args) -> int:
+    from interpreter.rulebook import diff, render
+    v = load_variant(args.variant, _parse_set(args.set) or None)
+    if args.diff:
+        print(diff(v, load_variant(args.diff)), end="")
+    else:
+        print(render(v), end="")
+    return 0
+
+
 def cmd_variants(args) -> int:
     for name in shipped_variants():
         print(name)
@@ -213,8 +223,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("record", metavar="RECORD.json")
     r.add_argument("--json", action="store_true", help="print the documented JSON result")
     r.set_defaults(fn=cmd_replay)
+    rl = sub.add_parser("rules", help="print a variant as a readable rulebook (Markdown)")
+    rl.add_argument("variant", metavar="VARIANT", help="shipped name or a YAML path")
+    rl.add_argument("--diff", metavar="BASE", help="show only what differs from BASE")
+    rl.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
+    rl.set_defaults(fn=cmd_rules)
     v = sub.add_parser("variants", help="list the shipped variants")
     v.set_defaults(fn=cmd_variants)
+    from .cli_arena import add_commands
+    add_commands(sub)
     return p
 
 

@@ -544,8 +544,7 @@ class State:
             "history": [[s, self.public_action(s, a, seat)] for s, a in self.history],
             "high_bid": self.bid or None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
-            "denomination": (None if den == -1 else v.deck.suits[den] if den >= 0
-                             else {-2: "NT", -3: "NOES"}[den]),
+            "denomination": v.denomination_name.get(den),
             "doubled": self.doubled,
             "passed": sorted(self.passed),
             "declarer": self.declarer if self.declarer >= 0 else None,
@@ -587,8 +586,7 @@ class State:
             "dealer": self.dealer,
             "declarer": self.declarer if self.declarer >= 0 else None,
             "bid": self.bid if self.declarer >= 0 else None,
-            "denomination": (None if den == -1 else v.deck.suits[den] if den >= 0
-                             else {-2: "NT", -3: "NOES"}[den]),
+            "denomination": v.denomination_name.get(den),
             "doubled": self.doubled,
             "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
             "partner": self.partner if self.partner >= 0 else None,

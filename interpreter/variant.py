@@ -29,7 +29,6 @@ HOOKS = {
     "scoring.effect": (("scoring", "effect"), "effect", None),
     "match.ends": (("match", "ends"), BOOL, None),
 }
-DENOMINATIONS = {"NT": -2, "NOES": -3}  # no-trump denominations; suits are their index
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
 STEPS = ("auction", "trump", "play", "exchange", "call_partner", "doubling")
@@ -99,14 +98,23 @@ class Variant:
                 "redouble": ("redouble", None), "done": ("done", None)}
         # bids in the order of §0.10: by number, then denomination, number-first first
         self.bid_actions = []  # (number, [(text, denomination), ...])
+        # a denomination is a suit (its index: that suit is trump) or a no-trump
+        # denomination named by the file (codes -2, -3, ...)
+        self.denomination_code = {}
+        k = -2
+        for den in self.denominations:
+            if den in suits:
+                self.denomination_code[den] = suits.index(den)
+            else:
+                self.denomination_code[den] = k
+                k -= 1
+        self.denomination_name = {c: den for den, c in self.denomination_code.items()}
         for b in self.bid_numbers:
             forms = []
             if not self.denominations:
                 forms.append((f"bid {b}", None))
             for den in self.denominations:
-                code = DENOMINATIONS.get(den, suits.index(den) if den in suits else None)
-                if code is None:
-                    continue
+                code = self.denomination_code[den]
                 forms.append((f"bid {b} {den}", code))
                 if self.suit_first and den in suits:
                     forms.append((f"bid {den} {b}", code))
@@ -282,9 +290,10 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     if min_bid > max_bid:
         problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible")
     dens = tuple(au.get("denominations", ()))
-    for den in dens:
-        if den in ("S", "H", "D", "C") and den not in deck.suits:
-            problem(("auction", "denominations"), f"denomination {den} is not a suit of the deck")
+    for i, den in enumerate(dens):
+        if len(den) == 1 and den not in deck.suits:
+            problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
+                    "(a no-trump denomination needs a name of two letters or more, such as NT)")
     if trump_mode == "bid" and not dens:
         problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations")
     dealt_card = data["trump"].get("dealt_card", 0)
@@ -305,7 +314,8 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
 
     answers = [f"{d.get('action', f'declare {n}')} {a}" for n, d in decls_data.items() for a in d.get("answers", [])]
     comp = Compiler(deck, players, per_seat, min_bid, max_bid, declarations=list(decls_data),
-                    options=opts, answers=answers, denominations=DENOMINATIONS)
+                    options=opts, answers=answers,
+                    denominations={den: -2 - i for i, den in enumerate(x for x in dens if x not in deck.suits)})
     names = {}
 
     def add(hook, p, kind, text, extra=None):

@@ -1,0 +1,290 @@
+"""A variant as a readable rulebook (Markdown), in plain words generated from the file:
+deck and points, deal, auction, trump, play, declarations, scoring, match end.
+
+`rulebook(variant)` -> list of (section title, text); `render(...)` -> Markdown;
+`diff(variant, base)` -> Markdown of the sections that differ.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from .dsl import parser
+from .variant import Variant
+
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q": "queen",
+              "8": "eight", "7": "seven"}
+NAME_WORDS = {
+    "players": "the number of players", "me": "the player", "dealer": "the dealer",
+    "eldest": "the eldest (the player after the dealer)", "declarer": "the declarer",
+    "declarer_side": "the declarer's side", "my_side": "the player's side",
+    "high_bid": "the high bid", "high_bidder": "the high bidder", "bid": "the bid",
+    "calls": "the number of calls so far", "bids": "the number of bids so far",
+    "passes": "the number of passes in a row", "min_bid": "the lowest bid",
+    "max_bid": "the highest bid", "trump": "trump", "trump_exposed": "trump is exposed",
+    "trump_hidden": "a trump card lies face down", "exposer": "the player who asked for trump",
+    "exposure_trick": "the trick in which trump was exposed", "led": "the suit led",
+    "leading": "the player leads", "leader": "the leader of the trick", "trick": "the trick number",
+    "tricks": "the number of tricks", "hand": "any card in hand",
+    "my_side_tricks": "the tricks the player knows his side has won", "target": "the target",
+    "score": "the score", "deals": "the deals played before", "deals_played": "the deals played",
+    "doubled": "the contract is doubled", "redoubled": "the contract is redoubled",
+    "passed": "the number of players who have passed", "partner": "the partner",
+    "partner_revealed": "the partner is revealed", "called_card": "the called card",
+    "defenders_side": "the defenders' side", "denomination": "the denomination of the contract",
+    "no_trump": "there is no trump", "number": "the bid", "card": "the card",
+    "played_after_exposure": "it was played after trump was exposed", "made": "the contract is made",
+    "winner": "the winner of the trick", "declared_suit": "the suit declared",
+    "true": "always", "false": "never", "none": "nobody",
+}
+OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+       ">=": "is at least"}
+
+
+def _lit(text: str) -> str:
+    if text in SUIT_NAMES:
+        return SUIT_NAMES[text]
+    if text in RANK_NAMES:
+        return RANK_NAMES[text]
+    if len(text) == 2 and text[0] in RANK_NAMES and text[1] in SUIT_NAMES:
+        return f"the {RANK_NAMES[text[0]]} of {SUIT_NAMES[text[1]]}"
+    return text
+
+
+def words(node) -> str:
+    """Plain words for a parsed DSL expression or statement."""
+    if isinstance(node, Token):
+        return str(node)
+    d, ch = node.data, node.children
+    if d in ("expr_rule", "effect_rule"):
+        return "; ".join(words(c) for c in ch)
+    if d == "cases":
+        return "\n".join(words(c) for c in ch)
+    if d == "case":
+        return f"- when {words(ch[0])}: {words(ch[1])}"
+    if d == "default_case":
+        return f"- otherwise: {words(ch[0])}"
+    if d == "number":
+        return str(ch[0])
+    if d in ("true", "false", "none"):
+        return NAME_WORDS[d]
+    if d == "string":
+        return _lit(str(ch[0])[1:-1])
+    if d == "name":
+        return NAME_WORDS.get(str(ch[0]), str(ch[0]).replace("_", " "))
+    if d == "neg":
+        return f"minus {words(ch[0])}"
+    if d == "not_":
+        return f"not ({words(ch[0])})"
+    if d == "and_":
+        return " and ".join(f"({words(c)})" if getattr(c, "data", "") == "or_" else words(c) for c in ch)
+    if d == "or_":
+        return " or ".join(f"({words(c)})" if getattr(c, "data", "") == "and_" else words(c) for c in ch)
+    if d == "otherwise":
+        return "; if none, ".join(words(c) for c in ch)
+    if d == "cond":
+        return f"{words(ch[0])} if {words(ch[1])}, else {words(ch[2])}"
+    if d == "compare":
+        if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
+            return f"{words(ch[0])} {'is nobody' if str(ch[1]) == '==' else 'exists'}"
+        return f"{words(ch[0])} {OPS[str(ch[1])]} {words(ch[2])}"
+    if d == "member":
+        return f"{words(ch[0])} is among {words(ch[1])}"
+    if d == "not_member":
+        return f"{words(ch[0])} is not among {words(ch[1])}"
+    if d == "binop":
+        op = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo"}[str(ch[1])]
+        return f"{words(ch[0])} {op} {words(ch[2])}"
+    if d == "index":
+        return f"{words(ch[0])} of {words(ch[1])}"
+    if d == "call":
+        f = str(ch[0])
+        a = [words(c) for c in ch[1:]]
+        table = {
+            "in_suit": lambda: f"{a[0]} of {a[1]}",
+            "not_in_suit": lambda: f"{a[0]} not of {a[1]}",
+            "count": lambda: f"the number of {a[0]}",
+            "holds": lambda: f"the player holds the {a[0]} of {a[1]}",
+            "suit": lambda: f"the suit of {a[0]}",
+            "rank": lambda: f"the rank of {a[0]}",
+            "side": lambda: f"the side of {a[0]}",
+            "same_side": lambda: f"{a[0]} and {a[1]} are on the same side",
+            "points": lambda: f"the points of {a[0]}",
+            "tricks_won": lambda: f"the tricks won by {a[0]}",
+            "declared": lambda: f"the times {a[0]} was declared",
+            "answered": lambda: f"the answer was \"{a[0]}\"",
+            "only": lambda: f"{a[1]} if in hand",
+            "played": lambda: f"the card played by {a[0]}",
+            "abs": lambda: f"the size of {a[0]}",
+            "max": lambda: f"the highest of {', '.join(a)}",
+            "min": lambda: f"the lowest of {', '.join(a)}",
+        }
+        return table[f]() if f in table else f"{f}({', '.join(a)})"
+    if d == "assign":
+        lv, op, e = ch
+        target = words_lvalue(lv)
+        val = words(e)
+        return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
+                "-=": f"{target} goes down by {val}"}[str(op)]
+    if d == "when_stmt":
+        return f"when {words(ch[0])}: {words(ch[1])}"
+    if d == "when_else":
+        return f"when {words(ch[0])}: {words(ch[1])}; otherwise {words(ch[2])}"
+    return " ".join(words(c) for c in ch)
+
+
+def words_lvalue(lv) -> str:
+    name = str(lv.children[0])
+    if len(lv.children) == 2:
+        return f"the {name} of {words(lv.children[1])}"
+    return NAME_WORDS.get(name, name.replace("_", " "))
+
+
+def rule_words(text, effect: bool = False) -> str:
+    """Plain words for one rule's text (a value rule, or an effect when ``effect``)."""
+    if isinstance(text, bool):
+        return "always" if text else "never"
+    tree = parser().parse(str(text), start="effect_rule" if effect else "expr_rule")
+    out = words(tree)
+    if effect:
+        return "\n".join(f"- {part.strip()}" for part in out.split("; ") if part.strip())
+    return out
+
+
+def _rule(v: Variant, *path, effect=False, default=None):
+    node = v.data
+    for k in path:
+        node = node.get(k) if isinstance(node, dict) else None
+    if node is None:
+        node = default
+    if node is None:
+        return None
+    return rule_words(node, effect)
+
+
+def rulebook(v: Variant) -> list[tuple[str, str]]:
+    """The sections of the rulebook: [(title, Markdown text)]."""
+    d = v.deck
+    secs = []
+    part = {"fixed": f"two fixed sides: seat s plays on side s mod 2",
+            "called": "no fixed partnerships: the declarer calls a partner by a card",
+            "solo": "the declarer plays alone against the others, who form a side"}[v.partnership]
+    secs.append(("Players", f"{v.players} players; {part}. Play goes {v.direction} "
+                 "(the turn passes from each seat to the next)."))
+    pts = ", ".join(f"{RANK_NAMES[r]} {p}" for r, p in d.points.items() if p)
+    deck = (f"{d.size * d.copies} cards: {' '.join(d.ranks)} (strongest first) in "
+            f"{', '.join(SUIT_NAMES[s] for s in d.suits)}"
+            f"{', two copies of each card (of two identical cards the first played wins)' if d.copies == 2 else ''}.\n"
+            f"Points: {pts}; other cards 0."
+            f"{f' The last trick is worth {v.last_trick}.' if v.last_trick else ''}"
+            f" {v.total} points in all.")
+    secs.append(("Deck and points", deck))
+    steps = []
+    for st in v.flow:
+        if isinstance(st, dict) and "deal" in st:
+            packets = " then ".join(str(k) for k in st["deal"])
+            steps.append(f"deal {sum(st['deal'])} cards to each player (packets of {packets}), "
+                         "starting with the eldest")
+        elif isinstance(st, dict):
+            steps.append(f"deal {st['widow']} cards face down to the widow")
+        else:
+            steps.append({"auction": "the auction", "trump": "the declarer chooses trump",
+                          "play": "play of the tricks",
+                          "exchange": "the declarer exchanges with the widow",
+                          "call_partner": "the declarer calls a partner by naming a card",
+                          "doubling": "the defenders may double, then the declarer's side may redouble"}[st])
+    secs.append(("Deal", "The dealer passes to the next seat after each deal. In order:\n"
+                 + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))
+    au = []
+    rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
+    au.append(f"Bids are numbers {rng}, each above the high bid.")
+    if v.denominations:
+        au.append("A bid names a denomination: " + ", ".join(
+            SUIT_NAMES.get(x, f"{x} (no trump)") for x in v.denominations)
+                  + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
+    if v.standing_bid:
+        au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
+    au.append("A pass is final: a player who passes calls no more." if v.final_pass
+              else "A pass is not final.")
+    au.append(f"A player may pass when: {_rule(v, 'auction', 'may_pass')}.")
+    au.append(f"A bid is allowed when: {_rule(v, 'auction', 'may_bid')}.")
+    if "may_double" in v.data["auction"]:
+        au.append(f"A player may double when: {_rule(v, 'auction', 'may_double')}.")
+        au.append(f"A player may redouble when: {_rule(v, 'auction', 'may_redouble', default='false')}.")
+        au.append("A new bid cancels any double and redouble.")
+    au.append(f"The auction ends when: {_rule(v, 'auction', 'ends')}. The high bidder is the declarer "
+              "and his bid the target.")
+    secs.append(("Auction", "\n".join(au)))
+    tr = {"open": "The declarer names trump openly.",
+          "hidden": "The declarer lays one card face down as trump; nobody else sees it. "
+                    "It is exposed when a player asks for it, and if never asked for, the "
+                    "declarer plays it as his last card.",
+          "bid": "Trump is the suit named by the contract; a contract that names no suit "
+                 "is played without trump."}[v.trump_mode]
+    if v.dealt_card:
+        tr += f" He may instead take the {v.dealt_card}th card dealt to him face down as trump."
+    secs.append(("Trump", tr))
+    pl = [f"The first leader: {_rule(v, 'play', 'leader', default='eldest')}.",
+          "A player may play:\n" + _rule(v, "play", "may_play"),
+          f"A card counts as a trump when: {_rule(v, 'play', 'counts_as_trump', default='suit(card) == trump')}.",
+          "The trick goes to the highest card counting as a trump, else to the highest card of "
+          "the suit led."]
+    if v.trump_mode == "hidden":
+        pl.append(f"A player may ask for trump to be exposed when: {_rule(v, 'play', 'may_expose', default='false')}.")
+    if v.data["play"].get("after_trick"):
+        pl.append("After each trick:\n" + _rule(v, "play", "after_trick", effect=True))
+    secs.append(("Play", "\n".join(pl)))
+    if v.declarations:
+        ds = []
+        for decl in v.declarations:
+            dd = v.data["declarations"][decl.name]
+            what = f" ({dd['description']})" if dd.get("description") else ""
+            form = f"`{decl.action}{' SUIT' if decl.per_suit else ''}`"
+            ds.append(f"**{decl.name}**{what}, made as {form} on one's turn before one's card, "
+                      f"at most once a deal{' for each suit' if decl.per_suit else ''}, when: "
+                      f"{rule_words(dd['when'])}.")
+            if dd.get("effect"):
+                ds.append("Effect:\n" + rule_words(dd["effect"], True))
+            if decl.answers:
+                ds.append(f"Answered at once by {rule_words(dd['answered_by'])}: "
+                          + " or ".join(f"`{decl.action} {a}`" for a in decl.answers) + ".")
+        secs.append(("Declarations", "\n\n".join(ds)))
+    sc = [f"The contract is made when: {_rule(v, 'scoring', 'made', default='points(declarer_side) >= target')}.",
+          "Then:\n" + _rule(v, "scoring", "effect", effect=True)]
+    secs.append(("Scoring", "\n".join(sc)))
+    unit = "each side" if v.score_unit == "side" else "each player"
+    secs.append(("Match", f"Scores are kept for {unit}, starting at {v.score_start}. The match ends "
+                 f"when: {_rule(v, 'match', 'ends')}. Every {'side' if v.score_unit == 'side' else 'player'}"
+                 " with the top score wins."))
+    if v.options:
+        secs.append(("Options", "\n".join(f"- `{k}`: {val}" for k, val in v.options.items())))
+    return secs
+
+
+def render(v: Variant) -> str:
+    """The whole rulebook as Markdown."""
+    head = f"# {v.title}\n\n" + (f"Source: {v.data['source']}.\n\n" if v.data.get("source") else "")
+    return head + "\n\n".join(f"## {t}\n\n{body}" for t, body in rulebook(v)) + "\n"
+
+
+def diff(v: Variant, base: Variant) -> str:
+    """Markdown of the sections of ``v`` that differ from ``base``, each with the base's
+    version quoted after it."""
+    mine, theirs = dict(rulebook(v)), dict(rulebook(base))
+    out = [f"# {v.title}: how it differs from {base.title}\n"]
+    same = True
+    for title, body in rulebook(v):
+        if theirs.get(title) != body:
+            same = False
+            out.append(f"## {title}\n\n{body}\n")
+            if title in theirs:
+                quoted = "\n".join(f"> {line}" for line in theirs[title].splitlines())
+                out.append(f"Instead of ({base.title}):\n\n{quoted}\n")
+    for title in theirs:
+        if title not in mine:
+            same = False
+            out.append(f"## {title}\n\nNone (the base has: {theirs[title]})\n")
+    if same:
+        out.append("No difference.\n")
+    return "\n".join(out)

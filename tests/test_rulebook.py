@@ -1,0 +1,53 @@
+"""`taash rules`: every shipped variant reads as a rulebook; --diff shows only differences."""
+
+import pytest
+
+from interpreter import load_variant, shipped_variants
+from interpreter.rulebook import diff, render, rulebook, rule_words
+
+SECTIONS = ["Players", "Deck and points", "Deal", "Auction", "Trump", "Play", "Scoring", "Match"]
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_every_variant_renders_every_section(name):
+    v = load_variant(name)
+    titles = [t for t, _ in rulebook(v)]
+    for s in SECTIONS:
+        assert s in titles
+    text = render(v)
+    assert text.startswith(f"# {v.title}")
+    assert f"{v.total} points in all" in text
+
+
+def test_29_deck_and_declarations_in_words():
+    text = render(load_variant("29"))
+    assert "32 cards: J 9 A T K Q 8 7 (strongest first)" in text
+    assert "The last trick is worth 1. 29 points in all." in text
+    assert "the player holds the king of trump and the player holds the queen of trump" in text
+    assert "the target goes down by 4" in text
+
+
+def test_diff_shows_only_the_scoring_of_21_scores_2():
+    out = diff(load_variant("house/29-21-scores-2"), load_variant("29"))
+    assert "## Scoring" in out
+    assert "goes up by 2 if the bid is at least 21, else 1" in out
+    for s in ["## Auction", "## Play", "## Deck and points", "## Match"]:
+        assert s not in out
+
+
+def test_diff_of_no_last_trick_names_deck_and_auction():
+    out = diff(load_variant("house/29-no-last-trick"), load_variant("29"))
+    assert "## Deck and points" in out and "## Auction" in out
+    assert "28 points in all" in out and "from 15 to 28" in out
+    assert "## Scoring" not in out
+
+
+def test_diff_with_itself_is_empty():
+    assert "No difference." in diff(load_variant("28"), load_variant("28"))
+
+
+def test_rule_words_reads_like_a_sentence():
+    assert rule_words("number >= 20 or high_bidder == none") == \
+        "the bid is at least 20 or the high bidder is nobody"
+    assert rule_words('in_suit(hand, led) otherwise hand') == \
+        "any card in hand of the suit led; if none, any card in hand"
