@@ -348,18 +348,19 @@ class State:
             hand = self.hands[me]
             if self.trump_card >= 0 and me == self.declarer and not hand:
                 return [v.play_text[self.trump_card]]  # the face-down card, at the last trick
-            out = []
-            if v.declaration_actions:
-                keys = self.declared_keys
-                for text, d, su in v.declaration_actions:
-                    if (d.name, su) not in keys and d.when(self, me, su, None):
-                        out.append(text)
-            if self.trump_card >= 0 and v.rules["play.may_expose"](self, me, None, None):
-                out.append("expose")
-            cards = v.rules["play.may_play"](self, me, None, None) or hand
             pt = v.play_text
+            cards = v.may_play(self, me, None, None) or hand
             if v.deck.copies > 1:
                 cards = sorted(set(cards))
+            if not v.declaration_checks and self.trump_card < 0:
+                return [pt[c] for c in cards]
+            out = []
+            keys = self.declared_keys
+            for text, key, when, su in v.declaration_checks:
+                if key not in keys and when(self, me, su, None):
+                    out.append(text)
+            if self.trump_card >= 0 and v.may_expose(self, me, None, None):
+                out.append("expose")
             out.extend([pt[c] for c in cards])
             return out
         if phase == "auction":
@@ -438,12 +439,14 @@ class State:
         v = self.v
         deck = v.deck
         cards, seats, after = self.trick_cards, self.trick_seats, self.trick_after
-        counts = v.rules["play.counts_as_trump"]
+        counts = v.counts_as_trump
         strength, suit_of = deck.strength, deck.suit_of
         led = self.led
+        trump = self.trump
+        plain = v.plain_trump
         best, best_key = 0, -1
         for i, c in enumerate(cards):
-            if counts(self, seats[i], c, after[i]):
+            if (suit_of[c] == trump) if plain else counts(self, seats[i], c, after[i]):
                 key = 200 + strength[c]
             elif suit_of[c] == led:
                 key = 100 + strength[c]
@@ -465,7 +468,7 @@ class State:
         self.side_tricks[side] += 1
         self.trick_sides.append(side)
         self.tricks.append((seats[0], tuple(cards), winner))
-        after_trick = v.rules["play.after_trick"]
+        after_trick = v.after_trick
         if after_trick is not None:
             after_trick(self, winner, winner, seats[0])
         self.trick_cards, self.trick_seats, self.trick_after = [], [], []

@@ -151,6 +151,17 @@ class Variant:
         for text, decl, su in self.declaration_actions:
             amap[text] = ("declare", (decl, su))
         self.action_map = amap
+        # the hot path reads these directly
+        self.declaration_checks = [(text, (decl.name, su), decl.when, su)
+                                   for text, decl, su in self.declaration_actions]
+        r = self.rules
+        self.may_play = r.get("play.may_play")
+        self.may_expose = r.get("play.may_expose")
+        self.counts_as_trump = r.get("play.counts_as_trump")
+        self.after_trick = r.get("play.after_trick")
+        # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
+        self.plain_trump = (self.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
+                            .replace(" ", "") == "suit(card)==trump") if self.data else False
 
     @property
     def cards_per_seat(self) -> int:

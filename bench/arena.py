@@ -1,0 +1,201 @@
+"""Arena throughput and latency against a bare gRPC echo at the same concurrency.
+
+    python bench/arena.py                      # 1, 100 and 1000 concurrent games of 29
+    python bench/arena.py --games 1 100 --deals 2 --variant 28
+
+For each concurrency G it runs, on localhost, with the server in one process and the
+bots in another (two cores: one each):
+
+- arena: a server (arena.server.ArenaServer) plays G games of the variant at once, each
+  limited to --deals deals, between 4*G bot connections (the Python SDK, a random legal
+  action, decide called on the event loop). Figures: decisions per second (all games,
+  wall time from the first request to the last game's end) and the decision latency
+  (the server's clock, from sending a DecisionRequest to receiving the legal answer).
+- echo: a bare bidirectional gRPC echo server (no protobuf, no game); G concurrent
+  ping-pong loops, each over 4 streams in turn like a game's seats, with messages of the
+  size of an average DecisionRequest. Figures: round trips per second and round-trip time.
+
+Prints one table and the ratios arena/echo. Needs nothing but the project's venv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+
+SERVER_OPTIONS_NAME = "arena.server.SERVER_OPTIONS"
+
+
+def pct(xs, p):
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+# -- server processes -------------------------------------------------------------------
+async def arena_server(games: int, deals: int, variant: str, data: str) -> None:
+    """The arena side: serve, wait for the bots, play ``games`` games at once, print the
+    figures as JSON on stdout."""
+    from interpreter import load_variant
+    from arena.server import ArenaServer, TimeControl
+    from arena.store import SQLiteStore
+    store = SQLiteStore(data)
+    names = [f"bench{s}" for s in range(4)]
+    tokens = {n: store.issue_token(n) for n in names}
+    server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000))
+    port = await server.start("127.0.0.1", 0)
+    print(json.dumps({"port": port, "tokens": tokens}), flush=True)
+    arena = server.arena
+    v = load_variant(variant)
+    bots = [names[s % 4] for s in range(v.players)]
+    # every connection must be in before the burst
+    while sum(len([c for c in arena.conns.get(n, ()) if c.alive]) for n in names) < games * v.players:
+        await asyncio.sleep(0.05)
+    arena.measure = True
+    t0 = time.perf_counter()
+    results = await asyncio.gather(*(arena.run_game(v, 1000 + g, bots, max_deals=deals) for g in range(games)))
+    dt = time.perf_counter() - t0
+    lat = arena.latencies
+    errors = [r["error"] for r in results if r["error"]]
+    cpu = os.times()
+    print(json.dumps({"decisions": len(lat), "seconds": dt, "server_cpu": cpu.user + cpu.system, "p50_ms": pct(lat, 50) * 1000,
+                      "p99_ms": pct(lat, 99) * 1000, "faults": sum(r["faults"] for r in results),
+                      "errors": errors[:3]}), flush=True)
+    await server.stop()
+
+
+async def echo_server() -> None:
+    """A bare bidirectional echo over gRPC (raw bytes, same server options)."""
+    from arena.server import SERVER_OPTIONS
+
+    async def echo(req_iter, context):
+        async for m in req_iter:
+            yield m
+    srv = grpc.aio.server(options=SERVER_OPTIONS)
+    srv.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "bench.Echo", {"Echo": grpc.stream_stream_rpc_method_handler(echo)}),))
+    port = srv.add_insecure_port("127.0.0.1:0")
+    await srv.start()
+    print(json.dumps({"port": port}), flush=True)
+    await srv.wait_for_termination()
+
+
+# -- client side ------------------------------------------------------------------------
+def spawn(role: str, *args) -> tuple[subprocess.Popen, dict]:
+    p = subprocess.Popen([sys.executable, __file__, "--role", role, *map(str, args)],
+                         stdout=subprocess.PIPE, text=True, cwd=str(ROOT))
+    line = p.stdout.readline()
+    if not line:
+        p.wait()
+        raise SystemExit(f"the {role} server did not start (exit {p.returncode})")
+    return p, json.loads(line)
+
+
+async def run_arena(games: int, deals: int, variant: str, players: int) -> dict:
+    from arena.sdk import BotClient
+    data = tempfile.mkdtemp(prefix="taash-bench-")
+    proc, info = spawn("arena", games, deals, variant, data)
+    addr = f"127.0.0.1:{info['port']}"
+    rng = random.Random(7)
+    clients = []
+    for g in range(games):
+        for s in range(players):
+            name = f"bench{s % 4}"
+            clients.append(BotClient(lambda o, legal: legal[rng.randrange(len(legal))], info["tokens"][name],
+                                     name, addr, threads=False))
+    tasks = [asyncio.ensure_future(c.run()) for c in clients]
+    line = await asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
+    for c in clients:
+        c.stop()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    proc.wait()
+    if not line:
+        raise SystemExit("the arena server failed")
+    r = json.loads(line)
+    r["per_s"] = r["decisions"] / r["seconds"]
+    c = os.times()
+    print(f"  (arena server cpu {r['server_cpu']:.1f} s, bots cpu {c.user + c.system:.1f} s, wall {r['seconds']:.1f} s)")
+    return r
+
+
+async def run_echo(games: int, rounds: int, size: int) -> dict:
+    proc, info = spawn("echo")
+    addr = f"127.0.0.1:{info['port']}"
+    chans = [grpc.aio.insecure_channel(addr) for _ in range(4)]
+    payload = os.urandom(size)
+    lat: list[float] = []
+
+    async def game(g):
+        calls = [chans[s].stream_stream("/bench.Echo/Echo")() for s in range(4)]
+        for i in range(rounds):
+            c = calls[i % 4]
+            t = time.perf_counter()
+            await c.write(payload)
+            await c.read()
+            lat.append(time.perf_counter() - t)
+        for c in calls:
+            await c.done_writing()
+    # open every stream first, like the arena's bots, then measure
+    t0 = time.perf_counter()
+    await asyncio.gather(*(game(g) for g in range(games)))
+    dt = time.perf_counter() - t0
+    for ch in chans:
+        await ch.close()
+    proc.terminate()
+    proc.wait()
+    return {"decisions": len(lat), "seconds": dt, "per_s": len(lat) / dt,
+            "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, nargs="+", default=[1, 100, 1000], help="concurrent games")
+    ap.add_argument("--deals", type=int, default=2, help="deals per game (default 2)")
+    ap.add_argument("--variant", default="29")
+    ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.role:
+        role, rest = args.role[0], args.role[1:]
+        if role == "arena":
+            asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3]))
+        else:
+            asyncio.run(echo_server())
+        return 0
+    from interpreter import load_variant
+    players = load_variant(args.variant).players
+    print(f"arena vs bare gRPC echo on localhost, {args.variant}, {args.deals} deals per game, "
+          f"{players} bot connections per game; python {sys.version.split()[0]}, grpcio {grpc.__version__}, "
+          f"{os.cpu_count()} cores")
+    print(f"{'games':>6} {'what':>6} {'decisions':>10} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+    for g in args.games:
+        a = asyncio.run(run_arena(g, args.deals, args.variant, players))
+        size = 900
+        rounds = max(4, a["decisions"] // g)
+        e = asyncio.run(run_echo(g, rounds, size))
+        for what, r in (("arena", a), ("echo", e)):
+            print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
+        print(f"{g:>6} {'ratio':>6} {'':>10} {a['per_s'] / e['per_s']:>9.2f} "
+              f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f}"
+              + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
+        if a.get("errors"):
+            print("errors:", a["errors"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
