@@ -47,6 +47,12 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
+def tune_gc():
+    """What `taash arena serve` does too: fewer collections of the long-lived heap."""
+    from arena.server import tune_gc as tune
+    tune()
+
+
 # -- server processes -------------------------------------------------------------------
 async def arena_server(games: int, deals: int, variant: str, data: str) -> None:
     """The arena side: serve, wait for the bots, play ``games`` games at once, print the
@@ -67,6 +73,7 @@ async def arena_server(games: int, deals: int, variant: str, data: str) -> None:
     while sum(len([c for c in arena.conns.get(n, ()) if c.alive]) for n in names) < games * v.players:
         await asyncio.sleep(0.05)
     arena.measure = True
+    tune_gc()
     t0 = time.perf_counter()
     results = await asyncio.gather(*(arena.run_game(v, 1000 + g, bots, max_deals=deals) for g in range(games)))
     dt = time.perf_counter() - t0
@@ -91,6 +98,7 @@ async def echo_server() -> None:
         "bench.Echo", {"Echo": grpc.stream_stream_rpc_method_handler(echo)}),))
     port = srv.add_insecure_port("127.0.0.1:0")
     await srv.start()
+    tune_gc()
     print(json.dumps({"port": port}), flush=True)
     await srv.wait_for_termination()
 
@@ -106,23 +114,35 @@ def spawn(role: str, *args) -> tuple[subprocess.Popen, dict]:
     return p, json.loads(line)
 
 
+def channels(addr: str, streams: int) -> list:
+    """The client connections: one per 64 streams (at most 64 connections), each its own
+    TCP connection. The arena's bots and the echo use the same layout."""
+    n = max(1, min(64, streams // 64))
+    return [grpc.aio.insecure_channel(addr, options=[("grpc.use_local_subchannel_pool", 1)])
+            for _ in range(n)]
+
+
 async def run_arena(games: int, deals: int, variant: str, players: int) -> dict:
     from arena.sdk import BotClient
     data = tempfile.mkdtemp(prefix="taash-bench-")
     proc, info = spawn("arena", games, deals, variant, data)
     addr = f"127.0.0.1:{info['port']}"
     rng = random.Random(7)
+    chans = channels(addr, games * players)
     clients = []
     for g in range(games):
         for s in range(players):
             name = f"bench{s % 4}"
             clients.append(BotClient(lambda o, legal: legal[rng.randrange(len(legal))], info["tokens"][name],
-                                     name, addr, threads=False))
+                                     name, addr, threads=False, channel=chans[(g * players + s) % len(chans)]))
     tasks = [asyncio.ensure_future(c.run()) for c in clients]
+    tune_gc()
     line = await asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
     for c in clients:
         c.stop()
     await asyncio.gather(*tasks, return_exceptions=True)
+    for ch in chans:
+        await ch.close()
     proc.wait()
     if not line:
         raise SystemExit("the arena server failed")
@@ -136,12 +156,12 @@ async def run_arena(games: int, deals: int, variant: str, players: int) -> dict:
 async def run_echo(games: int, rounds: int, size: int) -> dict:
     proc, info = spawn("echo")
     addr = f"127.0.0.1:{info['port']}"
-    chans = [grpc.aio.insecure_channel(addr) for _ in range(4)]
+    chans = channels(addr, games * 4)
     payload = os.urandom(size)
     lat: list[float] = []
 
     async def game(g):
-        calls = [chans[s].stream_stream("/bench.Echo/Echo")() for s in range(4)]
+        calls = [chans[(g * 4 + s) % len(chans)].stream_stream("/bench.Echo/Echo")() for s in range(4)]
         for i in range(rounds):
             c = calls[i % 4]
             t = time.perf_counter()
@@ -150,7 +170,7 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
             lat.append(time.perf_counter() - t)
         for c in calls:
             await c.done_writing()
-    # open every stream first, like the arena's bots, then measure
+    tune_gc()
     t0 = time.perf_counter()
     await asyncio.gather(*(game(g) for g in range(games)))
     dt = time.perf_counter() - t0

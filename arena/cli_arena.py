@@ -1,0 +1,351 @@
+"""The arena's commands: `taash arena serve|token|match|watch|bots` and `taash bot`.
+
+`add_commands(subparsers)` registers them on the `taash` parser (arena/cli.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+
+from .cli import CLIError, _parse_set
+from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError
+
+DEFAULT_SERVER = "127.0.0.1:50051"
+
+
+def _conv(name, minimum=0):
+    import argparse
+
+    def conv(text):
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, not {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"{name} must be at least {minimum}, not {v}")
+        return v
+    return conv
+
+
+def _time_args(p, server_side: bool) -> None:
+    what = "arena default" if server_side else "the arena's default"
+    p.add_argument("--move-ms", type=_conv("--move-ms", 1), metavar="MS",
+                   help=f"free time per decision (ms; {what}: 2000)")
+    p.add_argument("--bank-ms", type=_conv("--bank-ms"), metavar="MS",
+                   help=f"time bank per seat per game (ms; {what}: 20000)")
+    p.add_argument("--grace-ms", type=_conv("--grace-ms"), metavar="MS",
+                   help=f"reconnect budget per seat per game (ms; {what}: 15000)")
+    p.add_argument("--strikes", type=_conv("--strikes", 1), metavar="N",
+                   help=f"illegal answers to one request before the default action ({what}: 3)")
+
+
+def _time_control(args, base=None):
+    from .server import TimeControl
+    tc = base or TimeControl()
+    kw = {}
+    for arg, f in (("move_ms", "move_ms"), ("bank_ms", "bank_ms"), ("grace_ms", "grace_ms"),
+                   ("strikes", "max_strikes")):
+        v = getattr(args, arg, None)
+        if v is not None:
+            kw[f] = v
+    from dataclasses import replace
+    return replace(tc, **kw)
+
+
+def _store(args) -> SQLiteStore:
+    try:
+        return SQLiteStore(args.data)
+    except StoreError as e:
+        raise CLIError(str(e)) from None
+
+
+# -- serve -------------------------------------------------------------------------------
+def cmd_serve(args) -> int:
+    from .server import serve
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
+    tc = _time_control(args)
+
+    def ready(port):
+        print(f"taash arena listening on {args.host}:{port} (data: {args.data}; admin token in "
+              f"{os.path.join(args.data, 'admin-token')})", flush=True)
+
+    async def main():
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        except (NotImplementedError, RuntimeError):
+            pass
+        try:
+            await serve(args.data, args.host, args.port, tc, ready)
+        except asyncio.CancelledError:
+            pass
+
+    try:
+        asyncio.run(main())
+    except StoreError as e:
+        print(f"taash: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"taash: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    print("taash arena stopped", file=sys.stderr)
+    return 0
+
+
+# -- token -------------------------------------------------------------------------------
+def cmd_token(args) -> int:
+    store = _store(args)
+    try:
+        existed = args.name in store.bots()
+        tok = store.issue_token(args.name)
+    except StoreError as e:
+        raise CLIError(str(e)) from None
+    print(tok)
+    print(f"token for bot {args.name!r}" + (" (the previous one no longer works)" if existed else "")
+          + f"; run it with: taash bot heuristic --name {args.name} --token {tok}", file=sys.stderr)
+    return 0
+
+
+# -- admin client ------------------------------------------------------------------------
+def _admin_md(args):
+    path = os.path.join(args.data, "admin-token")
+    try:
+        with open(path) as f:
+            tok = f.read().strip()
+    except OSError:
+        raise CLIError(f"no admin token at {path}: start the arena with `taash arena serve --data "
+                       f"{args.data}` (or pass the --data directory it uses)") from None
+    return [("authorization", f"Bearer {tok}")]
+
+
+def _rpc_error(e, server) -> int:
+    import grpc
+    code = e.code()
+    if code == grpc.StatusCode.UNAVAILABLE:
+        print(f"taash: error: cannot reach the arena at {server}: is `taash arena serve` running?",
+              file=sys.stderr)
+    else:
+        print(f"taash: error: {code.name.lower().replace('_', ' ')}: {e.details()}", file=sys.stderr)
+    return 1
+
+
+def cmd_match(args) -> int:
+    import grpc
+    from .pb import arena_pb2 as apb
+    from .pb import arena_pb2_grpc
+    from .pb import messages_pb2 as pb
+    bots = [b.strip() for b in args.bots.split(",")]
+    if any(not b for b in bots):
+        raise CLIError(f"--bots takes bot names separated by commas, not {args.bots!r}")
+    options = _parse_set(args.set)
+    md = _admin_md(args)
+    tc = pb.TimeControl(move_ms=args.move_ms or 0, bank_ms=args.bank_ms or 0, grace_ms=args.grace_ms or 0,
+                        max_strikes=args.strikes or 0)
+    req = apb.MatchRequest(variant=args.variant, options_json=json.dumps(options) if options else "",
+                           bots=bots, matches=args.matches, seed=args.seed, time_control=tc,
+                           wait_ms=int(args.wait * 1000), parallel=args.parallel, max_deals=args.max_deals)
+    results = []
+    with grpc.insecure_channel(args.server) as ch:
+        stub = arena_pb2_grpc.ArenaStub(ch)
+        try:
+            for up in stub.RunMatches(req, metadata=md):
+                if up.WhichOneof("update") == "note":
+                    print(up.note, file=sys.stderr)
+                    continue
+                g = up.game
+                r = {"game_id": g.game_id, "seed": g.seed, "bots": list(g.bots), "deals": g.deals,
+                     "score": list(g.score), "winners": list(g.winners), "complete": g.complete,
+                     "faults": g.faults, "record": g.record, "error": g.error}
+                results.append(r)
+                if not args.json:
+                    print(f"{g.game_id}: seed {g.seed}, {g.deals} deals, score {' '.join(map(str, g.score))}, "
+                          f"winners {', '.join(f'{bots[s]}@{s}' for s in g.winners) or '-'}"
+                          f"{'' if g.complete else ' (not complete)'}{', ' + str(g.faults) + ' verdicts' if g.faults else ''}"
+                          f"{', error: ' + g.error if g.error else ''}", file=sys.stderr, flush=True)
+        except grpc.RpcError as e:
+            return _rpc_error(e, args.server)
+    results.sort(key=lambda r: r["seed"])
+    wins = {b: 0 for b in dict.fromkeys(bots)}
+    for r in results:
+        for b in {r["bots"][s] for s in r["winners"]}:
+            wins[b] += 1
+    summary = {"variant": args.variant, "options": options, "bots": bots, "matches": results,
+               "wins": wins}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0 if all(not r["error"] for r in results) else 1
+    from rich.console import Console
+    from rich.table import Table
+    con = Console()
+    t = Table(title=f"{args.variant}: {len(results)} match{'es' if len(results) != 1 else ''} "
+                    f"in the arena, seats {', '.join(bots)}")
+    for col in ("game", "seed", "deals", "over", "score (per seat)", "winners", "verdicts", "record"):
+        t.add_column(col)
+    for r in results:
+        t.add_row(r["game_id"], str(r["seed"]), str(r["deals"]), "yes" if r["complete"] else "no",
+                  " ".join(map(str, r["score"])),
+                  ", ".join(f"{r['bots'][s]}@{s}" for s in r["winners"]) or "-", str(r["faults"]),
+                  r["record"] or r["error"])
+    con.print(t)
+    con.print("matches won: " + ", ".join(f"{b} {w}" for b, w in wins.items())
+              + " (a shared win counts for each winner)")
+    if results and results[0]["record"]:
+        con.print(f"replay one with: taash replay {results[0]['record']}")
+    return 0 if all(not r["error"] for r in results) else 1
+
+
+def cmd_bots(args) -> int:
+    import grpc
+    from .pb import arena_pb2 as apb
+    from .pb import arena_pb2_grpc
+    md = _admin_md(args)
+    with grpc.insecure_channel(args.server) as ch:
+        try:
+            rep = arena_pb2_grpc.ArenaStub(ch).ListBots(apb.ListBotsRequest(), metadata=md, timeout=10)
+        except grpc.RpcError as e:
+            return _rpc_error(e, args.server)
+    for b in rep.bots:
+        print(f"{b.name}\t{b.connections} connection{'s' if b.connections != 1 else ''}\t{b.seats} seats")
+    return 0
+
+
+def describe_event(ev) -> str:
+    """One line for a public GameEvent (taash arena watch)."""
+    from .pb import messages_pb2 as pb
+    kind = ev.WhichOneof("event")
+    head = f"{ev.game_id} #{ev.index}"
+    if kind == "game_started":
+        g = ev.game_started
+        return f"{head} game started: {g.variant}, seats {', '.join(g.bots)}"
+    if kind == "deal_started":
+        return f"{head} deal {ev.deal_started.deal}: dealer {ev.deal_started.dealer}"
+    if kind == "action":
+        a = ev.action
+        return f"{head} seat {a.seat}: {a.action}{' (default)' if a.by_default else ''}"
+    if kind == "fault":
+        return f"{head} seat {ev.fault.seat}: {pb.Verdict.Kind.Name(ev.fault.kind)}"
+    if kind == "deal_ended":
+        d = ev.deal_ended
+        hands = " | ".join(" ".join(h.cards) for h in d.hands)
+        return f"{head} deal {d.deal} over: {d.result_json}\n    hands: {hands}"
+    if kind == "game_ended":
+        g = ev.game_ended
+        return (f"{head} game over: score {' '.join(map(str, g.score))}, winners {list(g.winners)}, "
+                f"seed {g.seed}, record {g.record}")
+    return head
+
+
+def cmd_watch(args) -> int:
+    import grpc
+    from google.protobuf.json_format import MessageToDict
+    from .pb import arena_pb2 as apb
+    from .pb import arena_pb2_grpc
+    with grpc.insecure_channel(args.server) as ch:
+        try:
+            for ev in arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=args.game or "")):
+                if args.json:
+                    print(json.dumps(MessageToDict(ev)), flush=True)
+                else:
+                    print(describe_event(ev), flush=True)
+        except grpc.RpcError as e:
+            return _rpc_error(e, args.server)
+    return 0
+
+
+# -- bot ---------------------------------------------------------------------------------
+def cmd_bot(args) -> int:
+    from .bots import ObservationRandomBot, VariantHeuristicBot
+    from .sdk import AuthError, BotClient
+    token = args.token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise CLIError("no token: pass --token TOKEN or set TAASH_TOKEN "
+                       "(issue one with `taash arena token NAME`)")
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
+    name = args.name or args.kind
+    bot = ObservationRandomBot(args.seed) if args.kind == "random" else VariantHeuristicBot()
+    client = BotClient(bot.decide, token, name, args.server, max_games=args.games)
+    print(f"bot {name} ({args.kind}) playing at {args.server}", file=sys.stderr, flush=True)
+    try:
+        asyncio.run(client.run())
+    except AuthError as e:
+        print(f"taash: error: the arena refused bot {name!r}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Register `taash arena ...` and `taash bot ...` on the subparsers of `taash`."""
+    a = sub.add_parser("arena", help="the bot arena: serve, issue tokens, run matches, watch")
+    asub = a.add_subparsers(dest="arena_command", metavar="ARENA_COMMAND")
+    asub.required = True
+
+    def data_arg(p):
+        p.add_argument("--data", default=DEFAULT_DATA_DIR, metavar="DIR",
+                       help=f"the arena's data directory: tokens, games, records (default {DEFAULT_DATA_DIR})")
+
+    def server_arg(p):
+        p.add_argument("--server", default=os.environ.get("TAASH_SERVER", DEFAULT_SERVER), metavar="ADDR",
+                       help=f"the arena's address (default $TAASH_SERVER or {DEFAULT_SERVER})")
+
+    s = asub.add_parser("serve", help="run the arena server")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=_conv("--port"), default=50051, help="port (default 50051; 0: any free port)")
+    data_arg(s)
+    _time_args(s, server_side=True)
+    s.add_argument("--quiet", action="store_true", help="log only warnings")
+    s.set_defaults(fn=cmd_serve)
+
+    t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")
+    t.add_argument("name", metavar="NAME", help="the bot's name")
+    data_arg(t)
+    t.set_defaults(fn=cmd_token)
+
+    m = asub.add_parser("match", help="run matches between connected bots and print the results")
+    m.add_argument("variant", metavar="VARIANT", help="shipped name (29, 28, 56, 304, house/...) or a YAML path")
+    m.add_argument("--bots", required=True, metavar="NAME,NAME,...",
+                   help="bot name per seat; a name may fill several seats (both seats of a side)")
+    m.add_argument("--matches", type=_conv("--matches", 1), default=1, metavar="M", help="matches (default 1)")
+    m.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first match (default 0)")
+    m.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
+    m.add_argument("--parallel", type=_conv("--parallel", 1), default=1, metavar="P",
+                   help="matches played at once (default 1)")
+    m.add_argument("--max-deals", type=_conv("--max-deals"), default=0, metavar="N",
+                   help="stop each match after N deals (default: play it to the end)")
+    m.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
+                   help="how long to wait for the bots to connect (default 30)")
+    _time_args(m, server_side=False)
+    m.add_argument("--json", action="store_true", help="print the results as JSON")
+    server_arg(m)
+    data_arg(m)
+    m.set_defaults(fn=cmd_match)
+
+    w = asub.add_parser("watch", help="print the public events of one game or of all games")
+    w.add_argument("game", nargs="?", metavar="GAME_ID", help="a running game (default: every game)")
+    w.add_argument("--json", action="store_true", help="one JSON object per event")
+    server_arg(w)
+    w.set_defaults(fn=cmd_watch)
+
+    lb = asub.add_parser("bots", help="list the bots with a token and their connections")
+    server_arg(lb)
+    data_arg(lb)
+    lb.set_defaults(fn=cmd_bots)
+
+    b = sub.add_parser("bot", help="run a built-in bot that plays in the arena")
+    b.add_argument("kind", choices=["random", "heuristic"], help="which bot")
+    b.add_argument("--name", metavar="NAME", help="the bot's name (default: the kind)")
+    b.add_argument("--token", metavar="T", help="its token (default $TAASH_TOKEN)")
+    server_arg(b)
+    b.add_argument("--seed", type=int, default=0, help="random: seed of its choices (default 0)")
+    b.add_argument("--games", type=_conv("--games", 1), metavar="N", help="stop after N games (default: never)")
+    b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
+    b.set_defaults(fn=cmd_bot)

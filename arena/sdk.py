@@ -1,0 +1,314 @@
+"""The Python SDK for arena bots: write one function, the SDK does the rest.
+
+    from arena.sdk import run
+
+    def decide(observation: dict, legal_actions: list[str]) -> str:
+        return legal_actions[0]
+
+    run(decide, name="mybot", token="taash_...", server="127.0.0.1:50051")
+
+The SDK connects with the token (call metadata ``authorization: Bearer <token>``), answers
+every DecisionRequest with ``decide(observation, legal_actions)``, retries once per
+ILLEGAL_ACTION verdict with the legal set it names, reports an exception in ``decide`` as a
+BotError (the arena then plays the default action at once), reconnects with backoff when
+the connection breaks and answers the requests the arena sends again (resume). A bad
+token ends ``run`` with AuthError. See docs/protocol.md.
+
+For more control subclass `Bot`: ``decide`` then also gets a `GameInfo` (the variant's
+data, the seats, the time controls), and ``on_event``/``on_verdict``/``on_game_end`` hooks
+see the public events and the arena's verdicts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import os
+import random
+from dataclasses import dataclass, field
+
+import grpc
+
+from .pb import arena_pb2_grpc
+from .pb import messages_pb2 as pb
+
+log = logging.getLogger("taash.bot")
+
+DEFAULT_SERVER = "127.0.0.1:50051"
+CLIENT = "taash-python-sdk/0.1"
+
+
+class AuthError(Exception):
+    """The arena refused the token (UNAUTHENTICATED) or the bot name (PERMISSION_DENIED)."""
+
+
+@dataclass
+class GameInfo:
+    """A game this bot plays. ``variant_data`` is the variant's data as written in its
+    file (players, deck: suits, ranks high to low, points, ...); ``seats`` are this
+    bot's seats; ``time_control`` has move_ms, bank_ms, grace_ms, max_strikes (ms)."""
+    game_id: str
+    variant: str
+    options: dict
+    variant_data: dict
+    bots: list[str]
+    seats: list[int]
+    time_control: dict
+    extra: dict = field(default_factory=dict)  # free for the bot's own per-game state
+
+
+class Bot:
+    """Base class for bots that want more than one function. Override ``decide``."""
+
+    def decide(self, observation: dict, legal_actions: list[str], game: GameInfo) -> str:
+        """Return one of ``legal_actions`` (text forms) for the seat ``observation["seat"]``."""
+        raise NotImplementedError
+
+    def on_event(self, game: GameInfo | None, event: pb.GameEvent) -> None:
+        """A public event of one of this bot's games."""
+
+    def on_verdict(self, verdict: pb.Verdict) -> None:
+        """A verdict of the arena about this bot (a timeout, an illegal action, ...)."""
+
+    def on_game_end(self, game: GameInfo | None, ended: pb.GameEnded) -> None:
+        """One of this bot's games is over."""
+
+
+class _FunctionBot(Bot):
+    def __init__(self, fn):
+        self.fn = fn
+        try:
+            self.wants_game = len(inspect.signature(fn).parameters) >= 3
+        except (TypeError, ValueError):
+            self.wants_game = False
+
+    def decide(self, observation, legal_actions, game):
+        if self.wants_game:
+            return self.fn(observation, legal_actions, game)
+        return self.fn(observation, legal_actions)
+
+
+def as_bot(decide) -> Bot:
+    """A Bot from a Bot instance or a function ``decide(observation, legal_actions)``."""
+    if isinstance(decide, Bot):
+        return decide
+    if not callable(decide):
+        raise TypeError("decide must be a function decide(observation, legal_actions) -> action or a Bot")
+    return _FunctionBot(decide)
+
+
+class BotClient:
+    """One bot connection with reconnects. ``run()`` returns after ``max_games`` games
+    (None: never) or ``stop()``; raises AuthError for a refused token.
+
+    ``threads``: call ``decide`` in worker threads (several games at once, the stream
+    stays responsive); False calls it on the event loop (fast bots). ``channel``: a
+    grpc.aio channel to share with other clients (it is not closed here); by default
+    the client opens its own connection to ``server``.
+    """
+
+    def __init__(self, bot, token: str, name: str | None = None, server: str = DEFAULT_SERVER,
+                 max_games: int | None = None, threads: bool = True, client: str = CLIENT,
+                 retry_max_s: float = 5.0, channel=None):
+        self.bot = as_bot(bot)
+        self.token, self.name, self.server = token, name, server
+        self.max_games, self.threads, self.client = max_games, threads, client
+        self.retry_max_s = retry_max_s
+        self.games: dict[str, GameInfo] = {}
+        self.games_done = 0
+        self.answered: dict[str, str] = {}   # request id -> action sent (to answer a resend)
+        self._requests: dict[str, pb.DecisionRequest] = {}   # open requests, for retries
+        self._call = None
+        self._channel = channel
+        self._own_channel = channel is None
+        self._write_lock = None
+        self._stopping = False
+        self._tasks: set = set()
+        self.connections = 0
+
+    def stop(self) -> None:
+        """Finish: close the stream (the arena treats it as a disconnect)."""
+        self._stopping = True
+        if self._call is not None:
+            self._call.cancel()
+
+    def drop(self) -> None:
+        """Break the current connection as a network failure would (tests use this to
+        check reconnect and resume); ``run`` reconnects."""
+        if self._call is not None:
+            self._call.cancel()
+
+    async def run(self) -> None:
+        """Connect, play, reconnect. See the class doc."""
+        self._write_lock = asyncio.Lock()
+        delay = 0.1
+        while not self._stopping:
+            try:
+                await self._session()
+                delay = 0.1
+            except AuthError:
+                raise
+            except grpc.aio.AioRpcError as e:
+                code = e.code()
+                if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+                    raise AuthError(f"{code.name}: {e.details()}") from None
+                if not self._stopping:
+                    log.warning("connection to %s: %s: %s; retrying in %.1f s", self.server, code.name,
+                                e.details(), delay)
+            if self._done() or self._stopping:
+                break
+            await asyncio.sleep(delay + random.random() * delay / 2)
+            delay = min(self.retry_max_s, delay * 2)
+        for t in list(self._tasks):
+            t.cancel()
+        if self._channel is not None and self._own_channel:
+            await self._channel.close()
+
+    def _done(self) -> bool:
+        return self.max_games is not None and self.games_done >= self.max_games
+
+    async def _session(self) -> None:
+        if self._channel is None:
+            self._channel = grpc.aio.insecure_channel(self.server, options=[
+                ("grpc.keepalive_time_ms", 30_000), ("grpc.keepalive_timeout_ms", 10_000),
+                ("grpc.use_local_subchannel_pool", 1)])   # a connection of its own
+        stub = arena_pb2_grpc.ArenaStub(self._channel)
+        md = [("authorization", f"Bearer {self.token}")]
+        if self.name:
+            md.append(("taash-bot", self.name))
+        call = self._call = stub.Play(metadata=md, wait_for_ready=True)
+        await call.write(pb.BotMessage(hello=pb.Hello(client=self.client)))
+        self.connections += 1
+        while True:
+            msg = await call.read()
+            if msg is grpc.aio.EOF:
+                # the arena closed the stream: raise its status if it is an error
+                code = await call.code()
+                if code != grpc.StatusCode.OK:
+                    raise grpc.aio.AioRpcError(code, await call.initial_metadata(),
+                                               await call.trailing_metadata(), await call.details())
+                log.info("the arena closed the stream")
+                return
+            self._handle(call, msg)
+            if self._done():
+                await asyncio.sleep(0)
+                call.cancel()
+                return
+
+    def _handle(self, call, msg: pb.ServerMessage) -> None:
+        which = msg.WhichOneof("msg")
+        if which == "decision":
+            d = msg.decision
+            if d.request_id in self.answered:   # resent after a reconnect: answer again
+                self._spawn(self._write(pb.BotMessage(answer=pb.Answer(
+                    request_id=d.request_id, action=self.answered[d.request_id]))))
+            else:
+                self._spawn(self._answer(d, list(d.legal_actions)))
+        elif which == "verdict":
+            v = msg.verdict
+            kind = pb.Verdict.Kind.Name(v.kind)
+            if v.kind == pb.Verdict.ILLEGAL_ACTION:
+                log.warning("illegal action %r for %s: %s", v.action, v.request_id, v.message)
+                self.answered.pop(v.request_id, None)
+                req = self._requests.get(v.request_id)
+                if req is not None:
+                    self._spawn(self._answer(req, list(v.legal_actions)))
+            elif v.kind != pb.Verdict.RESUMED:
+                log.warning("verdict %s %s: %s", kind, v.request_id, v.message)
+            try:
+                self.bot.on_verdict(v)
+            except Exception:
+                log.exception("on_verdict failed")
+        elif which == "game_start":
+            g = msg.game_start
+            tc = g.time_control
+            self.games[g.game_id] = GameInfo(
+                game_id=g.game_id, variant=g.variant, options=_loads(g.options_json),
+                variant_data=_loads(g.variant_json), bots=list(g.bots), seats=list(g.your_seats),
+                time_control={"move_ms": tc.move_ms, "bank_ms": tc.bank_ms, "grace_ms": tc.grace_ms,
+                              "max_strikes": tc.max_strikes})
+        elif which == "event":
+            ev = msg.event
+            game = self.games.get(ev.game_id)
+            try:
+                self.bot.on_event(game, ev)
+            except Exception:
+                log.exception("on_event failed")
+            if ev.WhichOneof("event") == "game_ended":
+                self.games.pop(ev.game_id, None)
+                prefix = ev.game_id + "."
+                for rid in [r for r in self.answered if r.startswith(prefix)]:
+                    del self.answered[rid]
+                for rid in [r for r in self._requests if r.startswith(prefix)]:
+                    del self._requests[rid]
+                self.games_done += 1
+                try:
+                    self.bot.on_game_end(game, ev.game_ended)
+                except Exception:
+                    log.exception("on_game_end failed")
+        elif which == "welcome":
+            log.info("connected to %s as %s", self.server, msg.welcome.bot)
+
+    def _spawn(self, coro) -> None:
+        t = asyncio.ensure_future(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+
+    async def _answer(self, d: pb.DecisionRequest, legal: list[str]) -> None:
+        self._requests[d.request_id] = d
+        game = self.games.get(d.game_id) or GameInfo(d.game_id, "", {}, {}, [], [d.seat], {})
+        try:
+            obs = json.loads(d.observation_json)
+            if self.threads:
+                action = await asyncio.to_thread(self.bot.decide, obs, legal, game)
+            else:
+                action = self.bot.decide(obs, legal, game)
+        except Exception as e:
+            log.exception("decide failed for %s", d.request_id)
+            await self._write(pb.BotMessage(error=pb.BotError(request_id=d.request_id,
+                                                              message=f"{type(e).__name__}: {e}"[:500])))
+            return
+        if not isinstance(action, str):
+            log.error("decide returned %r, not an action text", action)
+            action = str(action)
+        if action not in legal:
+            log.error("decide returned %r, which is not among the legal actions %s", action, legal)
+        self.answered[d.request_id] = action
+        if len(self.answered) > 10000:
+            for k in list(self.answered)[:5000]:
+                del self.answered[k]
+        await self._write(pb.BotMessage(answer=pb.Answer(request_id=d.request_id, action=action)))
+
+    async def _write(self, msg: pb.BotMessage) -> None:
+        async with self._write_lock:
+            call = self._call
+            if call is None or call.done():
+                return   # the arena will send the request again after the reconnect
+            try:
+                await call.write(msg)
+            except (grpc.aio.AioRpcError, asyncio.InvalidStateError, grpc.aio.UsageError) as e:
+                log.info("write failed (%s); waiting for the reconnect", type(e).__name__)
+
+
+def _loads(text: str) -> dict:
+    try:
+        out = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return out if isinstance(out, dict) else {}
+
+
+def run(decide, *, token: str | None = None, name: str | None = None, server: str | None = None,
+        max_games: int | None = None, threads: bool = True) -> None:
+    """Run a bot until interrupted (or for ``max_games`` games). ``decide`` is a function
+    ``decide(observation, legal_actions) -> action`` or a `Bot`. ``token`` defaults to
+    $TAASH_TOKEN, ``name`` to $TAASH_BOT, ``server`` to $TAASH_SERVER or 127.0.0.1:50051.
+    Raises AuthError if the arena refuses the token, ValueError if there is no token."""
+    token = token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise ValueError("no token: pass token= or set TAASH_TOKEN (issue one with `taash arena token NAME`)")
+    client = BotClient(decide, token, name or os.environ.get("TAASH_BOT") or None,
+                       server or os.environ.get("TAASH_SERVER") or DEFAULT_SERVER, max_games, threads)
+    asyncio.run(client.run())

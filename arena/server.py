@@ -1,0 +1,907 @@
+"""The arena server: bots dial in over gRPC (proto/taash/arena/v1), the arena plays their
+games through the engine's public contract and records every game.
+
+`Arena` is the game logic (connections, decisions, the fault policy of docs/protocol.md,
+public events, records); `ArenaServer` puts it behind a grpc.aio server. Everything runs
+on one asyncio event loop, so the engine is only ever touched from one thread.
+
+    server = ArenaServer(SQLiteStore("arena-data"))
+    port = await server.start("127.0.0.1", 50051)
+    ...
+    await server.stop()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import traceback
+from dataclasses import dataclass, field, replace
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from interpreter import Match, VariantError, load_variant
+
+from .pb import arena_pb2 as apb
+from .pb import messages_pb2 as pb
+from .store import Store, StoreError
+
+log = logging.getLogger("taash.arena")
+
+PROTOCOL = "taash.arena.v1"
+SERVICE = "taash.arena.v1.Arena"
+VERSION = "0.1.0"
+V = pb.Verdict
+
+# gRPC core rejects new calls once this many are waiting to be matched to the application
+# (defaults 1000 soft, 3000 hard): a burst of 1,000 four-seat games opens 4,000 streams at
+# once, and with the defaults about a third of them fail. Raised well past that.
+SERVER_OPTIONS = [
+    ("grpc.server.max_pending_requests", 100_000),
+    ("grpc.server.max_pending_requests_hard_limit", 200_000),
+    ("grpc.max_concurrent_streams", 100_000),
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+]
+
+# Kinds of verdicts that are faults of the seat (made public as FaultNoted).
+PUBLIC_FAULTS = {V.TIMEOUT, V.LATE_ANSWER, V.ILLEGAL_ACTION, V.STRIKE_OUT, V.MALFORMED_MESSAGE,
+                 V.STALE_REQUEST, V.UNKNOWN_REQUEST, V.DISCONNECTED, V.CRASHED, V.ABSENT,
+                 V.BOT_ERROR, V.RESUMED}
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Time controls and fault limits of a game, in milliseconds (docs/protocol.md)."""
+    move_ms: int = 2000       # free time per decision
+    bank_ms: int = 20000      # time bank per seat per game
+    grace_ms: int = 15000     # reconnect budget per seat per game
+    max_strikes: int = 3      # illegal answers to one request before the default action
+
+    def to_pb(self) -> pb.TimeControl:
+        """As the wire message."""
+        return pb.TimeControl(move_ms=self.move_ms, bank_ms=self.bank_ms, grace_ms=self.grace_ms,
+                              max_strikes=self.max_strikes)
+
+    def merged(self, msg: pb.TimeControl | None) -> "TimeControl":
+        """This, with the non-zero fields of ``msg`` taking precedence."""
+        if msg is None:
+            return self
+        kw = {f: getattr(msg, f) for f in ("move_ms", "bank_ms", "grace_ms", "max_strikes")
+              if getattr(msg, f)}
+        return replace(self, **kw)
+
+
+def default_action(legal: list[str]) -> str:
+    """The action the arena plays for a seat that did not answer in time (docs/protocol.md):
+    the first legal action (engine order, RULES.md §0.10) that is not a declaration or
+    ``expose``, else the first legal action."""
+    for a in legal:
+        if not (a.startswith("declare ") or a == "expose"):
+            return a
+    return legal[0]
+
+
+def _kind_name(kind: int) -> str:
+    return V.Kind.Name(kind)
+
+
+class Connection:
+    """One bot stream. Outgoing messages are serialized bytes in ``queue`` (None ends it)."""
+
+    __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id")
+    _next = 0
+
+    def __init__(self, bot: str, peer: str = ""):
+        Connection._next += 1
+        self.id = Connection._next
+        self.bot, self.peer, self.client = bot, peer, ""
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.alive = True
+        self.games: set[str] = set()
+        self.seats = 0
+
+    def send(self, data: bytes) -> None:
+        """Queue serialized ServerMessage bytes (dropped if the stream is gone)."""
+        if self.alive:
+            self.queue.put_nowait(data)
+
+
+@dataclass
+class Seat:
+    """A seat of a running game: its bot, connection and clocks (ms)."""
+    bot: str
+    bank_ms: float
+    grace_ms: float
+    conn: Connection | None = None
+    away: bool = False          # lost its connection and not yet back
+
+
+class Pending:
+    """A decision the arena is waiting for."""
+
+    __slots__ = ("rid", "game", "seat", "legal", "legal_set", "obs_json", "conn", "sent_at",
+                 "spent", "deadline", "strikes", "result", "how", "waiter", "sends")
+
+    def __init__(self, rid, game, seat, legal, obs_json):
+        self.rid, self.game, self.seat = rid, game, seat
+        self.legal, self.legal_set, self.obs_json = legal, set(legal), obs_json
+        self.conn = None
+        self.sent_at = 0.0
+        self.spent = 0.0            # seconds used on earlier connections
+        self.deadline = 0.0
+        self.strikes = 0
+        self.result = None          # the action, once settled
+        self.how = None             # "answer" or the Verdict kind that settled it
+        self.waiter = None
+        self.sends = 0
+
+    def wake(self):
+        w = self.waiter
+        if w is not None and not w.done():
+            w.set_result(None)
+
+
+class Game:
+    """A running game (one match) and what its record needs beyond the engine's."""
+
+    def __init__(self, game_id, variant, ref, options, seed, bots, tc: TimeControl):
+        self.id, self.v, self.ref, self.options, self.seed = game_id, variant, ref, options, seed
+        self.bots = list(bots)
+        self.tc = tc
+        self.seats = [Seat(b, tc.bank_ms, tc.grace_ms) for b in bots]
+        self.match: Match | None = None
+        self.deal = 0
+        self.actions_in_deal = 0
+        self.t0 = time.monotonic()
+        self.started = time.time()
+        self.nreq = 0
+        self.closed: dict[str, tuple[str, str, int]] = {}  # request id -> (bot, how, seat)
+        self.verdicts: list[dict] = []
+        self.deal_log: list[dict] = []
+        self.events: list[bytes] = []   # serialized GameEvent, for late spectators
+        self.nevents = 0
+        self.watchers: set[asyncio.Queue] = set()
+        self.over = False
+        self.start_msgs: dict[str, bytes] = {}
+
+    def t_ms(self) -> int:
+        return int((time.monotonic() - self.t0) * 1000)
+
+    def seats_of(self, bot: str) -> list[int]:
+        return [s for s, b in enumerate(self.bots) if b == bot]
+
+
+class Arena:
+    """Connections, games and the fault policy. All methods run on the event loop."""
+
+    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000):
+        self.store = store
+        self.defaults = defaults
+        self.wait_ms = wait_ms
+        self.conns: dict[str, list[Connection]] = {}
+        self.games: dict[str, Game] = {}
+        self.pending: dict[str, Pending] = {}
+        self.finished: dict[str, str] = {}      # recently finished game id -> its bots joined
+        self.watch_all: set[asyncio.Queue] = set()
+        self.tasks: set[asyncio.Task] = set()
+        self.latencies: list[float] = []        # seconds per answered decision, if enabled
+        self.measure = False
+        self._conn_changed = asyncio.Event()
+
+    # -- connections ----------------------------------------------------------------
+    def connect(self, conn: Connection) -> None:
+        """Register a new authenticated stream; send Welcome; give it back the seats its
+        bot holds in running games that have no live connection (resume)."""
+        self.conns.setdefault(conn.bot, []).append(conn)
+        conn.send(pb.ServerMessage(welcome=pb.Welcome(bot=conn.bot, protocol=PROTOCOL,
+                                                      server=f"taash-arena/{VERSION}")).SerializeToString())
+        log.info("bot %s connected (%s)", conn.bot, conn.peer)
+        for game in list(self.games.values()):
+            for s in game.seats_of(conn.bot):
+                seat = game.seats[s]
+                if seat.conn is None or not seat.conn.alive:
+                    self._assign(game, s, conn)
+        self._conn_changed.set()
+        self._conn_changed = asyncio.Event()
+
+    def disconnect(self, conn: Connection, how: int) -> None:
+        """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it) or V.CRASHED."""
+        if not conn.alive:
+            return
+        conn.alive = False
+        lst = self.conns.get(conn.bot, [])
+        if conn in lst:
+            lst.remove(conn)
+        log.info("bot %s %s (%s)", conn.bot, "disconnected" if how == V.DISCONNECTED else "lost", conn.peer)
+        now = time.monotonic()
+        for gid in list(conn.games):
+            game = self.games.get(gid)
+            if game is None:
+                continue
+            for s, seat in enumerate(game.seats):
+                if seat.conn is conn:
+                    seat.conn = None
+                    seat.away = True
+                    self._verdict(game, s, how, message="the seat's connection "
+                                  + ("was closed by the bot" if how == V.DISCONNECTED else "broke"))
+            for p in list(self.pending.values()):
+                if p.game is game and p.conn is conn:
+                    p.spent += now - p.sent_at
+                    p.conn = None
+                    p.wake()
+
+    def _live_conn(self, bot: str) -> Connection | None:
+        best = None
+        for c in self.conns.get(bot, ()):
+            if c.alive and (best is None or c.seats < best.seats):
+                best = c
+        return best
+
+    def _assign(self, game: Game, s: int, conn: Connection) -> None:
+        seat = game.seats[s]
+        seat.conn = conn
+        conn.seats += 1
+        if game.id not in conn.games:
+            conn.games.add(game.id)
+            conn.send(self._game_start(game, conn.bot, resumed=seat.away or game.match is not None))
+        if seat.away:
+            seat.away = False
+            self._verdict(game, s, V.RESUMED, message="the seat is back; a pending request is sent again")
+        for p in self.pending.values():
+            if p.game is game and p.seat == s:
+                p.wake()
+
+    def _seat_conn(self, game: Game, s: int) -> Connection | None:
+        seat = game.seats[s]
+        if seat.conn is not None and seat.conn.alive:
+            return seat.conn
+        conn = self._live_conn(seat.bot)
+        if conn is not None:
+            self._assign(game, s, conn)
+        return conn
+
+    def _game_start(self, game: Game, bot: str, resumed: bool) -> bytes:
+        msg = pb.ServerMessage(game_start=pb.GameStart(
+            game_id=game.id, variant=game.ref, options_json=json.dumps(game.options),
+            variant_json=json.dumps(getattr(game.v, "data", {}) or {}, default=str),
+            bots=game.bots, your_seats=game.seats_of(bot), time_control=game.tc.to_pb(),
+            resumed=resumed))
+        return msg.SerializeToString()
+
+    # -- messages from bots ---------------------------------------------------------
+    def on_message(self, conn: Connection, raw: bytes) -> None:
+        """Handle one message from a bot (raw bytes: decoding is ours, so that a bad
+        message gets a verdict instead of breaking the stream)."""
+        msg = pb.BotMessage()
+        try:
+            msg.ParseFromString(raw)
+        except (DecodeError, ValueError, RuntimeError) as e:
+            self._malformed(conn, None, f"cannot decode a BotMessage: {e}")
+            return
+        which = msg.WhichOneof("msg")
+        if which == "answer":
+            a = msg.answer
+            if not a.request_id:
+                self._malformed(conn, None, "an Answer needs a request_id")
+            elif not a.action:
+                self._malformed(conn, a.request_id, "an Answer needs an action")
+            else:
+                self._answer(conn, a.request_id, a.action)
+        elif which == "error":
+            e = msg.error
+            p = self.pending.get(e.request_id)
+            if not e.request_id:
+                self._malformed(conn, None, "a BotError needs a request_id")
+            elif p is None or p.game.bots[p.seat] != conn.bot:
+                self._not_pending(conn, e.request_id, None)
+            else:
+                self._settle(p, default_action(p.legal), V.BOT_ERROR,
+                             message=f"the bot reported an error: {e.message[:200]}")
+        elif which == "hello":
+            conn.client = msg.hello.client[:100]
+        else:
+            self._malformed(conn, None, "a BotMessage must set one of hello, answer, error")
+
+    def _answer(self, conn: Connection, rid: str, action: str) -> None:
+        p = self.pending.get(rid)
+        if p is None or p.game.bots[p.seat] != conn.bot:
+            self._not_pending(conn, rid, action)
+            return
+        if action in p.legal_set:
+            p.result, p.how = action, "answer"
+            p.wake()
+            return
+        p.strikes += 1
+        game, tc = p.game, p.game.tc
+        if p.strikes >= tc.max_strikes:
+            self._settle(p, default_action(p.legal), V.STRIKE_OUT, action=action,
+                         message=f"{p.strikes} illegal answers to this request: default action applied")
+        else:
+            self._verdict(game, p.seat, V.ILLEGAL_ACTION, conn=conn, rid=rid, action=action,
+                          legal=p.legal, strikes=p.strikes,
+                          message=f"{action!r} is not legal here; answer again with one of the legal "
+                                  f"actions before the deadline ({tc.max_strikes - p.strikes} tries left)")
+
+    def _not_pending(self, conn: Connection, rid: str, action: str | None) -> None:
+        gid = rid.rsplit(".", 1)[0]
+        game = self.games.get(gid)
+        if game is not None and rid in game.closed and game.closed[rid][0] == conn.bot:
+            how = game.closed[rid][1]
+            kind = V.STALE_REQUEST if how == "answer" else V.LATE_ANSWER
+            msg = ("this request was already answered" if how == "answer" else
+                   f"this request was settled by {how} before the answer came: ignored")
+            self._verdict(game, game.closed[rid][2], kind, conn=conn, rid=rid,
+                          action=action, message=msg)
+        elif game is None and self.finished.get(gid) is not None and conn.bot in self.finished[gid].split(","):
+            self._send_verdict(conn, pb.Verdict(kind=V.STALE_REQUEST, request_id=rid, game_id=gid, seat=-1,
+                                                action=action or "", message="that game is over"))
+        else:
+            self._send_verdict(conn, pb.Verdict(kind=V.UNKNOWN_REQUEST, request_id=rid, seat=-1,
+                                                action=action or "",
+                                                message="no request with this id was sent to this bot"))
+
+    def _malformed(self, conn: Connection, rid: str | None, message: str) -> None:
+        p = self.pending.get(rid) if rid else None
+        if p is not None and p.game.bots[p.seat] == conn.bot:
+            self._verdict(p.game, p.seat, V.MALFORMED_MESSAGE, conn=conn, rid=rid, message=message)
+            return
+        # not tied to one request: recorded in every game where this connection is awaited
+        sent = False
+        for p in list(self.pending.values()):
+            if p.conn is conn:
+                self._verdict(p.game, p.seat, V.MALFORMED_MESSAGE, conn=conn if not sent else None,
+                              rid=p.rid, message=message)
+                sent = True
+        if not sent:
+            self._send_verdict(conn, pb.Verdict(kind=V.MALFORMED_MESSAGE, request_id=rid or "", seat=-1,
+                                                message=message))
+            log.info("bot %s: malformed message: %s", conn.bot, message)
+
+    # -- verdicts and events ----------------------------------------------------------
+    def _send_verdict(self, conn: Connection | None, v: pb.Verdict) -> None:
+        if conn is not None:
+            conn.send(pb.ServerMessage(verdict=v).SerializeToString())
+
+    def _verdict(self, game: Game, seat: int, kind: int, conn: Connection | None = None, rid: str = "",
+                 action: str | None = None, applied: str | None = None, legal=None, strikes: int = 0,
+                 message: str = "") -> None:
+        """Record a verdict in the game, send it to the seat's bot, publish the fault."""
+        game.verdicts.append({"deal": game.deal, "index": game.actions_in_deal, "seat": seat,
+                              "request_id": rid or None, "kind": _kind_name(kind), "action": action,
+                              "applied": applied, "strikes": strikes, "message": message,
+                              "t_ms": game.t_ms()})
+        if conn is None and 0 <= seat < len(game.seats):
+            c = game.seats[seat].conn
+            conn = c if c is not None and c.alive else None
+        self._send_verdict(conn, pb.Verdict(kind=kind, request_id=rid, game_id=game.id, seat=seat,
+                                            action=action or "", applied_action=applied or "",
+                                            legal_actions=legal or [], strikes=strikes, message=message))
+        if kind in PUBLIC_FAULTS and seat >= 0:
+            self._publish(game, pb.GameEvent(fault=pb.FaultNoted(deal=game.deal, seat=seat, kind=kind)))
+
+    def _settle(self, p: Pending, applied: str, kind: int, action: str | None = None,
+                message: str = "") -> None:
+        """End a pending decision with ``applied`` (a default action) and a verdict."""
+        if p.result is not None:
+            return
+        p.result, p.how = applied, _kind_name(kind)
+        self._verdict(p.game, p.seat, kind, rid=p.rid, action=action, applied=applied,
+                      strikes=p.strikes, message=message)
+        p.wake()
+
+    def _publish(self, game: Game, ev: pb.GameEvent, to_bots: bool = True) -> None:
+        """Number a public event, keep it for late spectators, send it to the game's
+        watchers and (once per connection) to its seats' bots."""
+        ev.game_id = game.id
+        ev.index = game.nevents
+        game.nevents += 1
+        data = ev.SerializeToString()
+        game.events.append(data)
+        for w in list(game.watchers) + list(self.watch_all):
+            w.put(data)
+        if to_bots:
+            msg = pb.ServerMessage(event=ev).SerializeToString()
+            sent = set()
+            for seat in game.seats:
+                c = seat.conn
+                if c is not None and c.alive and c.id not in sent:
+                    sent.add(c.id)
+                    c.send(msg)
+
+    @staticmethod
+    def _public_text(st, players: int, actor: int, action: str) -> str:
+        """The action as every other seat sees it (from their observations); the bare kind
+        of action ("trump-card") if they do not all see the same text."""
+        views = set()
+        for s in range(players):
+            if s == actor:
+                continue
+            h = st.observation(s)["history"]
+            views.add(h[-1][1] if h and h[-1][0] == actor else None)
+        if len(views) == 1 and None not in views:
+            return views.pop()
+        return action.split(" ", 1)[0]
+
+    # -- decisions ------------------------------------------------------------------
+    async def _wait(self, p: Pending, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        fut = p.waiter = loop.create_future()
+        h = loop.call_later(max(0.0, timeout), _resolve, fut)
+        try:
+            await fut
+        finally:
+            h.cancel()
+            p.waiter = None
+
+    async def _decide(self, game: Game, st, s: int) -> tuple[str, bool]:
+        """Ask seat ``s`` for an action under the time controls and the fault policy.
+        Returns (a legal action, whether the arena applied it by default)."""
+        legal = st.legal_actions()
+        seat = game.seats[s]
+        tc = game.tc
+        obs_json = json.dumps(st.observation(s), separators=(",", ":"), ensure_ascii=False)
+        rid = f"{game.id}.{game.nreq}"
+        game.nreq += 1
+        p = Pending(rid, game, s, legal, obs_json)
+        self.pending[rid] = p
+        try:
+            while p.result is None:
+                conn = self._seat_conn(game, s)
+                now = time.monotonic()
+                if conn is None:
+                    if seat.grace_ms <= 0:
+                        self._settle(p, default_action(legal), V.ABSENT,
+                                     message="the seat is away and its grace budget is spent: "
+                                             "default action applied")
+                        break
+                    await self._wait(p, seat.grace_ms / 1000)
+                    seat.grace_ms -= (time.monotonic() - now) * 1000
+                    continue
+                if p.conn is not conn:
+                    allowed = max(0.0, tc.move_ms + seat.bank_ms - p.spent * 1000)
+                    p.conn, p.sent_at = conn, now
+                    p.deadline = now + allowed / 1000
+                    conn.send(pb.ServerMessage(decision=pb.DecisionRequest(
+                        request_id=rid, game_id=game.id, seat=s, observation_json=obs_json,
+                        legal_actions=legal, deadline_ms=int(allowed), time_bank_ms=int(seat.bank_ms),
+                        attempt=p.strikes, resumed=p.sends > 0)).SerializeToString())
+                    p.sends += 1
+                remaining = p.deadline - now
+                if remaining <= 0:
+                    self._settle(p, default_action(legal), V.TIMEOUT,
+                                 message="no legal answer before the deadline: default action applied")
+                    break
+                await self._wait(p, remaining)
+        finally:
+            self.pending.pop(rid, None)
+            if p.result is None:    # cancelled: the game is being stopped
+                p.how = "cancelled"
+            game.closed[rid] = (seat.bot, p.how, s)
+        used = p.spent + (time.monotonic() - p.sent_at if p.conn is not None else 0.0)
+        if p.how == "TIMEOUT":
+            seat.bank_ms = 0
+        else:
+            over = used * 1000 - tc.move_ms
+            if over > 0:
+                seat.bank_ms = max(0.0, seat.bank_ms - over)
+        if self.measure and p.how == "answer":
+            self.latencies.append(time.monotonic() - p.sent_at)
+        return p.result, p.how != "answer"
+
+    # -- games ----------------------------------------------------------------------
+    async def run_game(self, variant, seed: int, bots: list[str], tc: TimeControl | None = None,
+                       max_deals: int = 0, deals: list[dict] | None = None, game_id: str | None = None,
+                       ref: str | None = None) -> dict:
+        """Play one match of ``variant`` (a loaded Variant) with bot ``bots[s]`` in seat s
+        and record it. ``deals``: optional per-deal {"hands", "widow", "dealer"} as in a
+        record (else the seed deals). Returns the GameResult fields as a dict: game_id,
+        seed, bots, deals, score, winners, complete, faults, record (path), error."""
+        tc = tc or self.defaults
+        if len(bots) != variant.players:
+            raise ValueError(f"{variant.name} needs {variant.players} bots, got {len(bots)}")
+        game_id = game_id or self.store.new_game_id()
+        options = dict(getattr(variant, "options", {}) or {})
+        game = Game(game_id, variant, ref or _variant_ref(variant), options, seed, bots, tc)
+        self.games[game_id] = game
+        for s in range(variant.players):
+            self._seat_conn(game, s)
+        self._publish(game, pb.GameEvent(game_started=pb.GameStarted(
+            variant=game.ref, options_json=json.dumps(options), bots=bots, time_control=tc.to_pb())),
+            to_bots=False)
+        m = game.match = Match(variant, seed)
+        st, error, dlog = None, None, None
+        log.info("game %s: %s seed %s, bots %s", game_id, game.ref, seed, ",".join(bots))
+        try:
+            while not m.over and not (max_deals and len(m.deals) >= max_deals):
+                d = len(m.deals)
+                game.deal, game.actions_in_deal = d, 0
+                spec = deals[d] if deals and d < len(deals) else None
+                if spec:
+                    st = m.new_deal(hands=spec.get("hands"), widow=spec.get("widow"), dealer=spec.get("dealer"))
+                else:
+                    st = m.new_deal()
+                dlog = {"actions": [], "t_ms": [], "by_default": []}
+                game.deal_log.append(dlog)
+                self._publish(game, pb.GameEvent(deal_started=pb.DealStarted(deal=d, dealer=st.dealer)))
+                while not st.is_terminal:
+                    s = st.to_act
+                    action, by_default = await self._decide(game, st, s)
+                    st.apply(action)
+                    game.actions_in_deal += 1
+                    dlog["actions"].append(action)
+                    dlog["t_ms"].append(game.t_ms())
+                    if by_default:
+                        dlog["by_default"].append(len(dlog["actions"]) - 1)
+                    self._publish(game, pb.GameEvent(action=pb.ActionTaken(
+                        deal=d, seat=s, action=self._public_text(st, variant.players, s, action), by_default=by_default)))
+                m.finish_deal(st)
+                st = None
+                rd = m.record(options)["deals"][-1]
+                self._publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
+                    deal=d, hands=[pb.Cards(cards=h) for h in rd.get("hands", [])],
+                    widow=rd.get("widow", []), result_json=json.dumps(m.deals[-1].result()))))
+        except asyncio.CancelledError:
+            error = "the arena stopped before the game ended"
+            raise
+        except Exception as e:  # an engine or arena bug: the game ends, recorded as it was
+            error = f"{type(e).__name__}: {e}"
+            log.error("game %s failed:\n%s", game_id, traceback.format_exc())
+        finally:
+            result = self._finish(game, dlog if st is not None else None, error)
+        return result
+
+    def _finish(self, game: Game, unfinished: dict | None, error: str | None) -> dict:
+        m = game.match
+        record = m.record(game.options)
+        record["variant"] = game.ref
+        arena = {
+            "game_id": game.id, "bots": game.bots,
+            "time_control": {"move_ms": game.tc.move_ms, "bank_ms": game.tc.bank_ms,
+                             "grace_ms": game.tc.grace_ms, "max_strikes": game.tc.max_strikes},
+            "started": _iso(game.started), "finished": _iso(time.time()),
+            "complete": m.over, "deals": [{"t_ms": d["t_ms"], "by_default": d["by_default"]}
+                                         for d in game.deal_log[:len(m.deals)]],
+            "verdicts": game.verdicts,
+        }
+        if unfinished is not None:
+            arena["unfinished_deal"] = {"deal": len(m.deals), **unfinished}
+        if error:
+            arena["error"] = error
+        record["arena"] = arena
+        result = {"game_id": game.id, "seed": game.seed, "bots": game.bots, "deals": len(m.deals),
+                  "score": m.seat_scores(), "winners": list(m.winners), "complete": m.over,
+                  "faults": len(game.verdicts), "record": "", "error": error or ""}
+        try:
+            result["record"] = self.store.save_game(game.id, {**result, "variant": game.ref}, record)
+        except StoreError as e:
+            log.error("%s", e)
+            result["error"] = (result["error"] + "; " if result["error"] else "") + str(e)
+        self._publish(game, pb.GameEvent(game_ended=pb.GameEnded(
+            complete=m.over, score=result["score"], winners=result["winners"], seed=game.seed,
+            deals=len(m.deals), record=result["record"])))
+        game.over = True
+        for w in list(game.watchers):
+            w.put(None)
+        self.games.pop(game.id, None)
+        self.finished[game.id] = ",".join(game.bots)
+        if len(self.finished) > 100_000:
+            for k in list(self.finished)[:50_000]:
+                del self.finished[k]
+        for seat in game.seats:
+            if seat.conn is not None:
+                seat.conn.seats -= 1
+                seat.conn.games.discard(game.id)
+        game.events = []
+        log.info("game %s over: score %s, winners %s, %d verdicts", game.id, result["score"],
+                 result["winners"], len(game.verdicts))
+        return result
+
+    async def wait_for_bots(self, names, timeout_s: float) -> list[str]:
+        """Wait until every bot in ``names`` has a live connection, at most ``timeout_s``
+        seconds; return the names still missing (empty when all are here)."""
+        end = time.monotonic() + timeout_s
+        while True:
+            missing = sorted({b for b in names if self._live_conn(b) is None})
+            left = end - time.monotonic()
+            if not missing or left <= 0:
+                return missing
+            ev = self._conn_changed
+            try:
+                await asyncio.wait_for(ev.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+
+    def spawn(self, coro) -> asyncio.Task:
+        """Run a game coroutine as a task owned by the arena (it outlives the RPC that
+        started it; `stop` cancels it and its record is saved as cut short)."""
+        t = asyncio.ensure_future(coro)
+        self.tasks.add(t)
+        t.add_done_callback(self.tasks.discard)
+        return t
+
+
+class Watcher:
+    """A spectator's queue of serialized GameEvents; None ends it. A spectator that
+    falls more than ``limit`` events behind is dropped."""
+
+    def __init__(self, limit: int = 100_000):
+        self.q: asyncio.Queue = asyncio.Queue()
+        self.limit = limit
+        self.dropped = False
+
+    def put(self, data) -> None:
+        if self.dropped:
+            return
+        if self.q.qsize() >= self.limit:
+            self.dropped = True
+            self.q.put_nowait(None)
+            return
+        self.q.put_nowait(data)
+
+
+def tune_gc() -> None:
+    """Collect garbage less often: a server holding many games has a large long-lived
+    heap that every full collection walks. Freezes what exists now and raises the
+    first-generation threshold (the arena makes no reference cycles per decision)."""
+    import gc
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
+def _resolve(fut):
+    if not fut.done():
+        fut.set_result(None)
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def _variant_ref(v) -> str:
+    """The reference a record uses for a loaded variant (what Match.record writes)."""
+    return Match(v, 0).record()["variant"]
+
+
+# ---------------------------------------------------------------------------------------
+# gRPC
+# ---------------------------------------------------------------------------------------
+
+def _credentials(context) -> tuple[str, str | None]:
+    md = {k.lower(): v for k, v in (context.invocation_metadata() or ())}
+    auth = md.get("authorization", "")
+    if isinstance(auth, bytes):
+        auth = auth.decode(errors="replace")
+    tok = auth[7:].strip() if auth.lower().startswith("bearer ") else auth.strip()
+    return tok, md.get("taash-bot")
+
+
+class ArenaServer:
+    """The arena behind a grpc.aio server. ``start`` binds and serves; ``stop`` cancels
+    running games (their records are saved as cut short) and stops the server."""
+
+    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000):
+        self.store = store
+        self.defaults = defaults
+        self.wait_ms = wait_ms
+        self.arena: Arena | None = None
+        self.server = None
+        self.admin_token = None
+
+    async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
+        """Bind ``host:port`` (0: any free port) and start serving; returns the port.
+        Raises OSError if the address cannot be bound."""
+        self.arena = Arena(self.store, self.defaults, self.wait_ms)
+        self.admin_token = self.store.admin_token()
+        self.server = grpc.aio.server(options=SERVER_OPTIONS)
+        handlers = {
+            "Play": grpc.stream_stream_rpc_method_handler(self._play),
+            "Watch": grpc.unary_stream_rpc_method_handler(
+                self._watch, request_deserializer=apb.WatchRequest.FromString),
+            "RunMatches": grpc.unary_stream_rpc_method_handler(
+                self._run_matches, request_deserializer=apb.MatchRequest.FromString,
+                response_serializer=apb.MatchUpdate.SerializeToString),
+            "ListBots": grpc.unary_unary_rpc_method_handler(
+                self._list_bots, request_deserializer=apb.ListBotsRequest.FromString,
+                response_serializer=apb.ListBotsReply.SerializeToString),
+        }
+        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+        addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        try:
+            bound = self.server.add_insecure_port(addr)
+        except RuntimeError as e:
+            raise OSError(f"cannot listen on {addr}: {e}") from None
+        if not bound:
+            raise OSError(f"cannot listen on {addr} (address in use?)")
+        await self.server.start()
+        return bound
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Cancel running games (records saved as cut short) and stop serving."""
+        if self.arena is not None:
+            tasks = list(self.arena.tasks)
+            for t in tasks:
+                t.cancel()
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+        if self.server is not None:
+            await self.server.stop(grace)
+
+    # -- Play ---------------------------------------------------------------------------
+    async def _play(self, request_iterator, context):
+        tok, name = _credentials(context)
+        if not tok:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "missing token: send the metadata 'authorization: Bearer <token>' "
+                                "(issue a token with `taash arena token NAME`)")
+        bot = self.store.bot_for_token(tok)
+        if bot is None:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "unknown token (issue one with `taash arena token NAME`)")
+        if name and name != bot:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                f"this token belongs to bot {bot!r}, not to {name!r}")
+        arena = self.arena
+        conn = Connection(bot, context.peer() or "")
+        how = [V.CRASHED]
+
+        async def reader():
+            try:
+                async for raw in request_iterator:
+                    try:
+                        arena.on_message(conn, raw)
+                    except Exception:
+                        log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
+                how[0] = V.DISCONNECTED
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass
+            finally:
+                conn.queue.put_nowait(None)
+
+        arena.connect(conn)
+        task = asyncio.ensure_future(reader())
+        try:
+            while True:
+                item = await conn.queue.get()
+                if item is None:
+                    break
+                yield item
+        finally:
+            task.cancel()
+            arena.disconnect(conn, how[0])
+
+    # -- Watch --------------------------------------------------------------------------
+    async def _watch(self, request, context):
+        arena = self.arena
+        w = Watcher()
+        if request.game_id:
+            game = arena.games.get(request.game_id)
+            if game is None:
+                await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {request.game_id!r} is running")
+            for data in game.events:
+                w.put(data)
+            game.watchers.add(w)
+            owner = game.watchers
+        else:
+            for game in list(arena.games.values()):
+                for data in game.events:
+                    w.put(data)
+            arena.watch_all.add(w)
+            owner = arena.watch_all
+        try:
+            while True:
+                data = await w.q.get()
+                if data is None:
+                    if w.dropped:
+                        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                            "the spectator fell too far behind")
+                    return
+                yield data
+        finally:
+            owner.discard(w)
+
+    # -- admin --------------------------------------------------------------------------
+    async def _admin(self, context) -> None:
+        tok, _ = _credentials(context)
+        if not tok:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "missing admin token (metadata 'authorization: Bearer <token>', "
+                                "from DATA_DIR/admin-token)")
+        if tok != self.admin_token:
+            if self.store.bot_for_token(tok) is not None:
+                await context.abort(grpc.StatusCode.PERMISSION_DENIED, "a bot token cannot run matches")
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "wrong admin token: is this the arena's --data directory?")
+
+    async def _list_bots(self, request, context):
+        await self._admin(context)
+        arena = self.arena
+        out = apb.ListBotsReply()
+        for name in self.store.bots():
+            conns = [c for c in arena.conns.get(name, ()) if c.alive]
+            out.bots.add(name=name, connections=len(conns), seats=sum(c.seats for c in conns))
+        return out
+
+    async def _run_matches(self, request, context):
+        await self._admin(context)
+        arena = self.arena
+        try:
+            options = json.loads(request.options_json) if request.options_json else {}
+            if not isinstance(options, dict):
+                raise ValueError("options must be a JSON object")
+        except ValueError as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad options_json: {e}")
+        try:
+            v = load_variant(request.variant, options or None)
+        except VariantError as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                "\n".join(p.format() for p in e.problems)[:4000])
+        bots = list(request.bots)
+        if len(bots) != v.players:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"{request.variant} is played by {v.players}: give {v.players} bot names "
+                                f"(a name may fill several seats), not {len(bots)}")
+        known = set(self.store.bots())
+        unknown = sorted({b for b in bots if b not in known})
+        if unknown:
+            await context.abort(grpc.StatusCode.NOT_FOUND,
+                                f"no bot named {', '.join(unknown)} (issue a token with `taash arena token NAME`)")
+        wait_s = (request.wait_ms or self.wait_ms) / 1000
+        missing = sorted({b for b in bots if arena._live_conn(b) is None})
+        if missing:
+            yield apb.MatchUpdate(note=f"waiting up to {wait_s:g} s for {', '.join(missing)} to connect")
+            missing = await arena.wait_for_bots(bots, wait_s)
+            if missing:
+                await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                                    f"not connected after {wait_s:g} s: {', '.join(missing)} "
+                                    "(start it with `taash bot ... --name NAME --token TOKEN`)")
+        tc = self.defaults.merged(request.time_control)
+        n = max(1, request.matches)
+        sem = asyncio.Semaphore(max(1, request.parallel))
+        ref = request.variant
+
+        async def one(i):
+            async with sem:
+                return await arena.run_game(v, request.seed + i, bots, tc, request.max_deals, ref=None)
+
+        tasks = [arena.spawn(one(i)) for i in range(n)]
+        del ref
+        for fut in asyncio.as_completed(tasks):
+            try:
+                r = await fut
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
+                continue
+            yield apb.MatchUpdate(game=apb.GameResult(
+                game_id=r["game_id"], seed=r["seed"], bots=r["bots"], deals=r["deals"], score=r["score"],
+                winners=r["winners"], complete=r["complete"], faults=r["faults"], record=r["record"],
+                error=r["error"]))
+
+
+async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
+                defaults: TimeControl = TimeControl(), ready=None) -> None:
+    """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
+    listening. Raises StoreError or OSError for a bad data directory or address."""
+    from .store import SQLiteStore
+    store = SQLiteStore(data_dir)
+    server = ArenaServer(store, defaults)
+    port = await server.start(host, port)
+    tune_gc()
+    if ready:
+        ready(port)
+    try:
+        await server.server.wait_for_termination()
+    finally:
+        await server.stop()
+        store.close()

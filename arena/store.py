@@ -1,0 +1,175 @@
+"""Where the arena keeps bot tokens, games and records: one interface, SQLite by default.
+
+A data directory DIR holds ``arena.sqlite3`` (tokens, games), ``records/<game_id>.json``
+(one record per game, the engine's record format, `taash replay` reads them) and
+``admin-token`` (the token that `taash arena match` shows to the server).
+
+Tokens are stored as SHA-256 hashes; the plain token is shown once, when issued.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import secrets
+import sqlite3
+import time
+from pathlib import Path
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+DEFAULT_DATA_DIR = "arena-data"
+
+
+class StoreError(Exception):
+    """A problem with the data directory or a bad argument (a bot name, a game id)."""
+
+
+def check_bot_name(name: str) -> str:
+    """Return ``name`` if it is a valid bot name (1-64 of letters, digits, ``_ . -``,
+    starting with a letter or digit); raise StoreError otherwise."""
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise StoreError(f"invalid bot name {name!r}: use 1-64 letters, digits, '_', '.' or '-', "
+                         "starting with a letter or digit")
+    return name
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Store:
+    """The interface the arena uses. Every method is synchronous and cheap."""
+
+    def issue_token(self, name: str) -> str:
+        """Create (or replace) the token of bot ``name``; return the plain token."""
+        raise NotImplementedError
+
+    def bot_for_token(self, token: str) -> str | None:
+        """The bot name a token belongs to, or None."""
+        raise NotImplementedError
+
+    def bots(self) -> list[str]:
+        """Names of all bots with a token, sorted."""
+        raise NotImplementedError
+
+    def new_game_id(self) -> str:
+        """A fresh game id, unique in this store (``g000001``, ``g000002``, ...)."""
+        raise NotImplementedError
+
+    def save_game(self, game_id: str, meta: dict, record: dict) -> str:
+        """Store a finished (or cut short) game; return the path of its record file."""
+        raise NotImplementedError
+
+    def record_path(self, game_id: str) -> Path:
+        """Where the record of ``game_id`` is (or will be) written."""
+        raise NotImplementedError
+
+    def admin_token(self) -> str:
+        """The admin token of this arena (created on first use)."""
+        raise NotImplementedError
+
+
+class SQLiteStore(Store):
+    """The default store: SQLite plus JSON record files in one directory ``data_dir``.
+    Safe to use from several processes at once (`taash arena token` while the arena runs).
+    Raises StoreError if the directory cannot be created or the database opened."""
+
+    def __init__(self, data_dir: str | os.PathLike = DEFAULT_DATA_DIR):
+        self.dir = Path(data_dir)
+        try:
+            (self.dir / "records").mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.dir / "arena.sqlite3", timeout=30, isolation_level=None,
+                                      check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")   # WAL: safe against crashes, no fsync per commit
+            self.db.executescript("""
+                CREATE TABLE IF NOT EXISTS bots (
+                    name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, created REAL NOT NULL);
+                CREATE TABLE IF NOT EXISTS games (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT UNIQUE, created REAL NOT NULL,
+                    finished REAL, variant TEXT, seed INTEGER, bots TEXT, complete INTEGER,
+                    score TEXT, winners TEXT, faults INTEGER, record TEXT);
+            """)
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"cannot use the data directory {self.dir}: {e}") from None
+        self._tokens: dict[str, str] = {}
+
+    def issue_token(self, name: str) -> str:
+        check_bot_name(name)
+        token = "taash_" + secrets.token_urlsafe(24)
+        try:
+            self.db.execute("INSERT INTO bots(name, token_hash, created) VALUES(?,?,?) "
+                            "ON CONFLICT(name) DO UPDATE SET token_hash=excluded.token_hash, "
+                            "created=excluded.created", (name, _hash(token), time.time()))
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot store the token: {e}") from None
+        return token
+
+    def bot_for_token(self, token: str) -> str | None:
+        h = _hash(token)
+        row = self.db.execute("SELECT name FROM bots WHERE token_hash=?", (h,)).fetchone()
+        return row[0] if row else None
+
+    def bots(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT name FROM bots ORDER BY name")]
+
+    def new_game_id(self) -> str:
+        cur = self.db.execute("INSERT INTO games(created) VALUES(?)", (time.time(),))
+        game_id = f"g{cur.lastrowid:06d}"
+        self.db.execute("UPDATE games SET game_id=? WHERE id=?", (game_id, cur.lastrowid))
+        return game_id
+
+    def record_path(self, game_id: str) -> Path:
+        if not re.match(r"^[A-Za-z0-9_.-]+$", game_id):
+            raise StoreError(f"invalid game id {game_id!r}")
+        return self.dir / "records" / f"{game_id}.json"
+
+    def save_game(self, game_id: str, meta: dict, record: dict) -> str:
+        path = self.record_path(game_id)
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(record, indent=1))
+            tmp.replace(path)
+            self.db.execute(
+                "INSERT INTO games(game_id, created, finished, variant, seed, bots, complete, score, "
+                "winners, faults, record) VALUES(?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET "
+                "finished=excluded.finished, variant=excluded.variant, seed=excluded.seed, "
+                "bots=excluded.bots, complete=excluded.complete, score=excluded.score, "
+                "winners=excluded.winners, faults=excluded.faults, record=excluded.record",
+                (game_id, time.time(), time.time(), meta.get("variant"), meta.get("seed"),
+                 json.dumps(meta.get("bots")), int(bool(meta.get("complete"))),
+                 json.dumps(meta.get("score")), json.dumps(meta.get("winners")),
+                 meta.get("faults", 0), str(path)))
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"cannot save game {game_id}: {e}") from None
+        return str(path)
+
+    def games(self) -> list[dict]:
+        """Finished games, oldest first: game_id, variant, seed, bots, complete, score,
+        winners, faults, record (path)."""
+        rows = self.db.execute("SELECT game_id, variant, seed, bots, complete, score, winners, faults, "
+                               "record FROM games WHERE finished IS NOT NULL ORDER BY id").fetchall()
+        return [{"game_id": g, "variant": v, "seed": s, "bots": json.loads(b), "complete": bool(c),
+                 "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r}
+                for g, v, s, b, c, sc, w, f, r in rows]
+
+    def admin_token(self) -> str:
+        path = self.dir / "admin-token"
+        try:
+            if path.is_file():
+                tok = path.read_text().strip()
+                if tok:
+                    return tok
+            tok = "taash_admin_" + secrets.token_urlsafe(24)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(tok + "\n")
+            return tok
+        except OSError as e:
+            raise StoreError(f"cannot read or create {path}: {e.strerror or e}") from None
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
