@@ -349,7 +349,7 @@ class Compiler:
             bc, bt, bconst = self.value(b)
             self.expect(c, ct, BOOL, "the condition after 'if'")
             typ = at if at != NONE else bt
-            if at != bt and NONE not in (at, bt):
+            if at != bt and not (NONE in (at, bt) and typ in _NONEABLE | {NONE}):
                 raise DSLError(f"both branches of 'if ... else' should have one type, "
                                f"not {at} and {bt}", *_pos(node))
             const = _NC
@@ -425,15 +425,19 @@ class Compiler:
                                    *_pos(c.children[0]))
                 vc, vt, _ = self.value(c.children[1])
                 if typ is None or typ == NONE:
+                    if typ == NONE and vt not in _NONEABLE | {NONE}:
+                        raise DSLError(f"every case should give one type, not none and a {vt}",
+                                       *_pos(c.children[1]))
                     typ = vt
-                elif vt != typ and vt != NONE:
+                elif vt != typ and not (vt == NONE and typ in _NONEABLE):
                     raise DSLError(f"every case should give a {typ}, not a {vt}", *_pos(c.children[1]))
                 parts.append((cc, vc))
             else:
                 vc, vt, _ = self.value(c.children[0])
-                if typ is not None and vt != typ and vt != NONE:
+                if typ is not None and vt != typ and not (
+                        (vt == NONE and typ in _NONEABLE) or (typ == NONE and vt in _NONEABLE)):
                     raise DSLError(f"every case should give a {typ}, not a {vt}", *_pos(c.children[0]))
-                typ = typ or vt
+                typ = vt if typ in (None, NONE) else typ
                 default = vc
         if default is None:
             empty = {CARDS: "[]", BOOL: "False", INT: "0"}.get(typ, "-1")
@@ -513,7 +517,10 @@ class Compiler:
             if not vals:
                 raise DSLError(f"{fname}() needs at least one argument", *_pos(node))
             if len(vals) == 1 and vals[0][1] == LIST:
-                return f"{fname}({vals[0][0]})", INT, _NC
+                return f"({vals[0][0]} and {fname}({vals[0][0]}) or 0)", INT, _NC
+            if len(vals) == 1:
+                self.expect(args[0], vals[0][1], INT, f"the argument of {fname}()")
+                return vals[0][0], INT, vals[0][2]
             for a, (_, t, _) in zip(args, vals):
                 self.expect(a, t, INT, f"each argument of {fname}()")
             consts = [v[2] for v in vals]

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANTS_DIR = ROOT / "variants"
 SCHEMA_PATH = ROOT / "grammar" / "variant.schema.json"
 MAX_EXTENDS = 16
+KEY = "\0key"  # locs[path + (KEY,)]: where the key of the value at path is written
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class Problem:
 
     def format(self, with_context: bool = True) -> str:
         """``FILE:LINE:COL: error: MESSAGE``, then the offending line and a caret."""
+        if self.line < 1:  # not about a place in the file (an option given on the command line)
+            return f"{self.file}: error: {self.message}"
         head = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
         if not with_context:
             return head
@@ -61,10 +64,20 @@ class Loc:
     column: int
     style: str | None = None
     indent: int = 0
+    segments: tuple = ()  # folded scalars: (line, column, length) of each source line's text
 
     def inner(self, dsl_line: int, dsl_col: int) -> tuple[int, int]:
         """File position of (line, column) inside the scalar's text (both 1-based)."""
-        if self.style in ("|", ">"):
+        if self.segments and dsl_line == 1:
+            # plain or folded (>) scalars: YAML joined the source lines with spaces
+            off = dsl_col - 1
+            for line, col, length in self.segments:
+                if off <= length:
+                    return line, col + off
+                off -= length + 1
+            line, col, length = self.segments[-1]
+            return line, col + length
+        if self.style == "|":
             return self.line + dsl_line, self.indent + dsl_col
         if dsl_line == 1:
             return self.line, self.column + (1 if self.style in ("'", '"') else 0) + dsl_col - 1
@@ -130,15 +143,38 @@ def _yaml_tree(path: Path):
         m = n.start_mark
         style = getattr(n, "style", None)
         indent = 0
+        segments = ()
         if style in ("|", ">"):
             for k in range(m.line + 1, len(lines)):
                 if lines[k].strip():
                     indent = len(lines[k]) - len(lines[k].lstrip(" "))
                     break
-        return Loc(fname, m.line + 1, m.column + 1, style, indent)
+        if isinstance(n, yaml.ScalarNode) and style in (None, ">") and n.end_mark.line > m.line:
+            segs = []
+            first = m.line + (1 if style == ">" else 0)
+            for k in range(first, min(n.end_mark.line + 1, len(lines))):
+                src = lines[k]
+                if k == m.line:
+                    start = m.column
+                else:
+                    start = len(src) - len(src.lstrip(" "))
+                end = n.end_mark.column if k == n.end_mark.line else len(src)
+                piece = src[start:end].rstrip()
+                if piece:
+                    segs.append((k + 1, start + 1, len(piece)))
+            segments = tuple(segs)
+        return Loc(fname, m.line + 1, m.column + 1, style, indent, segments)
+
+    seen: set[int] = set()
 
     def build(n, path):
         locs[path] = loc_of(n)
+        if isinstance(n, (yaml.MappingNode, yaml.SequenceNode)):
+            if id(n) in seen:  # an alias: refuse, so that nothing can expand without bound
+                problems.append(Problem(fname, n.start_mark.line + 1, n.start_mark.column + 1,
+                                        "YAML anchors and aliases (&name, *name) are not supported"))
+                return None
+            seen.add(id(n))
         if isinstance(n, yaml.MappingNode):
             out = {}
             for k, v in n.value:
@@ -155,15 +191,21 @@ def _yaml_tree(path: Path):
                     problems.append(Problem(fname, k.start_mark.line + 1, k.start_mark.column + 1,
                                             "YAML merge keys are not supported; use `extends:`"))
                     continue
+                locs[path + (key, KEY)] = Loc(fname, k.start_mark.line + 1, k.start_mark.column + 1)
                 out[key] = build(v, path + (key,))
             return out
         if isinstance(n, yaml.SequenceNode):
             return [build(v, path + (i,)) for i, v in enumerate(n.value)]
         try:
-            return constructor.construct_object(n, deep=True)
+            value = constructor.construct_object(n, deep=True)
         except yaml.YAMLError as e:
             problems.append(Problem(fname, n.start_mark.line + 1, n.start_mark.column + 1, f"YAML: {e}"))
             return None
+        if isinstance(value, float):
+            problems.append(Problem(fname, n.start_mark.line + 1, n.start_mark.column + 1,
+                                    f"{n.value!r}: numbers in a variant file are whole numbers"))
+            return None
+        return value
 
     data = build(node, ())
     constructor.dispose()
@@ -217,6 +259,9 @@ def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:
         ppath = resolve_name(parent, path.parent)
     except FileNotFoundError as e:
         raise VariantError([Problem(loc.file, loc.line, loc.column, str(e))]) from None
+    if ppath.suffix not in (".yaml", ".yml"):
+        raise VariantError([Problem(loc.file, loc.line, loc.column,
+                                    "`extends:` takes a variant name or a .yaml file")])
     chain = _chain + (path,)
     if ppath in chain:
         names = " -> ".join(p.name for p in chain + (ppath,))
@@ -255,11 +300,13 @@ def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
     errors = sorted(schema_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:
         path = tuple(err.absolute_path)
+        loc = None
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
             if extra:
+                loc = locs.get(path + (extra[0], KEY)) or locate(locs, path + (extra[0],), fname)
                 path = path + (extra[0],)
-        loc = locate(locs, path, fname)
+        loc = loc or locate(locs, path, fname)
         where = ".".join(str(p) for p in path) or "the file"
         msg = _schema_message(err)
         out.append(Problem(loc.file, loc.line, loc.column, f"{where}: {msg}"))

@@ -31,6 +31,7 @@ HOOKS = {
 }
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
+MAX_BIDS = 1000  # distinct bid numbers an auction may offer
 STEPS = ("auction", "trump", "play", "exchange", "call_partner", "doubling")
 
 
@@ -182,16 +183,16 @@ def _option_problems(decl: dict, given: dict, fname: str):
     for k, v in (given or {}).items():
         if k not in values:
             known = ", ".join(sorted(values)) or "none"
-            problems.append(Problem(fname, 1, 1, f"unknown option {k!r} (this variant's options: {known})"))
+            problems.append(Problem(fname, 0, 0, f"unknown option {k!r} (this variant's options: {known})"))
             continue
         want = type(values[k])
         if (want is bool) != isinstance(v, bool) or not isinstance(v, (int, bool)):
-            problems.append(Problem(fname, 1, 1, f"option {k!r} takes {'true or false' if want is bool else 'an integer'}, not {v!r}"))
+            problems.append(Problem(fname, 0, 0, f"option {k!r} takes {'true or false' if want is bool else 'an integer'}, not {v!r}"))
             continue
         values[k] = v
     for k, ch in choices.items():
         if values[k] not in ch:
-            problems.append(Problem(fname, 1, 1, f"option {k!r} must be one of {', '.join(map(str, ch))}, not {values[k]!r}"))
+            problems.append(Problem(fname, 0, 0, f"option {k!r} must be one of {', '.join(map(str, ch))}, not {values[k]!r}"))
     return values, problems
 
 
@@ -300,6 +301,9 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     min_bid, max_bid, step = au["min_bid"], au["max_bid"], au.get("step", 1)
     if min_bid > max_bid:
         problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible")
+    elif (max_bid - min_bid) // step + 1 > MAX_BIDS:
+        problem(("auction", "max_bid"), f"{(max_bid - min_bid) // step + 1} bid numbers: at most "
+                                        f"{MAX_BIDS} (raise step or narrow min_bid..max_bid)")
     dens = tuple(au.get("denominations", ()))
     for i, den in enumerate(dens):
         if len(den) == 1 and den not in deck.suits:

@@ -1,0 +1,279 @@
+"""Broken variant files: each must raise VariantError whose first problem has the exact
+file, line and column (1-based, worked out by hand from the text below) and a message.
+
+Most files extend the shipped 29 and change one thing. Line numbers are given in the
+comments next to each text; columns are counted from 1.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import VariantError, load_variant
+from interpreter.loader import VARIANTS_DIR, Problem
+
+HEAD = 'extends: "29"\nname: broken\n'   # lines 1 and 2 of most files below
+
+
+def write(tmp_path: Path, text: str, name: str = "broken.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def first_problem(path, options=None) -> Problem:
+    with pytest.raises(VariantError) as info:
+        load_variant(path, options)
+    err = info.value
+    assert err.problems, "VariantError without problems"
+    return err.problems[0]
+
+
+def check(path: Path, line: int, column: int, fragment: str, file: Path | None = None, options=None):
+    pr = first_problem(path, options)
+    want_file = str((file or path).resolve())
+    assert (pr.file, pr.line, pr.column) == (want_file, line, column), pr.format(False)
+    assert fragment in pr.message, pr.message
+    return pr
+
+
+# -- YAML level ------------------------------------------------------------------------
+
+def test_yaml_syntax_error(tmp_path):
+    # line 2: `name: broken: really`; the second ':' is column 13
+    p = write(tmp_path, 'extends: "29"\nname: broken: really\n')
+    check(p, 2, 13, "YAML: mapping values are not allowed here")
+
+
+def test_duplicate_key(tmp_path):
+    p = write(tmp_path, HEAD + textwrap.dedent("""\
+        auction:
+          min_bid: 15
+          min_bid: 16
+        """))
+    # line 5: `  min_bid: 16`, the repeated key at column 3
+    check(p, 5, 3, "duplicate key 'min_bid'")
+
+
+# -- schema ------------------------------------------------------------------------------
+
+COMPLETE_WITHOUT_MATCH = textwrap.dedent("""\
+    # a whole game, without extends:, that lacks the match: section
+    name: lonely
+    players: 4
+    deck:
+      suits: [S, H, D, C]
+      ranks: [J, "9", A, T, K, Q, "8", "7"]
+      points: {J: 3, "9": 2, A: 1, T: 1}
+      last_trick: 1
+      total: 29
+    flow: [{deal: [4]}, auction, trump, {deal: [4]}, play]
+    auction:
+      min_bid: 15
+      max_bid: 29
+      may_pass: "true"
+      may_bid: number > high_bid
+      ends: high_bid == max_bid or (bids > 0 and passes == players - 1)
+    trump:
+      mode: open
+    play:
+      may_play: hand
+    scoring:
+      effect: "when made: score[declarer_side] += 1"
+    """)
+
+
+def test_missing_required_key(tmp_path):
+    # the root mapping starts at its first key, `name` on line 2 (line 1 is a comment)
+    p = write(tmp_path, COMPLETE_WITHOUT_MATCH)
+    pr = check(p, 2, 1, "'match' is required")
+    assert pr.message.startswith("the file:")
+    # control: with the section the same file loads
+    ok = write(tmp_path, COMPLETE_WITHOUT_MATCH + "match:\n  ends: max(score) >= 6\n", "ok.yaml")
+    assert load_variant(ok).name == "lonely"
+
+
+def test_wrong_type(tmp_path):
+    # line 3: `players: four`, the value at column 10
+    p = write(tmp_path, HEAD + "players: four\n")
+    check(p, 3, 10, "players: 'four' is not of type 'integer'")
+
+
+def test_unknown_nested_key(tmp_path):
+    # line 4: `  may_plya: hand`; an unknown key is located at the key itself (column 3)
+    p = write(tmp_path, HEAD + "play:\n  may_plya: hand\n")
+    check(p, 4, 3, "unknown key 'may_plya'")
+
+
+def test_bad_option(tmp_path):
+    pr = first_problem("29", {"nope": 1})
+    assert pr.file == str((VARIANTS_DIR / "29.yaml").resolve())
+    # an option is not a place in the file: line 0, printed without a line of context
+    assert (pr.line, pr.column) == (0, 0)
+    assert "unknown option 'nope'" in pr.message
+    assert pr.format() == f"{pr.file}: error: {pr.message}"
+
+
+# -- DSL ------------------------------------------------------------------------------------
+
+def test_dsl_syntax_error_in_block_scalar(tmp_path):
+    p = write(tmp_path, HEAD + textwrap.dedent("""\
+        play:
+          may_play: |
+            when leading: hand
+            else: in_suit(hand led) otherwise hand
+        """))
+    # line 6 is the rule's 2nd line, indented 4; in the rule `led` is at column 20
+    # ("else: " 1-6, "in_suit(" 7-14, "hand" 15-18), so column 4 + 20 = 24 of the file
+    check(p, 6, 24, "play.may_play: unexpected 'led'")
+
+
+def test_dsl_unknown_name_with_suggestion(tmp_path):
+    p = write(tmp_path, HEAD + "auction:\n  may_bid: number > high_bd\n")
+    # line 4: the value starts at column 12; `high_bd` is at column 10 of the rule -> 21
+    check(p, 4, 21, "unknown name 'high_bd' (did you mean 'high_bid'?)")
+
+
+def test_dsl_error_in_double_quoted_scalar(tmp_path):
+    p = write(tmp_path, HEAD + 'auction:\n  may_bid: "number > hgh_bid"\n')
+    # line 4: the quote is at column 12, the rule starts at 13; `hgh_bid` at 13 + 9 = 22
+    check(p, 4, 22, "unknown name 'hgh_bid' (did you mean 'high_bid'?)")
+
+
+def test_dsl_error_on_second_line_of_plain_multiline_scalar(tmp_path):
+    p = write(tmp_path, HEAD + textwrap.dedent("""\
+        auction:
+          may_bid: number > high_bid and
+            hgh_bid > 0
+        """))
+    # `hgh_bid` is written on line 5, column 5
+    check(p, 5, 5, "unknown name 'hgh_bid'")
+
+
+def test_dsl_error_on_second_line_of_folded_scalar(tmp_path):
+    p = write(tmp_path, HEAD + textwrap.dedent("""\
+        auction:
+          may_bid: >
+            number > high_bid and
+            hgh_bid > 0
+        """))
+    # `hgh_bid` is written on line 6, column 5
+    check(p, 6, 5, "unknown name 'hgh_bid'")
+
+
+def test_wrong_arity(tmp_path):
+    p = write(tmp_path, HEAD + "play:\n  counts_as_trump: suit(card, trump) == trump\n")
+    # line 4: `  counts_as_trump: ` is 19 characters; the call starts at column 20
+    check(p, 4, 20, "suit() takes 1 argument (card), not 2")
+
+
+def test_type_error_number_plus_condition(tmp_path):
+    p = write(tmp_path, HEAD + "match:\n  ends: max(score) >= 6 + (bids > 0)\n")
+    # line 4: the value starts at column 9; `bids > 0` is at column 20 of the rule -> 28
+    check(p, 4, 28, "the right side of '+' should be a number, not a condition")
+
+
+def test_type_error_cards_equals_number(tmp_path):
+    p = write(tmp_path, HEAD + "auction:\n  may_pass: hand == 3\n")
+    # line 4: the comparison starts with the value, column 13
+    check(p, 4, 13, "cannot compare a cards with a number")
+
+
+def test_rule_never_satisfied(tmp_path):
+    p = write(tmp_path, HEAD + "auction:\n  may_bid: number > 5 and 1 > 2\n")
+    # line 4: the whole rule, from column 12
+    check(p, 4, 12, "can never be satisfied")
+
+
+def test_name_from_another_rule(tmp_path):
+    p = write(tmp_path, HEAD + "play:\n  may_play: hand if number > 3 else hand\n")
+    # line 4: the value starts at column 13; `number` at column 9 of the rule -> 21
+    check(p, 4, 21, "'number' is only available in auction.may_bid")
+
+
+def test_unknown_rank_literal(tmp_path):
+    p = write(tmp_path, HEAD + textwrap.dedent("""\
+        declarations:
+          royals:
+            when: holds("X", trump) and my_side_tricks > 0
+        """))
+    # line 5: the value starts at column 11; the string at column 7 of the rule -> 17
+    check(p, 5, 17, '"X" is not a suit, rank or card of this deck')
+
+
+def test_inherited_rule_broken_by_child_is_located_in_parent(tmp_path):
+    # without kings, 29's royals (variants/29.yaml line 45) names a rank that is gone
+    p = write(tmp_path, HEAD + textwrap.dedent("""\
+        deck:
+          ranks: [J, "9", A, T, Q, "8", "7"]
+        flow:
+          - deal: [4]
+          - auction
+          - trump
+          - deal: [3]
+          - play
+        """))
+    # `    when: holds("K", trump) ...` (line 45 today; looked up in case 29.yaml moves):
+    # the value at column 11, the string at 11 + 6 = 17
+    parent = VARIANTS_DIR / "29.yaml"
+    line = next(i for i, ln in enumerate(parent.read_text().splitlines(), 1)
+                if ln.startswith('    when: holds("K", trump)'))
+    check(p, line, 17, '"K" is not a suit, rank or card of this deck', file=parent)
+
+
+# -- semantic checks ---------------------------------------------------------------------------
+
+def test_deck_points_do_not_match_total(tmp_path):
+    p = write(tmp_path, HEAD + "deck:\n  total: 30\n")
+    # line 4: `  total: 30`, the value at column 10; 28 card points + 1 = 29
+    check(p, 4, 10, "the deck's points add up to 28 + 1 for the last trick = 29, not 30")
+
+
+def test_flow_deals_wrong_number_of_cards(tmp_path):
+    p = write(tmp_path, HEAD + textwrap.dedent("""\
+        flow:
+          - deal: [4]
+          - auction
+          - trump
+          - deal: [3]
+          - play
+        """))
+    # the flow sequence starts at its first `-`, line 4 column 3
+    check(p, 4, 3, "the flow deals 7 cards to each of 4 players (28), but the deck has 32")
+
+
+def test_min_bid_above_max_bid(tmp_path):
+    p = write(tmp_path, HEAD + "auction:\n  min_bid: 30\n")
+    # line 4: the value at column 12; max_bid 29 comes from 29.yaml
+    check(p, 4, 12, "min_bid 30 is above max_bid 29")
+
+
+# -- extends -------------------------------------------------------------------------------------
+
+def test_extends_cycle(tmp_path):
+    a = write(tmp_path, "extends: b.yaml\nname: a\n", "a.yaml")
+    b = write(tmp_path, "name: b\nextends: a.yaml\n", "b.yaml")
+    # the cycle closes at b.yaml line 2, the value at column 10
+    check(a, 2, 10, "`extends:` makes a cycle: a.yaml -> b.yaml -> a.yaml", file=b)
+
+
+def test_extends_unknown_variant(tmp_path):
+    p = write(tmp_path, 'extends: "no-such-variant"\nname: broken\n')
+    # line 1: the quoted value starts at column 10
+    check(p, 1, 10, "no variant named 'no-such-variant'")
+
+
+# -- Problem.format ---------------------------------------------------------------------------------
+
+def test_problem_format_shows_line_and_caret(tmp_path):
+    p = write(tmp_path, HEAD + "auction:\n  may_bid: number > high_bd\n")
+    pr = first_problem(p)
+    out = pr.format().splitlines()
+    assert out[0] == f"{p.resolve()}:4:21: error: {pr.message}"
+    assert out[1] == "    " + "  may_bid: number > high_bd"
+    assert out[2] == "    " + " " * 20 + "^"
+    assert len(out) == 3
+    assert pr.format(False) == out[0]
