@@ -188,18 +188,23 @@ def cmd_match(args) -> int:
     con = Console()
     t = Table(title=f"{args.variant}: {len(results)} match{'es' if len(results) != 1 else ''} "
                     f"in the arena, seats {', '.join(bots)}")
-    for col in ("game", "seed", "deals", "over", "score (per seat)", "winners", "verdicts", "record"):
-        t.add_column(col)
+    for col in ("game", "seed", "deals", "over", "score", "winners", "verdicts"):
+        t.add_column(col, no_wrap=col in ("game", "score"))
     for r in results:
         t.add_row(r["game_id"], str(r["seed"]), str(r["deals"]), "yes" if r["complete"] else "no",
                   " ".join(map(str, r["score"])),
-                  ", ".join(f"{r['bots'][s]}@{s}" for s in r["winners"]) or "-", str(r["faults"]),
-                  r["record"] or r["error"])
+                  ", ".join(f"{r['bots'][s]}@{s}" for s in r["winners"]) or "-", str(r["faults"]))
     con.print(t)
     con.print("matches won: " + ", ".join(f"{b} {w}" for b, w in wins.items())
               + " (a shared win counts for each winner)")
-    if results and results[0]["record"]:
-        con.print(f"replay one with: taash replay {results[0]['record']}")
+    for r in results:
+        if r["error"]:
+            con.print(f"{r['game_id'] or 'a match'}: error: {r['error']}", markup=False)
+    paths = [r["record"] for r in results if r["record"]]
+    if paths:
+        con.print("records: " + (" ".join(paths) if len(paths) <= 4 else
+                                 f"{os.path.dirname(paths[0])}/ ({len(paths)} files)"), markup=False)
+        con.print(f"replay one with: taash replay {paths[0]}", markup=False)
     return 0 if all(not r["error"] for r in results) else 1
 
 

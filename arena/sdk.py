@@ -182,7 +182,13 @@ class BotClient:
         await call.write(pb.BotMessage(hello=pb.Hello(client=self.client)))
         self.connections += 1
         while True:
-            msg = await call.read()
+            try:
+                msg = await call.read()
+            except asyncio.CancelledError:
+                if call.cancelled() and asyncio.current_task().cancelling() == 0:
+                    log.info("the connection was dropped")   # by drop() or stop(): reconnect or end
+                    return
+                raise
             if msg is grpc.aio.EOF:
                 # the arena closed the stream: raise its status if it is an error
                 code = await call.code()

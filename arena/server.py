@@ -750,7 +750,7 @@ class ArenaServer:
                                 f"this token belongs to bot {bot!r}, not to {name!r}")
         arena = self.arena
         conn = Connection(bot, context.peer() or "")
-        how = [V.CRASHED]
+        how = [None]
 
         async def reader():
             try:
@@ -759,7 +759,11 @@ class ArenaServer:
                         arena.on_message(conn, raw)
                     except Exception:
                         log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
-                how[0] = V.DISCONNECTED
+                # A cancelled call ends this iteration too, and the cancellation of the
+                # handler follows: give it a moment before calling this a clean close.
+                await asyncio.sleep(0.1)
+                if how[0] is None:
+                    how[0] = V.DISCONNECTED
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -775,9 +779,12 @@ class ArenaServer:
                 if item is None:
                     break
                 yield item
+        except asyncio.CancelledError:
+            how[0] = V.CRASHED
+            raise
         finally:
             task.cancel()
-            arena.disconnect(conn, how[0])
+            arena.disconnect(conn, how[0] or V.CRASHED)
 
     # -- Watch --------------------------------------------------------------------------
     async def _watch(self, request, context):

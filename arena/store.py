@@ -132,16 +132,15 @@ class SQLiteStore(Store):
         try:
             tmp.write_text(json.dumps(record, indent=1))
             tmp.replace(path)
-            self.db.execute(
-                "INSERT INTO games(game_id, created, finished, variant, seed, bots, complete, score, "
-                "winners, faults, record) VALUES(?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(game_id) DO UPDATE SET "
-                "finished=excluded.finished, variant=excluded.variant, seed=excluded.seed, "
-                "bots=excluded.bots, complete=excluded.complete, score=excluded.score, "
-                "winners=excluded.winners, faults=excluded.faults, record=excluded.record",
-                (game_id, time.time(), time.time(), meta.get("variant"), meta.get("seed"),
-                 json.dumps(meta.get("bots")), int(bool(meta.get("complete"))),
-                 json.dumps(meta.get("score")), json.dumps(meta.get("winners")),
-                 meta.get("faults", 0), str(path)))
+            row = (time.time(), meta.get("variant"), meta.get("seed"), json.dumps(meta.get("bots")),
+                   int(bool(meta.get("complete"))), json.dumps(meta.get("score")),
+                   json.dumps(meta.get("winners")), meta.get("faults", 0), str(path), game_id)
+            cur = self.db.execute("UPDATE games SET finished=?, variant=?, seed=?, bots=?, complete=?, "
+                                  "score=?, winners=?, faults=?, record=? WHERE game_id=?", row)
+            if cur.rowcount == 0:   # a game id this store did not hand out
+                self.db.execute("INSERT INTO games(finished, variant, seed, bots, complete, score, winners, "
+                                "faults, record, game_id, created) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                                row + (time.time(),))
         except (OSError, sqlite3.Error) as e:
             raise StoreError(f"cannot save game {game_id}: {e}") from None
         return str(path)
