@@ -59,6 +59,8 @@ def _check_shape(rec) -> None:
                                  and all(isinstance(h, list) and all(isinstance(c, str) for c in h)
                                          for h in d["hands"])):
             raise RecordError(f"deal {i}: 'hands' must be a list of lists of card texts")
+        if "widow" in d and not (isinstance(d["widow"], list) and all(isinstance(c, str) for c in d["widow"])):
+            raise RecordError(f"deal {i}: 'widow' must be a list of card texts")
 
 
 def replay(rec: dict, variant: Variant | None = None) -> Match:
