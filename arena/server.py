@@ -48,6 +48,7 @@ SERVER_OPTIONS = [
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
     ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.so_reuseport", 0),   # a second arena on the same port is an error, not a silent twin
 ]
 
 # Kinds of verdicts that are faults of the seat (made public as FaultNoted).

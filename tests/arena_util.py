@@ -13,7 +13,9 @@ from pathlib import Path
 import grpc
 
 ROOT = Path(__file__).resolve().parent.parent
-TAASH = [sys.executable, "-m", "arena.cli"]
+# the console script, as a user runs it (`make test` installs it in the venv)
+_SCRIPT = Path(sys.executable).parent / "taash"
+TAASH = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-c", "import sys, arena.cli; sys.exit(arena.cli.main())"]
 FAULT_BOT = [sys.executable, str(ROOT / "tests" / "arena_fault_bot.py")]
 
 

@@ -1,0 +1,199 @@
+"""End to end, as a user runs it: `taash arena serve`, `taash arena token`, bots as
+processes of their own (`taash bot ...`, the Node.js bot), `taash arena match`, and
+`taash replay` on the records. Real gRPC on localhost."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import grpc
+import pytest
+
+from arena_util import ROOT, Server, env, record
+
+from arena.pb import arena_pb2 as apb
+from arena.pb import arena_pb2_grpc
+from arena.pb import messages_pb2 as pb
+from interpreter import replay
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("e2e") / "data")
+    s.tokens = {n: s.token(n) for n in ("h1", "h2", "r1", "nodebot")}
+    s.bot("heuristic", "h1", s.tokens["h1"])
+    s.bot("heuristic", "h2", s.tokens["h2"])
+    s.bot("random", "r1", s.tokens["r1"])
+    s.wait_connected(["h1", "h2", "r1"])
+    yield s
+    s.stop()
+
+
+def match(server, *args):
+    out = server.taash("arena", "match", *args, "--json", "--server", server.addr, "--data", str(server.data))
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def replay_json(path):
+    out = subprocess.run([*__import__("arena_util").TAASH, "replay", path, "--json"], capture_output=True,
+                         text=True, env=env(), cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_full_match_of_29_recorded_and_replayed(server):
+    res = match(server, "29", "--bots", "h1,h2,h1,h2", "--seed", "5")
+    [m] = res["matches"]
+    assert m["complete"] and m["error"] == "" and m["faults"] == 0
+    assert m["bots"] == ["h1", "h2", "h1", "h2"]
+    assert max(m["score"]) >= 6                       # §29.9: the first side to 6 wins
+    assert m["winners"] and all(m["score"][s] >= 6 for s in m["winners"])
+    assert res["wins"] == {"h1": int(0 in m["winners"]), "h2": int(1 in m["winners"])}
+    rec = record(m["record"])
+    assert rec["format"] == "taash-record/1" and rec["variant"] == "29" and rec["seed"] == 5
+    assert len(rec["deals"]) == m["deals"]
+    arena = rec["arena"]
+    assert arena["bots"] == ["h1", "h2", "h1", "h2"] and arena["complete"] and arena["verdicts"] == []
+    for d, ad in zip(rec["deals"], arena["deals"]):
+        assert len(ad["t_ms"]) == len(d["actions"]) and ad["t_ms"] == sorted(ad["t_ms"])
+    rj = replay_json(m["record"])
+    assert rj["match"] == {"score": m["score"], "over": True, "winners": m["winners"]}
+
+
+def test_full_match_of_28_heuristic_beats_random(server):
+    res = match(server, "28", "--bots", "h1,r1,h1,r1", "--seed", "1", "--matches", "3", "--parallel", "3")
+    assert len(res["matches"]) == 3
+    for m in res["matches"]:
+        assert m["complete"] and m["faults"] == 0
+        assert m["winners"] == [0, 2]                 # the heuristic side
+        assert replay_json(m["record"])["match"]["score"] == m["score"]
+    assert res["wins"] == {"h1": 3, "r1": 0}
+
+
+def test_same_seed_same_game(server):
+    a = match(server, "house/29-hidden-trump", "--bots", "h1,r1,h2,r1", "--seed", "9", "--max-deals", "3")
+    b = match(server, "house/29-hidden-trump", "--bots", "h1,r1,h2,r1", "--seed", "9", "--max-deals", "3")
+    ra, rb = record(a["matches"][0]["record"]), record(b["matches"][0]["record"])
+    assert a["matches"][0]["game_id"] != b["matches"][0]["game_id"]
+    assert ra["deals"] == rb["deals"] and len(ra["deals"]) == 3
+    assert a["matches"][0]["complete"] is False       # cut at 3 deals, and says so
+
+
+def test_node_bot_plays_a_full_match(server, tmp_path):
+    node = shutil.which("node")
+    modules = ROOT / "bots" / "node" / "node_modules" / "@grpc" / "grpc-js"
+    if not node or not modules.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the Node.js bot: `make test` installs bots/node (npm ci)")
+        pytest.skip("node or bots/node/node_modules missing (run `make test`, which runs npm ci)")
+    log = open(tmp_path / "node.log", "w")
+    p = subprocess.Popen([node, str(ROOT / "bots" / "node" / "bot.js"), "--name", "nodebot", "--token",
+                          server.tokens["nodebot"], "--server", server.addr, "--games", "1"],
+                         stdout=log, stderr=log)
+    try:
+        server.wait_connected(["nodebot"])
+        res = match(server, "28", "--bots", "nodebot,h2,nodebot,h2", "--seed", "4")
+        [m] = res["matches"]
+        assert m["complete"] and m["faults"] == 0 and m["deals"] >= 1
+        assert replay_json(m["record"])["match"]["score"] == m["score"]
+        assert p.wait(30) == 0                        # it leaves cleanly after --games 1
+    finally:
+        if p.poll() is None:
+            p.kill()
+        log.close()
+    assert "connected as nodebot" in (tmp_path / "node.log").read_text()
+
+
+def _play_call(server, metadata):
+    with grpc.insecure_channel(server.addr) as ch:
+        stub = arena_pb2_grpc.ArenaStub(ch)
+        call = stub.Play(iter([pb.BotMessage(hello=pb.Hello(client="test"))]), metadata=metadata, timeout=10)
+        with pytest.raises(grpc.RpcError) as e:
+            for _ in call:
+                pass
+        return e.value.code(), e.value.details()
+
+
+def test_tokens_are_checked(server):
+    code, details = _play_call(server, [])
+    assert code == grpc.StatusCode.UNAUTHENTICATED and "missing token" in details
+    code, details = _play_call(server, [("authorization", "Bearer taash_not-a-token")])
+    assert code == grpc.StatusCode.UNAUTHENTICATED and "unknown token" in details
+    code, details = _play_call(server, [("authorization", f"Bearer {server.tokens['r1']}"), ("taash-bot", "h1")])
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    assert details == "this token belongs to bot 'r1', not to 'h1'"
+    # a bot token does not run matches
+    with grpc.insecure_channel(server.addr) as ch:
+        with pytest.raises(grpc.RpcError) as e:
+            list(arena_pb2_grpc.ArenaStub(ch).RunMatches(
+                apb.MatchRequest(variant="29", bots=["h1"] * 4),
+                metadata=[("authorization", f"Bearer {server.tokens['h1']}")], timeout=10))
+        assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_spectators_see_public_events_only(server):
+    """28 has a hidden trump: the face-down card is never shown before the rules show it;
+    all hands come once the deal is over."""
+    events = []
+    with grpc.insecure_channel(server.addr) as ch:
+        stream = arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(), timeout=120)
+        res = match(server, "28", "--bots", "h1,h2,h1,h2", "--seed", "11", "--max-deals", "2")
+        [m] = res["matches"]
+        for ev in stream:
+            if ev.game_id != m["game_id"]:
+                continue
+            events.append(ev)
+            if ev.WhichOneof("event") == "game_ended":
+                break
+    rec = record(m["record"])
+    kinds = [ev.WhichOneof("event") for ev in events]
+    assert kinds[0] == "game_started" and kinds[-1] == "game_ended"
+    assert [ev.index for ev in events] == list(range(len(events)))
+    assert events[0].game_started.bots == ["h1", "h2", "h1", "h2"]
+    actions = [ev.action for ev in events if ev.WhichOneof("event") == "action"]
+    truth = [a for d in rec["deals"] for a in d["actions"]]
+    assert len(actions) == len(truth)
+    for shown, real in zip(actions, truth):
+        if real.startswith("trump-card "):
+            assert shown.action == "trump-card"       # the card stays face down
+        else:
+            assert shown.action == real
+    ends = [ev.deal_ended for ev in events if ev.WhichOneof("event") == "deal_ended"]
+    assert [[list(h.cards) for h in e.hands] for e in ends] == [d["hands"] for d in rec["deals"]]
+    assert [json.loads(e.result_json)["points"] for e in ends] == \
+        [d["points"] for d in replay_json(m["record"])["deals"]]
+    assert events[-1].game_ended.seed == 11 and events[-1].game_ended.record == m["record"]
+
+
+def test_cli_errors_are_clear(server, tmp_path):
+    def run(*args):
+        return server.taash(*args, timeout=120)
+
+    common = ["--server", server.addr, "--data", str(server.data)]
+    out = run("arena", "match", "29", "--bots", "h1,nobody,h1,nobody", *common)
+    assert out.returncode == 1 and "no bot named nobody" in out.stderr and "Traceback" not in out.stderr
+    out = run("arena", "match", "29", "--bots", "h1,h2", *common)
+    assert out.returncode == 1 and "29 is played by 4" in out.stderr
+    out = run("arena", "match", "no-such-variant", "--bots", "h1,h2,h1,h2", *common)
+    assert out.returncode == 1 and "invalid argument" in out.stderr and "Traceback" not in out.stderr
+    out = run("arena", "match", "29", "--bots", "h1,,h1,h2", *common)
+    assert out.returncode == 2 and "--bots takes bot names" in out.stderr
+    out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--server", "127.0.0.1:1", "--data", str(server.data))
+    assert out.returncode == 1 and "cannot reach the arena at 127.0.0.1:1" in out.stderr
+    out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--data", str(tmp_path / "elsewhere"))
+    assert out.returncode == 2 and "no admin token" in out.stderr
+    out = run("arena", "token", "bad name!", "--data", str(server.data))
+    assert out.returncode == 2 and "invalid bot name 'bad name!'" in out.stderr
+    out = run("bot", "random", "--server", server.addr)
+    assert out.returncode == 2 and "no token" in out.stderr
+    out = run("bot", "random", "--name", "h1", "--token", server.tokens["r1"], "--server", server.addr)
+    assert out.returncode == 1 and "refused bot 'h1'" in out.stderr and "PERMISSION_DENIED" in out.stderr
+    port = server.addr.rsplit(":", 1)[1]
+    out = run("arena", "serve", "--port", port, "--data", str(tmp_path / "d2"))
+    assert out.returncode == 1 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
+    out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--matches", "0", *common)
+    assert out.returncode == 2 and "--matches must be at least 1" in out.stderr
