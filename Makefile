@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup run test bench clean
+.PHONY: setup run test bench docs clean
 
 $(BIN)/taash: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,12 +15,17 @@ setup: $(BIN)/taash
 
 run: setup
 	$(BIN)/taash check variants/*.yaml variants/house/*.yaml
-	@for v in 29 28 house/29-hidden-trump; do \
-	  $(BIN)/taash simulate $$v --matches 3 --seed 1 || exit 1; \
-	done
+	$(BIN)/python -m arena.mainjob --data run-data
 
 test: setup
+	@if command -v npm >/dev/null; then npm ci --prefix bots/node --no-audit --no-fund --silent; \
+	else echo "npm not found: the Node.js bot test will be skipped"; fi
 	$(BIN)/python -m pytest
+
+docs: setup
+	@for v in $$($(BIN)/taash variants); do \
+	  mkdir -p docs/rules/$$(dirname $$v); $(BIN)/taash rules $$v > docs/rules/$$v.md || exit 1; \
+	done
 
 bench: setup
 	$(BIN)/python bench/playouts.py
