@@ -76,6 +76,8 @@ def words(node) -> str:
     if d == "neg":
         return f"minus {words(ch[0])}"
     if d == "not_":
+        if getattr(ch[0], "data", "") == "name" and str(ch[0].children[0]) == "made":
+            return "the contract is not made"
         return f"not ({words(ch[0])})"
     if d == "and_":
         return " and ".join(f"({words(c)})" if getattr(c, "data", "") == "or_" else words(c) for c in ch)
@@ -95,7 +97,10 @@ def words(node) -> str:
         return f"{words(ch[0])} is not among {words(ch[1])}"
     if d == "binop":
         op = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo"}[str(ch[1])]
-        return f"{words(ch[0])} {op} {words(ch[2])}"
+
+        def part(c):
+            return f"({words(c)})" if getattr(c, "data", "") in ("cond", "binop") else words(c)
+        return f"{part(ch[0])} {op} {part(ch[2])}"
     if d == "index":
         return f"{words(ch[0])} of {words(ch[1])}"
     if d == "call":
@@ -117,8 +122,8 @@ def words(node) -> str:
             "only": lambda: f"{a[1]} if in hand",
             "played": lambda: f"the card played by {a[0]}",
             "abs": lambda: f"the size of {a[0]}",
-            "max": lambda: f"the highest of {', '.join(a)}",
-            "min": lambda: f"the lowest of {', '.join(a)}",
+            "max": lambda: "the highest score" if a == ["the score"] else f"the highest of {', '.join(a)}",
+            "min": lambda: "the lowest score" if a == ["the score"] else f"the lowest of {', '.join(a)}",
         }
         return table[f]() if f in table else f"{f}({', '.join(a)})"
     if d == "assign":
