@@ -232,6 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(fn=cmd_variants)
     from .cli_arena import add_commands
     add_commands(sub)
+    from .cli_ladder import add_commands as add_ladder_commands
+    add_ladder_commands(sub)
     return p
 
 

@@ -1,0 +1,252 @@
+"""The ladder's commands: `taash ladder run|standings|plot|verify` (docs/ladder.md).
+
+`add_commands(subparsers)` registers them on the `taash` parser (arena/cli.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from .cli_arena import _conv as _int
+from .store import DEFAULT_DATA_DIR
+
+
+class UsageError(Exception):
+    """A command-line argument that cannot be used: printed as one line, exit 2. (Handled
+    here, not by arena.cli, so that it works under `python -m arena.cli` too.)"""
+
+
+def _store(args):
+    from .ladder import open_store
+    return open_store(args.store, args.data)
+
+
+def _fail(e) -> int:
+    print(f"taash: error: {e}", file=sys.stderr)
+    return 1
+
+
+def standings_table(variant: str, lines, title: str | None = None):
+    """A rich Table of standings ``lines`` (BotStanding, best first)."""
+    from rich.table import Table
+    t = Table(title=title or f"{variant}: standings")
+    for col, just in (("#", "right"), ("bot", "left"), ("rating", "right"), ("95% interval", "right"),
+                      ("games", "right"), ("deals", "right"), ("win rate", "right")):
+        t.add_column(col, justify=just)
+    for i, s in enumerate(lines, 1):
+        lo, hi = s.ci95
+        wr = s.win_rate
+        t.add_row(str(i), s.bot, f"{s.mu:.1f}", f"{lo:.1f} .. {hi:.1f}", str(s.games), str(s.deals),
+                  "-" if wr is None else f"{wr:.0%}")
+    return t
+
+
+def _bots_arg(text):
+    return [b.strip() for b in text.split(",") if b.strip()]
+
+
+# -- run -----------------------------------------------------------------------------------
+def make_runner(args):
+    """The runner of ``args``: ArenaRunner with --arena, else InProcessRunner. Returns
+    (runner, bot names for new rounds). Raises LadderError."""
+    from .ladder import ArenaRunner, InProcessRunner, LadderError, parse_bot_spec
+    from .ladder.runners import read_admin_token
+    if args.arena:
+        runner = ArenaRunner(args.arena, read_admin_token(args.data), args.variant, wait_s=args.wait)
+        names = args.bots or runner.bots()
+        if not args.bots and len(names) < 2:
+            runner.close()
+            raise LadderError(f"fewer than 2 bots are connected to the arena at {args.arena} "
+                              f"({', '.join(names) or 'none'}): start some with `taash bot ...`, or name them with --bots")
+        return runner, names
+    specs = dict(parse_bot_spec(b) for b in (args.bots or ["heuristic", "random"]))
+    return InProcessRunner(args.variant, specs), sorted(specs)
+
+
+def cmd_run(args) -> int:
+    from rich.console import Console
+    from .ladder import LadderError, LadderSettings, StoreError, run_ladder
+    con = Console()
+    err = Console(stderr=True)
+    settings = LadderSettings(seed=args.seed, duplicate=args.duplicate, game_deals=args.game_deals,
+                              schedule=args.schedule)
+    workers = args.workers or (4 if args.arena else 1)
+    store = runner = None
+    progress = {"events": 0}
+
+    def on_event(ratings, event, deals_total):
+        progress["events"] += 1
+        if args.quiet:
+            return
+        if progress["events"] % args.every == 0:
+            top = " ".join(f"{s.bot} {s.mu:.1f}±{1.96 * s.sigma:.1f}" for s in ratings.table())
+            err.print(f"{args.variant}: {deals_total} deals rated: {top}", highlight=False)
+
+    try:
+        store = _store(args)
+        runner, names = make_runner(args)
+        summary = run_ladder(store, runner, names, args.deals, settings, workers=workers, on_event=on_event)
+    except (LadderError, StoreError) as e:
+        return _fail(e)
+    except KeyboardInterrupt:
+        n = len(store.games(_ref(args))) if store is not None else 0
+        print(f"taash: interrupted; {n} games are stored: run the same command again to resume", file=sys.stderr)
+        return 130
+    finally:
+        if runner is not None and hasattr(runner, "close"):
+            runner.close()
+    if args.json:
+        print(json.dumps({"variant": summary.variant, "games_played": summary.games_played,
+                          "games": summary.games_total, "events": summary.events_total,
+                          "deals": summary.deals_total, "rounds": summary.rounds,
+                          "standings": [s.to_json() for s in summary.standings]}, indent=2))
+    else:
+        con.print(standings_table(summary.variant, summary.standings,
+                                  f"{summary.variant}: {summary.deals_total} deals in {summary.games_total} games "
+                                  f"({summary.games_played} played now), {runner.name}"))
+    store.close()
+    return 0
+
+
+def _ref(args):
+    from interpreter import load_variant
+    from .ladder import variant_ref
+    try:
+        return variant_ref(load_variant(args.variant))
+    except Exception:
+        return args.variant
+
+
+def _variants(store, args) -> list[str]:
+    if args.variant:
+        ref = _ref(args)
+        if ref not in store.variants():
+            raise UsageError(f"no ladder for {args.variant} in {args.store or args.data} "
+                           f"(ladders: {', '.join(store.variants()) or 'none'})")
+        return [ref]
+    return store.variants()
+
+
+# -- standings, plot, verify ---------------------------------------------------------------
+def cmd_standings(args) -> int:
+    from rich.console import Console
+    from .ladder import StoreError
+    try:
+        store = _store(args)
+        variants = _variants(store, args)
+        data = {v: store.standings(v) for v in variants}
+    except StoreError as e:
+        return _fail(e)
+    if args.json:
+        print(json.dumps({v: [s.to_json() for s in lines] for v, lines in data.items()}, indent=2))
+        return 0
+    con = Console()
+    if not data:
+        con.print(f"no ladder in {args.store or args.data} yet: run one with `taash ladder run --variant V`")
+    for v, lines in data.items():
+        con.print(standings_table(v, lines))
+    return 0
+
+
+def cmd_plot(args) -> int:
+    from .ladder import StoreError
+    from .ladder.plot import plot_history
+    try:
+        store = _store(args)
+        variants = _variants(store, args)
+        out = plot_history({v: store.history(v) for v in variants},
+                           args.out or os.path.join(args.data, "ladder.png"))
+    except (StoreError, ValueError, OSError) as e:
+        return _fail(e)
+    print(f"plot written to {out}")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    from interpreter import load_variant
+    from .ladder import StoreError, recompute
+    try:
+        store = _store(args)
+        variants = _variants(store, args)
+        bad = 0
+        for v in variants:
+            again = [s.to_json() for s in recompute(store, load_variant(v)).table()]
+            stored = [s.to_json() for s in store.standings(v)]
+            same = again == stored
+            bad += not same
+            print(f"{v}: {len(store.events(v))} events, standings from the records "
+                  f"{'equal' if same else 'DIFFER FROM'} the stored standings")
+    except StoreError as e:
+        return _fail(e)
+    return 1 if bad else 0
+
+
+def _guarded(fn):
+    def run(args) -> int:
+        try:
+            return fn(args)
+        except UsageError as e:
+            print(f"taash: error: {e}", file=sys.stderr)
+            return 2
+    return run
+
+
+def add_commands(sub) -> None:
+    """Register `taash ladder ...` on the subparsers of `taash`."""
+    p = sub.add_parser("ladder", help="rank bots over many deals: run a ladder, standings, plot")
+    lsub = p.add_subparsers(dest="ladder_command", metavar="LADDER_COMMAND")
+    lsub.required = True
+
+    def where(q):
+        q.add_argument("--data", default=DEFAULT_DATA_DIR, metavar="DIR",
+                       help=f"data directory: the ladder database DIR/ladder.sqlite3 and, with --arena, "
+                            f"the arena's admin token (default {DEFAULT_DATA_DIR})")
+        q.add_argument("--store", default=os.environ.get("TAASH_LADDER_STORE"), metavar="URL",
+                       help="the ladder database instead: sqlite:///FILE or postgresql://... "
+                            "(default $TAASH_LADDER_STORE, else DIR/ladder.sqlite3)")
+
+    r = lsub.add_parser("run", help="play a ladder (resumes a stopped one)")
+    r.add_argument("--variant", required=True, metavar="V", help="shipped name (29, 28, 56, 304, 304-solo, house/...) or a YAML path")
+    r.add_argument("--bots", type=_bots_arg, metavar="A,B,...",
+                   help="bots to pair: in-process heuristic, random or NAME=module:factory (default heuristic,random); "
+                        "with --arena, bot names (default: every connected bot)")
+    r.add_argument("--deals", type=_int("--deals", 1), default=200, metavar="N",
+                   help="play until the planned rounds hold N deals in all (whole rounds; default 200)")
+    r.add_argument("--duplicate", action="store_true",
+                   help="replay each round's cards in every seating of each pairing (card luck cancels)")
+    r.add_argument("--seed", type=int, default=0, metavar="S", help="the ladder's seed (default 0)")
+    r.add_argument("--workers", type=_int("--workers", 1), metavar="W",
+                   help="games at once (default 1 in-process, 4 with --arena)")
+    r.add_argument("--game-deals", type=_int("--game-deals", 1), default=4, metavar="G",
+                   help="deals per game (default 4; a match that ends first plays fewer)")
+    r.add_argument("--schedule", choices=["round-robin", "rating"], default="round-robin",
+                   help="who plays whom each round: every pair, or neighbours in the standings")
+    r.add_argument("--arena", metavar="ADDR", help="play through the arena at ADDR (host:port) over gRPC, "
+                                                   "with the admin token from --data; default: in-process")
+    r.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
+                   help="with --arena: how long a game waits for its bots to connect (default 30)")
+    r.add_argument("--every", type=_int("--every", 1), default=10, metavar="K",
+                   help="print the ratings every K rated events (default 10)")
+    r.add_argument("--quiet", action="store_true", help="print only the standings")
+    r.add_argument("--json", action="store_true", help="print the summary and standings as JSON")
+    where(r)
+    r.set_defaults(fn=_guarded(cmd_run))
+
+    s = lsub.add_parser("standings", help="print the standings (rating, interval, games, deals, win rate)")
+    s.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
+    s.add_argument("--json", action="store_true", help="print them as JSON")
+    where(s)
+    s.set_defaults(fn=_guarded(cmd_standings))
+
+    pl = lsub.add_parser("plot", help="write a PNG of ratings over time")
+    pl.add_argument("--variant", metavar="V", help="one variant (default: every ladder, one panel each)")
+    pl.add_argument("--out", metavar="FILE.png", help="where to write it (default DIR/ladder.png)")
+    where(pl)
+    pl.set_defaults(fn=_guarded(cmd_plot))
+
+    v = lsub.add_parser("verify", help="recompute the standings from the stored records and compare")
+    v.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
+    where(v)
+    v.set_defaults(fn=_guarded(cmd_verify))

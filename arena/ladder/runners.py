@@ -1,0 +1,293 @@
+"""Runners play the ladder's games: one interface, two ways.
+
+- `InProcessRunner`: the bots are Python objects in this process (or in ``workers``
+  processes), called as ``decide(observation, legal_actions)``. Fast: for tests and for
+  large ladders.
+- `ArenaRunner`: the games are played by a running arena (`taash arena serve`) over gRPC,
+  between bots that dial in from their own processes; the ladder asks for each game with
+  the arena's RunMatches call (admin token) and reads the record the arena wrote.
+
+Both take a `GameSpec` (seed, bot per seat, deals) and return a `GameResult` (scores per
+seat, deals played, the record). The built-in bots play the same game either way: the
+random bot draws from its seed and the observation, the heuristic bot is deterministic.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import signal
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+
+from interpreter import Match, load_variant
+
+from .ratings import GameResult
+from .schedule import GameSpec
+
+BUILTIN_BOTS = ("heuristic", "random")
+
+
+class LadderError(Exception):
+    """A problem the user can act on (a bad argument, a missing bot, an unreachable
+    arena, a conflicting ladder); the message says what and how to fix it."""
+
+
+# -- in-process bots ------------------------------------------------------------------------
+def parse_bot_spec(text: str) -> tuple[str, str]:
+    """``heuristic``, ``random`` or ``NAME=package.module:factory`` -> (name, spec).
+    A factory is called with the loaded Variant and returns an object with
+    ``decide(observation, legal_actions) -> action``. Raises LadderError."""
+    from ..store import StoreError, check_bot_name
+    name, eq, spec = text.partition("=")
+    if not eq:
+        spec = name
+        name = spec.rsplit(":", 1)[-1] if ":" in spec else spec
+    if ":" not in spec and spec not in BUILTIN_BOTS:
+        raise LadderError(f"unknown bot {text!r}: in-process bots are {', '.join(BUILTIN_BOTS)} "
+                          "or NAME=package.module:factory")
+    try:
+        check_bot_name(name)
+    except StoreError as e:
+        raise LadderError(str(e)) from None
+    return name, spec
+
+
+def bot_factory(spec: str):
+    """The factory ``f(variant) -> bot`` of a bot spec (see `parse_bot_spec`). Raises
+    LadderError if a module or attribute cannot be imported."""
+    if spec == "random":
+        from ..bots import ObservationRandomBot
+        return lambda v: ObservationRandomBot(0)
+    if spec == "heuristic":
+        from ..heuristic import HeuristicBot
+        # the variant data as the arena sends it (GameStart.variant_json), so the bot
+        # plays the same in-process and over gRPC
+        return lambda v: HeuristicBot(json.loads(json.dumps(v.data, default=str)))
+    mod, _, attr = spec.partition(":")
+    try:
+        obj = importlib.import_module(mod)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as e:
+        raise LadderError(f"cannot load bot {spec!r}: {e}") from None
+    if not callable(obj):
+        raise LadderError(f"bot {spec!r} is not callable: give a factory f(variant) -> bot")
+    return obj
+
+
+def play_game(variant, factories: dict, spec: GameSpec, options=None) -> GameResult:
+    """Play one game in this process: ``factories`` maps each bot name of ``spec.bots`` to
+    a factory ``f(variant) -> bot``; one bot object per name plays all its seats. An
+    exception or an illegal answer gets the arena's default action (docs/protocol.md) and
+    counts as a fault."""
+    bots = {name: factories[name](variant) for name in dict.fromkeys(spec.bots)}
+    m = Match(variant, spec.seed)
+    faults = 0
+    while not m.over and len(m.deals) < spec.deals:
+        st = m.new_deal()
+        while not st.is_terminal:
+            s = st.to_act
+            legal = st.legal_actions()
+            try:
+                action = bots[spec.bots[s]].decide(st.observation(s), list(legal))
+            except Exception:
+                action = None
+            if action not in legal:
+                from ..server import default_action
+                action = default_action(legal)
+                faults += 1
+            st.apply(action)
+        m.finish_deal(st)
+    return GameResult(spec.key, tuple(spec.bots), m.seat_scores(), len(m.deals),
+                      m.record(getattr(variant, "options", None)), faults=faults)
+
+
+_WORKER: dict = {}
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask for SIGTERM when the parent dies (a killed ladder leaves no idle
+    workers behind); elsewhere nothing."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _worker_init(variant_name, options, specs):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
+    _die_with_parent()
+    _WORKER["v"] = load_variant(variant_name, options or None)
+    _WORKER["f"] = {name: bot_factory(spec) for name, spec in specs.items()}
+    _WORKER["o"] = options
+
+
+def _worker_play(spec: GameSpec) -> GameResult:
+    return play_game(_WORKER["v"], _WORKER["f"], spec, _WORKER["o"])
+
+
+class InProcessRunner:
+    """Games in this process (``workers`` 1) or in a pool of worker processes.
+    ``bots`` maps a bot name to its spec (`parse_bot_spec`)."""
+
+    name = "in-process"
+
+    def __init__(self, variant_name: str, bots: dict[str, str], options: dict | None = None):
+        self.variant_name, self.options = variant_name, dict(options or {})
+        self.specs = dict(bots)
+        self.variant = load_variant(variant_name, self.options or None)
+        self.factories = {name: bot_factory(spec) for name, spec in self.specs.items()}
+
+    def bots(self) -> list[str]:
+        """The bots this runner can seat."""
+        return sorted(self.specs)
+
+    def check(self, names) -> None:
+        """Raise LadderError unless every bot in ``names`` can be seated."""
+        missing = sorted(set(names) - set(self.specs))
+        if missing:
+            raise LadderError(f"bot {', '.join(missing)} is not among the in-process bots "
+                              f"({', '.join(self.bots())}): add it to --bots")
+
+    def results(self, specs: list[GameSpec], workers: int = 1):
+        """Play ``specs``; yield a GameResult as each game ends (in any order)."""
+        if workers <= 1 or len(specs) <= 1:
+            for spec in specs:
+                yield play_game(self.variant, self.factories, spec, self.options)
+            return
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                   initargs=(self.variant_name, self.options, self.specs))
+        yield from _drain(pool, _worker_play, specs, workers)
+
+
+def _drain(pool, fn, specs, workers):
+    """Run ``fn`` over ``specs`` in ``pool`` with at most ``2 * workers`` queued; yield the
+    results as they come; on an early exit (an error, Ctrl-C) cancel what is queued."""
+    it = iter(specs)
+    running = set()
+    try:
+        for spec in it:
+            running.add(pool.submit(fn, spec))
+            if len(running) >= 2 * workers:
+                break
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for fut in done:
+                nxt = next(it, None)
+                if nxt is not None:
+                    running.add(pool.submit(fn, nxt))
+                yield fut.result()
+    finally:
+        for fut in running:
+            fut.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- the arena over gRPC ------------------------------------------------------------------
+def read_admin_token(data_dir) -> str:
+    """The arena's admin token from ``DATA_DIR/admin-token``. Raises LadderError."""
+    path = os.path.join(data_dir, "admin-token")
+    try:
+        with open(path) as f:
+            tok = f.read().strip()
+    except OSError:
+        tok = ""
+    if not tok:
+        raise LadderError(f"no admin token at {path}: start the arena with `taash arena serve --data {data_dir}`, "
+                          "or pass the --data directory it uses")
+    return tok
+
+
+class ArenaRunner:
+    """Games played by the arena at ``server`` (host:port) between connected bots.
+    ``admin_token``: the arena's admin token; ``wait_s``: how long the arena waits for a
+    seated bot to connect; ``time_control``: optional dict of move_ms, bank_ms, grace_ms,
+    max_strikes (ms) for every game."""
+
+    name = "arena"
+
+    def __init__(self, server: str, admin_token: str, variant_name: str, options: dict | None = None,
+                 wait_s: float = 30.0, time_control: dict | None = None):
+        import grpc
+        from ..pb import arena_pb2_grpc
+        self.server, self.variant_name = server, variant_name
+        self.options = dict(options or {})
+        self.variant = load_variant(variant_name, self.options or None)
+        self.wait_s = wait_s
+        self.tc = dict(time_control or {})
+        self.md = [("authorization", f"Bearer {admin_token}")]
+        self.channel = grpc.insecure_channel(server)
+        self.stub = arena_pb2_grpc.ArenaStub(self.channel)
+
+    def _error(self, e) -> LadderError:
+        import grpc
+        code = e.code()
+        if code == grpc.StatusCode.UNAVAILABLE:
+            return LadderError(f"cannot reach the arena at {self.server}: is `taash arena serve` running?")
+        return LadderError(f"the arena at {self.server} said: {code.name.lower().replace('_', ' ')}: {e.details()}")
+
+    def connected(self) -> dict[str, int]:
+        """Bots with a token in the arena, and how many live connections each has."""
+        import grpc
+        from ..pb import arena_pb2 as apb
+        try:
+            rep = self.stub.ListBots(apb.ListBotsRequest(), metadata=self.md, timeout=10)
+        except grpc.RpcError as e:
+            raise self._error(e) from None
+        return {b.name: b.connections for b in rep.bots}
+
+    def bots(self) -> list[str]:
+        """The bots connected to the arena now."""
+        return sorted(b for b, n in self.connected().items() if n > 0)
+
+    def check(self, names) -> None:
+        """Raise LadderError if a bot in ``names`` has no token in the arena (a bot that is
+        registered but not connected yet gets ``wait_s`` seconds in each game)."""
+        known = self.connected()
+        missing = sorted(set(names) - set(known))
+        if missing:
+            raise LadderError(f"the arena at {self.server} has no bot named {', '.join(missing)}: "
+                              "issue a token with `taash arena token NAME` and start the bot")
+
+    def play(self, spec: GameSpec) -> GameResult:
+        """Ask the arena for one game and wait for its result. Raises LadderError."""
+        import grpc
+        from ..pb import arena_pb2 as apb
+        from ..pb import messages_pb2 as pb
+        tc = pb.TimeControl(**{k: int(v) for k, v in self.tc.items()})
+        req = apb.MatchRequest(variant=self.variant_name,
+                               options_json=json.dumps(self.options) if self.options else "",
+                               bots=list(spec.bots), matches=1, seed=spec.seed, time_control=tc,
+                               wait_ms=int(self.wait_s * 1000), parallel=1, max_deals=spec.deals)
+        game = None
+        try:
+            for up in self.stub.RunMatches(req, metadata=self.md):
+                if up.WhichOneof("update") == "game":
+                    game = up.game
+        except grpc.RpcError as e:
+            raise self._error(e) from None
+        if game is None:
+            raise LadderError(f"the arena at {self.server} ended game {spec.key} without a result")
+        if game.error:
+            raise LadderError(f"game {spec.key} failed in the arena ({game.game_id}): {game.error}")
+        record = None
+        if game.record:
+            try:
+                with open(game.record) as f:
+                    record = json.load(f)
+            except (OSError, ValueError):
+                record = None   # an arena on another host: its path is not ours
+        return GameResult(spec.key, tuple(game.bots), list(game.score), game.deals, record,
+                          arena_game=game.game_id, record_path=game.record, faults=game.faults)
+
+    def results(self, specs: list[GameSpec], workers: int = 1):
+        """Play ``specs``, ``workers`` games at once; yield each GameResult as it ends."""
+        pool = ThreadPoolExecutor(max_workers=max(1, workers))
+        yield from _drain(pool, self.play, specs, max(1, workers))
+
+    def close(self) -> None:
+        """Close the channel."""
+        self.channel.close()

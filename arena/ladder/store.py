@@ -1,0 +1,358 @@
+"""Where a ladder keeps its plans, games, records and standings: one small interface.
+
+`LadderStore` is the interface the ladder uses; `SQLiteLadderStore` (the default, a file
+``ladder.sqlite3`` in the data directory) implements it. `open_store(spec)` picks one from
+a configuration string: a directory or ``sqlite:///path/to/file.sqlite3`` for SQLite, or
+``postgresql://user@host/db`` for a server database (needs the `psycopg` package; the same
+SQL runs on both).
+
+Every write is one transaction: a game with its record (`save_game`), a rated event with
+the standings it changes and their history (`apply_event`), a round's plan
+(`save_round`). A crash or a kill loses at most the game being played; a game or an event
+already reported is in the database, and none is there twice (keys are unique).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from .ratings import BotStanding, GameResult
+from .schedule import GameSpec
+
+DB_FILE = "ladder.sqlite3"
+
+SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS ladders (
+        variant TEXT PRIMARY KEY, settings TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS rounds (
+        variant TEXT NOT NULL, round INTEGER NOT NULL, games TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL, PRIMARY KEY (variant, round))""",
+    """CREATE TABLE IF NOT EXISTS games (
+        variant TEXT NOT NULL, game_key TEXT NOT NULL, event TEXT NOT NULL, round INTEGER NOT NULL,
+        seed BIGINT NOT NULL, bots TEXT NOT NULL, deals INTEGER NOT NULL, scores TEXT NOT NULL,
+        record TEXT, arena_game TEXT, record_path TEXT, faults INTEGER NOT NULL, runner TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL, PRIMARY KEY (variant, game_key))""",
+    """CREATE TABLE IF NOT EXISTS events (
+        variant TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, games TEXT NOT NULL,
+        deals_total INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (variant, seq), UNIQUE (variant, event))""",
+    """CREATE TABLE IF NOT EXISTS standings (
+        variant TEXT NOT NULL, bot TEXT NOT NULL, mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, deals INTEGER NOT NULL,
+        wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+        PRIMARY KEY (variant, bot))""",
+    """CREATE TABLE IF NOT EXISTS history (
+        variant TEXT NOT NULL, seq INTEGER NOT NULL, bot TEXT NOT NULL, deals_total INTEGER NOT NULL,
+        mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, PRIMARY KEY (variant, seq, bot))""",
+]
+
+
+class StoreError(Exception):
+    """The ladder's database cannot be opened, read or written (the message says which)."""
+
+
+class LadderStore:
+    """The ladder's storage. Methods take the variant's reference (``"29"``,
+    ``"house/29-double"``); every ladder is per variant. Writes are atomic."""
+
+    def settings(self, variant: str) -> dict | None:
+        """The settings the variant's ladder was started with, or None if it has none."""
+        raise NotImplementedError
+
+    def save_settings(self, variant: str, settings: dict) -> None:
+        """Record the settings of a new ladder (no-op if it has some already)."""
+        raise NotImplementedError
+
+    def rounds(self, variant: str) -> list[list[GameSpec]]:
+        """Every planned round, round 0 first: the games of each, in play order."""
+        raise NotImplementedError
+
+    def save_round(self, variant: str, rnd: int, games: list[GameSpec]) -> None:
+        """Record the plan of round ``rnd`` (kept as it is if already planned)."""
+        raise NotImplementedError
+
+    def drop_rounds(self, variant: str, first: int) -> None:
+        """Forget the plans of rounds ``first`` and later (rounds none of whose games is
+        stored: the ladder plans them again with the bots of the next run)."""
+        raise NotImplementedError
+
+    def games(self, variant: str, records: bool = False) -> dict[str, GameResult]:
+        """Stored games by key, in the order stored; with their records if ``records``."""
+        raise NotImplementedError
+
+    def save_game(self, variant: str, spec: GameSpec, result: GameResult, runner: str) -> bool:
+        """Store one played game and its record; False (and nothing written) if its key is
+        stored already."""
+        raise NotImplementedError
+
+    def events(self, variant: str) -> list[dict]:
+        """Rated events in the order rated: seq (1, 2, ...), event, games (keys), deals_total."""
+        raise NotImplementedError
+
+    def apply_event(self, variant: str, event: str, game_keys: list[str], deals_total: int,
+                    lines: list[BotStanding]) -> bool:
+        """Record that ``event`` was rated, the new standing ``lines`` of the bots it
+        changed and a history point per line, in one transaction. False (and nothing
+        written) if the event was rated already."""
+        raise NotImplementedError
+
+    def standings(self, variant: str) -> list[BotStanding]:
+        """The stored standings of the variant, best first (mu, then name)."""
+        raise NotImplementedError
+
+    def history(self, variant: str) -> list[dict]:
+        """Rating points in event order: seq, deals_total (deals rated so far), bot, mu, sigma."""
+        raise NotImplementedError
+
+    def variants(self) -> list[str]:
+        """Variants with a ladder, sorted."""
+        raise NotImplementedError
+
+    def reset(self, variant: str) -> None:
+        """Delete the variant's ladder: settings, plans, games, events, standings."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the connection."""
+
+
+class SQLLadderStore(LadderStore):
+    """`LadderStore` over a DB-API connection; subclasses open it and say the paramstyle.
+    ``mark`` is the placeholder (``?`` for sqlite3, ``%s`` for psycopg)."""
+
+    mark = "?"
+    errors: tuple = (sqlite3.Error,)
+
+    def __init__(self, conn, where: str):
+        self.conn = conn
+        self.where = where
+        with self._tx() as cur:
+            for stmt in SCHEMA:
+                cur.execute(stmt)
+
+    # -- plumbing -----------------------------------------------------------------------
+    def _sql(self, sql: str) -> str:
+        return sql if self.mark == "?" else sql.replace("?", self.mark)
+
+    def _begin(self, cur) -> None:
+        cur.execute("BEGIN")
+
+    @contextmanager
+    def _tx(self):
+        """One transaction: committed on success, rolled back on any error."""
+        try:
+            cur = self.conn.cursor()
+            self._begin(cur)
+        except self.errors as e:
+            raise StoreError(f"cannot use the ladder database {self.where}: {e}") from None
+        try:
+            yield _Cursor(cur, self._sql)
+            self.conn.commit()
+        except BaseException as e:
+            try:
+                self.conn.rollback()
+            except self.errors:
+                pass
+            if isinstance(e, self.errors):
+                raise StoreError(f"ladder database {self.where}: {e}") from None
+            raise
+
+    def _query(self, sql: str, args=()) -> list[tuple]:
+        try:
+            cur = self.conn.cursor()
+            cur.execute(self._sql(sql), args)
+            rows = cur.fetchall()
+            self.conn.commit()
+            return rows
+        except self.errors as e:
+            raise StoreError(f"ladder database {self.where}: {e}") from None
+
+    # -- the interface ------------------------------------------------------------------
+    def settings(self, variant):
+        rows = self._query("SELECT settings FROM ladders WHERE variant=?", (variant,))
+        return json.loads(rows[0][0]) if rows else None
+
+    def save_settings(self, variant, settings):
+        with self._tx() as cur:
+            cur.execute("SELECT 1 FROM ladders WHERE variant=?", (variant,))
+            if not cur.fetchall():
+                cur.execute("INSERT INTO ladders(variant, settings, created) VALUES(?,?,?)",
+                            (variant, json.dumps(settings, sort_keys=True), time.time()))
+
+    def rounds(self, variant):
+        rows = self._query("SELECT games FROM rounds WHERE variant=? ORDER BY round", (variant,))
+        return [[GameSpec.from_json(g) for g in json.loads(r[0])] for r in rows]
+
+    def save_round(self, variant, rnd, games):
+        with self._tx() as cur:
+            cur.execute("SELECT 1 FROM rounds WHERE variant=? AND round=?", (variant, rnd))
+            if not cur.fetchall():
+                cur.execute("INSERT INTO rounds(variant, round, games, created) VALUES(?,?,?,?)",
+                            (variant, rnd, json.dumps([g.to_json() for g in games]), time.time()))
+
+    def drop_rounds(self, variant, first):
+        with self._tx() as cur:
+            cur.execute("DELETE FROM rounds WHERE variant=? AND round>=?", (variant, first))
+
+    def games(self, variant, records=False):
+        cols = "game_key, bots, scores, deals, arena_game, record_path, faults" + (", record" if records else "")
+        rows = self._query(f"SELECT {cols} FROM games WHERE variant=? ORDER BY created, game_key", (variant,))
+        out = {}
+        for row in rows:
+            key, bots, scores, deals, ag, rp, faults = row[:7]
+            rec = json.loads(row[7]) if records and row[7] else None
+            out[key] = GameResult(key, tuple(json.loads(bots)), json.loads(scores), deals, rec, ag, rp, faults)
+        return out
+
+    def save_game(self, variant, spec, result, runner):
+        with self._tx() as cur:
+            cur.execute("SELECT 1 FROM games WHERE variant=? AND game_key=?", (variant, spec.key))
+            if cur.fetchall():
+                return False
+            cur.execute(
+                "INSERT INTO games(variant, game_key, event, round, seed, bots, deals, scores, record, "
+                "arena_game, record_path, faults, runner, created) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (variant, spec.key, spec.event, spec.round, spec.seed, json.dumps(list(result.bots)),
+                 result.deals, json.dumps(list(result.scores)),
+                 json.dumps(result.record, separators=(",", ":")) if result.record is not None else None,
+                 result.arena_game, result.record_path, result.faults, runner, time.time()))
+            return True
+
+    def events(self, variant):
+        rows = self._query("SELECT seq, event, games, deals_total FROM events WHERE variant=? ORDER BY seq",
+                           (variant,))
+        return [{"seq": s, "event": e, "games": json.loads(g), "deals_total": d} for s, e, g, d in rows]
+
+    def apply_event(self, variant, event, game_keys, deals_total, lines):
+        with self._tx() as cur:
+            cur.execute("SELECT 1 FROM events WHERE variant=? AND event=?", (variant, event))
+            if cur.fetchall():
+                return False
+            cur.execute("SELECT MAX(seq) FROM events WHERE variant=?", (variant,))
+            last = cur.fetchall()[0][0]
+            seq = (last or 0) + 1
+            now = time.time()
+            cur.execute("INSERT INTO events(variant, seq, event, games, deals_total, created) VALUES(?,?,?,?,?,?)",
+                        (variant, seq, event, json.dumps(list(game_keys)), deals_total, now))
+            for st in lines:
+                cur.execute("DELETE FROM standings WHERE variant=? AND bot=?", (variant, st.bot))
+                cur.execute("INSERT INTO standings(variant, bot, mu, sigma, games, deals, wins, draws, losses) "
+                            "VALUES(?,?,?,?,?,?,?,?,?)", (variant, st.bot, st.mu, st.sigma, st.games, st.deals,
+                                                          st.wins, st.draws, st.losses))
+                cur.execute("INSERT INTO history(variant, seq, bot, deals_total, mu, sigma) VALUES(?,?,?,?,?,?)",
+                            (variant, seq, st.bot, deals_total, st.mu, st.sigma))
+            return True
+
+    def standings(self, variant):
+        rows = self._query("SELECT bot, mu, sigma, games, deals, wins, draws, losses FROM standings "
+                           "WHERE variant=?", (variant,))
+        return sorted((BotStanding(*r) for r in rows), key=lambda s: (-s.mu, s.bot))
+
+    def history(self, variant):
+        rows = self._query("SELECT seq, deals_total, bot, mu, sigma FROM history WHERE variant=? "
+                           "ORDER BY seq, bot", (variant,))
+        return [{"seq": s, "deals_total": d, "bot": b, "mu": m, "sigma": sg} for s, d, b, m, sg in rows]
+
+    def variants(self):
+        return [r[0] for r in self._query("SELECT variant FROM ladders ORDER BY variant")]
+
+    def reset(self, variant):
+        with self._tx() as cur:
+            for table in ("ladders", "rounds", "games", "events", "standings", "history"):
+                cur.execute(f"DELETE FROM {table} WHERE variant=?", (variant,))
+
+    def close(self):
+        try:
+            self.conn.close()
+        except self.errors:
+            pass
+
+
+class _Cursor:
+    """A cursor whose SQL uses ``?`` placeholders whatever the driver's paramstyle."""
+
+    def __init__(self, cur, sql):
+        self.cur, self.sql = cur, sql
+
+    def execute(self, sql, args=()):
+        self.cur.execute(self.sql(sql), args)
+
+    def fetchall(self):
+        return self.cur.fetchall()
+
+
+class SQLiteLadderStore(SQLLadderStore):
+    """The default store: one SQLite file (WAL journal, full sync: a committed game
+    survives a crash of the machine too). Several processes may use it at once. Raises
+    StoreError if the file cannot be created or opened."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"cannot open the ladder database {self.path}: {e}") from None
+        super().__init__(conn, str(self.path))
+
+    def _begin(self, cur):
+        cur.execute("BEGIN IMMEDIATE")
+
+
+class PostgresLadderStore(SQLLadderStore):
+    """The store in a PostgreSQL database (``postgresql://...``), through psycopg 3.
+    Raises StoreError if psycopg is missing or the server cannot be reached."""
+
+    mark = "%s"
+
+    def __init__(self, url: str):
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("a postgresql:// ladder store needs the psycopg package "
+                             "(pip install 'psycopg[binary]')") from None
+        self.errors = (psycopg.Error,)
+        try:
+            conn = psycopg.connect(url)
+        except psycopg.Error as e:
+            raise StoreError(f"cannot connect to the ladder database {_redact(url)}: {e}") from None
+        super().__init__(conn, _redact(url))
+
+    def _begin(self, cur):
+        pass   # psycopg opens a transaction on the first statement
+
+
+def _redact(url: str) -> str:
+    """A database URL without its password."""
+    head, sep, tail = url.partition("@")
+    if not sep or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, cred = head.partition("//")
+    return f"{scheme}//{cred.split(':', 1)[0]}:***@{tail}"
+
+
+def open_store(spec: str | os.PathLike | None = None, data_dir: str | os.PathLike = "arena-data") -> LadderStore:
+    """The store a configuration string names: None -> ``DATA_DIR/ladder.sqlite3``; a
+    ``sqlite:///PATH`` URL or a path ending in ``.sqlite3``/``.db`` -> that SQLite file; any
+    other path -> ``PATH/ladder.sqlite3``; ``postgresql://...`` -> PostgreSQL. Raises
+    StoreError."""
+    if spec is None or spec == "":
+        return SQLiteLadderStore(Path(data_dir) / DB_FILE)
+    s = str(spec)
+    if s.startswith(("postgresql://", "postgres://")):
+        return PostgresLadderStore(s)
+    if s.startswith("sqlite:///"):
+        return SQLiteLadderStore(s[len("sqlite:///"):])   # sqlite:///rel/path, sqlite:////abs/path
+    if "://" in s:
+        raise StoreError(f"unknown ladder store {s!r}: give a directory, sqlite:///FILE or postgresql://...")
+    p = Path(s)
+    if p.suffix in (".sqlite3", ".sqlite", ".db"):
+        return SQLiteLadderStore(p)
+    return SQLiteLadderStore(p / DB_FILE)
