@@ -732,6 +732,13 @@ class ArenaServer:
                 t.cancel()
             if tasks:
                 await asyncio.gather(*tasks, return_exceptions=True)
+            # end every bot stream with OK (the bot sees the end of its stream, not an error)
+            for conns in self.arena.conns.values():
+                for c in conns:
+                    c.queue.put_nowait(None)
+            for w in list(self.arena.watch_all):
+                w.put(None)
+            await asyncio.sleep(0.2)
         if self.server is not None:
             await self.server.stop(grace)
 
