@@ -28,6 +28,8 @@ def _conv(name, minimum=0):
             raise argparse.ArgumentTypeError(f"{name} must be an integer, not {text!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"{name} must be at least {minimum}, not {v}")
+        if v > 2**31 - 1:
+            raise argparse.ArgumentTypeError(f"{name} is too large: {v}")
         return v
     return conv
 
@@ -143,6 +145,10 @@ def cmd_match(args) -> int:
     from .pb import arena_pb2 as apb
     from .pb import arena_pb2_grpc
     from .pb import messages_pb2 as pb
+    if not -2**63 <= args.seed < 2**63:
+        raise CLIError("--seed must fit in 64 bits")
+    if not 0 <= args.wait <= 86400:
+        raise CLIError("--wait must be between 0 and 86400 seconds")
     bots = [b.strip() for b in args.bots.split(",")]
     if any(not b for b in bots):
         raise CLIError(f"--bots takes bot names separated by commas, not {args.bots!r}")
