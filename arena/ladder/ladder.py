@@ -110,7 +110,7 @@ def run_ladder(store, runner, bots, deals: int, settings: LadderSettings, worker
         if settings.schedule == ROUND_ROBIN:
             pairs = pairs_round_robin(bots)
         else:
-            pairs = pairs_by_rating(bots, lambda b: ratings.get(b).mu if b in ratings.standings else 25.0)
+            pairs = pairs_by_rating(bots, lambda b: ratings.get(b).mu)
         games = plan_round(rnd, pairs, ladder_seed=settings.seed, duplicate=settings.duplicate,
                            game_deals=settings.game_deals, players=v.players,
                            partnership=v.partnership, side_of=v.side_of)

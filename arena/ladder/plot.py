@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .ratings import Z95
+from .ratings import Z95, initial_rating
 
 
 def plot_history(histories: dict[str, list[dict]], out) -> Path:
@@ -14,6 +14,7 @@ def plot_history(histories: dict[str, list[dict]], out) -> Path:
     nothing to plot, OSError if the file cannot be written."""
     from matplotlib.figure import Figure   # no pyplot: no GUI backend, no global state
 
+    mu0, sigma0 = initial_rating()
     items = [(v, rows) for v, rows in histories.items() if rows]
     if not items:
         raise ValueError("no rated games to plot: run a ladder first (taash ladder run)")
@@ -26,11 +27,13 @@ def plot_history(histories: dict[str, list[dict]], out) -> Path:
         per_bot: dict[str, list[dict]] = {}
         for r in rows:
             per_bot.setdefault(r["bot"], []).append(r)
+        end = rows[-1]["deals_total"]
         for bot in sorted(per_bot):
             pts = per_bot[bot]
+            pts = pts + [{**pts[-1], "deals_total": end}]   # flat to the end of the ladder
             x = [0] + [p["deals_total"] for p in pts]
-            mu = [25.0] + [p["mu"] for p in pts]
-            sd = [25.0 / 3] + [p["sigma"] for p in pts]
+            mu = [mu0] + [p["mu"] for p in pts]
+            sd = [sigma0] + [p["sigma"] for p in pts]
             line, = ax.plot(x, mu, label=bot, drawstyle="steps-post")
             ax.fill_between(x, [m - Z95 * s for m, s in zip(mu, sd)], [m + Z95 * s for m, s in zip(mu, sd)],
                             step="post", alpha=0.15, color=line.get_color())

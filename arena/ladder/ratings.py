@@ -77,6 +77,13 @@ class BotStanding:
                 "losses": self.losses, "win_rate": self.win_rate}
 
 
+def initial_rating() -> tuple[float, float]:
+    """(mu, sigma) of a bot that has not played yet: openskill's defaults (25, 25/3)."""
+    from openskill.models import PlackettLuce
+    m = PlackettLuce()
+    return float(m.mu), float(m.sigma)
+
+
 def game_teams(partnership: str, side_of, bots, scores) -> tuple[list[tuple[str, ...]], list[float]]:
     """The rated teams of one game and their scores (see the module doc). Returns
     (teams, scores): teams are tuples of bot names, sorted; empty when nothing can be
