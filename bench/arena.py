@@ -185,7 +185,8 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, nargs="+", default=[1, 100, 1000], help="concurrent games")
-    ap.add_argument("--deals", type=int, default=2, help="deals per game (default 2)")
+    ap.add_argument("--deals", type=int, default=2,
+                    help="deals per game (default 2; at least 100/games, for enough decisions)")
     ap.add_argument("--variant", default="29")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -198,12 +199,13 @@ def main(argv=None) -> int:
         return 0
     from interpreter import load_variant
     players = load_variant(args.variant).players
-    print(f"arena vs bare gRPC echo on localhost, {args.variant}, {args.deals} deals per game, "
+    print(f"arena vs bare gRPC echo on localhost, {args.variant}, max({args.deals}, 100/games) deals per game, "
           f"{players} bot connections per game; python {sys.version.split()[0]}, grpcio {grpc.__version__}, "
           f"{os.cpu_count()} cores")
     print(f"{'games':>6} {'what':>6} {'decisions':>10} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8}")
     for g in args.games:
-        a = asyncio.run(run_arena(g, args.deals, args.variant, players))
+        deals = max(args.deals, 100 // g)     # enough decisions for stable figures at low concurrency
+        a = asyncio.run(run_arena(g, deals, args.variant, players))
         size = 900
         rounds = max(4, a["decisions"] // g)
         e = asyncio.run(run_echo(g, rounds, size))
