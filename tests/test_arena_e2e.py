@@ -167,6 +167,11 @@ def test_spectators_see_public_events_only(server):
     assert [json.loads(e.result_json)["points"] for e in ends] == \
         [d["points"] for d in replay_json(m["record"])["deals"]]
     assert events[-1].game_ended.seed == 11 and events[-1].game_ended.record == m["record"]
+    from arena.cli_arena import describe_event       # what `taash arena watch` prints
+    lines = [describe_event(ev) for ev in events]
+    assert lines[0].endswith("game started: 28, seats h1, h2, h1, h2")
+    assert any(line.endswith(": trump-card") for line in lines)
+    assert not any("trump-card " in line for line in lines)
 
 
 def test_cli_errors_are_clear(server, tmp_path):
@@ -197,3 +202,32 @@ def test_cli_errors_are_clear(server, tmp_path):
     assert out.returncode == 1 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
     out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--matches", "0", *common)
     assert out.returncode == 2 and "--matches must be at least 1" in out.stderr
+
+
+def test_a_python_bot_is_one_function(server, tmp_path):
+    """The SDK as its doc shows it: one function, run(); a process of its own."""
+    script = tmp_path / "mybot.py"
+    script.write_text(
+        "import sys\n"
+        "from arena.sdk import run\n\n"
+        "def decide(observation, legal_actions):\n"
+        "    assert observation['seat'] in (0, 2) and observation['legal_actions'] == legal_actions\n"
+        "    return legal_actions[-1]\n\n"
+        "run(decide, token=sys.argv[1], name='fn', server=sys.argv[2], max_games=1)\n")
+    token = server.token("fn")
+    p = subprocess.Popen([__import__("sys").executable, str(script), token, server.addr], env=env(), cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        server.wait_connected(["fn"])
+        [m] = match(server, "28", "--bots", "fn,h2,fn,h2", "--seed", "8", "--max-deals", "2")["matches"]
+        assert m["faults"] == 0 and m["deals"] == 2
+        out, err = p.communicate(timeout=30)
+        assert p.returncode == 0, err
+    finally:
+        if p.poll() is None:
+            p.kill()
+    rec = record(m["record"])
+    from test_arena_faults import seat_actions
+    for seat in (0, 2):                               # every action of its seats was its choice
+        for d, i, a, dflt in seat_actions(rec, seat):
+            assert not dflt
