@@ -55,13 +55,16 @@ class HeuristicBot:
 
     # -- cards ------------------------------------------------------------------------
     def pts(self, card: str) -> float:
+        """Card points of a card text ("JS" -> 3 in 29)."""
         return self.points.get(card[:-1], 0)
 
     def st(self, card: str) -> int:
+        """Strength of a card within its suit: higher wins (from deck.ranks)."""
         return self.strength.get(card[:-1], 0)
 
     @staticmethod
     def suit(card: str) -> str:
+        """The suit letter of a card text."""
         return card[-1]
 
     # -- sides ------------------------------------------------------------------------
@@ -111,6 +114,7 @@ class HeuristicBot:
         return mine + partners * 0.9
 
     def best_trump(self, hand: list[str], team_size: int, allowed=None) -> tuple[str, float]:
+        """(suit, side estimate) of the best trump among ``allowed`` (default: all suits)."""
         suits = allowed or self.suits
         return max(((s, self.side_estimate(hand, s, team_size)) for s in suits), key=lambda x: x[1])
 

@@ -144,6 +144,7 @@ class Pending:
         self.sends = 0
 
     def wake(self):
+        """Wake the game waiting on this decision (an answer, a connection change)."""
         w = self.waiter
         if w is not None and not w.done():
             w.set_result(None)
@@ -173,9 +174,11 @@ class Game:
         self.start_msgs: dict[str, bytes] = {}
 
     def t_ms(self) -> int:
+        """Milliseconds since the game began."""
         return int((time.monotonic() - self.t0) * 1000)
 
     def seats_of(self, bot: str) -> list[int]:
+        """The seats ``bot`` holds in this game."""
         return [s for s, b in enumerate(self.bots) if b == bot]
 
 
@@ -638,6 +641,7 @@ class Watcher:
         self.dropped = False
 
     def put(self, data) -> None:
+        """Queue serialized event bytes (None: the end); drop a spectator too far behind."""
         if self.dropped:
             return
         if self.q.qsize() >= self.limit:
