@@ -256,24 +256,24 @@ def _start_until(args, data: Path, games: int) -> subprocess.Popen:
 
 def test_killed_mid_run_the_rerun_loses_and_doubles_nothing(tmp_path):
     data = tmp_path / "killed"
-    args = ["run", "--variant", "29", "--deals", "800", "--game-deals", "4", "--seed", "11", "--duplicate",
+    args = ["run", "--variant", "29", "--deals", "400", "--game-deals", "4", "--seed", "11", "--duplicate",
             "--data", str(data), "--quiet"]
     p = _start_until(args, data, 12)
     assert p.poll() is None, "the ladder ended before it could be killed"
     p.send_signal(signal.SIGKILL)
     p.wait()
     cut = _stored_games(data / "ladder.sqlite3")
-    assert 12 <= cut < 200
+    assert 12 <= cut < 100
     r = run_cli(*args)
     assert r.returncode == 0, r.stderr
     store = open_store(None, data)
-    assert len(store.games("29")) == 200 and len(store.events("29")) == 100
+    assert len(store.games("29")) == 100 and len(store.events("29")) == 50
     # the same as a ladder that was never stopped
     fresh = open_store(None, tmp_path / "fresh")
-    run_ladder(fresh, InProcessRunner("29", BOTS), list(BOTS), 800, LadderSettings(seed=11, duplicate=True, game_deals=4))
+    run_ladder(fresh, InProcessRunner("29", BOTS), list(BOTS), 400, LadderSettings(seed=11, duplicate=True, game_deals=4))
     assert [s.to_json() for s in store.standings("29")] == [s.to_json() for s in fresh.standings("29")]
     h = store.standings("29")[0]
-    assert (h.bot, h.games, h.deals) == ("heuristic", 200, 800)
+    assert (h.bot, h.games, h.deals) == ("heuristic", 100, 400)
     assert run_cli("verify", "--data", str(data)).returncode == 0
 
 

@@ -84,6 +84,21 @@ def test_a_missing_bot_is_a_clear_error_and_loses_nothing(arena, tmp_path):
     assert (s.games_total, s.events_total, s.rounds) == (8, 8, 8)
 
 
+def test_cli_ladder_through_the_arena_seats_every_connected_bot(arena, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "run", "--variant", "28", "--arena", arena.addr,
+                        "--data", str(arena.data), "--store", str(tmp_path / "l.sqlite3"), "--deals", "4",
+                        "--game-deals", "1", "--duplicate", "--json"],
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    # ghost has a token but no connection: the default bots are the connected ones
+    assert sorted(s["bot"] for s in out["standings"]) == ["heuristic", "random"]
+    assert (out["games"], out["deals"]) == (4, 4)
+    g = next(iter(open_store(str(tmp_path / "l.sqlite3")).games("28").values()))
+    assert g.arena_game.startswith("g") and Path(g.record_path).parent == arena.data / "records"
+
+
 def _our_processes(marker: str) -> list[str]:
     out = []
     for pid in os.listdir("/proc"):
