@@ -30,6 +30,7 @@ class LadderSettings:
     schedule: str = ROUND_ROBIN
 
     def to_json(self) -> dict:
+        """As stored with the ladder: {"seed", "duplicate", "game_deals", "schedule"}."""
         return {"seed": self.seed, "duplicate": self.duplicate, "game_deals": self.game_deals,
                 "schedule": self.schedule}
 
