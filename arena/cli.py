@@ -259,4 +259,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run the imported module's main, so that its error classes are the ones that
+    # the subcommand modules raise (not copies made by running this file as __main__)
+    from arena.cli import main as _main
+    sys.exit(_main())
