@@ -140,6 +140,9 @@ class Compiled:
 
 
 _NC = object()  # "not a constant"
+MAX_RULE_CHARS = 4000  # limits that keep every rule small enough to check and compile
+MAX_DEPTH = 40
+MAX_WIDTH = 40
 
 
 class Compiler:
@@ -150,7 +153,8 @@ class Compiler:
     """
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
-                 declarations=(), options=None, answers=(), denominations=None):
+                 declarations=(), options=None, answers=(), denominations=None,
+                 score_unit: str = "side"):
         self.deck = deck
         self.players, self.tricks = players, tricks
         self.min_bid, self.max_bid = min_bid, max_bid
@@ -158,6 +162,7 @@ class Compiler:
         self.answers = list(answers)
         self.denominations = dict(denominations or {})
         self.only_options = False
+        self.score_unit = SIDE if score_unit == "side" else SEAT
         self.extra = {}
         self.locals = {}
         self.options = dict(options or {})
@@ -168,11 +173,25 @@ class Compiler:
 
     # -- parsing ------------------------------------------------------------------
     def parse(self, text: str, start: str) -> Tree:
+        if len(text) > MAX_RULE_CHARS:
+            raise DSLError(f"this rule is {len(text)} characters long; at most {MAX_RULE_CHARS}")
         try:
-            return parser().parse(text, start=start)
+            tree = parser().parse(text, start=start)
         except UnexpectedInput as e:
             raise DSLError(_parse_message(e, text), getattr(e, "line", 1) or 1,
                            getattr(e, "column", 1) or 1) from None
+        # bound the nesting, so that checking and compiling never exhaust Python's stack
+        stack = [(tree, 1)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                raise DSLError(f"this rule nests more than {MAX_DEPTH} levels deep: split it, "
+                               "or name a part first (`part = ...` in an effect)", *_pos(node))
+            kids = [c for c in node.children if isinstance(c, Tree)]
+            if len(kids) > MAX_WIDTH:
+                raise DSLError(f"more than {MAX_WIDTH} parts in one expression", *_pos(node))
+            stack.extend((c, depth + 1) for c in kids)
+        return tree
 
     # -- public -------------------------------------------------------------------
     def add(self, hook: str, text: str, kind: str, extra_names: str | None = None) -> str:
@@ -266,13 +285,16 @@ class Compiler:
                 if len(lv.children) != 2:
                     raise DSLError(f"'{name}' needs an index: {name}[side] or {name}[seat]", *_pos(lv))
                 icode, ityp, _ = self.value(lv.children[1])
-                if ityp not in (SIDE, SEAT, INT):
-                    raise DSLError(f"index of '{name}' should be a side or a seat, not a {ityp}",
+                want = self.score_unit if name == "score" else SEAT
+                if ityp != want:
+                    raise DSLError(f"index of '{name}' should be a {want}, not a {ityp}"
+                                   + (f" (this match keeps scores per {want})" if name == "score" else ""),
                                    *_pos(lv.children[1]))
                 t = self.tmp()
                 ccode, ctyp, _ = self.value(expr)
                 self.expect(expr, ctyp, typ, f"the value assigned to '{name}'")
-                return (f"{ind}{t} = {icode}\n{ind}if 0 <= {t} < len({target}):\n"
+                bound = "_N" if name == "side" else f"len({target})"
+                return (f"{ind}{t} = {icode}\n{ind}if 0 <= {t} < {bound}:\n"
                         f"{ind}    {target}[{t}] {str(op)} {ccode}\n")
             elif len(lv.children) != 1:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
@@ -395,7 +417,10 @@ class Compiler:
             if op in ("//", "%"):
                 if bconst == 0:
                     raise DSLError("division by zero", *_pos(b))
-                bc = f"({bc} or 1)"  # a rule never raises: x // 0 is x // 1
+                t = self.tmp()  # a rule never raises: x // 0 and x % 0 are 0
+                return (f"(({ac} {op} {t}) if ({t} := {bc}) else 0)", INT,
+                        _NC if aconst is _NC or bconst is _NC else
+                        (aconst // bconst if op == "//" else aconst % bconst) if bconst else 0)
             const = _NC
             if aconst is not _NC and bconst is not _NC and not (op in ("//", "%") and bconst == 0):
                 const = {"+": aconst + bconst, "-": aconst - bconst, "*": aconst * bconst,
@@ -407,8 +432,9 @@ class Compiler:
             ic, it, _ = self.value(i)
             if at != LIST:
                 raise DSLError(f"only a list can be indexed, not a {at}", *_pos(node))
-            if it not in (SIDE, SEAT, INT):
-                raise DSLError(f"an index should be a side, seat or number, not a {it}", *_pos(i))
+            if it != self.score_unit:
+                raise DSLError(f"an index of the score should be a {self.score_unit}, not a {it} "
+                               f"(this match keeps scores per {self.score_unit})", *_pos(i))
             return f"_at({ac}, {ic})", INT, _NC
         raise DSLError(f"unsupported construct '{d}'", *_pos(node))
 

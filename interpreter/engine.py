@@ -78,7 +78,8 @@ class State:
         self.hands = [[] for _ in range(n)]
         self._dealt_pos = [0] * n
         self._skip = None
-        self.side = list(v.side_of) if v.partnership == "fixed" else [1] * n
+        # seat -> side; one more entry, -1, so that side[none] is none
+        self.side = list(v.side_of) + [-1] if v.partnership == "fixed" else [1] * n + [-1]
         self.step = 0
         self.phase = "deal"
         self.to_act = -1
@@ -293,7 +294,7 @@ class State:
                 return
             self.target = self.bid
             if v.partnership != "fixed":
-                self.side = [1] * n
+                self.side = [1] * n + [-1]
                 self.side[self.declarer] = 0
             self._next_step()
             return

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANTS_DIR = ROOT / "variants"
 SCHEMA_PATH = ROOT / "grammar" / "variant.schema.json"
 MAX_EXTENDS = 16
+MAX_FILE_BYTES = 1 << 20
 KEY = "\0key"  # locs[path + (KEY,)]: where the key of the value at path is written
 
 
@@ -101,6 +102,8 @@ def resolve_name(name: str, base: Path | None = None) -> Path:
     for c in candidates:
         if c.is_file():
             return c.resolve()
+    if p.exists():
+        return p.resolve()  # a directory or a device: reported by the reader
     raise FileNotFoundError(f"no variant named {name!r} (looked for "
                             + ", ".join(str(c) for c in candidates) + ")")
 
@@ -114,9 +117,17 @@ def _yaml_tree(path: Path):
     """Read one YAML file into (data, {path tuple: Loc}). Raises VariantError."""
     fname = str(path)
     try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise VariantError([Problem(fname, 1, 1, f"cannot read the file: {e}")]) from None
+        if not path.is_file():
+            raise VariantError([Problem(fname, 0, 0, "not a file" if path.exists() else "no such file")])
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise VariantError([Problem(fname, 0, 0, f"the file is larger than {MAX_FILE_BYTES} bytes")])
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise VariantError([Problem(fname, 0, 0, f"the file is not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    except OSError as e:
+        raise VariantError([Problem(fname, 0, 0, f"cannot read the file: {e.strerror or e}")]) from None
     lines = text.splitlines()
     try:
         loader = yaml.SafeLoader(text)
@@ -133,6 +144,8 @@ def _yaml_tree(path: Path):
         raise VariantError([Problem(fname, line, col, f"YAML: {msg}")]) from None
     except yaml.YAMLError as e:
         raise VariantError([Problem(fname, 1, 1, f"YAML: {e}")]) from None
+    except RecursionError:
+        raise VariantError([Problem(fname, 1, 1, "YAML: the file nests too deeply")]) from None
     if node is None:
         raise VariantError([Problem(fname, 1, 1, "the file is empty")])
     locs: dict[tuple, Loc] = {}
@@ -207,7 +220,10 @@ def _yaml_tree(path: Path):
             return None
         return value
 
-    data = build(node, ())
+    try:
+        data = build(node, ())
+    except RecursionError:
+        raise VariantError([Problem(fname, 1, 1, "YAML: the file nests too deeply")]) from None
     constructor.dispose()
     if problems:
         raise VariantError(problems)

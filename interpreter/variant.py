@@ -205,7 +205,7 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     try:
         path = resolve_name(str(name))
     except FileNotFoundError as e:
-        raise VariantError([Problem(str(name), 1, 1, str(e))]) from None
+        raise VariantError([Problem(str(name), 0, 0, str(e))]) from None
     data, locs = load_raw(path)
     fname = str(path)
     problems = schema_problems(data, locs, fname)
@@ -219,6 +219,12 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         loc = at(*p)
         problems.append(Problem(loc.file, loc.line, loc.column, msg))
 
+    from .dsl import FUNCTIONS, NAMES
+    for k in data.get("options", {}) or {}:
+        if (k in NAMES and k != "players") or k in FUNCTIONS:
+            problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
+    if problems:
+        raise VariantError(problems)
     opts, oprob = _option_problems(data.get("options", {}) or {}, options, fname)
     if oprob:
         raise VariantError(oprob)
@@ -269,16 +275,22 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     needed = ["auction", "play"] + (["trump"] if trump_mode != "bid" else [])
     for step in needed:
         if steps.count(step) != 1:
-            problem(("flow",), f"the flow must have exactly one '{step}' step")
+            where = [i for i, s in enumerate(flow) if s == step]
+            problem(("flow", where[1]) if len(where) > 1 else ("flow",),
+                    f"the flow must have exactly one '{step}' step")
     for step in ("exchange", "call_partner", "doubling"):
         if steps.count(step) > 1:
-            problem(("flow",), f"the flow may have at most one '{step}' step")
+            problem(("flow", [i for i, s in enumerate(flow) if s == step][1]),
+                    f"the flow may have at most one '{step}' step")
     if trump_mode == "bid" and "trump" in steps:
-        problem(("trump", "mode"), "trump.mode 'bid' takes trump from the contract: remove the 'trump' step")
+        problem(("flow", flow.index("trump")), "trump.mode 'bid' takes trump from the contract: remove the 'trump' step")
     if "exchange" in steps and not widow:
-        problem(("flow",), "an 'exchange' step needs a widow (a `widow: N` step)")
+        problem(("flow", flow.index("exchange")), "an 'exchange' step needs a widow (a `widow: N` step)")
+    if widow and "exchange" not in steps:
+        problem(("flow",), "a widow needs an 'exchange' step, where the declarer takes it (else its "
+                           "points would count for nobody)")
     if "call_partner" in steps and partnership != "called":
-        problem(("flow",), "a 'call_partner' step needs `partnership: called`")
+        problem(("flow", flow.index("call_partner")), "a 'call_partner' step needs `partnership: called`")
     if partnership == "called" and "call_partner" not in steps:
         problem(("partnership",), "`partnership: called` needs a 'call_partner' step in the flow")
     if not problems:
@@ -329,7 +341,7 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
 
     answers = [f"{d.get('action', f'declare {n}')} {a}" for n, d in decls_data.items() for a in d.get("answers", [])]
     comp = Compiler(deck, players, per_seat, min_bid, max_bid, declarations=list(decls_data),
-                    options=opts, answers=answers,
+                    options=opts, answers=answers, score_unit=data["match"].get("score", "side"),
                     denominations={den: -2 - i for i, den in enumerate(x for x in dens if x not in deck.suits)})
     names = {}
 
@@ -366,7 +378,10 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
                 d["answered_by"], extra)
     if problems:
         raise VariantError(problems)
-    built = comp.build()
+    try:
+        built = comp.build()
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as e:  # beyond the limits
+        raise VariantError([Problem(fname, 1, 1, f"the rules are too complex to compile ({type(e).__name__})")]) from None
     rules = {hook: None for hook in HOOKS}
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
