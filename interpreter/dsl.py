@@ -538,6 +538,15 @@ class Compiler:
         if fname not in FUNCTIONS:
             raise DSLError(f"unknown function '{fname}'{_suggest(fname, FUNCTIONS)}", *_pos(node))
         template, types, result = FUNCTIONS[fname]
+        if types in (("declaration",), ("answer",)) and len(args) == 1 \
+                and getattr(args[0], "data", "") == "string":
+            text = str(args[0].children[0])[1:-1]
+            known = self.declarations if types == ("declaration",) else self.answers
+            if text not in known:
+                what = "declaration" if types == ("declaration",) else "question and answer"
+                raise DSLError(f"no {what} named \"{text}\" (this variant's: "
+                               f"{', '.join(known) or 'none'}){_suggest(text, known)}", *_pos(args[0]))
+            return template.format(repr(text)), result, _NC
         vals = [self.value(a) for a in args]
         if types == ("int*",):
             if not vals:

@@ -241,6 +241,7 @@ def _merge(base, over, base_locs, over_locs, path=()):
             p = path + (k,)
             if v is None:
                 out.pop(k, None)
+                _copy_locs(over_locs, base_locs, p)  # errors about it point at the `null`
                 continue
             if k in base:
                 out[k] = _merge(base[k], v, base_locs, over_locs, p)
@@ -311,7 +312,7 @@ def locate(locs: dict, path: tuple, fallback_file: str) -> Loc:
 
 
 def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
-    """Every JSON Schema violation, located at its node."""
+    """Every JSON Schema violation, located at its node (at the key for a key's fault)."""
     out = []
     errors = sorted(schema_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     for err in errors:
@@ -322,22 +323,71 @@ def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
             if extra:
                 loc = locs.get(path + (extra[0], KEY)) or locate(locs, path + (extra[0],), fname)
                 path = path + (extra[0],)
+        elif err.validator == "required":
+            missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
+            if missing and path + (missing[0],) in locs:  # removed with `null` in a child file
+                loc = locs[path + (missing[0],)]
+        elif err.validator == "propertyNames" or (err.schema_path and "propertyNames" in err.schema_path):
+            if isinstance(err.instance, str) and path + (err.instance, KEY) in locs:
+                loc = locs[path + (err.instance, KEY)]
+                path = path + (err.instance,)
         loc = loc or locate(locs, path, fname)
         where = ".".join(str(p) for p in path) or "the file"
-        msg = _schema_message(err)
+        msg = _schema_message(err, path)
         out.append(Problem(loc.file, loc.line, loc.column, f"{where}: {msg}"))
     return out
 
 
-def _schema_message(err) -> str:
+def show(value) -> str:
+    """A value as the author wrote it in YAML terms (true, null, "text"), not Python's."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "boolean": "true or false",
+               "object": "a mapping (key: value lines)", "array": "a list", "null": "nothing"}
+
+
+def _schema_message(err, path=()) -> str:
     v = err.validator
+    inst = err.instance
     if v == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        extra = sorted(set(inst) - set(err.schema.get("properties", {})))
         allowed = ", ".join(sorted(err.schema.get("properties", {})))
         return f"unknown key {', '.join(map(repr, extra))}" + (f" (allowed: {allowed})" if allowed else "")
     if v == "required":
         return err.message.replace("is a required property", "is required")
-    if v == "oneOf" and isinstance(err.instance, (str, dict)):
-        return (f"{json.dumps(err.instance)} is not a flow step "
-                "(use auction, trump, play or {deal: [packet sizes]})")
+    if v == "type":
+        want = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        words = " or ".join(_TYPE_WORDS.get(t, t) for t in want)
+        if isinstance(inst, bool) and "string" in want:
+            return (f"{show(inst)} should be {words}: YAML reads yes/no/on/off/true/false as true or "
+                    "false; write it in quotes")
+        if isinstance(inst, dict) and "string" in want:
+            return ("a rule is text: to write a rule on several lines, put `|` after the colon and "
+                    "indent the lines below")
+        return f"{show(inst)} should be {words}"
+    if v == "enum":
+        allowed = ", ".join(show(x) for x in err.validator_value)
+        hint = ""
+        if isinstance(inst, int) and str(inst) in err.validator_value:
+            hint = f" (write it in quotes: \"{inst}\")"
+        return f"{show(inst)} is not one of {allowed}{hint}"
+    if v == "pattern":
+        return f"{show(inst)}: a name of lowercase letters, digits, '-' and '_', starting with a letter"
+    if v in ("minimum", "maximum"):
+        word = "at least" if v == "minimum" else "at most"
+        return f"{show(inst)} should be {word} {err.validator_value}"
+    if v == "minItems":
+        return f"needs at least {err.validator_value} item{'s' if err.validator_value != 1 else ''}"
+    if v == "uniqueItems":
+        return "has an item twice"
+    if v == "oneOf" and path and path[0] == "flow":
+        return (f"{show(inst)} is not a flow step (the steps: {{deal: [packet sizes]}}, {{widow: N}}, "
+                "auction, exchange, trump, call_partner, doubling, play)")
+    if v == "oneOf" and path and path[0] == "options":
+        return (f"{show(inst)} is not an option: give a whole number, true or false, or "
+                "{default: ..., choices: [...], description: ...}")
     return err.message

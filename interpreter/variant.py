@@ -402,12 +402,49 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         max_deals=data["match"].get("max_deals", 1000), rules=rules, sources=sources)
 
 
+MAX_OPTION_COMBINATIONS = 64
+
+
+def option_combinations(name) -> list[dict]:
+    """Every combination of the finite options (true/false, or `choices`) of a variant that
+    has presets, at most MAX_OPTION_COMBINATIONS; [] if it has no presets."""
+    import itertools
+    try:
+        data, _ = load_raw(resolve_name(str(name)))
+    except (VariantError, FileNotFoundError):
+        return []
+    if not data.get("presets") or not isinstance(data.get("options"), dict):
+        return []
+    domains = {}
+    for k, spec in data["options"].items():
+        if isinstance(spec, dict) and isinstance(spec.get("choices"), list):
+            domains[k] = spec["choices"]
+        elif isinstance(spec, bool) or (isinstance(spec, dict) and isinstance(spec.get("default"), bool)):
+            domains[k] = [False, True]
+    combos = [dict(zip(domains, vals)) for vals in itertools.product(*domains.values())]
+    return combos[:MAX_OPTION_COMBINATIONS]
+
+
 def check_files(paths) -> list[Problem]:
-    """Load each file; return every problem found (empty when all are valid)."""
+    """Load each file, and each combination of its options that switches presets; return
+    every problem found (empty when all are valid)."""
     out = []
     for p in paths:
         try:
             load_variant(p)
         except VariantError as e:
             out.extend(e.problems)
+            continue
+        seen = set()
+        for combo in option_combinations(p):
+            try:
+                load_variant(p, combo)
+            except VariantError as e:
+                sets = " ".join(f"--set {k}={str(v).lower() if isinstance(v, bool) else v}"
+                                for k, v in combo.items())
+                for pr in e.problems:
+                    key = (pr.file, pr.line, pr.column, pr.message)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(Problem(pr.file, pr.line, pr.column, f"with {sets}: {pr.message}"))
     return out

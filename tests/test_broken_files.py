@@ -99,7 +99,7 @@ def test_missing_required_key(tmp_path):
 def test_wrong_type(tmp_path):
     # line 3: `players: four`, the value at column 10
     p = write(tmp_path, HEAD + "players: four\n")
-    check(p, 3, 10, "players: 'four' is not of type 'integer'")
+    check(p, 3, 10, 'players: "four" should be a whole number')
 
 
 def test_unknown_nested_key(tmp_path):
@@ -277,3 +277,64 @@ def test_problem_format_shows_line_and_caret(tmp_path):
     assert out[2] == "    " + " " * 20 + "^"
     assert len(out) == 3
     assert pr.format(False) == out[0]
+
+
+# -- found by a new user --------------------------------------------------------------------
+
+def test_mistake_inside_a_preset_is_found_by_check(tmp_path):
+    from interpreter import check_files
+    p = write(tmp_path, HEAD + "options:\n  long: false\npresets:\n  - when: long\n    set:\n"
+                              "      match: {endz: 1}\n")
+    problems = check_files([p])
+    assert len(problems) == 1
+    pr = problems[0]
+    # line 8: `      match: {endz: 1}`; the key endz at column 15
+    assert (pr.line, pr.column) == (8, 15)
+    assert pr.message.startswith("with --set long=true: match.endz: unknown key 'endz'")
+
+
+def test_null_removing_a_required_section_points_at_the_null(tmp_path):
+    p = write(tmp_path, HEAD + "auction: null\n")
+    check(p, 3, 10, "'auction' is required")
+
+
+def test_bad_key_name_points_at_the_key_in_the_child(tmp_path):
+    p = write(tmp_path, HEAD + "deck:\n  points: {J: 3, Z: 1}\n")
+    check(p, 4, 18, 'deck.points.Z: "Z" is not one of')
+
+
+def test_unquoted_rank_gets_a_hint(tmp_path):
+    p = write(tmp_path, HEAD + 'deck:\n  ranks: [J, 9, A, T, K, Q, "8", "7"]\n')
+    check(p, 4, 14, '(write it in quotes: "9")')
+
+
+def test_rule_given_as_a_mapping_gets_a_hint(tmp_path):
+    p = write(tmp_path, HEAD + "play:\n  may_play:\n    when leading: hand\n")
+    check(p, 5, 5, "put `|` after the colon")
+
+
+def test_unknown_declaration_name_in_declared(tmp_path):
+    p = write(tmp_path, HEAD + 'scoring:\n  made: declared("royal") > 0\n')
+    check(p, 4, 18, 'no declaration named "royal" (this variant\'s: royals)')
+
+
+def test_score_index_must_match_the_score_unit(tmp_path):
+    p = write(tmp_path, 'extends: "304"\nname: x\nscoring:\n  effect: score[declarer_side] += 1\n')
+    check(p, 4, 17, "index of 'score' should be a seat, not a side")
+
+
+def test_a_widow_needs_an_exchange(tmp_path):
+    p = write(tmp_path, 'extends: "304-solo"\nname: x\nflow: [{deal: [5, 5]}, {widow: 2}, auction, trump, play]\n')
+    check(p, 3, 7, "a widow needs an 'exchange' step")
+
+
+@pytest.mark.parametrize("rule", ["not " * 60 + "true", "1 + " * 60 + "1 > 0"])
+def test_deeply_nested_rule_is_a_located_error(tmp_path, rule):
+    p = write(tmp_path, HEAD + f"scoring:\n  made: {rule}\n")
+    pr = first_problem(p)
+    assert pr.line == 4 and "nests more than 40 levels" in pr.message
+
+
+def test_option_with_an_engine_name(tmp_path):
+    p = write(tmp_path, HEAD + "options:\n  trump: 3\n")
+    check(p, 4, 10, "option 'trump' has the name of an engine value")
