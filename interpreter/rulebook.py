@@ -74,7 +74,8 @@ def words(node) -> str:
     if d == "name":
         return NAME_WORDS.get(str(ch[0]), str(ch[0]).replace("_", " "))
     if d == "neg":
-        return f"minus {words(ch[0])}"
+        inner = words(ch[0])
+        return f"minus ({inner})" if getattr(ch[0], "data", "") in ("binop", "cond") else f"minus {inner}"
     if d == "not_":
         if getattr(ch[0], "data", "") == "name" and str(ch[0].children[0]) == "made":
             return "the contract is not made"
@@ -109,13 +110,13 @@ def words(node) -> str:
         table = {
             "in_suit": lambda: f"{a[0]} of {a[1]}",
             "not_in_suit": lambda: f"{a[0]} not of {a[1]}",
-            "count": lambda: f"the number of {a[0]}",
+            "count": lambda: f"the number of {a[0].replace('any card in hand', 'cards in hand')}",
             "holds": lambda: f"the player holds the {a[0]} of {a[1]}",
             "suit": lambda: f"the suit of {a[0]}",
             "rank": lambda: f"the rank of {a[0]}",
             "side": lambda: f"the side of {a[0]}",
             "same_side": lambda: f"{a[0]} and {a[1]} are on the same side",
-            "points": lambda: f"the points of {a[0]}",
+            "points": lambda: f"the points won by {a[0]}",
             "tricks_won": lambda: f"the tricks won by {a[0]}",
             "declared": lambda: f"the times {a[0]} was declared",
             "answered": lambda: f"the answer was \"{a[0]}\"",
@@ -255,7 +256,8 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
                 ds.append(f"Answered at once by {rule_words(dd['answered_by'])}: "
                           + " or ".join(f"`{decl.action} {a}`" for a in decl.answers) + ".")
         secs.append(("Declarations", "\n\n".join(ds)))
-    sc = [f"The contract is made when: {_rule(v, 'scoring', 'made', default='points(declarer_side) >= target')}.",
+    made = _rule(v, 'scoring', 'made', default='points(declarer_side) >= target')
+    sc = [f"The contract is made:\n{made}" if "\n" in made else f"The contract is made when: {made}.",
           "Then:\n" + _rule(v, "scoring", "effect", effect=True)]
     secs.append(("Scoring", "\n".join(sc)))
     unit = "each side" if v.score_unit == "side" else "each player"
@@ -263,7 +265,8 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
                  f"when: {_rule(v, 'match', 'ends')}. Every {'side' if v.score_unit == 'side' else 'player'}"
                  " with the top score wins."))
     if v.options:
-        secs.append(("Options", "\n".join(f"- `{k}`: {val}" for k, val in v.options.items())))
+        secs.append(("Options", "Change one with `--set NAME=VALUE`.\n" + "\n".join(
+            f"- `{k}`: {str(val).lower() if isinstance(val, bool) else val}" for k, val in v.options.items())))
     return secs
 
 
