@@ -11,6 +11,8 @@ from pathlib import Path
 from interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
                          replay, replay_json, shipped_variants)
 
+from interpreter.engine import _variant_ref
+
 from .bots import RandomBot
 
 
@@ -100,7 +102,8 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
             bar[0].stop()
     played = total_deals - thrown
     summary = {
-        "variant": variant.name,
+        "variant": _variant_ref(variant),
+        "title": variant.title,
         "options": variant.options,
         "seed": seed,
         "deals": total_deals,
@@ -120,43 +123,75 @@ def cmd_simulate(args) -> int:
     if args.deals is not None and args.deals < 1:
         raise CLIError("--deals must be at least 1")
     matches = args.matches if args.matches is not None else (None if args.deals else 1)
+    targets = None
+    if args.record is not None:  # before playing: a bad place loses no work
+        targets = _record_targets(args.record, matches or 1)
     t0 = time.perf_counter()
     ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json)
     dt = time.perf_counter() - t0
-    if args.record:
-        _write_records(args.record, ms, options)
+    if targets is not None:
+        if len(targets) != len(ms):
+            targets = _record_targets(args.record, len(ms))
+        _write_records(targets, ms, options)
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
     from rich.console import Console
     from rich.table import Table
     con = Console()
-    t = Table(title=f"{v.title}: {summary['deals']} deals, random bots, seed {args.seed}")
+    t = Table(title=f"{v.title}: {summary['deals']} deal{'s' if summary['deals'] != 1 else ''}, "
+                    f"random bots, seed {args.seed}")
     for col in ("match", "seed", "deals", "over", "score (per seat)", "winners (seats)"):
         t.add_column(col)
     for i, m in enumerate(summary["matches"]):
-        t.add_row(str(i + 1), str(m["seed"]), str(m["deals"]), "yes" if m["over"] else "no",
+        over = {"rule": "yes", "deal limit": "deal limit"}.get(m["ended_by"], "no")
+        t.add_row(str(i + 1), str(m["seed"]), str(m["deals"]), over,
                   " ".join(map(str, m["score"])), " ".join(map(str, m["winners"])) or "-")
     con.print(t)
     rate = summary["contracts_made_rate"]
     con.print(f"contracts made: {summary['contracts_made']} of {summary['deals'] - summary['thrown_in']}"
               f" ({rate:.1%})" if rate is not None else "no contract played")
-    con.print(f"{summary['deals']} deals in {dt:.2f} s")
-    if args.record:
-        con.print(f"records written to {args.record}" + (" (one file per match)" if len(ms) > 1 else ""))
+    n = summary["deals"]
+    con.print(f"{n} deal{'s' if n != 1 else ''} in {dt:.2f} s")
+    if targets is not None:
+        names = [str(t) for t in targets]
+        con.print("record written to " + names[0] if len(names) == 1 else
+                  f"{len(names)} records written: {names[0]} ... {names[-1]}")
     return 0
 
 
-def _write_records(path, matches, options):
-    path = Path(path)
-    if len(matches) == 1:
-        targets = [path]
+def _record_targets(path: str, count: int) -> list[Path]:
+    """Where the records of ``count`` matches go: FILE for one match; FILE-1.json,
+    FILE-2.json, ... for several (a .json suffix is added when FILE has none); inside a
+    folder given with a trailing / or an existing folder, match-1.json, ... Raises
+    CLIError if the place cannot be written."""
+    import os
+    if not path:
+        raise CLIError("--record needs a file name")
+    p = Path(path)
+    if path.endswith(("/", os.sep)) or p.is_dir():
+        folder = p
+        targets = [folder / f"match-{i + 1}.json" for i in range(count)]
     else:
-        targets = [path.with_name(f"{path.stem}-{i + 1}{path.suffix or '.json'}") for i in range(len(matches))]
+        folder = p.parent
+        stem = p.name[:-5] if p.name.endswith(".json") else p.name
+        targets = [p] if count == 1 else [folder / f"{stem}-{i + 1}.json" for i in range(count)]
+    if not folder.is_dir():
+        raise CLIError(f"cannot write records in {folder}: no such folder")
+    if not os.access(folder, os.W_OK):
+        raise CLIError(f"cannot write records in {folder}: permission denied")
+    return targets
+
+
+def _write_records(targets, matches, options):
+    import os
     for m, p in zip(matches, targets):
+        rec = m.record(options)
+        if Path(rec["variant"]).is_absolute():  # a file of the user's: named from the record's folder
+            rec["variant"] = os.path.relpath(rec["variant"], p.resolve().parent)
         tmp = p.with_name(p.name + ".tmp")
         try:
-            tmp.write_text(json.dumps(m.record(options), indent=1))
+            tmp.write_text(json.dumps(rec, indent=1))
             tmp.replace(p)
         except OSError as e:
             raise CLIError(f"cannot write the record {p}: {e.strerror or e}") from None
@@ -164,7 +199,7 @@ def _write_records(path, matches, options):
 
 def cmd_replay(args) -> int:
     rec = read_record(args.record)
-    m = replay(rec)
+    m = replay(rec, base=Path(args.record).resolve().parent)
     if args.json:
         print(json.dumps(replay_json(m), indent=2))
         return 0

@@ -668,6 +668,7 @@ class Match:
         self.dealer = random.Random(f"taash-first-dealer:{seed}").randrange(n)
         self.deals: list[State] = []
         self.over = False
+        self.ended_by: str | None = None  # "rule", or "deal limit" (match.max_deals)
         self.winners: list[int] = []
 
     def deal_seed(self, index: int) -> str:
@@ -689,11 +690,13 @@ class Match:
         self.deals.append(state)
         self.scores = list(state.scores)
         self.dealer = (state.dealer + 1) % self.v.players
-        if self.v.rules["match.ends"](state, -1, None, None) or len(self.deals) >= self.v.max_deals:
-            self.over = True
+        if self.v.rules["match.ends"](state, -1, None, None):
+            self.over, self.ended_by = True, "rule"
             seat_scores = state.seat_scores(self.scores)
             top = max(seat_scores)
             self.winners = [s for s, x in enumerate(seat_scores) if x == top]
+        elif len(self.deals) >= self.v.max_deals:
+            self.over, self.ended_by = True, "deal limit"  # stopped, not won: no winners
 
     def seat_scores(self) -> list[int]:
         """Match scores per seat (a seat shows its side's score)."""
@@ -707,6 +710,7 @@ class Match:
         return {
             "format": "taash-record/1",
             "variant": _variant_ref(self.v),
+            "variant_sha256": self.v.digest,
             "options": dict(options or {}),
             "seed": self.seed,
             "deals": [{"dealer": st.dealer,
@@ -716,8 +720,10 @@ class Match:
         }
 
     def summary(self) -> dict:
-        """The match part of `taash replay --json`: score per seat, over, winners."""
-        return {"score": self.seat_scores(), "over": self.over, "winners": list(self.winners)}
+        """The match part of `taash replay --json`: score per seat, over, winners, and
+        ended_by ("rule", "deal limit", or None while it goes on)."""
+        return {"score": self.seat_scores(), "over": self.over, "winners": list(self.winners),
+                "ended_by": self.ended_by}
 
 
 def _variant_ref(v: Variant) -> str:

@@ -63,12 +63,24 @@ def _check_shape(rec) -> None:
             raise RecordError(f"deal {i}: 'widow' must be a list of card texts")
 
 
-def replay(rec: dict, variant: Variant | None = None) -> Match:
-    """Replay a record; returns the Match with every deal applied. Raises RecordError
-    (malformed record, bad hands, illegal action: naming the deal, index, action and
-    legal set) or VariantError (the record's variant does not load)."""
+def replay(rec: dict, variant: Variant | None = None, base: str | Path | None = None) -> Match:
+    """Replay a record; returns the Match with every deal applied. ``base``: the record's
+    folder, against which a relative variant path is resolved first. Raises RecordError
+    (malformed record, a variant changed since the record was written, bad hands, an
+    illegal action: naming the deal, index, action and legal set) or VariantError (the
+    record's variant does not load)."""
     _check_shape(rec)
-    v = variant or load_variant(rec["variant"], rec.get("options") or None)
+    if variant is None:
+        name = rec["variant"]
+        if base is not None and not Path(name).is_absolute() and (Path(base) / name).is_file():
+            name = str(Path(base) / name)
+        variant = load_variant(name, rec.get("options") or None)
+    v = variant
+    digest = rec.get("variant_sha256")
+    if digest is not None and digest != v.digest:
+        raise RecordError(f"the variant {rec['variant']!r} has changed since this record was written "
+                          "(its variant_sha256 differs): the record may not replay the same; restore "
+                          "that file, or remove variant_sha256 from the record to replay anyway")
     m = Match(v, rec.get("seed", 0))
     for i, d in enumerate(rec["deals"]):
         if m.over:

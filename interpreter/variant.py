@@ -165,6 +165,15 @@ class Variant:
                             .replace(" ", "") == "suit(card)==trump") if self.data else False
 
     @property
+    def digest(self) -> str:
+        """sha256 of the variant as loaded (its merged file and option values): a record
+        carries it, so that a replay notices a variant file changed since (docs/records.md)."""
+        import hashlib
+        import json
+        blob = json.dumps({"data": self.data, "options": self.options}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    @property
     def cards_per_seat(self) -> int:
         """Cards dealt to each seat (RULES.md §0.7)."""
         return sum(sum(step["deal"]) for step in self.flow if isinstance(step, dict) and "deal" in step)

@@ -106,7 +106,10 @@ def test_simulate_json():
         # partnerships: seats 0 and 2, 1 and 3 show their side's score
         assert m["score"][0] == m["score"][2] and m["score"][1] == m["score"][3]
         top = max(m["score"])
-        assert m["winners"] == [s for s in range(4) if m["score"][s] == top]
+        if m["ended_by"] == "rule":         # a side reached +6: the top total wins (§0.9)
+            assert top >= 6 and m["winners"] == [s for s in range(4) if m["score"][s] == top]
+        else:                               # random bots rarely reach +6: stopped, not won
+            assert m["ended_by"] == "deal limit" and m["deals"] == 1000 and m["winners"] == []
 
 
 def test_simulate_same_seed_same_json():
@@ -150,9 +153,9 @@ def test_record_and_replay_json(recorded):
         assert r.returncode == 0, r.stderr
         out = json.loads(r.stdout)
         assert set(out) == {"deals", "match"}
-        assert set(out["match"]) == {"score", "over", "winners"}
+        assert set(out["match"]) == {"score", "over", "winners", "ended_by"}
         # the replay ends where the simulation did
-        assert out["match"] == {k: msum[k] for k in ("score", "over", "winners")}
+        assert out["match"] == {k: msum[k] for k in ("score", "over", "winners", "ended_by")}
         assert len(out["deals"]) == msum["deals"] == len(rec["deals"])
         total += len(out["deals"])
         for d, rd in zip(out["deals"], rec["deals"]):
@@ -229,3 +232,28 @@ def test_simulate_set_without_value():
 
 def test_simulate_zero_matches():
     assert_one_clear_error(taash("simulate", "29", "--matches", 0), "--matches must be at least 1")
+
+
+def test_record_of_a_users_variant_replays_from_anywhere_and_notices_edits(tmp_path):
+    """A record names a user's variant relative to itself; an edited variant is refused."""
+    var = tmp_path / "my29.yaml"
+    var.write_text('extends: "29"\nname: my29\nauction:\n  min_bid: 16\n')
+    (tmp_path / "recs").mkdir()
+    r = taash("simulate", var, "--deals", 3, "--record", tmp_path / "recs" / "r.json")
+    assert r.returncode == 0, r.stderr
+    rec = json.loads((tmp_path / "recs" / "r.json").read_text())
+    assert rec["variant"] == "../my29.yaml" and len(rec["variant_sha256"]) == 64
+    r = taash("replay", "r.json", cwd=tmp_path / "recs")
+    assert r.returncode == 0, r.stderr
+    var.write_text('extends: "29"\nname: my29\nauction:\n  min_bid: 17\n')
+    r = taash("replay", tmp_path / "recs" / "r.json")
+    assert r.returncode == 1 and "has changed since this record was written" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_record_place_is_checked_before_playing(tmp_path):
+    r = taash("simulate", "28", "--matches", 3, "--record", tmp_path / "nowhere" / "x.json")
+    assert r.returncode == 2 and "no such folder" in r.stderr and "Traceback" not in r.stderr
+    r = taash("simulate", "28", "--matches", 2, "--record", str(tmp_path) + "/")
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["match-1.json", "match-2.json"]
