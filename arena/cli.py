@@ -232,13 +232,29 @@ def cmd_rules(args) -> int:
 
 
 def cmd_variants(args) -> int:
-    for name in shipped_variants():
-        print(name)
+    names = shipped_variants()
+    if args.titles:
+        width = max(len(n) for n in names)
+        for name in names:
+            try:
+                title = load_variant(name).title
+            except VariantError:
+                title = "(does not load: taash check it)"
+            print(f"{name:{width}}  {title}")
+    else:
+        for name in names:
+            print(name)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="taash", description="taash: rules-as-data engine for 56, 28, 29 and 304.")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        ver = version("taash")
+    except PackageNotFoundError:
+        ver = "unknown"
+    p.add_argument("--version", action="version", version=f"taash {ver}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     c = sub.add_parser("check", help="validate variant files (FILE:LINE:COL errors)")
@@ -264,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     rl.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     rl.set_defaults(fn=cmd_rules)
     v = sub.add_parser("variants", help="list the shipped variants")
+    v.add_argument("--titles", action="store_true", help="with their titles")
     v.set_defaults(fn=cmd_variants)
     from .cli_arena import add_commands
     add_commands(sub)

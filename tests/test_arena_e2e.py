@@ -61,7 +61,7 @@ def test_full_match_of_29_recorded_and_replayed(server):
     for d, ad in zip(rec["deals"], arena["deals"]):
         assert len(ad["t_ms"]) == len(d["actions"]) and ad["t_ms"] == sorted(ad["t_ms"])
     rj = replay_json(m["record"])
-    assert rj["match"] == {"score": m["score"], "over": True, "winners": m["winners"]}
+    assert rj["match"] == {"score": m["score"], "over": True, "winners": m["winners"], "ended_by": "rule"}
 
 
 def test_full_match_of_28_heuristic_beats_random(server):
