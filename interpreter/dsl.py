@@ -239,8 +239,6 @@ class Compiler:
         g["_in_suit"] = lambda cards, suit: [c for c in cards if so[c] == suit]
         g["_not_in_suit"] = lambda cards, suit: [c for c in cards if so[c] != suit]
         g["_only"] = lambda cards, card: [c for c in cards if c == card]
-        for name, value in self.options.items():
-            g[f"_opt_{_ident(name)}"] = value
         src = "\n".join(self.funcs)
         exec(compile(src, "<taash rules>", "exec"), g)  # generated from the checked tree only
         return {n: Compiled(self.funcs[i], g[n], self.consts[n]) for i, n in enumerate(self.names)}
@@ -610,10 +608,6 @@ def _pos(node) -> tuple[int, int]:
         if p != (1, 1):
             return p
     return 1, 1
-
-
-def _ident(name: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
 def _suggest(name: str, known) -> str:

@@ -495,17 +495,11 @@ class State:
     # -- views --------------------------------------------------------------------------
     def score_change(self) -> list[int]:
         """Change of the match score in this deal, per seat (a seat shows its side's)."""
-        d = [a - b for a, b in zip(self.scores, self.start_scores)]
-        if self.v.score_unit == "side":
-            return [d[self.v.side_of[s]] for s in range(self.v.players)]
-        return d
+        return per_seat(self.v, [a - b for a, b in zip(self.scores, self.start_scores)])
 
     def seat_scores(self, scores=None) -> list[int]:
         """Match scores per seat (a seat shows its side's score)."""
-        sc = self.scores if scores is None else scores
-        if self.v.score_unit == "side":
-            return [sc[self.v.side_of[s]] for s in range(self.v.players)]
-        return list(sc)
+        return per_seat(self.v, self.scores if scores is None else scores)
 
     def trump_text(self, seat: int | None = None) -> str | None:
         """The trump suit letter as ``seat`` knows it (None: no trump, or hidden from it)."""
@@ -607,6 +601,13 @@ class State:
         return [a for _, a in self.history]
 
 
+def per_seat(v: Variant, values) -> list[int]:
+    """Per-side values (scores, changes) shown per seat; per-seat values unchanged."""
+    if v.score_unit == "side":
+        return [values[v.side_of[s]] for s in range(v.players)]
+    return list(values)
+
+
 def _order_from(start: int, n: int) -> list[int]:
     return [(start + i) % n for i in range(n)]
 
@@ -700,9 +701,7 @@ class Match:
 
     def seat_scores(self) -> list[int]:
         """Match scores per seat (a seat shows its side's score)."""
-        if self.v.score_unit == "side":
-            return [self.scores[self.v.side_of[s]] for s in range(self.v.players)]
-        return list(self.scores)
+        return per_seat(self.v, self.scores)
 
     def record(self, options=None) -> dict:
         """The match as a record (docs/records.md)."""
