@@ -18,6 +18,15 @@ from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError
 DEFAULT_SERVER = "127.0.0.1:50051"
 
 
+def _port(text):
+    """A TCP port 0..65535 (0: any free port)."""
+    import argparse
+    v = _conv("--port")(text)
+    if v > 65535:
+        raise argparse.ArgumentTypeError(f"--port must be at most 65535, not {v}")
+    return v
+
+
 def _conv(name, minimum=0):
     import argparse
 
@@ -85,7 +94,7 @@ def cmd_serve(args) -> int:
         except (NotImplementedError, RuntimeError):
             pass
         try:
-            await serve(args.data, args.host, args.port, tc, ready)
+            await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds)
         except asyncio.CancelledError:
             pass
 
@@ -310,10 +319,14 @@ def add_commands(sub) -> None:
 
     s = asub.add_parser("serve", help="run the arena server")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    s.add_argument("--port", type=_conv("--port"), default=50051, help="port (default 50051; 0: any free port)")
+    s.add_argument("--port", type=_port, default=50051, help="port (default 50051; 0: any free port)")
     data_arg(s)
     _time_args(s, server_side=True)
     s.add_argument("--quiet", action="store_true", help="log only warnings")
+    s.add_argument("--public-seeds", action="store_true",
+                   help="deal from the seeds alone, as `taash simulate` does (by default the arena "
+                        "mixes a secret of its data directory into every shuffle, so that a bot "
+                        "that knows a seed cannot compute the hands)")
     s.set_defaults(fn=cmd_serve)
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")

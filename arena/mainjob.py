@@ -59,7 +59,8 @@ class Processes:
     def start_arena(self, timeout_s: float = 60.0) -> str:
         """Start `taash arena serve --port 0`; return its address host:port."""
         log = open(self.logs / "arena.log", "w")
-        self.server = subprocess.Popen(_taash("arena", "serve", "--port", "0", "--data", str(self.data), "--quiet"),
+        self.server = subprocess.Popen(_taash("arena", "serve", "--port", "0", "--data", str(self.data), "--quiet",
+                                              "--public-seeds"),
                                        stdout=subprocess.PIPE, stderr=log, text=True, env=_env(), cwd=ROOT)
         line = _readline(self.server.stdout, timeout_s)
         if "listening on" not in line:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import logging
 import time
 import traceback
 from dataclasses import dataclass, field, replace
+
+from pathlib import Path
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -185,8 +188,10 @@ class Game:
 class Arena:
     """Connections, games and the fault policy. All methods run on the event loop."""
 
-    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000):
+    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
+                 salt: str = ""):
         self.store = store
+        self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
         self.wait_ms = wait_ms
         self.conns: dict[str, list[Connection]] = {}
@@ -519,7 +524,7 @@ class Arena:
         self._publish(game, pb.GameEvent(game_started=pb.GameStarted(
             variant=game.ref, options_json=json.dumps(options), bots=bots, time_control=tc.to_pb())),
             to_bots=False)
-        m = game.match = Match(variant, seed)
+        m = game.match = Match(variant, seed, salt=self.salt)
         st, error, dlog = None, None, None
         log.info("game %s: %s seed %s, bots %s", game_id, game.ref, seed, ",".join(bots))
         try:
@@ -692,8 +697,10 @@ class ArenaServer:
     """The arena behind a grpc.aio server. ``start`` binds and serves; ``stop`` cancels
     running games (their records are saved as cut short) and stops the server."""
 
-    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000):
+    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
+                 salt: str = ""):
         self.store = store
+        self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
         self.wait_ms = wait_ms
         self.arena: Arena | None = None
@@ -703,7 +710,7 @@ class ArenaServer:
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
         Raises OSError if the address cannot be bound."""
-        self.arena = Arena(self.store, self.defaults, self.wait_ms)
+        self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt)
         self.admin_token = self.store.admin_token()
         self.server = grpc.aio.server(options=SERVER_OPTIONS)
         handlers = {
@@ -908,13 +915,26 @@ class ArenaServer:
                 error=r["error"]))
 
 
+def deal_secret(data_dir) -> str:
+    """The arena's secret shuffle salt, kept in DATA/deal-secret (made on first use):
+    without it a bot that knows a game's seed could compute every hand."""
+    import secrets
+    path = Path(data_dir) / "deal-secret"
+    if not path.is_file():
+        path.write_text(secrets.token_hex(16))
+        os.chmod(path, 0o600)
+    return path.read_text().strip()
+
+
 async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
-                defaults: TimeControl = TimeControl(), ready=None) -> None:
+                defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
-    listening. Raises StoreError or OSError for a bad data directory or address."""
+    listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
+    a seed gives the same cards as `taash simulate` and in-process ladders). Raises
+    StoreError or OSError for a bad data directory or address."""
     from .store import SQLiteStore
     store = SQLiteStore(data_dir)
-    server = ArenaServer(store, defaults)
+    server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir))
     port = await server.start(host, port)
     tune_gc()
     if ready:

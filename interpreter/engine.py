@@ -661,12 +661,16 @@ class Match:
     match for the same actions.
     """
 
-    def __init__(self, variant: Variant, seed: int = 0):
+    def __init__(self, variant: Variant, seed: int = 0, salt: str = ""):
+        """``salt``: a secret mixed into every shuffle, so that knowing ``seed`` does not
+        reveal the cards (the arena uses its own; records hold the hands, so a replay
+        needs no salt)."""
         self.v = variant
         self.seed = seed
+        self.salt = salt
         n = variant.players
         self.scores = [variant.score_start] * (variant.sides if variant.score_unit == "side" else n)
-        self.dealer = random.Random(f"taash-first-dealer:{seed}").randrange(n)
+        self.dealer = random.Random(f"taash-first-dealer:{salt}{seed}").randrange(n)
         self.deals: list[State] = []
         self.over = False
         self.ended_by: str | None = None  # "rule", or "deal limit" (match.max_deals)
@@ -674,7 +678,7 @@ class Match:
 
     def deal_seed(self, index: int) -> str:
         """The shuffle seed of deal ``index`` (0-based) of this match."""
-        return f"taash-deal:{self.seed}:{index}"
+        return f"taash-deal:{self.salt}{self.seed}:{index}"
 
     def new_deal(self, hands=None, widow=None, dealer=None) -> State:
         """Start the next deal (from the match seed unless ``hands`` are given)."""

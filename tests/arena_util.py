@@ -29,10 +29,11 @@ def env():
 class Server:
     """`taash arena serve --port 0` in a process of its own; ``addr``, ``data``."""
 
-    def __init__(self, data: Path, *extra: str):
+    def __init__(self, data: Path, *extra: str, public_seeds: bool = True):
         self.data = Path(data)
         self.log = open(self.data.parent / f"{self.data.name}-serve.log", "w")
-        self.proc = subprocess.Popen([*TAASH, "arena", "serve", "--port", "0", "--data", str(data), *extra],
+        seeds = ["--public-seeds"] if public_seeds else []
+        self.proc = subprocess.Popen([*TAASH, "arena", "serve", "--port", "0", "--data", str(data), *seeds, *extra],
                                      stdout=subprocess.PIPE, stderr=self.log, text=True, env=env(), cwd=ROOT)
         line = self.proc.stdout.readline()
         if "listening on" not in line:

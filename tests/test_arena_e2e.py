@@ -231,3 +231,32 @@ def test_a_python_bot_is_one_function(server, tmp_path):
     for seat in (0, 2):                               # every action of its seats was its choice
         for d, i, a, dflt in seat_actions(rec, seat):
             assert not dflt
+
+
+def test_by_default_a_seed_does_not_reveal_the_cards(tmp_path):
+    """Without --public-seeds the arena salts every shuffle with a secret of its data
+    directory: the hands of `--seed 5` differ from `taash simulate --seed 5`, the same
+    arena deals the same cards again, and the record still replays."""
+    from interpreter import Match, load_variant
+    s = Server(tmp_path / "data", public_seeds=False)
+    try:
+        tok = s.token("h")
+        s.bot("heuristic", "h", tok)
+        s.wait_connected(["h"])
+        runs = []
+        for _ in range(2):
+            out = s.taash("arena", "match", "28", "--bots", "h,h,h,h", "--seed", "5", "--max-deals", "2",
+                          "--json", "--server", s.addr, "--data", str(s.data))
+            assert out.returncode == 0, out.stderr
+            [m] = json.loads(out.stdout)["matches"]
+            runs.append(record(m["record"]))
+            rj = replay_json(m["record"])
+            assert rj["match"]["score"] == m["score"]
+        assert (s.data / "deal-secret").is_file()
+        public = Match(load_variant("28"), 5).new_deal()
+        text = load_variant("28").deck.text
+        public_hands = [[text[c] for c in h] for h in public.dealt]
+        assert runs[0]["deals"][0]["hands"] != public_hands
+        assert runs[0]["deals"][0]["hands"] == runs[1]["deals"][0]["hands"]
+    finally:
+        s.stop()
