@@ -199,6 +199,9 @@ def main(argv=None) -> int:
     except JobError as e:
         print(f"main job: error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # an unusable data directory, or a process that cannot start
+        print(f"main job: error: {e.strerror or e}: {e.filename or args.data}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("main job: interrupted", file=sys.stderr)
         return 130
