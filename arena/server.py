@@ -901,18 +901,24 @@ class ArenaServer:
 
         tasks = [arena.spawn(one(i)) for i in range(n)]
         del ref
-        for fut in asyncio.as_completed(tasks):
-            try:
-                r = await fut
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:
-                yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
-                continue
-            yield apb.MatchUpdate(game=apb.GameResult(
-                game_id=r["game_id"], seed=r["seed"], bots=r["bots"], deals=r["deals"], score=r["score"],
-                winners=r["winners"], complete=r["complete"], faults=r["faults"], record=r["record"],
-                error=r["error"]))
+        try:
+            for fut in asyncio.as_completed(tasks):
+                try:
+                    r = await fut
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:
+                    yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
+                    continue
+                yield apb.MatchUpdate(game=apb.GameResult(
+                    game_id=r["game_id"], seed=r["seed"], bots=r["bots"], deals=r["deals"], score=r["score"],
+                    winners=r["winners"], complete=r["complete"], faults=r["faults"], record=r["record"],
+                    error=r["error"]))
+        finally:
+            # the caller went away (Ctrl-C, a timeout): its games stop too, saved as cut short
+            for t in tasks:
+                if not t.done():
+                    t.cancel()
 
 
 def deal_secret(data_dir) -> str:

@@ -260,3 +260,50 @@ def test_by_default_a_seed_does_not_reveal_the_cards(tmp_path):
         assert runs[0]["deals"][0]["hands"] == runs[1]["deals"][0]["hands"]
     finally:
         s.stop()
+
+
+def test_interrupting_the_client_stops_its_games(tmp_path):
+    """Ctrl-C on `taash arena match` cancels its games on the server: the seats are freed
+    and the record is saved as cut short, still replayable."""
+    import signal
+    import time
+
+    from arena_util import TAASH
+    s = Server(tmp_path / "data")
+    try:
+        tok = s.token("r")
+        s.bot("random", "r", tok)
+        s.wait_connected(["r"])
+        # random bots in 29 overbid and fail: the match runs towards its 1000-deal limit
+        client = subprocess.Popen([*TAASH, "arena", "match", "29", "--bots", "r,r,r,r", "--server", s.addr,
+                                   "--data", str(s.data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, env=env(), cwd=ROOT)
+
+        def seats():
+            out = s.taash("arena", "bots", "--server", s.addr, "--data", str(s.data))
+            assert out.returncode == 0, out.stderr
+            return int(out.stdout.split("\t")[2].split()[0])
+
+        deadline = time.monotonic() + 60
+        while seats() == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert seats() == 4
+        client.send_signal(signal.SIGINT)
+        client.communicate(timeout=30)
+        deadline = time.monotonic() + 30
+        while seats() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert seats() == 0
+        recs = sorted((s.data / "records").glob("*.json"))
+        deadline = time.monotonic() + 30
+        while not recs and time.monotonic() < deadline:
+            time.sleep(0.2)
+            recs = sorted((s.data / "records").glob("*.json"))
+        [path] = recs
+        rec = record(str(path))
+        assert rec["arena"]["complete"] is False and 0 < len(rec["deals"]) < 1000
+        out = subprocess.run([*TAASH, "replay", str(path), "--json"], capture_output=True, text=True,
+                             env=env(), cwd=ROOT, timeout=120)
+        assert out.returncode == 0, out.stderr
+    finally:
+        s.stop()
