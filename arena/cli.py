@@ -11,8 +11,6 @@ from pathlib import Path
 from interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
                          replay, replay_json, shipped_variants)
 
-from interpreter.engine import _variant_ref
-
 from .bots import RandomBot
 
 
@@ -102,7 +100,7 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
             bar[0].stop()
     played = total_deals - thrown
     summary = {
-        "variant": _variant_ref(variant),
+        "variant": variant.ref,
         "title": variant.title,
         "options": variant.options,
         "seed": seed,

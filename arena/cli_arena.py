@@ -100,10 +100,7 @@ def cmd_serve(args) -> int:
 
     try:
         asyncio.run(main())
-    except StoreError as e:
-        print(f"taash: error: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
+    except (StoreError, OSError) as e:  # a bad data directory or address
         print(f"taash: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -19,7 +19,7 @@ import os
 import logging
 import time
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from pathlib import Path
 
@@ -517,7 +517,7 @@ class Arena:
             raise ValueError(f"{variant.name} needs {variant.players} bots, got {len(bots)}")
         game_id = game_id or self.store.new_game_id()
         options = dict(getattr(variant, "options", {}) or {})
-        game = Game(game_id, variant, ref or _variant_ref(variant), options, seed, bots, tc)
+        game = Game(game_id, variant, ref or variant.ref, options, seed, bots, tc)
         self.games[game_id] = game
         for s in range(variant.players):
             self._seat_conn(game, s)
@@ -673,11 +673,6 @@ def _resolve(fut):
 
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
-
-
-def _variant_ref(v) -> str:
-    """The reference a record uses for a loaded variant (what Match.record writes)."""
-    return Match(v, 0).record()["variant"]
 
 
 # ---------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "trick": ("(s.tricks_done + 1)", INT),
     "tricks": ("_TRICKS", INT),
     "hand": ("s.hands[me]", CARDS),
-    "my_side_tricks": ("_known_side_tricks(s, me)", INT),
+    "my_side_tricks": ("s.known_side_tricks(me)", INT),
     "target": ("s.target", INT),
     "score": ("s.scores", LIST),
     "deals": ("s.deal_number", INT),
@@ -234,7 +234,7 @@ class Compiler:
              "_N": self.players, "_TRICKS": self.tricks, "_MIN_BID": self.min_bid,
              "_MAX_BID": self.max_bid, "_CARD": [row + [-1] for row in self.deck.card_table],
              "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
-             "_known_side_tricks": _known_side_tricks, "_at": _at, "_played": _played}
+             "_at": _at, "_played": _played}
         so = self.deck.suit_of
         g["_in_suit"] = lambda cards, suit: [c for c in cards if so[c] == suit]
         g["_not_in_suit"] = lambda cards, suit: [c for c in cards if so[c] != suit]
@@ -271,7 +271,7 @@ class Compiler:
                                    *_pos(lv))
                 code, etyp, _ = self.value(expr)
                 if etyp in (CARDS, LIST, NONE):
-                    raise DSLError(f"a named value must be a number, condition, seat, side, suit or card",
+                    raise DSLError("a named value must be a number, condition, seat, side, suit or card",
                                    *_pos(expr))
                 var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
                 if name in self.locals and self.locals[name][1] != etyp:
@@ -590,11 +590,6 @@ def _played(s, seat):
         if t == seat:
             return s.trick_cards[i]
     return -1
-
-
-def _known_side_tricks(s, me):
-    """Completed tricks won by seats that `me` knows to be on its side (RULES.md §0.8)."""
-    return s.known_side_tricks(me)
 
 
 def _pos(node) -> tuple[int, int]:

@@ -528,7 +528,6 @@ class State:
         text = v.deck.text
         is_decl = seat == self.declarer
         knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
-        den = self.denomination
         return {
             "variant": v.name,
             "seat": seat,
@@ -542,7 +541,7 @@ class State:
             "history": [[s, self.public_action(s, a, seat)] for s, a in self.history],
             "high_bid": self.bid or None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
-            "denomination": v.denomination_name.get(den),
+            "denomination": v.denomination_name.get(self.denomination),
             "doubled": self.doubled,
             "passed": sorted(self.passed),
             "declarer": self.declarer if self.declarer >= 0 else None,
@@ -557,8 +556,7 @@ class State:
                       else None),
             "set_aside": [text[c] for c in self.set_aside] if is_decl and self.set_aside else None,
             "trick": [[s, text[c]] for s, c in zip(self.trick_seats, self.trick_cards)],
-            "tricks": [{"leader": l, "cards": [text[c] for c in cs], "winner": w}
-                       for l, cs, w in self.tricks],
+            "tricks": self.tricks_json(),
             "points": self.trick_points(),
             "declared": sorted(self.declared),
             "answers": sorted(self.answers),
@@ -578,13 +576,11 @@ class State:
     def result(self) -> dict:
         """The deal's result in the shape of `taash replay --json` (docs/records.md)."""
         v = self.v
-        text = v.deck.text
-        den = self.denomination
         return {
             "dealer": self.dealer,
             "declarer": self.declarer if self.declarer >= 0 else None,
             "bid": self.bid if self.declarer >= 0 else None,
-            "denomination": v.denomination_name.get(den),
+            "denomination": v.denomination_name.get(self.denomination),
             "doubled": self.doubled,
             "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
             "partner": self.partner if self.partner >= 0 else None,
@@ -592,9 +588,13 @@ class State:
             "points": list(self.seat_points),
             "made": self.made,
             "score_change": self.score_change(),
-            "tricks": [{"leader": l, "cards": [text[c] for c in cs], "winner": w}
-                       for l, cs, w in self.tricks],
+            "tricks": self.tricks_json(),
         }
+
+    def tricks_json(self) -> list[dict]:
+        """Completed tricks as ``[{"leader", "cards", "winner"}]`` (public)."""
+        text = self.v.deck.text
+        return [{"leader": l, "cards": [text[c] for c in cs], "winner": w} for l, cs, w in self.tricks]
 
     def actions(self) -> list[str]:
         """Every action of the deal so far, in order (the record's ``actions``)."""
@@ -712,7 +712,7 @@ class Match:
         text = self.v.deck.text
         return {
             "format": "taash-record/1",
-            "variant": _variant_ref(self.v),
+            "variant": self.v.ref,
             "variant_sha256": self.v.digest,
             "options": dict(options or {}),
             "seed": self.seed,
@@ -728,10 +728,3 @@ class Match:
         return {"score": self.seat_scores(), "over": self.over, "winners": list(self.winners),
                 "ended_by": self.ended_by}
 
-
-def _variant_ref(v: Variant) -> str:
-    from .loader import VARIANTS_DIR
-    try:
-        return str(v.path.relative_to(VARIANTS_DIR).with_suffix(""))
-    except ValueError:
-        return str(v.path)

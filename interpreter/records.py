@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .engine import IllegalActionError, Match, State
+from .engine import IllegalActionError, Match
 from .variant import Variant, load_variant
 
 FORMAT = "taash-record/1"

@@ -7,7 +7,7 @@ deck and points, deal, auction, trump, play, declarations, scoring, match end.
 
 from __future__ import annotations
 
-from lark import Token, Tree
+from lark import Token
 
 from .dsl import parser
 from .variant import Variant
@@ -173,7 +173,7 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     """The sections of the rulebook: [(title, Markdown text)]."""
     d = v.deck
     secs = []
-    part = {"fixed": f"two fixed sides: seat s plays on side s mod 2",
+    part = {"fixed": "two fixed sides: seat s plays on side s mod 2",
             "called": "no fixed partnerships: the declarer calls a partner by a card",
             "solo": "the declarer plays alone against the others, who form a side"}[v.partnership]
     secs.append(("Players", f"{v.players} players; {part}. Play goes {v.direction} "

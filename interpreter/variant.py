@@ -165,6 +165,16 @@ class Variant:
                             .replace(" ", "") == "suit(card)==trump") if self.data else False
 
     @property
+    def ref(self) -> str:
+        """How records and summaries name this variant: its shipped name (``29``,
+        ``house/29-double``), or the absolute path of a file outside variants/."""
+        from .loader import VARIANTS_DIR
+        try:
+            return str(self.path.relative_to(VARIANTS_DIR).with_suffix(""))
+        except ValueError:
+            return str(self.path)
+
+    @property
     def digest(self) -> str:
         """sha256 of the variant as loaded (its merged file and option values): a record
         carries it, so that a replay notices a variant file changed since (docs/records.md)."""

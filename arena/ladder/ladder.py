@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .ratings import Ratings
 from .runners import LadderError
-from .schedule import BY_RATING, ROUND_ROBIN, SCHEDULES, plan_round, pairs_by_rating, pairs_round_robin
+from .schedule import ROUND_ROBIN, SCHEDULES, plan_round, pairs_by_rating, pairs_round_robin
 
 
 @dataclass
@@ -55,8 +55,7 @@ class RunSummary:
 
 def variant_ref(variant) -> str:
     """The name a record uses for a loaded variant (``"29"``, ``"house/29-double"``, a path)."""
-    from interpreter import Match
-    return Match(variant, 0).record()["variant"]
+    return variant.ref
 
 
 def run_ladder(store, runner, bots, deals: int, settings: LadderSettings, workers: int = 1,
