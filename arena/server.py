@@ -82,14 +82,11 @@ class TimeControl:
         return replace(self, **kw)
 
 
-def default_action(legal: list[str]) -> str:
+def default_action(legal: list) -> str:
     """The action the arena plays for a seat that did not answer in time (docs/protocol.md):
-    the first legal action (engine order, RULES.md §0.10) that is not a declaration or
-    ``expose``, else the first legal action."""
-    for a in legal:
-        if not (a.startswith("declare ") or a == "expose"):
-            return a
-    return legal[0]
+    the engine's `State.default_action` among ``legal`` (the state's Actions)."""
+    from interpreter.actions import default_of
+    return default_of(legal)
 
 
 def _kind_name(kind: int) -> str:

@@ -9,11 +9,13 @@
 
 from .cards import Deck
 from .dsl import DSLError
-from .engine import IllegalActionError, Match, State
+from .actions import Action
+from .engine import Match, State
+from .errors import ActionError, IllegalActionError, InvalidActionError, TaashError
 from .loader import Problem, VariantError, shipped_variants
 from .records import RecordError, read_record, replay, replay_json
 from .variant import Variant, check_files, load_variant
 
-__all__ = ["Deck", "DSLError", "IllegalActionError", "Match", "State", "Problem", "VariantError",
+__all__ = ["Action", "ActionError", "InvalidActionError", "TaashError", "Deck", "DSLError", "IllegalActionError", "Match", "State", "Problem", "VariantError",
            "shipped_variants", "RecordError", "read_record", "replay", "replay_json", "Variant",
            "check_files", "load_variant"]

@@ -23,6 +23,8 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from .errors import TaashError
+
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
 
 # Types of values. Suits, seats, sides, ranks and cards are small ints at run time;
@@ -33,7 +35,7 @@ _NONEABLE = {SUIT, SEAT, SIDE, CARD}
 _INTLIKE = {INT}
 
 
-class DSLError(ValueError):
+class DSLError(TaashError, ValueError):
     """A rule that does not parse or does not check. ``line``/``column`` are 1-based and
     relative to the rule's text."""
 

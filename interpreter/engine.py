@@ -18,16 +18,12 @@ from __future__ import annotations
 import random
 from bisect import insort
 
+from .actions import Action, default_of
+from .errors import IllegalActionError, InvalidActionError
 from .variant import Variant
 
 
 
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state. ``legal`` lists the legal ones."""
-
-    def __init__(self, action, legal, message=None):
-        self.action, self.legal = action, list(legal)
-        super().__init__(message or f"illegal action {action!r}; legal: {', '.join(self.legal)}")
 
 
 class State:
@@ -136,16 +132,23 @@ class State:
             self._legal = self._compute_legal()
         return self._legal
 
-    def apply(self, action: str) -> None:
-        """Apply one action of ``to_act``. Raises IllegalActionError (with the legal set)
-        if the action is unknown or not legal now; the state is then unchanged."""
-        legal = self.legal_actions()
+    def apply(self, action) -> None:
+        """Apply one action of ``to_act``: an `Action` or its text form. Raises
+        InvalidActionError for text that is no action of this variant, and
+        IllegalActionError (with the legal set) for one not legal now; the state is then
+        unchanged."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         if action not in legal:
+            if not isinstance(action, str) or self.v.action_map.get(action) is None:
+                raise InvalidActionError(action, legal)
             raise IllegalActionError(action, legal)
-        kind, arg = self.v.action_map[action]
+        a = self.v.action_map[action]
+        kind, arg = a.kind, a.code
         seat = self.to_act
         self._legal = None
-        self.history.append((seat, action))
+        self.history.append((seat, a))
         if kind == "play":
             self._play(seat, arg)
         elif kind in ("pass", "bid", "double", "redouble"):
@@ -156,7 +159,7 @@ class State:
         elif kind == "declare":
             self._declare(seat, *arg)
         elif kind == "answer":
-            self.answers.add(action)
+            self.answers.add(a.text)
             self.to_act = self.question[0]
             self.question = None
         elif kind == "expose":
@@ -173,7 +176,7 @@ class State:
                 self.hands[seat].remove(arg)
             self.trump_card, self.trump = arg, self.v.deck.suit_of[arg]
             self._next_step()
-        elif kind == "call":
+        elif kind == "call-partner":
             self._call_partner(seat, arg)
         elif kind == "take":
             self.widow_left.remove(arg)
@@ -185,6 +188,16 @@ class State:
         elif kind == "done":
             self.set_aside = sorted(self.discarded + self.widow_left)
             self._next_step()
+
+    def default_action(self) -> Action:
+        """The action taken for ``to_act`` when its seat did not answer in time: the first
+        legal action (RULES.md §0.10 order) that is not a declaration, an expose, a double
+        or a redouble; a question is answered with its first answer. Never raises before
+        the end; raises ValueError on a terminal state."""
+        legal = self.legal_actions()
+        if not legal:
+            raise ValueError("the deal is over: no seat is to act")
+        return default_of(legal)
 
     def copy(self) -> "State":
         """An independent copy (cheap: lists are copied one level deep)."""
@@ -344,8 +357,7 @@ class State:
         me = self.to_act
         if phase == "play":
             if self.question is not None:
-                decl = self.question[1]
-                return [f"{decl.action} {a}" for a in decl.answers]
+                return list(self.question[1].answer_actions)
             hand = self.hands[me]
             if self.trump_card >= 0 and me == self.declarer and not hand:
                 return [v.play_text[self.trump_card]]  # the face-down card, at the last trick
@@ -361,14 +373,14 @@ class State:
                 if key not in keys and when(self, me, su, None):
                     out.append(text)
             if self.trump_card >= 0 and v.may_expose(self, me, None, None):
-                out.append("expose")
+                out.append(v.expose_action)
             out.extend([pt[c] for c in cards])
             return out
         if phase == "auction":
             out = []
             r = v.rules
             if r["auction.may_pass"](self, me, None, None):
-                out.append("pass")
+                out.append(v.pass_action)
             may_bid = r["auction.may_bid"]
             high = self.bid
             for b, forms in v.bid_actions:
@@ -377,10 +389,10 @@ class State:
                         if may_bid(self, me, b, den):
                             out.append(text)
             if self.doubled == 0 and self.high_bidder >= 0 and r["auction.may_double"](self, me, None, None):
-                out.append("double")
+                out.append(v.double_action)
             if self.doubled == 1 and r["auction.may_redouble"](self, me, None, None):
-                out.append("redouble")
-            return out or ["pass"]
+                out.append(v.redouble_action)
+            return out or [v.pass_action]
         if phase == "trump":
             if v.trump_mode == "hidden":
                 out = [v.trump_card_text[c] for c in sorted(set(self.hands[me]))]
@@ -395,13 +407,13 @@ class State:
             if len(self.discarded) < len(self.taken):
                 out.extend(v.discard_text[c] for c in sorted(set(self.hands[me])))
             if len(self.discarded) == len(self.taken):
-                out.append("done")
+                out.append(v.done_action)
             return out
         if phase == "call":
             own = set(self.hands[me])
             return [v.call_text[c] for c in range(v.deck.size) if c not in own]
         if phase == "doubling":
-            return ["pass", "double" if self.doubled == 0 else "redouble"]
+            return [v.pass_action, v.double_action if self.doubled == 0 else v.redouble_action]
         return []
 
     # -- play -------------------------------------------------------------------------

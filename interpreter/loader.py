@@ -16,6 +16,8 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from .errors import TaashError
+
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS_DIR = ROOT / "variants"
 SCHEMA_PATH = ROOT / "grammar" / "variant.schema.json"
@@ -48,7 +50,7 @@ class Problem:
         return f"{head}\n    {text}\n    {caret}"
 
 
-class VariantError(ValueError):
+class VariantError(TaashError, ValueError):
     """A variant file that cannot be loaded; ``problems`` lists every located problem."""
 
     def __init__(self, problems: list[Problem]):

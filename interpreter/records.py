@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .engine import IllegalActionError, Match
+from .engine import Match
+from .errors import ActionError, TaashError
 from .variant import Variant, load_variant
 
 FORMAT = "taash-record/1"
 
 
-class RecordError(ValueError):
+class RecordError(TaashError, ValueError):
     """A record that cannot be replayed: malformed, or an illegal action. For an illegal
     action ``deal``/``index`` (0-based), ``action`` and ``legal`` say where and what."""
 
@@ -98,7 +99,7 @@ def replay(rec: dict, variant: Variant | None = None, base: str | Path | None = 
                                   deal=i, index=k, action=a, legal=[])
             try:
                 st.apply(a)
-            except IllegalActionError as e:
+            except ActionError as e:
                 raise RecordError(f"deal {i}, action {k}: illegal action {a!r} (seat {st.to_act}); "
                                   f"legal: {', '.join(e.legal)}", deal=i, index=k, action=a,
                                   legal=e.legal) from None

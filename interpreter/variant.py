@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .actions import Action
 from .cards import Deck
 from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DSLError
 from .loader import Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
@@ -35,7 +36,7 @@ MAX_BIDS = 1000  # distinct bid numbers an auction may offer
 STEPS = ("auction", "trump", "play", "exchange", "call_partner", "doubling")
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Declaration:
     """A declaration made in play (RULES.md §0.8).
 
@@ -52,6 +53,7 @@ class Declaration:
     effect: object
     answers: tuple = ()
     answered_by: object = None
+    answer_actions: tuple = field(default=(), compare=False)
 
 
 @dataclass
@@ -95,10 +97,24 @@ class Variant:
         self.bid_numbers = list(range(self.min_bid, self.max_bid + 1, self.bid_step))
         d = self.deck
         suits = d.suits
-        amap = {"pass": ("pass", None), "expose": ("expose", None), "double": ("double", None),
-                "redouble": ("redouble", None), "done": ("done", None)}
+        text = d.text
+        table: list[Action] = []  # the variant's actions, in a fixed order; a.id indexes it
+
+        def act(t, kind, arg=None, code=None) -> Action:
+            a = Action(t, kind, arg, code)
+            a.id = len(table)
+            table.append(a)
+            return a
+
+        # plays first, so that a play's id is its card id
+        self.play_text = [act(f"play {text[c]}", "play", text[c], c) for c in range(d.size)]
+        self.pass_action = act("pass", "pass")
+        self.double_action = act("double", "double")
+        self.redouble_action = act("redouble", "redouble")
+        self.expose_action = act("expose", "expose")
+        self.done_action = act("done", "done")
         # bids in the order of §0.10: by number, then denomination, number-first first
-        self.bid_actions = []  # (number, [(text, denomination), ...])
+        self.bid_actions = []  # (number, [(Action, denomination code), ...])
         # a denomination is a suit (its index: that suit is trump) or a no-trump
         # denomination named by the file (codes -2, -3, ...)
         self.denomination_code = {}
@@ -113,45 +129,35 @@ class Variant:
         for b in self.bid_numbers:
             forms = []
             if not self.denominations:
-                forms.append((f"bid {b}", None))
+                forms.append((f"bid {b}", None, None))
             for den in self.denominations:
                 code = self.denomination_code[den]
-                forms.append((f"bid {b} {den}", code))
+                forms.append((f"bid {b} {den}", den, code))
                 if self.suit_first and den in suits:
-                    forms.append((f"bid {den} {b}", code))
-            for text, code in forms:
-                amap[text] = ("bid", (b, code))
-            self.bid_actions.append((b, forms))
-        self.play_text = [f"play {t}" for t in d.text]
-        self.trump_text = [f"trump {s}" for s in suits]
-        self.trump_card_text = [f"trump-card {t}" for t in d.text]
-        self.call_text = [f"call {t}" for t in d.text]
-        self.take_text = [f"take {t}" for t in d.text]
-        self.discard_text = [f"discard {t}" for t in d.text]
-        for c in range(d.size):
-            amap[self.play_text[c]] = ("play", c)
-            amap[self.trump_card_text[c]] = ("trump-card", c)
-            amap[self.call_text[c]] = ("call", c)
-            amap[self.take_text[c]] = ("take", c)
-            amap[self.discard_text[c]] = ("discard", c)
-        for i, t in enumerate(self.trump_text):
-            amap[t] = ("trump", i)
+                    forms.append((f"bid {den} {b}", den, code))
+            self.bid_actions.append((b, [(act(t, "bid", (b, den), (b, code)), code) for t, den, code in forms]))
+        self.trump_text = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(suits)]
+        self.trump_card_text = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(d.size)]
+        self.call_text = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(d.size)]
+        self.take_text = [act(f"take {text[c]}", "take", text[c], c) for c in range(d.size)]
+        self.discard_text = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(d.size)]
         self.dealt_card_text = None
         if self.dealt_card:
-            self.dealt_card_text = f"trump-card {ORDINALS[self.dealt_card - 1]}"
-            amap[self.dealt_card_text] = ("trump-card", None)
-        self.declaration_actions = []  # (text, declaration, suit or None)
+            word = ORDINALS[self.dealt_card - 1]
+            self.dealt_card_text = act(f"trump-card {word}", "trump-card", word, None)
+        self.declaration_actions = []  # (Action, declaration, suit or None)
         for decl in self.declarations:
             if decl.per_suit:
                 for i, su in enumerate(suits):
-                    self.declaration_actions.append((f"{decl.action} {su}", decl, i))
+                    self.declaration_actions.append(
+                        (act(f"{decl.action} {su}", "declare", (decl.name, su), (decl, i)), decl, i))
             else:
-                self.declaration_actions.append((decl.action, decl, None))
-            for ans in decl.answers:
-                amap[f"{decl.action} {ans}"] = ("answer", (decl, ans))
-        for text, decl, su in self.declaration_actions:
-            amap[text] = ("declare", (decl, su))
-        self.action_map = amap
+                self.declaration_actions.append((act(decl.action, "declare", (decl.name, None), (decl, None)),
+                                                 decl, None))
+            decl.answer_actions = tuple(act(f"{decl.action} {ans}", "answer", (decl.name, ans), (decl, ans))
+                                        for ans in decl.answers)
+        self.actions = tuple(table)
+        self.action_map = {str(a): a for a in table}
         # the hot path reads these directly
         self.declaration_checks = [(text, (decl.name, su), decl.when, su)
                                    for text, decl, su in self.declaration_actions]
@@ -163,6 +169,15 @@ class Variant:
         # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
         self.plain_trump = (self.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
                             .replace(" ", "") == "suit(card)==trump") if self.data else False
+
+    def action(self, text: str) -> Action:
+        """The action whose text form is ``text``. Raises InvalidActionError for text
+        that is no action of this variant."""
+        try:
+            return self.action_map[text]
+        except (KeyError, TypeError):
+            from .errors import InvalidActionError
+            raise InvalidActionError(text, []) from None
 
     @property
     def ref(self) -> str:

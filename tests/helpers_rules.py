@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from interpreter import IllegalActionError, Match, State, load_variant
+from interpreter import IllegalActionError, InvalidActionError, Match, State, load_variant
 
 _VARIANTS: dict = {}
 
@@ -75,10 +75,13 @@ def bids(lo: int, hi: int) -> list[str]:
     return [f"bid {b}" for b in range(lo, hi + 1)]
 
 
-def illegal(st: State, action: str) -> None:
-    """`action` must raise IllegalActionError and leave the state unchanged."""
+def illegal(st: State, action: str, error=None) -> None:
+    """`action` must be refused and leave the state unchanged: with IllegalActionError if
+    it is an action of the variant (not legal now), else InvalidActionError."""
+    if error is None:
+        error = IllegalActionError if action in st.v.action_map else InvalidActionError
     before = (st.to_act, st.phase, list(st.legal_actions()), len(st.history))
-    with pytest.raises(IllegalActionError) as e:
+    with pytest.raises(error) as e:
         st.apply(action)
     assert e.value.legal == before[2]
     assert (st.to_act, st.phase, list(st.legal_actions()), len(st.history)) == before

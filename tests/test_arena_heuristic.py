@@ -99,6 +99,9 @@ def test_random_bot_is_a_function_of_what_it_sees():
 
 
 def test_default_action():
-    assert default_action(["pass", "bid 15"]) == "pass"
-    assert default_action(["declare royals", "expose", "play JS", "play 7S"]) == "play JS"
-    assert default_action(["declare slam"]) == "declare slam"
+    v = load_variant("house/56-cot")
+    acts = [v.action(t) for t in ("cot", "expose", "play JS", "play 9S")]
+    assert default_action(acts) == "play JS"       # a question is no default (docs/protocol.md)
+    assert default_action([v.action("pass"), v.action("bid 28 S")]) == "pass"
+    assert default_action([v.action("double"), v.action("bid 29 NT")]) == "bid 29 NT"
+    assert default_action([v.action("cot")]) == "cot"   # nothing else is legal

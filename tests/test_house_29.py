@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from interpreter import State
+from interpreter import InvalidActionError, State
 
 from helpers_rules import (A_HANDS, A_TRICKS_NO_EXPOSE, B_HANDS, C_HANDS, G5_HANDS,
                            G5_TRICKS, G6A_HANDS, G6A_TRICKS, J9_HANDS, J9_TRICKS, bids, do,
@@ -61,7 +61,7 @@ def test_h_no_last_trick_bids_15_to_28():
     """RULES.md §29.10: bids 15..28 (29 is not a bid)."""
     st = new_state(NLT, G5_HANDS)
     assert st.legal_actions() == ["pass"] + bids(15, 28)
-    illegal(st, "bid 29")
+    illegal(st, "bid 29", InvalidActionError)   # no bid of this variant
 
 
 def test_h_no_last_trick_auction_ends_at_once_on_28():

@@ -94,8 +94,7 @@ def play_game(variant, factories: dict, spec: GameSpec, options=None) -> GameRes
             except Exception:
                 action = None
             if action not in legal:
-                from ..server import default_action
-                action = default_action(legal)
+                action = st.default_action()
                 faults += 1
             st.apply(action)
         m.finish_deal(st)
