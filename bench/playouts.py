@@ -34,8 +34,8 @@ def run_engine(v, deals: int, seed: int) -> tuple[float, int]:
     for i in range(deals):
         st = State(v, dealer=dealer, seed=rng.random())
         while st.to_act >= 0:
-            legal = st.legal_actions()
-            st.apply(legal[rng.randrange(len(legal))])
+            legal = st.legal_ids()
+            st.apply_id(legal[rng.randrange(len(legal))])
             decisions += 1
         dealer = (dealer + 1) % n
     return time.perf_counter() - t0, decisions

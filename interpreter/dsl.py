@@ -238,7 +238,7 @@ class Compiler:
              "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
              "_at": _at, "_played": _played}
         so = self.deck.suit_of
-        g["_in_suit"] = lambda cards, suit: [c for c in cards if so[c] == suit]
+        g["_in_suit"] = _in_suit_of(len(self.deck.ranks), len(self.deck.suits))
         g["_not_in_suit"] = lambda cards, suit: [c for c in cards if so[c] != suit]
         g["_only"] = lambda cards, card: [c for c in cards if c == card]
         src = "\n".join(self.funcs)
@@ -580,6 +580,20 @@ class Compiler:
                 continue
             self.expect(a, t, want, f"argument {i + 1} of {fname}()")
         return template.format(*[v[0] for v in vals]), result, _NC
+
+
+def _in_suit_of(nranks: int, nsuits: int):
+    """``in_suit(cards, suit)`` for this deck. Card lists in rules are always sorted
+    (hands are kept sorted; every function keeps the order), and the cards of a suit are
+    the contiguous ids ``suit * nranks ..``, so the suit's cards are one slice."""
+    from bisect import bisect_left
+    bounds = [i * nranks for i in range(nsuits + 1)]
+
+    def in_suit(cards, suit):
+        if suit < 0:
+            return []
+        return cards[bisect_left(cards, bounds[suit]):bisect_left(cards, bounds[suit + 1])]
+    return in_suit
 
 
 def _at(lst, i):

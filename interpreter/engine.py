@@ -33,7 +33,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "match": {"v": "=", "deal_number": "=", "scores": "list", "start_scores": "list"},
     "deal": {"dealer": "=", "dealt": "=", "widow": "=", "hands": "lists", "_dealt_pos": "list",
              "_skip": "=", "step": "=", "phase": "=", "handler": "=", "to_act": "=",
-             "history": "list", "_legal": "="},
+             "history": "list", "_legal": "=", "_legal_actions": "="},
     "auction": {"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
                 "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list"},
     "contract": {"declarer": "=", "target": "=", "side": "list"},
@@ -102,6 +102,7 @@ class State:
         self.to_act = -1
         self.history = []
         self._legal = None
+        self._legal_actions = None
         self.bid = 0
         self.denomination = -1
         self.high_bidder = -1
@@ -152,6 +153,16 @@ class State:
     def legal_actions(self) -> list[Action]:
         """Legal actions of ``to_act``, ordered per RULES.md §0.10; empty only when
         terminal. The list is the state's own: do not change it."""
+        la = self._legal_actions
+        if la is None:
+            acts = self.v.actions
+            la = self._legal_actions = [acts[i] for i in self.legal_ids()]
+        return la
+
+    def legal_ids(self) -> list[int]:
+        """The legal actions as ids (``variant.actions[i]``), in the order of
+        `legal_actions`: the hot path for playouts and search (a play's id is its card
+        id). The list is the state's own: do not change it."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self.handler.legal(self) if self.to_act >= 0 else []
@@ -162,18 +173,29 @@ class State:
         InvalidActionError for text that is no action of this variant, and
         IllegalActionError (with the legal set) for one not legal now; the state is then
         unchanged."""
+        a = self.v.action_map.get(action) if isinstance(action, str) else None
+        if a is None:
+            raise InvalidActionError(action, self.legal_actions())
+        self.apply_id(a.id)
+
+    def apply_id(self, i: int) -> None:
+        """Apply the action of id ``i`` (see `legal_ids`). Raises IllegalActionError if it
+        is not legal now (the state is then unchanged)."""
         legal = self._legal
         if legal is None:
-            legal = self.legal_actions()
-        if action not in legal:
-            if not isinstance(action, str) or self.v.action_map.get(action) is None:
-                raise InvalidActionError(action, legal)
-            raise IllegalActionError(action, legal)
-        a = self.v.action_map[action]
+            legal = self.legal_ids()
+        if i not in legal:
+            acts = self.v.actions
+            raise IllegalActionError(acts[i] if type(i) is int and 0 <= i < len(acts) else i,
+                                     self.legal_actions())
+        a = self.v.actions[i]
         seat = self.to_act
-        self._legal = None
+        self._legal = self._legal_actions = None
         self.history.append((seat, a))
-        self.handler.apply(self, seat, a)
+        if i < self.v.deck.size:  # a play (ids of plays are card ids)
+            _PLAY.play(self, seat, i)
+        else:
+            self.handler.apply(self, seat, a)
 
     def default_action(self) -> Action:
         """The action taken for ``to_act`` when its seat did not answer in time: the first
@@ -407,19 +429,19 @@ class Auction(Phase):
         r = v.rules
         out = []
         if r["auction.may_pass"](s, me, None, None):
-            out.append(v.pass_action)
+            out.append(v.pass_action.id)
         may_bid = r["auction.may_bid"]
         high = s.bid
-        for b, forms in v.bid_actions:
+        for b, forms in v.bid_ids:
             if b > high:
-                for a, den in forms:
+                for i, den in forms:
                     if may_bid(s, me, b, den):
-                        out.append(a)
+                        out.append(i)
         if s.doubled == 0 and s.high_bidder >= 0 and r["auction.may_double"](s, me, None, None):
-            out.append(v.double_action)
+            out.append(v.double_action.id)
         if s.doubled == 1 and r["auction.may_redouble"](s, me, None, None):
-            out.append(v.redouble_action)
-        return out or [v.pass_action]
+            out.append(v.redouble_action.id)
+        return out or [v.pass_action.id]
 
     def apply(self, s, seat, a):
         v = s.v
@@ -471,7 +493,7 @@ class Doubling(Phase):
 
     def legal(self, s):
         v = s.v
-        return [v.pass_action, v.double_action if s.doubled == 0 else v.redouble_action]
+        return [v.pass_action.id, (v.double_action if s.doubled == 0 else v.redouble_action).id]
 
     def apply(self, s, seat, a):
         n = s.v.players
@@ -502,11 +524,11 @@ class Exchange(Phase):
         v = s.v
         out = []
         if not s.discarded:
-            out.extend(v.take_text[c] for c in sorted(set(s.widow_left)))
+            out.extend(v.take_ids[c] for c in sorted(set(s.widow_left)))
         if len(s.discarded) < len(s.taken):
-            out.extend(v.discard_text[c] for c in sorted(set(s.hands[s.to_act])))
+            out.extend(v.discard_ids[c] for c in sorted(set(s.hands[s.to_act])))
         if len(s.discarded) == len(s.taken):
-            out.append(v.done_action)
+            out.append(v.done_action.id)
         return out
 
     def apply(self, s, seat, a):
@@ -537,11 +559,11 @@ class Trump(Phase):
         v = s.v
         if v.trump_mode == "hidden":
             me = s.to_act
-            out = [v.trump_card_text[c] for c in sorted(set(s.hands[me]))]
+            out = [v.trump_card_ids[c] for c in sorted(set(s.hands[me]))]
             if v.dealt_card and s._dealt_pos[me] < v.dealt_card:
-                out.append(v.dealt_card_text)
+                out.append(v.dealt_card_text.id)
             return out
-        return list(v.trump_text)
+        return list(v.trump_ids)
 
     def apply(self, s, seat, a):
         if a.kind == "trump":
@@ -570,7 +592,7 @@ class CallPartner(Phase):
     def legal(self, s):
         v = s.v
         own = set(s.hands[s.to_act])
-        return [v.call_text[c] for c in range(v.deck.size) if c not in own]
+        return [v.call_ids[c] for c in range(v.deck.size) if c not in own]
 
     def apply(self, s, seat, a):
         card = a.code
@@ -599,26 +621,27 @@ class Play(Phase):
 
     def legal(self, s):
         if s.question is not None:
-            return list(s.question[1].answer_actions)
+            return [a.id for a in s.question[1].answer_actions]
         v = s.v
         me = s.to_act
         hand = s.hands[me]
-        pt = v.play_text
         if s.trump_card >= 0 and me == s.declarer and not hand:
-            return [pt[s.trump_card]]  # the face-down card, at the last trick
+            return [s.trump_card]  # the face-down card, at the last trick
         cards = v.may_play(s, me, None, None) or hand
-        if v.deck.copies > 1:
+        if v.dedupe_plays:
             cards = sorted(set(cards))
-        if not v.declaration_checks and s.trump_card < 0:
-            return [pt[c] for c in cards]
+        checks = v.declaration_checks
+        if not checks and s.trump_card < 0:
+            return cards[:]  # ids of plays are card ids
         out = []
-        keys = s.declared_keys
-        for a, key, when, su in v.declaration_checks:
-            if key not in keys and when(s, me, su, None):
-                out.append(a)
+        if checks:
+            keys = s.declared_keys
+            for i, key, when, su in checks:
+                if key not in keys and when(s, me, su, None):
+                    out.append(i)
         if s.trump_card >= 0 and v.may_expose(s, me, None, None):
-            out.append(v.expose_action)
-        out.extend([pt[c] for c in cards])
+            out.append(v.expose_action.id)
+        out.extend(cards)
         return out
 
     def apply(self, s, seat, a):
@@ -674,27 +697,20 @@ class Play(Phase):
         """RULES.md §0.4: the highest card counting as a trump wins, else the highest of
         the suit led; of identical cards the first played ranks higher."""
         v = s.v
-        deck = v.deck
-        cards, seats, after = s.trick_cards, s.trick_seats, s.trick_after
-        strength, suit_of = deck.strength, deck.suit_of
-        led = s.led
-        trump = s.trump
-        counts = None if v.plain_trump else v.counts_as_trump
-        best, best_key = 0, -1
-        for i, c in enumerate(cards):
-            if (suit_of[c] == trump) if counts is None else counts(s, seats[i], c, after[i]):
-                key = 200 + strength[c]
-            elif suit_of[c] == led:
-                key = 100 + strength[c]
-            else:
-                key = strength[c]
-            if key > best_key:
-                best, best_key = i, key
+        cards, seats = s.trick_cards, s.trick_seats
+        if v.plain_trump:
+            # key of each card: strength, +100 in the suit led, +200 in trump (§0.4)
+            kt = v.deck.trick_keys[s.trump][s.led]
+            keys = [kt[c] for c in cards]
+        else:
+            deck = v.deck
+            strength, suit_of, led, after = deck.strength, deck.suit_of, s.led, s.trick_after
+            counts = v.counts_as_trump
+            keys = [200 + strength[c] if counts(s, seats[i], c, after[i]) else
+                    100 + strength[c] if suit_of[c] == led else strength[c] for i, c in enumerate(cards)]
+        best = keys.index(max(keys))  # the first of equal keys: identical cards, first played
         winner = seats[best]
-        po = deck.point_of
-        pts = 0
-        for c in cards:
-            pts += po[c]
+        pts = sum(map(v.deck.point_of.__getitem__, cards))
         s.tricks_done += 1
         if s.tricks_done == v.tricks:
             pts += v.last_trick
@@ -730,9 +746,10 @@ class Done(Phase):
 
 
 DONE = Done()
+_PLAY = Play()
 # flow step -> its phase (variant files name the steps; DESIGN.md, "The pipeline")
 PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
-                            "trump": Trump(), "call_partner": CallPartner(), "play": Play()}
+                            "trump": Trump(), "call_partner": CallPartner(), "play": _PLAY}
 
 
 def per_seat(v: Variant, values) -> list[int]:
@@ -752,14 +769,12 @@ def _deal_from_seed(v: Variant, dealer: int, seed):
     random.Random(seed).shuffle(deck)
     n = v.players
     dealt = [[] for _ in range(n)]
+    order = [dealt[(dealer + 1 + i) % n] for i in range(n)]
     pos = 0
-    for step in v.flow:
-        if isinstance(step, dict) and "deal" in step:
-            for k in step["deal"]:
-                for i in range(n):
-                    s = (dealer + 1 + i) % n
-                    dealt[s].extend(deck[pos:pos + k])
-                    pos += k
+    for k in v.deal_packets:
+        for hand in order:
+            hand += deck[pos:pos + k]
+            pos += k
     return dealt, deck[pos:]
 
 
