@@ -24,8 +24,9 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import TaashError
+from .loader import data_dir
 
-GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
+GRAMMAR_PATH = data_dir("grammar") / "rules.lark"  # package data (loader.data_dir)
 
 # Types of values. Suits, seats, sides, ranks and cards are small ints at run time;
 # `none` is -1 and compares equal only to itself.
@@ -47,7 +48,7 @@ class DSLError(TaashError, ValueError):
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     """The Lark LALR parser of ``grammar/rules.lark`` (built once)."""
-    return Lark(GRAMMAR_PATH.read_text(), start=["expr_rule", "effect_rule"], parser="lalr",
+    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), start=["expr_rule", "effect_rule"], parser="lalr",
                 propagate_positions=True, maybe_placeholders=False)
 
 

@@ -196,7 +196,7 @@ class Variant:
         ``house/29-double``), or the absolute path of a file outside variants/."""
         from .loader import VARIANTS_DIR
         try:
-            return str(self.path.relative_to(VARIANTS_DIR).with_suffix(""))
+            return self.path.relative_to(VARIANTS_DIR).with_suffix("").as_posix()
         except ValueError:
             return str(self.path)
 
