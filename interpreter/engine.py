@@ -188,14 +188,30 @@ class State:
             acts = self.v.actions
             raise IllegalActionError(acts[i] if type(i) is int and 0 <= i < len(acts) else i,
                                      self.legal_actions())
-        a = self.v.actions[i]
+        v = self.v
         seat = self.to_act
         self._legal = self._legal_actions = None
-        self.history.append((seat, a))
-        if i < self.v.deck.size:  # a play (ids of plays are card ids)
-            _PLAY.play(self, seat, i)
+        self.history.append((seat, v.actions[i]))
+        if i >= v.deck.size:
+            self.handler.apply(self, seat, v.actions[i])
+            return
+        # a play (ids of plays are card ids): the hot path, written here rather than in Play
+        if i == self.trump_card and seat == self.declarer and not self.hands[seat]:
+            Play.expose(self, seat)  # the face-down card, exposed as it is played (§28.8)
         else:
-            self.handler.apply(self, seat, a)
+            self.hands[seat].remove(i)
+        if i == self.called_card and seat == self.partner:
+            self.partner_revealed = True  # §304.7
+        cards = self.trick_cards
+        if not cards:
+            self.led = v.deck.suit_of[i]
+        cards.append(i)
+        self.trick_seats.append(seat)
+        self.trick_after.append(self.trump_exposed)
+        if len(cards) < v.players:
+            self.to_act = (seat + 1) % v.players
+        else:
+            Play.end_trick(self)
 
     def default_action(self) -> Action:
         """The action taken for ``to_act`` when its seat did not answer in time: the first
@@ -636,8 +652,8 @@ class Play(Phase):
         out = []
         if checks:
             keys = s.declared_keys
-            for i, key, when, su in checks:
-                if key not in keys and when(s, me, su, None):
+            for i, when, su in checks:
+                if i not in keys and when(s, me, su, None):
                     out.append(i)
         if s.trump_card >= 0 and v.may_expose(s, me, None, None):
             out.append(v.expose_action.id)
@@ -645,13 +661,11 @@ class Play(Phase):
         return out
 
     def apply(self, s, seat, a):
-        kind = a.kind
-        if kind == "play":
-            self.play(s, seat, a.code)
-        elif kind == "declare":
+        kind = a.kind  # plays are applied by State.apply_id, the hot path
+        if kind == "declare":
             decl, suit = a.code
             s.declared[decl.name] = s.declared.get(decl.name, 0) + 1
-            s.declared_keys.add((decl.name, suit))
+            s.declared_keys.add(a.id)  # each declaration (with its suit) once a deal
             if seat == s.partner:
                 s.partner_revealed = True  # a declaration reveals the partner (§304.7)
             decl.effect(s, seat, suit, None)
@@ -673,24 +687,6 @@ class Play(Phase):
         s.trump_exposed = True
         s.exposer = seat
         s.exposure_trick = s.tricks_done + 1
-
-    def play(self, s, seat, card):
-        v = s.v
-        if card == s.trump_card and seat == s.declarer and not s.hands[seat]:
-            self.expose(s, seat)  # exposed as it is played (§28.8)
-        else:
-            s.hands[seat].remove(card)
-        if card == s.called_card and seat == s.partner:
-            s.partner_revealed = True  # §304.7
-        if s.led < 0:
-            s.led = v.deck.suit_of[card]
-        s.trick_cards.append(card)
-        s.trick_seats.append(seat)
-        s.trick_after.append(s.trump_exposed)
-        if len(s.trick_cards) < v.players:
-            s.to_act = (seat + 1) % v.players
-            return
-        self.end_trick(s)
 
     @staticmethod
     def end_trick(s):

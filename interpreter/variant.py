@@ -166,8 +166,7 @@ class Variant:
         self.take_ids = [a.id for a in self.take_text]
         self.discard_ids = [a.id for a in self.discard_text]
         # the hot path reads these directly
-        self.declaration_checks = [(a.id, (decl.name, su), decl.when, su)
-                                   for a, decl, su in self.declaration_actions]
+        self.declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions]
         self.dedupe_plays = d.copies > 1
         # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
         self.deal_packets = [k for step in self.flow if isinstance(step, dict) and "deal" in step
