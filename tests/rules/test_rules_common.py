@@ -1,7 +1,7 @@
 """RULES.md §0 (common ground), tested on 29 and 28 with hand-built deals.
 
 Each test names its section; expected values are worked out by hand from RULES.md (see
-the comments and tests/helpers_rules.py).
+the comments and tests/helpers/rules.py).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 
 from interpreter import IllegalActionError, Match, State, replay, replay_json
 
-from helpers_rules import (A_HANDS, C_HANDS, D29_HANDS, E_HANDS, G5_HANDS, G5_TRICKS,
-                           G6B_HANDS, bids, do, illegal, match_with, new_state,
-                           play_a_no_expose, play_g5, play_out, plays, trick, variant)
+from tests.helpers.rules import (A_HANDS, C_HANDS, D29_HANDS, E_HANDS, G5_HANDS, G5_TRICKS,
+                                 G6B_HANDS, bids, do, illegal, match_with, new_state,
+                                 play_a_no_expose, play_g5, play_out, plays, trick, variant)
 
 ALL = ["29", "28", "house/29-counter-clockwise", "house/29-hidden-trump", "house/29-no-last-trick"]
 

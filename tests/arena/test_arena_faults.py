@@ -1,5 +1,5 @@
 """The fault policy of docs/protocol.md, each case reproduced by a misbehaving bot in a
-process of its own (tests/arena_fault_bot.py) against `taash arena serve`, over gRPC on
+process of its own (tests/helpers/fault_bot.py) against `taash arena serve`, over gRPC on
 localhost. Every game must end, replay from its record, and show every verdict."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from arena_util import Server, record, verdict_kinds
+from tests.helpers.arena_util import Server, record, verdict_kinds
 from interpreter import Match, load_variant, replay
 
 TC = dict(move_ms=400, bank_ms=200, grace_ms=800, max_strikes=3)
@@ -140,6 +140,7 @@ def test_disconnect_and_resume_the_pending_decision(server, tmp_path):
     assert [v["kind"] for v in log["verdicts"]] == ["RESUMED"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode,kind", [("vanish", "DISCONNECTED"), ("crash", "CRASHED")])
 def test_gone_for_good_plays_default_actions_to_the_end(server, tmp_path, mode, kind):
     res, rec, log = play_fault(server, tmp_path, mode)

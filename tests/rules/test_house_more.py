@@ -2,9 +2,9 @@
 56-cot, 56-4p-32-cards, 56-8p-48-cards and 304-last-trick-10, each a file in
 variants/house/.
 
-Deals: G5_HANDS and A_HANDS from tests/helpers_rules.py (29/28, dealer 3, eldest 0);
+Deals: G5_HANDS and A_HANDS from tests/helpers/rules.py (29/28, dealer 3, eldest 0);
 F56, J56 (56, dealer 5, eldest 0), G8_HANDS and CUT_HANDS (304, dealer 3) from
-tests/helpers_rules2.py. Expected values are worked out from RULES.md in the comments.
+tests/helpers/rules2.py. Expected values are worked out from RULES.md in the comments.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import pytest
 from interpreter import Match, State
 from interpreter.loader import VariantError
 
-from helpers_rules import A_HANDS, G5_HANDS, do, hand_of, illegal, new_state, play_g5, plays
-from helpers_rules import play_out
-from helpers_rules2 import (CUT_HANDS, CUT_TRICKS, F56, F56_TRICKS, G8_HANDS, J56,
-                            J56_TRICKS, bids304, g8_tricks, split_legal, state, trick_n,
-                            tricks_n, variant2)
+from tests.helpers.rules import A_HANDS, G5_HANDS, do, hand_of, illegal, new_state, play_g5, plays
+from tests.helpers.rules import play_out
+from tests.helpers.rules2 import (CUT_HANDS, CUT_TRICKS, F56, F56_TRICKS, G8_HANDS, J56,
+                                  J56_TRICKS, bids304, g8_tricks, split_legal, state, trick_n,
+                                  tricks_n, variant2)
 
 DBL = "house/29-double"
 SEV = "house/28-seventh-card"
@@ -133,7 +133,7 @@ def test_h_29_double_no_cap():
 
 
 # == 28-seventh-card ======================================================================
-# Deal A (helpers_rules): seat 0's first packet 8H AS KS KH, second packet QS JC 9C AC: the
+# Deal A (tests/helpers/rules.py): seat 0's first packet 8H AS KS KH, second packet QS JC 9C AC: the
 # seventh card dealt to him (third of the second packet) is 9C.
 def sev_deal():
     st = new_state(SEV, A_HANDS)

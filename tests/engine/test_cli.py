@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 SCRIPT = Path(sys.executable).parent / "taash"
 
 

@@ -14,7 +14,7 @@ import pytest
 from arena.ladder import ArenaRunner, InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
 from arena.mainjob import Processes
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +60,7 @@ def test_the_arena_plays_the_same_ladder_as_in_process(arena, tmp_path, name):
     assert grpc_store.standings(s.variant)[0].bot == "heuristic"
 
 
+@pytest.mark.slow
 def test_a_missing_bot_is_a_clear_error_and_loses_nothing(arena, tmp_path):
     store = open_store(None, tmp_path)
     runner = ArenaRunner(arena.addr, _admin(arena), "28", wait_s=0.5)
@@ -112,6 +113,7 @@ def _our_processes(marker: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_make_run_main_job_short(tmp_path):
     """`make run` runs `python -m arena.mainjob`; this is the same with fewer deals."""
     data = tmp_path / "run-data"

@@ -1,6 +1,6 @@
 """RULES.md §29 (Twenty-nine) and golden cases G1, G5, G6, G10.
 
-Deals are built by hand (tests/helpers_rules.py); expected values are worked out from
+Deals are built by hand (tests/helpers/rules.py); expected values are worked out from
 RULES.md in the comments. Dealer 3 throughout unless stated, so seat 0 is the eldest.
 """
 
@@ -10,10 +10,10 @@ import pytest
 
 from interpreter import IllegalActionError, load_variant
 
-from helpers_rules import (D29_HANDS, E_HANDS, G5_HANDS, G5_TRICKS, G6A_HANDS, G6A_TRICKS,
-                           G6B_HANDS, G6B_TRICKS, J9_HANDS, J9_TRICKS, bids, do, hand_of,
-                           illegal, match_with, new_state, play_g5, play_tricks, plays, trick,
-                           variant)
+from tests.helpers.rules import (D29_HANDS, E_HANDS, G5_HANDS, G5_TRICKS, G6A_HANDS, G6A_TRICKS,
+                                 G6B_HANDS, G6B_TRICKS, J9_HANDS, J9_TRICKS, bids, do, hand_of,
+                                 illegal, match_with, new_state, play_g5, play_tricks, plays, trick,
+                                 variant)
 
 
 def open_deal(rows, bid=15, trump="H", name="29", scores=None):
@@ -442,7 +442,7 @@ def test_29_9_minus_6_does_not_end_plain_29():
 def test_29_10_house_rules_named_by_the_seed_exist():
     """RULES.md §29.10: counter-clockwise play (display only), no last-trick point (28 in
     all, bids 15..28), a winning bid of 21 or more scores 2: each is a variant file
-    (details in tests/test_house_29.py)."""
+    (details in tests/rules/test_house_29.py)."""
     ccw = load_variant("house/29-counter-clockwise")
     assert ccw.direction == "counter-clockwise" and ccw.players == 4
     nlt = load_variant("house/29-no-last-trick")

@@ -1,6 +1,6 @@
 """RULES.md §304s (Solo 304 with a widow) and golden case G9.
 
-Deals are built by hand in tests/helpers_rules2.py (G9_HANDS with widow JC 7D,
+Deals are built by hand in tests/helpers/rules2.py (G9_HANDS with widow JC 7D,
 SOLO_SLAM_HANDS); expected values are worked out from RULES.md in the comments there and
 here. Three players, dealer 2 throughout, so seat 0 is the eldest.
 """
@@ -14,10 +14,10 @@ import pytest
 
 from interpreter import Match, State
 
-from helpers_rules import do, illegal, play_out
-from helpers_rules2 import (G9_HANDS, G9_LINE1, G9_LINE2, G9_WIDOW, SOLO_SLAM_HANDS,
-                            SOLO_SLAM_TRICKS, SOLO_SLAM_WIDOW, bids304, split_legal, state,
-                            trick_n, tricks_n, variant2)
+from tests.helpers.rules import do, illegal, play_out
+from tests.helpers.rules2 import (G9_HANDS, G9_LINE1, G9_LINE2, G9_WIDOW, SOLO_SLAM_HANDS,
+                                  SOLO_SLAM_TRICKS, SOLO_SLAM_WIDOW, bids304, split_legal, state,
+                                  trick_n, tricks_n, variant2)
 
 SOLO = "304-solo"
 

@@ -63,6 +63,7 @@ def postgres_url():
         shutil.rmtree(d, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_the_same_ladder_in_postgresql_as_in_sqlite(postgres_url, tmp_path):
     pg = open_store(postgres_url)
     pg.reset("304-solo")

@@ -1,6 +1,6 @@
 """More helpers and hand-built deals for the rule tests of 56, 304, solo 304 and the
-house rules (tests/test_rules_56.py, test_rules_304.py, test_rules_304_solo.py,
-test_house_more.py). The helpers of tests/helpers_rules.py assume four players; these
+house rules (tests/rules/test_rules_56.py, test_rules_304.py, test_rules_304_solo.py,
+test_house_more.py). The helpers of tests/helpers/rules.py assume four players; these
 work for any number of seats.
 
 A seat's list is in the order dealt (RULES.md §0.7). In 56, 304 and solo 304 every card

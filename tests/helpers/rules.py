@@ -1,5 +1,5 @@
-"""Shared helpers and hand-built deals for the rule tests (tests/test_rules_*.py,
-tests/test_house_29.py).
+"""Shared helpers and hand-built deals for the rule tests (tests/rules/test_rules_*.py,
+tests/rules/test_house_29.py).
 
 Every deal below is written out card by card so the tests control who holds what. A
 seat's list is in the order dealt (RULES.md §0.7): the first four cards are the first

@@ -42,6 +42,7 @@ def duel(name, matches, max_deals):
     return wins, ties, matches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,expected", [
     ("29", (20, 0, 20)), ("28", (20, 0, 20)), ("house/29-hidden-trump", (20, 0, 20)),
     ("56", (20, 0, 20)), ("304-solo", (20, 0, 20)), ("304", (13, 2, 20)),

@@ -1,7 +1,7 @@
 """RULES.md §H and §29.10: the five house rules of 29 in variants/house/:
 29-no-last-trick, 29-21-scores-2, 29-counter-clockwise, 29-to-minus-6, 29-hidden-trump.
 
-Deals are in tests/helpers_rules.py; expected values are worked out from RULES.md in the
+Deals are in tests/helpers/rules.py; expected values are worked out from RULES.md in the
 comments. Dealer 3 throughout, so seat 0 is the eldest.
 """
 
@@ -13,10 +13,10 @@ import pytest
 
 from interpreter import InvalidActionError, State
 
-from helpers_rules import (A_HANDS, A_TRICKS_NO_EXPOSE, B_HANDS, C_HANDS, G5_HANDS,
-                           G5_TRICKS, G6A_HANDS, G6A_TRICKS, J9_HANDS, J9_TRICKS, bids, do,
-                           hand_of, illegal, match_with, new_state, play_g5, play_tricks,
-                           plays, trick, variant)
+from tests.helpers.rules import (A_HANDS, A_TRICKS_NO_EXPOSE, B_HANDS, C_HANDS, G5_HANDS,
+                                 G5_TRICKS, G6A_HANDS, G6A_TRICKS, J9_HANDS, J9_TRICKS, bids, do,
+                                 hand_of, illegal, match_with, new_state, play_g5, play_tricks,
+                                 plays, trick, variant)
 
 NLT = "house/29-no-last-trick"
 S2 = "house/29-21-scores-2"

@@ -22,9 +22,11 @@ from hypothesis import strategies as hs
 
 from interpreter import Match, load_variant, replay, replay_json, shipped_variants
 
-from helpers_props import (Redealer, auction_shy_chooser, check_conservation, check_order,
-                           check_tricks, obs_json, oracle_points, play_out,
-                           replay_in_lockstep)
+from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
+                                 check_tricks, obs_json, oracle_points, play_out,
+                                 replay_in_lockstep)
+
+pytestmark = pytest.mark.slow  # about a minute in all
 
 VARIANTS = shipped_variants()
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -1,6 +1,6 @@
 """RULES.md §56 (Fifty-six) and golden cases G1 (56 presets), G2, G3, G4.
 
-Deals are built by hand in tests/helpers_rules2.py (F56, J56, G2_HANDS); expected values
+Deals are built by hand in tests/helpers/rules2.py (F56, J56, G2_HANDS); expected values
 are worked out from RULES.md in the comments. Six players unless stated: seats 0 2 4 are
 side 0, seats 1 3 5 side 1 (§0.6). F56 and J56 use dealer 5 (eldest 0); G2 dealer 0.
 """
@@ -14,9 +14,9 @@ import pytest
 from interpreter import Match, State
 from interpreter.loader import VariantError
 
-from helpers_rules import do, illegal, play_out
-from helpers_rules2 import (F56, F56_SEAT_POINTS, F56_TRICKS, G2_HANDS, J56, J56_TRICKS,
-                            bids56, state, trick_n, tricks_n, variant2)
+from tests.helpers.rules import do, illegal, play_out
+from tests.helpers.rules2 import (F56, F56_SEAT_POINTS, F56_TRICKS, G2_HANDS, J56, J56_TRICKS,
+                                  bids56, state, trick_n, tricks_n, variant2)
 
 PRESETS = [
     ({"players": 6}, 48, 8, [4, 4]),
@@ -541,7 +541,7 @@ def test_56_7_side_1_at_0_loses_side_0_wins():
 # -- §56.8 --------------------------------------------------------------------------------
 def test_56_8_house_rules_are_variant_files():
     """RULES.md §56.8, §H: the alternative table and cot are variant files extending 56
-    (details in tests/test_house_more.py): 56 made at 56 scores 4 under the alternative
+    (details in tests/rules/test_house_more.py): 56 made at 56 scores 4 under the alternative
     table (3 in plain 56); cot is an action only in 56-cot."""
     st = contract(J56, "bid 56 NT", name="house/56-alt-table")
     tricks_n(st, J56_TRICKS)

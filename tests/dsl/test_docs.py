@@ -1,13 +1,13 @@
 """Every ```yaml example of docs/authoring.md loads, and the README's commands exist."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from interpreter import Match, load_variant
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 GUIDE = (ROOT / "docs" / "authoring.md").read_text()
 EXAMPLES = re.findall(r"```yaml\n(.*?)```", GUIDE, re.S)
 

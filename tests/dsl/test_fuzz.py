@@ -38,7 +38,8 @@ from interpreter import Match, VariantError, load_variant
 from interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
 from interpreter.variant import HOOKS
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 VARIANTS = ROOT / "variants"
 SCALE = max(1, int(os.environ.get("TAASH_FUZZ_SCALE", "1")))
 EXAMPLE_SECONDS = 10          # hard wall-clock limit of one example
@@ -203,6 +204,7 @@ def mutate(text: str, op) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=200 * SCALE)
 @given(base=st.sampled_from(sorted(BASES)), ops=st.lists(mutation, min_size=1, max_size=6))
 def test_mutated_variant_files(base, ops):
@@ -258,6 +260,7 @@ def check_dsl_locations(text: str, problems, slot_path, first: int, last: int, r
 token = st.sampled_from(DSL_WORDS + OPERATORS + NUMBERS + STRINGS)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=200 * SCALE)
 @given(slot=st.sampled_from(sorted(SLOTS)), toks=st.lists(token, min_size=1, max_size=25),
        seps=st.lists(st.sampled_from([" ", " ", " ", "", "\n"]), min_size=25, max_size=25))
@@ -397,6 +400,7 @@ def slot_and_rule(draw):
     return slot, draw(rule_text(slot))
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=400 * SCALE)
 @given(sr=slot_and_rule())
 def test_dsl_generated_rules(sr):

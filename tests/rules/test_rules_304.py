@@ -1,6 +1,6 @@
 """RULES.md §304 (Three-nought-four with a called partner) and golden cases G1 (304), G8.
 
-Deals are built by hand in tests/helpers_rules2.py (G8_HANDS, CUT_HANDS, K_HANDS,
+Deals are built by hand in tests/helpers/rules2.py (G8_HANDS, CUT_HANDS, K_HANDS,
 SLAM304_HANDS); expected values are worked out from RULES.md in the comments there and
 here. Dealer 3 throughout, so seat 0 is the eldest and the dealer's standing bid of 150 is
 seat 3's. In G8, A = seat 0, B = seat 1, C = seat 2, D = seat 3.
@@ -14,10 +14,10 @@ import pytest
 
 from interpreter import Match, State
 
-from helpers_rules import do, illegal, play_out
-from helpers_rules2 import (CUT_HANDS, CUT_TRICKS, G8_HANDS, K_HANDS, SLAM304_HANDS,
-                            SLAM304_TRICKS, bids304, g8_tricks, plays_of, split_legal,
-                            state, trick_n, tricks_n, variant2)
+from tests.helpers.rules import do, illegal, play_out
+from tests.helpers.rules2 import (CUT_HANDS, CUT_TRICKS, G8_HANDS, K_HANDS, SLAM304_HANDS,
+                                  SLAM304_TRICKS, bids304, g8_tricks, plays_of, split_legal,
+                                  state, trick_n, tricks_n, variant2)
 
 DECK_ORDER = [r + s for s in "SHDC" for r in "J9ATKQ87"]  # §0.3, §0.10
 
@@ -35,7 +35,7 @@ def g8_start(trump="S", name="304"):
 
 
 def g8_play(st, d_gives_king=True, c_shows=True, b_shows=True, slam_t3=False):
-    """The G8 play (helpers_rules2.g8_tricks) with C's marriage before his card in trick 2
+    """The G8 play (tests/helpers/rules2.py, g8_tricks) with C's marriage before his card in trick 2
     and B's before his lead of trick 3."""
     t = g8_tricks(d_gives_king)
     tricks_n(st, t[:1])
@@ -119,7 +119,7 @@ def test_g1_304_deck_304():
     st = g8_play(g8_start())
     assert st.side_points == [182, 122]
     assert sum(st.result()["points"]) == 304
-    assert st.result()["points"] == [127, 46, 55, 76]  # see helpers_rules2, G8
+    assert st.result()["points"] == [127, 46, 55, 76]  # see tests/helpers/rules2.py, G8
 
 
 # -- §304.3 -------------------------------------------------------------------------------
@@ -364,7 +364,7 @@ def test_304_8_after_the_cut_marriage_as_defender_no_slam_tricks_to_defenders():
     """RULES.md §304.8: from the next trick on the partner counts as a defender: his
     marriage moves the target +20 (160 -> 180), he may not declare slam, the trick he wins
     (trick 4, 41) goes to the defenders; he still shares the declarer's score. Final:
-    declarer's side 252, defenders 52 (helpers_rules2 CUT): made: seats 0 and 2 +1."""
+    declarer's side 252, defenders 52 (helpers/rules2.py CUT): made: seats 0 and 2 +1."""
     st = cut_start()
     tricks_n(st, CUT_TRICKS[:3])
     do(st, "3 play 9D", "0 play TD", "1 play AD")

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import grpc
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 # the console script, as a user runs it (`make test` installs it in the venv)
 _SCRIPT = Path(sys.executable).parent / "taash"
 TAASH = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-c", "import sys, arena.cli; sys.exit(arena.cli.main())"]
-FAULT_BOT = [sys.executable, str(ROOT / "tests" / "arena_fault_bot.py")]
+FAULT_BOT = [sys.executable, "-m", "tests.helpers.fault_bot"]  # run with cwd=ROOT, env()
 
 
 def env():
@@ -62,7 +63,7 @@ class Server:
         return p
 
     def fault_bot(self, mode: str, name: str, token: str, out: Path, *extra: str) -> subprocess.Popen:
-        """tests/arena_fault_bot.py MODE in its own process; it writes what it saw to ``out``."""
+        """tests/helpers/fault_bot.py MODE in its own process; it writes what it saw to ``out``."""
         p = subprocess.Popen([*FAULT_BOT, mode, "--name", name, "--token", token, "--server", self.addr,
                               "--out", str(out), *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True, env=env(), cwd=ROOT)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.pb import messages_pb2 as pb
 from arena.server import ArenaServer, TimeControl
@@ -78,6 +79,7 @@ async def burst(tmp):
     return connected, progressed, faults, seen, early_errors, results
 
 
+@pytest.mark.slow
 def test_a_thousand_games_start_together(tmp_path):
     connected, progressed, faults, seen, errors, results = asyncio.run(burst(tmp_path / "data"))
     assert errors == []

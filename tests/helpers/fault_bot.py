@@ -1,6 +1,6 @@
 """A misbehaving arena bot for the fault tests, run as a process of its own:
 
-    python tests/arena_fault_bot.py MODE --name N --token T --server ADDR --out FILE
+    python -m tests.helpers.fault_bot MODE --name N --token T --server ADDR --out FILE
 
 It speaks the raw protocol (no SDK) so that it can send anything. It answers every
 request with its first legal action except where MODE says otherwise, at its 2nd (or
@@ -30,14 +30,11 @@ import argparse
 import asyncio
 import json
 import os
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import grpc
 
-import grpc  # noqa: E402
-
-from arena.pb import messages_pb2 as pb  # noqa: E402
+from arena.pb import messages_pb2 as pb
 
 METHOD = "/taash.arena.v1.Arena/Play"
 

@@ -1,4 +1,4 @@
-"""Helpers for tests/test_properties.py: independent oracles written from RULES.md, and
+"""Helpers for tests/engine/test_properties.py: independent oracles written from RULES.md, and
 the re-dealing of the cards a seat cannot see (DESIGN.md, "Information").
 
 Nothing here calls engine internals: the helpers read public State fields (hands, dealt,
@@ -255,7 +255,7 @@ def trump_rule(v) -> str:
     key = _norm(rule)
     if key not in HIDDEN_TRUMP_RULES:
         raise AssertionError(f"variant {v.name}: the test oracle does not know the hidden-trump "
-                             f"rule {rule!r}; teach tests/helpers_props.py HIDDEN_TRUMP_RULES")
+                             f"rule {rule!r}; teach tests/helpers/props.py HIDDEN_TRUMP_RULES")
     return HIDDEN_TRUMP_RULES[key]
 
 

@@ -12,7 +12,7 @@ import subprocess
 import grpc
 import pytest
 
-from arena_util import ROOT, Server, env, record
+from tests.helpers.arena_util import ROOT, TAASH, Server, env, record
 
 from arena.pb import arena_pb2 as apb
 from arena.pb import arena_pb2_grpc
@@ -39,7 +39,7 @@ def match(server, *args):
 
 
 def replay_json(path):
-    out = subprocess.run([*__import__("arena_util").TAASH, "replay", path, "--json"], capture_output=True,
+    out = subprocess.run([*TAASH, "replay", path, "--json"], capture_output=True,
                          text=True, env=env(), cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
@@ -174,6 +174,7 @@ def test_spectators_see_public_events_only(server):
     assert not any("trump-card " in line for line in lines)
 
 
+@pytest.mark.slow
 def test_cli_errors_are_clear(server, tmp_path):
     def run(*args):
         return server.taash(*args, timeout=120)
@@ -227,12 +228,13 @@ def test_a_python_bot_is_one_function(server, tmp_path):
         if p.poll() is None:
             p.kill()
     rec = record(m["record"])
-    from test_arena_faults import seat_actions
+    from tests.arena.test_arena_faults import seat_actions
     for seat in (0, 2):                               # every action of its seats was its choice
         for d, i, a, dflt in seat_actions(rec, seat):
             assert not dflt
 
 
+@pytest.mark.slow
 def test_by_default_a_seed_does_not_reveal_the_cards(tmp_path):
     """Without --public-seeds the arena salts every shuffle with a secret of its data
     directory: the hands of `--seed 5` differ from `taash simulate --seed 5`, the same
@@ -262,13 +264,13 @@ def test_by_default_a_seed_does_not_reveal_the_cards(tmp_path):
         s.stop()
 
 
+@pytest.mark.slow
 def test_interrupting_the_client_stops_its_games(tmp_path):
     """Ctrl-C on `taash arena match` cancels its games on the server: the seats are freed
     and the record is saved as cut short, still replayable."""
     import signal
     import time
 
-    from arena_util import TAASH
     s = Server(tmp_path / "data")
     try:
         tok = s.token("r")

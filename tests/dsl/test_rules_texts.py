@@ -1,14 +1,14 @@
 """docs/rules/*.md are the rulebooks of the shipped variants as `taash rules` prints them;
 regenerate with `make docs` when a variant changes."""
 
-from pathlib import Path
-
 import pytest
 
 from interpreter import load_variant, shipped_variants
 from interpreter.rulebook import render
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+from tests.helpers import ROOT
+
+DOCS = ROOT / "docs" / "rules"
 
 
 @pytest.mark.parametrize("name", shipped_variants())

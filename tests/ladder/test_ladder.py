@@ -21,7 +21,8 @@ from arena.ladder.ratings import event_outcomes, game_teams, ranks_of
 from arena.ladder.schedule import GameSpec, pairs_by_rating, plan_round, round_seed
 from interpreter import load_variant, replay
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 BASE = ("56", "28", "29", "304", "304-solo")
 BOTS = {"heuristic": "heuristic", "random": "random"}
 
@@ -170,19 +171,19 @@ def test_heuristic_ranks_above_random_on_every_variant(tmp_path, name):
 
 
 def test_same_seed_same_ladder_whatever_the_workers(tmp_path):
-    bots = {**BOTS, "first": "test_ladder:first_legal"}
+    bots = {**BOTS, "first": "tests.ladder.test_ladder:first_legal"}
     a = open_store(None, tmp_path / "a")
     b = open_store(None, tmp_path / "b")
     s = LadderSettings(seed=4, duplicate=True, game_deals=2)
     run_ladder(a, InProcessRunner("28", bots), list(bots), 24, s, workers=1)
-    run_ladder(b, InProcessRunner("28", {**bots, "first": "test_ladder:first_legal"}), list(bots), 24, s, workers=2)
+    run_ladder(b, InProcessRunner("28", {**bots, "first": "tests.ladder.test_ladder:first_legal"}), list(bots), 24, s, workers=2)
     assert [x.to_json() for x in a.standings("28")] == [x.to_json() for x in b.standings("28")]
     assert [e["event"] for e in a.events("28")] == [e["event"] for e in b.events("28")]
     assert len(a.standings("28")) == 3
 
 
 def test_rating_schedule_plans_each_round_from_the_standings(tmp_path):
-    bots = {**BOTS, "first": "test_ladder:first_legal"}
+    bots = {**BOTS, "first": "tests.ladder.test_ladder:first_legal"}
     store, summary = ladder(tmp_path, "29", 24, bots=bots, schedule="rating", game_deals=2, seed=1)
     rounds = store.rounds("29")
     assert len(rounds) == 6 and all(len(r) == 2 for r in rounds)    # 3 bots: 2 pairings a round
@@ -254,6 +255,7 @@ def _start_until(args, data: Path, games: int) -> subprocess.Popen:
     return p
 
 
+@pytest.mark.slow
 def test_killed_mid_run_the_rerun_loses_and_doubles_nothing(tmp_path):
     data = tmp_path / "killed"
     args = ["run", "--variant", "29", "--deals", "400", "--game-deals", "4", "--seed", "11", "--duplicate",
@@ -277,6 +279,7 @@ def test_killed_mid_run_the_rerun_loses_and_doubles_nothing(tmp_path):
     assert run_cli("verify", "--data", str(data)).returncode == 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     data = tmp_path / "int"
     args = ["run", "--variant", "28", "--deals", "2000", "--data", str(data), "--quiet"]
@@ -288,6 +291,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
 
 
 # -- the command line ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_cli_run_standings_plot_verify(tmp_path):
     d = str(tmp_path / "d")
     r = run_cli("run", "--variant", "304-solo", "--deals", "24", "--duplicate", "--data", d, "--json")
@@ -326,6 +330,7 @@ def test_cli_errors_are_one_clear_line(tmp_path, args, code, message):
     assert message in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_cli_refuses_other_settings_and_keeps_the_standings(tmp_path):
     d = str(tmp_path / "d")
     assert run_cli("run", "--variant", "28", "--deals", "8", "--seed", "1", "--data", d, "--quiet").returncode == 0

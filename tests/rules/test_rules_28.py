@@ -1,6 +1,6 @@
 """RULES.md §28 (Twenty-eight, hidden trump) and golden case G7.
 
-Deals A, B, C are in tests/helpers_rules.py; expected values are worked out from RULES.md
+Deals A, B, C are in tests/helpers/rules.py; expected values are worked out from RULES.md
 in the comments. Dealer 3 throughout, so seat 0 is the eldest.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers_rules import (A_HANDS, A_TRICKS_NO_EXPOSE, B_HANDS, C_HANDS, G5_HANDS, bids,
-                           do, hand_of, illegal, match_with, new_state, play_a_no_expose,
-                           play_tricks, plays, trick, variant)
+from tests.helpers.rules import (A_HANDS, A_TRICKS_NO_EXPOSE, B_HANDS, C_HANDS, G5_HANDS, bids,
+                                 do, hand_of, illegal, match_with, new_state, play_a_no_expose,
+                                 play_tricks, plays, trick, variant)
 
 
 def deal_a(bid=16, scores=None, name="28"):
