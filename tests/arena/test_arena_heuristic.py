@@ -1,5 +1,6 @@
 """The heuristic bot plays every shipped variant from its data and beats random clearly.
-Offline (the engine directly), fixed seeds: the counts are exact."""
+Offline (the engine directly), fixed seeds; the duels test a margin, not exact counts, so
+that an engine change that deals or plays otherwise (same rules) does not break them."""
 
 from __future__ import annotations
 
@@ -42,13 +43,20 @@ def duel(name, matches, max_deals):
     return wins, ties, matches
 
 
+# matches of 20 the heuristic must win: a player no better than random wins 16 or more with
+# probability under 1% against one random side (half of the matches on average); in 304 the
+# heuristic is weaker (on main at 893837c: 13 won, 2 tied, 5 lost; elsewhere 20 of 20)
+MIN_WINS = {"29": 16, "28": 16, "house/29-hidden-trump": 16, "56": 16, "304-solo": 16, "304": 12}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name,expected", [
-    ("29", (20, 0, 20)), ("28", (20, 0, 20)), ("house/29-hidden-trump", (20, 0, 20)),
-    ("56", (20, 0, 20)), ("304-solo", (20, 0, 20)), ("304", (13, 2, 20)),
-])
-def test_heuristic_beats_random(name, expected):
-    assert duel(name, 20, 40) == expected
+@pytest.mark.parametrize("name", sorted(MIN_WINS))
+def test_heuristic_beats_random(name):
+    """20 matches (at most 40 deals each): at least MIN_WINS[name] won, and at least twice
+    as many won as lost."""
+    wins, ties, matches = duel(name, 20, 40)
+    losses = matches - wins - ties
+    assert wins >= MIN_WINS[name] and wins >= 2 * losses, (name, wins, ties, losses)
 
 
 @pytest.mark.parametrize("name", shipped_variants())

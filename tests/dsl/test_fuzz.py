@@ -414,33 +414,47 @@ def test_dsl_generated_rules(sr):
 
 # -- (c) targeted inputs: regressions of what the fuzzers found, resource bombs --------------------
 
+# case -> (rule slot, rule, what the checker must say or None if the rule must load). A rule
+# that loads must then play; one that is rejected must be rejected where it is written.
 PLAY_TIME = {
-    # a `none` branch where cards are expected passes the checker, then may_play returns -1
-    "none branch in may_play (if/else)": (("play", "may_play"), "hand if leading else none"),
-    "none branch in may_play (cases)": (("play", "may_play"), "when leading: hand\nelse: none"),
+    # a `none` branch where cards are expected: the checker must see that the branches of
+    # the if/else (or the cases) do not give one type, else may_play returns nothing
+    "none branch in may_play (if/else)": (("play", "may_play"), "hand if leading else none",
+                                          "play.may_play: both branches"),
+    "none branch in may_play (cases)": (("play", "may_play"), "when leading: hand\nelse: none",
+                                        "play.may_play: every case should give a cards"),
     "none branch as the right side of 'in'": (("play", "counts_as_trump"),
-                                              '"7C" in (hand if trump_hidden else none)'),
-    # scores are kept per side (2 entries); a seat or a number index runs past the end
-    "score indexed by seat": (("scoring", "effect"), "when made: score[declarer] += 1"),
-    "score indexed by a number": (("scoring", "effect"), "score[5] += 1"),
-    "score indexed by seat in a declaration": (("declarations", "royals", "effect"), "score[me] += 1"),
-    # max()/min() of a single number compile to Python's max(4), which needs an iterable
-    "min() of one number": (("scoring", "effect"), "target = -min(players)"),
-    "max() of one number": (("auction", "may_bid"), "number > max(high_bid)"),
+                                              '"7C" in (hand if trump_hidden else none)',
+                                              "play.counts_as_trump: both branches"),
+    # scores are kept per side (2 entries): a seat or a number as index is a type error
+    "score indexed by seat": (("scoring", "effect"), "when made: score[declarer] += 1",
+                              "scoring.effect: index of 'score' should be a side, not a seat"),
+    "score indexed by a number": (("scoring", "effect"), "score[5] += 1",
+                                  "scoring.effect: index of 'score' should be a side, not a number"),
+    "score indexed by seat in a declaration": (("declarations", "royals", "effect"), "score[me] += 1",
+                                               "declarations.royals.effect: index of 'score' should be a side"),
+    # max()/min() of a single number are well typed (the number itself): they load and must
+    # play (they once compiled to Python's max(4), which needs an iterable)
+    "min() of one number": (("scoring", "effect"), "target = -min(players)", None),
+    "max() of one number": (("auction", "may_bid"), "number > max(high_bid)", None),
 }
 
 
 @pytest.mark.parametrize("case", sorted(PLAY_TIME))
 def test_loaded_rule_does_not_crash_at_play_time(case):
-    path, rule = PLAY_TIME[case]
-    text, _, _ = rule_file(path, rule)
+    path, rule, problem = PLAY_TIME[case]
+    text, first, last = rule_file(path, rule)
     p = write_tmp(text)
     with time_guard():
-        try:
-            v = load_variant(p)
-        except VariantError:
-            return          # rejecting the rule is fine
-        for seed in range(40):   # several deals, so that the bad branch is reached
+        if problem is not None:
+            with pytest.raises(VariantError) as e:
+                load_variant(p)
+            found = [pr for pr in e.value.problems if pr.message.startswith(problem)]
+            assert found, [pr.format() for pr in e.value.problems]
+            assert all(first <= pr.line <= last for pr in found), (first, last, found)
+            return
+        v = load_variant(p)
+        for seed in range(40):   # several deals, so that the rule runs in many positions
             play_one_deal(v, seed)
 
 
@@ -455,9 +469,16 @@ FLOAT_INTS = {
 
 @pytest.mark.parametrize("case", sorted(FLOAT_INTS))
 def test_integer_valued_floats(case):
+    """4.0 passes JSON Schema's "integer", but a variant file's numbers are whole numbers:
+    the loader rejects it, located at the number (line and column found in the text)."""
     text = HEAD + FLOAT_INTS[case]
+    number = re.search(r"\d+\.0", FLOAT_INTS[case]).group(0)
+    line_no, line = next((i, ln) for i, ln in enumerate(text.split("\n"), 1) if number in ln)
     with time_guard():
         v, problems = load_and_play(write_tmp(text), text)
+    assert v is None, f"{case}: loaded"
+    assert [(pr.line, pr.column) for pr in problems] == [(line_no, line.index(number) + 1)], problems
+    assert "whole number" in problems[0].message, problems[0].message
 
 
 BOMB_RUNNER = textwrap.dedent("""\
@@ -473,15 +494,16 @@ BOMB_RUNNER = textwrap.dedent("""\
     """)
 
 
-def run_bounded(path: Path, timeout=5):
-    """Load in a child process with 1 GiB of address space and a time limit."""
+def run_bounded(path: Path, timeout=5) -> str:
+    """Load in a child process with 1 GiB of address space and a time limit; returns its
+    one line: "VariantError LINE COLUMN" (the first problem) or "loaded"."""
     try:
         r = subprocess.run([sys.executable, "-c", BOMB_RUNNER, str(path)], cwd=ROOT,
                            capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         pytest.fail(f"loading {path.name} took more than {timeout} s")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
-    assert r.stdout.startswith(("VariantError", "loaded")), r.stdout
+    return r.stdout.strip()
 
 
 def test_yaml_alias_bomb_is_rejected_quickly():
@@ -489,9 +511,10 @@ def test_yaml_alias_bomb_is_rejected_quickly():
     lines.append("notes:")
     for i in range(1, 9):
         lines.append(f"  - &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
-    # 10**9 leaves once expanded
-    run_bounded(write_tmp("\n".join(lines) + "\n"))
+    # 10**9 leaves once expanded; rejected at the first anchor, &a0: line 3, column 14
+    assert run_bounded(write_tmp("\n".join(lines) + "\n")) == "VariantError 3 14"
 
 
 def test_huge_max_bid_is_rejected_quickly():
-    run_bounded(write_tmp(HEAD + "auction:\n  max_bid: 1000000000\n"))
+    # 10**9 bids to build an action for: rejected at the number, line 4 ("  max_bid: "), column 12
+    assert run_bounded(write_tmp(HEAD + "auction:\n  max_bid: 1000000000\n")) == "VariantError 4 12"
