@@ -5,6 +5,7 @@
     tests/rules/    RULES.md case by case, per game and house rule
     tests/arena/    the gRPC arena, bots, faults
     tests/ladder/   the ladder
+    tests/playthroughs/, tests/records/   golden games and old records (the engine's contract)
     tests/helpers/  helpers shared by the tests
 
 ``tests`` and its folders are packages (``__init__.py``), so pytest's default import mode
