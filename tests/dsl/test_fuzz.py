@@ -279,8 +279,8 @@ TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank",
 
 
 def names_of(typ: str, hook: str) -> list[str]:
-    out = [n for n, (_, t) in NAMES.items() if t == typ]
-    out += [n for n, (_, t) in HOOK_NAMES.get(hook, {}).items() if t == typ]
+    out = [n for n, e in NAMES.items() if e.type == typ]
+    out += [n for n, e in HOOK_NAMES.get(hook, {}).items() if e.type == typ]
     return out
 
 
