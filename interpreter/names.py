@@ -18,15 +18,13 @@ verifies every attribute named is a real attribute of ``State`` (``interpreter.d
 once, before the first rule is compiled), so renaming a State field fails at once with a
 message naming the entry, not when a rule runs.
 
-``python -m interpreter.names`` prints the guide's tables; ``--write docs/authoring.md``
-replaces them in the guide (between the ``registry tables`` markers).
+The tables of docs/authoring.md are made from these entries by ``interpreter.guide``.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-import sys
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
@@ -217,7 +215,8 @@ NAME_ENTRIES: tuple[Name, ...] = (
           "the denomination of the contract: a suit, or one such as `\"NT\"` played "
           "without trump (`none` before any bid)"),
     # trump (§0.3)
-    _attr("trump", SUIT, "trump", "trump", "the trump suit (`none` while unknown or without trump)"),
+    _attr("trump", SUIT, "trump", "trump", "the trump suit once chosen, also while it lies face down (`none` before, or "
+          "without trump)"),
     _n("no_trump", BOOL, ("trump",), lambda c: compare(field("trump"), "<", const(0)),
        "there is no trump", "whether there is no trump suit"),
     _attr("trump_exposed", BOOL, "trump_exposed", "trump is exposed", "whether trump is public"),
@@ -399,9 +398,10 @@ def check_registry() -> frozenset[str]:
         used = state_fields(node)
         if used != set(fields):
             bad.append(f"{what} names State fields {sorted(fields)} but its code uses {sorted(used)}")
-        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - allowed
-        if {n for n in names if not n.startswith("_a")}:
-            bad.append(f"{what} names {sorted(names)}, which are neither parameters nor helpers")
+        strange = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                   and n.id not in allowed and not n.id.startswith("_a")}  # _aN: the probe's arguments
+        if strange:
+            bad.append(f"{what} names {sorted(strange)}, which are neither parameters nor helpers")
     if bad:
         raise RegistryError("the DSL registry (interpreter/names.py) is inconsistent: " + "; ".join(bad))
     return frozenset(attributes)
@@ -447,49 +447,3 @@ def check_engine_state() -> None:
 
 ATTRIBUTES: frozenset[str] = check_registry()
 """Every attribute name compiled code may use (checked at import)."""
-
-
-# -- the guide's tables ------------------------------------------------------------------------
-BEGIN = "<!-- registry tables: generated from interpreter/names.py by `python -m interpreter.names --write docs/authoring.md`; do not edit by hand -->"
-END = "<!-- end of registry tables -->"
-
-
-def guide_tables() -> str:
-    """The tables of names, assignable names and functions for docs/authoring.md."""
-    out = ["Names the engine supplies:", "", "| name | type | value |", "|---|---|---|"]
-    out += [f"| `{e.name}` | {e.type} | {e.doc} |" for e in NAME_ENTRIES]
-    out += ["", "Names an effect may change (`=`, `+=`, `-=`):", "",
-            "| name | type | example | what it changes |", "|---|---|---|---|"]
-    out += [f"| `{e.name}` | {e.type} | `{e.form}` | {e.doc} |" for e in ASSIGNABLE_ENTRIES]
-    out += ["", "Functions:", "", "| function | type | value |", "|---|---|---|"]
-    out += [f"| `{e.signature}` | {e.type} | {e.doc} |" for e in FUNCTION_ENTRIES]
-    return "\n".join(out)
-
-
-def with_tables(guide: str) -> str:
-    """``guide`` with the text between the markers replaced by ``guide_tables()``.
-    Raises ValueError without the markers."""
-    head, sep, rest = guide.partition(BEGIN)
-    _, sep2, tail = rest.partition(END)
-    if not sep or not sep2:
-        raise ValueError("the guide has no registry table markers")
-    return f"{head}{BEGIN}\n\n{guide_tables()}\n\n{END}{tail}"
-
-
-def main(argv: list[str]) -> int:
-    """``python -m interpreter.names [--write GUIDE]``: print the tables, or write them
-    into the guide."""
-    if argv[:1] == ["--write"] and len(argv) == 2:
-        from pathlib import Path
-        p = Path(argv[1])
-        p.write_text(with_tables(p.read_text()))
-        return 0
-    if argv:
-        print("usage: python -m interpreter.names [--write docs/authoring.md]", file=sys.stderr)
-        return 2
-    print(guide_tables())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
