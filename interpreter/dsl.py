@@ -43,7 +43,6 @@ GRAMMAR_PATH = data_dir("grammar") / "rules.lark"  # package data (loader.data_d
 
 # `none` (-1) may stand for a value of these types
 _NONEABLE = {SUIT, SEAT, SIDE, CARD}
-_INTLIKE = {INT}
 
 
 class DSLError(TaashError, ValueError):
@@ -116,10 +115,15 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
 class Compiler:
     """Compile the rules of one variant into one Python module.
 
-    ``constants`` gives the variant's fixed values (players, ranks, suits, cards); rules
-    are added with ``add(hook, text, kind)`` and built at once with ``build()``.
-    The pipeline: Lark parse tree -> typed tree (``T``; types checked, constants folded)
-    -> Python ``ast`` (made node by node from registry entries) -> ``compile()``.
+    ``deck``, ``players``, ``tricks`` (per deal), ``min_bid``, ``max_bid`` are the
+    variant's fixed values (folded into the code); ``declarations`` and ``answers`` the
+    names ``declared()``/``answered()`` accept; ``options`` the option values by name;
+    ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
+    ``seat``. Rules are added with ``add(hook, text, kind)`` (parse tree -> typed tree
+    ``T``: types checked, constants folded, ``consts`` set) and built at once with
+    ``build()`` (typed tree -> Python ``ast`` made from registry entries -> ``compile()``).
+    Set ``only_options`` to accept options only (a preset's condition).
+    Raises RegistryError (interpreter.names) if the registry reads a field State lacks.
     """
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
@@ -171,7 +175,6 @@ class Compiler:
         Raises DSLError."""
         if not isinstance(text, str):
             text = str(text).lower() if isinstance(text, bool) else str(text)
-        self.hook = hook
         self.extra = dict(HOOK_NAMES.get(hook, {}))
         if extra_names:
             self.extra.update(HOOK_NAMES.get(extra_names, {}))
