@@ -24,6 +24,7 @@ The tables of docs/authoring.md are made from these entries by ``interpreter.gui
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -279,6 +280,12 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
 )
 
 
+def _of_list(fn: str, a: ast.expr) -> ast.expr:
+    """``fn(a) if a else 0``: max or min of a list, 0 for an empty one (faster than
+    ``default=0``, a keyword argument)."""
+    return ifexp(a, call(fn, copy.deepcopy(a)), const(0))
+
+
 def _extreme(word: str, a: list[str]) -> str:
     return f"the {word} score" if a == ["the score"] else f"the {word} of {', '.join(a)}"
 
@@ -332,11 +339,11 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              fold=lambda c, v: abs(v)),
     Function("max", (INTS,), INT, (), lambda c, *a: call("max", *a),
              lambda a: _extreme("highest", a), "the highest of numbers, or of a list like `score`",
-             build_list=lambda c, a: call("max", a, default=const(0)),
+             build_list=lambda c, a: _of_list("max", a),
              fold=lambda c, *v: max(v)),
     Function("min", (INTS,), INT, (), lambda c, *a: call("min", *a),
              lambda a: _extreme("lowest", a), "the lowest of numbers, or of a list like `score`",
-             build_list=lambda c, a: call("min", a, default=const(0)),
+             build_list=lambda c, a: _of_list("min", a),
              fold=lambda c, *v: min(v)),
 )
 
