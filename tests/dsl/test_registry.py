@@ -273,3 +273,22 @@ def test_rulebook_words_come_from_the_registry():
     assert rule_words("side[partner] = defenders_side", effect=True) == \
         "- the side of the partner becomes the defenders' side"
     assert names.FUNCTIONS["count"].words(["any card in hand"]) == "the number of cards in hand"
+
+
+def test_functions_of_constants_fold_so_the_checker_sees_them():
+    # the jack of spades is a spade (deck S H D C): always true, so no code is left
+    rule, const = compiled('suit("JS") == "S"')
+    assert const is True and isinstance(returned(rule), ast.Constant)
+    with pytest.raises(dsl.DSLError, match="can never be satisfied"):
+        compiled('suit("JS") == "H" and number > 16')
+    assert compiled("abs(2 - 5) * 2", names.INT)[1] == 6
+    assert compiled('rank("9C") == "9" and suit(none) == none')[1] is True
+
+
+def test_max_and_min_of_a_list_are_0_when_empty():
+    rule, _ = compiled("max(score) - min(score)", names.INT)
+    class S:
+        scores = [3, -2, 1]
+    assert rule.fn(S, 0, None, None) == 3 - (-2)
+    S.scores = []
+    assert rule.fn(S, 0, None, None) == 0
