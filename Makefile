@@ -23,6 +23,7 @@ test: setup
 	$(BIN)/python -m pytest
 
 docs: setup
+	$(BIN)/python -m interpreter.guide --write docs/authoring.md
 	@for v in $$($(BIN)/taash variants); do \
 	  mkdir -p docs/rules/$$(dirname $$v); $(BIN)/taash rules $$v > docs/rules/$$v.md || exit 1; \
 	done
