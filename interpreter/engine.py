@@ -40,7 +40,8 @@ class State:
     __slots__ = ("v", "dealer", "deal_number", "scores", "start_scores", "dealt", "widow",
                  "hands", "side", "step", "phase", "to_act", "bid", "denomination",
                  "high_bidder", "calls", "bids", "passes", "passed", "doubled", "declarer",
-                 "target", "trump", "trump_exposed", "trump_card", "exposer", "exposure_trick",
+                 "target", "trump", "trump_exposed", "trump_card", "exposed_card", "exposer",
+                 "exposure_trick",
                  "led", "trick_cards", "trick_seats", "trick_after", "tricks_done", "tricks",
                  "trick_sides", "side_tricks", "side_points", "seat_points", "declared",
                  "declared_keys", "answers", "question", "history", "made", "partner",
@@ -90,6 +91,7 @@ class State:
         self.trump = -1
         self.trump_exposed = False
         self.trump_card = -1
+        self.exposed_card = -1  # the face-down card once shown to all (§28.7, §28.8)
         self.exposer = -1
         self.exposure_trick = 0
         self.led = -1
@@ -420,7 +422,7 @@ class State:
     def _expose(self, seat):
         """The face-down trump card is shown and taken into the declarer's hand (§28.7)."""
         insort(self.hands[self.declarer], self.trump_card)
-        self.trump_card = -1
+        self.exposed_card, self.trump_card = self.trump_card, -1
         self.trump_exposed = True
         self.exposer = seat
         self.exposure_trick = self.tricks_done + 1
@@ -428,7 +430,7 @@ class State:
     def _play(self, seat, card):
         v = self.v
         if card == self.trump_card and seat == self.declarer and not self.hands[seat]:
-            self.trump_card = -1  # exposed as it is played (§28.8)
+            self.exposed_card, self.trump_card = card, -1  # exposed as it is played (§28.8)
             self.trump_exposed = True
             self.exposer = seat
             self.exposure_trick = self.tricks_done + 1
@@ -534,8 +536,9 @@ class State:
         """What ``seat`` may know (DESIGN.md, "Information"), as a JSON-ready dict: its
         hand, the public history, what the rules show it alone (a hidden trump card or
         the widow to the declarer, the partner to the holder of the called card), scores
-        and, when it is to act, its legal actions. A function of the seat's information
-        set only."""
+        and, when it is to act, its legal actions. ``exposed_card``: the face-down trump
+        card once exposed, shown to every seat (RULES.md §28.7, §28.8). A function of the
+        seat's information set only."""
         v = self.v
         text = v.deck.text
         is_decl = seat == self.declarer
@@ -562,6 +565,7 @@ class State:
             "trump_exposed": self.trump_exposed,
             "trump_card": text[self.trump_card] if self.trump_card >= 0 and is_decl else None,
             "face_down": self.trump_card >= 0,
+            "exposed_card": text[self.exposed_card] if self.exposed_card >= 0 else None,
             "called_card": text[self.called_card] if self.called_card >= 0 else None,
             "partner": self.partner if knows_partner else None,
             "widow": ([text[c] for c in self.widow_left] if is_decl and self.phase == "exchange"
