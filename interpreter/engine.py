@@ -214,6 +214,14 @@ class State:
         new.answers = set(self.answers)
         return new
 
+    def resample(self, seat: int, rng=None) -> "State":
+        """An independent State at the same point in which every card ``seat`` cannot see
+        is dealt again uniformly among the deals consistent with its information: the
+        public history replays legally on it and ``seat``'s observation is the same.
+        ``rng``: a random.Random or a seed. See interpreter/information.py."""
+        from .information import resample
+        return resample(self, seat, rng)
+
     def known_side_tricks(self, seat: int) -> int:
         """Completed tricks won by seats that ``seat`` knows to be on its side (§0.8,
         §304.9): with a secret partner, the declarer counts his own tricks and the
