@@ -23,7 +23,8 @@ Design (positions model)
 - A proposal puts the pool's cards on the unseen positions at random; seen cards keep
   their positions. A hidden action of another seat (its ``trump-card X``, ``take X``,
   ``discard X``, which the seat sees only as ``public_action``) is mapped to the card now
-  at the position its card came from.
+  at the position its card came from (so it stays legal: that card was in the hand or
+  widow it came from, whatever it is).
 - The history is then replayed on a new `State` built from the proposed deal; the
   proposal is accepted only if every action is that of the seat to act and legal, and the
   seat's final observation equals the original one. The result is that replayed state.
@@ -39,7 +40,8 @@ Filtering proposals (for speed late in the deal)
 Uniform proposals are rarely consistent late in a deal (voids, forced plays), so the
 proposal is drawn uniformly among deals that also satisfy per-(position, card)
 *exclusions*, derived from the variant's legality by the engine itself on the historic
-states of the true replay: at each action ``a`` of another seat ``t``,
+states of the true replay: at each action ``a`` of another seat ``t`` that the seat sees
+as it is (not a hidden one, whose true card must not leak into the filter),
 
 - card ``c`` is excluded from the unseen positions then in ``t``'s hand if ``a`` is
   illegal with ``c`` added to ``t``'s hand (a failure to follow suit shows a void, a
@@ -207,9 +209,9 @@ class Resampler:
 
         sync()
         for k, (t, a) in enumerate(state.history):
-            if t != seat:
-                steps.append((st.copy(), t, a, list(hand[t])))
             hidden = t != seat and state.public_action(t, a, seat) != a
+            if t != seat and not hidden:  # a hidden action is legal by its remapping
+                steps.append((st.copy(), t, a, list(hand[t])))
             kind = a.kind
             if kind == "play":
                 p = take_pos(hand[t], a.code)
