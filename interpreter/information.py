@@ -13,7 +13,9 @@ Design (positions model)
 ------------------------
 - A *position* is a place of the deal: ``state.dealt[s][i]`` (seat ``s``'s i-th card in
   the order dealt, some perhaps not dealt yet) or ``state.widow[j]``. A deal is a card
-  per position.
+  text per position; the copies of a card in a double deck share a text (§0.3), and a
+  uniform draw of the physical cards gives every such deal the same chance, so that is
+  the distribution sought.
 - One replay of the history on the true deal follows every card from its position
   (dealt into a hand, played, laid face down, exposed, taken, discarded; engine
   vocabulary, DESIGN.md "Actions") and marks the positions the seat has *seen*: its own
@@ -24,16 +26,20 @@ Design (positions model)
   their positions. A hidden action of another seat (its ``trump-card X``, ``take X``,
   ``discard X``, which the seat sees only as ``public_action``) is mapped to the card now
   at the position its card came from (so it stays legal: that card was in the hand or
-  widow it came from, whatever it is).
+  widow it came from, whatever it is). The seat knows nothing of why the other seat
+  chose that card; tying the choice to its position makes each deal one world.
 - The history is then replayed on a new `State` built from the proposed deal; the
   proposal is accepted only if every action is that of the seat to act and legal, and the
   seat's final observation equals the original one. The result is that replayed state.
 
 Exact by construction: an accepted state has the same public history and gives the seat
 the same observation. Uniform: the proposal is uniform over a superset of the consistent
-deals (below) and the acceptance test is deterministic, so rejection sampling leaves the
-uniform distribution on the accepted set (von Neumann 1951; Devroye, "Non-Uniform Random
-Variate Generation", 1986, §II.3).
+deals (the deals that pass the filter below) and the acceptance test is deterministic, so
+rejection sampling leaves the uniform distribution on the accepted set (von Neumann
+1951; Devroye, "Non-Uniform Random Variate Generation", 1986, §II.3). The tries are
+bounded (`MAX_TRIES`); on every shipped variant nearly every proposal is accepted
+(at most a few tries in 28's hidden trump, where the face-down card's suit is constrained
+only through the replay).
 
 Filtering proposals (for speed late in the deal)
 ------------------------------------------------
@@ -45,10 +51,12 @@ as it is (not a hidden one, whose true card must not leak into the filter),
 
 - card ``c`` is excluded from the unseen positions then in ``t``'s hand if ``a`` is
   illegal with ``c`` added to ``t``'s hand (a failure to follow suit shows a void, a
-  forced play shows the forcing card absent, an ``expose`` shows a void);
+  forced play shows the forcing card absent, an ``expose`` shows a void); skipped when
+  ``a`` stays legal with the whole pool added;
 - card ``c`` (single-copy decks) then in ``t``'s hand is *required* there (excluded from
-  every unseen position outside that hand) if ``a`` is illegal with ``c`` taken out and,
-  in its place, any other card of the pool (a declaration shows the cards it needs);
+  every unseen position outside that hand) if ``a`` is illegal with ``c`` taken out and
+  with ``c`` replaced by any other card of the pool (a declaration shows the cards it
+  needs); skipped when ``a`` stays legal with all of ``t``'s unseen cards taken out;
 - with the holder of a called card known to the seat (§304.7), the card is excluded from
   the positions of every other seat.
 
@@ -67,17 +75,19 @@ this kind. A rule outside it (say, "at least three spades") can make a filter un
 exactness never depends on the filter (the replay decides), and the uniformity test of
 tests/engine/test_information.py is the check for a new variant file.
 
-The seen cards of another seat keep the positions they were dealt in. That position is
-not part of the seat's information, but it changes neither the deal's future nor the
-count of consistent deals per situation when the rules read a hand only once all its
-cards are dealt, except through the hidden actions above, whose positions are
-re-dealt (true of every shipped variant: no auction rule reads the hand).
+The seen cards of another seat keep the positions they were dealt in. Which of its
+positions held a card it played is not part of the seat's information, but fixing it
+changes neither the deal's future nor the relative number of deals per situation
+(the hands held now) as long as no rule reads a hand before its last packet except the
+hidden actions above, whose positions are re-dealt: true of every shipped variant (no
+auction rule reads the hand). Under a rule that does, the result is still exact.
 
 The sampler: positions with the same exclusions form groups, cards with the same allowed
 groups form classes; the number of ways to place the classes is counted exactly by
-dynamic programming over the remaining capacities (a contingency-table count, as in
-Diaconis and Sturmfels 1998; integer arithmetic), and a table is drawn with probability
-proportional to its count, then cards are shuffled within it. The model of a state is
+dynamic programming over the remaining capacities (a count of contingency tables
+weighted by multinomials, in integers), a table is drawn with probability proportional
+to its count, then cards are shuffled within it: an exact uniform draw among the deals
+the filter allows, with no rejection for the filter itself. The model of a state is
 built once and cached, so a search that resamples the same state many times pays only
 for the draw and the replay.
 """
@@ -130,26 +140,35 @@ def resampler(state, seat: int) -> "Resampler":
     return r
 
 
-def _new_state(state, dealt, widow):
+def _new_state(start, dealt, widow):
+    """A State at the start of the deal ``start`` = (variant, dealer, scores, deal number)
+    with the cards ``dealt`` (ids per seat, in the order dealt) and ``widow``."""
     from .engine import State
-    text = state.v.deck.text
-    return State(state.v, dealer=state.dealer, hands=[[text[c] for c in h] for h in dealt],
-                 widow=[text[c] for c in widow] or None, scores=state.start_scores,
-                 deal_number=state.deal_number)
+    v, dealer, scores, number = start
+    text = v.deck.text
+    return State(v, dealer=dealer, hands=[[text[c] for c in h] for h in dealt],
+                 widow=[text[c] for c in widow] or None, scores=scores, deal_number=number)
 
 
-def _legal_with(st, t, hand, alt):
-    """Legal actions of seat ``t`` on a copy of historic state ``st`` with ``t``'s hand
-    replaced by ``hand`` (sorted card ids) and the hidden facts of ``alt`` set."""
-    c = st.copy()
-    c.hands[t] = hand
-    trump, side = alt
-    if trump is not None:
-        c.trump = trump
-    if side is not None:
-        c.side = side
-    c._legal = None
-    return c.legal_actions()
+class _Probe:
+    """Is action ``a`` of seat ``t`` legal at historic state ``st`` with another hand, or
+    other values of the hidden facts? ``st`` is changed for each question and restored
+    (computing legal actions changes nothing else)."""
+
+    def __init__(self, st, t, a):
+        self.w, self.t, self.a = st, t, a
+        self.trump, self.side, self.hand = st.trump, st.side, st.hands[t]
+
+    def legal(self, hand, alt=(None, None)) -> bool:
+        w = self.w
+        w.hands[self.t] = hand
+        trump, side = alt
+        w.trump = self.trump if trump is None else trump
+        w.side = self.side if side is None else side
+        w._legal = None
+        ok = self.a in w.legal_actions()
+        w.hands[self.t], w.trump, w.side, w._legal = self.hand, self.trump, self.side, None
+        return ok
 
 
 class Resampler:
@@ -161,7 +180,8 @@ class Resampler:
 
     def __init__(self, state, seat: int):
         v = self.v = state.v
-        self.state, self.seat = state, seat
+        self.seat = seat
+        self.start = (v, state.dealer, list(state.start_scores), state.deal_number)
         n = v.players
         deck = v.deck
         self.offset = [0] * (n + 1)
@@ -181,7 +201,7 @@ class Resampler:
         skip = set()
         widow_left = list(range(self.widow0, npos))
         fd = fd_owner = None
-        st = _new_state(state, state.dealt, state.widow)
+        st = _new_state(self.start, state.dealt, state.widow)
 
         def take_pos(lst, card):
             for k, p in enumerate(lst):
@@ -211,7 +231,7 @@ class Resampler:
         for k, (t, a) in enumerate(state.history):
             hidden = t != seat and state.public_action(t, a, seat) != a
             if t != seat and not hidden:  # a hidden action is legal by its remapping
-                steps.append((st.copy(), t, a, list(hand[t])))
+                steps.append((k, list(hand[t])))
             kind = a.kind
             if kind == "play":
                 p = take_pos(hand[t], a.code)
@@ -250,7 +270,7 @@ class Resampler:
         self.history = list(state.history)
         self.excluded = {p: set() for p in self.unseen}
         if self.unseen:
-            self._derive_exclusions(steps, seen, st, deck)
+            self._derive_exclusions(state, dict(steps), deck)
         self._build_tables()
 
     # -- exclusions -------------------------------------------------------------------
@@ -273,28 +293,34 @@ class Resampler:
                     sides.append(side)
         return [(x, y) for x in trumps for y in sides]
 
-    def _derive_exclusions(self, steps, seen, final, deck):
+    def _derive_exclusions(self, final, steps, deck):
+        """``steps``: history index -> positions then in the actor's hand, for the actions
+        of other seats shown as they are; replays the true deal and asks the engine."""
         pool_ids = sorted(set(self.pool))
         unseen = set(self.unseen)
         single = deck.copies == 1
-        for st, t, a, hpos in steps:
-            mine = [p for p in hpos if p in unseen]
+        st = _new_state(self.start, final.dealt, final.widow)
+        for k, (t, a) in enumerate(self.history):
+            hpos = steps.get(k)
+            mine = [p for p in hpos if p in unseen] if hpos else None
             if not mine:
+                st.apply(a)
                 continue
             base = sorted(st.hands[t])
+            probe = _Probe(st, t, a)
             alts = None
 
             def illegal(h):
                 nonlocal alts
-                if a in _legal_with(st, t, h, (None, None)):
+                if probe.legal(h):
                     return False
                 if alts is None:
                     alts = self._alternatives(st)
-                return all(a not in _legal_with(st, t, h, alt) for alt in alts[1:])
+                return not any(probe.legal(h, alt) for alt in alts[1:])
 
-            # exclusions: a card whose presence would have forbidden the action
-            allin = sorted(base + pool_ids)
-            if a not in _legal_with(st, t, allin, (None, None)):
+            # exclusions: a card whose presence would have forbidden the action (none if
+            # the action stays legal with every card of the pool added: forcing sets)
+            if not probe.legal(sorted(base + pool_ids)):
                 bad = set()
                 for c in pool_ids:
                     h = list(base)
@@ -304,8 +330,13 @@ class Resampler:
                 if bad:
                     for p in mine:
                         self.excluded[p] |= bad
-            # requirements: a card the action needs in the hand
-            if single:
+            # requirements: a card the action needs in the hand (none if the action stays
+            # legal without all the unseen cards of the hand: holds conditions)
+            held = [self.card[p] for p in mine]
+            rest = list(base)
+            for c in held:
+                rest.remove(c)
+            if single and not probe.legal(rest):
                 for p in mine:
                     c = self.card[p]
                     h = list(base)
@@ -318,8 +349,9 @@ class Resampler:
                         for q in self.unseen:
                             if q not in inside:
                                 self.excluded[q].add(c)
+            st.apply(a)
         # the holder of a called card, once known to the seat (RULES.md §304.7)
-        obs = self.state.observation(self.seat)
+        obs = self.target
         called, partner = obs.get("called_card"), obs.get("partner")
         if single and called is not None and partner is not None:
             c = deck.parse(called)
@@ -430,7 +462,7 @@ class Resampler:
         text = self.v.deck.text
         for _ in range(max_tries):
             deal = self.draw(rng)
-            st = _new_state(self.state, [deal[off[s]:off[s + 1]] for s in range(n)],
+            st = _new_state(self.start, [deal[off[s]:off[s + 1]] for s in range(n)],
                             deal[self.widow0:])
             ok = True
             for k, (t, a) in enumerate(self.history):
