@@ -484,42 +484,41 @@ class Resampler:
                             f"{[text[c] for c in self.pool]} unseen)")
 
 
-def bench_resample(variant, n: int = 1000, trick: int = 4, seed: int = 1) -> dict:
-    """resample() per second at the start of trick ``trick`` of a random deal (seeded):
-    ``warm`` resamples one state ``n`` times for the seat to act (a search bot's use),
-    ``cold`` builds the model anew each time (``n // 10`` calls). ``variant``: a Variant or
-    a name. Returns {"variant", "warm", "cold", "unseen"}."""
+def bench_resample(variant, n: int = 1000, trick: int = 4, seed: int = 1, states: int = 5) -> dict:
+    """resample() per second at the start of trick ``trick`` of ``states`` random deals
+    (seeded): ``warm`` resamples each state ``n // states`` times for the seat to act (a
+    search bot's use: the model is cached), ``cold`` builds the model anew for each call
+    (``n // 10`` calls in all). ``variant``: a Variant or a name. Returns {"variant",
+    "warm", "cold", "unseen"} (rates per second; unseen cards, mean over the states)."""
     from .engine import Match
     from .variant import load_variant
     v = load_variant(variant) if isinstance(variant, str) else variant
     rng = random.Random(seed)
+    points = []
     k = 0
-    while True:
+    while len(points) < states:
         st = Match(v, seed + k).new_deal()
+        k += 1
         while not st.is_terminal and st.tricks_done < trick - 1:
             st.apply(rng.choice(st.legal_actions()))
         if not st.is_terminal and st.phase == "play":
-            break
-        k += 1
-    seat = st.to_act
+            points.append((st, st.to_act))
     r = random.Random(seed)
-    resample(st, seat, r)
-    t0 = time.perf_counter()
-    for _ in range(n):
+    per = max(1, n // states)
+    warm = cold = 0.0
+    for st, seat in points:
         resample(st, seat, r)
-    warm = n / (time.perf_counter() - t0)
-    m = max(1, n // 10)
-    t0 = time.perf_counter()
-    for _ in range(m):
-        _cache.clear()
-        resample(st, seat, r)
-    cold = m / (time.perf_counter() - t0)
-    return {"variant": v.name, "warm": round(warm), "cold": round(cold),
-            "unseen": len(resampler(st, seat).unseen)}
-
-
-if __name__ == "__main__":  # python -m interpreter.information [N]
-    import sys
-    N = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    for name in ("29", "28", "304", "56"):
-        print(bench_resample(name, N))
+        t0 = time.perf_counter()
+        for _ in range(per):
+            resample(st, seat, r)
+        warm += time.perf_counter() - t0
+    m = max(1, n // 10 // states)
+    for st, seat in points:
+        t0 = time.perf_counter()
+        for _ in range(m):
+            _cache.clear()
+            resample(st, seat, r)
+        cold += time.perf_counter() - t0
+    unseen = sum(len(resampler(st, seat).unseen) for st, seat in points) / len(points)
+    return {"variant": v.name, "warm": round(per * len(points) / warm),
+            "cold": round(m * len(points) / cold), "unseen": round(unseen, 1)}

@@ -251,3 +251,36 @@ def test_exposed_card_played_at_the_last_trick():
         legal = st.legal_actions()
         st.apply(next(a for a in legal if a != "expose"))
     assert [st.observation(s)["exposed_card"] for s in range(4)] == ["7H"] * 4
+
+
+def test_widow_exchange_is_redealt_for_the_defenders_only():
+    """304-solo (RULES.md §304s.4): the declarer takes both widow cards and discards two.
+    A defender sees only `take`/`discard`: its re-deals change the cards taken and set
+    aside (the history's hidden cards follow them); the declarer, who saw the widow,
+    keeps widow and set-aside cards in every re-deal."""
+    v = variant("304-solo")
+    st = Match(v, 3).new_deal()
+    while st.phase != "play":
+        st.apply(st.default_action())
+    takes = [a for _, a in st.history if a.kind == "take"]
+    assert len(takes) == 2 and len(st.set_aside) == 2
+    defender = next(s for s in range(v.players) if s != st.declarer)
+    rng = random.Random(8)
+    seen_takes = set()
+    for _ in range(30):
+        r = st.resample(defender, rng)
+        seen_takes.add(tuple(a for _, a in r.history if a.kind == "take"))
+        assert not set(r.set_aside) & {c for h in r.hands for c in h}
+        d = st.resample(st.declarer, rng)
+        assert d.widow == st.widow and d.set_aside == st.set_aside
+        assert d.history == st.history
+    assert len(seen_takes) > 1
+
+
+def test_bounded_tries_raise_a_clear_error():
+    from interpreter import TaashError
+    from interpreter.information import ResampleError, resample
+    st = Match(variant("29"), 2).new_deal()
+    with pytest.raises(ResampleError, match="no consistent deal for seat 1 in 0 tries"):
+        resample(st, 1, random.Random(0), max_tries=0)
+    assert issubclass(ResampleError, TaashError)
