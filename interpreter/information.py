@@ -157,17 +157,19 @@ class _Probe:
 
     def __init__(self, st, t, a):
         self.w, self.t, self.a = st, t, a
-        self.trump, self.side, self.hand = st.trump, st.side, st.hands[t]
+        self.saved = (st.hands[t], st.trump, st.side, st.partner)
 
     def legal(self, hand, alt=(None, None)) -> bool:
         w = self.w
+        old_hand, trump, side, partner = self.saved
         w.hands[self.t] = hand
-        trump, side = alt
-        w.trump = self.trump if trump is None else trump
-        w.side = self.side if side is None else side
+        if alt[0] is not None:
+            w.trump = alt[0]
+        if alt[1] is not None:
+            w.side, w.partner = alt[1]
         w._legal = None
         ok = self.a in w.legal_actions()
-        w.hands[self.t], w.trump, w.side, w._legal = self.hand, self.trump, self.side, None
+        w.hands[self.t], w.trump, w.side, w.partner, w._legal = old_hand, trump, side, partner, None
         return ok
 
 
@@ -275,8 +277,8 @@ class Resampler:
 
     # -- exclusions -------------------------------------------------------------------
     def _alternatives(self, st):
-        """(trump, side) values of the facts hidden from the seat at historic state ``st``;
-        the true ones first."""
+        """(trump, (side, partner)) values of the facts hidden from the seat at historic
+        state ``st`` (None: the true value); the true ones first."""
         v, me = self.v, self.seat
         trumps = [None]
         if st.trump >= 0 and st.trump_text(me) is None:
@@ -287,10 +289,10 @@ class Resampler:
             d, p = st.declarer, st.partner
             other = next((st.side[s] for s in range(v.players) if s not in (d, p)), None)
             for q in range(v.players):
-                if q not in (d, p) and other is not None:
+                if q not in (d, p, me) and other is not None:
                     side = list(st.side)
                     side[p], side[q] = other, st.side[d]
-                    sides.append(side)
+                    sides.append((side, q))
         return [(x, y) for x in trumps for y in sides]
 
     def _derive_exclusions(self, final, steps, deck):
