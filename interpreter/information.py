@@ -117,7 +117,18 @@ def resample(state, seat: int, rng=None, max_tries: int = MAX_TRIES):
     ``seat`` are dealt again uniformly among the deals consistent with ``seat``'s
     information (module docstring). ``rng``: a ``random.Random`` (or a seed); the same
     rng state gives the same result. Raises ValueError for a seat out of range,
-    ResampleError when ``max_tries`` proposals are all rejected."""
+    ResampleError when ``max_tries`` proposals are all rejected.
+
+    >>> import random
+    >>> from interpreter import Match, load_variant
+    >>> st = Match(load_variant("29"), seed=1).new_deal()
+    >>> me = st.to_act
+    >>> r = st.resample(me, random.Random(7))
+    >>> r.observation(me) == st.observation(me), r.hands[me] == st.hands[me]
+    (True, True)
+    >>> r.dealt == st.dealt          # the cards of the other seats were dealt again
+    False
+    """
     if not isinstance(seat, int) or not 0 <= seat < state.v.players:
         raise ValueError(f"seat must be 0..{state.v.players - 1}, not {seat!r}")
     if not isinstance(rng, random.Random):
