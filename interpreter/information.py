@@ -208,7 +208,7 @@ class Resampler:
         self.action_of = {(a.kind, a.code): a for a in v.actions if isinstance(a.code, int)}
         seen = [False] * npos
         self.origin = {}          # history index -> position of the hidden action's card
-        steps = []                # (historic state, seat, action, its hand's positions)
+        steps = []                # (history index, positions then in the actor's hand)
         hand = [[] for _ in range(n)]
         nxt = [self.offset[s] for s in range(n)]
         skip = set()
@@ -306,13 +306,13 @@ class Resampler:
                     sides.append((side, q))
         return [(x, y) for x in trumps for y in sides]
 
-    def _derive_exclusions(self, final, steps, deck):
+    def _derive_exclusions(self, state, steps, deck):
         """``steps``: history index -> positions then in the actor's hand, for the actions
         of other seats shown as they are; replays the true deal and asks the engine."""
         pool_ids = sorted(set(self.pool))
         unseen = set(self.unseen)
         single = deck.copies == 1
-        st = _new_state(self.start, final.dealt, final.widow)
+        st = _new_state(self.start, state.dealt, state.widow)
         for k, (t, a) in enumerate(self.history):
             hpos = steps.get(k)
             mine = [p for p in hpos if p in unseen] if hpos else None

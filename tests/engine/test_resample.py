@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as hs
 
-from interpreter import IllegalActionError, Match, State, load_variant, shipped_variants
+from interpreter import Match, State, load_variant, shipped_variants
 
 VARIANTS = shipped_variants()
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
