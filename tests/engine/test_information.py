@@ -138,8 +138,9 @@ def deals_of(split):
     return out
 
 
-def chi2_bound(df, z=3.29):
-    """Upper 0.9995 quantile of chi-square(df), Wilson-Hilferty."""
+def chi2_bound(df, z=3.72):
+    """Upper 0.9999 quantile of chi-square(df) (Wilson-Hilferty): a sampler that is
+    uniform fails a case about once in 10 000 positions."""
     a = 2 / (9 * df)
     return df * (1 - a + z * math.sqrt(a)) ** 3
 
@@ -271,3 +272,8 @@ def test_a_position_counted_by_hand():
     assert set(freq) == set(ok)
     chi2 = sum((freq[s] - n / 6) ** 2 / (n / 6) for s in ok)
     assert chi2 <= chi2_bound(5)
+    # the check has power: a sampler that returns the true deal one time in six more
+    # than its share fails it
+    biased = freq + Counter({split_of(st, st, 0): n // 5})
+    m = sum(biased.values())
+    assert sum((biased[s] - m / 6) ** 2 / (m / 6) for s in ok) > chi2_bound(5)
