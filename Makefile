@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup run test bench docs clean
+.PHONY: setup run test bench docs playthroughs clean
 
 $(BIN)/taash: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,9 +23,14 @@ test: setup
 	$(BIN)/python -m pytest
 
 docs: setup
+	$(BIN)/python -m interpreter.guide --write docs/authoring.md
 	@for v in $$($(BIN)/taash variants); do \
 	  mkdir -p docs/rules/$$(dirname $$v); $(BIN)/taash rules $$v > docs/rules/$$v.md || exit 1; \
 	done
+
+# rewrite tests/playthroughs/ from the engine (after a deliberate rule or contract change)
+playthroughs: setup
+	$(BIN)/python -m tests.playthroughs --update
 
 bench: setup
 	$(BIN)/python bench/playouts.py

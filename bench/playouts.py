@@ -1,10 +1,16 @@
 """Random legal playouts through the engine's public contract, for every shipped variant,
 beside the hand-written 29 of ../shared/bench/ref29.py on the same number of deals.
 
-Usage: python bench/playouts.py [--deals N] [--seed S] [--repeat R] [VARIANT...]
-Prints deals/s and decisions/s per variant, the ref29 figures, and the 29 ratio
-(interpreted time / ref29 time, each run paired with a ref29 run right after it so both
-see the same machine load; the bar is <= 3). Speeds are the best of R runs.
+Usage: python bench/playouts.py [--deals N] [--seed S] [--repeat R] [--simulate N] [VARIANT...]
+
+Prints, per variant: deals/s and decisions/s of random playouts (on the hot path,
+``legal_ids``/``apply_id``; the ``legal_actions``/``apply`` path on Actions for 29 too),
+``copy()`` + ``apply()`` per second and ``resample()`` per second at trick 4 (the search
+bot's hot path); then the ref29 figures and the 29 ratio (interpreted time / ref29 time,
+each run paired with a ref29 run right after it so both see the same machine load; the
+median of the pairs; bar: <= 1.5). ``--simulate N`` also times the user's path,
+``taash simulate 29 --deals N`` against ``ref29.py N``, per deal with start-up excluded
+(a 10-deal run's time is subtracted). Speeds are the best of R runs.
 """
 
 from __future__ import annotations
@@ -34,11 +40,81 @@ def run_engine(v, deals: int, seed: int) -> tuple[float, int]:
     for i in range(deals):
         st = State(v, dealer=dealer, seed=rng.random())
         while st.to_act >= 0:
-            legal = st.legal_actions()
-            st.apply(legal[rng.randrange(len(legal))])
+            legal = st.legal_ids()
+            st.apply_id(legal[rng.randrange(len(legal))])
             decisions += 1
         dealer = (dealer + 1) % n
     return time.perf_counter() - t0, decisions
+
+
+def run_engine_actions(v, deals: int, seed: int) -> tuple[float, int]:
+    """As `run_engine`, through ``legal_actions()``/``apply()`` on Action objects."""
+    rng = random.Random(seed)
+    decisions = 0
+    t0 = time.perf_counter()
+    dealer = 0
+    for i in range(deals):
+        st = State(v, dealer=dealer, seed=rng.random())
+        while st.to_act >= 0:
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+        dealer = (dealer + 1) % v.players
+    return time.perf_counter() - t0, decisions
+
+
+def at_trick(v, trick: int, seed: int) -> State:
+    """A random deal played on until ``trick`` (1-based) is to be led (or its end)."""
+    rng = random.Random(seed)
+    while True:
+        st = State(v, dealer=rng.randrange(v.players), seed=rng.random())
+        while st.to_act >= 0 and not (st.phase == "play" and st.tricks_done == trick - 1
+                                      and not st.trick_cards):
+            legal = st.legal_ids()
+            st.apply_id(legal[rng.randrange(len(legal))])
+        if st.to_act >= 0:
+            return st
+
+
+def copy_apply_rate(v, n: int, seed: int) -> float:
+    """``copy()`` then one ``apply()`` of a legal action, per second, at trick 4."""
+    st = at_trick(v, 4, seed)
+    legal = st.legal_actions()
+    t0 = time.perf_counter()
+    for i in range(n):
+        st.copy().apply(legal[i % len(legal)])
+    return n / (time.perf_counter() - t0)
+
+
+def resample_rate(v, n: int, seed: int) -> float | None:
+    """``resample(seat, rng)`` per second at trick 4, for the seat to act."""
+    if not hasattr(State, "resample"):
+        return None
+    st = at_trick(v, 4, seed)
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    for _ in range(n):
+        st.resample(st.to_act, rng)
+    return n / (time.perf_counter() - t0)
+
+
+def simulate_path(deals: int) -> tuple[float, float] | None:
+    """Seconds per deal of `taash simulate 29 --deals N` and of `ref29.py N`, each less a
+    10-deal run (start-up excluded)."""
+    import subprocess
+    taash = Path(sys.executable).with_name("taash")
+    if not taash.exists() or not REF29.is_file():
+        return None
+
+    def timed(cmd):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t0
+    sim = (timed([str(taash), "simulate", "29", "--deals", str(deals), "--seed", "1"])
+           - timed([str(taash), "simulate", "29", "--deals", "10", "--seed", "1"])) / (deals - 10)
+    ref = (timed([sys.executable, str(REF29), str(deals)])
+           - timed([sys.executable, str(REF29), "10"])) / (deals - 10)
+    return sim, ref
 
 
 def run_ref29(deals: int, seed: int) -> tuple[float, int] | None:
@@ -63,11 +139,14 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ops", type=int, default=2000, help="copy+apply and resample calls per variant")
+    ap.add_argument("--simulate", type=int, default=0, metavar="N",
+                    help="also time `taash simulate 29 --deals N` against `ref29.py N`")
     ap.add_argument("variants", nargs="*")
     a = ap.parse_args(argv)
     names = a.variants or shipped_variants()
     print(f"python {sys.version.split()[0]}, {a.deals} deals per run, best of {a.repeat}")
-    print(f"{'variant':32} {'deals/s':>10} {'decisions/s':>12} {'seconds':>8}")
+    print(f"{'variant':32} {'deals/s':>10} {'decisions/s':>12} {'copy+apply/s':>13} {'resample/s':>11}")
     ratios = []
     ref = []
     for name in names:
@@ -82,7 +161,13 @@ def main(argv=None) -> int:
                     ref.append(r)
                     ratios.append(runs[-1][0] / r[0])
         dt, dec = min(runs)
-        print(f"{name:32} {a.deals / dt:10.0f} {dec / dt:12.0f} {dt:8.3f}")
+        ca = copy_apply_rate(v, a.ops, a.seed)
+        rs = resample_rate(v, max(1, a.ops // 10), a.seed)
+        rs_text = f"{rs:11.0f}" if rs is not None else f"{'-':>11}"
+        print(f"{name:32} {a.deals / dt:10.0f} {dec / dt:12.0f} {ca:13.0f} {rs_text}")
+        if name == "29":
+            adt, adec = min(run_engine_actions(v, a.deals, a.seed) for _ in range(a.repeat))
+            print(f"{'29 (legal_actions/apply)':32} {a.deals / adt:10.0f} {adec / adt:12.0f}")
     if not ref:
         r = run_ref29(a.deals, a.seed)
         if r is None:
@@ -90,11 +175,17 @@ def main(argv=None) -> int:
             return 0
         ref.append(r)
     rdt, rdec = min(ref)
-    print(f"{'ref29 (hand-written)':32} {a.deals / rdt:10.0f} {rdec / rdt:12.0f} {rdt:8.3f}")
+    print(f"{'ref29 (hand-written)':32} {a.deals / rdt:10.0f} {rdec / rdt:12.0f}")
     if ratios:
         ratios.sort()
         print(f"ratio 29 / ref29 = {ratios[len(ratios) // 2]:.2f} (median of {len(ratios)} interleaved "
-              f"pairs; best {ratios[0]:.2f}; bar: <= 3.00)")
+              f"pairs; best {ratios[0]:.2f}; bar: <= 1.50)")
+    if a.simulate:
+        out = simulate_path(a.simulate)
+        if out is not None:
+            sim, rf = out
+            print(f"taash simulate 29 --deals {a.simulate}: {sim * 1e6:.1f} us/deal; ref29.py: "
+                  f"{rf * 1e6:.1f} us/deal; ratio {sim / rf:.2f} (start-up excluded; bar: <= 1.50)")
     return 0
 
 

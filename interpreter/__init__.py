@@ -12,10 +12,10 @@ from .dsl import DSLError
 from .actions import Action
 from .engine import Match, State
 from .errors import ActionError, IllegalActionError, InvalidActionError, TaashError
-from .loader import Problem, VariantError, shipped_variants
+from .loader import Problem, VariantError, find_variant, shipped_variants
 from .records import RecordError, read_record, replay, replay_json
 from .variant import Variant, check_files, load_variant
 
 __all__ = ["Action", "ActionError", "InvalidActionError", "TaashError", "Deck", "DSLError", "IllegalActionError", "Match", "State", "Problem", "VariantError",
-           "shipped_variants", "RecordError", "read_record", "replay", "replay_json", "Variant",
+           "find_variant", "shipped_variants", "RecordError", "read_record", "replay", "replay_json", "Variant",
            "check_files", "load_variant"]

@@ -35,12 +35,21 @@ class Deck:
         self.rank_of = [i % nr for i in range(self.size)]
         self.strength = [nr - (i % nr) for i in range(self.size)]  # higher is stronger
         self.point_of = [self.points.get(self.ranks[i % nr], 0) for i in range(self.size)]
+        # trick_keys[trump][led][card]: the card's rank in a trick (§0.4) when every card
+        # of the trump suit is a trump; trump -1 (no trump) is the last row
+        ns = len(self.suits)
+        self.trick_keys = [[[self.strength[c] + (200 if self.suit_of[c] == t else
+                                                  100 if self.suit_of[c] == led else 0)
+                             for c in range(self.size)] for led in range(ns)] for t in range(ns)]
+        self.trick_keys.append([[self.strength[c] + (100 if self.suit_of[c] == led else 0)
+                                 for c in range(self.size)] for led in range(ns)])
+        self._deck_cards = [c for c in range(self.size) for _ in range(self.copies)]
         # _CARD[rank][suit] -> card id, as the compiled rules use it
         self.card_table = [[s * nr + r for s in range(len(self.suits))] for r in range(nr)]
 
     def cards(self) -> list[int]:
-        """Every card of the deck, copies included, in canonical order."""
-        return [c for c in range(self.size) for _ in range(self.copies)]
+        """Every card of the deck, copies included, in canonical order (a new list)."""
+        return self._deck_cards[:]
 
     def total_points(self) -> int:
         """Card points of the whole deck (copies included), without any trick bonus."""

@@ -1,21 +1,32 @@
 """The rules DSL: parse with the Lark grammar in ``grammar/rules.lark``, check names,
 arities and types, and compile each rule to a plain Python function.
 
-Safety (DESIGN.md, "The pipeline of a variant"): the Python source handed to ``exec``
-is generated here from the validated parse tree. Every identifier in it comes from the
-tables below (``NAMES``, ``FUNCTIONS``), every literal is an ``int`` or ``bool`` made by
-the compiler; no text of the variant file is copied into it. The generated code runs with
-empty builtins and only the helpers of this module in its globals. The language has no
-loops, no recursion and no user-defined functions, so every rule terminates.
+Every name, function and assignable name comes from one registry, ``interpreter.names``
+(type, the State fields it reads, how its code is made, its rulebook words, its line in
+docs/authoring.md). The pipeline: Lark parse tree -> typed tree (``T``: each node with its
+type and, where constant, its folded value) -> Python ``ast`` -> ``compile()`` -> ``exec``.
 
-A compiled rule is a function ``f(s, me, x, y)``: ``s`` the engine ``State``, ``me`` the
-seat the rule is evaluated for, ``x``/``y`` the hook's extra values (the bid number in
-``auction.may_bid``, the card and "played after the exposure" in
+Safety (DESIGN.md, "The pipeline of a variant"): no text is parsed as Python. The ``ast``
+handed to ``compile`` is built node by node from the typed tree: every identifier in it
+is a parameter, a helper, a local the compiler named (``_v0``, ``_t1``) or an attribute
+of a registry entry; every constant an ``int``, ``bool`` or ``str`` the compiler made (a
+string only as the name of one of the variant's declarations or answers, checked, and
+only ever data). ``verify`` checks that on the module before it is compiled. The code runs
+with empty builtins and only the helpers of this module in its globals. The language has
+no loops, no recursion and no user-defined functions, and the module holds no loop, so
+every rule terminates; a rule is at most ``MAX_RULE_CHARS`` long and nests at most
+``MAX_DEPTH`` levels.
+
+A compiled rule is a function ``f(s, me, x, y)``: ``s`` the engine ``State`` (read
+through the fields the registry names; only effects write, to the assignable names),
+``me`` the seat the rule is evaluated for, ``x``/``y`` the hook's extra values (the bid
+number in ``auction.may_bid``, the card and "played after the exposure" in
 ``play.counts_as_trump``, ``made`` in ``scoring.effect``).
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,16 +34,15 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from . import names
 from .errors import TaashError
+from .loader import data_dir
+from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SIDE, SUIT  # noqa: F401 (types)
 
-GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
+GRAMMAR_PATH = data_dir("grammar") / "rules.lark"  # package data (loader.data_dir)
 
-# Types of values. Suits, seats, sides, ranks and cards are small ints at run time;
-# `none` is -1 and compares equal only to itself.
-INT, BOOL, SUIT, SEAT, SIDE, RANK, CARD, CARDS, LIST, NONE = (
-    "number", "condition", "suit", "seat", "side", "rank", "card", "cards", "list", "none")
+# `none` (-1) may stand for a value of these types
 _NONEABLE = {SUIT, SEAT, SIDE, CARD}
-_INTLIKE = {INT}
 
 
 class DSLError(TaashError, ValueError):
@@ -47,99 +57,15 @@ class DSLError(TaashError, ValueError):
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     """The Lark LALR parser of ``grammar/rules.lark`` (built once)."""
-    return Lark(GRAMMAR_PATH.read_text(), start=["expr_rule", "effect_rule"], parser="lalr",
+    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), start=["expr_rule", "effect_rule"], parser="lalr",
                 propagate_positions=True, maybe_placeholders=False)
 
 
-# name -> (python expression, type). Expressions read the State `s`, the seat `me`,
-# the hook values `x`, `y`, and the variant constants bound into the module globals.
-NAMES: dict[str, tuple[str, str]] = {
-    "players": ("_N", INT),
-    "me": ("me", SEAT),
-    "dealer": ("s.dealer", SEAT),
-    "eldest": ("((s.dealer + 1) % _N)", SEAT),
-    "declarer": ("s.declarer", SEAT),
-    "declarer_side": ("(s.side[s.declarer] if s.declarer >= 0 else -1)", SIDE),
-    "my_side": ("s.side[me]", SIDE),
-    "high_bid": ("s.bid", INT),
-    "high_bidder": ("s.high_bidder", SEAT),
-    "bid": ("s.bid", INT),
-    "calls": ("s.calls", INT),
-    "bids": ("s.bids", INT),
-    "passes": ("s.passes", INT),
-    "min_bid": ("_MIN_BID", INT),
-    "max_bid": ("_MAX_BID", INT),
-    "trump": ("s.trump", SUIT),
-    "trump_exposed": ("s.trump_exposed", BOOL),
-    "trump_hidden": ("(s.trump_card >= 0)", BOOL),
-    "exposer": ("s.exposer", SEAT),
-    "exposure_trick": ("s.exposure_trick", INT),
-    "led": ("s.led", SUIT),
-    "leading": ("(s.led < 0)", BOOL),
-    "leader": ("(s.trick_seats[0] if s.trick_seats else me)", SEAT),
-    "trick": ("(s.tricks_done + 1)", INT),
-    "tricks": ("_TRICKS", INT),
-    "hand": ("s.hands[me]", CARDS),
-    "my_side_tricks": ("s.known_side_tricks(me)", INT),
-    "target": ("s.target", INT),
-    "score": ("s.scores", LIST),
-    "deals": ("s.deal_number", INT),
-    "deals_played": ("(s.deal_number + (s.phase == 'done'))", INT),
-    "doubled": ("(s.doubled >= 1)", BOOL),
-    "redoubled": ("(s.doubled >= 2)", BOOL),
-    "passed": ("len(s.passed)", INT),
-    "partner": ("s.partner", SEAT),
-    "partner_revealed": ("s.partner_revealed", BOOL),
-    "called_card": ("s.called_card", CARD),
-    "defenders_side": ("(1 - s.side[s.declarer] if s.declarer >= 0 else -1)", SIDE),
-    "denomination": ("s.denomination", SUIT),
-    "no_trump": ("(s.trump < 0)", BOOL),
-}
-# Values that exist only in some rules: hook -> {name: (expr, type)}.
-HOOK_NAMES: dict[str, dict[str, tuple[str, str]]] = {
-    "auction.may_bid": {"number": ("x", INT)},
-    "play.after_trick": {"winner": ("x", SEAT)},
-    "declare.suit": {"declared_suit": ("x", SUIT)},
-    "play.counts_as_trump": {"card": ("x", CARD), "played_after_exposure": ("y", BOOL)},
-    "scoring.effect": {"made": ("x", BOOL)},
-}
-# Names that may be assigned in effects: name -> (python lvalue, type, indexed?)
-LVALUES: dict[str, tuple[str, str, bool]] = {
-    "target": ("s.target", INT, False),
-    "score": ("s.scores", INT, True),
-    "side": ("s.side", SIDE, True),
-}
-
-# function -> (python template with {0},{1}.., argument types, result type)
-# A type "int*" means one or more ints (or a single list).
-FUNCTIONS: dict[str, tuple[str, tuple, str]] = {
-    "in_suit": ("_in_suit({0}, {1})", (CARDS, SUIT), CARDS),
-    "not_in_suit": ("_not_in_suit({0}, {1})", (CARDS, SUIT), CARDS),
-    "count": ("len({0})", (CARDS,), INT),
-    "holds": ("(_CARD[{0}][{1}] in s.hands[me])", (RANK, SUIT), BOOL),
-    "suit": ("_SUIT_OF[{0}]", (CARD,), SUIT),
-    "rank": ("_RANK_OF[{0}]", (CARD,), RANK),
-    "side": ("s.side[{0}]", (SEAT,), SIDE),
-    "same_side": ("(s.side[{0}] == s.side[{1}])", (SEAT, SEAT), BOOL),
-    "points": ("s.side_points[{0}]", (SIDE,), INT),
-    "abs": ("abs({0})", (INT,), INT),
-    "max": ("max({args})", ("int*",), INT),
-    "min": ("min({args})", ("int*",), INT),
-    "declared": ("s.declared.get({0}, 0)", ("declaration",), INT),
-    "answered": ("({0} in s.answers)", ("answer",), BOOL),
-    "only": ("_only({0}, {1})", (CARDS, CARD), CARDS),
-    "tricks_won": ("_at(s.side_tricks, {0})", (SIDE,), INT),
-    "played": ("_played(s, {0})", (SEAT,), CARD),
-}
-
-
-@dataclass
-class Compiled:
-    """One compiled rule: its Python source (for inspection) and the function."""
-    source: str
-    fn: object
-    const: object = None
-
+# The registry by name (interpreter/names.py): one entry per name, function, assignable name.
+NAMES = names.NAMES            # name -> names.Name, in every rule
+HOOK_NAMES = names.HOOK_NAMES  # hook -> {name: names.Name}, only in that hook's rules
+LVALUES = names.ASSIGNABLE     # name -> names.Assignable, assignable in effects
+FUNCTIONS = names.FUNCTIONS    # name -> names.Function
 
 _NC = object()  # "not a constant"
 MAX_RULE_CHARS = 4000  # limits that keep every rule small enough to check and compile
@@ -147,16 +73,63 @@ MAX_DEPTH = 40
 MAX_WIDTH = 40
 
 
+class T:
+    """A node of the typed tree. ``op`` says what it is (``const``, ``name``, ``local``,
+    ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
+    ``compare``, ``binop``, ``index``, ``cases``; statements ``set``, ``assign``, ``if``),
+    ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
+    ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
+    __slots__ = ("op", "type", "const", "kids", "info")
+
+    def __init__(self, op: str, type_: str | None, const=_NC, kids=(), info=None):
+        self.op, self.type, self.const, self.kids, self.info = op, type_, const, list(kids), info
+
+    def __repr__(self):
+        c = "" if self.const is _NC else f"={self.const!r}"
+        return f"T({self.op}:{self.type}{c}{' ' + repr(self.kids) if self.kids else ''})"
+
+
+@dataclass
+class Compiled:
+    """One compiled rule: its ``ast.FunctionDef``, the function, and its constant value
+    (``_NC`` unless the whole rule is a constant). ``source`` is the Python source, for
+    inspection only (made from the ast; never compiled)."""
+    node: ast.FunctionDef
+    fn: object
+    const: object = None
+
+    @property
+    def source(self) -> str:
+        return ast.unparse(self.node) + "\n"
+
+
+_EMPTY = {CARDS: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
+          INT: lambda: names.const(0)}
+_AUG = {"+=": ast.Add, "-=": ast.Sub}
+_NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
+          ast.AugAssign, ast.If, ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Call,
+          ast.keyword, ast.Compare, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.IfExp, ast.NamedExpr,
+          ast.List, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+
+
 class Compiler:
     """Compile the rules of one variant into one Python module.
 
-    ``constants`` gives the variant's fixed values (players, ranks, suits, cards); rules
-    are added with ``add(hook, text, kind)`` and built at once with ``build()``.
+    ``deck``, ``players``, ``tricks`` (per deal), ``min_bid``, ``max_bid`` are the
+    variant's fixed values (folded into the code); ``declarations`` and ``answers`` the
+    names ``declared()``/``answered()`` accept; ``options`` the option values by name;
+    ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
+    ``seat``. Rules are added with ``add(hook, text, kind)`` (parse tree -> typed tree
+    ``T``: types checked, constants folded, ``consts`` set) and built at once with
+    ``build()`` (typed tree -> Python ``ast`` made from registry entries -> ``compile()``).
+    Set ``only_options`` to accept options only (a preset's condition).
+    Raises RegistryError (interpreter.names) if the registry reads a field State lacks.
     """
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
                  declarations=(), options=None, answers=(), denominations=None,
                  score_unit: str = "side"):
+        names.check_engine_state()  # every State field the registry reads exists
         self.deck = deck
         self.players, self.tricks = players, tricks
         self.min_bid, self.max_bid = min_bid, max_bid
@@ -168,7 +141,7 @@ class Compiler:
         self.extra = {}
         self.locals = {}
         self.options = dict(options or {})
-        self.funcs: list[str] = []
+        self.rules: list[tuple[str, T, bool]] = []   # (function name, typed tree, effect?)
         self.names: list[str] = []
         self.consts: dict[str, object] = {}
         self._tmp = 0
@@ -202,7 +175,6 @@ class Compiler:
         Raises DSLError."""
         if not isinstance(text, str):
             text = str(text).lower() if isinstance(text, bool) else str(text)
-        self.hook = hook
         self.extra = dict(HOOK_NAMES.get(hook, {}))
         if extra_names:
             self.extra.update(HOOK_NAMES.get(extra_names, {}))
@@ -210,53 +182,69 @@ class Compiler:
         fname = f"r{len(self.names)}"
         if kind == "effect":
             tree = self.parse(text, "effect_rule")
-            body = [self.stmt(st, 1) for st in tree.children]
-            src = f"def {fname}(s, me, x, y):\n" + "".join(body) + "    return None\n"
+            typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
             const = _NC
         else:
             tree = self.parse(text, "expr_rule")
             inner = tree.children[0]
-            code, typ, const = self.value(inner)
-            self.expect(inner, typ, kind, "this rule")
+            typed = self.value(inner)
+            const = typed.const
+            self.expect(inner, typed.type, kind, "this rule")
             if kind == BOOL and const is False and getattr(inner, "data", None) != "false" \
                     and not self.only_options:
                 raise DSLError("this rule can never be satisfied (it is always false)",
                                *_pos(inner))
             if kind == CARDS and const is not _NC and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
-            src = f"def {fname}(s, me, x, y):\n    return {code}\n"
-        self.funcs.append(src)
+        self.rules.append((fname, typed, kind == "effect"))
         self.names.append(fname)
         self.consts[fname] = const
         return fname
 
     def build(self) -> dict[str, Compiled]:
-        """exec the generated module once; returns {function name: Compiled}."""
-        g = {"__builtins__": {}, "len": len, "abs": abs, "max": max, "min": min,
-             "_N": self.players, "_TRICKS": self.tricks, "_MIN_BID": self.min_bid,
-             "_MAX_BID": self.max_bid, "_CARD": [row + [-1] for row in self.deck.card_table],
-             "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
-             "_at": _at, "_played": _played}
-        so = self.deck.suit_of
-        g["_in_suit"] = lambda cards, suit: [c for c in cards if so[c] == suit]
-        g["_not_in_suit"] = lambda cards, suit: [c for c in cards if so[c] != suit]
-        g["_only"] = lambda cards, card: [c for c in cards if c == card]
-        src = "\n".join(self.funcs)
-        exec(compile(src, "<taash rules>", "exec"), g)  # generated from the checked tree only
-        return {n: Compiled(self.funcs[i], g[n], self.consts[n]) for i, n in enumerate(self.names)}
+        """Make the ast of every rule, check it, compile and exec the module once (empty
+        builtins; only the helpers in its globals). Returns {function name: Compiled}."""
+        defs = []
+        for i, (fname, typed, effect) in enumerate(self.rules):
+            self._tmp = 0
+            body = (self.lower_stmts(typed.kids) + [ast.Return(ast.Constant(None))]
+                    if effect else [ast.Return(self.lower(typed))])
+            fdef = ast.FunctionDef(fname, _ARGS(), body, [], None, None, **_TYPE_PARAMS)
+            fdef.lineno = fdef.end_lineno = i + 1  # a traceback names the rule's line
+            defs.append(fdef)
+        module = ast.Module(defs, [])
+        ast.fix_missing_locations(module)
+        verify(module)
+        g = self.helpers()
+        exec(compile(module, "<taash rules>", "exec"), g)  # made from the checked tree only
+        return {n: Compiled(defs[i], g[n], self.consts[n]) for i, n in enumerate(self.names)}
 
-    # -- checking and code generation -----------------------------------------------
+    def helpers(self) -> dict:
+        """The globals of the compiled module: names.HELPERS and nothing else."""
+        so = self.deck.suit_of
+
+        def _not_in_suit(cards, suit):
+            return [c for c in cards if so[c] != suit]
+
+        def _only(cards, card):
+            return [c for c in cards if c == card]
+
+        g = {"__builtins__": {}, "len": len, "abs": abs, "max": max, "min": min,
+             "_CARD": [row + [-1] for row in self.deck.card_table],
+             "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
+             "_at": _at, "_played": _played,
+             "_in_suit": _in_suit_of(len(self.deck.ranks), len(self.deck.suits)),
+             "_not_in_suit": _not_in_suit, "_only": _only}
+        assert set(g) - {"__builtins__"} == set(names.HELPERS)
+        return g
+
+    # -- checking: parse tree -> typed tree --------------------------------------------
     def expect(self, node, got: str, want: str, what: str):
         if got == want or (got == NONE and want in _NONEABLE):
             return
         raise DSLError(f"{what} should be a {want}, not a {got}", *_pos(node))
 
-    def tmp(self) -> str:
-        self._tmp += 1
-        return f"_t{self._tmp}"
-
-    def stmt(self, node: Tree, depth: int) -> str:
-        ind = "    " * depth
+    def stmt(self, node: Tree, depth: int) -> T:
         if node.data == "assign":
             lv, op, expr = node.children
             name_tok = lv.children[0]
@@ -271,7 +259,8 @@ class Compiler:
                 if depth != 1:
                     raise DSLError(f"name '{name}' at the top of the effect, not inside 'when'",
                                    *_pos(lv))
-                code, etyp, _ = self.value(expr)
+                val = self.value(expr)
+                etyp = val.type
                 if etyp in (CARDS, LIST, NONE):
                     raise DSLError("a named value must be a number, condition, seat, side, suit or card",
                                    *_pos(expr))
@@ -279,39 +268,35 @@ class Compiler:
                 if name in self.locals and self.locals[name][1] != etyp:
                     raise DSLError(f"'{name}' was a {self.locals[name][1]}, not a {etyp}", *_pos(expr))
                 self.locals[name] = (var, etyp)
-                return f"{ind}{var} = {code}\n"
-            target, typ, indexed = LVALUES[name]
-            if indexed:
+                return T("set", None, kids=[val], info=var)
+            entry = LVALUES[name]
+            if entry.index:
                 if len(lv.children) != 2:
                     raise DSLError(f"'{name}' needs an index: {name}[side] or {name}[seat]", *_pos(lv))
-                icode, ityp, _ = self.value(lv.children[1])
-                want = self.score_unit if name == "score" else SEAT
-                if ityp != want:
-                    raise DSLError(f"index of '{name}' should be a {want}, not a {ityp}"
-                                   + (f" (this match keeps scores per {want})" if name == "score" else ""),
+                idx = self.value(lv.children[1])
+                score = entry.index == "score"
+                want = self.score_unit if score else entry.index
+                if idx.type != want:
+                    raise DSLError(f"index of '{name}' should be a {want}, not a {idx.type}"
+                                   + (f" (this match keeps scores per {want})" if score else ""),
                                    *_pos(lv.children[1]))
-                t = self.tmp()
-                ccode, ctyp, _ = self.value(expr)
-                self.expect(expr, ctyp, typ, f"the value assigned to '{name}'")
-                bound = "_N" if name == "side" else f"len({target})"
-                return (f"{ind}{t} = {icode}\n{ind}if 0 <= {t} < {bound}:\n"
-                        f"{ind}    {target}[{t}] {str(op)} {ccode}\n")
             elif len(lv.children) != 1:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
-            code, etyp, _ = self.value(expr)
-            self.expect(expr, etyp, typ, f"the value assigned to '{name}'")
-            return f"{ind}{target} {str(op)} {code}\n"
+            else:
+                idx = None
+            val = self.value(expr)
+            self.expect(expr, val.type, entry.type, f"the value assigned to '{name}'")
+            return T("assign", None, kids=[idx, val], info=(entry, str(op)))
         if node.data in ("when_stmt", "when_else"):
-            ccode, ctyp, _ = self.value(node.children[0])
-            self.expect(node.children[0], ctyp, BOOL, "the condition after 'when'")
-            out = f"{ind}if {ccode}:\n" + self.stmt(node.children[1], depth + 1)
-            if node.data == "when_else":
-                out += f"{ind}else:\n" + self.stmt(node.children[2], depth + 1)
-            return out
+            cond = self.value(node.children[0])
+            self.expect(node.children[0], cond.type, BOOL, "the condition after 'when'")
+            body = self.stmt(node.children[1], depth + 1)
+            orelse = self.stmt(node.children[2], depth + 1) if node.data == "when_else" else None
+            return T("if", None, kids=[cond, body, orelse])
         raise DSLError(f"unexpected statement {node.data}", *_pos(node))
 
-    def value(self, node) -> tuple[str, str, object]:
-        """Return (python code, type, constant value or _NC) of an expression node."""
+    def value(self, node) -> T:
+        """The typed tree of an expression node. Raises DSLError."""
         if isinstance(node, Token):
             raise DSLError(f"unexpected '{node}'", node.line, node.column)
         d = node.data
@@ -319,14 +304,13 @@ class Compiler:
         if d == "cases":
             return self.cases(node)
         if d == "number":
-            v = int(ch[0])
-            return repr(v), INT, v
+            return T("const", INT, int(ch[0]))
         if d == "true":
-            return "True", BOOL, True
+            return T("const", BOOL, True)
         if d == "false":
-            return "False", BOOL, False
+            return T("const", BOOL, False)
         if d == "none":
-            return "-1", NONE, -1
+            return T("const", NONE, -1)
         if d == "string":
             return self.literal(node, str(ch[0])[1:-1])
         if d == "name":
@@ -334,19 +318,18 @@ class Compiler:
         if d == "call":
             return self.call(node)
         if d == "neg":
-            code, typ, c = self.value(ch[0])
-            self.expect(ch[0], typ, INT, "the operand of '-'")
-            return f"(-{code})", INT, (-c if c is not _NC else _NC)
+            a = self.value(ch[0])
+            self.expect(ch[0], a.type, INT, "the operand of '-'")
+            return T("neg", INT, -a.const if a.const is not _NC else _NC, [a])
         if d == "not_":
-            code, typ, c = self.value(ch[0])
-            self.expect(ch[0], typ, BOOL, "the operand of 'not'")
-            return f"(not {code})", BOOL, (not c if c is not _NC else _NC)
+            a = self.value(ch[0])
+            self.expect(ch[0], a.type, BOOL, "the operand of 'not'")
+            return T("not", BOOL, (not a.const) if a.const is not _NC else _NC, [a])
         if d in ("and_", "or_"):
             parts = [self.value(c) for c in ch]
-            for c, (_, t, _) in zip(ch, parts):
-                self.expect(c, t, BOOL, f"each side of '{d[:-1]}'")
-            op = " and " if d == "and_" else " or "
-            consts = [p[2] for p in parts]
+            for c, p in zip(ch, parts):
+                self.expect(c, p.type, BOOL, f"each side of '{d[:-1]}'")
+            consts = [p.const for p in parts]
             const = _NC
             if all(c is not _NC for c in consts):
                 const = all(consts) if d == "and_" else any(consts)
@@ -354,36 +337,27 @@ class Compiler:
                 const = False
             elif d == "or_" and any(c is True for c in consts):
                 const = True
-            return "(" + op.join(p[0] for p in parts) + ")", BOOL, const
+            return T(d[:-1], BOOL, const, parts)
         if d == "otherwise":
             parts = [self.value(c) for c in ch]
-            for c, (_, t, _) in zip(ch, parts):
-                self.expect(c, t, CARDS, "each side of 'otherwise'")
-            code = parts[-1][0]
-            for p in reversed(parts[:-1]):
-                t = self.tmp()
-                code = f"({t} if ({t} := {p[0]}) else {code})"
-            return code, CARDS, _NC
+            for c, p in zip(ch, parts):
+                self.expect(c, p.type, CARDS, "each side of 'otherwise'")
+            return T("otherwise", CARDS, _NC, parts)
         if d == "cond":
             a, c, b = ch
-            ac, at, aconst = self.value(a)
-            cc, ct, cconst = self.value(c)
-            bc, bt, bconst = self.value(b)
-            self.expect(c, ct, BOOL, "the condition after 'if'")
+            ta, tc, tb = self.value(a), self.value(c), self.value(b)
+            at, bt = ta.type, tb.type
+            self.expect(c, tc.type, BOOL, "the condition after 'if'")
             typ = at if at != NONE else bt
             if at != bt and not (NONE in (at, bt) and typ in _NONEABLE | {NONE}):
                 raise DSLError(f"both branches of 'if ... else' should have one type, "
                                f"not {at} and {bt}", *_pos(node))
-            const = _NC
-            if cconst is True:
-                const = aconst
-            elif cconst is False:
-                const = bconst
-            return f"({ac} if {cc} else {bc})", typ, const
+            const = ta.const if tc.const is True else tb.const if tc.const is False else _NC
+            return T("cond", typ, const, [tc, ta, tb])
         if d == "compare":
             a, op, b = ch
-            ac, at, aconst = self.value(a)
-            bc, bt, bconst = self.value(b)
+            ta, tb = self.value(a), self.value(b)
+            at, bt = ta.type, tb.type
             op = str(op)
             if op in ("==", "!="):
                 if not (at == bt or NONE in (at, bt) and (at in _NONEABLE or bt in _NONEABLE)):
@@ -394,62 +368,53 @@ class Compiler:
                 if at != INT or bt != INT:
                     raise DSLError(f"'{op}' compares numbers, not a {at} and a {bt}", *_pos(node))
             const = _NC
-            if aconst is not _NC and bconst is not _NC:
-                const = {"==": aconst == bconst, "!=": aconst != bconst, "<": aconst < bconst,
-                         "<=": aconst <= bconst, ">": aconst > bconst, ">=": aconst >= bconst}[op]
-            return f"({ac} {op} {bc})", BOOL, const
+            if ta.const is not _NC and tb.const is not _NC:
+                const = _COMPARE[op](ta.const, tb.const)
+            return T("compare", BOOL, const, [ta, tb], op)
         if d in ("member", "not_member"):
             a, b = ch
-            ac, at, _ = self.value(a)
-            bc, bt, _ = self.value(b)
+            ta, tb = self.value(a), self.value(b)
+            at, bt = ta.type, tb.type
             if not ((at == CARD and bt == CARDS) or (at == INT and bt == LIST)):
                 raise DSLError(f"'in' needs a card and cards (or a number and a list), "
                                f"not a {at} and {bt}", *_pos(node))
-            op = "in" if d == "member" else "not in"
-            return f"({ac} {op} {bc})", BOOL, _NC
+            return T("compare", BOOL, _NC, [ta, tb], "in" if d == "member" else "not in")
         if d == "binop":
             a, op, b = ch
-            ac, at, aconst = self.value(a)
-            bc, bt, bconst = self.value(b)
+            ta, tb = self.value(a), self.value(b)
             op = str(op)
-            self.expect(a, at, INT, f"the left side of '{op}'")
-            self.expect(b, bt, INT, f"the right side of '{op}'")
-            if op in ("//", "%"):
-                if bconst == 0:
-                    raise DSLError("division by zero", *_pos(b))
-                t = self.tmp()  # a rule never raises: x // 0 and x % 0 are 0
-                return (f"(({ac} {op} {t}) if ({t} := {bc}) else 0)", INT,
-                        _NC if aconst is _NC or bconst is _NC else
-                        (aconst // bconst if op == "//" else aconst % bconst) if bconst else 0)
+            self.expect(a, ta.type, INT, f"the left side of '{op}'")
+            self.expect(b, tb.type, INT, f"the right side of '{op}'")
+            if op in ("//", "%") and tb.const == 0:
+                raise DSLError("division by zero", *_pos(b))
             const = _NC
-            if aconst is not _NC and bconst is not _NC and not (op in ("//", "%") and bconst == 0):
-                const = {"+": aconst + bconst, "-": aconst - bconst, "*": aconst * bconst,
-                         "//": aconst // (bconst or 1), "%": aconst % (bconst or 1)}[op]
-            return f"({ac} {op} {bc})", INT, const
+            if ta.const is not _NC and tb.const is not _NC:
+                const = _ARITH[op](ta.const, tb.const)
+            return T("binop", INT, const, [ta, tb], op)
         if d == "index":
             a, i = ch
-            ac, at, _ = self.value(a)
-            ic, it, _ = self.value(i)
-            if at != LIST:
-                raise DSLError(f"only a list can be indexed, not a {at}", *_pos(node))
-            if it != self.score_unit:
-                raise DSLError(f"an index of the score should be a {self.score_unit}, not a {it} "
+            ta, ti = self.value(a), self.value(i)
+            if ta.type != LIST:
+                raise DSLError(f"only a list can be indexed, not a {ta.type}", *_pos(node))
+            if ti.type != self.score_unit:
+                raise DSLError(f"an index of the score should be a {self.score_unit}, not a {ti.type} "
                                f"(this match keeps scores per {self.score_unit})", *_pos(i))
-            return f"_at({ac}, {ic})", INT, _NC
+            return T("index", INT, _NC, [ta, ti])
         raise DSLError(f"unsupported construct '{d}'", *_pos(node))
 
-    def cases(self, node):
-        parts = []
+    def cases(self, node) -> T:
+        kids = []
         default = None
         typ = None
         for c in node.children:
             if c.data == "case":
-                cc, ct, cconst = self.value(c.children[0])
-                self.expect(c.children[0], ct, BOOL, "the condition after 'when'")
-                if cconst is False:
+                tc = self.value(c.children[0])
+                self.expect(c.children[0], tc.type, BOOL, "the condition after 'when'")
+                if tc.const is False:
                     raise DSLError("this case can never apply (its condition is always false)",
                                    *_pos(c.children[0]))
-                vc, vt, _ = self.value(c.children[1])
+                tv = self.value(c.children[1])
+                vt = tv.type
                 if typ is None or typ == NONE:
                     if typ == NONE and vt not in _NONEABLE | {NONE}:
                         raise DSLError(f"every case should give one type, not none and a {vt}",
@@ -457,140 +422,272 @@ class Compiler:
                     typ = vt
                 elif vt != typ and not (vt == NONE and typ in _NONEABLE):
                     raise DSLError(f"every case should give a {typ}, not a {vt}", *_pos(c.children[1]))
-                parts.append((cc, vc))
+                kids += [tc, tv]
             else:
-                vc, vt, _ = self.value(c.children[0])
+                tv = self.value(c.children[0])
+                vt = tv.type
                 if typ is not None and vt != typ and not (
                         (vt == NONE and typ in _NONEABLE) or (typ == NONE and vt in _NONEABLE)):
                     raise DSLError(f"every case should give a {typ}, not a {vt}", *_pos(c.children[0]))
                 typ = vt if typ in (None, NONE) else typ
-                default = vc
-        if default is None:
-            empty = {CARDS: "[]", BOOL: "False", INT: "0"}.get(typ, "-1")
-            default = empty
-        code = default
-        for cc, vc in reversed(parts):
-            code = f"({vc} if {cc} else {code})"
-        return code, typ, _NC
+                default = tv
+        return T("cases", typ, _NC, kids, default)
 
-    def literal(self, node, text: str):
+    def literal(self, node, text: str) -> T:
         deck = self.deck
         if text in deck.suit_index:
-            v = deck.suit_index[text]
-            return repr(v), SUIT, v
+            return T("const", SUIT, deck.suit_index[text])
         if text in deck.rank_index:
-            v = deck.rank_index[text]
-            return repr(v), RANK, v
+            return T("const", RANK, deck.rank_index[text])
         if text in deck.card_index:
-            v = deck.card_index[text]
-            return repr(v), CARD, v
+            return T("const", CARD, deck.card_index[text])
         if text in self.denominations:
-            v = self.denominations[text]
-            return repr(v), SUIT, v
+            return T("const", SUIT, self.denominations[text])
         if text in self.declarations:
-            return repr(text), "declaration", text
+            return T("const", names.DECLARATION, self.declarations[self.declarations.index(text)])
         if text in self.answers:
-            return repr(text), "answer", text
+            return T("const", names.ANSWER, self.answers[self.answers.index(text)])
         raise DSLError(f"\"{text}\" is not a suit, rank or card of this deck"
                        f" (suits {' '.join(deck.suits)}, ranks {' '.join(deck.ranks)})", *_pos(node))
 
-    def name(self, node, name: str):
+    def option(self, name: str) -> T:
+        v = self.options[name]
+        return T("const", BOOL, v) if isinstance(v, bool) else T("const", INT, int(v))
+
+    def name(self, node, name: str) -> T:
         if self.only_options:
             if name in self.options:
-                v = self.options[name]
-                return repr(v), (BOOL if isinstance(v, bool) else INT), v
+                return self.option(name)
             raise DSLError(f"'{name}' is not an option; a preset condition may use only options "
                            f"({', '.join(self.options) or 'none declared'})", *_pos(node))
         if name in self.locals:
-            code, typ = self.locals[name]
-            return code, typ, _NC
-        extra = self.extra
-        if name in extra:
-            code, typ = extra[name]
-            return code, typ, _NC
-        if name in NAMES:
-            code, typ = NAMES[name]
-            if name == "players":
-                return code, typ, self.players
-            if name == "min_bid":
-                return code, typ, self.min_bid
-            if name == "max_bid":
-                return code, typ, self.max_bid
-            if name == "tricks":
-                return code, typ, self.tricks
-            return code, typ, _NC
+            var, typ = self.locals[name]
+            return T("local", typ, _NC, info=var)
+        entry = self.extra.get(name) or NAMES.get(name)
+        if entry is not None:
+            if entry.const is not None:
+                return T("const", entry.type, entry.const(self))
+            return T("name", entry.type, _NC, info=entry)
         if name in self.options:
-            v = self.options[name]
-            if isinstance(v, bool):
-                return repr(v), BOOL, v
-            return repr(int(v)), INT, int(v)
-        for hook, names in HOOK_NAMES.items():
-            if name in names:
+            return self.option(name)
+        for hook, hook_names in HOOK_NAMES.items():
+            if name in hook_names:
                 raise DSLError(f"'{name}' is only available in {hook}", *_pos(node))
         if name in FUNCTIONS:
             raise DSLError(f"'{name}' is a function: write {name}(...)", *_pos(node))
-        raise DSLError(f"unknown name '{name}'{_suggest(name, list(NAMES) + list(extra) + list(self.options))}",
+        raise DSLError(f"unknown name '{name}'{_suggest(name, list(NAMES) + list(self.extra) + list(self.options))}",
                        *_pos(node))
 
-    def call(self, node):
+    def call(self, node) -> T:
         fname = str(node.children[0])
         args = node.children[1:]
         if fname not in FUNCTIONS:
             raise DSLError(f"unknown function '{fname}'{_suggest(fname, FUNCTIONS)}", *_pos(node))
-        template, types, result = FUNCTIONS[fname]
-        if types in (("declaration",), ("answer",)) and len(args) == 1 \
-                and getattr(args[0], "data", "") == "string":
+        f = FUNCTIONS[fname]
+        types, result = f.args, f.type
+        named = (names.DECLARATION,), (names.ANSWER,)
+        if types in named and len(args) == 1 and getattr(args[0], "data", "") == "string":
             text = str(args[0].children[0])[1:-1]
-            known = self.declarations if types == ("declaration",) else self.answers
+            known = self.declarations if types == named[0] else self.answers
             if text not in known:
-                what = "declaration" if types == ("declaration",) else "question and answer"
+                what = "declaration" if types == named[0] else "question and answer"
                 raise DSLError(f"no {what} named \"{text}\" (this variant's: "
                                f"{', '.join(known) or 'none'}){_suggest(text, known)}", *_pos(args[0]))
-            return template.format(repr(text)), result, _NC
+            return T("call", result, _NC, [T("const", types[0], known[known.index(text)])], f)
         vals = [self.value(a) for a in args]
-        if types == ("int*",):
+        consts = [v.const for v in vals]
+        if types == (names.INTS,):
             if not vals:
                 raise DSLError(f"{fname}() needs at least one argument", *_pos(node))
-            if len(vals) == 1 and vals[0][1] == LIST:
-                return f"({vals[0][0]} and {fname}({vals[0][0]}) or 0)", INT, _NC
+            if len(vals) == 1 and vals[0].type == LIST:
+                return T("call_list", INT, _NC, vals, f)
             if len(vals) == 1:
-                self.expect(args[0], vals[0][1], INT, f"the argument of {fname}()")
-                return vals[0][0], INT, vals[0][2]
-            for a, (_, t, _) in zip(args, vals):
-                self.expect(a, t, INT, f"each argument of {fname}()")
-            consts = [v[2] for v in vals]
-            const = _NC
-            if all(c is not _NC for c in consts):
-                const = max(consts) if fname == "max" else min(consts)
-            return template.format(args=", ".join(v[0] for v in vals)), INT, const
-        if len(vals) != len(types):
-            raise DSLError(f"{fname}() takes {len(types)} argument{'s' if len(types) != 1 else ''}"
-                           f" ({', '.join(types)}), not {len(vals)}", *_pos(node))
-        for i, (a, (_, t, _), want) in enumerate(zip(args, vals, types)):
-            if want == "answer":
-                if vals[i][2] not in self.answers:
-                    raise DSLError(f"{fname}() takes a question and its answer as a string "
-                                   f"({', '.join(self.answers) or 'no question defined'})", *_pos(a))
-                continue
-            if want == "declaration":
-                if vals[i][2] not in self.declarations:
-                    raise DSLError(f"{fname}() takes the name of a declaration of this variant "
-                                   f"as a string ({', '.join(self.declarations) or 'none defined'})",
-                                   *_pos(a))
-                continue
-            self.expect(a, t, want, f"argument {i + 1} of {fname}()")
-        return template.format(*[v[0] for v in vals]), result, _NC
+                self.expect(args[0], vals[0].type, INT, f"the argument of {fname}()")
+                return vals[0]
+            for a, v in zip(args, vals):
+                self.expect(a, v.type, INT, f"each argument of {fname}()")
+        else:
+            if len(vals) != len(types):
+                raise DSLError(f"{fname}() takes {len(types)} argument{'s' if len(types) != 1 else ''}"
+                               f" ({', '.join(types)}), not {len(vals)}", *_pos(node))
+            for i, (a, v, want) in enumerate(zip(args, vals, types)):
+                if want == names.ANSWER:
+                    if v.const not in self.answers:
+                        raise DSLError(f"{fname}() takes a question and its answer as a string "
+                                       f"({', '.join(self.answers) or 'no question defined'})", *_pos(a))
+                    continue
+                if want == names.DECLARATION:
+                    if v.const not in self.declarations:
+                        raise DSLError(f"{fname}() takes the name of a declaration of this variant "
+                                       f"as a string ({', '.join(self.declarations) or 'none defined'})",
+                                       *_pos(a))
+                    continue
+                self.expect(a, v.type, want, f"argument {i + 1} of {fname}()")
+        const = _NC
+        if f.fold is not None and all(c is not _NC for c in consts):
+            const = f.fold(self, *consts)
+        return T("call", result, const, vals, f)
+
+    # -- code generation: typed tree -> Python ast -----------------------------------------
+    def tmp(self) -> str:
+        self._tmp += 1
+        return f"_t{self._tmp}"
+
+    def lower(self, t: T) -> ast.expr:
+        """The ast of a typed expression. A constant is its value; every other node is
+        made from its registry entry or operator."""
+        if t.const is not _NC:
+            return names.const(t.const)
+        op, k = t.op, t.kids
+        if op == "name":
+            return t.info.build(self)
+        if op == "local":
+            return names.var(t.info)
+        if op == "call":
+            return t.info.build(self, *[self.lower(a) for a in k])
+        if op == "call_list":
+            return t.info.build_list(self, self.lower(k[0]))
+        if op == "neg":
+            return ast.UnaryOp(ast.USub(), self.lower(k[0]))
+        if op == "not":
+            if k[0].op == "compare" and k[0].const is _NC:   # not (a < b) is a >= b
+                a, b = k[0].kids
+                return names.compare(self.lower(a), _NEGATED[k[0].info], self.lower(b))
+            return ast.UnaryOp(ast.Not(), self.lower(k[0]))
+        if op in ("and", "or"):
+            neutral = op == "and"   # true parts of an 'and', false parts of an 'or', drop out
+            keep = [a for a in k if a.const is not neutral]
+            if len(keep) == 1:
+                return self.lower(keep[0])
+            return ast.BoolOp(ast.And() if op == "and" else ast.Or(), [self.lower(a) for a in keep])
+        if op == "otherwise":
+            node = self.lower(k[-1])
+            for a in reversed(k[:-1]):
+                t_ = self.tmp()
+                node = ast.IfExp(ast.NamedExpr(names.var(t_, store=True), self.lower(a)),
+                                 names.var(t_), node)
+            return node
+        if op == "cond":
+            c, a, b = k
+            if c.const is not _NC:
+                return self.lower(a if c.const else b)
+            return ast.IfExp(self.lower(c), self.lower(a), self.lower(b))
+        if op == "compare":
+            return names.compare(self.lower(k[0]), t.info, self.lower(k[1]))
+        if op == "binop":
+            a, b = k
+            if t.info in ("//", "%") and b.const is _NC:
+                t_ = self.tmp()  # a rule never raises: x // 0 and x % 0 are 0
+                return ast.IfExp(ast.NamedExpr(names.var(t_, store=True), self.lower(b)),
+                                 names.binop(self.lower(a), t.info, names.var(t_)), names.const(0))
+            return names.binop(self.lower(a), t.info, self.lower(b))
+        if op == "index":
+            return names.call("_at", self.lower(k[0]), self.lower(k[1]))
+        if op == "cases":
+            pairs = list(zip(k[::2], k[1::2]))
+            node = None
+            for i, (c, v) in enumerate(pairs):
+                if c.const is True:   # the cases after it never apply
+                    pairs, node = pairs[:i], self.lower(v)
+                    break
+            if node is None:
+                node = self.lower(t.info) if t.info is not None else \
+                    _EMPTY.get(t.type, lambda: names.const(-1))()
+            for c, v in reversed(pairs):
+                node = ast.IfExp(self.lower(c), self.lower(v), node)
+            return node
+        raise AssertionError(f"no code for {t!r}")
+
+    def lower_stmts(self, stmts) -> list[ast.stmt]:
+        out = []
+        for t in stmts:
+            out += self.lower_stmt(t)
+        return out
+
+    def lower_stmt(self, t: T) -> list[ast.stmt]:
+        if t.op == "set":
+            return [ast.Assign([names.var(t.info, store=True)], self.lower(t.kids[0]))]
+        if t.op == "assign":
+            entry, op = t.info
+            idx, val = t.kids
+            if idx is None:
+                return [_assign(entry.target(self, None), op, self.lower(val))]
+            t_ = self.tmp()   # an index out of range changes nothing
+            return [ast.Assign([names.var(t_, store=True)], self.lower(idx)),
+                    ast.If(ast.Compare(names.const(0), [ast.LtE(), ast.Lt()],
+                                       [names.var(t_), entry.bound(self)]),
+                           [_assign(entry.target(self, names.var(t_)), op, self.lower(val))], [])]
+        if t.op == "if":
+            c, body, orelse = t.kids
+            if c.const is not _NC:
+                chosen = body if c.const else orelse
+                return self.lower_stmt(chosen) if chosen is not None else []
+            return [ast.If(self.lower(c), self.lower_stmt(body),
+                           self.lower_stmt(orelse) if orelse is not None else [])]
+        raise AssertionError(f"no code for {t!r}")
+
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+          "//": lambda a, b: a // b, "%": lambda a, b: a % b}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in",
+            "not in": "in"}
+_TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+
+
+def _ARGS() -> ast.arguments:
+    return ast.arguments([], [ast.arg(p) for p in names.PARAMS], None, [], [], None, [])
+
+
+def _assign(target: ast.expr, op: str, value: ast.expr) -> ast.stmt:
+    if op == "=":
+        return ast.Assign([target], value)
+    return ast.AugAssign(target, _AUG[op](), value)
+
+
+def verify(module: ast.Module) -> None:
+    """Check the generated module holds only what the compiler makes: the node kinds of
+    expressions, assignments and ``if`` (no loop, call of a lambda, import...), names
+    that are parameters, helpers or compiler-made locals (``_vN``, ``_tN``), attributes
+    from the registry, and int/bool/str constants. Raises AssertionError (a compiler bug)."""
+    allowed = set(names.PARAMS) | set(names.HELPERS)
+    for n in ast.walk(module):
+        if not isinstance(n, _NODES):
+            raise AssertionError(f"generated code holds a {type(n).__name__}")
+        if isinstance(n, ast.Name) and n.id not in allowed and not (
+                n.id[:2] in ("_v", "_t") and n.id[2:].isdigit()):
+            raise AssertionError(f"generated code names {n.id!r}")
+        if isinstance(n, ast.Attribute) and n.attr not in names.ATTRIBUTES:
+            raise AssertionError(f"generated code reads attribute {n.attr!r}")
+        if isinstance(n, ast.Constant) and type(n.value) not in (int, bool, str, type(None)):
+            raise AssertionError(f"generated code holds a constant {n.value!r}")
+
+
+def _in_suit_of(nranks: int, nsuits: int):
+    """``in_suit(cards, suit)`` for this deck. Card lists in rules are always sorted
+    (hands are kept sorted; every function keeps the order), and the cards of a suit are
+    the contiguous ids ``suit * nranks ..``, so the suit's cards are one slice."""
+    from bisect import bisect_left
+    bounds = [i * nranks for i in range(nsuits + 1)]
+
+    def in_suit(cards, suit):
+        if suit < 0:
+            return []
+        return cards[bisect_left(cards, bounds[suit]):bisect_left(cards, bounds[suit + 1])]
+    return in_suit
 
 
 def _at(lst, i):
     return lst[i] if 0 <= i < len(lst) else 0
 
 
-def _played(s, seat):
-    """The card ``seat`` played to the current trick, or -1."""
-    for i, t in enumerate(s.trick_seats):
+def _played(seats, cards, seat):
+    """The card ``seat`` played to the current trick (``seats``/``cards`` in play order),
+    or -1."""
+    for i, t in enumerate(seats):
         if t == seat:
-            return s.trick_cards[i]
+            return cards[i]
     return -1
 
 

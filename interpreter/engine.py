@@ -26,32 +26,53 @@ from .variant import Variant
 
 
 
+# State's fields, grouped by what they describe, each with how `State.copy` copies it:
+# "=" shared (immutable, or never changed after the deal starts), "list" a shallow copy,
+# "lists" a list of lists, "set"/"dict" a copy. __slots__ and copy() come from this table.
+FIELDS: dict[str, dict[str, str]] = {
+    "match": {"v": "=", "deal_number": "=", "scores": "list", "start_scores": "list"},
+    "deal": {"dealer": "=", "dealt": "=", "widow": "=", "hands": "lists", "_dealt_pos": "list",
+             "_skip": "=", "step": "=", "phase": "=", "handler": "=", "to_act": "=",
+             "history": "list", "_legal": "=", "_legal_actions": "="},
+    "auction": {"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
+                "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list"},
+    "contract": {"declarer": "=", "target": "=", "side": "list"},
+    "trump": {"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
+              "exposure_trick": "=", "exposed_card": "="},
+    "partner": {"partner": "=", "partner_revealed": "=", "called_card": "="},
+    "widow": {"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},
+    "play": {"led": "=", "trick_cards": "list", "trick_seats": "list", "trick_after": "list",
+             "tricks_done": "=", "tricks": "list", "trick_sides": "list", "side_tricks": "list",
+             "side_points": "list", "seat_points": "list"},
+    "declarations": {"declared": "dict", "declared_keys": "set", "answers": "set", "question": "="},
+    "scoring": {"made": "="},
+}
+_ALL_FIELDS = tuple(f for group in FIELDS.values() for f in group)
+_COPY = {kind: tuple(f for group in FIELDS.values() for f, k in group.items() if k == kind)
+         for kind in ("=", "list", "lists", "set", "dict")}
+
+
 class State:
     """The whole truth of one deal, and the match score around it.
 
     Seats are 0..players-1 (RULES.md §0.1). Cards are ints (see `interpreter.cards`);
-    actions are their text forms (DESIGN.md, "Actions and notation").
+    actions are `Action` objects, each equal to its text form (DESIGN.md, "Actions and
+    notation"). The contract (docs/engine.md):
 
-    Use: ``to_act`` (seat, or -1 when terminal), ``legal_actions()`` (sorted per §0.10,
-    never empty before the end), ``apply(action)`` (raises IllegalActionError),
-    ``observation(seat)``, ``is_terminal``, ``result()``, ``copy()``.
+    - ``to_act``: the seat to act, or -1 when terminal; ``is_terminal``;
+    - ``legal_actions()``: sorted per RULES.md §0.10, never empty before the end;
+    - ``apply(action)``: raises InvalidActionError / IllegalActionError, state unchanged;
+    - ``default_action()``: what is played for a seat that did not answer;
+    - ``observation(seat)``: a function of that seat's information only;
+    - ``resample(seat, rng)``: the unseen cards dealt again, consistently with it;
+    - ``copy()``: independent; ``result()``: the deal's result.
+
+    A deal runs through the variant's flow: dealing steps and phases, each phase a
+    `Phase` handler (auction, exchange, trump, call_partner, doubling, play) with its own
+    legal actions and apply; ``phase`` names the current one (``done`` at the end).
     """
 
-    __slots__ = ("v", "dealer", "deal_number", "scores", "start_scores", "dealt", "widow",
-                 "hands", "side", "step", "phase", "to_act", "bid", "denomination",
-                 "high_bidder", "calls", "bids", "passes", "passed", "doubled", "declarer",
-                 "target", "trump", "trump_exposed", "trump_card", "exposed_card", "exposer",
-                 "exposure_trick",
-                 "led", "trick_cards", "trick_seats", "trick_after", "tricks_done", "tricks",
-                 "trick_sides", "side_tricks", "side_points", "seat_points", "declared",
-                 "declared_keys", "answers", "question", "history", "made", "partner",
-                 "partner_revealed", "called_card", "widow_left", "taken", "discarded",
-                 "set_aside", "doubling_queue", "_legal", "_dealt_pos", "_skip")
-
-    _LISTS = ("scores", "start_scores", "hands", "side", "passed", "trick_cards", "trick_seats",
-              "trick_after", "tricks", "trick_sides", "side_tricks", "side_points", "seat_points",
-              "history", "widow_left", "taken", "discarded", "set_aside", "doubling_queue",
-              "_dealt_pos")
+    __slots__ = _ALL_FIELDS
 
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
                  scores=None, deal_number: int = 0):
@@ -75,25 +96,37 @@ class State:
         self.hands = [[] for _ in range(n)]
         self._dealt_pos = [0] * n
         self._skip = None
-        # seat -> side; one more entry, -1, so that side[none] is none
-        self.side = list(v.side_of) + [-1] if v.partnership == "fixed" else [1] * n + [-1]
         self.step = 0
         self.phase = "deal"
+        self.handler = None
         self.to_act = -1
+        self.history = []
+        self._legal = None
+        self._legal_actions = None
         self.bid = 0
         self.denomination = -1
         self.high_bidder = -1
         self.calls = self.bids = self.passes = 0
         self.passed = []
         self.doubled = 0
+        self.doubling_queue = []
         self.declarer = -1
         self.target = 0
+        # seat -> side; one more entry, -1, so that side[none] is none
+        self.side = list(v.side_of) + [-1] if v.partnership == "fixed" else [1] * n + [-1]
         self.trump = -1
         self.trump_exposed = False
         self.trump_card = -1
-        self.exposed_card = -1  # the face-down card once shown to all (§28.7, §28.8)
         self.exposer = -1
         self.exposure_trick = 0
+        self.exposed_card = -1
+        self.partner = -1
+        self.partner_revealed = False
+        self.called_card = -1
+        self.widow_left = []
+        self.taken = []
+        self.discarded = []
+        self.set_aside = []
         self.led = -1
         self.trick_cards = []
         self.trick_seats = []
@@ -108,110 +141,100 @@ class State:
         self.declared_keys = set()
         self.answers = set()
         self.question = None
-        self.history = []
         self.made = None
-        self.partner = -1
-        self.partner_revealed = False
-        self.called_card = -1
-        self.widow_left = []
-        self.taken = []
-        self.discarded = []
-        self.set_aside = []
-        self.doubling_queue = []
-        self._legal = None
         self._advance()
 
     # -- the contract -------------------------------------------------------------
     @property
     def is_terminal(self) -> bool:
         """True once the deal is over (scored, or thrown in when nobody bid)."""
-        return self.phase == "done"
+        return self.to_act < 0
 
-    def legal_actions(self) -> list[str]:
-        """Legal actions of ``to_act`` as text forms, ordered per RULES.md §0.10; empty
-        only when terminal."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of ``to_act``, ordered per RULES.md §0.10; empty only when
+        terminal. The list is the state's own: do not change it."""
+        la = self._legal_actions
+        if la is None:
+            acts = self.v.actions
+            la = self._legal_actions = [acts[i] for i in self.legal_ids()]
+        return la
+
+    def legal_ids(self) -> list[int]:
+        """The legal actions as ids (``variant.actions[i]``), in the order of
+        `legal_actions`: the hot path for playouts and search (a play's id is its card
+        id). The list is the state's own: do not change it."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.handler.legal(self) if self.to_act >= 0 else []
+        return legal
 
     def apply(self, action) -> None:
         """Apply one action of ``to_act``: an `Action` or its text form. Raises
         InvalidActionError for text that is no action of this variant, and
         IllegalActionError (with the legal set) for one not legal now; the state is then
         unchanged."""
+        a = self.v.action_map.get(action) if isinstance(action, str) else None
+        if a is None:
+            raise InvalidActionError(action, self.legal_actions())
+        self.apply_id(a.id)
+
+    def apply_id(self, i: int) -> None:
+        """Apply the action of id ``i`` (see `legal_ids`). Raises IllegalActionError if it
+        is not legal now (the state is then unchanged)."""
         legal = self._legal
         if legal is None:
-            legal = self.legal_actions()
-        if action not in legal:
-            if not isinstance(action, str) or self.v.action_map.get(action) is None:
-                raise InvalidActionError(action, legal)
-            raise IllegalActionError(action, legal)
-        a = self.v.action_map[action]
-        kind, arg = a.kind, a.code
+            legal = self.legal_ids()
+        if i not in legal:
+            acts = self.v.actions
+            raise IllegalActionError(acts[i] if type(i) is int and 0 <= i < len(acts) else i,
+                                     self.legal_actions())
+        v = self.v
         seat = self.to_act
-        self._legal = None
-        self.history.append((seat, a))
-        if kind == "play":
-            self._play(seat, arg)
-        elif kind in ("pass", "bid", "double", "redouble"):
-            if self.phase == "doubling":
-                self._doubling_call(seat, kind)
-            else:
-                self._call(seat, kind, arg)
-        elif kind == "declare":
-            self._declare(seat, *arg)
-        elif kind == "answer":
-            self.answers.add(a.text)
-            self.to_act = self.question[0]
-            self.question = None
-        elif kind == "expose":
-            self._expose(seat)
-        elif kind == "trump":
-            self.trump, self.trump_exposed = arg, True
-            self._next_step()
-        elif kind == "trump-card":
-            if arg is None:  # the dealt card of trump.dealt_card, taken before it is dealt
-                idx = self.v.dealt_card - 1
-                arg = self.dealt[seat][idx]
-                self._skip = (seat, idx)
-            else:
-                self.hands[seat].remove(arg)
-            self.trump_card, self.trump = arg, self.v.deck.suit_of[arg]
-            self._next_step()
-        elif kind == "call-partner":
-            self._call_partner(seat, arg)
-        elif kind == "take":
-            self.widow_left.remove(arg)
-            insort(self.hands[seat], arg)
-            self.taken.append(arg)
-        elif kind == "discard":
-            self.hands[seat].remove(arg)
-            self.discarded.append(arg)
-        elif kind == "done":
-            self.set_aside = sorted(self.discarded + self.widow_left)
-            self._next_step()
+        self._legal = self._legal_actions = None
+        self.history.append((seat, v.actions[i]))
+        if i >= v.deck.size:
+            self.handler.apply(self, seat, v.actions[i])
+            return
+        # a play (ids of plays are card ids): the hot path, written here rather than in Play
+        if i == self.trump_card and seat == self.declarer and not self.hands[seat]:
+            Play.expose(self, seat)  # the face-down card, exposed as it is played (§28.8)
+        else:
+            self.hands[seat].remove(i)
+        if i == self.called_card and seat == self.partner:
+            self.partner_revealed = True  # §304.7
+        cards = self.trick_cards
+        if not cards:
+            self.led = v.deck.suit_of[i]
+        cards.append(i)
+        self.trick_seats.append(seat)
+        self.trick_after.append(self.trump_exposed)
+        if len(cards) < v.players:
+            self.to_act = (seat + 1) % v.players
+        else:
+            Play.end_trick(self)
 
     def default_action(self) -> Action:
         """The action taken for ``to_act`` when its seat did not answer in time: the first
         legal action (RULES.md §0.10 order) that is not a declaration, an expose, a double
-        or a redouble; a question is answered with its first answer. Never raises before
-        the end; raises ValueError on a terminal state."""
+        or a redouble; a question is answered with its first answer. Raises ValueError on
+        a terminal state."""
         legal = self.legal_actions()
         if not legal:
             raise ValueError("the deal is over: no seat is to act")
         return default_of(legal)
 
     def copy(self) -> "State":
-        """An independent copy (cheap: lists are copied one level deep)."""
+        """An independent copy: applying actions to it leaves this state unchanged (lists
+        are copied one level deep; the deal's cards and the variant are shared)."""
         new = State.__new__(State)
-        for name in State.__slots__:
+        for name in _COPY["="]:
             setattr(new, name, getattr(self, name))
-        for name in State._LISTS:
-            setattr(new, name, list(getattr(self, name)))
-        new.hands = [list(h) for h in self.hands]
-        new.declared = dict(self.declared)
-        new.declared_keys = set(self.declared_keys)
-        new.answers = set(self.answers)
+        for name in _COPY["list"]:
+            setattr(new, name, getattr(self, name)[:])
+        new.hands = [h[:] for h in self.hands]
+        new.declared = self.declared.copy()
+        new.declared_keys = self.declared_keys.copy()
+        new.answers = self.answers.copy()
         return new
 
     def resample(self, seat: int, rng=None) -> "State":
@@ -231,15 +254,16 @@ class State:
             return self.side_tricks[side]
         return sum(1 for (_, _, w), sd in zip(self.tricks, self.trick_sides) if sd == side and w == seat)
 
-    # -- dealing and phases -----------------------------------------------------------
+    # -- dealing and the flow ---------------------------------------------------------
     def _next_step(self):
         self.step += 1
         self._advance()
 
     def _advance(self):
-        v = self.v
-        flow = v.flow
-        n = v.players
+        """Run the flow from ``step``: deal the packets of dealing steps (§0.7), enter the
+        next phase, or score the deal when the flow is done."""
+        flow = self.v.flow
+        n = self.v.players
         while self.step < len(flow):
             step = flow[self.step]
             if isinstance(step, dict):
@@ -255,255 +279,21 @@ class State:
                         self._dealt_pos[s] = p + k
                 self.step += 1
                 continue
-            if step == "auction":
-                self.phase = "auction"
-                if v.standing_bid:
-                    self.bid, self.high_bidder = v.standing_bid, self.dealer
-                self.to_act = (self.dealer + 1) % n
-                return
-            if step == "exchange":
-                self.phase = "exchange"
-                self.widow_left = list(self.widow)
-                self.to_act = self.declarer
-                return
-            if step == "trump":
-                self.phase = "trump"
-                self.to_act = self.declarer
-                return
-            if step == "call_partner":
-                self.phase = "call"
-                self.to_act = self.declarer
-                return
-            if step == "doubling":
-                # each defender in turn from next(declarer) may double (RULES.md §H)
-                self.phase = "doubling"
-                self.doubling_queue = [s for s in _order_from(self.declarer + 1, n)
-                                       if self.side[s] != self.side[self.declarer]]
-                self.to_act = self.doubling_queue.pop(0)
-                return
-            if step == "play":
-                if v.trump_mode == "bid":
-                    self.trump = self.denomination if self.denomination >= 0 else -1
-                    self.trump_exposed = True
-                self.phase = "play"
-                self.to_act = v.rules["play.leader"](self, -1, None, None) % n
-                return
-            raise ValueError(f"unknown flow step {step!r}")
+            handler = PHASES.get(step)
+            if handler is None:
+                raise ValueError(f"unknown flow step {step!r}")
+            self.handler = handler
+            self.phase = handler.name
+            handler.enter(self)
+            return
         self._score()
 
-    def _call(self, seat, kind, arg):
-        v = self.v
-        n = v.players
-        self.calls += 1
-        if kind == "pass":
-            self.passes += 1
-            if v.final_pass and seat not in self.passed:
-                self.passed.append(seat)
-        elif kind == "bid":
-            self.bid, den = arg
-            self.denomination = -1 if den is None else den
-            self.high_bidder = seat
-            self.bids += 1
-            self.passes = 0
-            self.doubled = 0  # a new bid cancels any double and redouble (§56.4)
-        else:
-            self.doubled = 1 if kind == "double" else 2
-            self.passes = 0
-        if (self.passes >= n or len(self.passed) >= n
-                or v.rules["auction.ends"](self, seat, None, None)):
-            self.declarer = self.high_bidder
-            if self.declarer < 0:  # everybody passed: the deal is thrown in
-                self.phase, self.to_act = "done", -1
-                return
-            self.target = self.bid
-            if v.partnership != "fixed":
-                self.side = [1] * n + [-1]
-                self.side[self.declarer] = 0
-            self._next_step()
-            return
-        nxt = (seat + 1) % n
-        if v.final_pass:
-            while nxt in self.passed and nxt != seat:
-                nxt = (nxt + 1) % n
-        self.to_act = nxt
-
-    def _doubling_call(self, seat, kind):
-        n = self.v.players
-        if kind == "double":
-            self.doubled = 1
-            self.doubling_queue = [s for s in _order_from(seat + 1, n)
-                                   if self.side[s] == self.side[self.declarer]]
-        elif kind == "redouble":
-            self.doubled = 2
-            self.doubling_queue = []
-        if self.doubling_queue:
-            self.to_act = self.doubling_queue.pop(0)
-        else:
-            self._next_step()
-
-    def _call_partner(self, seat, card):
-        """§304.5: the holder of the called card is the declarer's secret partner."""
-        self.called_card = card
-        for s, cards in enumerate(self.dealt):
-            if s != seat and card in cards:
-                self.partner = s
-                self.side[s] = self.side[seat]
-                break
-        self._next_step()
-
-    def _declare(self, seat, decl, suit):
-        self.declared[decl.name] = self.declared.get(decl.name, 0) + 1
-        self.declared_keys.add((decl.name, suit))
-        if seat == self.partner:
-            self.partner_revealed = True  # a declaration reveals the partner (§304.7)
-        decl.effect(self, seat, suit, None)
-        if decl.answers:
-            self.question = (seat, decl)
-            self.to_act = decl.answered_by(self, seat, suit, None)
-
-    def _compute_legal(self) -> list[str]:
-        phase = self.phase
-        v = self.v
-        me = self.to_act
-        if phase == "play":
-            if self.question is not None:
-                return list(self.question[1].answer_actions)
-            hand = self.hands[me]
-            if self.trump_card >= 0 and me == self.declarer and not hand:
-                return [v.play_text[self.trump_card]]  # the face-down card, at the last trick
-            pt = v.play_text
-            cards = v.may_play(self, me, None, None) or hand
-            if v.deck.copies > 1:
-                cards = sorted(set(cards))
-            if not v.declaration_checks and self.trump_card < 0:
-                return [pt[c] for c in cards]
-            out = []
-            keys = self.declared_keys
-            for text, key, when, su in v.declaration_checks:
-                if key not in keys and when(self, me, su, None):
-                    out.append(text)
-            if self.trump_card >= 0 and v.may_expose(self, me, None, None):
-                out.append(v.expose_action)
-            out.extend([pt[c] for c in cards])
-            return out
-        if phase == "auction":
-            out = []
-            r = v.rules
-            if r["auction.may_pass"](self, me, None, None):
-                out.append(v.pass_action)
-            may_bid = r["auction.may_bid"]
-            high = self.bid
-            for b, forms in v.bid_actions:
-                if b > high:
-                    for text, den in forms:
-                        if may_bid(self, me, b, den):
-                            out.append(text)
-            if self.doubled == 0 and self.high_bidder >= 0 and r["auction.may_double"](self, me, None, None):
-                out.append(v.double_action)
-            if self.doubled == 1 and r["auction.may_redouble"](self, me, None, None):
-                out.append(v.redouble_action)
-            return out or [v.pass_action]
-        if phase == "trump":
-            if v.trump_mode == "hidden":
-                out = [v.trump_card_text[c] for c in sorted(set(self.hands[me]))]
-                if v.dealt_card and self._dealt_pos[me] < v.dealt_card:
-                    out.append(v.dealt_card_text)
-                return out
-            return list(v.trump_text)
-        if phase == "exchange":
-            out = []
-            if not self.discarded:
-                out.extend(v.take_text[c] for c in sorted(set(self.widow_left)))
-            if len(self.discarded) < len(self.taken):
-                out.extend(v.discard_text[c] for c in sorted(set(self.hands[me])))
-            if len(self.discarded) == len(self.taken):
-                out.append(v.done_action)
-            return out
-        if phase == "call":
-            own = set(self.hands[me])
-            return [v.call_text[c] for c in range(v.deck.size) if c not in own]
-        if phase == "doubling":
-            return [v.pass_action, v.double_action if self.doubled == 0 else v.redouble_action]
-        return []
-
-    # -- play -------------------------------------------------------------------------
-    def _expose(self, seat):
-        """The face-down trump card is shown and taken into the declarer's hand (§28.7)."""
-        insort(self.hands[self.declarer], self.trump_card)
-        self.exposed_card, self.trump_card = self.trump_card, -1
-        self.trump_exposed = True
-        self.exposer = seat
-        self.exposure_trick = self.tricks_done + 1
-
-    def _play(self, seat, card):
-        v = self.v
-        if card == self.trump_card and seat == self.declarer and not self.hands[seat]:
-            self.exposed_card, self.trump_card = card, -1  # exposed as it is played (§28.8)
-            self.trump_exposed = True
-            self.exposer = seat
-            self.exposure_trick = self.tricks_done + 1
-        else:
-            self.hands[seat].remove(card)
-        if card == self.called_card and seat == self.partner:
-            self.partner_revealed = True  # §304.7
-        if self.led < 0:
-            self.led = v.deck.suit_of[card]
-        self.trick_cards.append(card)
-        self.trick_seats.append(seat)
-        self.trick_after.append(self.trump_exposed)
-        if len(self.trick_cards) < v.players:
-            self.to_act = (seat + 1) % v.players
-            return
-        self._end_trick()
-
-    def _end_trick(self):
-        """RULES.md §0.4: the highest card counting as a trump wins, else the highest of
-        the suit led; of identical cards the first played ranks higher."""
-        v = self.v
-        deck = v.deck
-        cards, seats, after = self.trick_cards, self.trick_seats, self.trick_after
-        counts = v.counts_as_trump
-        strength, suit_of = deck.strength, deck.suit_of
-        led = self.led
-        trump = self.trump
-        plain = v.plain_trump
-        best, best_key = 0, -1
-        for i, c in enumerate(cards):
-            if (suit_of[c] == trump) if plain else counts(self, seats[i], c, after[i]):
-                key = 200 + strength[c]
-            elif suit_of[c] == led:
-                key = 100 + strength[c]
-            else:
-                key = strength[c]
-            if key > best_key:
-                best, best_key = i, key
-        winner = seats[best]
-        pts = 0
-        po = deck.point_of
-        for c in cards:
-            pts += po[c]
-        self.tricks_done += 1
-        if self.tricks_done == v.tricks:
-            pts += v.last_trick
-        side = self.side[winner]
-        self.side_points[side] += pts
-        self.seat_points[winner] += pts
-        self.side_tricks[side] += 1
-        self.trick_sides.append(side)
-        self.tricks.append((seats[0], tuple(cards), winner))
-        after_trick = v.after_trick
-        if after_trick is not None:
-            after_trick(self, winner, winner, seats[0])
-        self.trick_cards, self.trick_seats, self.trick_after = [], [], []
-        self.led = -1
-        if self.tricks_done == v.tricks:
-            self._score()
-        else:
-            self.to_act = winner
+    def _end_deal(self):
+        self.phase, self.handler, self.to_act = "done", DONE, -1
 
     def _score(self):
         v = self.v
-        self.phase, self.to_act = "done", -1
+        self._end_deal()
         if self.declarer < 0:
             return
         if self.set_aside:  # set-aside widow cards count for the declarer (§0.5, §304s.4)
@@ -625,6 +415,349 @@ class State:
         return [a for _, a in self.history]
 
 
+class Phase:
+    """One phase of a deal (DESIGN.md, "What is generic"): ``enter(s)`` sets who acts
+    first, ``legal(s)`` lists the legal actions of ``s.to_act`` (RULES.md §0.10 order),
+    ``apply(s, seat, action)`` plays one legal action and moves the deal on (the next
+    phase through ``s._next_step()``). Handlers hold no state: one instance serves
+    every deal."""
+
+    name = ""
+
+    def enter(self, s: State) -> None:
+        raise NotImplementedError
+
+    def legal(self, s: State) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, s: State, seat: int, a: Action) -> None:
+        raise NotImplementedError
+
+
+class Auction(Phase):
+    """The auction of calls (RULES.md §0.5 and each game's auction): pass, bids strictly
+    above the high bid (§0.10: by number, then denomination), double and redouble when
+    the variant allows them. A full round of consecutive passes, every seat passed for
+    good (``final_pass``), or the variant's ``auction.ends`` ends it; if nobody bid the
+    deal is thrown in."""
+
+    name = "auction"
+
+    def enter(self, s):
+        v = s.v
+        if v.standing_bid:
+            s.bid, s.high_bidder = v.standing_bid, s.dealer
+        s.to_act = (s.dealer + 1) % v.players
+
+    def legal(self, s):
+        v = s.v
+        me = s.to_act
+        r = v.rules
+        out = []
+        if r["auction.may_pass"](s, me, None, None):
+            out.append(v.pass_action.id)
+        may_bid = r["auction.may_bid"]
+        high = s.bid
+        for b, forms in v.bid_ids:
+            if b > high:
+                for i, den in forms:
+                    if may_bid(s, me, b, den):
+                        out.append(i)
+        if s.doubled == 0 and s.high_bidder >= 0 and r["auction.may_double"](s, me, None, None):
+            out.append(v.double_action.id)
+        if s.doubled == 1 and r["auction.may_redouble"](s, me, None, None):
+            out.append(v.redouble_action.id)
+        return out or [v.pass_action.id]
+
+    def apply(self, s, seat, a):
+        v = s.v
+        n = v.players
+        kind = a.kind
+        s.calls += 1
+        if kind == "pass":
+            s.passes += 1
+            if v.final_pass and seat not in s.passed:
+                s.passed.append(seat)
+        elif kind == "bid":
+            s.bid, den = a.code
+            s.denomination = -1 if den is None else den
+            s.high_bidder = seat
+            s.bids += 1
+            s.passes = 0
+            s.doubled = 0  # a new bid cancels any double and redouble (§56.4)
+        else:
+            s.doubled = 1 if kind == "double" else 2
+            s.passes = 0
+        if s.passes >= n or len(s.passed) >= n or v.rules["auction.ends"](s, seat, None, None):
+            s.declarer = s.high_bidder
+            if s.declarer < 0:  # everybody passed: the deal is thrown in
+                s._end_deal()
+                return
+            s.target = s.bid
+            if v.partnership != "fixed":
+                s.side = [1] * n + [-1]
+                s.side[s.declarer] = 0
+            s._next_step()
+            return
+        nxt = (seat + 1) % n
+        if v.final_pass:
+            while nxt in s.passed and nxt != seat:
+                nxt = (nxt + 1) % n
+        s.to_act = nxt
+
+
+class Doubling(Phase):
+    """A round of doubling after the contract (RULES.md §H): each defender in turn from
+    next(declarer) may double; after a double each contractor in turn may redouble."""
+
+    name = "doubling"
+
+    def enter(self, s):
+        n = s.v.players
+        s.doubling_queue = [t for t in _order_from(s.declarer + 1, n) if s.side[t] != s.side[s.declarer]]
+        s.to_act = s.doubling_queue.pop(0)
+
+    def legal(self, s):
+        v = s.v
+        return [v.pass_action.id, (v.double_action if s.doubled == 0 else v.redouble_action).id]
+
+    def apply(self, s, seat, a):
+        n = s.v.players
+        if a.kind == "double":
+            s.doubled = 1
+            s.doubling_queue = [t for t in _order_from(seat + 1, n) if s.side[t] == s.side[s.declarer]]
+        elif a.kind == "redouble":
+            s.doubled = 2
+            s.doubling_queue = []
+        if s.doubling_queue:
+            s.to_act = s.doubling_queue.pop(0)
+        else:
+            s._next_step()
+
+
+class Exchange(Phase):
+    """The declarer's exchange with the widow (RULES.md §0.5, §304s): take cards, put
+    as many back, then ``done``; what is left of the widow and the discards are set
+    aside and count for the declarer."""
+
+    name = "exchange"
+
+    def enter(self, s):
+        s.widow_left = list(s.widow)
+        s.to_act = s.declarer
+
+    def legal(self, s):
+        v = s.v
+        out = []
+        if not s.discarded:
+            out.extend(v.take_ids[c] for c in sorted(set(s.widow_left)))
+        if len(s.discarded) < len(s.taken):
+            out.extend(v.discard_ids[c] for c in sorted(set(s.hands[s.to_act])))
+        if len(s.discarded) == len(s.taken):
+            out.append(v.done_action.id)
+        return out
+
+    def apply(self, s, seat, a):
+        kind = a.kind
+        if kind == "take":
+            s.widow_left.remove(a.code)
+            insort(s.hands[seat], a.code)
+            s.taken.append(a.code)
+        elif kind == "discard":
+            s.hands[seat].remove(a.code)
+            s.discarded.append(a.code)
+        else:  # done
+            s.set_aside = sorted(s.discarded + s.widow_left)
+            s._next_step()
+
+
+class Trump(Phase):
+    """The declarer chooses trump (RULES.md §0.4): names a suit (open trump), or lays a
+    card of his hand face down (hidden trump; §28.5), or takes the dealt card that the
+    variant names (``trump.dealt_card``) before it is dealt to him."""
+
+    name = "trump"
+
+    def enter(self, s):
+        s.to_act = s.declarer
+
+    def legal(self, s):
+        v = s.v
+        if v.trump_mode == "hidden":
+            me = s.to_act
+            out = [v.trump_card_ids[c] for c in sorted(set(s.hands[me]))]
+            if v.dealt_card and s._dealt_pos[me] < v.dealt_card:
+                out.append(v.dealt_card_text.id)
+            return out
+        return list(v.trump_ids)
+
+    def apply(self, s, seat, a):
+        if a.kind == "trump":
+            s.trump, s.trump_exposed = a.code, True
+        else:
+            card = a.code
+            if card is None:  # the dealt card of trump.dealt_card, taken before it is dealt
+                idx = s.v.dealt_card - 1
+                card = s.dealt[seat][idx]
+                s._skip = (seat, idx)
+            else:
+                s.hands[seat].remove(card)
+            s.trump_card, s.trump = card, s.v.deck.suit_of[card]
+        s._next_step()
+
+
+class CallPartner(Phase):
+    """The declarer calls a card he does not hold; its holder is his secret partner
+    (RULES.md §304.5)."""
+
+    name = "call"
+
+    def enter(self, s):
+        s.to_act = s.declarer
+
+    def legal(self, s):
+        v = s.v
+        own = set(s.hands[s.to_act])
+        return [v.call_ids[c] for c in range(v.deck.size) if c not in own]
+
+    def apply(self, s, seat, a):
+        card = a.code
+        s.called_card = card
+        for t, cards in enumerate(s.dealt):
+            if t != seat and card in cards:
+                s.partner = t
+                s.side[t] = s.side[seat]
+                break
+        s._next_step()
+
+
+class Play(Phase):
+    """The play of the tricks (RULES.md §0.4): the variant's ``play.may_play`` gives the
+    cards that may be played; declarations (§0.8) and ``expose`` (§28.7) come before the
+    cards in the legal list; a question is answered at once by its answering seat."""
+
+    name = "play"
+
+    def enter(self, s):
+        v = s.v
+        if v.trump_mode == "bid":
+            s.trump = s.denomination if s.denomination >= 0 else -1
+            s.trump_exposed = True
+        s.to_act = v.rules["play.leader"](s, -1, None, None) % v.players
+
+    def legal(self, s):
+        if s.question is not None:
+            return [a.id for a in s.question[1].answer_actions]
+        v = s.v
+        me = s.to_act
+        hand = s.hands[me]
+        if s.trump_card >= 0 and me == s.declarer and not hand:
+            return [s.trump_card]  # the face-down card, at the last trick
+        cards = v.may_play(s, me, None, None) or hand
+        if v.dedupe_plays:
+            cards = sorted(set(cards))
+        checks = v.declaration_checks
+        if not checks and s.trump_card < 0:
+            return cards[:]  # ids of plays are card ids
+        out = []
+        if checks:
+            keys = s.declared_keys
+            for i, when, su in checks:
+                if i not in keys and when(s, me, su, None):
+                    out.append(i)
+        if s.trump_card >= 0 and v.may_expose(s, me, None, None):
+            out.append(v.expose_action.id)
+        out.extend(cards)
+        return out
+
+    def apply(self, s, seat, a):
+        kind = a.kind  # plays are applied by State.apply_id, the hot path
+        if kind == "declare":
+            decl, suit = a.code
+            s.declared[decl.name] = s.declared.get(decl.name, 0) + 1
+            s.declared_keys.add(a.id)  # each declaration (with its suit) once a deal
+            if seat == s.partner:
+                s.partner_revealed = True  # a declaration reveals the partner (§304.7)
+            decl.effect(s, seat, suit, None)
+            if decl.answers:
+                s.question = (seat, decl)
+                s.to_act = decl.answered_by(s, seat, suit, None)
+        elif kind == "answer":
+            s.answers.add(a.text)
+            s.to_act = s.question[0]
+            s.question = None
+        else:  # expose: the face-down trump card is shown and taken into the declarer's hand (§28.7)
+            insort(s.hands[s.declarer], s.trump_card)
+            self.expose(s, seat)
+
+    @staticmethod
+    def expose(s, seat):
+        s.exposed_card = s.trump_card
+        s.trump_card = -1
+        s.trump_exposed = True
+        s.exposer = seat
+        s.exposure_trick = s.tricks_done + 1
+
+    @staticmethod
+    def end_trick(s):
+        """RULES.md §0.4: the highest card counting as a trump wins, else the highest of
+        the suit led; of identical cards the first played ranks higher."""
+        v = s.v
+        cards, seats = s.trick_cards, s.trick_seats
+        if v.plain_trump:
+            # key of each card: strength, +100 in the suit led, +200 in trump (§0.4)
+            kt = v.deck.trick_keys[s.trump][s.led]
+            keys = [kt[c] for c in cards]
+        else:
+            deck = v.deck
+            strength, suit_of, led, after = deck.strength, deck.suit_of, s.led, s.trick_after
+            counts = v.counts_as_trump
+            keys = [200 + strength[c] if counts(s, seats[i], c, after[i]) else
+                    100 + strength[c] if suit_of[c] == led else strength[c] for i, c in enumerate(cards)]
+        best = keys.index(max(keys))  # the first of equal keys: identical cards, first played
+        winner = seats[best]
+        pts = sum(map(v.deck.point_of.__getitem__, cards))
+        s.tricks_done += 1
+        if s.tricks_done == v.tricks:
+            pts += v.last_trick
+        side = s.side[winner]
+        s.side_points[side] += pts
+        s.seat_points[winner] += pts
+        s.side_tricks[side] += 1
+        s.trick_sides.append(side)
+        s.tricks.append((seats[0], tuple(cards), winner))
+        if v.after_trick is not None:
+            v.after_trick(s, winner, winner, seats[0])
+        s.trick_cards, s.trick_seats, s.trick_after = [], [], []
+        s.led = -1
+        if s.tricks_done == v.tricks:
+            s._score()
+        else:
+            s.to_act = winner
+
+
+class Done(Phase):
+    """The deal is over: no seat acts."""
+
+    name = "done"
+
+    def enter(self, s):
+        s.to_act = -1
+
+    def legal(self, s):
+        return []
+
+    def apply(self, s, seat, a):
+        raise ValueError("the deal is over")
+
+
+DONE = Done()
+_PLAY = Play()
+# flow step -> its phase (variant files name the steps; DESIGN.md, "The pipeline")
+PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
+                            "trump": Trump(), "call_partner": CallPartner(), "play": _PLAY}
+
+
 def per_seat(v: Variant, values) -> list[int]:
     """Per-side values (scores, changes) shown per seat; per-seat values unchanged."""
     if v.score_unit == "side":
@@ -642,14 +775,12 @@ def _deal_from_seed(v: Variant, dealer: int, seed):
     random.Random(seed).shuffle(deck)
     n = v.players
     dealt = [[] for _ in range(n)]
+    order = [dealt[(dealer + 1 + i) % n] for i in range(n)]
     pos = 0
-    for step in v.flow:
-        if isinstance(step, dict) and "deal" in step:
-            for k in step["deal"]:
-                for i in range(n):
-                    s = (dealer + 1 + i) % n
-                    dealt[s].extend(deck[pos:pos + k])
-                    pos += k
+    for k in v.deal_packets:
+        for hand in order:
+            hand += deck[pos:pos + k]
+            pos += k
     return dealt, deck[pos:]
 
 

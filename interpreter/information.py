@@ -178,9 +178,10 @@ class _Probe:
             w.trump = alt[0]
         if alt[1] is not None:
             w.side, w.partner = alt[1]
-        w._legal = None
-        ok = self.a in w.legal_actions()
-        w.hands[self.t], w.trump, w.side, w.partner, w._legal = old_hand, trump, side, partner, None
+        w._legal = w._legal_actions = None
+        ok = self.a.id in w.legal_ids()
+        w.hands[self.t], w.trump, w.side, w.partner = old_hand, trump, side, partner
+        w._legal = w._legal_actions = None
         return ok
 
 
@@ -486,7 +487,7 @@ class Resampler:
                 if p is not None:
                     a = self.action_of[(a.kind, deal[p])]
                 try:
-                    st.apply(a)
+                    st.apply_id(a.id)
                 except IllegalActionError:
                     ok = False
                     break

@@ -8,8 +8,10 @@ anything else for a bad file.
 
 from __future__ import annotations
 
-import json
+import difflib
 import functools
+import importlib.resources
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +20,26 @@ import yaml
 
 from .errors import TaashError
 
-ROOT = Path(__file__).resolve().parent.parent
-VARIANTS_DIR = ROOT / "variants"
-SCHEMA_PATH = ROOT / "grammar" / "variant.schema.json"
+
+
+def data_dir(name: str) -> Path:
+    """The real path of the data folder ``name`` (``grammar`` or ``variants``).
+
+    In an installed wheel they are package data, ``interpreter/grammar/`` and
+    ``interpreter/variants/`` (pyproject.toml maps the repository's top-level folders
+    there), found with importlib.resources. In a checkout (an editable install, or the
+    checkout on PYTHONPATH) they are the top-level folders themselves: setuptools'
+    editable finder does not map a folder without ``__init__.py`` into a package
+    (pypa/setuptools#4943). taash must be installed as files (pip does), not zipped.
+    """
+    packaged = importlib.resources.files(__package__) / name
+    if isinstance(packaged, Path) and packaged.is_dir():
+        return packaged.resolve()
+    return Path(__file__).resolve().parent.parent / name
+
+
+VARIANTS_DIR = data_dir("variants")
+SCHEMA_PATH = data_dir("grammar") / "variant.schema.json"
 MAX_EXTENDS = 16
 MAX_FILE_BYTES = 1 << 20
 KEY = "\0key"  # locs[path + (KEY,)]: where the key of the value at path is written
@@ -89,7 +108,8 @@ class Loc:
 
 def resolve_name(name: str, base: Path | None = None) -> Path:
     """Path of a variant given a shipped name (``29``, ``house/29-hidden-trump``) or a
-    path (absolute, or relative to ``base``/the working directory). Raises FileNotFoundError."""
+    path (absolute, or relative to ``base``/the working directory). Raises
+    FileNotFoundError, whose message names the closest shipped variants."""
     candidates = []
     p = Path(name)
     if base is not None and not p.is_absolute():
@@ -106,13 +126,49 @@ def resolve_name(name: str, base: Path | None = None) -> Path:
             return c.resolve()
     if p.exists():
         return p.resolve()  # a directory or a device: reported by the reader
-    raise FileNotFoundError(f"no variant named {name!r} (looked for "
-                            + ", ".join(str(c) for c in candidates) + ")")
+    close = close_variants(name)
+    hint = (f"; did you mean {', '.join(map(repr, close))}?" if close else
+            f" (the shipped variants: {', '.join(shipped_variants())})")
+    raise FileNotFoundError(f"no variant named {name!r}: no such file, nor a shipped variant{hint}")
+
+
+def close_variants(name: str, n: int = 3) -> list[str]:
+    """Up to ``n`` shipped names closest to ``name`` (difflib), by whole name or by the
+    last part (``29-double`` is close to ``house/29-double``); best first."""
+    stem = str(name)
+    for suffix in (".yaml", ".yml"):
+        stem = stem.removesuffix(suffix)
+    keys: dict[str, str] = {}
+    for full in shipped_variants():
+        keys.setdefault(full, full)
+        keys.setdefault(full.rsplit("/", 1)[-1], full)
+    out: list[str] = []
+    for key in difflib.get_close_matches(stem, keys, n=2 * n, cutoff=0.6):
+        if keys[key] not in out:
+            out.append(keys[key])
+    return out[:n]
+
+
+def find_variant(name: str | Path) -> Path:
+    """The variant file of a shipped name (``29``, ``house/29-double``, ``304-solo``: the
+    YAML files of the package data folder variants/) or of a path (absolute, or relative
+    to the working directory), absolute and resolved.
+
+    Raises VariantError (one Problem, no line) if it is neither, naming the closest
+    shipped variants, or if the path is not a file.
+    """
+    try:
+        path = resolve_name(str(name))
+    except FileNotFoundError as e:
+        raise VariantError([Problem(str(name), 0, 0, str(e))]) from None
+    if not path.is_file():
+        raise VariantError([Problem(str(path), 0, 0, "not a file")])
+    return path
 
 
 def shipped_variants() -> list[str]:
     """Names of the variants shipped under variants/ (``29``, ``house/29-double``, ...)."""
-    return sorted(str(p.relative_to(VARIANTS_DIR).with_suffix("")) for p in VARIANTS_DIR.rglob("*.yaml"))
+    return sorted(p.relative_to(VARIANTS_DIR).with_suffix("").as_posix() for p in VARIANTS_DIR.rglob("*.yaml"))
 
 
 def _yaml_tree(path: Path):
@@ -299,7 +355,7 @@ def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:
 @functools.lru_cache(maxsize=1)
 def schema_validator():
     """The jsonschema validator of grammar/variant.schema.json."""
-    schema = json.loads(SCHEMA_PATH.read_text())
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)

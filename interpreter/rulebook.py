@@ -9,35 +9,16 @@ from __future__ import annotations
 
 from lark import Token
 
+from . import names
 from .dsl import parser
 from .variant import Variant
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q": "queen",
               "8": "eight", "7": "seven"}
-NAME_WORDS = {
-    "players": "the number of players", "me": "the player", "dealer": "the dealer",
-    "eldest": "the eldest (the player after the dealer)", "declarer": "the declarer",
-    "declarer_side": "the declarer's side", "my_side": "the player's side",
-    "high_bid": "the high bid", "high_bidder": "the high bidder", "bid": "the bid",
-    "calls": "the number of calls so far", "bids": "the number of bids so far",
-    "passes": "the number of passes in a row", "min_bid": "the lowest bid",
-    "max_bid": "the highest bid", "trump": "trump", "trump_exposed": "trump is exposed",
-    "trump_hidden": "a trump card lies face down", "exposer": "the player who asked for trump",
-    "exposure_trick": "the trick in which trump was exposed", "led": "the suit led",
-    "leading": "the player leads", "leader": "the leader of the trick", "trick": "the trick number",
-    "tricks": "the number of tricks", "hand": "any card in hand",
-    "my_side_tricks": "the tricks the player knows his side has won", "target": "the target",
-    "score": "the score", "deals": "the deals played before", "deals_played": "the deals played",
-    "doubled": "the contract is doubled", "redoubled": "the contract is redoubled",
-    "passed": "the number of players who have passed", "partner": "the partner",
-    "partner_revealed": "the partner is revealed", "called_card": "the called card",
-    "defenders_side": "the defenders' side", "denomination": "the denomination of the contract",
-    "no_trump": "there is no trump", "number": "the bid", "card": "the card",
-    "played_after_exposure": "it was played after trump was exposed", "made": "the contract is made",
-    "winner": "the winner of the trick", "declared_suit": "the suit declared",
-    "true": "always", "false": "never", "none": "nobody",
-}
+# words of the keywords that are values; names and functions have theirs in interpreter.names
+KEYWORD_WORDS = {"true": "always", "false": "never", "none": "nobody"}
+_NAME_WORDS = {e.name: e for e in names.NAME_ENTRIES}
 OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
        ">=": "is at least"}
 
@@ -68,17 +49,18 @@ def words(node) -> str:
     if d == "number":
         return str(ch[0])
     if d in ("true", "false", "none"):
-        return NAME_WORDS[d]
+        return KEYWORD_WORDS[d]
     if d == "string":
         return _lit(str(ch[0])[1:-1])
     if d == "name":
-        return NAME_WORDS.get(str(ch[0]), str(ch[0]).replace("_", " "))
+        return name_words(str(ch[0]))
     if d == "neg":
         inner = words(ch[0])
         return f"minus ({inner})" if getattr(ch[0], "data", "") in ("binop", "cond") else f"minus {inner}"
     if d == "not_":
-        if getattr(ch[0], "data", "") == "name" and str(ch[0].children[0]) == "made":
-            return "the contract is not made"
+        entry = _NAME_WORDS.get(str(ch[0].children[0])) if getattr(ch[0], "data", "") == "name" else None
+        if entry is not None and entry.words_not:
+            return entry.words_not
         return f"not ({words(ch[0])})"
     if d == "and_":
         return " and ".join(f"({words(c)})" if getattr(c, "data", "") == "or_" else words(c) for c in ch)
@@ -105,28 +87,9 @@ def words(node) -> str:
     if d == "index":
         return f"{words(ch[0])} of {words(ch[1])}"
     if d == "call":
-        f = str(ch[0])
+        f = names.FUNCTIONS.get(str(ch[0]))
         a = [words(c) for c in ch[1:]]
-        table = {
-            "in_suit": lambda: f"{a[0]} of {a[1]}",
-            "not_in_suit": lambda: f"{a[0]} not of {a[1]}",
-            "count": lambda: f"the number of {a[0].replace('any card in hand', 'cards in hand')}",
-            "holds": lambda: f"the player holds the {a[0]} of {a[1]}",
-            "suit": lambda: f"the suit of {a[0]}",
-            "rank": lambda: f"the rank of {a[0]}",
-            "side": lambda: f"the side of {a[0]}",
-            "same_side": lambda: f"{a[0]} and {a[1]} are on the same side",
-            "points": lambda: f"the points won by {a[0]}",
-            "tricks_won": lambda: f"the tricks won by {a[0]}",
-            "declared": lambda: f"the times {a[0]} was declared",
-            "answered": lambda: f"the answer was \"{a[0]}\"",
-            "only": lambda: f"{a[1]} if in hand",
-            "played": lambda: f"the card played by {a[0]}",
-            "abs": lambda: f"the size of {a[0]}",
-            "max": lambda: "the highest score" if a == ["the score"] else f"the highest of {', '.join(a)}",
-            "min": lambda: "the lowest score" if a == ["the score"] else f"the lowest of {', '.join(a)}",
-        }
-        return table[f]() if f in table else f"{f}({', '.join(a)})"
+        return f.words(a) if f is not None else f"{ch[0]}({', '.join(a)})"
     if d == "assign":
         lv, op, e = ch
         target = words_lvalue(lv)
@@ -140,11 +103,19 @@ def words(node) -> str:
     return " ".join(words(c) for c in ch)
 
 
+def name_words(name: str) -> str:
+    """Words for a name: the registry's, else (an option, a named value) the name itself."""
+    entry = _NAME_WORDS.get(name)
+    return entry.words if entry is not None else name.replace("_", " ")
+
+
 def words_lvalue(lv) -> str:
     name = str(lv.children[0])
+    entry = names.ASSIGNABLE.get(name)
     if len(lv.children) == 2:
-        return f"the {name} of {words(lv.children[1])}"
-    return NAME_WORDS.get(name, name.replace("_", " "))
+        index = words(lv.children[1])
+        return entry.words(index) if entry is not None else f"the {name} of {index}"
+    return entry.words(None) if entry is not None else name_words(name)
 
 
 def rule_words(text, effect: bool = False) -> str:

@@ -158,9 +158,19 @@ class Variant:
                                         for ans in decl.answers)
         self.actions = tuple(table)
         self.action_map = {str(a): a for a in table}
+        # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
+        self.bid_ids = [(b, [(a.id, den) for a, den in forms]) for b, forms in self.bid_actions]
+        self.trump_ids = [a.id for a in self.trump_text]
+        self.trump_card_ids = [a.id for a in self.trump_card_text]
+        self.call_ids = [a.id for a in self.call_text]
+        self.take_ids = [a.id for a in self.take_text]
+        self.discard_ids = [a.id for a in self.discard_text]
         # the hot path reads these directly
-        self.declaration_checks = [(text, (decl.name, su), decl.when, su)
-                                   for text, decl, su in self.declaration_actions]
+        self.declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions]
+        self.dedupe_plays = d.copies > 1
+        # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
+        self.deal_packets = [k for step in self.flow if isinstance(step, dict) and "deal" in step
+                             for k in step["deal"]]
         r = self.rules
         self.may_play = r.get("play.may_play")
         self.may_expose = r.get("play.may_expose")
@@ -185,7 +195,7 @@ class Variant:
         ``house/29-double``), or the absolute path of a file outside variants/."""
         from .loader import VARIANTS_DIR
         try:
-            return str(self.path.relative_to(VARIANTS_DIR).with_suffix(""))
+            return self.path.relative_to(VARIANTS_DIR).with_suffix("").as_posix()
         except ValueError:
             return str(self.path)
 

@@ -1,0 +1,456 @@
+"""The one registry of the rules DSL: every name, hook-only name, assignable name and
+function a rule may use, each as one entry.
+
+An entry says, as data:
+- ``type``: the DSL type of its value (``number``, ``condition``, ``seat``...);
+- ``reads`` (``writes`` for an assignable name): the ``State`` attributes it reads, through
+  the read-only view ``s`` a compiled rule gets, e.g. ``reads=("hands",)``;
+- ``build``: how the compiler makes its Python ``ast`` node, from the parameters
+  ``s, me, x, y`` of a compiled rule, the helpers of ``interpreter.dsl`` and the
+  variant's fixed values (an object ``c`` with ``players``, ``tricks``, ``min_bid``,
+  ``max_bid``);
+- ``words``: its plain words in the rulebook (``taash rules``, interpreter/rulebook.py);
+- ``doc``: its line in the tables of docs/authoring.md ("The rules language").
+
+Checks: at import, each entry's ``build`` touches exactly the ``State`` attributes its
+``reads``/``writes`` name (so the data cannot drift from the code); ``check_state(State)``
+verifies every attribute named is a real attribute of ``State`` (``interpreter.dsl`` runs it
+once, before the first rule is compiled), so renaming a State field fails at once with a
+message naming the entry, not when a rule runs.
+
+The tables of docs/authoring.md are made from these entries by ``interpreter.guide``.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Callable
+
+# Types of values. Suits, seats, sides, ranks and cards are small ints at run time;
+# `none` is -1 and compares equal only to itself.
+INT, BOOL, SUIT, SEAT, SIDE, RANK, CARD, CARDS, LIST, NONE = (
+    "number", "condition", "suit", "seat", "side", "rank", "card", "cards", "list", "none")
+DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only types
+
+
+# -- ast builders: the only way entries make code ------------------------------------------
+_LOAD, _STORE = ast.Load(), ast.Store()
+_CMP = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
+        "in": ast.In, "not in": ast.NotIn}
+_BIN = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod}
+
+
+def var(name: str, store: bool = False) -> ast.Name:
+    """A parameter (``s``, ``me``, ``x``, ``y``), a helper or a compiler-made local."""
+    return ast.Name(name, _STORE if store else _LOAD)
+
+
+def field(name: str, store: bool = False) -> ast.Attribute:
+    """``s.name``: an attribute of the State."""
+    return ast.Attribute(var("s"), name, _STORE if store else _LOAD)
+
+
+def const(value) -> ast.Constant:
+    """A literal the compiler made: an int, a bool or a str."""
+    assert type(value) in (int, bool, str), value
+    return ast.Constant(value)
+
+
+def sub(value: ast.expr, index: ast.expr, store: bool = False) -> ast.Subscript:
+    return ast.Subscript(value, index, _STORE if store else _LOAD)
+
+
+def call(fn: str, *args: ast.expr, **kw: ast.expr) -> ast.Call:
+    return ast.Call(var(fn), list(args), [ast.keyword(k, v) for k, v in kw.items()])
+
+
+def method(obj: ast.expr, name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Attribute(obj, name, _LOAD), list(args), [])
+
+
+def compare(a: ast.expr, op: str, b: ast.expr) -> ast.Compare:
+    return ast.Compare(a, [_CMP[op]()], [b])
+
+
+def binop(a: ast.expr, op: str, b: ast.expr) -> ast.BinOp:
+    return ast.BinOp(a, _BIN[op](), b)
+
+
+def ifexp(test: ast.expr, body: ast.expr, orelse: ast.expr) -> ast.IfExp:
+    return ast.IfExp(test, body, orelse)
+
+
+def _or_none(test: ast.expr, body: ast.expr) -> ast.IfExp:
+    return ifexp(test, body, const(-1))
+
+
+def _has_declarer() -> ast.Compare:
+    return compare(field("declarer"), ">=", const(0))
+
+
+# -- entries --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Name:
+    """A name whose value the engine supplies. ``hook``: the one hook whose rules have it
+    (``""``: every rule). ``const``: (c) -> the variant's fixed value, folded by the
+    compiler. ``words_not``: the rulebook's words for ``not NAME``, if not "not (...)"."""
+    name: str
+    type: str
+    reads: tuple[str, ...]
+    build: Callable[[object], ast.expr]
+    words: str
+    doc: str
+    hook: str = ""
+    const: Callable[[object], int] | None = None
+    words_not: str = ""
+
+
+@dataclass(frozen=True)
+class Assignable:
+    """A name an effect may assign (``=``, ``+=``, ``-=``). ``index``: ``None``, ``seat``,
+    or ``score`` (a side, or a seat when the match keeps scores per seat). ``target``:
+    (c, index node) -> the assignment target; ``bound``: (c) -> the exclusive upper bound
+    an index must be under (an index out of range changes nothing)."""
+    name: str
+    type: str
+    writes: tuple[str, ...]
+    index: str | None
+    target: Callable[[object, ast.expr | None], ast.expr]
+    bound: Callable[[object], ast.expr] | None
+    words: Callable[[str | None], str]
+    doc: str
+    form: str
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function. ``args``: argument types (``int*``: one or more numbers, or one list;
+    ``declaration``/``answer``: a string naming one of the variant's). ``build``:
+    (c, *argument nodes) -> node; ``build_list``: (c, list node) -> node, for ``int*``
+    given one list. ``fold``: (c, *constant arguments) -> value, the call folded when
+    every argument is a constant.
+    ``words``: (argument words) -> words."""
+    name: str
+    args: tuple[str, ...]
+    type: str
+    reads: tuple[str, ...]
+    build: Callable[..., ast.expr]
+    words: Callable[[list[str]], str]
+    doc: str
+    build_list: Callable[[object, ast.expr], ast.expr] | None = None
+    fold: Callable[..., object] | None = None
+
+    @property
+    def signature(self) -> str:
+        """The call as the guide shows it, e.g. ``in_suit(cards, suit)``."""
+        shown = {DECLARATION: '"name"', ANSWER: '"question answer"', INTS: "number, ..."}
+        return f"{self.name}({', '.join(shown.get(a, a) for a in self.args)})"
+
+
+def _n(name, typ, reads, build, words, doc, **kw) -> Name:
+    return Name(name, typ, tuple(reads), build, words, doc, **kw)
+
+
+def _fixed(name, attr, words, doc) -> Name:
+    return Name(name, INT, (), lambda c: const(getattr(c, attr)), words, doc,
+                const=lambda c: getattr(c, attr))
+
+
+def _hook(name, typ, hook, param, words, doc, **kw) -> Name:
+    return Name(name, typ, (), lambda c: var(param), words, doc, hook=hook, **kw)
+
+
+def _attr(name, typ, attr, words, doc) -> Name:
+    return Name(name, typ, (attr,), lambda c: field(attr), words, doc)
+
+
+NAME_ENTRIES: tuple[Name, ...] = (
+    # seats and sides (RULES.md §0.1, §0.6)
+    _fixed("players", "players", "the number of players", "number of seats"),
+    _n("me", SEAT, (), lambda c: var("me"), "the player",
+       "the seat the rule is asked for (the player to act, the declaring player, the "
+       "declarer in scoring)"),
+    _attr("dealer", SEAT, "dealer", "the dealer", "the dealer"),
+    _n("eldest", SEAT, ("dealer",),
+       lambda c: binop(binop(field("dealer"), "+", const(1)), "%", const(c.players)),
+       "the eldest (the player after the dealer)", "the seat after the dealer"),
+    _attr("declarer", SEAT, "declarer", "the declarer", "the declarer (`none` before the "
+          "auction ends)"),
+    _n("my_side", SIDE, ("side",), lambda c: sub(field("side"), var("me")), "the player's side",
+       "the side of `me`"),
+    _n("declarer_side", SIDE, ("side", "declarer"),
+       lambda c: _or_none(_has_declarer(), sub(field("side"), field("declarer"))),
+       "the declarer's side", "the declarer's side"),
+    _n("defenders_side", SIDE, ("side", "declarer"),
+       lambda c: _or_none(_has_declarer(), binop(const(1), "-", sub(field("side"), field("declarer")))),
+       "the defenders' side", "the side that is not the declarer's"),
+    _attr("partner", SEAT, "partner", "the partner",
+          "the declarer's called partner (`none` without one)"),
+    _attr("partner_revealed", BOOL, "partner_revealed", "the partner is revealed",
+          "whether the called partner is known to all"),
+    _attr("called_card", CARD, "called_card", "the called card",
+          "the card the declarer called his partner by"),
+    # the auction (§0.5)
+    _attr("high_bid", INT, "bid", "the high bid", "the high bid so far (also `bid`)"),
+    _attr("bid", INT, "bid", "the bid", "the same as `high_bid`"),
+    _attr("high_bidder", SEAT, "high_bidder", "the high bidder",
+          "the seat that holds the high bid (`none` before any bid)"),
+    _attr("calls", INT, "calls", "the number of calls so far", "calls made so far"),
+    _attr("bids", INT, "bids", "the number of bids so far", "bids made so far"),
+    _attr("passes", INT, "passes", "the number of passes in a row",
+          "consecutive passes since the last bid, double or redouble"),
+    _n("passed", INT, ("passed",), lambda c: call("len", field("passed")),
+       "the number of players who have passed", "seats that have passed, with `final_pass`"),
+    _fixed("min_bid", "min_bid", "the lowest bid", "`auction.min_bid` of the file"),
+    _fixed("max_bid", "max_bid", "the highest bid", "`auction.max_bid` of the file"),
+    _hook("number", INT, "auction.may_bid", "x", "the bid", "in `auction.may_bid`: the bid asked about"),
+    _n("doubled", BOOL, ("doubled",), lambda c: compare(field("doubled"), ">=", const(1)),
+       "the contract is doubled", "whether the contract is doubled (or redoubled)"),
+    _n("redoubled", BOOL, ("doubled",), lambda c: compare(field("doubled"), ">=", const(2)),
+       "the contract is redoubled", "whether the contract is redoubled"),
+    _attr("denomination", SUIT, "denomination", "the denomination of the contract",
+          "the denomination of the contract: a suit, or one such as `\"NT\"` played "
+          "without trump (`none` before any bid)"),
+    # trump (§0.3)
+    _attr("trump", SUIT, "trump", "trump", "the trump suit once chosen, also while it lies face down (`none` before, or "
+          "without trump)"),
+    _n("no_trump", BOOL, ("trump",), lambda c: compare(field("trump"), "<", const(0)),
+       "there is no trump", "whether there is no trump suit"),
+    _attr("trump_exposed", BOOL, "trump_exposed", "trump is exposed", "whether trump is public"),
+    _n("trump_hidden", BOOL, ("trump_card",), lambda c: compare(field("trump_card"), ">=", const(0)),
+       "a trump card lies face down", "whether a trump card lies face down"),
+    _attr("exposer", SEAT, "exposer", "the player who asked for trump",
+          "the seat that asked for trump to be exposed"),
+    _attr("exposure_trick", INT, "exposure_trick", "the trick in which trump was exposed",
+          "the trick (1-based) in which trump was exposed"),
+    # play (§0.4, §0.8)
+    _attr("led", SUIT, "led", "the suit led", "the suit led (`none` when leading)"),
+    _n("leading", BOOL, ("led",), lambda c: compare(field("led"), "<", const(0)),
+       "the player leads", "whether the player leads the trick"),
+    _n("leader", SEAT, ("trick_seats",),
+       lambda c: ifexp(field("trick_seats"), sub(field("trick_seats"), const(0)), var("me")),
+       "the leader of the trick", "the seat that led the current trick"),
+    _n("trick", INT, ("tricks_done",), lambda c: binop(field("tricks_done"), "+", const(1)),
+       "the trick number", "the trick number (1-based)"),
+    _fixed("tricks", "tricks", "the number of tricks", "tricks in a deal"),
+    _n("hand", CARDS, ("hands",), lambda c: sub(field("hands"), var("me")), "any card in hand",
+       "the cards of `me`"),
+    _n("my_side_tricks", INT, ("known_side_tricks",),
+       lambda c: method(var("s"), "known_side_tricks", var("me")),
+       "the tricks the player knows his side has won",
+       "completed tricks won by seats `me` knows to be on its side"),
+    _hook("card", CARD, "play.counts_as_trump", "x", "the card",
+          "in `play.counts_as_trump`: the card asked about"),
+    _hook("played_after_exposure", BOOL, "play.counts_as_trump", "y",
+          "it was played after trump was exposed",
+          "in `play.counts_as_trump`: whether the card was played after trump was exposed"),
+    _hook("winner", SEAT, "play.after_trick", "x", "the winner of the trick",
+          "in `play.after_trick`: the seat that won the trick"),
+    _hook("declared_suit", SUIT, "declare.suit", "x", "the suit declared",
+          "in a `per_suit` declaration's rules: its suit"),
+    # contract, score and match (§0.9)
+    _attr("target", INT, "target", "the target", "the target of the declarer's side"),
+    _hook("made", BOOL, "scoring.effect", "x", "the contract is made",
+          "in `scoring.effect`: whether the contract was made",
+          words_not="the contract is not made"),
+    _attr("score", LIST, "scores", "the score", "the match score, `score[side]` (or `score[seat]`)"),
+    _attr("deals", INT, "deal_number", "the deals played before",
+          "deals played before this one in the match"),
+    _n("deals_played", INT, ("deal_number", "is_terminal"),
+       lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the deals played",
+       "deals played in the match, this one included once it is over"),
+)
+
+ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
+    Assignable("target", INT, ("target",), None, lambda c, i: field("target", store=True), None,
+               lambda i: "the target", "change the target of the declarer's side",
+               "target += v"),
+    Assignable("score", INT, ("scores",), "score",
+               lambda c, i: sub(field("scores"), i, store=True),
+               lambda c: call("len", field("scores")), lambda i: f"the score of {i}",
+               "change a score: `score[side]`, or `score[seat]` when the match keeps scores "
+               "per seat", "score[side] -= v"),
+    Assignable("side", SIDE, ("side",), SEAT, lambda c, i: sub(field("side"), i, store=True),
+               lambda c: const(c.players), lambda i: f"the side of {i}",
+               "move a seat to a side, e.g. `side[partner] = defenders_side`", "side[seat] = v"),
+)
+
+
+def _of_list(fn: str, a: ast.expr) -> ast.expr:
+    """``fn(a) if a else 0``: max or min of a list, 0 for an empty one (faster than
+    ``default=0``, a keyword argument)."""
+    return ifexp(a, call(fn, copy.deepcopy(a)), const(0))
+
+
+def _extreme(word: str, a: list[str]) -> str:
+    return f"the {word} score" if a == ["the score"] else f"the {word} of {', '.join(a)}"
+
+
+FUNCTION_ENTRIES: tuple[Function, ...] = (
+    Function("in_suit", (CARDS, SUIT), CARDS, (), lambda c, a, b: call("_in_suit", a, b),
+             lambda a: f"{a[0]} of {a[1]}", "the cards of a suit"),
+    Function("not_in_suit", (CARDS, SUIT), CARDS, (), lambda c, a, b: call("_not_in_suit", a, b),
+             lambda a: f"{a[0]} not of {a[1]}", "the cards not of a suit"),
+    Function("count", (CARDS,), INT, (), lambda c, a: call("len", a),
+             lambda a: f"the number of {a[0].replace('any card in hand', 'cards in hand')}",
+             "how many cards"),
+    Function("holds", (RANK, SUIT), BOOL, ("hands",),
+             lambda c, r, su: compare(sub(sub(var("_CARD"), r), su), "in",
+                                      sub(field("hands"), var("me"))),
+             lambda a: f"the player holds the {a[0]} of {a[1]}",
+             "whether `me` holds that card, e.g. `holds(\"K\", trump)`"),
+    Function("suit", (CARD,), SUIT, (), lambda c, a: sub(var("_SUIT_OF"), a),
+             lambda a: f"the suit of {a[0]}", "the suit of a card (`suit(none)` is `none`)",
+             fold=lambda c, card: c.deck.suit_of[card] if card >= 0 else -1),
+    Function("rank", (CARD,), RANK, (), lambda c, a: sub(var("_RANK_OF"), a),
+             lambda a: f"the rank of {a[0]}", "the rank of a card",
+             fold=lambda c, card: c.deck.rank_of[card] if card >= 0 else -1),
+    Function("side", (SEAT,), SIDE, ("side",), lambda c, a: sub(field("side"), a),
+             lambda a: f"the side of {a[0]}", "the side of a seat (`side(none)` is `none`)"),
+    Function("same_side", (SEAT, SEAT), BOOL, ("side",),
+             lambda c, a, b: compare(sub(field("side"), a), "==", sub(field("side"), b)),
+             lambda a: f"{a[0]} and {a[1]} are on the same side",
+             "whether two seats are partners"),
+    Function("points", (SIDE,), INT, ("side_points",), lambda c, a: sub(field("side_points"), a),
+             lambda a: f"the points won by {a[0]}",
+             "card points the side has won (bonuses included)"),
+    Function("tricks_won", (SIDE,), INT, ("side_tricks",),
+             lambda c, a: call("_at", field("side_tricks"), a),
+             lambda a: f"the tricks won by {a[0]}", "tricks won by the side"),
+    Function("declared", (DECLARATION,), INT, ("declared",),
+             lambda c, a: method(field("declared"), "get", a, const(0)),
+             lambda a: f"the times {a[0]} was declared",
+             "how many times that declaration was made this deal"),
+    Function("answered", (ANSWER,), BOOL, ("answers",),
+             lambda c, a: compare(a, "in", field("answers")),
+             lambda a: f"the answer was \"{a[0]}\"", "whether that answer was given this deal"),
+    Function("only", (CARDS, CARD), CARDS, (), lambda c, a, b: call("_only", a, b),
+             lambda a: f"{a[1]} if in hand", "the copies of one card among the cards"),
+    Function("played", (SEAT,), CARD, ("trick_seats", "trick_cards"),
+             lambda c, a: call("_played", field("trick_seats"), field("trick_cards"), a),
+             lambda a: f"the card played by {a[0]}",
+             "the card that seat played to the current trick (`none` if none yet)"),
+    Function("abs", (INT,), INT, (), lambda c, a: call("abs", a), lambda a: f"the size of {a[0]}",
+             "the absolute value of a number",
+             fold=lambda c, v: abs(v)),
+    Function("max", (INTS,), INT, (), lambda c, *a: call("max", *a),
+             lambda a: _extreme("highest", a), "the highest of numbers, or of a list like `score`",
+             build_list=lambda c, a: _of_list("max", a),
+             fold=lambda c, *v: max(v)),
+    Function("min", (INTS,), INT, (), lambda c, *a: call("min", *a),
+             lambda a: _extreme("lowest", a), "the lowest of numbers, or of a list like `score`",
+             build_list=lambda c, a: _of_list("min", a),
+             fold=lambda c, *v: min(v)),
+)
+
+# -- views by name ---------------------------------------------------------------------------
+NAMES: dict[str, Name] = {e.name: e for e in NAME_ENTRIES if not e.hook}
+"""Names every rule may use: name -> entry."""
+HOOK_NAMES: dict[str, dict[str, Name]] = {}
+"""Names only some rules have: hook -> {name: entry}."""
+for _e in NAME_ENTRIES:
+    if _e.hook:
+        HOOK_NAMES.setdefault(_e.hook, {})[_e.name] = _e
+ASSIGNABLE: dict[str, Assignable] = {e.name: e for e in ASSIGNABLE_ENTRIES}
+FUNCTIONS: dict[str, Function] = {e.name: e for e in FUNCTION_ENTRIES}
+HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "_played",
+           "_in_suit", "_not_in_suit", "_only")
+"""The globals an entry's code may name beside the parameters (interpreter.dsl binds them)."""
+PARAMS = ("s", "me", "x", "y")
+
+
+# -- checks ----------------------------------------------------------------------------------
+class RegistryError(RuntimeError):
+    """The registry disagrees with itself or with ``State`` (a programming error)."""
+
+
+def state_fields(node: ast.AST) -> set[str]:
+    """The attributes of ``s`` that an ast reads or writes."""
+    return {n.attr for n in ast.walk(node)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "s"}
+
+
+def _probe_args(e: Function) -> list[ast.expr]:
+    return [var(f"_a{i}") for i in range(2 if e.args == (INTS,) else len(e.args))]
+
+
+def check_registry() -> frozenset[str]:
+    """Each entry's code touches exactly the State attributes its data names, and names
+    only parameters and helpers. Returns every attribute name the entries' code uses
+    (State fields, and methods such as ``get``). Raises RegistryError."""
+    c = SimpleNamespace(players=4, tricks=8, min_bid=1, max_bid=2)
+    bad = []
+    seen: set[str] = set()
+    for e in NAME_ENTRIES:
+        if e.name in seen:
+            bad.append(f"name '{e.name}' has two entries")
+        seen.add(e.name)
+    nodes = [(f"name '{e.name}'", e.reads, e.build(c)) for e in NAME_ENTRIES]
+    nodes += [(f"assignable '{e.name}'", e.writes,
+               ast.Tuple([e.target(c, var("_a0"))] + ([e.bound(c)] if e.bound else []), _LOAD))
+              for e in ASSIGNABLE_ENTRIES]
+    for e in FUNCTION_ENTRIES:
+        node = e.build(c, *_probe_args(e))
+        if e.build_list:
+            node = ast.Tuple([node, e.build_list(c, var("_a0"))], _LOAD)
+        nodes.append((f"function '{e.name}'", e.reads, node))
+    allowed = set(PARAMS) | set(HELPERS)
+    attributes = set()
+    for what, fields, node in nodes:
+        attributes.update(n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute))
+        used = state_fields(node)
+        if used != set(fields):
+            bad.append(f"{what} names State fields {sorted(fields)} but its code uses {sorted(used)}")
+        strange = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                   and n.id not in allowed and not n.id.startswith("_a")}  # _aN: the probe's arguments
+        if strange:
+            bad.append(f"{what} names {sorted(strange)}, which are neither parameters nor helpers")
+    if bad:
+        raise RegistryError("the DSL registry (interpreter/names.py) is inconsistent: " + "; ".join(bad))
+    return frozenset(attributes)
+
+
+def state_attributes(cls) -> set[str]:
+    """Every attribute name an instance of ``cls`` has: its ``__slots__`` (all classes of
+    its MRO), annotated and dataclass fields, and class attributes (methods, properties)."""
+    out = set(dir(cls))
+    for k in cls.__mro__:
+        slots = k.__dict__.get("__slots__", ())
+        out.update([slots] if isinstance(slots, str) else slots)
+        out.update(k.__dict__.get("__annotations__", {}))
+    out.update(getattr(cls, "__dataclass_fields__", {}))
+    return out
+
+
+def reads_by_entry() -> list[tuple[str, str]]:
+    """(entry, State attribute) for every attribute an entry reads or writes."""
+    out = [(f"name '{e.name}'", f) for e in NAME_ENTRIES for f in e.reads]
+    out += [(f"assignable '{e.name}'", f) for e in ASSIGNABLE_ENTRIES for f in e.writes]
+    out += [(f"function '{e.name}'", f) for e in FUNCTION_ENTRIES for f in e.reads]
+    return out
+
+
+def check_state(cls) -> None:
+    """Every State attribute an entry reads or writes is an attribute of ``cls``.
+    Raises RegistryError naming each entry and the attribute it misses."""
+    have = state_attributes(cls)
+    missing = [f"{what} reads State.{f}" for what, f in reads_by_entry() if f not in have]
+    if missing:
+        raise RegistryError(f"{cls.__name__} has no attribute the DSL registry needs: "
+                            + "; ".join(missing)
+                            + " (a renamed State field? update interpreter/names.py)")
+
+
+@functools.lru_cache(maxsize=1)
+def check_engine_state() -> None:
+    """``check_state`` on the engine's State, once per process (run before compiling)."""
+    from .engine import State
+    check_state(State)
+
+
+ATTRIBUTES: frozenset[str] = check_registry()
+"""Every attribute name compiled code may use (checked at import)."""

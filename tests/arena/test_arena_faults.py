@@ -1,0 +1,170 @@
+"""The fault policy of docs/protocol.md, each case reproduced by a misbehaving bot in a
+process of its own (tests/helpers/fault_bot.py) against `taash arena serve`, over gRPC on
+localhost. Every game must end, replay from its record, and show every verdict."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers.arena_util import Server, record, verdict_kinds
+from interpreter import Match, load_variant, replay
+
+TC = dict(move_ms=400, bank_ms=200, grace_ms=800, max_strikes=3)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("faults") / "data")
+    yield s
+    s.stop()
+
+
+def play_fault(server, tmp_path, mode, variant="28", max_deals=1):
+    """Seat 0: the fault bot; seats 1-3: one random bot. Returns (GameResult, record,
+    what the fault bot saw)."""
+    name, rname = f"f-{mode}", f"r-{mode}"
+    server.bot("random", rname, server.token(rname))
+    out = tmp_path / f"{mode}.json"
+    server.fault_bot(mode, name, server.token(name), out)
+    server.wait_connected([name, rname])
+    results = server.run_matches(variant, [name, rname, rname, rname], seed=3, max_deals=max_deals, **TC)
+    assert len(results) == 1
+    res = results[0]
+    assert res.error == "", res.error
+    assert res.deals == max_deals
+    rec = record(res.record)
+    return res, rec, json.loads(out.read_text())
+
+
+def seat_actions(rec, seat):
+    """(deal, index, action, by_default) of every action of ``seat``, from replaying the
+    record with the engine (which also checks that every action was legal)."""
+    v = load_variant(rec["variant"], rec.get("options") or None)
+    m = Match(v, rec["seed"])
+    out = []
+    for d, deal in enumerate(rec["deals"]):
+        st = m.new_deal(hands=deal["hands"], widow=deal.get("widow"), dealer=deal["dealer"])
+        by_default = set(rec["arena"]["deals"][d]["by_default"])
+        for i, a in enumerate(deal["actions"]):
+            if st.to_act == seat:
+                out.append((d, i, a, i in by_default))
+            st.apply(a)
+        m.finish_deal(st)
+    return out
+
+
+def check_answers_applied(rec, log, seat=0):
+    """Each action of ``seat`` is the bot's answer to that request, or (when the arena
+    applied a default) the verdict's applied action; nothing else."""
+    acts = seat_actions(rec, seat)
+    reqs = [r for r in log["requests"] if not r.get("resumed")]
+    defaults = {(v["deal"], v["index"]): v for v in rec["arena"]["verdicts"] if v["applied"]}
+    for k, (d, i, a, dflt) in enumerate(acts):
+        if dflt:
+            assert (d, i) in defaults and defaults[(d, i)]["applied"] == a
+            assert defaults[(d, i)]["seat"] == seat
+        else:
+            assert k < len(reqs) and reqs[k]["answer"] == a, (k, a, reqs[k] if k < len(reqs) else None)
+    return acts
+
+
+def test_late_answer_gets_the_default_and_is_never_applied_later(server, tmp_path):
+    res, rec, log = play_fault(server, tmp_path, "late")
+    kinds = verdict_kinds(rec)
+    assert kinds == ["TIMEOUT", "LATE_ANSWER"]
+    timeout, late = rec["arena"]["verdicts"]
+    late_req = [r for r in log["requests"] if r["n"] == 2][0]
+    assert timeout["request_id"] == late["request_id"] == late_req["request_id"]
+    assert timeout["applied"] == late_req["legal"][0]          # the default: first legal action
+    assert late["action"] == late_req["legal"][-1]             # what the bot sent, too late
+    acts = check_answers_applied(rec, log)
+    assert sum(1 for *_, dflt in acts if dflt) == 1
+    # the bot was told, with typed verdicts
+    assert [v["kind"] for v in log["verdicts"]] == ["TIMEOUT", "LATE_ANSWER"]
+    # the bank was spent by the timeout: later requests carry only the move time
+    later = [r for r in log["requests"] if r["n"] > 2]
+    assert later and all(r["time_bank_ms"] == 0 and r["deadline_ms"] == TC["move_ms"] for r in later)
+    assert replay(rec).deals[-1].is_terminal
+
+
+def test_illegal_action_retry_then_strike_out(server, tmp_path):
+    res, rec, log = play_fault(server, tmp_path, "illegal")
+    assert verdict_kinds(rec) == ["ILLEGAL_ACTION", "ILLEGAL_ACTION", "ILLEGAL_ACTION", "STRIKE_OUT"]
+    first = log["verdicts"][0]
+    req2 = [r for r in log["requests"] if r["n"] == 2][0]
+    assert first["kind"] == "ILLEGAL_ACTION" and first["action"] == "play ZZ" and first["strikes"] == 1
+    assert first["legal"] == req2["legal"]                      # the legal set comes with the verdict
+    strike = rec["arena"]["verdicts"][-1]
+    req4 = [r for r in log["requests"] if r["n"] == 4][0]
+    assert strike["request_id"] == req4["request_id"] and strike["strikes"] == 3
+    assert strike["applied"] == req4["legal"][0]
+    acts = check_answers_applied(rec, log)
+    assert sum(1 for *_, dflt in acts if dflt) == 1             # the retry at request 2 was the bot's
+    assert [v["kind"] for v in log["verdicts"]] == verdict_kinds(rec)
+
+
+def test_malformed_messages_are_ignored_with_a_verdict(server, tmp_path):
+    res, rec, log = play_fault(server, tmp_path, "malformed")
+    assert verdict_kinds(rec) == ["MALFORMED_MESSAGE"] * 3
+    msgs = [v["message"] for v in rec["arena"]["verdicts"]]
+    assert "cannot decode" in msgs[0]
+    assert "needs an action" in msgs[1]
+    assert "must set one of" in msgs[2]
+    acts = check_answers_applied(rec, log)
+    assert not any(dflt for *_, dflt in acts)                   # the bot's own answer counted
+    assert [v["kind"] for v in log["verdicts"]] == ["MALFORMED_MESSAGE"] * 3
+
+
+def test_stale_and_unknown_requests(server, tmp_path):
+    res, rec, log = play_fault(server, tmp_path, "stale")
+    assert verdict_kinds(rec) == ["STALE_REQUEST"]
+    assert [v["kind"] for v in log["verdicts"]] == ["STALE_REQUEST", "UNKNOWN_REQUEST"]
+    assert log["verdicts"][1]["request_id"] == "g999999.7"
+    acts = check_answers_applied(rec, log)
+    assert not any(dflt for *_, dflt in acts)
+
+
+def test_disconnect_and_resume_the_pending_decision(server, tmp_path):
+    res, rec, log = play_fault(server, tmp_path, "disconnect")
+    assert verdict_kinds(rec) == ["CRASHED", "RESUMED"]          # a cancelled stream, then back
+    assert log["connections"] == 2
+    resent = [r for r in log["requests"] if r["resumed"]]
+    req3 = [r for r in log["requests"] if r["n"] == 3 and not r["resumed"]][0]
+    assert len(resent) == 1 and resent[0]["request_id"] == req3["request_id"]
+    assert resent[0]["legal"] == req3["legal"]
+    req3["answer"] = resent[0]["answer"]
+    acts = check_answers_applied(rec, log)
+    assert not any(dflt for *_, dflt in acts)
+    assert [v["kind"] for v in log["verdicts"]] == ["RESUMED"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode,kind", [("vanish", "DISCONNECTED"), ("crash", "CRASHED")])
+def test_gone_for_good_plays_default_actions_to_the_end(server, tmp_path, mode, kind):
+    res, rec, log = play_fault(server, tmp_path, mode)
+    kinds = verdict_kinds(rec)
+    assert kinds[0] == kind and kinds[1:] and set(kinds[1:]) == {"ABSENT"}
+    acts = check_answers_applied(rec, log)
+    n_before = len([r for r in log["requests"] if r["n"] < 3])
+    assert not any(dflt for *_, dflt in acts[:n_before])
+    assert all(dflt for *_, dflt in acts[n_before:])             # from request 3 on: defaults
+    assert len(kinds) - 1 == len(acts) - n_before
+    assert replay(rec).deals[-1].is_terminal
+
+
+def test_sdk_reports_an_error_in_decide(server, tmp_path):
+    res, rec, log = play_fault(server, tmp_path, "sdk-error")
+    assert verdict_kinds(rec) == ["BOT_ERROR"]
+    v = rec["arena"]["verdicts"][0]
+    assert "RuntimeError: this bot crashed while deciding" in v["message"]
+    assert v["applied"] == log["requests"][1]["legal"][0]
+    check_answers_applied(rec, log)
+
+
+def test_sdk_reconnects_and_resumes(server, tmp_path):
+    res, rec, log = play_fault(server, tmp_path, "sdk-drop")
+    assert verdict_kinds(rec) == ["CRASHED", "RESUMED"]
+    acts = check_answers_applied(rec, log)
+    assert not any(dflt for *_, dflt in acts)

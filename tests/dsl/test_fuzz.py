@@ -1,0 +1,520 @@
+"""Fuzzing the loader with hypothesis: variant files are untrusted input.
+
+The only allowed outcome of `load_variant` is a Variant or a `VariantError` whose
+problems are all located (line >= 1, column >= 1). A variant that loads must play a
+whole deal of random legal actions without raising anything.
+
+(a) mutations of the text of the shipped 29, 28 and a house rule;
+(b) DSL rules put into a file that extends 29: random token soup from the DSL's
+    vocabulary, and random well-formed expressions (type-directed, so many of them load
+    and are then played).
+(c) targeted adversarial inputs (regressions for what the fuzzers found, resource bombs).
+
+Every example runs under a wall-clock guard (SIGALRM) besides hypothesis' deadline, so a
+hang fails instead of blocking the run. Examples are derandomized (same examples every
+run); set TAASH_FUZZ_RANDOM=1 to explore, TAASH_FUZZ_SCALE=N to run N times as many.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import traceback
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from interpreter import Match, VariantError, load_variant
+from interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
+from interpreter.variant import HOOKS
+
+from tests.helpers import ROOT
+
+VARIANTS = ROOT / "variants"
+SCALE = max(1, int(os.environ.get("TAASH_FUZZ_SCALE", "1")))
+EXAMPLE_SECONDS = 10          # hard wall-clock limit of one example
+MAX_ACTIONS = 2000
+
+FUZZ = settings(
+    deadline=5000,            # ms: a slow example fails
+    database=None,
+    report_multiple_bugs=False,   # shrink one failure, not every distinct one (time)
+    derandomize=not os.environ.get("TAASH_FUZZ_RANDOM"),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                           HealthCheck.data_too_large],
+)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+class ExampleTimeout(Exception):
+    pass
+
+
+@contextmanager
+def time_guard(seconds=EXAMPLE_SECONDS):
+    """Raise ExampleTimeout in the test if the block runs longer than ``seconds``."""
+    def on_alarm(signum, frame):
+        raise ExampleTimeout(f"example ran longer than {seconds} s")
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+_TMP = tempfile.TemporaryDirectory(prefix="taash-fuzz-")
+
+
+def write_tmp(text: str, name: str = "fuzz.yaml") -> Path:
+    d = Path(tempfile.mkdtemp(dir=_TMP.name))
+    p = d / name
+    p.write_bytes(text.encode("utf-8", "surrogatepass"))
+    return p
+
+
+def play_one_deal(v, seed: int = 0) -> None:
+    """One deal of random legal actions, then the match bookkeeping; raises on any crash."""
+    m = Match(v, seed)
+    s = m.new_deal()
+    rng = random.Random(seed)
+    for _ in range(MAX_ACTIONS):
+        if s.is_terminal:
+            break
+        legal = s.legal_actions()
+        assert legal, f"no legal action for seat {s.to_act} in phase {s.phase}"
+        assert all(isinstance(a, str) for a in legal), legal
+        s.apply(rng.choice(legal))
+    else:
+        raise AssertionError(f"the deal did not end within {MAX_ACTIONS} actions")
+    s.result()
+    m.finish_deal(s)
+    m.summary()
+
+
+def _note(msg: str) -> None:
+    """hypothesis.note inside a hypothesis test; nothing elsewhere."""
+    try:
+        note(msg)
+    except InvalidArgument:
+        pass
+
+
+def load_and_play(path: Path, text: str) -> tuple[object, list]:
+    """Load ``path``; the outcome must be a Variant (then played) or a located
+    VariantError. Returns (variant or None, problems)."""
+    _note(f"--- file {path.name} ---\n{text}\n--- end ---")
+    try:
+        v = load_variant(path)
+    except VariantError as e:
+        assert e.problems, "VariantError without problems"
+        for pr in e.problems:
+            assert isinstance(pr.file, str) and pr.file
+            assert isinstance(pr.line, int) and pr.line >= 1, pr
+            assert isinstance(pr.column, int) and pr.column >= 1, pr
+            assert isinstance(pr.message, str) and pr.message, pr
+            pr.format()  # must not raise either
+        return None, e.problems
+    try:
+        play_one_deal(v)
+    except ExampleTimeout:
+        raise
+    except Exception as e:
+        raise AssertionError("a loaded variant crashed at play time:\n" + text + "\n"
+                             + "".join(traceback.format_exception(e))) from e
+    return v, []
+
+
+# -- (a) mutating whole files --------------------------------------------------------------------
+
+BASES = {name: (VARIANTS / name).read_text() for name in
+         ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml")}
+TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
+YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
+               "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
+               "0", "1e3", "0x1f", "99999", "'", '"', "\t", "\n", "  ", "    ", "? ", "<<",
+               "%YAML 1.1", "---", "...", "extends", "deal", "auction", "trump", "play",
+               "hidden", "open", "seat", "side", '"29"', '"28"', "house/29-hidden-trump",
+               "\u00e9", "\u2028", "\x00", "\ufeff"]
+DSL_WORDS = (sorted(NAMES) + sorted(FUNCTIONS)
+             + sorted({n for names in HOOK_NAMES.values() for n in names})
+             + ["when", "else", "otherwise", "if", "and", "or", "not", "in", "true", "false",
+                "none"])
+OPERATORS = ["==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "//", "%", "=", "+=", "-=",
+             "(", ")", "[", "]", ",", ":", ";"]
+NUMBERS = ["0", "1", "2", "4", "6", "15", "29", "100000"]
+STRINGS = ['"S"', '"H"', '"J"', '"9"', '"K"', '"JS"', '"7C"', '"X"', '""', '"royals"', '"pair"']
+ALL_TOKENS = YAML_TOKENS + DSL_WORDS + OPERATORS + NUMBERS + STRINGS
+
+pos = st.integers(0, 10**6)
+mutation = st.one_of(
+    st.tuples(st.just("ins_char"), pos, st.sampled_from(":-[]{},|>#&*!%@`'\"\t\n 0123456789.x") | st.characters()),
+    st.tuples(st.just("rep_char"), pos, st.sampled_from(":-[]{},|>#&*!'\"\t\n 019.x") | st.characters()),
+    st.tuples(st.just("del_chars"), pos, st.integers(1, 40)),
+    st.tuples(st.just("ins_tok"), pos, st.sampled_from(ALL_TOKENS)),
+    st.tuples(st.just("rep_tok"), pos, st.sampled_from(ALL_TOKENS)),
+    st.tuples(st.just("del_tok"), pos, st.integers(1, 3)),
+    st.tuples(st.just("swap_lines"), pos, pos),
+    st.tuples(st.just("dup_line"), pos, st.just(0)),
+    st.tuples(st.just("truncate"), pos, st.just(0)),
+)
+
+
+def mutate(text: str, op) -> str:
+    kind, a, b = op
+    if kind in ("ins_char", "rep_char", "del_chars", "truncate"):
+        i = a % (len(text) + 1)
+        if kind == "ins_char":
+            return text[:i] + b + text[i:]
+        if kind == "rep_char":
+            return text[:i] + b + text[i + 1:]
+        if kind == "del_chars":
+            return text[:i] + text[i + b:]
+        return text[:i]
+    if kind in ("ins_tok", "rep_tok", "del_tok"):
+        toks = TOKEN_RE.findall(text)
+        real = [k for k, t in enumerate(toks) if not t.isspace()] or [0]
+        k = real[a % len(real)]
+        if kind == "ins_tok":
+            toks.insert(k, b)
+        elif kind == "rep_tok":
+            toks[k:k + 1] = [b]
+        else:
+            del toks[k:k + b]
+        return "".join(toks)
+    lines = text.split("\n")
+    i = a % len(lines)
+    if kind == "swap_lines":
+        j = b % len(lines)
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        lines.insert(i, lines[i])
+    return "\n".join(lines)
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=200 * SCALE)
+@given(base=st.sampled_from(sorted(BASES)), ops=st.lists(mutation, min_size=1, max_size=6))
+def test_mutated_variant_files(base, ops):
+    text = BASES[base]
+    for op in ops:
+        text = mutate(text, op)
+    with time_guard():
+        load_and_play(write_tmp(text, Path(base).name), text)
+
+
+def test_unmutated_bases_load_and_play():
+    for name, text in BASES.items():
+        v, problems = load_and_play(write_tmp(text, Path(name).name), text)
+        assert v is not None, problems
+
+
+# -- (b) DSL rules ----------------------------------------------------------------------------------
+
+HEAD = 'extends: "29"\nname: fuzz\n'
+# rule slot -> (YAML path, hook name the compiler sees)
+SLOTS = {hook: (path, hook) for hook, (path, _, _) in HOOKS.items()}
+SLOTS["declare.royals.when"] = (("declarations", "royals", "when"), "declare.royals.when")
+SLOTS["declare.royals.effect"] = (("declarations", "royals", "effect"), "declare.royals.effect")
+SLOT_KIND = {hook: kind for hook, (_, kind, _) in HOOKS.items()}
+SLOT_KIND["declare.royals.when"] = "condition"
+SLOT_KIND["declare.royals.effect"] = "effect"
+
+
+def rule_file(path: tuple, rule: str) -> tuple[str, int, int]:
+    """A file extending 29 whose rule at ``path`` is ``rule`` as a `|` block scalar.
+    Returns (text, first line of the rule, last line of the rule)."""
+    lines = HEAD.rstrip("\n").split("\n")
+    indent = 0
+    for key in path[:-1]:
+        lines.append(" " * indent + key + ":")
+        indent += 2
+    lines.append(" " * indent + path[-1] + ": |")
+    first = len(lines) + 1
+    for ln in rule.split("\n"):
+        lines.append((" " * (indent + 2) + ln) if ln else "")
+    return "\n".join(lines) + "\n", first, len(lines)
+
+
+def check_dsl_locations(text: str, problems, slot_path, first: int, last: int, rule: str):
+    """A problem in the rule itself must point inside the rule's lines of the file."""
+    file_lines = text.split("\n")
+    for pr in problems:
+        if pr.message.startswith(".".join(slot_path) + ":") and rule.strip():
+            assert first <= pr.line <= last, (pr, first, last)
+            assert pr.column <= len(file_lines[pr.line - 1]) + 1, (pr, file_lines[pr.line - 1])
+
+
+token = st.sampled_from(DSL_WORDS + OPERATORS + NUMBERS + STRINGS)
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=200 * SCALE)
+@given(slot=st.sampled_from(sorted(SLOTS)), toks=st.lists(token, min_size=1, max_size=25),
+       seps=st.lists(st.sampled_from([" ", " ", " ", "", "\n"]), min_size=25, max_size=25))
+def test_dsl_token_soup(slot, toks, seps):
+    rule = "".join(t + s for t, s in zip(toks, seps)).strip()
+    path, _ = SLOTS[slot]
+    text, first, last = rule_file(path, rule)
+    with time_guard():
+        v, problems = load_and_play(write_tmp(text), text)
+    check_dsl_locations(text, problems, path, first, last, rule)
+
+
+# A type-directed generator of well-formed expressions: most have the right type, a few
+# deliberately do not, so both the checker and the engine get exercised.
+TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank", "list"]
+
+
+def names_of(typ: str, hook: str) -> list[str]:
+    out = [n for n, e in NAMES.items() if e.type == typ]
+    out += [n for n, e in HOOK_NAMES.get(hook, {}).items() if e.type == typ]
+    return out
+
+
+LITERALS = {
+    "condition": ["true", "false"],
+    "number": ["0", "1", "3", "6", "15", "20", "29", "-1"],
+    "suit": ['"S"', '"H"', '"D"', '"C"', "none"],
+    "seat": ["none"],
+    "side": [],
+    "cards": [],
+    "card": ['"JS"', '"7C"', '"KH"', "none"],
+    "rank": ['"J"', '"9"', '"K"', '"Q"', '"7"'],
+    "list": [],
+}
+
+
+@st.composite
+def expr(draw, typ: str, hook: str, depth: int):
+    if draw(st.integers(0, 19)) == 0:        # now and then, the wrong type on purpose
+        typ = draw(st.sampled_from(TYPES))
+    leaves = names_of(typ, hook) + LITERALS.get(typ, [])
+    if typ == "number":
+        leaves = leaves + [str(draw(st.integers(0, 40)))]
+    if typ == "side" and not leaves:
+        leaves = ["my_side"]
+    if not leaves:
+        leaves = {"cards": ["hand"], "list": ["score"]}.get(typ, ["none"])
+    if depth <= 0 or draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(leaves))
+    sub = lambda t: draw(expr(t, hook, depth - 1))  # noqa: E731
+    c = draw(st.integers(0, 99))
+    if typ == "condition":
+        forms = [
+            lambda: f"not {sub('condition')}",
+            lambda: f"({sub('condition')} and {sub('condition')})",
+            lambda: f"({sub('condition')} or {sub('condition')})",
+            lambda: f"({sub('number')} {draw(st.sampled_from(['==', '!=', '<', '<=', '>', '>=']))} {sub('number')})",
+            lambda: (lambda t: f"({sub(t)} {draw(st.sampled_from(['==', '!=']))} {sub(t)})")(
+                draw(st.sampled_from(["suit", "seat", "side", "rank", "card"]))),
+            lambda: f"holds({sub('rank')}, {sub('suit')})",
+            lambda: f"same_side({sub('seat')}, {sub('seat')})",
+            lambda: f"({sub('card')} in {sub('cards')})",
+            lambda: f"({sub('number')} not in {sub('list')})",
+            lambda: f"({sub('condition')} if {sub('condition')} else {sub('condition')})",
+            lambda: "(declared(\"royals\") > 0)",
+        ]
+    elif typ == "number":
+        forms = [
+            lambda: f"({sub('number')} {draw(st.sampled_from(['+', '-', '*', '//', '%']))} {sub('number')})",
+            lambda: f"-{sub('number')}",
+            lambda: f"count({sub('cards')})",
+            lambda: f"points({sub('side')})",
+            lambda: f"abs({sub('number')})",
+            lambda: f"max({sub('number')}, {sub('number')})",
+            lambda: f"min({sub('number')})",
+            lambda: f"{draw(st.sampled_from(['max', 'min']))}(score)",
+            lambda: f"score[{sub(draw(st.sampled_from(['side', 'seat', 'number'])))}]",
+            lambda: 'declared("royals")',
+            lambda: f"({sub('number')} if {sub('condition')} else {sub('number')})",
+        ]
+    elif typ == "cards":
+        forms = [
+            lambda: f"in_suit({sub('cards')}, {sub('suit')})",
+            lambda: f"not_in_suit({sub('cards')}, {sub('suit')})",
+            lambda: f"({sub('cards')} otherwise {sub('cards')})",
+            lambda: f"({sub('cards')} if {sub('condition')} else {sub('cards')})",
+        ]
+    elif typ == "suit":
+        forms = [lambda: f"suit({sub('card')})",
+                 lambda: f"({sub('suit')} if {sub('condition')} else {sub('suit')})"]
+    elif typ == "side":
+        forms = [lambda: f"side({sub('seat')})",
+                 lambda: f"({sub('side')} if {sub('condition')} else {sub('side')})"]
+    elif typ == "rank":
+        forms = [lambda: f"rank({sub('card')})"]
+    else:  # seat, card, list
+        forms = [lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})"]
+    return forms[c % len(forms)]()
+
+
+@st.composite
+def statement(draw, hook: str, depth: int):
+    c = draw(st.integers(0, 9))
+    e = lambda t, d=2: draw(expr(t, hook, d))  # noqa: E731
+    if depth > 0 and c == 0:
+        return f"when {e('condition')}: {draw(statement(hook, depth - 1))}"
+    if depth > 0 and c == 1:
+        return (f"when {e('condition')}: {draw(statement(hook, depth - 1))} "
+                f"else: {draw(statement(hook, depth - 1))}")
+    op = draw(st.sampled_from(["=", "+=", "-="]))
+    if c % 2:
+        return f"target {op} {e('number')}"
+    idx = e(draw(st.sampled_from(["side", "side", "seat", "number"])), 1)
+    return f"score[{idx}] {op} {e('number')}"
+
+
+@st.composite
+def rule_text(draw, slot: str):
+    kind = SLOT_KIND[slot]
+    hook = SLOTS[slot][1]
+    if kind == "effect":
+        stmts = draw(st.lists(statement(hook, 2), min_size=1, max_size=3))
+        return draw(st.sampled_from([";\n", "; "])).join(stmts)
+    if draw(st.booleans()):
+        return draw(expr(kind, hook, 3))
+    cases = draw(st.lists(st.tuples(expr("condition", hook, 2), expr(kind, hook, 2)),
+                          min_size=1, max_size=3))
+    lines = [f"when {c}: {x}" for c, x in cases]
+    if draw(st.booleans()):
+        lines.append(f"else: {draw(expr(kind, hook, 2))}")
+    return "\n".join(lines)
+
+
+@st.composite
+def slot_and_rule(draw):
+    slot = draw(st.sampled_from(sorted(SLOTS)))
+    return slot, draw(rule_text(slot))
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=400 * SCALE)
+@given(sr=slot_and_rule())
+def test_dsl_generated_rules(sr):
+    slot, rule = sr
+    path, _ = SLOTS[slot]
+    text, first, last = rule_file(path, rule)
+    with time_guard():
+        v, problems = load_and_play(write_tmp(text), text)
+    check_dsl_locations(text, problems, path, first, last, rule)
+
+
+# -- (c) targeted inputs: regressions of what the fuzzers found, resource bombs --------------------
+
+# case -> (rule slot, rule, what the checker must say or None if the rule must load). A rule
+# that loads must then play; one that is rejected must be rejected where it is written.
+PLAY_TIME = {
+    # a `none` branch where cards are expected: the checker must see that the branches of
+    # the if/else (or the cases) do not give one type, else may_play returns nothing
+    "none branch in may_play (if/else)": (("play", "may_play"), "hand if leading else none",
+                                          "play.may_play: both branches"),
+    "none branch in may_play (cases)": (("play", "may_play"), "when leading: hand\nelse: none",
+                                        "play.may_play: every case should give a cards"),
+    "none branch as the right side of 'in'": (("play", "counts_as_trump"),
+                                              '"7C" in (hand if trump_hidden else none)',
+                                              "play.counts_as_trump: both branches"),
+    # scores are kept per side (2 entries): a seat or a number as index is a type error
+    "score indexed by seat": (("scoring", "effect"), "when made: score[declarer] += 1",
+                              "scoring.effect: index of 'score' should be a side, not a seat"),
+    "score indexed by a number": (("scoring", "effect"), "score[5] += 1",
+                                  "scoring.effect: index of 'score' should be a side, not a number"),
+    "score indexed by seat in a declaration": (("declarations", "royals", "effect"), "score[me] += 1",
+                                               "declarations.royals.effect: index of 'score' should be a side"),
+    # max()/min() of a single number are well typed (the number itself): they load and must
+    # play (they once compiled to Python's max(4), which needs an iterable)
+    "min() of one number": (("scoring", "effect"), "target = -min(players)", None),
+    "max() of one number": (("auction", "may_bid"), "number > max(high_bid)", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PLAY_TIME))
+def test_loaded_rule_does_not_crash_at_play_time(case):
+    path, rule, problem = PLAY_TIME[case]
+    text, first, last = rule_file(path, rule)
+    p = write_tmp(text)
+    with time_guard():
+        if problem is not None:
+            with pytest.raises(VariantError) as e:
+                load_variant(p)
+            found = [pr for pr in e.value.problems if pr.message.startswith(problem)]
+            assert found, [pr.format() for pr in e.value.problems]
+            assert all(first <= pr.line <= last for pr in found), (first, last, found)
+            return
+        v = load_variant(p)
+        for seed in range(40):   # several deals, so that the rule runs in many positions
+            play_one_deal(v, seed)
+
+
+FLOAT_INTS = {
+    # JSON Schema's "integer" accepts 4.0; the engine then uses it as an int
+    "players: 4.0": 'players: 4.0\n',
+    "auction.min_bid: 15.0": 'auction:\n  min_bid: 15.0\n',
+    "auction.step: 1.0": 'auction:\n  step: 1.0\n',
+    "flow deal: [4.0]": 'flow: [{deal: [4.0]}, auction, trump, {deal: [4]}, play]\n',
+}
+
+
+@pytest.mark.parametrize("case", sorted(FLOAT_INTS))
+def test_integer_valued_floats(case):
+    """4.0 passes JSON Schema's "integer", but a variant file's numbers are whole numbers:
+    the loader rejects it, located at the number (line and column found in the text)."""
+    text = HEAD + FLOAT_INTS[case]
+    number = re.search(r"\d+\.0", FLOAT_INTS[case]).group(0)
+    line_no, line = next((i, ln) for i, ln in enumerate(text.split("\n"), 1) if number in ln)
+    with time_guard():
+        v, problems = load_and_play(write_tmp(text), text)
+    assert v is None, f"{case}: loaded"
+    assert [(pr.line, pr.column) for pr in problems] == [(line_no, line.index(number) + 1)], problems
+    assert "whole number" in problems[0].message, problems[0].message
+
+
+BOMB_RUNNER = textwrap.dedent("""\
+    import resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    from interpreter import VariantError, load_variant
+    try:
+        load_variant(sys.argv[1])
+    except VariantError as e:
+        print("VariantError", e.problems[0].line, e.problems[0].column)
+    else:
+        print("loaded")
+    """)
+
+
+def run_bounded(path: Path, timeout=5) -> str:
+    """Load in a child process with 1 GiB of address space and a time limit; returns its
+    one line: "VariantError LINE COLUMN" (the first problem) or "loaded"."""
+    try:
+        r = subprocess.run([sys.executable, "-c", BOMB_RUNNER, str(path)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"loading {path.name} took more than {timeout} s")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    return r.stdout.strip()
+
+
+def test_yaml_alias_bomb_is_rejected_quickly():
+    lines = [HEAD.rstrip("\n"), "description: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines.append("notes:")
+    for i in range(1, 9):
+        lines.append(f"  - &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    # 10**9 leaves once expanded; rejected at the first anchor, &a0: line 3, column 14
+    assert run_bounded(write_tmp("\n".join(lines) + "\n")) == "VariantError 3 14"
+
+
+def test_huge_max_bid_is_rejected_quickly():
+    # 10**9 bids to build an action for: rejected at the number, line 4 ("  max_bid: "), column 12
+    assert run_bounded(write_tmp(HEAD + "auction:\n  max_bid: 1000000000\n")) == "VariantError 4 12"

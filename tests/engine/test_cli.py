@@ -1,0 +1,260 @@
+"""The real command line, run as a subprocess (`python -m arena.cli`, cwd = the project)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+SCRIPT = Path(sys.executable).parent / "taash"
+
+
+def taash(*args, cwd=ROOT, timeout=120) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
+    return subprocess.run([sys.executable, "-m", "arena.cli", *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def assert_one_clear_error(r: subprocess.CompletedProcess, *fragments: str):
+    """Non-zero exit, no traceback, exactly one line on stderr holding the fragments."""
+    assert r.returncode != 0, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    for f in fragments:
+        assert f in lines[0], lines[0]
+
+
+# -- help ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["simulate", "--help"],
+                                  ["replay", "--help"], ["variants", "--help"]])
+def test_help_exits_0(args):
+    r = taash(*args)
+    assert r.returncode == 0, r.stderr
+    assert "usage: taash" in r.stdout
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="no console script next to the interpreter")
+def test_console_script_help():
+    r = subprocess.run([str(SCRIPT), "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    for cmd in ("check", "simulate", "replay", "variants"):
+        assert cmd in r.stdout
+
+
+def test_variants_lists_shipped():
+    r = taash("variants")
+    assert r.returncode == 0, r.stderr
+    names = r.stdout.split()
+    for n in ("28", "29", "house/29-hidden-trump", "house/29-no-last-trick"):
+        assert n in names
+
+
+# -- check ---------------------------------------------------------------------------------------
+
+def test_check_ok():
+    r = taash("check", "variants/29.yaml")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "variants/29.yaml: ok"
+
+
+def test_check_broken_file(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('extends: "29"\nname: bad\nauction:\n  may_bid: number > high_bd\n')
+    r = taash("check", "variants/29.yaml", bad)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    assert "variants/29.yaml: ok" in r.stdout
+    lines = r.stderr.splitlines()
+    # line 4, column 12 + 10 - 1 = 21 (see test_broken_files)
+    assert lines[0] == (f"{bad.resolve()}:4:21: error: auction.may_bid: unknown name 'high_bd'"
+                        " (did you mean 'high_bid'?)")
+    assert lines[1] == "      may_bid: number > high_bd"
+    assert lines[2] == "    " + " " * 20 + "^"
+    assert lines[-1] == "1 of 2 files with errors"
+
+
+def test_check_yaml_error_has_location_and_caret(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('extends: "29"\nname: bad: really\n')
+    r = taash("check", bad)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith(f"{bad.resolve()}:2:10: error: YAML:")
+    assert lines[1] == "    name: bad: really"
+    assert lines[2] == "    " + " " * 9 + "^"
+
+
+# -- simulate -------------------------------------------------------------------------------------
+
+def test_simulate_json():
+    r = taash("simulate", "29", "--matches", 2, "--seed", 3, "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["variant"] == "29" and out["seed"] == 3
+    assert [m["seed"] for m in out["matches"]] == [3, 4]
+    assert sum(m["deals"] for m in out["matches"]) == out["deals"]
+    for m in out["matches"]:
+        assert m["over"] is True            # --matches plays each match to its end
+        assert len(m["score"]) == 4
+        # partnerships: seats 0 and 2, 1 and 3 show their side's score
+        assert m["score"][0] == m["score"][2] and m["score"][1] == m["score"][3]
+        top = max(m["score"])
+        if m["ended_by"] == "rule":         # a side reached +6: the top total wins (§0.9)
+            assert top >= 6 and m["winners"] == [s for s in range(4) if m["score"][s] == top]
+        else:                               # random bots rarely reach +6: stopped, not won
+            assert m["ended_by"] == "deal limit" and m["deals"] == 1000 and m["winners"] == []
+
+
+def test_simulate_same_seed_same_json():
+    a = taash("simulate", "29", "--matches", 2, "--seed", 3, "--json")
+    b = taash("simulate", "29", "--matches", 2, "--seed", 3, "--json")
+    assert a.returncode == b.returncode == 0
+    assert a.stdout == b.stdout
+
+
+def record_files(path: Path) -> list[Path]:
+    """The records `--record path` wrote: path itself, or path-1.json, path-2.json, ..."""
+    if path.exists():
+        return [path]
+    out, i = [], 1
+    while (p := path.with_name(f"{path.stem}-{i}{path.suffix}")).exists():
+        out.append(p)
+        i += 1
+    return out
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    d = tmp_path_factory.mktemp("records")
+    out = d / "out.json"
+    r = taash("simulate", "29", "--deals", 50, "--record", out, "--json")
+    assert r.returncode == 0, r.stderr
+    files = record_files(out)
+    assert files, list(d.iterdir())
+    return json.loads(r.stdout), files
+
+
+def test_record_and_replay_json(recorded):
+    summary, files = recorded
+    assert summary["deals"] == 50
+    assert len(files) == len(summary["matches"])
+    total = 0
+    for f, msum in zip(files, summary["matches"]):
+        rec = json.loads(f.read_text())
+        assert rec["format"] == "taash-record/1" and rec["variant"] == "29"
+        r = taash("replay", f, "--json")
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert set(out) == {"deals", "match"}
+        assert set(out["match"]) == {"score", "over", "winners", "ended_by"}
+        # the replay ends where the simulation did
+        assert out["match"] == {k: msum[k] for k in ("score", "over", "winners", "ended_by")}
+        assert len(out["deals"]) == msum["deals"] == len(rec["deals"])
+        total += len(out["deals"])
+        for d, rd in zip(out["deals"], rec["deals"]):
+            assert {"dealer", "declarer", "bid", "trump", "target", "points", "made",
+                    "score_change", "tricks"} <= set(d)
+            assert d["dealer"] == rd["dealer"]
+            if d["declarer"] is None:      # thrown in
+                assert d["tricks"] == [] and d["made"] is None and sum(d["points"]) == 0
+                continue
+            assert 15 <= d["bid"] <= 29
+            # royals (once a deal) moves the target by 4 either way
+            assert d["target"] - d["bid"] in (-4, 0, 4)
+            assert d["trump"] in ("S", "H", "D", "C")
+            assert len(d["tricks"]) == 8
+            for t in d["tricks"]:
+                assert set(t) == {"leader", "cards", "winner"}
+                assert t["leader"] in range(4) and t["winner"] in range(4) and len(t["cards"]) == 4
+            assert sum(d["points"]) == 29          # 28 card points + 1 for the last trick
+            dec = d["declarer"]
+            side_pts = d["points"][dec] + d["points"][(dec + 2) % 4]
+            assert d["made"] == (side_pts >= d["target"])
+            ch = 1 if d["made"] else -1
+            assert d["score_change"] == [ch if (s - dec) % 2 == 0 else 0 for s in range(4)]
+    assert total == 50
+
+
+def test_replay_text(recorded):
+    _, files = recorded
+    r = taash("replay", files[0])
+    assert r.returncode == 0, r.stderr
+    assert "deal 1:" in r.stdout and "match: score" in r.stdout
+
+
+def test_replay_illegal_action(recorded, tmp_path):
+    _, files = recorded
+    rec = json.loads(files[0].read_text())
+    assert len(rec["deals"]) >= 2
+    deal = rec["deals"][1]
+    deal["actions"][0] = "bid 99"
+    bad = tmp_path / "illegal.json"
+    bad.write_text(json.dumps(rec))
+    r = taash("replay", bad)
+    eldest = (deal["dealer"] + 1) % 4
+    # the first call of a deal in 29: pass (nobody has called yet) or any bid 15..29
+    legal = ", ".join(["pass"] + [f"bid {b}" for b in range(15, 30)])
+    assert_one_clear_error(r)
+    assert r.returncode == 1
+    assert r.stderr.strip() == (f"taash: error: deal 1, action 0: illegal action 'bid 99' "
+                                f"(seat {eldest}); legal: {legal}")
+
+
+def test_replay_not_json(tmp_path):
+    p = tmp_path / "rec.json"
+    p.write_text("{not json")
+    assert_one_clear_error(taash("replay", p), "is not JSON")
+
+
+def test_replay_missing_file(tmp_path):
+    p = tmp_path / "missing.json"
+    assert_one_clear_error(taash("replay", p), "cannot read", str(p))
+
+
+def test_simulate_unknown_variant():
+    assert_one_clear_error(taash("simulate", "no-such-variant"), "no variant named 'no-such-variant'")
+
+
+def test_simulate_unknown_option():
+    assert_one_clear_error(taash("simulate", "29", "--set", "nope=1"), "unknown option 'nope'")
+
+
+def test_simulate_set_without_value():
+    assert_one_clear_error(taash("simulate", "29", "--set", "x"), "--set takes KEY=VALUE")
+
+
+def test_simulate_zero_matches():
+    assert_one_clear_error(taash("simulate", "29", "--matches", 0), "--matches must be at least 1")
+
+
+def test_record_of_a_users_variant_replays_from_anywhere_and_notices_edits(tmp_path):
+    """A record names a user's variant relative to itself; an edited variant is refused."""
+    var = tmp_path / "my29.yaml"
+    var.write_text('extends: "29"\nname: my29\nauction:\n  min_bid: 16\n')
+    (tmp_path / "recs").mkdir()
+    r = taash("simulate", var, "--deals", 3, "--record", tmp_path / "recs" / "r.json")
+    assert r.returncode == 0, r.stderr
+    rec = json.loads((tmp_path / "recs" / "r.json").read_text())
+    assert rec["variant"] == "../my29.yaml" and len(rec["variant_sha256"]) == 64
+    r = taash("replay", "r.json", cwd=tmp_path / "recs")
+    assert r.returncode == 0, r.stderr
+    var.write_text('extends: "29"\nname: my29\nauction:\n  min_bid: 17\n')
+    r = taash("replay", tmp_path / "recs" / "r.json")
+    assert r.returncode == 1 and "has changed since this record was written" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_record_place_is_checked_before_playing(tmp_path):
+    r = taash("simulate", "28", "--matches", 3, "--record", tmp_path / "nowhere" / "x.json")
+    assert r.returncode == 2 and "no such folder" in r.stderr and "Traceback" not in r.stderr
+    r = taash("simulate", "28", "--matches", 2, "--record", str(tmp_path) + "/")
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["match-1.json", "match-2.json"]

@@ -1,0 +1,220 @@
+"""taash as an installed package (issue 8; DESIGN.md, Layout: "grammar/ and variants/ ship
+inside the wheel as package data").
+
+Fast: `find_variant` on shipped names, house names, paths and unknown names, and the
+pyproject package list. Slow (`-m slow`): build a wheel from a copy of the checkout,
+install it into a new virtualenv outside the checkout (dependencies from PyPI or pip's
+cache) and use `taash` and `import interpreter` there from a directory outside the
+checkout. Self-contained: no conftest or helpers of tests/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from interpreter import VariantError, find_variant, load_variant, shipped_variants
+
+REPO = Path(__file__).resolve().parents[2]
+
+# A user's house rule and the same with one mistake (`scor` for `score`): line 5 is
+# "  ends: max(score) >= 6 or min(scor) <= -6", the value starts at column 9 and
+# "max(score) >= 6 or min(" is 23 characters, so `scor` is at column 32.
+MINE = '# bids start at 16\nextends: "29"\nname: my-29\ntitle: Twenty-nine from 16\nauction:\n  min_bid: 16\n'
+TYPO = ('extends: "29"\nname: my-29-to-6\ntitle: Twenty-nine to 6 either way\nmatch:\n'
+        "  ends: max(score) >= 6 or min(scor) <= -6\n")
+
+
+# -- find_variant (fast) -------------------------------------------------------------------------
+
+def test_find_variant_shipped_names_are_the_checkouts_files():
+    # the tests run under the editable install: the checkout's own variants/ folder
+    assert find_variant("29") == REPO / "variants" / "29.yaml"
+    assert find_variant("304-solo") == REPO / "variants" / "304-solo.yaml"
+    assert find_variant("29.yaml") == REPO / "variants" / "29.yaml"
+
+
+def test_find_variant_house_name():
+    assert find_variant("house/29-double") == REPO / "variants" / "house" / "29-double.yaml"
+
+
+def test_find_variant_path_absolute_and_relative(tmp_path, monkeypatch):
+    p = tmp_path / "mine.yaml"
+    p.write_text(MINE)
+    assert find_variant(p) == p.resolve()
+    assert find_variant(str(p)) == p.resolve()
+    monkeypatch.chdir(tmp_path)
+    assert find_variant("mine.yaml") == p.resolve()
+    with pytest.raises(VariantError):  # a bare name is a shipped name or a file's whole name
+        find_variant("mine")
+
+
+def test_user_file_extends_a_shipped_name_from_anywhere(tmp_path, monkeypatch):
+    (tmp_path / "deep").mkdir()
+    p = tmp_path / "deep" / "mine.yaml"
+    p.write_text(MINE)
+    monkeypatch.chdir(tmp_path)
+    v = load_variant("deep/mine.yaml")
+    assert v.ref == str(p.resolve())  # a user's file is named by its path in records
+    assert load_variant("29").ref == "29"
+    assert load_variant("house/29-double").ref == "house/29-double"
+
+
+@pytest.mark.parametrize("name, close", [("304solo", "'304-solo'"), ("29-double", "'house/29-double'"),
+                                         ("house/29-doble", "'house/29-double'")])
+def test_find_variant_unknown_name_suggests(name, close):
+    with pytest.raises(VariantError) as e:
+        find_variant(name)
+    (pr,) = e.value.problems
+    assert (pr.file, pr.line) == (name, 0)
+    assert pr.message.startswith(f"no variant named {name!r}: no such file, nor a shipped variant; did you mean ")
+    assert close in pr.message
+
+
+def test_find_variant_unknown_name_far_from_all_lists_them():
+    with pytest.raises(VariantError) as e:
+        find_variant("zzzz")
+    msg = e.value.problems[0].message
+    assert "did you mean" not in msg
+    assert "(the shipped variants: 28, 29, 304, 304-solo, 56, house/" in msg
+
+
+def test_find_variant_directory_is_not_a_variant(tmp_path):
+    with pytest.raises(VariantError) as e:
+        find_variant(tmp_path)
+    assert e.value.problems[0].message == "not a file"
+
+
+def test_pyproject_lists_every_package():
+    """Every folder of interpreter/ and arena/ with an __init__.py is in
+    [tool.setuptools] packages (setuptools does not find them when they are listed)."""
+    conf = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(conf["packages"])
+    for top in ("interpreter", "arena"):
+        for init in (REPO / top).rglob("__init__.py"):
+            pkg = ".".join(init.parent.relative_to(REPO).parts)
+            assert pkg in listed, f"{pkg} is missing from [tool.setuptools] packages"
+    assert conf["package-dir"] == {"interpreter.grammar": "grammar", "interpreter.variants": "variants"}
+
+
+# -- an installed wheel (slow) -------------------------------------------------------------------
+
+IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__",
+                                "node_modules", ".hypothesis", ".pytest_cache", "run-data", "arena-data")
+
+
+def _run(argv, cwd, timeout=600, check=True):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env["PYTHONNOUSERSITE"] = "1"
+    r = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True,
+                       timeout=timeout)
+    if check:
+        assert r.returncode == 0, (argv, r.stdout, r.stderr)
+    return r
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(wheel, venv, bin dir, site-packages, a working folder), all outside the checkout."""
+    base = tmp_path_factory.mktemp("packaging").resolve()
+    assert not base.is_relative_to(REPO)
+    src = base / "src"
+    shutil.copytree(REPO, src, ignore=IGNORE)  # a clean tree: no stale build/ of the checkout
+    dist = base / "dist"
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
+          "--wheel-dir", dist, src], cwd=base)
+    (wheel,) = dist.glob("taash-*.whl")
+    venv = base / "venv"
+    _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=base)
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    py = bindir / ("python.exe" if os.name == "nt" else "python")
+    _run([sys.executable, "-m", "pip", "--python", py, "install", "--quiet", "--disable-pip-version-check",
+          wheel], cwd=base, timeout=900)
+    site = Path(_run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                     cwd=base).stdout.strip()).resolve()
+    work = base / "work"
+    work.mkdir()
+    (work / "mine.yaml").write_text(MINE)
+    (work / "typo.yaml").write_text(TYPO)
+    return wheel, venv, bindir, site, work
+
+
+@pytest.mark.slow
+def test_wheel_holds_every_module_and_the_data(installed):
+    wheel = installed[0]
+    names = set(zipfile.ZipFile(wheel).namelist())
+    want = {p.relative_to(REPO).as_posix() for top in ("interpreter", "arena")
+            for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts}
+    want |= {"interpreter/" + p.relative_to(REPO).as_posix()
+             for folder in ("grammar", "variants") for p in (REPO / folder).rglob("*") if p.is_file()}
+    assert "interpreter/grammar/rules.lark" in want and "interpreter/variants/house/56-cot.yaml" in want
+    assert want <= names, sorted(want - names)
+    assert not [n for n in names if n.split("/")[0] in ("grammar", "variants", "tests", "bench")]
+
+
+@pytest.mark.slow
+def test_installed_interpreter_finds_its_package_data(installed):
+    _, venv, bindir, site, work = installed
+    py = bindir / ("python.exe" if os.name == "nt" else "python")
+    r = _run([py, "-c", "import interpreter; print(interpreter.find_variant('304-solo'))"], cwd=work)
+    printed = Path(r.stdout.strip())
+    assert printed == site / "interpreter" / "variants" / "304-solo.yaml"
+    assert printed.is_relative_to(venv) and not printed.is_relative_to(REPO)
+    assert printed.read_bytes() == (REPO / "variants" / "304-solo.yaml").read_bytes()
+    r = _run([py, "-c", "import interpreter, interpreter.dsl as d; print(interpreter.__file__); "
+                        "print(d.GRAMMAR_PATH); print(len(interpreter.shipped_variants()))"], cwd=work)
+    mod, grammar, count = r.stdout.split("\n")[:3]
+    assert Path(mod) == site / "interpreter" / "__init__.py"
+    assert Path(grammar) == site / "interpreter" / "grammar" / "rules.lark"
+    assert int(count) == len(shipped_variants())
+
+
+@pytest.mark.slow
+def test_installed_check_of_a_users_file_that_extends_29(installed):
+    bindir, work = installed[2], installed[4]
+    taash = bindir / "taash"
+    r = _run([taash, "check", "mine.yaml"], cwd=work)
+    assert r.stdout == "mine.yaml: ok\n"
+    r = _run([taash, "check", "typo.yaml"], cwd=work, check=False)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    first = r.stderr.splitlines()[0]
+    assert first == f"{work / 'typo.yaml'}:5:32: error: match.ends: unknown name 'scor' (did you mean 'score'?)"
+
+
+@pytest.mark.slow
+def test_installed_simulate_29_and_replay_its_record(installed):
+    bindir, work = installed[2], installed[4]
+    taash = bindir / "taash"
+    r = _run([taash, "simulate", "29", "--deals", "10"], cwd=work)
+    assert "Twenty-nine: 10 deals, random bots, seed 0" in r.stdout
+    assert "\n10 deals in " in r.stdout
+    (work / "recs").mkdir()
+    r = _run([taash, "simulate", "29", "--deals", "10", "--json", "--record", "recs/"], cwd=work)
+    summary = json.loads(r.stdout)
+    assert (summary["variant"], summary["deals"]) == ("29", 10)
+    assert sum(m["deals"] for m in summary["matches"]) == 10
+    first = summary["matches"][0]
+    rec = json.loads((work / "recs" / "match-1.json").read_text())
+    assert rec["variant"] == "29"  # a shipped name, so the record replays on any install
+    r = _run([taash, "replay", "recs/match-1.json", "--json"], cwd=work)
+    assert json.loads(r.stdout)["match"]["score"] == first["score"]
+
+
+@pytest.mark.slow
+def test_installed_variants_and_rules(installed):
+    bindir, work = installed[2], installed[4]
+    taash = bindir / "taash"
+    r = _run([taash, "variants"], cwd=work)
+    assert r.stdout.split() == shipped_variants()  # house/ ships too
+    r = _run([taash, "rules", "mine.yaml", "--diff", "29"], cwd=work)
+    head = r.stdout.splitlines()[0]
+    assert "Twenty-nine from 16" in head and "differs from Twenty-nine" in head
+    assert "16 to 29" in r.stdout and "15 to 29" in r.stdout  # mine, then 29's (RULES.md §29.4)

@@ -1,0 +1,293 @@
+"""Property tests (hypothesis) over every shipped variant (`shipped_variants()`, so a new
+file under variants/ is picked up without editing this file).
+
+1. never stuck      2. cards conserved    3. points add up     4. trick winners (oracle)
+5. §0.10 order      6. records replay     7. copy independence 8. observation invariance
+
+Hypothesis draws the deal seed and the index of every legal action taken (properties 1-5
+also play a few extra deals cheaply with a random.Random; whole matches use a seeded
+random.Random). On a failure the variant, the seed, the hands and the actions are printed
+(hypothesis `note`); replay them with `State(load_variant(name), dealer=..., hands=...)`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+
+import pytest
+from hypothesis import HealthCheck, assume, event, given, note, settings
+from hypothesis import strategies as hs
+
+from interpreter import Match, load_variant, replay, replay_json, shipped_variants
+
+from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
+                                 check_tricks, obs_json, oracle_points, play_out,
+                                 replay_in_lockstep)
+
+pytestmark = pytest.mark.slow  # about a minute in all
+
+VARIANTS = shipped_variants()
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                       HealthCheck.data_too_large,
+                                                       HealthCheck.filter_too_much])
+# Examples per variant, scaled so that the whole file stays within about a minute however
+# many variants ship (17 at the time of writing).
+_SCALE = max(0.25, min(1.0, 8 / len(VARIANTS)))
+
+
+def examples(n: int) -> int:
+    return max(5, round(n * _SCALE))
+
+
+@lru_cache(maxsize=None)
+def variant(name):
+    return load_variant(name)
+
+
+def drawn(data):
+    """A chooser whose choices hypothesis draws (and shrinks towards the first action)."""
+    return lambda legal: data.draw(hs.integers(0, len(legal) - 1))
+
+
+def new_deal(name, seed):
+    v = variant(name)
+    st = Match(v, seed).new_deal()
+    note(f"variant={name!r} seed={seed} dealer={st.dealer} "
+         f"hands={[[v.deck.text[c] for c in h] for h in st.dealt]}")
+    return v, st
+
+
+def report(st):
+    note(f"actions={st.actions()!r}")
+
+
+seeds = hs.integers(0, 2**32 - 1)
+
+
+def run_deals(name, seed, data, check=None, at_end=None, extra=0):
+    """Play one deal with drawn choices, then ``extra`` more deals cheaply (deal k: match
+    seed ``seed + k + 1``, choices ``random.Random(seed + k + 1).randrange``), calling
+    ``check(st)`` before every action and at the end, and ``at_end(st)`` at the end."""
+    v, st = new_deal(name, seed)
+    choosers = [drawn(data)]
+    for k in range(extra):
+        rng = random.Random(seed + k + 1)
+        choosers.append(lambda legal, rng=rng: rng.randrange(len(legal)))
+    for k, choose in enumerate(choosers):
+        if k:
+            st = Match(v, seed + k).new_deal()
+        try:
+            play_out(st, choose, check=check)
+            if at_end:
+                at_end(st)
+        except BaseException:
+            if k:
+                note(f"failing deal: variant={name!r} Match(v, {seed + k}).new_deal(), "
+                     f"choices random.Random({seed + k}).randrange")
+            report(st)
+            raise
+
+
+# -- 1. never stuck -----------------------------------------------------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(60), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_never_stuck(name, seed, data):
+    v = variant(name)
+
+    def check(s):
+        if not s.is_terminal:
+            assert 0 <= s.to_act < v.players
+            assert s.phase not in ("done", "deal")
+        else:
+            assert s.legal_actions() == [] and s.to_act == -1
+
+    # play_out asserts: legal actions non-empty and without duplicates, <= 500 actions
+    run_deals(name, seed, data, check=check, extra=5)
+
+
+# -- 2. cards conserved -------------------------------------------------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(60), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_cards_conserved(name, seed, data):
+    run_deals(name, seed, data, check=check_conservation, extra=1)
+
+
+# -- 3. points add up -----------------------------------------------------------------------
+def check_points(st):
+    v = st.v
+    if st.declarer < 0:  # thrown in: nobody bid, no trick played
+        assert st.tricks == [] and sum(st.side_points) == 0 and sum(st.seat_points) == 0
+        return
+    assert len(st.tricks) == v.tricks
+    assert sum(st.side_points) == v.total, f"side points {st.side_points} != {v.total}"
+    assert sum(st.seat_points) == v.total, f"seat points {st.seat_points} != {v.total}"
+    # and from the tricks, the last-trick bonus and the set-aside cards (§0.5), with the
+    # sides of §0.6, §304.8 (the cut) and §304s.1
+    seat_pts, decl_side_pts = oracle_points(st)
+    assert seat_pts == list(st.seat_points), f"seat points {st.seat_points}, expected {seat_pts}"
+    assert st.side_points[st.side[st.declarer]] == decl_side_pts, (
+        f"declarer's side has {st.side_points[st.side[st.declarer]]} points, expected {decl_side_pts}")
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(60), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_points_add_up(name, seed, data):
+    run_deals(name, seed, data, at_end=check_points, extra=20)
+
+
+# -- 4. trick winners by an independent oracle ----------------------------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(60), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_trick_winners(name, seed, data):
+    run_deals(name, seed, data, at_end=check_tricks, extra=10)
+
+
+# -- 5. legal actions ordered per §0.10 ------------------------------------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(60), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_legal_actions_order(name, seed, data):
+    run_deals(name, seed, data, check=lambda s: check_order(s.legal_actions()), extra=5)
+
+
+# -- 6. records replay; same seed and choices, same match ----------------------------------
+def play_match(v, seed, rng_seed, max_deals):
+    m = Match(v, seed)
+    choose = auction_shy_chooser(random.Random(rng_seed))
+    while not m.over and len(m.deals) < max_deals:
+        st = m.new_deal()
+        play_out(st, choose)
+        m.finish_deal(st)
+    return m
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(12), **SETTINGS)
+@given(seed=seeds, rng_seed=seeds, max_deals=hs.integers(1, 30))
+def test_records_replay(name, seed, rng_seed, max_deals):
+    v = variant(name)
+    note(f"variant={name!r} seed={seed} rng_seed={rng_seed} max_deals={max_deals} (auction_shy_chooser)")
+    m = play_match(v, seed, rng_seed, max_deals)
+    event("the match ended" if m.over else "the match goes on")
+    rec = m.record()
+    again = replay(json.loads(json.dumps(rec)))
+    assert json.dumps(replay_json(again), sort_keys=True) == json.dumps(replay_json(m), sort_keys=True)
+    assert again.over == m.over and again.record() == rec
+    # the same seed and the same choices give the same match
+    twin = play_match(v, seed, rng_seed, max_deals)
+    assert twin.record() == rec
+    assert replay_json(twin) == replay_json(m)
+
+
+# -- 7. copy() is independent -----------------------------------------------------------------
+def deal_at_random_point(name, seed, data):
+    """A deal played with drawn choices, then rewound to a drawn point of it (so that
+    every phase is reached as often as its share of the deal's actions)."""
+    v, st = new_deal(name, seed)
+    actions = play_out(st, drawn(data))
+    stop = data.draw(hs.integers(0, len(actions)), label="stop")
+    st = Match(v, seed).new_deal()
+    for a in actions[:stop]:
+        st.apply(a)
+    report(st)
+    return v, st, drawn(data)
+
+
+def fingerprint(st):
+    """Every seat's observation, the legal actions and the deal's whole truth."""
+    return json.dumps({
+        "obs": [st.observation(s) for s in range(st.v.players)],
+        "legal": st.legal_actions(),
+        "truth": [st.hands, st.dealt, st.widow, st.history, st.tricks, st.trick_cards,
+                  st.trick_seats, st.side_points, st.seat_points, st.scores, st.phase,
+                  st.to_act, st.declarer, st.trump, st.trump_card, st.trump_exposed],
+    }, sort_keys=True, default=list)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(40), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_copy_is_independent(name, seed, data):
+    v, st, choose = deal_at_random_point(name, seed, data)
+    before = fingerprint(st)
+    cp = st.copy()
+    assert fingerprint(cp) == before
+    play_out(cp, choose)  # play the copy to the end: the original does not move
+    assert fingerprint(st) == before
+    # and the other way round: playing the original on does not change a fresh copy
+    cp2 = st.copy()
+    play_out(st, choose)
+    assert fingerprint(cp2) == before
+
+
+# -- 8. observation invariance under re-dealing the unseen cards ----------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(50), **SETTINGS)
+@given(seed=seeds, data=hs.data(), rseed=seeds)
+def test_observation_invariance(name, seed, data, rseed):
+    v, st, _choose = deal_at_random_point(name, seed, data)
+    rng = random.Random(rseed)
+    checked = 0  # seats whose observation was compared under a re-deal that moved a card
+    for me in range(v.players):
+        rd = Redealer(st, me)
+        steps = None
+        for _attempt in range(20):
+            assignment = rd.sample(rng)
+            if assignment is None:
+                break
+            dealt, widow, history = rd.build(assignment)
+            steps = replay_in_lockstep(st, dealt, widow, history, me)
+            if steps is not None:
+                break
+        if steps is None:
+            event("no consistent re-deal found")
+            continue
+        moved = sum(1 for p, c in assignment.items() if c != rd.card_at(p))
+        event(f"re-deal found in phase {st.phase}, {'some' if moved else 'no'} card moved")
+        if rd.fd_pos is not None and assignment[rd.fd_pos] != rd.card_at(rd.fd_pos):
+            event("the face-down trump card re-dealt")
+        if history != st.history:
+            event("a hidden card of the history remapped")
+        if any(p[0] == "w" and c != rd.card_at(p) for p, c in assignment.items()):
+            event("widow re-dealt")
+        for k, a, b in steps:
+            assert a == b, (f"seat {me}'s observation changes when the cards it cannot see are "
+                            f"re-dealt, after {k} actions.\nre-dealt hands: {dealt}\n"
+                            f"remapped history: {[x for _, x in history[:k]]}\n"
+                            f"original: {a}\nre-dealt: {b}")
+        checked += moved > 0
+        negative_control(st, rd, me, rng)
+    # A point where no seat could be re-dealt (every card seen, or no consistent re-deal
+    # found) checks nothing: hypothesis discards it and draws another point, and fails the
+    # test (Unsatisfiable) if it finds none that checks something.
+    assume(checked > 0)
+
+
+def negative_control(st, rd, me, rng):
+    """Swapping one card of me's own hand with an unseen card must change its observation
+    (so the comparison above can fail)."""
+    text = st.v.deck.text
+    hand = [text[c] for c in st.hands[me]]
+    unseen = set(rd.positions)
+    own = [(me, i) for i, c in enumerate(rd.dealt[me]) if (me, i) not in unseen and c in hand]
+    others = [p for p in rd.positions if p[0] not in ("w", me)]
+    if not own or not others:
+        return
+    for _ in range(20):
+        p_own, p = rng.choice(own), rng.choice(others)
+        card, other_card = rd.card_at(p_own), rd.card_at(p)
+        if other_card == card:
+            continue
+        swapped = rd.build({p_own: other_card, p: card})
+        steps = replay_in_lockstep(st, *swapped, me)
+        if steps is None:
+            continue
+        assert steps[-1][1] != steps[-1][2], "swapping a card of the seat's own hand left its observation unchanged"
+        event("negative control ran")
+        return

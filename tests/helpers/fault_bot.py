@@ -1,0 +1,199 @@
+"""A misbehaving arena bot for the fault tests, run as a process of its own:
+
+    python -m tests.helpers.fault_bot MODE --name N --token T --server ADDR --out FILE
+
+It speaks the raw protocol (no SDK) so that it can send anything. It answers every
+request with its first legal action except where MODE says otherwise, at its 2nd (or
+3rd) decision request:
+
+    late        answers the 2nd request after its deadline (with the last legal action)
+    illegal     2nd request: an illegal action, then a legal one after the verdict;
+                4th request: three illegal actions (strike-out)
+    malformed   2nd request: undecodable bytes, an Answer without action, an empty
+                message, then its answer
+    stale       2nd request: answers it twice; also answers a request id never sent
+    disconnect  3rd request: cancels its stream, reconnects 0.3 s later, answers the
+                request the arena sends again
+    vanish      3rd request: closes its stream and exits
+    crash       3rd request: the process dies (os._exit) without closing anything
+    sdk-error   (the Python SDK) decide raises at the 2nd request
+    sdk-drop    (the Python SDK) the connection breaks at the 3rd request; the SDK
+                reconnects and resumes
+
+It writes what it saw to FILE (JSON) after every message: requests (id, seat, legal,
+resumed, answer), verdicts (kind, request id, action, applied, legal, strikes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import grpc
+
+from arena.pb import messages_pb2 as pb
+
+METHOD = "/taash.arena.v1.Arena/Play"
+
+
+class Log:
+    def __init__(self, path):
+        self.path = Path(path)
+        self.data = {"requests": [], "verdicts": [], "games_ended": 0, "connections": 0}
+
+    def save(self):
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps(self.data))
+        tmp.replace(self.path)
+
+
+def verdict_dict(v):
+    return {"kind": pb.Verdict.Kind.Name(v.kind), "request_id": v.request_id, "action": v.action,
+            "applied": v.applied_action, "legal": list(v.legal_actions), "strikes": v.strikes,
+            "seat": v.seat, "game_id": v.game_id}
+
+
+async def raw_bot(args, log: Log):
+    md = [("authorization", f"Bearer {args.token}"), ("taash-bot", args.name)]
+    channel = grpc.aio.insecure_channel(args.server)
+    stream = channel.stream_stream(METHOD, request_serializer=lambda b: b,
+                                   response_deserializer=pb.ServerMessage.FromString)
+    n = 0
+    call = stream(metadata=md)
+    log.data["connections"] += 1
+    answers = {}
+
+    async def answer(rid, action):
+        answers[rid] = action
+        await call.write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=action)).SerializeToString())
+
+    while True:
+        msg = await call.read()
+        if msg is grpc.aio.EOF:
+            break
+        which = msg.WhichOneof("msg")
+        if which == "verdict":
+            v = msg.verdict
+            log.data["verdicts"].append(verdict_dict(v))
+            if v.kind == pb.Verdict.ILLEGAL_ACTION and args.mode == "illegal" and v.strikes == 1 \
+                    and log.data["requests"][-1]["n"] == 2:
+                await answer(v.request_id, v.legal_actions[0])
+                log.data["requests"][-1]["answer"] = v.legal_actions[0]
+        elif which == "event" and msg.event.WhichOneof("event") == "game_ended":
+            log.data["games_ended"] += 1
+        elif which == "decision":
+            d = msg.decision
+            legal = list(d.legal_actions)
+            if not d.resumed:
+                n += 1
+            req = {"n": n, "request_id": d.request_id, "seat": d.seat, "legal": legal, "resumed": d.resumed,
+                   "deadline_ms": d.deadline_ms, "time_bank_ms": d.time_bank_ms, "answer": None}
+            log.data["requests"].append(req)
+            log.save()
+            mode = args.mode
+            if mode == "late" and n == 2 and not d.resumed:
+                await asyncio.sleep((d.deadline_ms + 150) / 1000)
+                req["answer"] = legal[-1]
+                await answer(d.request_id, legal[-1])
+            elif mode == "illegal" and n == 2 and not d.resumed:
+                req["answer"] = None
+                await answer(d.request_id, "play ZZ")
+            elif mode == "illegal" and n == 4 and not d.resumed:
+                for bad in ("bogus one", "bogus two", "bogus three"):
+                    await answer(d.request_id, bad)
+            elif mode == "malformed" and n == 2 and not d.resumed:
+                await call.write(b"\xff\xff\xff\xff\x0f")
+                await call.write(pb.BotMessage(answer=pb.Answer(request_id=d.request_id)).SerializeToString())
+                await call.write(pb.BotMessage().SerializeToString())
+                req["answer"] = legal[0]
+                await answer(d.request_id, legal[0])
+            elif mode == "stale" and n == 2 and not d.resumed:
+                req["answer"] = legal[0]
+                await answer(d.request_id, legal[0])
+                await answer(d.request_id, legal[0])
+                await answer("g999999.7", legal[0])
+            elif mode == "disconnect" and n == 3 and not d.resumed:
+                call.cancel()
+                log.save()
+                await asyncio.sleep(0.3)
+                call = stream(metadata=md)
+                log.data["connections"] += 1
+                continue
+            elif mode == "vanish" and n == 3 and not d.resumed:
+                await call.done_writing()      # a clean goodbye: the arena ends the stream
+                log.save()
+                while await call.read() is not grpc.aio.EOF:
+                    pass
+                await channel.close()
+                return
+            elif mode == "crash" and n == 3 and not d.resumed:
+                log.save()
+                os._exit(3)
+            else:
+                req["answer"] = legal[0]
+                await answer(d.request_id, legal[0])
+        log.save()
+        if args.games and log.data["games_ended"] >= args.games:
+            break
+    log.save()
+    await channel.close()
+
+
+def sdk_bot(args, log: Log):
+    from arena.sdk import Bot, BotClient
+
+    class FaultySDKBot(Bot):
+        def __init__(self):
+            self.n = 0
+            self.client = None
+
+        def decide(self, observation, legal_actions, game):
+            self.n += 1
+            log.data["requests"].append({"n": self.n, "seat": observation["seat"], "legal": legal_actions,
+                                         "answer": legal_actions[0]})
+            log.save()
+            if args.mode == "sdk-error" and self.n == 2:
+                log.data["requests"][-1]["answer"] = None
+                raise RuntimeError("this bot crashed while deciding")
+            if args.mode == "sdk-drop" and self.n == 3:
+                self.client.drop()   # the answer goes out again when the arena resends the request
+            return legal_actions[0]
+
+        def on_verdict(self, verdict):
+            log.data["verdicts"].append(verdict_dict(verdict))
+            log.save()
+
+        def on_game_end(self, game, ended):
+            log.data["games_ended"] += 1
+            log.save()
+
+    bot = FaultySDKBot()
+    client = BotClient(bot, args.token, args.name, args.server, max_games=args.games or None, threads=False)
+    bot.client = client
+    asyncio.run(client.run())
+    log.data["connections"] = client.connections
+    log.save()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode")
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--token", required=True)
+    ap.add_argument("--server", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--games", type=int, default=0)
+    args = ap.parse_args()
+    log = Log(args.out)
+    log.save()
+    if args.mode.startswith("sdk-"):
+        sdk_bot(args, log)
+    else:
+        asyncio.run(raw_bot(args, log))
+
+
+if __name__ == "__main__":
+    main()
