@@ -242,6 +242,14 @@ class State:
         new.answers = self.answers.copy()
         return new
 
+    def resample(self, seat: int, rng=None) -> "State":
+        """An independent State at the same point in which every card ``seat`` cannot see
+        is dealt again uniformly among the deals consistent with its information: the
+        public history replays legally on it and ``seat``'s observation is the same.
+        ``rng``: a random.Random or a seed. See interpreter/information.py."""
+        from .information import resample
+        return resample(self, seat, rng)
+
     def known_side_tricks(self, seat: int) -> int:
         """Completed tricks won by seats that ``seat`` knows to be on its side (§0.8,
         §304.9): with a secret partner, the declarer counts his own tricks and the
@@ -362,8 +370,9 @@ class State:
         """What ``seat`` may know (DESIGN.md, "Information"), as a JSON-ready dict: its
         hand, the public history, what the rules show it alone (a hidden trump card or
         the widow to the declarer, the partner to the holder of the called card), scores
-        and, when it is to act, its legal actions. A function of the seat's information
-        set only."""
+        and, when it is to act, its legal actions. ``exposed_card``: the face-down trump
+        card once exposed, shown to every seat (RULES.md §28.7, §28.8). A function of the
+        seat's information set only."""
         v = self.v
         text = v.deck.text
         is_decl = seat == self.declarer
@@ -394,6 +403,7 @@ class State:
             "exposure_trick": self.exposure_trick or None,
             "trump_card": text[self.trump_card] if self.trump_card >= 0 and is_decl else None,
             "face_down": self.trump_card >= 0,
+            "exposed_card": text[self.exposed_card] if self.exposed_card >= 0 else None,
             "called_card": text[self.called_card] if self.called_card >= 0 else None,
             "partner": self.partner if knows_partner else None,
             "widow": ([text[c] for c in self.widow_left] if is_decl and self.phase == "exchange"

@@ -135,9 +135,14 @@ def test_bytes_to_a_seat_do_not_depend_on_cards_it_cannot_see(tmp_path, seed):
     seats, _ = seats_of(v, hands, dealer, actions)
     declarer = seats[next(i for i, a in enumerate(actions) if a.startswith("trump-card "))]
     k = (declarer + 1) % v.players                    # a seat that does not see the face-down card
-    # t: seat k's second play decision (a whole trick and part of another are public)
+    # t: seat k's second play decision (a whole trick and part of another are public), or
+    # its last decision before an exposure: from then on the face-down card is public
+    # (RULES.md §28.7) and may not be re-dealt
     plays_of_k = [i for i, a in enumerate(actions) if seats[i] == k and a.startswith("play ")]
+    exposed = next((i for i, a in enumerate(actions) if a == "expose"), len(actions))
     t = plays_of_k[1]
+    if t > exposed:
+        t = max(i for i in range(exposed + 1) if seats[i] == k)
     new_hands, new_prefix = redeal(v, hands, dealer, actions, k, t, random.Random(seed))
     assert new_hands != hands and new_hands[k] == hands[k]
     assert new_prefix != actions[:t]                  # the face-down card is another one

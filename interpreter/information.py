@@ -1,0 +1,538 @@
+"""Information sets: deal again, at random, the cards a seat cannot see (`State.resample`).
+
+A search bot (determinization, information-set MCTS) needs deals of the unseen cards
+that are consistent with everything its seat knows, drawn uniformly among all of them
+(Cowling, Powley, Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG
+2012; Long, Sturtevant, Buro, Furtak, "Understanding the success of perfect information
+Monte Carlo sampling in game tree search", AAAI 2010; OpenSpiel's
+``State::ResampleFromInfostate``). `Resampler` does it for every variant file with no
+game's rule in its code: the variant's own rules, run by the engine, are the only
+judge of consistency.
+
+Design (positions model)
+------------------------
+- A *position* is a place of the deal: ``state.dealt[s][i]`` (seat ``s``'s i-th card in
+  the order dealt, some perhaps not dealt yet) or ``state.widow[j]``. A deal is a card
+  text per position; the copies of a card in a double deck share a text (§0.3), and a
+  uniform draw of the physical cards gives every such deal the same chance, so that is
+  the distribution sought.
+- One replay of the history on the true deal follows every card from its position
+  (dealt into a hand, played, laid face down, exposed, taken, discarded; engine
+  vocabulary, DESIGN.md "Actions") and marks the positions the seat has *seen*: its own
+  cards as it receives them, every card played, the face-down trump card if it laid it
+  (RULES.md §28.5) or once exposed (§28.7, §28.8), the widow if the engine shows it the
+  widow (§304s.4). Every other position is *unseen*; its cards are the *pool*.
+- A proposal puts the pool's cards on the unseen positions at random; seen cards keep
+  their positions. A hidden action of another seat (its ``trump-card X``, ``take X``,
+  ``discard X``, which the seat sees only as ``public_action``) is mapped to the card now
+  at the position its card came from (so it stays legal: that card was in the hand or
+  widow it came from, whatever it is). The seat knows nothing of why the other seat
+  chose that card; tying the choice to its position makes each deal one world.
+- The history is then replayed on a new `State` built from the proposed deal; the
+  proposal is accepted only if every action is that of the seat to act and legal, and the
+  seat's final observation equals the original one. The result is that replayed state.
+
+Exact by construction: an accepted state has the same public history and gives the seat
+the same observation. Uniform: the proposal is uniform over a superset of the consistent
+deals (the deals that pass the filter below) and the acceptance test is deterministic, so
+rejection sampling leaves the uniform distribution on the accepted set (von Neumann
+1951; Devroye, "Non-Uniform Random Variate Generation", 1986, §II.3). The tries are
+bounded (`MAX_TRIES`); on every shipped variant nearly every proposal is accepted
+(at most a few tries in 28's hidden trump, where the face-down card's suit is constrained
+only through the replay).
+
+Filtering proposals (for speed late in the deal)
+------------------------------------------------
+Uniform proposals are rarely consistent late in a deal (voids, forced plays), so the
+proposal is drawn uniformly among deals that also satisfy per-(position, card)
+*exclusions*, derived from the variant's legality by the engine itself on the historic
+states of the true replay: at each action ``a`` of another seat ``t`` that the seat sees
+as it is (not a hidden one, whose true card must not leak into the filter),
+
+- card ``c`` is excluded from the unseen positions then in ``t``'s hand if ``a`` is
+  illegal with ``c`` added to ``t``'s hand (a failure to follow suit shows a void, a
+  forced play shows the forcing card absent, an ``expose`` shows a void); skipped when
+  ``a`` stays legal with the whole pool added;
+- card ``c`` (single-copy decks) then in ``t``'s hand is *required* there (excluded from
+  every unseen position outside that hand) if ``a`` is illegal with ``c`` taken out and
+  with ``c`` replaced by any other card of the pool (a declaration shows the cards it
+  needs); skipped when ``a`` stays legal with all of ``t``'s unseen cards taken out;
+- with the holder of a called card known to the seat (§304.7), the card is excluded from
+  the positions of every other seat.
+
+Each test is run with every value of the facts the seat cannot see that the rules may
+read besides hands: the trump suit while the trump card is face down and not the seat's
+(§28.5), the partner while not revealed to it (§304.5); a card is excluded only if the
+action is illegal under all of them.
+
+Condition of soundness (an excluded deal is never consistent, so uniformity holds):
+each seat's legal actions depend on its own hand through *forcing sets*: cascades such
+as ``in_suit(hand, led) otherwise in_suit(hand, trump) otherwise hand`` and ``count(...)
+== 0`` tests, where holding a card of a set fixed by public facts forbids an action
+whatever else is held; and through *holds* conditions for requirements. Every shipped
+variant's ``may_play``, ``may_expose``, declaration ``when`` and ``call`` legality are of
+this kind. A rule outside it (say, "at least three spades") can make a filter unsound;
+exactness never depends on the filter (the replay decides), and the uniformity test of
+tests/engine/test_information.py is the check for a new variant file.
+
+The seen cards of another seat keep the positions they were dealt in. Which of its
+positions held a card it played is not part of the seat's information, but fixing it
+changes neither the deal's future nor the relative number of deals per situation
+(the hands held now) as long as no rule reads a hand before its last packet except the
+hidden actions above, whose positions are re-dealt: true of every shipped variant (no
+auction rule reads the hand). Under a rule that does, the result is still exact.
+
+The sampler: positions with the same exclusions form groups, cards with the same allowed
+groups form classes; the number of ways to place the classes is counted exactly by
+dynamic programming over the remaining capacities (a count of contingency tables
+weighted by multinomials, in integers), a table is drawn with probability proportional
+to its count, then cards are shuffled within it: an exact uniform draw among the deals
+the filter allows, with no rejection for the filter itself. The model of a state is
+built once and cached, so a search that resamples the same state many times pays only
+for the draw and the replay.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from bisect import bisect_right, insort
+from collections import OrderedDict
+from math import factorial
+
+from .errors import IllegalActionError, TaashError
+
+MAX_TRIES = 2000
+_CACHE_SIZE = 32
+_cache: "OrderedDict[tuple, Resampler]" = OrderedDict()
+
+
+class ResampleError(TaashError):
+    """No consistent deal was found within the bound of tries (or the model of the deal
+    is inconsistent with the engine): a bug to report, never a property of the state."""
+
+
+def resample(state, seat: int, rng=None, max_tries: int = MAX_TRIES):
+    """A new, independent `State` at the same point as ``state`` whose cards unseen by
+    ``seat`` are dealt again uniformly among the deals consistent with ``seat``'s
+    information (module docstring). ``rng``: a ``random.Random`` (or a seed); the same
+    rng state gives the same result. Raises ValueError for a seat out of range,
+    ResampleError when ``max_tries`` proposals are all rejected.
+
+    >>> import random
+    >>> from interpreter import Match, load_variant
+    >>> st = Match(load_variant("29"), seed=1).new_deal()
+    >>> me = st.to_act
+    >>> r = st.resample(me, random.Random(7))
+    >>> r.observation(me) == st.observation(me), r.hands[me] == st.hands[me]
+    (True, True)
+    >>> r.dealt == st.dealt          # the cards of the other seats were dealt again
+    False
+    """
+    if not isinstance(seat, int) or not 0 <= seat < state.v.players:
+        raise ValueError(f"seat must be 0..{state.v.players - 1}, not {seat!r}")
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    return resampler(state, seat).sample(rng, max_tries)
+
+
+def resampler(state, seat: int) -> "Resampler":
+    """The (cached) `Resampler` of ``state`` for ``seat``."""
+    key = (id(state.v), seat, state.dealer, state.deal_number, tuple(state.start_scores),
+           tuple(map(tuple, state.dealt)), tuple(state.widow), tuple(state.history))
+    r = _cache.get(key)
+    if r is None:
+        r = Resampler(state, seat)
+        _cache[key] = r
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    else:
+        _cache.move_to_end(key)
+    return r
+
+
+def _new_state(start, dealt, widow):
+    """A State at the start of the deal ``start`` = (variant, dealer, scores, deal number)
+    with the cards ``dealt`` (ids per seat, in the order dealt) and ``widow``."""
+    from .engine import State
+    v, dealer, scores, number = start
+    text = v.deck.text
+    return State(v, dealer=dealer, hands=[[text[c] for c in h] for h in dealt],
+                 widow=[text[c] for c in widow] or None, scores=scores, deal_number=number)
+
+
+class _Probe:
+    """Is action ``a`` of seat ``t`` legal at historic state ``st`` with another hand, or
+    other values of the hidden facts? ``st`` is changed for each question and restored
+    (computing legal actions changes nothing else)."""
+
+    def __init__(self, st, t, a):
+        self.w, self.t, self.a = st, t, a
+        self.saved = (st.hands[t], st.trump, st.side, st.partner)
+
+    def legal(self, hand, alt=(None, None)) -> bool:
+        w = self.w
+        old_hand, trump, side, partner = self.saved
+        w.hands[self.t] = hand
+        if alt[0] is not None:
+            w.trump = alt[0]
+        if alt[1] is not None:
+            w.side, w.partner = alt[1]
+        w._legal = w._legal_actions = None
+        ok = self.a.id in w.legal_ids()
+        w.hands[self.t], w.trump, w.side, w.partner = old_hand, trump, side, partner
+        w._legal = w._legal_actions = None
+        return ok
+
+
+class Resampler:
+    """What ``seat`` knows of ``state``'s deal, and the draw of consistent deals.
+
+    ``unseen``: position ids (``pos_of`` maps an id to ``(seat, i)`` or ``("widow", j)``)
+    whose cards ``seat`` has not seen; ``pool``: their cards (ids, copies repeated);
+    ``excluded``: position id -> card ids it may not hold. `sample(rng)` -> State."""
+
+    def __init__(self, state, seat: int):
+        v = self.v = state.v
+        self.seat = seat
+        self.start = (v, state.dealer, list(state.start_scores), state.deal_number)
+        n = v.players
+        deck = v.deck
+        self.offset = [0] * (n + 1)
+        for s in range(n):
+            self.offset[s + 1] = self.offset[s] + len(state.dealt[s])
+        self.widow0 = self.offset[n]
+        self.card = [c for h in state.dealt for c in h] + list(state.widow)
+        npos = len(self.card)
+        self.pos_of = ([(s, i) for s in range(n) for i in range(len(state.dealt[s]))]
+                       + [("widow", j) for j in range(len(state.widow))])
+        self.action_of = {(a.kind, a.code): a for a in v.actions if isinstance(a.code, int)}
+        seen = [False] * npos
+        self.origin = {}          # history index -> position of the hidden action's card
+        steps = []                # (history index, positions then in the actor's hand)
+        hand = [[] for _ in range(n)]
+        nxt = [self.offset[s] for s in range(n)]
+        skip = set()
+        widow_left = list(range(self.widow0, npos))
+        fd = fd_owner = None
+        st = _new_state(self.start, state.dealt, state.widow)
+
+        def take_pos(lst, card):
+            for k, p in enumerate(lst):
+                if self.card[p] == card:
+                    return lst.pop(k)
+            return None
+
+        def sync():
+            for s in range(n):
+                while len(hand[s]) < len(st.hands[s]):
+                    while nxt[s] in skip:
+                        nxt[s] += 1
+                    if nxt[s] >= self.offset[s + 1]:
+                        raise ResampleError(f"seat {s} holds more cards than it was dealt")
+                    hand[s].append(nxt[s])
+                    nxt[s] += 1
+                if sorted(self.card[p] for p in hand[s]) != list(st.hands[s]):
+                    raise ResampleError(f"the model of seat {s}'s hand differs from the engine's")
+            for p in hand[seat]:
+                seen[p] = True
+            if st.declarer == seat and widow_left and not all(seen[p] for p in widow_left):
+                if st.observation(seat).get("widow"):
+                    for p in widow_left:
+                        seen[p] = True
+
+        sync()
+        for k, (t, a) in enumerate(state.history):
+            hidden = t != seat and state.public_action(t, a, seat) != a
+            if t != seat and not hidden:  # a hidden action is legal by its remapping
+                steps.append((k, list(hand[t])))
+            kind = a.kind
+            if kind == "play":
+                p = take_pos(hand[t], a.code)
+                if p is None and fd is not None and fd_owner == t and self.card[fd] == a.code:
+                    p, fd = fd, None
+                seen[p] = True
+            elif kind == "trump-card":
+                if isinstance(a.code, int):
+                    fd = take_pos(hand[t], a.code)
+                else:  # the dealt card of trump.dealt_card, laid face down as it is dealt
+                    fd = self.offset[t] + v.dealt_card - 1
+                    skip.add(fd)
+                fd_owner = t
+                if t == seat:
+                    seen[fd] = True
+                if hidden:
+                    self.origin[k] = fd
+            elif kind == "expose":
+                hand[fd_owner].append(fd)
+                seen[fd] = True
+                fd = None
+            elif kind == "take":
+                p = take_pos(widow_left, a.code)
+                hand[t].append(p)
+                if hidden:
+                    self.origin[k] = p
+            elif kind == "discard":
+                p = take_pos(hand[t], a.code)
+                if hidden:
+                    self.origin[k] = p
+            st.apply(a)
+            sync()
+        self.unseen = [p for p in range(npos) if not seen[p]]
+        self.pool = [self.card[p] for p in self.unseen]
+        self.target = state.observation(seat)
+        self.history = list(state.history)
+        self.excluded = {p: set() for p in self.unseen}
+        if self.unseen:
+            self._derive_exclusions(state, dict(steps), deck)
+        self._build_tables()
+
+    # -- exclusions -------------------------------------------------------------------
+    def _alternatives(self, st):
+        """(trump, (side, partner)) values of the facts hidden from the seat at historic
+        state ``st`` (None: the true value); the true ones first."""
+        v, me = self.v, self.seat
+        trumps = [None]
+        if st.trump >= 0 and st.trump_text(me) is None:
+            trumps += [x for x in range(len(v.deck.suits)) if x != st.trump]
+        sides = [None]
+        if (v.partnership == "called" and st.partner >= 0 and not st.partner_revealed
+                and me != st.partner and st.declarer >= 0):
+            d, p = st.declarer, st.partner
+            other = next((st.side[s] for s in range(v.players) if s not in (d, p)), None)
+            for q in range(v.players):
+                if q not in (d, p, me) and other is not None:
+                    side = list(st.side)
+                    side[p], side[q] = other, st.side[d]
+                    sides.append((side, q))
+        return [(x, y) for x in trumps for y in sides]
+
+    def _derive_exclusions(self, state, steps, deck):
+        """``steps``: history index -> positions then in the actor's hand, for the actions
+        of other seats shown as they are; replays the true deal and asks the engine."""
+        pool_ids = sorted(set(self.pool))
+        unseen = set(self.unseen)
+        single = deck.copies == 1
+        st = _new_state(self.start, state.dealt, state.widow)
+        for k, (t, a) in enumerate(self.history):
+            hpos = steps.get(k)
+            mine = [p for p in hpos if p in unseen] if hpos else None
+            if not mine:
+                st.apply(a)
+                continue
+            base = sorted(st.hands[t])
+            probe = _Probe(st, t, a)
+            alts = None
+
+            def illegal(h):
+                nonlocal alts
+                if probe.legal(h):
+                    return False
+                if alts is None:
+                    alts = self._alternatives(st)
+                return not any(probe.legal(h, alt) for alt in alts[1:])
+
+            # exclusions: a card whose presence would have forbidden the action (none if
+            # the action stays legal with every card of the pool added: forcing sets)
+            if not probe.legal(sorted(base + pool_ids)):
+                bad = set()
+                for c in pool_ids:
+                    h = list(base)
+                    insort(h, c)
+                    if illegal(h):
+                        bad.add(c)
+                if bad:
+                    for p in mine:
+                        self.excluded[p] |= bad
+            # requirements: a card the action needs in the hand (none if the action stays
+            # legal without all the unseen cards of the hand: holds conditions)
+            held = [self.card[p] for p in mine]
+            rest = list(base)
+            for c in held:
+                rest.remove(c)
+            if single and not probe.legal(rest):
+                for p in mine:
+                    c = self.card[p]
+                    h = list(base)
+                    h.remove(c)
+                    if not illegal(h):
+                        continue
+                    others = [x for x in pool_ids if x != c and x not in base]
+                    if others and all(illegal(sorted(h + [x])) for x in others):
+                        inside = set(mine)
+                        for q in self.unseen:
+                            if q not in inside:
+                                self.excluded[q].add(c)
+            st.apply(a)
+        # the holder of a called card, once known to the seat (RULES.md §304.7)
+        obs = self.target
+        called, partner = obs.get("called_card"), obs.get("partner")
+        if single and called is not None and partner is not None:
+            c = deck.parse(called)
+            lo, hi = self.offset[partner], self.offset[partner + 1]
+            for q in self.unseen:
+                if not lo <= q < hi:
+                    self.excluded[q].add(c)
+
+    # -- the draw -----------------------------------------------------------------------
+    def _build_tables(self):
+        groups = {}
+        for p in self.unseen:
+            groups.setdefault(frozenset(self.excluded[p]), []).append(p)
+        keys = sorted(groups, key=lambda g: (len(g), sorted(g)))
+        self.groups = [groups[g] for g in keys]
+        caps = tuple(len(g) for g in self.groups)
+        classes = {}
+        for c in self.pool:
+            sig = tuple(i for i, g in enumerate(keys) if c not in g)
+            classes.setdefault(sig, []).append(c)
+        order = sorted(classes, key=lambda s: (len(s), s))
+        self.classes = [(sig, classes[sig]) for sig in order]
+        self._memo = {}
+        self.count = self._f(0, caps)
+        self.caps = caps
+        if self.count == 0:
+            raise ResampleError("no deal satisfies the exclusions derived from the history "
+                                "(an unsound filter for this variant: see interpreter/information.py)")
+
+    def _rows(self, sig, n, r):
+        """Ways to spread ``n`` cards over the groups ``sig`` within capacities ``r``."""
+        out = []
+        row = [0] * len(r)
+
+        def rec(i, left):
+            if i == len(sig) - 1:
+                g = sig[i]
+                if left <= r[g]:
+                    row[g] = left
+                    out.append(tuple(row))
+                    row[g] = 0
+                return
+            g = sig[i]
+            for x in range(min(left, r[g]) + 1):
+                row[g] = x
+                rec(i + 1, left - x)
+            row[g] = 0
+
+        if sig:
+            rec(0, n)
+        elif n == 0:
+            out.append(tuple(row))
+        return out
+
+    def _f(self, j, r):
+        key = (j, r)
+        got = self._memo.get(key)
+        if got is not None:
+            return got[0]
+        if j == len(self.classes):
+            total, table = (1 if not any(r) else 0), None
+        else:
+            sig, cards = self.classes[j]
+            n = len(cards)
+            table = []
+            total = 0
+            nf = factorial(n)
+            for row in self._rows(sig, n, r):
+                w = nf
+                for x in row:
+                    w //= factorial(x)
+                rest = self._f(j + 1, tuple(a - b for a, b in zip(r, row)))
+                if rest:
+                    total += w * rest
+                    table.append((total, row))
+            table = ([w for w, _ in table], [row for _, row in table])
+        self._memo[key] = (total, table)
+        return total
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """One deal: a card per position (ids), uniform among those the exclusions allow."""
+        deal = list(self.card)
+        r = self.caps
+        into = [[] for _ in self.groups]
+        for j, (_sig, cards) in enumerate(self.classes):
+            total, (cums, rows) = self._memo[(j, r)]
+            row = rows[bisect_right(cums, rng.randrange(total))]
+            cs = list(cards)
+            rng.shuffle(cs)
+            k = 0
+            for g, m in enumerate(row):
+                if m:
+                    into[g].extend(cs[k:k + m])
+                    k += m
+            r = tuple(a - b for a, b in zip(r, row))
+        for g, ps in enumerate(self.groups):
+            cs = into[g]
+            rng.shuffle(cs)
+            for p, c in zip(ps, cs):
+                deal[p] = c
+        return deal
+
+    def sample(self, rng: random.Random, max_tries: int = MAX_TRIES):
+        """A consistent State (module docstring); raises ResampleError after
+        ``max_tries`` rejected proposals."""
+        n = self.v.players
+        off = self.offset
+        text = self.v.deck.text
+        for _ in range(max_tries):
+            deal = self.draw(rng)
+            st = _new_state(self.start, [deal[off[s]:off[s + 1]] for s in range(n)],
+                            deal[self.widow0:])
+            ok = True
+            for k, (t, a) in enumerate(self.history):
+                if st.to_act != t:
+                    ok = False
+                    break
+                p = self.origin.get(k)
+                if p is not None:
+                    a = self.action_of[(a.kind, deal[p])]
+                try:
+                    st.apply_id(a.id)
+                except IllegalActionError:
+                    ok = False
+                    break
+            if ok and st.observation(self.seat) == self.target:
+                return st
+        raise ResampleError(f"no consistent deal for seat {self.seat} in {max_tries} tries "
+                            f"({len(self.history)} actions of {self.v.name!r}; cards "
+                            f"{[text[c] for c in self.pool]} unseen)")
+
+
+def bench_resample(variant, n: int = 1000, trick: int = 4, seed: int = 1, states: int = 5) -> dict:
+    """resample() per second at the start of trick ``trick`` of ``states`` random deals
+    (seeded): ``warm`` resamples each state ``n // states`` times for the seat to act (a
+    search bot's use: the model is cached), ``cold`` builds the model anew for each call
+    (``n // 10`` calls in all). ``variant``: a Variant or a name. Returns {"variant",
+    "warm", "cold", "unseen"} (rates per second; unseen cards, mean over the states)."""
+    from .engine import Match
+    from .variant import load_variant
+    v = load_variant(variant) if isinstance(variant, str) else variant
+    rng = random.Random(seed)
+    points = []
+    k = 0
+    while len(points) < states:
+        st = Match(v, seed + k).new_deal()
+        k += 1
+        while not st.is_terminal and st.tricks_done < trick - 1:
+            st.apply(rng.choice(st.legal_actions()))
+        if not st.is_terminal and st.phase == "play":
+            points.append((st, st.to_act))
+    r = random.Random(seed)
+    per = max(1, n // states)
+    warm = cold = 0.0
+    for st, seat in points:
+        resample(st, seat, r)
+        t0 = time.perf_counter()
+        for _ in range(per):
+            resample(st, seat, r)
+        warm += time.perf_counter() - t0
+    m = max(1, n // 10 // states)
+    for st, seat in points:
+        t0 = time.perf_counter()
+        for _ in range(m):
+            _cache.clear()
+            resample(st, seat, r)
+        cold += time.perf_counter() - t0
+    unseen = sum(len(resampler(st, seat).unseen) for st, seat in points) / len(points)
+    return {"variant": v.name, "warm": round(per * len(points) / warm),
+            "cold": round(m * len(points) / cold), "unseen": round(unseen, 1)}
