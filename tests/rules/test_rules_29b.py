@@ -428,3 +428,21 @@ def test_29b_a_whole_match_plays_to_its_end():
             st.apply(rng.choice(st.legal_actions()))
         m.finish_deal(st)
     assert m.ended_by == "rule" and (max(m.scores) >= 6 or min(m.scores) <= -6)
+
+
+def test_29b_5_resample_draws_the_secret_suit_anew_until_the_reveal():
+    """RULES.md §29b.5 and State.resample (interpreter/information.py): before the reveal
+    a seat other than the declarer cannot know the suit, so its resampled worlds name each
+    of the four suits, a quarter of the time each (400 draws: 100 expected, sd 8.7; bounds
+    60..140); the declarer's worlds keep his suit; after the reveal every seat's do."""
+    st = to_trick_3(C_HANDS)                   # trump H, not revealed; seat 0 to lead
+    rng = random.Random(3)
+    counts = {}
+    for _ in range(400):
+        w = st.resample(0, rng)
+        assert w.observation(0) == st.observation(0)
+        counts[w.trump] = counts.get(w.trump, 0) + 1
+    assert sorted(counts) == [0, 1, 2, 3] and all(60 <= c <= 140 for c in counts.values()), counts
+    assert {st.resample(1, rng).trump for _ in range(50)} == {1}   # H, the declarer's
+    do(st, "0 play KS", "1 play 8H", "2 play TC", "3 expose")
+    assert {st.resample(0, rng).trump for _ in range(50)} == {1}
