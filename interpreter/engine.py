@@ -279,14 +279,15 @@ class State:
         """The cards of ``cards`` that, played now by ``seat``, would rank above ``card``
         in the current trick (§0.4; an identical card ranks below the one played first):
         ``card`` as played to this trick, or as if ``seat`` played it now; every card
-        ranks above -1 (none)."""
+        ranks above -1 (none). Before the lead, ``card`` counts as the card led."""
         if card < 0:
             return list(cards)
+        led = self.led if self.led >= 0 else self.v.deck.suit_of[card]
         if card in self.trick_cards:
             ref = Play.trick_keys(self)[self.trick_cards.index(card)]
         else:
-            ref = Play.key_now(self, seat, card)
-        return [c for c in cards if Play.key_now(self, seat, c) > ref]
+            ref = Play.key_now(self, seat, card, led)
+        return [c for c in cards if Play.key_now(self, seat, c, led) > ref]
 
     # -- dealing and the flow ---------------------------------------------------------
     def _next_step(self):
@@ -815,11 +816,11 @@ class Play(Phase):
                 100 + strength[c] if suit_of[c] == led else strength[c] for i, c in enumerate(cards)]
 
     @staticmethod
-    def key_now(s, seat: int, card: int) -> int:
-        """The rank ``card`` would have in the current trick if ``seat`` played it now."""
+    def key_now(s, seat: int, card: int, led: int) -> int:
+        """The rank ``card`` would have in the current trick, led in suit ``led``, if
+        ``seat`` played it now."""
         v = s.v
         deck = v.deck
-        led = s.led if s.led >= 0 else deck.suit_of[card]
         if v.plain_trump:
             return v.deck.trick_keys[s.trump][led][card]
         st = deck.strength[card]

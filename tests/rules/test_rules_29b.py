@@ -446,3 +446,22 @@ def test_29b_5_resample_draws_the_secret_suit_anew_until_the_reveal():
     assert {st.resample(1, rng).trump for _ in range(50)} == {1}   # H, the declarer's
     do(st, "0 play KS", "1 play 8H", "2 play TC", "3 expose")
     assert {st.resample(0, rng).trump for _ in range(50)} == {1}
+
+
+def test_engine_trick_as_it_stands_and_higher():
+    """The names the revealer's duty uses (docs/authoring.md), by RULES.md §0.4. Deal D,
+    trick 3 before the reveal: KS, 8H, QH played, trump H secret, so no trump counts: KS
+    (the suit led) wins. `higher` of B1's cards over KS: no spade of his beats it, and his
+    hearts have no power yet: none. After B1's reveal 8H and QH count as trumps: QH wins,
+    and of 9H 7H only 9H ranks above it. Before any lead a card counts as the card led:
+    over QS, KS beats it and no diamond does."""
+    st = to_trick_3(D_HANDS)
+    d, text = st.v.deck.parse, st.v.deck.text
+    assert st.trick_winner() == -1 and st.winning_card() == -1
+    assert [text[c] for c in st.higher(0, sorted(map(d, ["KS", "QS", "9D"])), d("QS"))] == ["KS"]
+    do(st, "0 play KS", "1 play 8H", "2 play QH")
+    assert st.trick_winner() == 0 and st.winning_card() == d("KS")
+    assert st.higher(3, list(st.hands[3]), d("KS")) == []
+    do(st, "3 expose")
+    assert st.trick_winner() == 2 and st.winning_card() == d("QH")
+    assert [text[c] for c in st.higher(3, list(st.hands[3]), d("QH"))] == ["9H"]
