@@ -465,3 +465,15 @@ def test_engine_trick_as_it_stands_and_higher():
     do(st, "3 expose")
     assert st.trick_winner() == 2 and st.winning_card() == d("QH")
     assert [text[c] for c in st.higher(3, list(st.hands[3]), d("QH"))] == ["9H"]
+
+
+def test_engine_a_duel_has_only_final_passes(tmp_path):
+    """docs/authoring.md: in a duel every pass is final; a file that says otherwise is
+    refused with the line and column of `final_pass`."""
+    from interpreter import VariantError
+    p = tmp_path / "d.yaml"
+    p.write_text('extends: house/29-bhoos\nname: d\nauction:\n  final_pass: false\n')
+    with pytest.raises(VariantError) as e:
+        load_variant(p)
+    [pr] = e.value.problems
+    assert (pr.line, pr.column) == (4, 15) and "every pass is final" in pr.message
