@@ -198,7 +198,7 @@ def cmd_bot_http(args) -> int:
         raise CLIError("no token: pass --token TOKEN or set TAASH_TOKEN (issue one with `taash arena token NAME`)")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
-    name = args.name or "http"
+    name = args.name or os.environ.get("TAASH_BOT") or "http"
     try:
         hello = asyncio.run(wait_hi(url, getattr(args, "wait_http", 10.0)))
     except BridgeError as e:
