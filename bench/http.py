@@ -15,19 +15,23 @@ same number of deals in the arena with all four seats through one bridge, and re
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# run as a script, this file's folder comes first on sys.path and its name would hide the
+# standard library's `http`: put the checkout there instead
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import json
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def pct(xs, p):
