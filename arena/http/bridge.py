@@ -125,7 +125,7 @@ class BridgeClient(BotClient):
         super().__init__(lambda o, l: l[0], token, name, server, max_games, threads=False)
         self.url, self.ids = url, ids
         self.http: HttpBot | None = None
-        self._t0: dict[str, float] = {}
+        self._t0: dict[tuple[str, bool], float] = {}
 
     async def run(self) -> None:
         if self.http is None:
@@ -137,7 +137,8 @@ class BridgeClient(BotClient):
 
     async def _answer(self, d: pb.DecisionRequest, legal: list[str]) -> None:
         self._requests[d.request_id] = d
-        t0 = self._t0.setdefault(d.request_id, time.monotonic())
+        # the deadline counts from the (re)sent request; a retry after ILLEGAL_ACTION runs on its clock
+        t0 = self._t0.setdefault((d.request_id, d.resumed), time.monotonic())
         if len(self._t0) > 10000:
             for k in list(self._t0)[:5000]:
                 del self._t0[k]

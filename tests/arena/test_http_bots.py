@@ -132,6 +132,12 @@ def test_no_bot_there_is_said_clearly(server, tmp_path):
                           "--wait-http", "0.5"], capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60)
     assert out.returncode == 1
     assert "the HTTP bot is not there" in out.stderr and "127.0.0.1:9" in out.stderr
+    out = subprocess.run([*TAASH, "bot", "http", "--token", "x"], capture_output=True, text=True, env=env(),
+                         cwd=ROOT, timeout=60)
+    assert out.returncode == 2 and "needs the bot's URL" in out.stderr
+    out = subprocess.run([*TAASH, "serve", "http", "--bot", "nosuch"], capture_output=True, text=True, env=env(),
+                         cwd=ROOT, timeout=60)
+    assert out.returncode == 2 and "unknown bot 'nosuch'" in out.stderr and "heuristic" in out.stderr
 
 
 def test_round_trip_through_serve_http_heuristic(server):

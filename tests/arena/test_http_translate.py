@@ -188,3 +188,70 @@ def test_serve_http_answers_and_refuses_in_process():
             r = await c.post(path, data=json.dumps(body))
             assert r.status == 200 and (await r.json())["suit"] in "SHDC"
     asyncio.run(go())
+
+
+def test_the_bridge_client_turns_each_failure_into_its_kind():
+    """arena/http/bridge.py's HttpBot against an in-process aiohttp bot: a refused
+    connection, 4xx/5xx and bad bodies are BridgeError (BOT_ERROR in the arena), no answer
+    in time BridgeTimeout (the arena's TIMEOUT), and a reveal with a card is `expose`, then
+    the card without asking again."""
+    from aiohttp import web
+    from aiohttp.test_utils import TestServer
+    from arena.http.bridge import BridgeError, BridgeTimeout, HttpBot
+
+    answers = {}
+
+    async def play(request):
+        assert request.headers["Content-Type"] == "application/json"
+        kind = answers["next"]
+        if kind == "slow":
+            await asyncio.sleep(1.0)
+        if kind == "404":
+            return web.Response(status=404, text="no")
+        if kind == "text":
+            return web.Response(text="OK")
+        return web.Response(body=kind)          # bytes as given, no JSON Content-Type
+
+    async def hi(request):
+        return web.Response(text='{"value": "hello"}')
+
+    async def go():
+        app = web.Application()
+        app.router.add_post("/play", play)
+        app.router.add_get("/hi", hi)
+        async with TestServer(app) as srv:
+            bot = HttpBot(str(srv.make_url("")))
+            try:
+                assert "hello" in await bot.hi()
+                st, seat = state_of(V, "/play", CAPTURED, random.Random(0))
+                obs = st.observation(seat)
+                # B1 before its reveal in trick 3
+                before = dict(obs, trump_exposed=False, exposer=None, exposure_trick=None,
+                              history=obs["history"][:-1], trump=None)
+                for kind, err in (("404", BridgeError), ("text", BridgeError), (b'{"cad": "9H"}', BridgeError),
+                                  ("slow", BridgeTimeout)):
+                    answers["next"] = kind
+                    with pytest.raises(err):
+                        await bot.decide("g1", before, 300.0)
+                answers["next"] = b'{"revealTrump": true, "card": "9H"}\n'
+                assert await bot.decide("g1", before, 1000.0) == "expose"
+                calls = bot.calls
+                assert await bot.decide("g1", obs, 1000.0) == "play 9H" and bot.calls == calls
+                answers["next"] = b'{"card": "9H"}'
+                assert await bot.decide("g1", obs, 1000.0) == "play 9H" and bot.calls == calls + 1
+            finally:
+                await bot.close()
+        refused = HttpBot("http://127.0.0.1:9")
+        try:
+            with pytest.raises(BridgeError, match="cannot connect"):
+                await refused.decide("g1", CAPTURED_OBS(), 500.0)
+            with pytest.raises(BridgeError, match="no HTTP bot"):
+                await refused.hi()
+        finally:
+            await refused.close()
+    asyncio.run(go())
+
+
+def CAPTURED_OBS():
+    st, seat = state_of(V, "/play", CAPTURED, random.Random(0))
+    return st.observation(seat)
