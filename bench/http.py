@@ -1,16 +1,19 @@
 """The HTTP bridge's speed (docs/http-bots.md): decisions per second through
 `taash bot http`, and the latency it adds per decision over a local HTTP bot.
 
-    python bench/http.py [--deals 8] [--seed 1]
+    python bench/http.py [--deals 16] [--seed 1]
 
-It starts `taash serve http --bot random` (the bot behind the bridge: so that the figures
-are the bridge's, not a bot's thinking), measures the bare HTTP round trip of each of the
-requests of a set of deals straight to that server (aiohttp, keep-alive), then plays the
-same number of deals in the arena with all four seats through one bridge, and reports:
+It starts `taash arena serve` and `taash serve http --bot random` (the bot behind the
+bridge: random, so that the figures are the bridge's and not a bot's thinking), and:
 
-- decisions/s through the arena and the bridge (wall time of the match / decisions);
-- per decision, the arena's time from request to answer (the record's t_ms deltas) minus
-  the bare HTTP round trip: the bridge's added latency, p50 and p99.
+1. sends the requests of a set of deals straight to that server (aiohttp, keep-alive):
+   the bare HTTP round trip, p50/p99;
+2. plays ``--deals`` deals in the arena with all four seats through one bridge (the
+   `BridgeClient` of `taash bot http`, in this process so that it can be timed): decisions/s
+   (the match's wall time), and per decision the bridge's own time (from the decision's
+   arrival to its answer written, less that decision's HTTP round trip), p50/p99;
+3. plays the same deals with the native `taash bot random` over gRPC, for comparison:
+   the arena's time per decision (the record's ``t_ms``, whole ms) of both matches.
 """
 
 from __future__ import annotations
@@ -51,12 +54,22 @@ async def bare(url, reqs):
     return out
 
 
+def arena_ms(rec):
+    out = []
+    for ad in rec["arena"]["deals"]:
+        ts = ad["t_ms"]
+        out += [y - x for x, y in zip(ts, ts[1:])]
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=8)
+    ap.add_argument("--deals", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
+    import threading
     from interpreter import State, load_variant, replay
+    from arena.http.bridge import BridgeClient
     from arena.http.translate import default_ids, request_of
     from tests.helpers.arena_util import TAASH, Server, env, record
     v = load_variant("house/29-bhoos")
@@ -68,6 +81,7 @@ def main(argv=None):
             reqs.append(request_of(st.observation(st.to_act), default_ids()))
             la = st.legal_actions()
             st.apply(la[rng.randrange(len(la))])
+    tc = dict(move_ms=5000, bank_ms=60000, grace_ms=5000, max_strikes=3)
     with tempfile.TemporaryDirectory() as tmp:
         srv = Server(Path(tmp) / "data")
         try:
@@ -76,31 +90,39 @@ def main(argv=None):
             srv.procs.append(p)
             url = p.stdout.readline().split("listening on ")[1].split()[0]
             http_ms = asyncio.run(bare(url, reqs))
-            b = subprocess.Popen([*TAASH, "bot", "http", url, "--name", "hb", "--token", srv.token("hb"),
-                                  "--server", srv.addr], stderr=subprocess.DEVNULL, env=env(), cwd=ROOT)
-            srv.procs.append(b)
+            client = BridgeClient(url, srv.token("hb"), "hb", srv.addr, max_games=1)
+            th = threading.Thread(target=lambda: asyncio.run(client.run()), daemon=True)
+            th.start()
             srv.wait_connected(["hb"])
             t = time.perf_counter()
-            [res] = srv.run_matches("house/29-bhoos", ["hb"] * 4, seed=a.seed, max_deals=a.deals,
-                                    move_ms=5000, bank_ms=60000, grace_ms=5000, max_strikes=3)
+            [res] = srv.run_matches("house/29-bhoos", ["hb"] * 4, seed=a.seed, max_deals=a.deals, **tc)
             wall = time.perf_counter() - t
+            th.join(30)
             rec = record(res.record)
             assert not rec["arena"]["verdicts"], rec["arena"]["verdicts"]
             replay(rec)
-            per = []
-            for ad in rec["arena"]["deals"]:
-                ts = ad["t_ms"]
-                per += [y - x for x, y in zip(ts, ts[1:])]
             n = sum(len(ad["t_ms"]) for ad in rec["arena"]["deals"])
+            via_bridge = arena_ms(rec)
+            own = [tot - h for tot, h in client.timings if h > 0]
+            srv.bot("random", "rn", srv.token("rn"))
+            srv.wait_connected(["rn"])
+            t = time.perf_counter()
+            [res2] = srv.run_matches("house/29-bhoos", ["rn"] * 4, seed=a.seed, max_deals=a.deals, **tc)
+            wall2 = time.perf_counter() - t
+            rec2 = record(res2.record)
+            n2 = sum(len(ad["t_ms"]) for ad in rec2["arena"]["deals"])
+            native = arena_ms(rec2)
         finally:
             srv.stop()
-    hp50, hp99 = pct(http_ms, 50), pct(http_ms, 99)
-    ap50, ap99 = pct(per, 50), pct(per, 99)
     print(f"bare HTTP round trip to `taash serve http --bot random`: {len(http_ms)} requests, "
-          f"p50 {hp50:.2f} ms, p99 {hp99:.2f} ms (mean {statistics.mean(http_ms):.2f})")
-    print(f"through arena + bridge: {n} decisions in {wall:.2f} s: {n / wall:.0f} decisions/s; "
-          f"per decision p50 {ap50:.2f} ms, p99 {ap99:.2f} ms")
-    print(f"added by the arena and the bridge per decision: p50 {ap50 - hp50:.2f} ms, p99 {ap99 - hp99:.2f} ms")
+          f"p50 {pct(http_ms, 50):.2f} ms, p99 {pct(http_ms, 99):.2f} ms")
+    print(f"through the arena and the bridge: {n} decisions in {wall:.2f} s: {n / wall:.0f} decisions/s "
+          f"(one game, four seats on one bridge)")
+    print(f"the bridge's own time per decision (arrival to answer, less its HTTP round trip): "
+          f"{len(own)} decisions, p50 {pct(own, 50):.2f} ms, p99 {pct(own, 99):.2f} ms")
+    print(f"arena time per decision (t_ms deltas): through the bridge p50 {pct(via_bridge, 50)} ms, "
+          f"p99 {pct(via_bridge, 99)} ms; native `taash bot random` p50 {pct(native, 50)} ms, "
+          f"p99 {pct(native, 99)} ms ({n2} decisions in {wall2:.2f} s: {n2 / wall2:.0f}/s)")
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ class HttpBot:
             headers={"Content-Type": "application/json"})
         self.pending: dict[tuple[str, int], str] = {}    # (game, seat) -> the card after a reveal
         self.calls = 0
+        self.http_ms: dict[tuple[str, int], float] = {}   # (game, seat) -> the last POST's round trip
         self.faults: list[tuple[str, str]] = []          # (kind, message), newest last
 
     async def close(self) -> None:
@@ -106,7 +107,9 @@ class HttpBot:
             path, body = request_of(observation, self.ids, max(0.0, remaining_ms - MARGIN_MS))
         except Unsupported as e:
             raise BridgeError(str(e)) from None
+        t = time.perf_counter()
         data = await self.post(path, body, (remaining_ms + MARGIN_MS) / 1000.0)
+        self.http_ms[key] = (time.perf_counter() - t) * 1000.0
         try:
             ans = parse_answer(path, data, observation)
         except AnswerError as e:
@@ -126,6 +129,9 @@ class BridgeClient(BotClient):
         self.url, self.ids = url, ids
         self.http: HttpBot | None = None
         self._t0: dict[tuple[str, bool], float] = {}
+        # per answered decision (bench/http.py): (ms from the request's arrival to the answer
+        # written, ms of that decision's HTTP round trip, or 0 when no POST was needed)
+        self.timings: list[tuple[float, float]] = []
 
     async def run(self) -> None:
         if self.http is None:
@@ -143,8 +149,10 @@ class BridgeClient(BotClient):
             for k in list(self._t0)[:5000]:
                 del self._t0[k]
         remaining = d.deadline_ms - (time.monotonic() - t0) * 1000.0
+        t_in = time.perf_counter()
         try:
             obs = json.loads(d.observation_json)
+            self.http.http_ms.pop((d.game_id, d.seat), None)
             action = await self.http.decide(d.game_id, obs, remaining)
         except BridgeTimeout as e:
             log.warning("%s seat %d: %s (the arena's TIMEOUT follows)", d.game_id, d.seat, e)
@@ -164,6 +172,9 @@ class BridgeClient(BotClient):
             log.warning("%s seat %d: the HTTP bot answered %r, not legal now", d.game_id, d.seat, action)
         self.answered[d.request_id] = action
         await self._write(pb.BotMessage(answer=pb.Answer(request_id=d.request_id, action=action)))
+        if len(self.timings) < 1_000_000:
+            self.timings.append(((time.perf_counter() - t_in) * 1000.0,
+                                 self.http.http_ms.get((d.game_id, d.seat), 0.0)))
 
 
 async def wait_hi(url: str, wait_s: float) -> str:
