@@ -281,6 +281,16 @@ def _req(obj: dict, key: str, kind, what: str):
     return v
 
 
+def _list(body: dict, key: str) -> list:
+    """``body[key]``, a list (absent or null: empty); RequestError otherwise."""
+    v = body.get(key)
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        raise RequestError(f"{key!r} is not a list")
+    return v
+
+
 def _cards(lst, what: str) -> list[str]:
     if not isinstance(lst, list):
         raise RequestError(f"{what} is not a list of cards")
@@ -335,7 +345,7 @@ def parse_request(path: str, body) -> Parsed:
 
     hand = _cards(_req(body, "cards", list, "a list of cards"), "'cards'")
     calls = []
-    for e in body.get("bidHistory") or []:
+    for e in _list(body, "bidHistory"):
         if not isinstance(e, list) or len(e) != 2:
             raise RequestError(f"'bidHistory': {e!r} is not [playerId, bid]")
         s = seat_of(e[0], "'bidHistory'")
@@ -346,14 +356,14 @@ def parse_request(path: str, body) -> Parsed:
         calls.append((s, "pass" if b == 0 else f"bid {b}"))
     tricks, played, trump, revealed = [], [], None, None
     if path == "/play":
-        for e in body.get("handsHistory") or []:
+        for e in _list(body, "handsHistory"):
             if not isinstance(e, list) or len(e) != 3:
                 raise RequestError(f"'handsHistory': {e!r} is not [leaderId, [4 cards], winnerId]")
             cs = _cards(e[1], "'handsHistory'")
             if len(cs) != 4:
                 raise RequestError("'handsHistory': a trick of other than 4 cards")
             tricks.append((seat_of(e[0], "'handsHistory'"), cs, seat_of(e[2], "'handsHistory'")))
-        played = _cards(body.get("played") or [], "'played'")
+        played = _cards(_list(body, "played"), "'played'")
         if len(played) > 3:
             raise RequestError("'played' has more than 3 cards")
         t = body.get("trumpSuit", False)

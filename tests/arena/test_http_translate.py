@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as hst
 
 from interpreter import State, load_variant
 from arena.http.translate import (Answer, AnswerError, RequestError, answer_of, card_in, card_out,
@@ -255,3 +256,23 @@ def test_the_bridge_client_turns_each_failure_into_its_kind():
 def CAPTURED_OBS():
     st, seat = state_of(V, "/play", CAPTURED, random.Random(0))
     return st.observation(seat)
+
+
+def _values():
+    st = hst
+    leaf = st.none() | st.booleans() | st.integers(-2, 40) | st.floats(allow_nan=False) | \
+        st.sampled_from(["", "B1", "A0", "1S", "9H", "ZZ", "H"])
+    return st.recursive(leaf, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(
+        st.sampled_from(["hand", "playerId", "bid"]), kids, max_size=2), max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hst.dictionaries(hst.sampled_from(sorted(CAPTURED) + ["bidState"]), _values(), max_size=3),
+       hst.sampled_from(["/bid", "/chooseTrump", "/play"]))
+def test_any_broken_request_is_a_request_error(change, path):
+    """A request with any field replaced by any JSON value is answered (a State) or refused
+    with RequestError (400), never another exception (a 500)."""
+    try:
+        state_of(V, path, {**CAPTURED, **change}, random.Random(0))
+    except RequestError:
+        pass
