@@ -276,3 +276,48 @@ def test_any_broken_request_is_a_request_error(change, path):
         state_of(V, path, {**CAPTURED, **change}, random.Random(0))
     except RequestError:
         pass
+
+
+class _Exposer:
+    def decide(self, observation, legal):
+        return "expose" if "expose" in legal else legal[-1]
+
+
+def test_served_reveals_as_the_protocol_wants():
+    """A served bot that asks for the reveal: as the declarer (it knows the trump) it
+    answers the reveal and its card at once; any other seat the reveal alone, and plays
+    when asked again with the trump known (protocols/bhoos-29.md, "The reveal")."""
+    from arena import registry
+    from arena.http.serve import Served
+    registry.register("test-exposer", lambda v: _Exposer(), replace=True)
+    try:
+        served = Served("test-exposer")
+        seen = set()
+        for seed in range(40):
+            st = State(V, dealer=seed % 4, seed=seed)
+            while not st.is_terminal and len(seen) < 2:
+                seat = st.to_act
+                obs = st.observation(seat)
+                if "expose" in obs["legal_actions"]:
+                    path, body = request_of(obs, IDS)
+                    ans = served.answer(path, body)
+                    if obs["declarer"] == seat:
+                        seen.add("declarer")
+                        after = st.copy()
+                        after.apply("expose")
+                        assert ans["revealTrump"] is True and f"play {card_in(ans['card'])}" in after.legal_actions()
+                    else:
+                        seen.add("other")
+                        assert ans == {"revealTrump": True}
+                        st.apply("expose")
+                        path, body = request_of(st.observation(seat), IDS)
+                        assert body["trumpRevealed"] == {"hand": len(st.tricks) + 1, "playerId": IDS[seat]}
+                        again = served.answer(path, body)
+                        assert set(again) == {"card"} and f"play {card_in(again['card'])}" in st.legal_actions()
+                        continue
+                st.apply(st.legal_actions()[-1] if st.phase == "play" else st.default_action())
+            if len(seen) == 2:
+                break
+        assert seen == {"declarer", "other"}
+    finally:
+        registry.unregister("test-exposer")
