@@ -329,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub)
     from .cli_ladder import add_commands as add_ladder_commands
     add_ladder_commands(sub)
+    from .http.serve import add_commands as add_serve_commands
+    add_serve_commands(sub)
     return p
 
 

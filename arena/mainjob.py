@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "bots" / "node"
 MARK = ".taash-mainjob"
 VARIANTS = ("56", "28", "29", "304", "304-solo")
+BHOOS = "house/29-bhoos"
 
 
 class JobError(Exception):
@@ -84,6 +85,17 @@ class Processes:
         env.update(TAASH_TOKEN=token, TAASH_BOT=name, TAASH_SERVER=self.addr)
         log = open(self.logs / f"bot-{name}.log", "w")
         self.bots[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+
+    def start_http(self, bot: str, timeout_s: float = 60.0) -> str:
+        """Start `taash serve http --bot BOT --port 0`; return its URL."""
+        log = open(self.logs / f"http-{bot}.log", "w")
+        p = self.bots[f"http-{bot}"] = subprocess.Popen(_taash("serve", "http", "--bot", bot, "--port", "0"),
+                                                        stdout=subprocess.PIPE, stderr=log, text=True, env=_env(),
+                                                        cwd=ROOT)
+        line = _readline(p.stdout, timeout_s)
+        if "listening on" not in line:
+            raise JobError(f"taash serve http did not start (see {self.logs / f'http-{bot}.log'}): {line.strip()!r}")
+        return line.split("listening on ", 1)[1].split()[0]
 
     def wait_connected(self, names, timeout_s: float = 60.0) -> None:
         """Wait until every bot in ``names`` is connected; JobError naming the missing ones."""
@@ -174,6 +186,8 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=6, help="games at once in the arena (default 6)")
     ap.add_argument("--no-duplicate", action="store_true", help="no duplicate deals")
     ap.add_argument("--no-node", action="store_true", help="leave out the Node.js bot")
+    ap.add_argument("--bhoos-deals", type=int, default=48,
+                    help=f"deals of the {BHOOS} ladder with our heuristic through the HTTP bridge (0: none; default 48)")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     from rich.console import Console
@@ -195,9 +209,15 @@ def main(argv=None) -> int:
                 bots["node"] = node
         for name, cmd in bots.items():
             procs.start_bot(name, cmd, procs.token(name))
-        procs.wait_connected(bots)
-        err.print(f"bots connected: {', '.join(bots)} (each a process of its own, over gRPC)", highlight=False)
-        results = run_ladders(con, err, data, addr, list(bots), args)
+        extra = []
+        if args.bhoos_deals:   # one seat family through the SmartBots 29 HTTP bridge (docs/http-bots.md)
+            url = procs.start_http("heuristic")
+            procs.start_bot("heuristic-http", _taash("bot", "http", url), procs.token("heuristic-http"))
+            extra = [(BHOOS, ["heuristic", "random", "heuristic-http"], args.bhoos_deals)]
+        procs.wait_connected(list(bots) + [b for _, bs, _ in extra for b in bs if b not in bots])
+        err.print(f"bots connected: {', '.join(bots)}{', heuristic-http (our heuristic over HTTP)' if extra else ''} "
+                  "(each a process of its own, over gRPC)", highlight=False)
+        results = run_ladders(con, err, data, addr, list(bots), args, extra)
     except JobError as e:
         print(f"main job: error: {e}", file=sys.stderr)
         return 1
@@ -222,8 +242,9 @@ def main(argv=None) -> int:
     return 0 if results["ok"] else 1
 
 
-def run_ladders(con, err, data: Path, addr: str, bots: list[str], args) -> dict:
-    """The ladders of the main job through the arena at ``addr``; returns what to report."""
+def run_ladders(con, err, data: Path, addr: str, bots: list[str], args, extra=()) -> dict:
+    """The ladders of the main job through the arena at ``addr``; returns what to report.
+    ``extra``: more ladders, (variant, bots, deals) each."""
     from interpreter import load_variant
     from .cli_ladder import standings_table
     from .ladder import ArenaRunner, LadderError, LadderSettings, open_store, recompute, run_ladder
@@ -235,11 +256,12 @@ def run_ladders(con, err, data: Path, addr: str, bots: list[str], args) -> dict:
     games = deals = 0
     ok = True
     refs = []
-    for name in [v.strip() for v in args.variants.split(",") if v.strip()]:
+    plan = [(v.strip(), bots, args.deals) for v in args.variants.split(",") if v.strip()] + list(extra)
+    for name, vbots, vdeals in plan:
         t = time.monotonic()
         runner = ArenaRunner(addr, admin, name)
         try:
-            s = run_ladder(store, runner, bots, args.deals, settings, workers=args.workers)
+            s = run_ladder(store, runner, vbots, vdeals, settings, workers=args.workers)
         except LadderError as e:
             raise JobError(str(e)) from None
         finally:
