@@ -302,6 +302,11 @@ def cmd_bot(args) -> int:
     bot = ArenaAgent(entry, args.seed)
     client = BotClient(bot.decide, token, name, args.server, max_games=args.games)
     print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
+    return run_client(client, name)
+
+
+def run_client(client, name: str) -> int:
+    """Run a bot's arena client to its end; a refused token is one line and exit 1."""
     try:
         asyncio.run(client.run())
     except AuthError as e:

@@ -199,7 +199,6 @@ def cmd_bot_http(args) -> int:
     import os
     import sys
     from ..cli import CLIError
-    from ..sdk import AuthError
     url = args.url
     if not url:
         raise CLIError("taash bot http needs the bot's URL: taash bot http http://127.0.0.1:8001")
@@ -218,9 +217,5 @@ def cmd_bot_http(args) -> int:
         return 1
     client = BridgeClient(url, token, name, args.server, max_games=args.games)
     print(f"bot {name} (HTTP bot at {url}, /hi: {hello[:60]}) playing at {args.server}", file=sys.stderr, flush=True)
-    try:
-        asyncio.run(client.run())
-    except AuthError as e:
-        print(f"taash: error: the arena refused bot {name!r}: {e}", file=sys.stderr)
-        return 1
-    return 0
+    from ..cli_arena import run_client
+    return run_client(client, name)
