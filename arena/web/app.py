@@ -49,7 +49,6 @@ def make_app(site: Site, arena: str | None = None) -> web.Application:
     """The application over ``site``; ``arena`` (host:port): follow its live games."""
     env = environment()
     app = web.Application()
-    app["site"], app["env"] = site, env
     hub = None
     if arena:
         from .live import LiveHub
@@ -62,7 +61,6 @@ def make_app(site: Site, arena: str | None = None) -> web.Application:
             await hub.stop()
         app.on_startup.append(start)
         app.on_cleanup.append(stop)
-    app["hub"] = hub
 
     def page(name, **kw):
         html = env.get_template(name).render(live=hub is not None, **kw)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 
 log = logging.getLogger("taash.web")
 
@@ -50,7 +49,7 @@ def apply_event(games: dict, e: dict) -> dict | None:
             return None
         g = games[e["game"]] = {"id": e["game"], "variant": e["variant"], "bots": e["bots"], "deal": None,
                                 "dealer": None, "actions": [], "faults": 0, "score": [0] * len(e["bots"]),
-                                "hands": None, "widow": None, "last": None, "over": False, "t": time.time()}
+                                "hands": None, "widow": None, "last": None, "over": False}
         return g
     if t == "deal_started":
         g.update(deal=e["deal"], dealer=e["dealer"], actions=[], hands=None, widow=None)
