@@ -134,3 +134,16 @@ def test_live_state_shows_hands_only_after_the_deal():
     assert g["hands"] == hands and g["score"] == [1, 0, 1, 0]
     g = apply_event(games, ev("deal_started", deal=1, dealer=0))
     assert g["hands"] is None and g["actions"] == []     # the next deal starts hidden again
+
+
+def test_a_wheel_carries_the_templates_and_static_files():
+    """Every file under arena/web/templates and static matches a package-data pattern."""
+    import fnmatch
+    import tomllib
+    from tests.helpers import ROOT
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    pats = conf["package-data"]["arena.web"]
+    web = ROOT / "arena" / "web"
+    files = [p.relative_to(web).as_posix() for d in ("templates", "static") for p in (web / d).rglob("*") if p.is_file()]
+    assert files and all(any(fnmatch.fnmatch(f, pat) for pat in pats) for f in files), files
+    assert "arena.web" in conf["packages"]
