@@ -45,8 +45,9 @@ def environment():
     return env
 
 
-def make_app(site: Site, arena: str | None = None) -> web.Application:
-    """The application over ``site``; ``arena`` (host:port): follow its live games."""
+def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1) -> web.Application:
+    """The application over ``site``; ``arena`` (host:port): follow its live games, a
+    page getting the states changed in each ``batch_s`` seconds as one message."""
     env = environment()
     app = web.Application()
     hub = None
@@ -130,20 +131,24 @@ def make_app(site: Site, arena: str | None = None) -> web.Application:
                 {"games": snap, "running": len(hub.games), "page": page_no, "per_page": PER_PAGE}).encode() + b"\n\n")
             while True:
                 try:
-                    text = await asyncio.wait_for(q.get(), 15)
+                    await asyncio.wait_for(q.wake.wait(), 15)
                 except asyncio.TimeoutError:
                     await resp.write(b": keep-alive\n\n")
                     continue
-                msg = json.loads(text)
-                if msg["kind"] == "game":
-                    g = msg["game"]
-                    if not pick(g):
-                        continue
+                if batch_s:
+                    await asyncio.sleep(batch_s)   # one message per batch, whatever the event rate
+                dirty, reset = q.take()
+                if reset:
+                    shown.clear()
+                    await resp.write(b'data: {"kind":"reset"}\n\n')
+                games = [g for _, g in sorted(dirty.items()) if pick(g)]
+                for g in games:
                     if g["over"]:
                         shown.discard(g["id"])
-                    msg["running"] = len(hub.games)
-                    text = json.dumps(msg, separators=(",", ":"))
-                await resp.write(b"data: " + text.encode() + b"\n\n")
+                if games:
+                    text = json.dumps({"kind": "games", "games": games, "running": len(hub.games)},
+                                      separators=(",", ":"))
+                    await resp.write(b"data: " + text.encode() + b"\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:

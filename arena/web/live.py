@@ -66,16 +66,34 @@ def apply_event(games: dict, e: dict) -> dict | None:
     return g
 
 
+class Subscriber:
+    """A page's stream: the states changed since it last looked (id -> state) and an event
+    set when there are some; ``reset`` when the hub lost the arena."""
+
+    def __init__(self):
+        self.dirty: dict[str, dict] = {}
+        self.wake = asyncio.Event()
+        self.reset = False
+
+    def take(self) -> tuple[dict[str, dict], bool]:
+        """The changed states and the reset flag, cleared."""
+        d, r = self.dirty, self.reset
+        self.dirty, self.reset = {}, False
+        self.wake.clear()
+        return d, r
+
+
 class LiveHub:
     """Follows the arena at ``addr`` (host:port) with one `Watch` call for every game and
-    fans the states out to subscribers (asyncio queues of JSON texts). Reconnects every
+    tells its subscribers which game states changed (no copy and no JSON per event: a
+    page serializes only its own games, at most once per batch). Reconnects every
     ``retry_s`` seconds while the arena is away. ``games``: id -> state of running games."""
 
     def __init__(self, addr: str, retry_s: float = 1.0):
         self.addr = addr
         self.retry_s = retry_s
         self.games: dict[str, dict] = {}
-        self.subs: set[asyncio.Queue] = set()
+        self.subs: set[Subscriber] = set()
         self.connected = False
         self.task: asyncio.Task | None = None
         self.events = 0
@@ -91,20 +109,13 @@ class LiveHub:
             except (asyncio.CancelledError, Exception):
                 pass
 
-    def subscribe(self) -> asyncio.Queue:
-        q: asyncio.Queue = asyncio.Queue(maxsize=10_000)
-        self.subs.add(q)
-        return q
+    def subscribe(self) -> Subscriber:
+        sub = Subscriber()
+        self.subs.add(sub)
+        return sub
 
-    def unsubscribe(self, q) -> None:
-        self.subs.discard(q)
-
-    def _send(self, text: str) -> None:
-        for q in list(self.subs):
-            try:
-                q.put_nowait(text)
-            except asyncio.QueueFull:   # a page too far behind: end its stream
-                self.subs.discard(q)
+    def unsubscribe(self, sub) -> None:
+        self.subs.discard(sub)
 
     async def _run(self) -> None:
         import grpc
@@ -119,11 +130,12 @@ class LiveHub:
                     self.connected = True
                     async for ev in call:
                         self.events += 1
-                        e = event_json(ev)
-                        g = apply_event(self.games, e)
+                        g = apply_event(self.games, event_json(ev))
                         if g is None:
                             continue
-                        self._send(json.dumps({"kind": "game", "game": g}, separators=(",", ":")))
+                        for sub in self.subs:
+                            sub.dirty[g["id"]] = g
+                            sub.wake.set()
                         if g["over"]:
                             self.games.pop(g["id"], None)
             except asyncio.CancelledError:
@@ -132,5 +144,7 @@ class LiveHub:
                 log.info("watching %s: %s", self.addr, e)
             self.connected = False
             self.games.clear()
-            self._send(json.dumps({"kind": "reset"}))
+            for sub in self.subs:
+                sub.reset = True
+                sub.wake.set()
             await asyncio.sleep(self.retry_s)

@@ -49,10 +49,17 @@ src.addEventListener("snapshot", e => {
   m.games.forEach(g => { games.set(g.id, g); draw(g); });
   window.taashFirstData = performance.now();
 });
+const dirty = new Map();
+let frame = 0;
+function flush() { frame = 0; dirty.forEach(g => draw(g)); dirty.clear(); }
 src.onmessage = e => {
   const m = JSON.parse(e.data);
   updates++; window.taashUpdates = updates;
-  if (m.kind === "reset") { document.getElementById("tables").innerHTML = ""; document.getElementById("status").textContent = "arena away, reconnecting…"; return; }
-  if (m.kind === "game") { games.set(m.game.id, m.game); draw(m.game); document.getElementById("running").textContent = m.running; }
+  if (m.kind === "reset") { dirty.clear(); document.getElementById("tables").innerHTML = ""; document.getElementById("status").textContent = "arena away, reconnecting…"; return; }
+  if (m.kind === "games") {
+    m.games.forEach(g => { games.set(g.id, g); dirty.set(g.id, g); });
+    document.getElementById("running").textContent = m.running;
+    if (!frame) frame = requestAnimationFrame(flush);   // draw once per frame
+  }
 };
 src.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };

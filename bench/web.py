@@ -1,0 +1,135 @@
+"""The live page under load: first paint and update rate of /live with many games
+running, and the arena's decisions/s with the page open against without.
+
+    python bench/web.py                 # 1000 concurrent games of 29, 2 deals each
+    python bench/web.py --games 200 --deals 1
+
+On localhost it starts `taash arena serve`, two `taash bot random` processes (every game
+is r1,r2,r1,r2) and runs --games games at once through RunMatches, twice:
+
+- without the page: the arena alone; decisions/s = the actions in the games' records /
+  the wall time of the RunMatches call;
+- with the page: `taash web --arena` following the arena and a headless Chromium
+  (Debian's, /usr/bin/chromium, through Playwright) on /live from the start. Figures:
+  first contentful paint and the time to the first live data (the SSE snapshot) after
+  navigation, ms; the page's update rate (SSE messages applied per second, its page of
+  24 tables); the arena's decisions/s as above.
+
+Everything shares the machine's cores (here 2): the page's cost includes the CPU the web
+process and the browser take from the arena. Prints one table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+TAASH = [sys.executable, "-m", "arena.cli"]
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
+    return e
+
+
+def start_arena(data: Path):
+    p = subprocess.Popen([*TAASH, "arena", "serve", "--port", "0", "--data", str(data), "--public-seeds"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
+    line = p.stdout.readline()
+    addr = line.split("listening on ")[1].split()[0]
+    bots = []
+    for n in ("r1", "r2"):
+        tok = subprocess.run([*TAASH, "arena", "token", n, "--data", str(data)], capture_output=True, text=True,
+                             env=env(), cwd=ROOT, check=True).stdout.strip()
+        bots.append(subprocess.Popen([*TAASH, "bot", "random", "--name", n, "--token", tok, "--server", addr],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(), cwd=ROOT))
+    return p, bots, addr
+
+
+def run_games(addr, data, games, deals, seed):
+    """RunMatches of ``games`` games at once; returns (decisions, seconds)."""
+    import grpc
+    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    admin = (Path(data) / "admin-token").read_text().strip()
+    req = apb.MatchRequest(variant="29", bots=["r1", "r2", "r1", "r2"], matches=games, parallel=games, seed=seed,
+                           max_deals=deals, wait_ms=30000)
+    t0 = time.monotonic()
+    with grpc.insecure_channel(addr) as ch:
+        ups = list(arena_pb2_grpc.ArenaStub(ch).RunMatches(req, metadata=[("authorization", f"Bearer {admin}")],
+                                                           timeout=1800))
+    dt = time.monotonic() - t0
+    n = 0
+    for u in ups:
+        if u.WhichOneof("update") == "game" and u.game.record:
+            rec = json.loads(Path(u.game.record).read_text())
+            n += sum(len(d["actions"]) for d in rec["deals"])
+    return n, dt
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--deals", type=int, default=2)
+    a = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="taash-bench-web-"))
+    data = tmp / "data"
+    arena, bots, addr = start_arena(data)
+    rows = []
+    try:
+        time.sleep(1.5)   # the bots connect
+        run_games(addr, data, 4, 1, 10_000)   # warm up
+        n, dt = run_games(addr, data, a.games, a.deals, 0)
+        rows.append(("without the page", n / dt, None, None, None))
+        web = subprocess.Popen([*TAASH, "web", "--data", str(data), "--arena", addr, "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
+        url = web.stdout.readline().split("web pages on ")[1].strip()
+        from playwright.sync_api import sync_playwright
+        try:
+            with sync_playwright() as pw:
+                ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), executable_path="/usr/bin/chromium",
+                                                            args=FLAGS, headless=True)
+                page = ctx.new_page()
+                box = {}
+                t = threading.Thread(target=lambda: box.update(r=run_games(addr, data, a.games, a.deals, 0)))
+                t.start()
+                time.sleep(1.0)   # the games are running
+                page.goto(url + "live", wait_until="load")
+                page.wait_for_function("window.taashFirstData !== undefined", timeout=60_000)
+                fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
+                first = page.evaluate("window.taashFirstData")
+                u0, t0 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
+                t.join(1800)
+                u1, t1 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
+                n, dt = box["r"]
+                rows.append(("with /live open", n / dt, fcp, first, (u1 - u0) / (t1 - t0)))
+                ctx.close()
+        finally:
+            web.terminate()
+            web.wait(10)
+    finally:
+        for p in bots + [arena]:
+            p.terminate()
+        for p in bots + [arena]:
+            p.wait(15)
+    print(f"{a.games} games of 29 at once, {a.deals} deals each, 2 random bot processes")
+    print(f"{'':18} {'decisions/s':>12} {'first paint ms':>15} {'first data ms':>14} {'updates/s':>10}")
+    for name, dps, fcp, first, ups in rows:
+        f = lambda x: "-" if x is None else f"{x:.0f}"
+        print(f"{name:18} {dps:12.0f} {f(fcp):>15} {f(first):>14} {f(ups):>10}")
+    print(f"page open / without: {rows[1][1] / rows[0][1]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
