@@ -58,6 +58,12 @@ def start_arena(data: Path):
     return p, bots, addr
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
+    f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_games(addr, data, games, deals, seed):
     """RunMatches of ``games`` games at once; returns (decisions, seconds)."""
     import grpc
@@ -90,8 +96,10 @@ def main():
     try:
         time.sleep(1.5)   # the bots connect
         run_games(addr, data, 4, 1, 10_000)   # warm up
+        c0 = {p.pid: cpu_s(p.pid) for p in [arena] + bots}
         n, dt = run_games(addr, data, a.games, a.deals, 0)
-        rows.append(("without the page", n / dt, None, None, None))
+        cpu = {k: cpu_s(k) - v for k, v in c0.items()}
+        rows.append(("without the page", n / dt, None, None, None, cpu[arena.pid], sum(cpu.values()) - cpu[arena.pid], None))
         web = subprocess.Popen([*TAASH, "web", "--data", str(data), "--arena", addr, "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
         url = web.stdout.readline().split("web pages on ")[1].strip()
@@ -102,6 +110,7 @@ def main():
                                                             args=FLAGS, headless=True)
                 page = ctx.new_page()
                 box = {}
+                c0 = {p.pid: cpu_s(p.pid) for p in [arena, web] + bots}
                 t = threading.Thread(target=lambda: box.update(r=run_games(addr, data, a.games, a.deals, 0)))
                 t.start()
                 time.sleep(1.0)   # the games are running
@@ -113,7 +122,9 @@ def main():
                 t.join(1800)
                 u1, t1 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
                 n, dt = box["r"]
-                rows.append(("with /live open", n / dt, fcp, first, (u1 - u0) / (t1 - t0)))
+                cpu = {k: cpu_s(k) - v for k, v in c0.items()}
+                rows.append(("with /live open", n / dt, fcp, first, (u1 - u0) / (t1 - t0), cpu[arena.pid],
+                             sum(cpu.values()) - cpu[arena.pid] - cpu[web.pid], cpu[web.pid]))
                 ctx.close()
         finally:
             web.terminate()
@@ -124,10 +135,12 @@ def main():
         for p in bots + [arena]:
             p.wait(15)
     print(f"{a.games} games of 29 at once, {a.deals} deals each, 2 random bot processes")
-    print(f"{'':18} {'decisions/s':>12} {'first paint ms':>15} {'first data ms':>14} {'updates/s':>10}")
-    for name, dps, fcp, first, ups in rows:
+    print(f"{'':18} {'decisions/s':>12} {'first paint ms':>15} {'first data ms':>14} {'updates/s':>10}"
+          f" {'arena cpu s':>12} {'bots cpu s':>11} {'web cpu s':>10}")
+    for name, dps, fcp, first, ups, ca, cb, cw in rows:
         f = lambda x: "-" if x is None else f"{x:.0f}"
-        print(f"{name:18} {dps:12.0f} {f(fcp):>15} {f(first):>14} {f(ups):>10}")
+        g = lambda x: "-" if x is None else f"{x:.1f}"
+        print(f"{name:18} {dps:12.0f} {f(fcp):>15} {f(first):>14} {f(ups):>10} {g(ca):>12} {g(cb):>11} {g(cw):>10}")
     print(f"page open / without: {rows[1][1] / rows[0][1]:.2f}")
 
 
