@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.parse
 from pathlib import Path
 
 from aiohttp import web
@@ -41,7 +42,7 @@ def environment():
 
     env.filters["card"] = card
     env.filters["tojson_safe"] = lambda x: Markup(json.dumps(x).replace("<", "\\u003c"))
-    env.filters["q"] = lambda s: __import__("urllib.parse").parse.quote(str(s), safe="")
+    env.filters["q"] = lambda s: urllib.parse.quote(str(s), safe="")
     return env
 
 
@@ -103,6 +104,8 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1) -> web.
         return page("bot.html", bot=site.bot(request.match_info["name"]))
 
     async def live(request):
+        if hub is None:
+            raise web.HTTPNotFound(text="no arena: start taash web with --arena ADDR")
         return page("live.html", connected=hub is not None and hub.connected)
 
     async def events(request):

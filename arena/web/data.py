@@ -210,7 +210,6 @@ def game_view(rec: dict, bots=None) -> dict:
     "result", "verdicts"}]}. Raises RecordError / VariantError as `replay` does."""
     from interpreter import replay
     m = replay(rec)
-    v = m.variant if hasattr(m, "variant") else None
     arena = rec.get("arena") or {}
     bots = list(bots or arena.get("bots") or [])
     deals = []
