@@ -23,6 +23,8 @@ def cmd_web(args) -> int:
     except StoreError as e:
         print(f"taash: error: {e}", file=sys.stderr)
         return 1
+    if args.nice:
+        os.nice(args.nice)
     serve(site, args.host, args.port, args.arena)
     return 0
 
@@ -52,4 +54,6 @@ def add_commands(sub) -> None:
     w.add_argument("--arena", metavar="ADDR", help="show the live games of the arena at ADDR (host:port)")
     w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     w.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free port)")
+    w.add_argument("--nice", type=int, default=0, metavar="N",
+                   help="lower this process's CPU priority by N (e.g. 10 beside a busy arena on the same machine)")
     w.set_defaults(fn=cmd_web)

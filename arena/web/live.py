@@ -128,11 +128,19 @@ class LiveHub:
                                            request_serializer=apb.WatchRequest.SerializeToString,
                                            response_deserializer=pb.GameEvent.FromString)(apb.WatchRequest())
                     self.connected = True
+                    games = self.games
                     async for ev in call:
                         self.events += 1
-                        g = apply_event(self.games, event_json(ev))
-                        if g is None:
-                            continue
+                        if ev.WhichOneof("event") == "action":   # the common case, kept short
+                            g = games.get(ev.game_id)
+                            if g is None:
+                                continue
+                            a = ev.action
+                            g["actions"].append([a.seat, a.action])
+                        else:
+                            g = apply_event(games, event_json(ev))
+                            if g is None:
+                                continue
                         for sub in self.subs:
                             sub.dirty[g["id"]] = g
                             sub.wake.set()
