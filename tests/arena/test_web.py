@@ -147,3 +147,22 @@ def test_a_wheel_carries_the_templates_and_static_files():
     files = [p.relative_to(web).as_posix() for d in ("templates", "static") for p in (web / d).rglob("*") if p.is_file()]
     assert files and all(any(fnmatch.fnmatch(f, pat) for pat in pats) for f in files), files
     assert "arena.web" in conf["packages"]
+
+
+def test_bot_page_counts_its_own_faults_by_kind(tmp_path):
+    from arena.store import SQLiteStore
+    st = SQLiteStore(tmp_path)
+    rec = first_legal_record(deals=1)
+    rec["arena"] = {"game_id": "g1", "bots": ["x", "y", "x", "y"], "verdicts": [
+        {"deal": 0, "index": 3, "seat": 0, "kind": "TIMEOUT"}, {"deal": 0, "index": 5, "seat": 2, "kind": "TIMEOUT"},
+        {"deal": 0, "index": 9, "seat": 1, "kind": "ILLEGAL_ACTION"}]}
+    gid = st.new_game_id()
+    st.save_game(gid, {"variant": "29", "seed": 3, "bots": ["x", "y", "x", "y"], "complete": False,
+                       "score": [0, 0, 0, 0], "winners": [], "faults": 3}, rec)
+    site = Site(None, tmp_path)
+    assert site.bot("x")["faults"] == {"TIMEOUT": 2}          # seats 0 and 2 are x's
+    assert site.bot("y")["faults"] == {"ILLEGAL_ACTION": 1}
+    [(status, html, _)] = asyncio.run(_get(site, "/bot/x"))
+    assert status == 200 and "TIMEOUT" in html and gid in html
+    view = game_view(rec)
+    assert [v["index"] for v in view["deals"][0]["verdicts"]] == [3, 5, 9] and view["bots"][1] == "y"
