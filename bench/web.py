@@ -143,7 +143,12 @@ def main():
                 time.sleep(1.0)   # the games are running
                 page.goto(url + "live", wait_until="load")
                 page.wait_for_function("window.taashFirstData !== undefined", timeout=60_000)
-                fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
+                fcp_js = "performance.getEntriesByName('first-contentful-paint')[0]?.startTime"
+                try:
+                    page.wait_for_function(fcp_js + " !== undefined", timeout=30_000)
+                except Exception:
+                    pass
+                fcp = page.evaluate(fcp_js + " ?? null")
                 first = page.evaluate("window.taashFirstData")
                 u0, t0 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
                 t.join(1800)
