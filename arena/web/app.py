@@ -131,7 +131,8 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1) -> web.
         try:
             snap = [g for g in sorted(hub.games.values(), key=lambda g: g["id"]) if pick(g)]
             await resp.write(b"event: snapshot\ndata: " + json.dumps(
-                {"games": snap, "running": len(hub.games), "page": page_no, "per_page": PER_PAGE}).encode() + b"\n\n")
+                {"games": snap, "running": len(hub.games), "page": page_no, "per_page": PER_PAGE,
+                 "connected": hub.connected}).encode() + b"\n\n")
             while True:
                 try:
                     await asyncio.wait_for(q.wake.wait(), 15)

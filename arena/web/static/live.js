@@ -43,7 +43,7 @@ function draw(g) {
 const src = new EventSource("/live/events?page=" + page);
 src.addEventListener("snapshot", e => {
   const m = JSON.parse(e.data);
-  document.getElementById("status").textContent = "connected";
+  document.getElementById("status").textContent = m.connected ? "connected" : "waiting for the arena…";
   document.getElementById("running").textContent = m.running;
   document.getElementById("tables").innerHTML = "";
   m.games.forEach(g => { games.set(g.id, g); draw(g); });
@@ -59,6 +59,7 @@ src.onmessage = e => {
   if (m.kind === "games") {
     m.games.forEach(g => { games.set(g.id, g); dirty.set(g.id, g); });
     document.getElementById("running").textContent = m.running;
+    document.getElementById("status").textContent = "connected";
     if (!frame) frame = requestAnimationFrame(flush);   // draw once per frame
   }
 };
