@@ -331,6 +331,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_ladder_commands(sub)
     from .http.serve import add_commands as add_serve_commands
     add_serve_commands(sub)
+    from .web.cli import add_commands as add_web_commands
+    add_web_commands(sub)
     return p
 
 

@@ -237,6 +237,7 @@ def main(argv=None) -> int:
           if results["first_record"] else f"records: in {data / 'ladder.sqlite3'}")
     print(f"ladder database: {data / 'ladder.sqlite3'} (see `taash ladder standings --data {args.data}`)")
     print(f"plot: {results['plot']}")
+    print(f"report: {results['report']} (open it in a browser; `taash web --data {args.data}` for every page)")
     print(f"main job: {results['games']} games, {results['deals']} deals on {len(results['variants'])} variants "
           f"in {wall:.1f} s wall time; every process it started is stopped")
     return 0 if results["ok"] else 1
@@ -277,9 +278,12 @@ def run_ladders(con, err, data: Path, addr: str, bots: list[str], args, extra=()
                                   f"({'duplicate, ' if settings.duplicate else ''}{time.monotonic() - t:.1f} s)"))
         con.print(f"  standings recomputed from the records: {'equal' if same else 'DIFFERENT'}", highlight=False)
     plot = plot_history({v: store.history(v) for v in refs}, data / "ladder.png")
+    from .web.data import Site
+    from .web.report import write_report
+    report = write_report(Site(store, data), data / "report.html", refs)   # beside the plot (docs/web.md)
     first = next((g.record_path for v in refs[:1] for g in store.games(v).values() if g.record_path), None)
     store.close()
-    return {"games": games, "deals": deals, "variants": refs, "plot": plot, "ok": ok,
+    return {"games": games, "deals": deals, "variants": refs, "plot": plot, "report": report, "ok": ok,
             "first_record": Path(first).name if first else None}
 
 
