@@ -167,8 +167,20 @@ def cmd_simulate(args) -> int:
     if args.record is not None:  # before playing: a bad place loses no work
         targets = _record_targets(args.record, matches or 1)
     t0 = time.perf_counter()
-    ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots,
-                           keep=targets is not None)
+    if args.cluster:
+        if targets is not None:
+            raise CLIError("--record is not available with --cluster: simulate the matches to record locally")
+        from .ladder.cluster import simulate_ray
+        from .ladder.runners import LadderError
+        try:
+            ms, summary = [], simulate_ray(args.variant, matches, args.deals, args.seed, options, bots=args.bots,
+                                           address=args.address, progress=not args.json)
+        except LadderError as e:
+            print(f"taash: error: {e}", file=sys.stderr)
+            return 1
+    else:
+        ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots,
+                               keep=targets is not None)
     dt = time.perf_counter() - t0
     if targets is not None:
         if len(targets) != len(ms):
@@ -334,6 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
     s.add_argument("--record", metavar="FILE", help="write the record(s) of the matches")
+    s.add_argument("--cluster", choices=["ray"], help="play the matches as Ray tasks (docs/cluster.md; "
+                   "pip install 'taash[ray]'): the same summary as a local run")
+    s.add_argument("--address", metavar="ADDR", help="with --cluster ray: the cluster's head (host:port, auto); "
+                   "default: a local Ray started for the run")
     s.set_defaults(fn=cmd_simulate)
     r = sub.add_parser("replay", help="replay a record and print what happened")
     r.add_argument("record", metavar="RECORD.json")

@@ -59,17 +59,36 @@ def connect(address: str | None = None, num_cpus: int | None = None):
     if ray.is_initialized():
         return ray
     kw = dict(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
+    if address:
+        _reachable(address)
     try:
         if address:
             ray.init(address=address, **kw)
-        else:
-            ray.init(num_cpus=num_cpus, **kw)
+        else:   # a Ray of this run only: on the loopback interface
+            ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **kw)
     except Exception as e:   # ConnectionError, TimeoutError, RuntimeError, ValueError ...
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         where = f"the Ray cluster at {address}" if address else "a local Ray"
-        raise LadderError(f"cannot reach {where}: {first} (start one with `ray start --head`, "
-                          "or check --address)") from None
+        hint = ("check --address, and that RAY_AUTH_TOKEN holds the cluster's token "
+                "(`ray get-auth-token` on its head)") if address else "see docs/cluster.md"
+        raise LadderError(f"cannot reach {where}: {first} ({hint})") from None
     return ray
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Raise LadderError unless ``host:port`` of ``address`` (``ray://`` or not) takes a
+    TCP connection within ``timeout`` seconds (Ray itself retries for minutes).
+    ``auto`` and addresses without a port are left to Ray."""
+    import socket
+    hostport = address.split("://", 1)[-1].rstrip("/")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise LadderError(f"cannot reach the Ray cluster at {address}: {e.strerror or e} "
+                          "(start one with `ray start --head`, or check --address)") from None
 
 
 def cluster_cpus(ray) -> int:
