@@ -52,20 +52,20 @@ def require_ray():
 def connect(address: str | None = None, num_cpus: int | None = None):
     """Join the Ray cluster at ``address`` (``host:port`` of its head, ``auto``, or
     ``ray://host:10001``), or start a local Ray for this run with ``num_cpus`` CPUs
-    (default: all) when ``address`` is None. Reuses a Ray this process already joined.
+    (default: all) when ``address`` is None. Reuses a Ray this process already joined (tests, a notebook).
     Returns the ``ray`` module. Raises LadderError (one line) if Ray is missing or the
     cluster cannot be reached."""
     ray = require_ray()
+    if address:
+        _reachable(address)
     if ray.is_initialized():
         return ray
     kw = dict(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
-    if address:
-        _reachable(address)
     try:
         if address:
             ray.init(address=address, **kw)
         else:   # a Ray of this run only: on the loopback interface
-            ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **kw)
+            ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1", **kw)
     except Exception as e:   # ConnectionError, TimeoutError, RuntimeError, ValueError ...
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         where = f"the Ray cluster at {address}" if address else "a local Ray"
