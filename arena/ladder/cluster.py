@@ -214,6 +214,7 @@ class RayRunner(InProcessRunner):
     def __init__(self, variant_name: str, bots: dict, options: dict | None = None,
                  address: str | None = None, num_cpus: int | None = None, task_games: int | None = None):
         super().__init__(variant_name, bots, options)
+        self.remote_name = _shipped_name(variant_name)
         self.ray = connect(address, num_cpus)
         self.task_games = task_games
         self.tasks = 0
@@ -232,10 +233,16 @@ class RayRunner(InProcessRunner):
 
         def submit(chunk):
             self.tasks += 1
-            return fn.remote(self.variant_name, self.options, bots, chunk)
+            return fn.remote(self.remote_name, self.options, bots, chunk)
 
         for _, games in _window(ray, submit, chunks, 2 * cpus):
             yield from games
+
+
+def _shipped_name(variant_name: str) -> str:
+    """What a worker loads: a shipped name as it is, a YAML path made absolute (it must
+    be at that path on every node)."""
+    return os.path.abspath(variant_name) if os.path.isfile(variant_name) else variant_name
 
 
 # -- simulate -----------------------------------------------------------------------------------
@@ -271,8 +278,9 @@ def simulate_ray(variant_name: str, matches=None, deals=None, seed: int = 0, opt
 
     got: dict = {}
     want = 0
+    remote_name = _shipped_name(variant_name)
     try:
-        for i, out in _window(ray, lambda seeds: fn.remote(variant_name, options, specs, seeds, deals),
+        for i, out in _window(ray, lambda seeds: fn.remote(remote_name, options, specs, seeds, deals),
                               chunks(), 2 * cpus):
             got[i] = out
             while want in got:
