@@ -8,6 +8,8 @@ Rows (each a fresh temporary store; the same ladder, the same seed, so the same 
 - local, 1 process (InProcessRunner) and local, 2 processes (--workers 2);
 - Ray with 1 and with 2 CPUs (a local Ray started for the row, 127.0.0.1): the first
   ladder ("cold", worker processes starting) and a second one on a fresh store ("warm");
+- `taash simulate --deals` locally and on Ray (1 and 2 CPUs, cold and warm), its summary
+  checked equal to the local one;
 - Ray's cost per task: no-op tasks, and `_play_chunk` of no game (what a chunk costs
   beyond its games);
 - the driver's ceiling: the ladder's stored results replayed into a fresh store by a
@@ -72,6 +74,9 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=480)
     ap.add_argument("--game-deals", type=int, default=4)
     ap.add_argument("--tasks", type=int, default=200, help="no-op tasks to time")
+    ap.add_argument("--sim-deals", type=int, default=4000, help="deals of the simulate rows")
+    ap.add_argument("--sim-bots", default="random,heuristic,random,heuristic", type=lambda t: t.split(","),
+                    help="a bot per seat for the simulate rows")
     ap.add_argument("--store", help="also time the driver's ceiling with this store (postgresql://...)")
     a = ap.parse_args()
     settings = LadderSettings(seed=1, duplicate=True, game_deals=a.game_deals)
@@ -88,6 +93,12 @@ def main() -> int:
     dt, s2, (st2, _) = timed_ladder(local, a.variant, a.deals, settings, workers=2)
     row("local, 2 processes", dt, s2, "" if st2 == ref_standings else "STANDINGS DIFFER")
 
+    from arena.cli import simulate
+    sims = []
+    t = time.perf_counter()
+    _, sim_ref = simulate(local.variant, None, a.sim_deals, 1, bots=a.sim_bots, keep=False)
+    sims.append(("local, 1 process", time.perf_counter() - t))
+
     import ray
     per_task = {}
     for cpus in (1, 2):
@@ -99,6 +110,11 @@ def main() -> int:
                 dt, s, (st, _) = timed_ladder(runner, a.variant, a.deals, settings)
                 row(f"Ray, {cpus} CPU{'s' if cpus > 1 else ''}, {phase}", dt, s,
                     f"{runner.tasks} tasks" + ("" if st == ref_standings else "  STANDINGS DIFFER"))
+            for phase in ("cold", "warm"):
+                t = time.perf_counter()
+                got = cluster.simulate_ray(a.variant, None, a.sim_deals, 1, bots=a.sim_bots)
+                sims.append((f"Ray, {cpus} CPU{'s' if cpus > 1 else ''}, {phase}", time.perf_counter() - t,
+                             "" if got == sim_ref else "SUMMARY DIFFERS"))
             noop = ray.remote(lambda: None)
             ray.get([noop.remote() for _ in range(20)])
             t = time.perf_counter()
@@ -117,6 +133,9 @@ def main() -> int:
         finally:
             ray.shutdown()
 
+    print(f"\nsimulate {a.variant} --deals {a.sim_deals} --bots {','.join(a.sim_bots)}:")
+    for name, dt, *note in sims:
+        print(f"{name:28} {dt:8.2f} s {a.sim_deals / dt:9.1f} deals/s {' '.join(note)}")
     print()
     for k, v in per_task.items():
         print(f"{k:50} {v * 1000:8.2f} ms per task")

@@ -38,6 +38,7 @@ from .runners import InProcessRunner, LadderError, bot_factory, play_game
 INSTALL_HINT = "Ray is not installed: install it with `pip install 'taash[ray]'` (or `pip install ray`)"
 TASK_RETRIES = 3           # reruns of a chunk whose worker died (Ray's default for tasks)
 MAX_TASK_GAMES = 32        # at most this many games per task
+TASK_DEALS = 256           # simulate --deals: deals a task aims at
 
 
 def require_ray():
@@ -261,7 +262,9 @@ def simulate_ray(variant_name: str, matches=None, deals=None, seed: int = 0, opt
     specs = [_spec_of(e) for e in entries]
     ray = connect(address, num_cpus)
     cpus = cluster_cpus(ray)
-    size = task_matches or (task_size(matches, cpus) if matches else 8)
+    # --matches: about 4 tasks per CPU; --deals: 1 match a task until the first task
+    # tells how long a match is, then about TASK_DEALS deals a task
+    size = [task_matches or (task_size(matches, cpus) if matches else 1)]
     fn = _remote(ray, _simulate_chunk)
     target = matches if deals is None else deals
     bar = progress_bar(target, "simulating on Ray", "matches" if deals is None else "deals") if progress else None
@@ -272,7 +275,7 @@ def simulate_ray(variant_name: str, matches=None, deals=None, seed: int = 0, opt
     def chunks():
         k = 0
         while matches is None or k < matches:
-            n = size if matches is None else min(size, matches - k)
+            n = size[0] if matches is None else min(size[0], matches - k)
             yield list(range(seed + k, seed + k + n))
             k += n
 
@@ -283,12 +286,16 @@ def simulate_ray(variant_name: str, matches=None, deals=None, seed: int = 0, opt
         for i, out in _window(ray, lambda seeds: fn.remote(remote_name, options, specs, seeds, deals),
                               chunks(), 2 * cpus):
             got[i] = out
+            if deals is not None and not task_matches and out:
+                per_match = sum(r["deals"] for r in out) / len(out)
+                size[0] = max(1, min(256, math.ceil(TASK_DEALS / max(per_match, 1))))
             while want in got:
                 for r in got.pop(want):
                     if deals is not None and total >= deals:
                         break
-                    if deals is not None and r["deals"] >= deals - total:
-                        # cut as a local run cuts it: played again here to the limit
+                    if deals is not None and total > 0 and r["deals"] >= deals - total:
+                        # cut as a local run cuts it: played again here to the limit (the
+                        # first match was played to the limit already)
                         r = simulate_match(v, entries, r["line"]["seed"], deals - total)
                     results.append(r)
                     total += r["deals"]
