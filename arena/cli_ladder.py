@@ -88,12 +88,12 @@ def cmd_run(args) -> int:
     import time
     from .ladder.cluster import progress_bar
     bar = None if args.quiet or args.json else progress_bar(args.deals, f"{args.variant} ladder")
-    t0 = time.perf_counter()
+    clock = {"t0": time.perf_counter(), "base": 0}   # reset once the runner is up (Ray's start)
 
     def on_event(ratings, event, deals_total):
         progress["events"] += 1
         if bar is not None:
-            bar.update(min(deals_total, args.deals), time.perf_counter() - t0)
+            bar.update(min(deals_total, args.deals), time.perf_counter() - clock["t0"], clock["base"])
         if args.quiet:
             return
         if progress["events"] % args.every == 0:
@@ -104,6 +104,8 @@ def cmd_run(args) -> int:
     try:
         store = _store(args)
         runner, names = make_runner(args)
+        events = store.events(runner.variant.ref)
+        clock.update(t0=time.perf_counter(), base=events[-1]["deals_total"] if events else 0)
         summary = run_ladder(store, runner, names, args.deals, settings, workers=workers, on_event=on_event)
     except (LadderError, StoreError) as e:
         return _fail(e)

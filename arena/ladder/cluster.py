@@ -65,7 +65,8 @@ def connect(address: str | None = None, num_cpus: int | None = None):
     try:
         if address:
             ray.init(address=address, **kw)
-        else:   # a Ray of this run only: on the loopback interface
+        else:   # a Ray of this run only: on the loopback interface, its notices not shown
+            kw["logging_level"] = logging.ERROR
             ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1", **kw)
     except Exception as e:   # ConnectionError, TimeoutError, RuntimeError, ValueError ...
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
@@ -329,7 +330,7 @@ def _spec_of(entry) -> str:
 # -- progress -----------------------------------------------------------------------------------
 class progress_bar:
     """A rich progress bar on stderr (when it is a terminal): done of ``total`` ``unit``,
-    the rate per second and an ETA. ``update(done, seconds)``, ``stop()``."""
+    the rate per second and an ETA. ``update(done, seconds, base)``, ``stop()``."""
 
     def __init__(self, total: int, label: str, unit: str = "deals"):
         import sys
@@ -345,9 +346,11 @@ class progress_bar:
         self.p.start()
         self.task = self.p.add_task(label, total=total, rate="")
 
-    def update(self, done: int, seconds: float) -> None:
+    def update(self, done: int, seconds: float, base: int = 0) -> None:
+        """Show ``done`` of the total, and (done - base) / seconds as the rate (``base``:
+        what was done before this run, a resumed ladder's deals)."""
         if self.p is not None:
-            rate = f"{done / seconds:,.0f} {self.unit}/s" if seconds > 0 else ""
+            rate = f"{(done - base) / seconds:,.0f} {self.unit}/s" if seconds > 0 else ""
             self.p.update(self.task, completed=done, rate=rate)
 
     def stop(self) -> None:
