@@ -17,7 +17,12 @@ run: setup
 	$(BIN)/taash check variants/*.yaml variants/house/*.yaml
 	$(BIN)/python -m arena.mainjob --data run-data
 
-test: setup
+# the tests also need the optional extras (Ray, for tests/ladder/test_cluster*.py); make run does not
+$(VENV)/.test-extras: $(BIN)/taash pyproject.toml
+	$(BIN)/pip install -q -e '.[dev,ray]'
+	touch $@
+
+test: setup $(VENV)/.test-extras
 	@if command -v npm >/dev/null; then npm ci --prefix bots/node --no-audit --no-fund --silent; \
 	else echo "npm not found: the Node.js bot test will be skipped"; fi
 	$(BIN)/python -m pytest

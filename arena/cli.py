@@ -64,73 +64,95 @@ def _progress(total, label):
     return p, task
 
 
-def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None,
-             keep=True):
-    """Play ``matches`` full matches, or matches until ``deals`` deals, match k from seed
-    ``seed + k``. ``bots``: a bot per seat (registered names or specs, `arena.registry`;
-    default all ``random``); one agent per seat plays the whole run, seeded
-    ``"{seed}:{seat}"``. Through `interpreter.playout.play`: no observation is built for
-    a state agent, no record is made (``Match.record`` is the caller's). Returns (list of
-    Match, summary dict); with ``keep`` False the list is empty and each match is let go
-    once summed up (a run of many deals then holds one match at a time). Raises
-    UnknownBotError."""
+def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_end=None,
+                   keep=False) -> dict:
+    """Play one match of `simulate` from ``match_seed`` (at most ``max_deals`` deals):
+    a new agent per seat from ``entries`` (`arena.registry.BotEntry`), seeded
+    ``"{match_seed}:{seat}"``, so a match depends on its seed alone (the same on any
+    process or Ray worker). Returns {"line": the summary's match line, "deals",
+    "made", "thrown" (ints), "faults" (per seat), "match" (the Match if ``keep``)}."""
     from interpreter.playout import play
-    from . import registry
-    names = list(bots) if bots else ["random"] * variant.players
-    if len(names) != variant.players:
-        raise CLIError(f"--bots: {variant.title} has {variant.players} seats: give {variant.players} "
-                       f"bots separated by commas, not {len(names)}")
-    entries = [registry.resolve(n) for n in names]
-    agents = [e.make(variant, f"{seed}:{s}") for s, e in enumerate(entries)]
+    agents = [e.make(variant, f"{match_seed}:{s}") for s, e in enumerate(entries)]
     faults = [0] * variant.players
 
     def on_fault(f):
         faults[f.seat] += 1
 
-    done_matches = []
-    match_lines = []
-    total_deals = made = thrown = 0
-    k = 0
-    bar = _progress(deals or matches, "simulating") if progress else None
-    tick = None
-    if bar and deals is not None:
-        def tick(st):
-            n = total_deals + len(m.deals)
-            if n % 64 == 0 or n == deals:
-                bar[0].update(bar[1], completed=n)
-    try:
-        while (k < matches) if deals is None else (total_deals < deals):
-            m = Match(variant, seed + k)
-            k += 1
-            play(m, agents, max_deals=None if deals is None else deals - total_deals,
-                 on_fault=on_fault, on_deal_end=tick)
-            total_deals += len(m.deals)
-            made += sum(st.made is True for st in m.deals)
-            thrown += sum(st.declarer < 0 for st in m.deals)
-            match_lines.append({"seed": m.seed, "deals": len(m.deals), **m.summary()})
-            if keep:
-                done_matches.append(m)
-            m = None
-            if bar and deals is None:
-                bar[0].update(bar[1], completed=k)
-    finally:
-        if bar:
-            bar[0].stop()
-    played = total_deals - thrown
-    summary = {
+    m = Match(variant, match_seed)
+    hook = None if on_deal_end is None else (lambda st: on_deal_end(m))
+    play(m, agents, max_deals=max_deals, on_fault=on_fault, on_deal_end=hook)
+    return {"line": {"seed": m.seed, "deals": len(m.deals), **m.summary()}, "deals": len(m.deals),
+            "made": sum(st.made is True for st in m.deals), "thrown": sum(st.declarer < 0 for st in m.deals),
+            "faults": faults, "match": m if keep else None}
+
+
+def simulate_entries(variant, bots=None):
+    """The `BotEntry` per seat of ``bots`` (default all ``random``). Raises CLIError
+    for a wrong count, UnknownBotError for an unknown bot."""
+    from . import registry
+    names = list(bots) if bots else ["random"] * variant.players
+    if len(names) != variant.players:
+        raise CLIError(f"--bots: {variant.title} has {variant.players} seats: give {variant.players} "
+                       f"bots separated by commas, not {len(names)}")
+    return [registry.resolve(n) for n in names]
+
+
+def simulate_summary(variant, seed, entries, results) -> dict:
+    """The summary of `simulate` from the `simulate_match` results of its matches, in order."""
+    total = sum(r["deals"] for r in results)
+    made = sum(r["made"] for r in results)
+    thrown = sum(r["thrown"] for r in results)
+    played = total - thrown
+    return {
         "variant": variant.ref,
         "title": variant.title,
         "options": variant.options,
         "seed": seed,
         "bots": [e.name for e in entries],
-        "deals": total_deals,
+        "deals": total,
         "thrown_in": thrown,
         "contracts_made": made,
         "contracts_made_rate": round(made / played, 4) if played else None,
-        "faults": faults,
-        "matches": match_lines,
+        "faults": [sum(r["faults"][s] for r in results) for s in range(variant.players)],
+        "matches": [r["line"] for r in results],
     }
-    return done_matches, summary
+
+
+def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None,
+             keep=True):
+    """Play ``matches`` full matches, or matches until ``deals`` deals, match k from seed
+    ``seed + k``. ``bots``: a bot per seat (registered names or specs, `arena.registry`;
+    default all ``random``); each match has its own agents, seeded ``"{seed + k}:{seat}"``
+    (`simulate_match`), so match k is the same game wherever it is played (a Ray run,
+    arena/ladder/cluster.py, gives the same summary). Through `interpreter.playout.play`:
+    no observation is built for a state agent, no record is made (``Match.record`` is
+    the caller's). Returns (list of Match, summary dict); with ``keep`` False the list is
+    empty and each match is let go once summed up. Raises UnknownBotError."""
+    entries = simulate_entries(variant, bots)
+    results = []
+    total_deals = 0
+    bar = _progress(deals or matches, "simulating") if progress else None
+    tick = None
+    if bar and deals is not None:
+        def tick(m):
+            n = total_deals + len(m.deals)
+            if n % 64 == 0 or n == deals:
+                bar[0].update(bar[1], completed=n)
+    try:
+        k = 0
+        while (k < matches) if deals is None else (total_deals < deals):
+            r = simulate_match(variant, entries, seed + k, None if deals is None else deals - total_deals,
+                               on_deal_end=tick, keep=keep)
+            k += 1
+            total_deals += r["deals"]
+            results.append(r)
+            if bar and deals is None:
+                bar[0].update(bar[1], completed=k)
+    finally:
+        if bar:
+            bar[0].stop()
+    done_matches = [r.pop("match") for r in results] if keep else []
+    return [m for m in done_matches if m is not None], simulate_summary(variant, seed, entries, results)
 
 
 def cmd_simulate(args) -> int:
@@ -145,8 +167,20 @@ def cmd_simulate(args) -> int:
     if args.record is not None:  # before playing: a bad place loses no work
         targets = _record_targets(args.record, matches or 1)
     t0 = time.perf_counter()
-    ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots,
-                           keep=targets is not None)
+    if args.cluster:
+        if targets is not None:
+            raise CLIError("--record is not available with --cluster: simulate the matches to record locally")
+        from .ladder.cluster import simulate_ray
+        from .ladder.runners import LadderError
+        try:
+            ms, summary = [], simulate_ray(args.variant, matches, args.deals, args.seed, options, bots=args.bots,
+                                           address=args.address, progress=not args.json)
+        except LadderError as e:
+            print(f"taash: error: {e}", file=sys.stderr)
+            return 1
+    else:
+        ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots,
+                               keep=targets is not None)
     dt = time.perf_counter() - t0
     if targets is not None:
         if len(targets) != len(ms):
@@ -312,6 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
     s.add_argument("--record", metavar="FILE", help="write the record(s) of the matches")
+    s.add_argument("--cluster", choices=["ray"], help="play the matches as Ray tasks (docs/cluster.md; "
+                   "pip install 'taash[ray]'): the same summary as a local run")
+    s.add_argument("--address", metavar="ADDR", help="with --cluster ray: the cluster's head (host:port, auto); "
+                   "default: a local Ray started for the run")
     s.set_defaults(fn=cmd_simulate)
     r = sub.add_parser("replay", help="replay a record and print what happened")
     r.add_argument("record", metavar="RECORD.json")

@@ -53,6 +53,9 @@ def make_runner(args):
     (runner, bot names for new rounds). Raises LadderError."""
     from .ladder import ArenaRunner, InProcessRunner, LadderError, parse_bot_spec
     from .ladder.runners import read_admin_token
+    if args.arena and args.cluster:
+        raise LadderError("--arena and --cluster do not go together: a ladder of remote bots is played by "
+                          "their arena (docs/cluster.md)")
     if args.arena:
         runner = ArenaRunner(args.arena, read_admin_token(args.data), args.variant, wait_s=args.wait)
         names = args.bots or runner.bots()
@@ -63,6 +66,11 @@ def make_runner(args):
         return runner, names
     from .registry import names as bot_names
     specs = dict(parse_bot_spec(b) for b in (args.bots or bot_names()))
+    if args.cluster == "ray":
+        from .ladder.cluster import RayRunner
+        return RayRunner(args.variant, specs, address=args.address, num_cpus=args.workers), sorted(specs)
+    if args.address:
+        raise LadderError("--address is for --cluster ray")
     return InProcessRunner(args.variant, specs), sorted(specs)
 
 
@@ -77,17 +85,27 @@ def cmd_run(args) -> int:
     store = runner = None
     progress = {"events": 0}
 
+    import time
+    from .ladder.cluster import progress_bar
+    bar = None if args.quiet or args.json else progress_bar(args.deals, f"{args.variant} ladder")
+    clock = {"t0": time.perf_counter(), "base": 0}   # reset once the runner is up (Ray's start)
+
     def on_event(ratings, event, deals_total):
         progress["events"] += 1
+        if bar is not None:
+            bar.update(min(deals_total, args.deals), time.perf_counter() - clock["t0"], clock["base"])
         if args.quiet:
             return
         if progress["events"] % args.every == 0:
             top = " ".join(f"{s.bot} {s.mu:.1f}±{1.96 * s.sigma:.1f}" for s in ratings.table())
-            err.print(f"{args.variant}: {deals_total} deals rated: {top}", highlight=False)
+            out = bar.p.console if bar is not None and bar.p is not None else err
+            out.print(f"{args.variant}: {deals_total} deals rated: {top}", highlight=False)
 
     try:
         store = _store(args)
         runner, names = make_runner(args)
+        events = store.events(runner.variant.ref)
+        clock.update(t0=time.perf_counter(), base=events[-1]["deals_total"] if events else 0)
         summary = run_ladder(store, runner, names, args.deals, settings, workers=workers, on_event=on_event)
     except (LadderError, StoreError) as e:
         return _fail(e)
@@ -96,6 +114,8 @@ def cmd_run(args) -> int:
         print(f"taash: interrupted; {n} games are stored: run the same command again to resume", file=sys.stderr)
         return 130
     finally:
+        if bar is not None:
+            bar.stop()
         if runner is not None and hasattr(runner, "close"):
             runner.close()
     if args.json:
@@ -221,13 +241,18 @@ def add_commands(sub) -> None:
                    help="replay each round's cards in every seating of each pairing (card luck cancels)")
     r.add_argument("--seed", type=int, default=0, metavar="S", help="the ladder's seed (default 0)")
     r.add_argument("--workers", type=_int("--workers", 1), metavar="W",
-                   help="games at once (default 1 in-process, 4 with --arena)")
+                   help="games at once (default 1 in-process, 4 with --arena; with --cluster ray "
+                        "and no --address: the CPUs of the local Ray, default all)")
     r.add_argument("--game-deals", type=_int("--game-deals", 1), default=4, metavar="G",
                    help="deals per game (default 4; a match that ends first plays fewer)")
     r.add_argument("--schedule", choices=["round-robin", "rating"], default="round-robin",
                    help="who plays whom each round: every pair, or neighbours in the standings")
     r.add_argument("--arena", metavar="ADDR", help="play through the arena at ADDR (host:port) over gRPC, "
                                                    "with the admin token from --data; default: in-process")
+    r.add_argument("--cluster", choices=["ray"], help="play the in-process bots' games as Ray tasks "
+                   "(docs/cluster.md; pip install 'taash[ray]'): the same standings as a local run")
+    r.add_argument("--address", metavar="ADDR", help="with --cluster ray: the cluster's head (host:port, auto); "
+                   "default: a local Ray started for the run, with --workers CPUs")
     r.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                    help="with --arena: how long a game waits for its bots to connect (default 30)")
     r.add_argument("--every", type=_int("--every", 1), default=10, metavar="K",
