@@ -284,7 +284,7 @@ def cmd_bot(args) -> int:
         from .http.bridge import cmd_bot_http
         return cmd_bot_http(args)
     from .registry import ArenaAgent, UnknownBotError, resolve
-    from .sdk import AuthError, BotClient
+    from .sdk import BotClient
     try:
         entry = resolve(args.kind)
     except UnknownBotError as e:
@@ -307,6 +307,7 @@ def cmd_bot(args) -> int:
 
 def run_client(client, name: str) -> int:
     """Run a bot's arena client to its end; a refused token is one line and exit 1."""
+    from .sdk import AuthError
     try:
         asyncio.run(client.run())
     except AuthError as e:
