@@ -1,4 +1,5 @@
-"""Built-in bots that play through the engine's public contract."""
+"""Built-in bots that play through the engine's public contract (interpreter.playout,
+docs/protocol.md). They are registered by name in `arena.registry`."""
 
 from __future__ import annotations
 
@@ -6,59 +7,62 @@ import random
 
 
 class RandomBot:
-    """Chooses uniformly among the legal actions, from its own seeded generator."""
+    """Uniform among the legal actions, drawn from its own generator seeded by ``seed``
+    (one stream: the n-th decision gets the n-th draw)."""
 
     name = "random"
 
     def __init__(self, seed=0):
+        self.seed = seed
         self.rng = random.Random(seed)
+        self._randrange = self.rng.randrange
 
     def decide(self, observation: dict, legal_actions: list[str]) -> str:
-        """One legal action (a text form), uniformly at random."""
-        return legal_actions[self.rng.randrange(len(legal_actions))]
+        """One legal action (a text form), uniformly at random (``observation`` unused)."""
+        return legal_actions[self._randrange(len(legal_actions))]
+
+    def decide_state(self, state, seat: int):
+        """As a state agent: the same draw among ``state.legal_actions()``; reads nothing
+        else, so no observation is built (the fast path of `taash simulate`)."""
+        legal = state.legal_actions()
+        return legal[self._randrange(len(legal))]
 
 
-class ObservationRandomBot:
-    """Uniform among the legal actions, drawn from a generator seeded by ``seed`` and the
-    observation itself: the same seat in the same situation makes the same choice, so an
-    arena match with these bots is the same game for the same match seed, however many
-    games the bot plays at once."""
-
-    name = "random"
-
-    def __init__(self, seed=0):
-        self.seed = str(seed)
+class ObservationRandomBot(RandomBot):
+    """The registered ``random`` bot. As an observation agent (the arena, the ladder) it
+    is uniform among the legal actions, drawn from a hash of (``seed``, observation, legal
+    actions): the same seat in the same situation makes the same choice, so an arena
+    match with these bots is the same game for the same match seed, however many games
+    the bot plays at once, and the same game as in an in-process ladder. As a state agent
+    (`taash simulate`) it draws from the stream of `RandomBot` instead: the same
+    distribution, other draws, and no observation to build."""
 
     def decide(self, observation: dict, legal_actions: list[str], game=None) -> str:
         """One legal action, a function of (seed, observation, legal actions)."""
         import hashlib
         import json
-        key = json.dumps([self.seed, observation, legal_actions], sort_keys=True, separators=(",", ":"))
+        key = json.dumps([str(self.seed), observation, legal_actions], sort_keys=True, separators=(",", ":"))
         h = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
         return legal_actions[h % len(legal_actions)]
 
 
-class VariantHeuristicBot:
-    """The heuristic bot (arena.heuristic) for any game: it builds one HeuristicBot per
-    variant from the variant data the arena sends (``game.variant_data``)."""
+def random_bot(variant=None, seed=0) -> ObservationRandomBot:
+    """Registry factory of ``random`` (``variant`` unused)."""
+    return ObservationRandomBot(seed)
 
-    name = "heuristic"
 
-    def __init__(self):
-        self._by_variant = {}
+def heuristic_bot(variant, seed=0):
+    """Registry factory of ``heuristic``: `arena.heuristic.HeuristicBot` built from the
+    variant's data as the arena sends it (GameStart.variant_json), so that it plays the
+    same in process and over gRPC (``seed`` unused: it is deterministic)."""
+    import json
+    from .heuristic import HeuristicBot
+    return HeuristicBot(json.loads(json.dumps(variant.data, default=str)))
 
-    def decide(self, observation: dict, legal_actions: list[str], game=None) -> str:
-        """One legal action chosen by the heuristic for this game's variant."""
-        import json
-        from .heuristic import HeuristicBot
-        extra = getattr(game, "extra", None)
-        bot = extra.get("heuristic") if extra is not None else None
-        if bot is None:
-            data = getattr(game, "variant_data", None) or {}
-            key = json.dumps(data, sort_keys=True)
-            bot = self._by_variant.get(key)
-            if bot is None:
-                bot = self._by_variant[key] = HeuristicBot(data)
-            if extra is not None:
-                extra["heuristic"] = bot
-        return bot.decide(observation, legal_actions)
+
+def VariantHeuristicBot():
+    """The registered ``heuristic`` bot over the arena: an SDK bot ``decide(observation,
+    legal, game)`` with one HeuristicBot per game, for the game's variant
+    (`arena.registry.ArenaAgent`)."""
+    from .registry import ArenaAgent, get
+    return ArenaAgent(get("heuristic"))

@@ -11,7 +11,8 @@ from pathlib import Path
 from interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
                          replay, replay_json, shipped_variants)
 
-from .bots import RandomBot
+from .registry import UnknownBotError
+
 
 
 class CLIError(Exception):
@@ -63,51 +64,63 @@ def _progress(total, label):
     return p, task
 
 
-def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False):
-    """Play random bots: ``matches`` full matches, or matches until ``deals`` deals.
-    Returns (list of Match, summary dict)."""
-    bots = [RandomBot(f"{seed}:{s}") for s in range(variant.players)]
+def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None):
+    """Play ``matches`` full matches, or matches until ``deals`` deals, match k from seed
+    ``seed + k``. ``bots``: a bot per seat (registered names or specs, `arena.registry`;
+    default all ``random``); one agent per seat plays the whole run, seeded
+    ``"{seed}:{seat}"``. Through `interpreter.playout.play`: no observation is built for
+    a state agent, no record is made (``Match.record`` is the caller's). Returns (list of
+    Match, summary dict). Raises UnknownBotError."""
+    from interpreter.playout import play
+    from . import registry
+    names = list(bots) if bots else ["random"] * variant.players
+    if len(names) != variant.players:
+        raise CLIError(f"--bots: {variant.title} has {variant.players} seats: give {variant.players} "
+                       f"bots separated by commas, not {len(names)}")
+    entries = [registry.resolve(n) for n in names]
+    agents = [e.make(variant, f"{seed}:{s}") for s, e in enumerate(entries)]
+    faults = [0] * variant.players
+
+    def on_fault(f):
+        faults[f.seat] += 1
+
     done_matches = []
     total_deals = 0
-    made = thrown = 0
     k = 0
     bar = _progress(deals or matches, "simulating") if progress else None
+    tick = None
+    if bar and deals is not None:
+        def tick(st):
+            n = total_deals + len(m.deals)
+            if n % 64 == 0 or n == deals:
+                bar[0].update(bar[1], completed=n)
     try:
-        while True:
-            if deals is None and k >= matches:
-                break
-            if deals is not None and total_deals >= deals:
-                break
+        while (k < matches) if deals is None else (total_deals < deals):
             m = Match(variant, seed + k)
             k += 1
-            while not m.over and (deals is None or total_deals < deals):
-                st = m.new_deal()
-                while not st.is_terminal:
-                    seat = st.to_act
-                    legal = st.legal_actions()
-                    st.apply(bots[seat].decide(None, legal))
-                m.finish_deal(st)
-                total_deals += 1
-                made += st.made is True
-                thrown += st.declarer < 0
-                if bar and deals is not None:
-                    bar[0].update(bar[1], completed=total_deals)
+            play(m, agents, max_deals=None if deals is None else deals - total_deals,
+                 on_fault=on_fault, on_deal_end=tick)
+            total_deals += len(m.deals)
             done_matches.append(m)
             if bar and deals is None:
                 bar[0].update(bar[1], completed=k)
     finally:
         if bar:
             bar[0].stop()
+    made = sum(st.made is True for m in done_matches for st in m.deals)
+    thrown = sum(st.declarer < 0 for m in done_matches for st in m.deals)
     played = total_deals - thrown
     summary = {
         "variant": variant.ref,
         "title": variant.title,
         "options": variant.options,
         "seed": seed,
+        "bots": [e.name for e in entries],
         "deals": total_deals,
         "thrown_in": thrown,
         "contracts_made": made,
         "contracts_made_rate": round(made / played, 4) if played else None,
+        "faults": faults,
         "matches": [{"seed": m.seed, "deals": len(m.deals), **m.summary()} for m in done_matches],
     }
     return done_matches, summary
@@ -125,7 +138,7 @@ def cmd_simulate(args) -> int:
     if args.record is not None:  # before playing: a bad place loses no work
         targets = _record_targets(args.record, matches or 1)
     t0 = time.perf_counter()
-    ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json)
+    ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots)
     dt = time.perf_counter() - t0
     if targets is not None:
         if len(targets) != len(ms):
@@ -138,7 +151,7 @@ def cmd_simulate(args) -> int:
     from rich.table import Table
     con = Console()
     t = Table(title=f"{v.title}: {summary['deals']} deal{'s' if summary['deals'] != 1 else ''}, "
-                    f"random bots, seed {args.seed}")
+                    f"{_bots_title(summary['bots'])}, seed {args.seed}")
     for col in ("match", "seed", "deals", "over", "score (per seat)", "winners (seats)"):
         t.add_column(col)
     for i, m in enumerate(summary["matches"]):
@@ -149,6 +162,8 @@ def cmd_simulate(args) -> int:
     rate = summary["contracts_made_rate"]
     con.print(f"contracts made: {summary['contracts_made']} of {summary['deals'] - summary['thrown_in']}"
               f" ({rate:.1%})" if rate is not None else "no contract played")
+    if any(summary["faults"]):
+        con.print("faults (default actions applied) per seat: " + " ".join(map(str, summary["faults"])))
     n = summary["deals"]
     con.print(f"{n} deal{'s' if n != 1 else ''} in {dt:.2f} s")
     if targets is not None:
@@ -156,6 +171,26 @@ def cmd_simulate(args) -> int:
         con.print("record written to " + names[0] if len(names) == 1 else
                   f"{len(names)} records written: {names[0]} ... {names[-1]}")
     return 0
+
+
+def _bots_title(names) -> str:
+    if len(set(names)) == 1:
+        return f"{names[0]} bots"
+    return "bots " + ", ".join(names)
+
+
+def _bots_list(text):
+    """--bots A,B,...: the names, stripped; an empty name is an error."""
+    import argparse
+    names = [b.strip() for b in text.split(",")]
+    if not text.strip() or any(not b for b in names):
+        raise argparse.ArgumentTypeError(f"--bots takes bot names separated by commas, not {text!r}")
+    return names
+
+
+def _bots_help() -> str:
+    from . import registry
+    return ", ".join(registry.names())
 
 
 def _record_targets(path: str, count: int) -> list[Path]:
@@ -258,12 +293,14 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="validate variant files (FILE:LINE:COL errors)")
     c.add_argument("paths", nargs="+", metavar="PATH", help="variant files or shipped names")
     c.set_defaults(fn=cmd_check)
-    s = sub.add_parser("simulate", help="play random bots and print the results")
+    s = sub.add_parser("simulate", help="play bots (random by default) and print the results")
     s.add_argument("variant", metavar="VARIANT", help="shipped name (29, 28, house/29-hidden-trump) or a YAML path")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--matches", type=int, metavar="M", help="full matches to play (default 1)")
     g.add_argument("--deals", type=int, metavar="N", help="deals to play (matches as needed)")
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first match (default 0)")
+    s.add_argument("--bots", type=_bots_list, metavar="A,B,...",
+                   help=f"a bot per seat: {_bots_help()} or NAME=package.module:factory (default: all random)")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
     s.add_argument("--record", metavar="FILE", help="write the record(s) of the matches")
@@ -299,6 +336,9 @@ def main(argv=None) -> int:
         print(f"taash: error: {e}", file=sys.stderr)
         return 1
     except CLIError as e:
+        print(f"taash: error: {e}", file=sys.stderr)
+        return 2
+    except UnknownBotError as e:
         print(f"taash: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -280,18 +280,25 @@ def cmd_watch(args) -> int:
 
 # -- bot ---------------------------------------------------------------------------------
 def cmd_bot(args) -> int:
-    from .bots import ObservationRandomBot, VariantHeuristicBot
+    from .registry import ArenaAgent, UnknownBotError, resolve
     from .sdk import AuthError, BotClient
+    try:
+        entry = resolve(args.kind)
+    except UnknownBotError as e:
+        raise CLIError(str(e)) from None
+    if not entry.arena:
+        raise CLIError(f"bot {entry.name!r} needs the state (a search bot): it plays in process only "
+                       "(taash simulate --bots, taash ladder run --bots), not over the arena")
     token = args.token or os.environ.get("TAASH_TOKEN")
     if not token:
         raise CLIError("no token: pass --token TOKEN or set TAASH_TOKEN "
                        "(issue one with `taash arena token NAME`)")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
-    name = args.name or args.kind
-    bot = ObservationRandomBot(args.seed) if args.kind == "random" else VariantHeuristicBot()
+    name = args.name or entry.name
+    bot = ArenaAgent(entry, args.seed)
     client = BotClient(bot.decide, token, name, args.server, max_games=args.games)
-    print(f"bot {name} ({args.kind}) playing at {args.server}", file=sys.stderr, flush=True)
+    print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
     try:
         asyncio.run(client.run())
     except AuthError as e:
@@ -361,12 +368,20 @@ def add_commands(sub) -> None:
     data_arg(lb)
     lb.set_defaults(fn=cmd_bots)
 
-    b = sub.add_parser("bot", help="run a built-in bot that plays in the arena")
-    b.add_argument("kind", choices=["random", "heuristic"], help="which bot")
-    b.add_argument("--name", metavar="NAME", help="the bot's name (default: the kind)")
+    import argparse
+    from .registry import entries
+    listing = "\n".join(f"  {e.name:12} {e.description}" for e in entries())
+    b = sub.add_parser("bot", help="run a registered bot that plays in the arena",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Run a bot of the registry (arena/registry.py) as an arena client.",
+                       epilog=f"registered bots:\n{listing}\n"
+                              "or BOT=package.module:factory for a bot of your own (a factory "
+                              "f(variant) returning an agent with decide(observation, legal))")
+    b.add_argument("kind", metavar="BOT", help="a registered bot (see below) or NAME=package.module:factory")
+    b.add_argument("--name", metavar="NAME", help="the bot's name in the arena (default: the bot's)")
     b.add_argument("--token", metavar="T", help="its token (default $TAASH_TOKEN)")
     server_arg(b)
-    b.add_argument("--seed", type=int, default=0, help="random: seed of its choices (default 0)")
+    b.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices, for a seeded bot such as random (default 0)")
     b.add_argument("--games", type=_conv("--games", 1), metavar="N", help="stop after N games (default: never)")
     b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
     b.set_defaults(fn=cmd_bot)

@@ -61,7 +61,8 @@ def make_runner(args):
             raise LadderError(f"fewer than 2 bots are connected to the arena at {args.arena} "
                               f"({', '.join(names) or 'none'}): start some with `taash bot ...`, or name them with --bots")
         return runner, names
-    specs = dict(parse_bot_spec(b) for b in (args.bots or ["heuristic", "random"]))
+    from .registry import names as bot_names
+    specs = dict(parse_bot_spec(b) for b in (args.bots or bot_names()))
     return InProcessRunner(args.variant, specs), sorted(specs)
 
 
@@ -209,8 +210,10 @@ def add_commands(sub) -> None:
 
     r = lsub.add_parser("run", help="play a ladder (resumes a stopped one)")
     r.add_argument("--variant", required=True, metavar="V", help="shipped name (29, 28, 56, 304, 304-solo, house/...) or a YAML path")
+    from .registry import names as bot_names
     r.add_argument("--bots", type=_bots_arg, metavar="A,B,...",
-                   help="bots to pair: in-process heuristic, random or NAME=module:factory (default heuristic,random); "
+                   help=f"bots to pair: in-process, registered bots ({', '.join(bot_names())}) or "
+                        "NAME=package.module:factory (default: every registered bot); "
                         "with --arena, bot names (default: every connected bot)")
     r.add_argument("--deals", type=_int("--deals", 1), default=200, metavar="N",
                    help="play until the planned rounds hold N deals in all (whole rounds; default 200)")

@@ -1,10 +1,11 @@
-"""The main job (`make run`): a ladder of the built-in bots and the Node.js bot, through
+"""The main job (`make run`): a ladder of the registered bots and the Node.js bot, through
 the arena over gRPC, on every shipped base variant.
 
     python -m arena.mainjob [--data run-data] [--deals 240] [--variants 56,28,29,304,304-solo]
 
 It starts `taash arena serve` on localhost (a free port), issues tokens, starts `taash bot
-random`, `taash bot heuristic` and the Node.js bot (bots/node; skipped with a note if
+NAME` for every bot of the registry that plays over the arena (arena/registry.py: random,
+heuristic) and the Node.js bot (bots/node; skipped with a note if
 Node.js or its packages cannot be had) as processes of their own, runs a duplicate
 round-robin ladder on each variant through the arena (`taash ladder run --arena`), prints
 the standings, checks them against the records, writes the plot, says where everything
@@ -186,7 +187,8 @@ def main(argv=None) -> int:
         procs = Processes(data)
         addr = procs.start_arena()
         err.print(f"arena listening on {addr} (data {args.data})", highlight=False)
-        bots = {"random": _taash("bot", "random"), "heuristic": _taash("bot", "heuristic")}
+        from .registry import entries
+        bots = {e.name: _taash("bot", e.name) for e in entries() if e.arena}
         if not args.no_node:
             node = node_bot_argv(lambda m: err.print(m, highlight=False))
             if node:

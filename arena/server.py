@@ -27,6 +27,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from interpreter import Match, VariantError, load_variant
+from interpreter.playout import NoAnswer, play_async
 
 from .pb import arena_pb2 as apb
 from .pb import messages_pb2 as pb
@@ -82,13 +83,6 @@ class TimeControl:
         return replace(self, **kw)
 
 
-def default_action(legal: list) -> str:
-    """The action the arena plays for a seat that did not answer in time (docs/protocol.md):
-    the engine's `State.default_action` among ``legal`` (the state's Actions)."""
-    from interpreter.actions import default_of
-    return default_of(legal)
-
-
 def _kind_name(kind: int) -> str:
     return V.Kind.Name(kind)
 
@@ -127,18 +121,18 @@ class Seat:
 class Pending:
     """A decision the arena is waiting for."""
 
-    __slots__ = ("rid", "game", "seat", "legal", "legal_set", "obs_json", "conn", "sent_at",
+    __slots__ = ("rid", "game", "seat", "st", "legal", "legal_set", "obs_json", "conn", "sent_at",
                  "spent", "deadline", "strikes", "result", "how", "waiter", "sends")
 
-    def __init__(self, rid, game, seat, legal, obs_json):
-        self.rid, self.game, self.seat = rid, game, seat
+    def __init__(self, rid, game, seat, st, legal, obs_json):
+        self.rid, self.game, self.seat, self.st = rid, game, seat, st
         self.legal, self.legal_set, self.obs_json = legal, set(legal), obs_json
         self.conn = None
         self.sent_at = 0.0
         self.spent = 0.0            # seconds used on earlier connections
         self.deadline = 0.0
         self.strikes = 0
-        self.result = None          # the action, once settled
+        self.result = None          # the answer, or a NoAnswer once settled by default
         self.how = None             # "answer" or the Verdict kind that settled it
         self.waiter = None
         self.sends = 0
@@ -308,8 +302,7 @@ class Arena:
             elif p is None or p.game.bots[p.seat] != conn.bot:
                 self._not_pending(conn, e.request_id, None)
             else:
-                self._settle(p, default_action(p.legal), V.BOT_ERROR,
-                             message=f"the bot reported an error: {e.message[:200]}")
+                self._settle(p, V.BOT_ERROR, message=f"the bot reported an error: {e.message[:200]}")
         elif which == "hello":
             conn.client = msg.hello.client[:100]
         else:
@@ -327,7 +320,7 @@ class Arena:
         p.strikes += 1
         game, tc = p.game, p.game.tc
         if p.strikes >= tc.max_strikes:
-            self._settle(p, default_action(p.legal), V.STRIKE_OUT, action=action,
+            self._settle(p, V.STRIKE_OUT, action=action,
                          message=f"{p.strikes} illegal answers to this request: default action applied")
         else:
             self._verdict(game, p.seat, V.ILLEGAL_ACTION, conn=conn, rid=rid, action=action,
@@ -392,13 +385,15 @@ class Arena:
         if kind in PUBLIC_FAULTS and seat >= 0:
             self._publish(game, pb.GameEvent(fault=pb.FaultNoted(deal=game.deal, seat=seat, kind=kind)))
 
-    def _settle(self, p: Pending, applied: str, kind: int, action: str | None = None,
-                message: str = "") -> None:
-        """End a pending decision with ``applied`` (a default action) and a verdict."""
+    def _settle(self, p: Pending, kind: int, action: str | None = None, message: str = "") -> None:
+        """End a pending decision without an answer: the verdict (now, as the protocol
+        orders it) names the action the game loop applies for the seat,
+        ``state.default_action()``; the decision's result is a NoAnswer of ``kind``."""
         if p.result is not None:
             return
-        p.result, p.how = applied, _kind_name(kind)
-        self._verdict(p.game, p.seat, kind, rid=p.rid, action=action, applied=applied,
+        p.how = _kind_name(kind)
+        p.result = NoAnswer(p.how, detail=message)
+        self._verdict(p.game, p.seat, kind, rid=p.rid, action=action, applied=p.st.default_action(),
                       strikes=p.strikes, message=message)
         p.wake()
 
@@ -446,16 +441,18 @@ class Arena:
             h.cancel()
             p.waiter = None
 
-    async def _decide(self, game: Game, st, s: int) -> tuple[str, bool]:
-        """Ask seat ``s`` for an action under the time controls and the fault policy.
-        Returns (a legal action, whether the arena applied it by default)."""
+    async def _decide(self, game: Game, st, s: int):
+        """The remote seat ``s``: ask its bot for an action under the time controls and
+        the fault policy (strikes, timeouts, absence: each verdict is given here). Returns
+        a legal answer, or a `NoAnswer` of the verdict's kind when the decision was
+        settled without one (the game loop then applies ``st.default_action()``)."""
         legal = st.legal_actions()
         seat = game.seats[s]
         tc = game.tc
         obs_json = json.dumps(st.observation(s), separators=(",", ":"), ensure_ascii=False)
         rid = f"{game.id}.{game.nreq}"
         game.nreq += 1
-        p = Pending(rid, game, s, legal, obs_json)
+        p = Pending(rid, game, s, st, legal, obs_json)
         self.pending[rid] = p
         try:
             while p.result is None:
@@ -463,7 +460,7 @@ class Arena:
                 now = time.monotonic()
                 if conn is None:
                     if seat.grace_ms <= 0:
-                        self._settle(p, default_action(legal), V.ABSENT,
+                        self._settle(p, V.ABSENT,
                                      message="the seat is away and its grace budget is spent: "
                                              "default action applied")
                         break
@@ -481,7 +478,7 @@ class Arena:
                     p.sends += 1
                 remaining = p.deadline - now
                 if remaining <= 0:
-                    self._settle(p, default_action(legal), V.TIMEOUT,
+                    self._settle(p, V.TIMEOUT,
                                  message="no legal answer before the deadline: default action applied")
                     break
                 await self._wait(p, remaining)
@@ -499,7 +496,7 @@ class Arena:
                 seat.bank_ms = max(0.0, seat.bank_ms - over)
         if self.measure and p.how == "answer":
             self.latencies.append(time.monotonic() - p.sent_at)
-        return p.result, p.how != "answer"
+        return p.result
 
     # -- games ----------------------------------------------------------------------
     async def run_game(self, variant, seed: int, bots: list[str], tc: TimeControl | None = None,
@@ -522,37 +519,44 @@ class Arena:
             variant=game.ref, options_json=json.dumps(options), bots=bots, time_control=tc.to_pb())),
             to_bots=False)
         m = game.match = Match(variant, seed, salt=self.salt)
-        st, error, dlog = None, None, None
+        error = None
+        playing = {}        # the deal being played: "st", "dlog"
+        players = variant.players
+        text = variant.deck.text
+        publish = self._publish
+
+        def deal_started(st):
+            d = st.deal_number
+            game.deal, game.actions_in_deal = d, 0
+            dlog = {"actions": [], "t_ms": [], "by_default": []}
+            game.deal_log.append(dlog)
+            playing["st"], playing["dlog"] = st, dlog
+            publish(game, pb.GameEvent(deal_started=pb.DealStarted(deal=d, dealer=st.dealer)))
+
+        def action_taken(st, s, action, by_default):
+            dlog = playing["dlog"]
+            game.actions_in_deal += 1
+            dlog["actions"].append(action)
+            dlog["t_ms"].append(game.t_ms())
+            if by_default:
+                dlog["by_default"].append(len(dlog["actions"]) - 1)
+            publish(game, pb.GameEvent(action=pb.ActionTaken(
+                deal=game.deal, seat=s, action=self._public_text(st, players, s, action), by_default=by_default)))
+
+        def deal_ended(st):
+            playing["st"] = None
+            # the deal's cards as its record holds them (Match.record)
+            publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
+                deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
+                widow=[text[c] for c in st.widow], result_json=json.dumps(st.result()))))
+
+        async def ask(st, s):
+            return await self._decide(game, st, s)
+
         log.info("game %s: %s seed %s, bots %s", game_id, game.ref, seed, ",".join(bots))
         try:
-            while not m.over and not (max_deals and len(m.deals) >= max_deals):
-                d = len(m.deals)
-                game.deal, game.actions_in_deal = d, 0
-                spec = deals[d] if deals and d < len(deals) else None
-                if spec:
-                    st = m.new_deal(hands=spec.get("hands"), widow=spec.get("widow"), dealer=spec.get("dealer"))
-                else:
-                    st = m.new_deal()
-                dlog = {"actions": [], "t_ms": [], "by_default": []}
-                game.deal_log.append(dlog)
-                self._publish(game, pb.GameEvent(deal_started=pb.DealStarted(deal=d, dealer=st.dealer)))
-                while not st.is_terminal:
-                    s = st.to_act
-                    action, by_default = await self._decide(game, st, s)
-                    st.apply(action)
-                    game.actions_in_deal += 1
-                    dlog["actions"].append(action)
-                    dlog["t_ms"].append(game.t_ms())
-                    if by_default:
-                        dlog["by_default"].append(len(dlog["actions"]) - 1)
-                    self._publish(game, pb.GameEvent(action=pb.ActionTaken(
-                        deal=d, seat=s, action=self._public_text(st, variant.players, s, action), by_default=by_default)))
-                m.finish_deal(st)
-                st = None
-                rd = m.record(options)["deals"][-1]
-                self._publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
-                    deal=d, hands=[pb.Cards(cards=h) for h in rd.get("hands", [])],
-                    widow=rd.get("widow", []), result_json=json.dumps(m.deals[-1].result()))))
+            await play_async(m, ask, max_deals=max_deals or None, deals=deals, on_deal_start=deal_started,
+                             on_action=action_taken, on_deal_end=deal_ended)
         except asyncio.CancelledError:
             error = "the arena stopped before the game ended"
             raise
@@ -560,7 +564,7 @@ class Arena:
             error = f"{type(e).__name__}: {e}"
             log.error("game %s failed:\n%s", game_id, traceback.format_exc())
         finally:
-            result = self._finish(game, dlog if st is not None else None, error)
+            result = self._finish(game, playing["dlog"] if playing.get("st") is not None else None, error)
         return result
 
     def _finish(self, game: Game, unfinished: dict | None, error: str | None) -> dict:

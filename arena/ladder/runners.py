@@ -14,7 +14,6 @@ random bot draws from its seed and the observation, the heuristic bot is determi
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import signal
@@ -25,7 +24,6 @@ from interpreter import Match, load_variant
 from .ratings import GameResult
 from .schedule import GameSpec
 
-BUILTIN_BOTS = ("heuristic", "random")
 
 
 class LadderError(Exception):
@@ -34,72 +32,51 @@ class LadderError(Exception):
 
 
 # -- in-process bots ------------------------------------------------------------------------
-def parse_bot_spec(text: str) -> tuple[str, str]:
-    """``heuristic``, ``random`` or ``NAME=package.module:factory`` -> (name, spec).
-    A factory is called with the loaded Variant and returns an object with
-    ``decide(observation, legal_actions) -> action``. Raises LadderError."""
+def parse_bot_spec(text: str) -> tuple[str, object]:
+    """A registered bot name (`arena.registry`: ``heuristic``, ``random``, ...),
+    ``NAME=package.module:factory`` or ``package.module:factory`` -> (name, its
+    `BotEntry`). A factory ``f(variant)`` or ``f(variant, seed)`` returns an agent
+    (`interpreter.playout`). Raises LadderError."""
+    from .. import registry
     from ..store import StoreError, check_bot_name
-    name, eq, spec = text.partition("=")
-    if not eq:
-        spec = name
-        name = spec.rsplit(":", 1)[-1] if ":" in spec else spec
-    if ":" not in spec and spec not in BUILTIN_BOTS:
-        raise LadderError(f"unknown bot {text!r}: in-process bots are {', '.join(BUILTIN_BOTS)} "
-                          "or NAME=package.module:factory")
     try:
-        check_bot_name(name)
-    except StoreError as e:
+        entry = registry.resolve(text)
+        check_bot_name(entry.name)
+    except (registry.UnknownBotError, StoreError) as e:
         raise LadderError(str(e)) from None
-    return name, spec
+    return entry.name, entry
 
 
-def bot_factory(spec: str):
-    """The factory ``f(variant) -> bot`` of a bot spec (see `parse_bot_spec`). Raises
-    LadderError if a module or attribute cannot be imported."""
-    if spec == "random":
-        from ..bots import ObservationRandomBot
-        return lambda v: ObservationRandomBot(0)
-    if spec == "heuristic":
-        from ..heuristic import HeuristicBot
-        # the variant data as the arena sends it (GameStart.variant_json), so the bot
-        # plays the same in-process and over gRPC
-        return lambda v: HeuristicBot(json.loads(json.dumps(v.data, default=str)))
-    mod, _, attr = spec.partition(":")
+def bot_factory(spec):
+    """The factory ``f(variant) -> agent`` of a bot: a `BotEntry`, or a spec or name
+    (see `parse_bot_spec`). Raises LadderError if its module or attribute cannot be
+    imported."""
+    from .. import registry
+    entry = spec if isinstance(spec, registry.BotEntry) else parse_bot_spec(spec)[1]
     try:
-        obj = importlib.import_module(mod)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as e:
-        raise LadderError(f"cannot load bot {spec!r}: {e}") from None
-    if not callable(obj):
-        raise LadderError(f"bot {spec!r} is not callable: give a factory f(variant) -> bot")
-    return obj
+        entry.load()
+    except registry.UnknownBotError as e:
+        raise LadderError(str(e)) from None
+    return lambda v: entry.make(v, 0)
 
 
 def play_game(variant, factories: dict, spec: GameSpec, options=None) -> GameResult:
-    """Play one game in this process: ``factories`` maps each bot name of ``spec.bots`` to
-    a factory ``f(variant) -> bot``; one bot object per name plays all its seats. An
-    exception or an illegal answer gets the arena's default action (docs/protocol.md) and
-    counts as a fault."""
+    """Play one game in this process through `interpreter.playout.play`: ``factories``
+    maps each bot name of ``spec.bots`` to a factory ``f(variant) -> agent``; one agent
+    per name plays all its seats, as an observation agent when it is one (the same game
+    as through the arena). A fault (an exception, an invalid or illegal answer) gets
+    ``state.default_action()`` (docs/protocol.md) and counts."""
+    from interpreter.playout import play
     bots = {name: factories[name](variant) for name in dict.fromkeys(spec.bots)}
     m = Match(variant, spec.seed)
-    faults = 0
-    while not m.over and len(m.deals) < spec.deals:
-        st = m.new_deal()
-        while not st.is_terminal:
-            s = st.to_act
-            legal = st.legal_actions()
-            try:
-                action = bots[spec.bots[s]].decide(st.observation(s), list(legal))
-            except Exception:
-                action = None
-            if action not in legal:
-                action = st.default_action()
-                faults += 1
-            st.apply(action)
-        m.finish_deal(st)
+    faults = [0]
+
+    def on_fault(f):
+        faults[0] += 1
+
+    play(m, [bots[b] for b in spec.bots], prefer="observation", max_deals=spec.deals, on_fault=on_fault)
     return GameResult(spec.key, tuple(spec.bots), m.seat_scores(), len(m.deals),
-                      m.record(getattr(variant, "options", None)), faults=faults)
+                      m.record(getattr(variant, "options", None)), faults=faults[0])
 
 
 _WORKER: dict = {}
@@ -130,7 +107,8 @@ def _worker_play(spec: GameSpec) -> GameResult:
 
 class InProcessRunner:
     """Games in this process (``workers`` 1) or in a pool of worker processes.
-    ``bots`` maps a bot name to its spec (`parse_bot_spec`)."""
+    ``bots`` maps a bot name to its spec: a registered name, ``package.module:factory``
+    or a `BotEntry` (`parse_bot_spec`)."""
 
     name = "in-process"
 

@@ -9,7 +9,7 @@ import pytest
 from arena.bots import ObservationRandomBot, RandomBot, VariantHeuristicBot
 from arena.heuristic import HeuristicBot
 from arena.sdk import GameInfo
-from arena.server import default_action
+from interpreter.actions import default_of as default_action   # State.default_action among given actions
 from interpreter import Match, load_variant, shipped_variants
 
 
