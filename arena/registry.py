@@ -236,3 +236,6 @@ register("random", "arena.bots:random_bot",
          "its seed and what it sees)")
 register("heuristic", "arena.bots:heuristic_bot",
          "estimates its hand for the auction and trump; plays cheap, wins tricks worth it")
+register("search", "arena.search:search_bot",
+         "determinized search (PIMC): resampled deals played out to the variant's own score; "
+         "50 ms a decision (TAASH_SEARCH_MS, TAASH_SEARCH_PLAYOUTS)")

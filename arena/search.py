@@ -307,3 +307,233 @@ def _legal_hand(st: State, t: int, hand, aid: int) -> bool:
     finally:
         st.hands[t] = old
         st._legal = st._legal_actions = None
+
+
+# -- the rollout policy ----------------------------------------------------------------
+class Rollout:
+    """The cheap policy that finishes a world's deal (module docstring): generic, from
+    phases, action kinds and the deck's strengths and points."""
+
+    def __init__(self, v):
+        self.v = v
+        d = v.deck
+        self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
+        self.nsuits = len(d.suits)
+        self.size = d.size
+        self.acts = v.actions
+        self.nondefault = {"declare", "expose", "double", "redouble"}
+
+    def run(self, st: State, rng: random.Random) -> None:
+        """Play ``st`` to the end of the deal."""
+        acts, size = self.acts, self.size
+        rand = rng.random
+        while st.to_act >= 0:
+            ids = st.legal_ids()
+            if len(ids) == 1:
+                st.apply_id(ids[0])
+                continue
+            ph = st.phase
+            if ph == "play":
+                st.apply_id(self.play(st, ids, rng) if rand() < GREEDY else ids[int(rand() * len(ids))])
+            elif ph == "auction" or ph == "doubling":
+                st.apply_id(self.default(ids))
+            elif ph == "trump":
+                st.apply_id(self.trump(st, ids))
+            else:
+                st.apply_id(ids[int(rand() * len(ids))])
+
+    def default(self, ids):
+        acts, nd = self.acts, self.nondefault
+        for i in ids:
+            if acts[i].kind not in nd:
+                return i
+        return ids[0]
+
+    def trump(self, st, ids):
+        """The declarer's longest suit (then the most strength): ``trump X`` of it, or
+        its weakest card of it laid face down."""
+        suit_of, strength = self.suit_of, self.strength
+        length = [0] * self.nsuits
+        for c in st.hands[st.to_act]:
+            length[suit_of[c]] += 100 + strength[c]
+        acts = self.acts
+        best, key = ids[0], None
+        for i in ids:
+            a = acts[i]
+            if a.kind == "trump":
+                k = (length[a.code], 0)
+            elif a.kind == "trump-card" and a.code is not None:
+                k = (length[suit_of[a.code]], -strength[a.code])
+            else:
+                continue
+            if key is None or k > key:
+                best, key = i, k
+        return best
+
+    def play(self, st, ids, rng):
+        """Following: the cheapest card that beats the trick so far if the trick holds
+        points, else the cheapest card; leading: at random. Declarations and exposes
+        (ids above the deck) are left to the random branch."""
+        size = self.size
+        cards = [i for i in ids if i < size]
+        if not cards:
+            return ids[0]
+        trick = st.trick_cards
+        point, strength, suit_of = self.point, self.strength, self.suit_of
+        if not trick:
+            return cards[int(rng.random() * len(cards))]
+        led = st.led
+        trump = st.trump if st.trump_exposed else -1
+
+        def key(c):
+            s = suit_of[c]
+            return 200 + strength[c] if s == trump else (100 + strength[c] if s == led else 0)
+
+        best = max(key(c) for c in trick)
+        cheap = min(cards, key=lambda c: (point[c], strength[c]))
+        if sum(point[c] for c in trick) > 0 or len(trick) == self.v.players - 1:
+            winners = [c for c in cards if key(c) > best]
+            if winners:
+                return min(winners, key=lambda c: (key(c) >= 200, point[c] < 0, strength[c]))
+        return cheap
+
+
+# -- the bot -------------------------------------------------------------------------------
+class SearchBot:
+    """The ``search`` bot: PIMC with a rollout policy (module docstring).
+
+    ``variant``: the loaded Variant; ``seed``: int or text; ``budget_ms``: wall time per
+    decision (None: no time bound); ``playouts``: rollouts per decision (None: no count
+    bound; at least one of the two must be set). Both agent forms: ``decide_state``
+    (in process) and ``decide`` (an observation: the arena, the ladder).
+    ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms)."""
+
+    name = "search"
+
+    def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
+                 playouts: int | None = None):
+        if budget_ms is None and playouts is None:
+            raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
+        self.v = variant
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.playouts = playouts
+        self.rollout = Rollout(variant)
+        self.stats = {}
+        self.tie = TIE_WEIGHT / (variant.total or 1)
+
+    # the generator of one decision: a function of (seed, observation)
+    def _rng(self, obs: dict) -> random.Random:
+        key = json.dumps([str(self.seed), obs], sort_keys=True, separators=(",", ":"), default=str)
+        return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+
+    def decide_state(self, state: State, seat: int):
+        """The action for ``seat`` (to act) in ``state``; reads only ``seat``'s
+        observation and resampled worlds; ``state`` is unchanged."""
+        t0 = time.perf_counter()
+        ids = state.legal_ids()
+        if len(ids) == 1:
+            self.stats = {"playouts": 0, "worlds": 0, "ms": 0.0}
+            return self.v.actions[ids[0]]
+        obs = state.observation(seat)
+        rng = self._rng(obs)
+        return self._search(state, seat, list(ids), rng, t0, self.budget_ms)
+
+    def decide(self, observation: dict, legal_actions: list, game=None):
+        """The action for the observation's seat, from the observation alone (`rebuild`).
+        Over the arena the time budget is at most half of the decision's time
+        (``game.time_control["move_ms"]`` or ``game.extra["deadline_ms"]``)."""
+        t0 = time.perf_counter()
+        if len(legal_actions) == 1:
+            self.stats = {"playouts": 0, "worlds": 0, "ms": 0.0}
+            return legal_actions[0]
+        budget = self.budget_ms
+        limit = _arena_limit_ms(game)
+        if limit is not None:
+            budget = limit if budget is None else min(budget, limit)
+        rng = self._rng(observation)
+        seat = observation["seat"]
+        try:
+            root = rebuild(self.v, observation, rng)
+        except (RebuildError, TaashError, ValueError):
+            self.stats = {"playouts": 0, "worlds": 0, "ms": (time.perf_counter() - t0) * 1000, "rebuilt": False}
+            return _default_text(legal_actions)
+        rebuild_ms = (time.perf_counter() - t0) * 1000
+        ids = root.legal_ids()
+        acts = self.v.actions
+        if sorted(acts[i] for i in ids) != sorted(legal_actions):
+            return _default_text(legal_actions)
+        a = self._search(root, seat, list(ids), rng, t0, budget)
+        self.stats["rebuild_ms"] = rebuild_ms
+        return str(a)
+
+    def _search(self, root: State, seat: int, ids: list, rng: random.Random, t0: float, budget_ms):
+        v = self.v
+        k = len(ids)
+        total = [0.0] * k
+        count = [0] * k
+        end = t0 + budget_ms / 1000 if budget_ms is not None else float("inf")
+        cap = self.playouts if self.playouts is not None else float("inf")
+        clock = time.perf_counter
+        run = self.rollout.run
+        tie = self.tie
+        playouts = worlds = 0
+        done = False
+        while not done:
+            try:
+                world = root.resample(seat, rng)
+            except TaashError:
+                break
+            worlds += 1
+            for j in range(k):
+                st = world.copy()
+                st.apply_id(ids[j])
+                run(st, rng)
+                total[j] += st.score_change()[seat] + tie * st.side_points[st.side[seat]]
+                count[j] += 1
+                playouts += 1
+                if playouts >= cap or clock() >= end:
+                    done = True
+                    break
+        best, bv = 0, None
+        for j in range(k):
+            if count[j]:
+                m = total[j] / count[j]
+                if bv is None or m > bv + 1e-12:
+                    best, bv = j, m
+        self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000,
+                      "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)}}
+        return v.actions[ids[best]]
+
+
+def _default_text(legal):
+    for a in legal:
+        if str(a).split(" ", 1)[0] not in ("declare", "expose", "double", "redouble"):
+            return a
+    return legal[0]
+
+
+def _arena_limit_ms(game):
+    """Half the decision's time over the arena (None in process)."""
+    if game is None:
+        return None
+    extra = getattr(game, "extra", None) or {}
+    d = extra.get("deadline_ms")
+    tc = getattr(game, "time_control", None) or {}
+    m = tc.get("move_ms")
+    vals = [x for x in (d, m) if x]
+    return min(vals) / 2 if vals else None
+
+
+def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, playouts: int | None = None):
+    """Registry factory of ``search`` (`SearchBot`). The environment may set the budgets
+    for processes that the ladder or the main job start: TAASH_SEARCH_MS,
+    TAASH_SEARCH_PLAYOUTS."""
+    import os
+    ms = os.environ.get("TAASH_SEARCH_MS")
+    po = os.environ.get("TAASH_SEARCH_PLAYOUTS")
+    if ms:
+        budget_ms = float(ms)
+    if po:
+        playouts = int(po)
+    return SearchBot(variant, seed, budget_ms, playouts)
