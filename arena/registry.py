@@ -205,6 +205,8 @@ class ArenaAgent:
         if decide is None:
             raise TypeError(f"bot {self.entry.name!r} is a state agent: it plays in process only "
                             "(taash simulate, taash ladder run), not over the arena")
+        if getattr(agent, "takes_game", False):   # it reads the game's time (arena/search.py)
+            return decide(observation, legal_actions, game)
         return decide(observation, legal_actions)
 
 

@@ -14,7 +14,8 @@ the deal finished by a cheap rollout policy (common random numbers across action
 same world for every action reduces the variance of their differences; Glasserman,
 "Monte Carlo Methods in Financial Engineering", 2003, §4.2). An action's value is the
 mean, over worlds, of the deal's ``score_change`` for the bot's seat (the variant's own
-scoring) plus a small term for its side's card points (≤ ``TIE_WEIGHT``), which breaks
+scoring) less the mean change of the seats of other sides (a match is won against
+them), plus a small term for its side's card points (≤ ``TIE_WEIGHT``), which breaks
 ties between actions of equal score (keeping points when the contract is decided). The
 action of highest mean is played (ties: the first in RULES.md §0.10 order).
 
@@ -66,7 +67,9 @@ from interpreter.errors import IllegalActionError, TaashError
 
 DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
-GREEDY = 0.8           # chance that a rollout follows with the cheap winning card
+import os as _os
+GREEDY = float(_os.environ.get("TAASH_SEARCH_GREEDY", 0.8))   # chance that a rollout follows with the cheap winning card
+SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 
 
 class RebuildError(TaashError):
@@ -389,8 +392,17 @@ class Rollout:
             s = suit_of[c]
             return 200 + strength[c] if s == trump else (100 + strength[c] if s == led else 0)
 
-        best = max(key(c) for c in trick)
+        keys = [key(c) for c in trick]
+        best = max(keys)
         cheap = min(cards, key=lambda c: (point[c], strength[c]))
+        me = st.to_act
+        side = st.side
+        if SMEAR and side[st.trick_seats[keys.index(best)]] == side[me]:
+            # the trick is the side's so far: give it points if the card cannot take it over
+            # as a trump would (a card that does not outrank the winner)
+            give = [c for c in cards if key(c) <= best and suit_of[c] != trump]
+            if give and len(trick) == self.v.players - 1:
+                return max(give, key=lambda c: (point[c], -strength[c]))
         if sum(point[c] for c in trick) > 0 or len(trick) == self.v.players - 1:
             winners = [c for c in cards if key(c) > best]
             if winners:
@@ -409,6 +421,7 @@ class SearchBot:
     ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms)."""
 
     name = "search"
+    takes_game = True          # arena.registry.ArenaAgent passes the game (its time control)
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None):
@@ -421,6 +434,23 @@ class SearchBot:
         self.rollout = Rollout(variant)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
+
+    def value(self, st: State, seat: int) -> float:
+        """A finished deal's worth to ``seat``: its score change less the mean change of
+        the seats of other sides (a match is won against them: a defender gains when the
+        declarer fails even where only the declarer's side is scored), plus at most
+        ``TIE_WEIGHT`` for its side's card points over the others'."""
+        sc = st.score_change()
+        side = st.side
+        mine = side[seat]
+        n = len(sc)
+        others = [s for s in range(n) if side[s] != mine]
+        if not others:
+            return float(sc[seat])
+        pts = st.seat_points
+        my_pts = sum(pts[s] for s in range(n) if side[s] == mine)
+        their = sum(pts[s] for s in others)
+        return sc[seat] - sum(sc[s] for s in others) / len(others) + self.tie * (my_pts - their)
 
     # the generator of one decision: a function of (seed, observation)
     def _rng(self, obs: dict) -> random.Random:
@@ -476,7 +506,7 @@ class SearchBot:
         cap = self.playouts if self.playouts is not None else float("inf")
         clock = time.perf_counter
         run = self.rollout.run
-        tie = self.tie
+        value = self.value
         playouts = worlds = 0
         done = False
         while not done:
@@ -489,7 +519,7 @@ class SearchBot:
                 st = world.copy()
                 st.apply_id(ids[j])
                 run(st, rng)
-                total[j] += st.score_change()[seat] + tie * st.side_points[st.side[seat]]
+                total[j] += value(st, seat)
                 count[j] += 1
                 playouts += 1
                 if playouts >= cap or clock() >= end:
