@@ -11,8 +11,10 @@ non-locality). Each iteration draws one *world*: ``state.resample(seat, rng)``, 
 the cards the seat cannot see, uniform among the deals consistent with what it knows
 (interpreter/information.py). Every legal action is then played in that same world and
 the deal finished by a cheap rollout policy (common random numbers across actions: the
-same world for every action reduces the variance of their differences; Glasserman,
-"Monte Carlo Methods in Financial Engineering", 2003, §4.2). An action's value is the
+same world and the same rollout draws for every action reduce the variance of their
+differences; Glasserman, "Monte Carlo Methods in Financial Engineering", 2003, §4.2;
+two bids of one denomination are then played out alike and differ by the scoring
+alone). An action's value is the
 mean, over worlds, of the deal's ``score_change`` for the bot's seat (the variant's own
 scoring) less the mean change of the seats of other sides (a match is won against
 them), plus a small term for its side's card points (≤ ``TIE_WEIGHT``), which breaks
@@ -58,6 +60,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import time
 from collections import Counter
@@ -498,6 +501,12 @@ class SearchBot:
         return str(a)
 
     def _search(self, root: State, seat: int, ids: list, rng: random.Random, t0: float, budget_ms):
+        """Sequential halving over the legal actions (Karnin, Koren, Somekh, "Almost
+        optimal exploration in multi-armed bandits", ICML 2013): the budget is cut into
+        ceil(log2 k) rounds; in a round every surviving action is played in the same
+        fresh worlds; at its end the worse half (by mean value so far) is dropped. So an
+        auction of a hundred bids spends most rollouts on its few best bids. The time
+        budget is turned into rollouts from the rate measured so far."""
         v = self.v
         k = len(ids)
         total = [0.0] * k
@@ -508,25 +517,52 @@ class SearchBot:
         run = self.rollout.run
         value = self.value
         playouts = worlds = 0
+        # actions of the same kind and engine-level argument act alike (``bid 28 S`` and
+        # ``bid S 28``): search the first of each
+        seen_codes = set()
+        arms = []
+        for j in range(k):
+            a = v.actions[ids[j]]
+            key = (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
+            if key not in seen_codes:
+                seen_codes.add(key)
+                arms.append(j)
+        rounds = max(1, math.ceil(math.log2(len(arms))))
+        start = clock()
+        in_round = 0
         done = False
-        while not done:
+        while not done and len(arms) > 1:
             try:
                 world = root.resample(seat, rng)
             except TaashError:
                 break
             worlds += 1
-            for j in range(k):
+            wseed = rng.getrandbits(64)
+            for j in arms:
                 st = world.copy()
                 st.apply_id(ids[j])
-                run(st, rng)
+                run(st, random.Random(wseed))   # the same rollout draws for every action
                 total[j] += value(st, seat)
                 count[j] += 1
                 playouts += 1
-                if playouts >= cap or clock() >= end:
+                in_round += 1
+                now = clock()
+                if playouts >= cap or now >= end:
                     done = True
                     break
-        best, bv = 0, None
-        for j in range(k):
+            if done:
+                break
+            # the playouts this decision can afford, and the share of one round
+            afford = cap
+            if budget_ms is not None:
+                rate = playouts / max(now - start, 1e-9)
+                afford = min(afford, playouts + rate * (end - now))
+            if in_round >= afford / rounds:
+                arms.sort(key=lambda j: (-total[j] / count[j], j))
+                arms = arms[:(len(arms) + 1) // 2]
+                in_round = 0
+        best, bv = arms[0], None
+        for j in sorted(arms):
             if count[j]:
                 m = total[j] / count[j]
                 if bv is None or m > bv + 1e-12:
