@@ -28,17 +28,22 @@ and Cowling et al. report PIMC-like determinization as strong in trick-taking ga
 with this little search. The flat root also keeps every decision kind (bids, trump,
 declarations, exposes, partner calls, widow exchanges, plays) one code path.
 
-Rollout policy (`Rollout`), generic, from the engine's phases and action kinds only:
-auction and doubling take ``default_action()`` (a pass where allowed: the bot values a
-bid as "the contract at this bid", the others passing); a trump or face-down trump card
-goes to the declarer's longest suit (strongest cards break ties); the rest (plays,
-partner calls, widow exchanges, declarations, exposes) are uniform among the legal
-actions, except that a play that follows a trick prefers, with probability
-``GREEDY``, the cheapest card that wins the trick so far when the trick holds points,
-and otherwise its cheapest card (strength and points from the deck; who wins from the
-variant's own trick rule run on a copy is too slow, so a card "wins" when it is of the
-suit led or trump and ranks above every card of the trick that counts the same way:
-an approximation of the rollout only, never of the rules). Measured: bench/search.py.
+Rollout policy (`Rollout`), generic, from the engine's phases and action kinds and the
+deck's strengths and points only: the auction and doubling take ``default_action()`` (a
+pass where allowed: the bot values a bid as "the contract at this bid", the others
+passing); a trump or face-down trump card goes to the declarer's longest suit (then the
+most strength); partner calls and widow exchanges are uniform; in play a question gets
+any answer, a declaration is never made (it may be a wager: the root searches them
+all), the exposure is asked for half the time it may be, and a card is, with
+probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays a
+master card (no other hand holds a stronger one of its suit), the one with most points,
+else its cheapest; a follower takes a trick that holds points (or as the last to play)
+with its cheapest winning card, gives points to a trick its side holds as the last to
+play, else plays its cheapest card; otherwise a legal card at random. A card "wins" when
+it is of the suit led or an exposed trump and ranks above every card of the trick that
+counts the same way: an approximation of the rollout only, never of the rules (the
+engine plays the tricks). Rollout policies that use the world's open hands are the
+usual choice in PIMC (GIB's double-dummy solver goes further). Measured: bench/search.py.
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
@@ -72,6 +77,8 @@ DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
 import os as _os
 GREEDY = float(_os.environ.get("TAASH_SEARCH_GREEDY", 0.8))   # chance that a rollout follows with the cheap winning card
+SPECIAL = float(_os.environ.get("TAASH_SEARCH_SPECIAL", 0.5))   # chance that a rollout asks for the exposure when it may
+LEAD = _os.environ.get("TAASH_SEARCH_LEAD", "1") == "1"
 SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 
 
@@ -332,6 +339,7 @@ class Rollout:
     def run(self, st: State, rng: random.Random) -> None:
         """Play ``st`` to the end of the deal."""
         acts, size = self.acts, self.size
+        expose = self.v.expose_action.id
         rand = rng.random
         while st.to_act >= 0:
             ids = st.legal_ids()
@@ -340,6 +348,15 @@ class Rollout:
                 continue
             ph = st.phase
             if ph == "play":
+                if ids[-1] >= size:                       # a question: any answer
+                    st.apply_id(ids[int(rand() * len(ids))])
+                    continue
+                if ids[0] >= size:
+                    # never a declaration (it may be a wager); an expose (a void) at times
+                    if expose in ids and rand() < SPECIAL:
+                        st.apply_id(expose)
+                        continue
+                    ids = [i for i in ids if i < size]
                 st.apply_id(self.play(st, ids, rng) if rand() < GREEDY else ids[int(rand() * len(ids))])
             elif ph == "auction" or ph == "doubling":
                 st.apply_id(self.default(ids))
@@ -387,7 +404,21 @@ class Rollout:
         trick = st.trick_cards
         point, strength, suit_of = self.point, self.strength, self.suit_of
         if not trick:
-            return cards[int(rng.random() * len(cards))]
+            if not LEAD:
+                return cards[int(rng.random() * len(cards))]
+            # leading: a master card of this world (no other hand holds a stronger card of
+            # its suit), the one with most points; else the cheapest card
+            top = [0] * self.nsuits
+            me = st.to_act
+            for s, h in enumerate(st.hands):
+                if s != me:
+                    for c in h:
+                        if strength[c] > top[suit_of[c]]:
+                            top[suit_of[c]] = strength[c]
+            masters = [c for c in cards if strength[c] > top[suit_of[c]]]
+            if masters:
+                return max(masters, key=lambda c: (point[c], strength[c]))
+            return min(cards, key=lambda c: (point[c], strength[c]))
         led = st.led
         trump = st.trump if st.trump_exposed else -1
 
