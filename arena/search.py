@@ -35,9 +35,9 @@ passing); a trump or face-down trump card goes to the declarer's longest suit (t
 most strength); partner calls and widow exchanges are uniform; in play a question gets
 any answer, a declaration is never made (it may be a wager: the root searches them
 all), the exposure is asked for half the time it may be, and a card is, with
-probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays a
-master card (no other hand holds a stronger one of its suit), the one with most points,
-else its cheapest; a follower takes a trick that holds points (or as the last to play)
+probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
+random (``LEAD``: a master card of the world's open hands instead, off by default: it
+measured no better); a follower takes a trick that holds points (or as the last to play)
 with its cheapest winning card, gives points to a trick its side holds as the last to
 play, else plays its cheapest card; otherwise a legal card at random. A card "wins" when
 it is of the suit led or an exposed trump and ranks above every card of the trick that
@@ -78,7 +78,7 @@ TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's 
 import os as _os
 GREEDY = float(_os.environ.get("TAASH_SEARCH_GREEDY", 0.8))   # chance that a rollout follows with the cheap winning card
 SPECIAL = float(_os.environ.get("TAASH_SEARCH_SPECIAL", 0.5))   # chance that a rollout asks for the exposure when it may
-LEAD = _os.environ.get("TAASH_SEARCH_LEAD", "1") == "1"
+LEAD = _os.environ.get("TAASH_SEARCH_LEAD", "0") == "1"
 SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 
 
