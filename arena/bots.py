@@ -24,8 +24,8 @@ class RandomBot:
     def decide_state(self, state, seat: int):
         """As a state agent: the same draw among ``state.legal_actions()``; reads nothing
         else, so no observation is built (the fast path of `taash simulate`)."""
-        legal = state.legal_actions()
-        return legal[self._randrange(len(legal))]
+        legal = state.legal_ids()
+        return state.v.actions[legal[self._randrange(len(legal))]]
 
 
 class ObservationRandomBot(RandomBot):

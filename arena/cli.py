@@ -64,13 +64,16 @@ def _progress(total, label):
     return p, task
 
 
-def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None):
+def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None,
+             keep=True):
     """Play ``matches`` full matches, or matches until ``deals`` deals, match k from seed
     ``seed + k``. ``bots``: a bot per seat (registered names or specs, `arena.registry`;
     default all ``random``); one agent per seat plays the whole run, seeded
     ``"{seed}:{seat}"``. Through `interpreter.playout.play`: no observation is built for
     a state agent, no record is made (``Match.record`` is the caller's). Returns (list of
-    Match, summary dict). Raises UnknownBotError."""
+    Match, summary dict); with ``keep`` False the list is empty and each match is let go
+    once summed up (a run of many deals then holds one match at a time). Raises
+    UnknownBotError."""
     from interpreter.playout import play
     from . import registry
     names = list(bots) if bots else ["random"] * variant.players
@@ -85,7 +88,8 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
         faults[f.seat] += 1
 
     done_matches = []
-    total_deals = 0
+    match_lines = []
+    total_deals = made = thrown = 0
     k = 0
     bar = _progress(deals or matches, "simulating") if progress else None
     tick = None
@@ -101,14 +105,17 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
             play(m, agents, max_deals=None if deals is None else deals - total_deals,
                  on_fault=on_fault, on_deal_end=tick)
             total_deals += len(m.deals)
-            done_matches.append(m)
+            made += sum(st.made is True for st in m.deals)
+            thrown += sum(st.declarer < 0 for st in m.deals)
+            match_lines.append({"seed": m.seed, "deals": len(m.deals), **m.summary()})
+            if keep:
+                done_matches.append(m)
+            m = None
             if bar and deals is None:
                 bar[0].update(bar[1], completed=k)
     finally:
         if bar:
             bar[0].stop()
-    made = sum(st.made is True for m in done_matches for st in m.deals)
-    thrown = sum(st.declarer < 0 for m in done_matches for st in m.deals)
     played = total_deals - thrown
     summary = {
         "variant": variant.ref,
@@ -121,7 +128,7 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
         "contracts_made": made,
         "contracts_made_rate": round(made / played, 4) if played else None,
         "faults": faults,
-        "matches": [{"seed": m.seed, "deals": len(m.deals), **m.summary()} for m in done_matches],
+        "matches": match_lines,
     }
     return done_matches, summary
 
@@ -138,7 +145,8 @@ def cmd_simulate(args) -> int:
     if args.record is not None:  # before playing: a bad place loses no work
         targets = _record_targets(args.record, matches or 1)
     t0 = time.perf_counter()
-    ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots)
+    ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots,
+                           keep=targets is not None)
     dt = time.perf_counter() - t0
     if targets is not None:
         if len(targets) != len(ms):
@@ -321,6 +329,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub)
     from .cli_ladder import add_commands as add_ladder_commands
     add_ladder_commands(sub)
+    from .http.serve import add_commands as add_serve_commands
+    add_serve_commands(sub)
+    from .web.cli import add_commands as add_web_commands
+    add_web_commands(sub)
     return p
 
 

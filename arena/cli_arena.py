@@ -280,6 +280,9 @@ def cmd_watch(args) -> int:
 
 # -- bot ---------------------------------------------------------------------------------
 def cmd_bot(args) -> int:
+    if args.kind == "http":          # an outside bot of the SmartBots 29 HTTP protocol
+        from .http.bridge import cmd_bot_http
+        return cmd_bot_http(args)
     from .registry import ArenaAgent, UnknownBotError, resolve
     from .sdk import AuthError, BotClient
     try:
@@ -303,6 +306,11 @@ def cmd_bot(args) -> int:
     bot = ArenaAgent(entry, args.seed)
     client = BotClient(bot.decide, token, name, args.server, max_games=args.games)
     print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
+    return run_client(client, name)
+
+
+def run_client(client, name: str) -> int:
+    """Run a bot's arena client to its end; a refused token is one line and exit 1."""
     try:
         asyncio.run(client.run())
     except AuthError as e:
@@ -381,7 +389,11 @@ def add_commands(sub) -> None:
                        epilog=f"registered bots:\n{listing}\n"
                               "or BOT=package.module:factory for a bot of your own (a factory "
                               "f(variant) returning an agent with decide(observation, legal))")
-    b.add_argument("kind", metavar="BOT", help="a registered bot (see below) or NAME=package.module:factory")
+    b.add_argument("kind", metavar="BOT", help="a registered bot (see below) or NAME=package.module:factory; "
+                   "`http URL`: an HTTP bot of the SmartBots 29 protocol (docs/http-bots.md)")
+    b.add_argument("url", nargs="?", metavar="URL", help="with `http`: the HTTP bot's address")
+    b.add_argument("--wait-http", type=float, default=10.0, metavar="S",
+                   help="with `http`: how long to wait for GET /hi to answer (default 10)")
     b.add_argument("--name", metavar="NAME", help="the bot's name in the arena (default: the bot's)")
     b.add_argument("--token", metavar="T", help="its token (default $TAASH_TOKEN)")
     server_arg(b)

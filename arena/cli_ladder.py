@@ -249,6 +249,13 @@ def add_commands(sub) -> None:
     where(pl)
     pl.set_defaults(fn=_guarded(cmd_plot))
 
+    rp = lsub.add_parser("report", help="write standings, chart and head-to-head as one static HTML file")
+    rp.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
+    rp.add_argument("--out", metavar="FILE.html", help="where to write it (default DIR/report.html)")
+    where(rp)
+    from .web.cli import cmd_report
+    rp.set_defaults(fn=_guarded(cmd_report))
+
     v = lsub.add_parser("verify", help="recompute the standings from the stored records and compare")
     v.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
     where(v)

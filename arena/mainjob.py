@@ -29,6 +29,7 @@ NODE_DIR = ROOT / "bots" / "node"
 MARK = ".taash-mainjob"
 VARIANTS = ("56", "28", "29", "304", "304-solo")
 SEARCH_MS = 10   # the search bot's budget in the main job: its games fit the 3 minutes on 2 cores
+BHOOS = "house/29-bhoos"
 
 
 class JobError(Exception):
@@ -85,6 +86,17 @@ class Processes:
         env.update(TAASH_TOKEN=token, TAASH_BOT=name, TAASH_SERVER=self.addr)
         log = open(self.logs / f"bot-{name}.log", "w")
         self.bots[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+
+    def start_http(self, bot: str, timeout_s: float = 60.0) -> str:
+        """Start `taash serve http --bot BOT --port 0`; return its URL."""
+        log = open(self.logs / f"http-{bot}.log", "w")
+        p = self.bots[f"http-{bot}"] = subprocess.Popen(_taash("serve", "http", "--bot", bot, "--port", "0"),
+                                                        stdout=subprocess.PIPE, stderr=log, text=True, env=_env(),
+                                                        cwd=ROOT)
+        line = _readline(p.stdout, timeout_s)
+        if "listening on" not in line:
+            raise JobError(f"taash serve http did not start (see {self.logs / f'http-{bot}.log'}): {line.strip()!r}")
+        return line.split("listening on ", 1)[1].split()[0]
 
     def wait_connected(self, names, timeout_s: float = 60.0) -> None:
         """Wait until every bot in ``names`` is connected; JobError naming the missing ones."""
@@ -177,6 +189,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-node", action="store_true", help="leave out the Node.js bot")
     ap.add_argument("--search-ms", type=int, default=SEARCH_MS,
                     help=f"the search bot's time per decision, ms (default {SEARCH_MS}: the job in under 3 minutes)")
+    ap.add_argument("--bhoos-deals", type=int, default=48,
+                    help=f"deals of the {BHOOS} ladder with our heuristic through the HTTP bridge (0: none; default 48)")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     from rich.console import Console
@@ -200,9 +214,15 @@ def main(argv=None) -> int:
                 bots["node"] = node
         for name, cmd in bots.items():
             procs.start_bot(name, cmd, procs.token(name))
-        procs.wait_connected(bots)
-        err.print(f"bots connected: {', '.join(bots)} (each a process of its own, over gRPC)", highlight=False)
-        results = run_ladders(con, err, data, addr, list(bots), args)
+        extra = []
+        if args.bhoos_deals:   # one seat family through the SmartBots 29 HTTP bridge (docs/http-bots.md)
+            url = procs.start_http("heuristic")
+            procs.start_bot("heuristic-http", _taash("bot", "http", url), procs.token("heuristic-http"))
+            extra = [(BHOOS, ["heuristic", "random", "heuristic-http"], args.bhoos_deals)]
+        procs.wait_connected(list(bots) + [b for _, bs, _ in extra for b in bs if b not in bots])
+        err.print(f"bots connected: {', '.join(bots)}{', heuristic-http (our heuristic over HTTP)' if extra else ''} "
+                  "(each a process of its own, over gRPC)", highlight=False)
+        results = run_ladders(con, err, data, addr, list(bots), args, extra)
     except JobError as e:
         print(f"main job: error: {e}", file=sys.stderr)
         return 1
@@ -222,13 +242,15 @@ def main(argv=None) -> int:
           if results["first_record"] else f"records: in {data / 'ladder.sqlite3'}")
     print(f"ladder database: {data / 'ladder.sqlite3'} (see `taash ladder standings --data {args.data}`)")
     print(f"plot: {results['plot']}")
+    print(f"report: {results['report']} (open it in a browser; `taash web --data {args.data}` for every page)")
     print(f"main job: {results['games']} games, {results['deals']} deals on {len(results['variants'])} variants "
           f"in {wall:.1f} s wall time; every process it started is stopped")
     return 0 if results["ok"] else 1
 
 
-def run_ladders(con, err, data: Path, addr: str, bots: list[str], args) -> dict:
-    """The ladders of the main job through the arena at ``addr``; returns what to report."""
+def run_ladders(con, err, data: Path, addr: str, bots: list[str], args, extra=()) -> dict:
+    """The ladders of the main job through the arena at ``addr``; returns what to report.
+    ``extra``: more ladders, (variant, bots, deals) each."""
     from interpreter import load_variant
     from .cli_ladder import standings_table
     from .ladder import ArenaRunner, LadderError, LadderSettings, open_store, recompute, run_ladder
@@ -240,11 +262,12 @@ def run_ladders(con, err, data: Path, addr: str, bots: list[str], args) -> dict:
     games = deals = 0
     ok = True
     refs = []
-    for name in [v.strip() for v in args.variants.split(",") if v.strip()]:
+    plan = [(v.strip(), bots, args.deals) for v in args.variants.split(",") if v.strip()] + list(extra)
+    for name, vbots, vdeals in plan:
         t = time.monotonic()
         runner = ArenaRunner(addr, admin, name)
         try:
-            s = run_ladder(store, runner, bots, args.deals, settings, workers=args.workers)
+            s = run_ladder(store, runner, vbots, vdeals, settings, workers=args.workers)
         except LadderError as e:
             raise JobError(str(e)) from None
         finally:
@@ -260,9 +283,12 @@ def run_ladders(con, err, data: Path, addr: str, bots: list[str], args) -> dict:
                                   f"({'duplicate, ' if settings.duplicate else ''}{time.monotonic() - t:.1f} s)"))
         con.print(f"  standings recomputed from the records: {'equal' if same else 'DIFFERENT'}", highlight=False)
     plot = plot_history({v: store.history(v) for v in refs}, data / "ladder.png")
+    from .web.data import Site
+    from .web.report import write_report
+    report = write_report(Site(store, data), data / "report.html", refs)   # beside the plot (docs/web.md)
     first = next((g.record_path for v in refs[:1] for g in store.games(v).values() if g.record_path), None)
     store.close()
-    return {"games": games, "deals": deals, "variants": refs, "plot": plot, "ok": ok,
+    return {"games": games, "deals": deals, "variants": refs, "plot": plot, "report": report, "ok": ok,
             "first_record": Path(first).name if first else None}
 
 

@@ -22,7 +22,6 @@ or ``f(variant, seed)``.
 from __future__ import annotations
 
 import importlib
-import inspect
 import re
 from dataclasses import dataclass, field
 
@@ -78,6 +77,8 @@ class BotEntry:
 
 
 def _takes_seed(f) -> bool:
+    """Whether factory ``f`` takes a second positional argument (the seed)."""
+    import inspect
     try:
         params = list(inspect.signature(f).parameters.values())
     except (TypeError, ValueError):

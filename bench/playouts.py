@@ -30,34 +30,19 @@ from interpreter import State, load_variant, shipped_variants  # noqa: E402
 REF29 = ROOT.parent / "shared" / "bench" / "ref29.py"
 
 
-def run_engine(v, deals: int, seed: int) -> tuple[float, int]:
-    """Play ``deals`` random deals; returns (seconds, decisions)."""
-    rng = random.Random(seed)
-    n = v.players
-    decisions = 0
-    t0 = time.perf_counter()
-    dealer = 0
-    for i in range(deals):
-        st = State(v, dealer=dealer, seed=rng.random())
-        while st.to_act >= 0:
-            legal = st.legal_ids()
-            st.apply_id(legal[rng.randrange(len(legal))])
-            decisions += 1
-        dealer = (dealer + 1) % n
-    return time.perf_counter() - t0, decisions
-
-
-def run_engine_actions(v, deals: int, seed: int) -> tuple[float, int]:
-    """As `run_engine`, through ``legal_actions()``/``apply()`` on Action objects."""
+def run_engine(v, deals: int, seed: int, ids: bool = True) -> tuple[float, int]:
+    """Play ``deals`` random deals; returns (seconds, decisions). ``ids``: on the hot path
+    (``legal_ids``/``apply_id``), else through ``legal_actions()``/``apply()`` on Actions."""
     rng = random.Random(seed)
     decisions = 0
     t0 = time.perf_counter()
     dealer = 0
     for i in range(deals):
         st = State(v, dealer=dealer, seed=rng.random())
+        legal_of, apply = (st.legal_ids, st.apply_id) if ids else (st.legal_actions, st.apply)
         while st.to_act >= 0:
-            legal = st.legal_actions()
-            st.apply(legal[rng.randrange(len(legal))])
+            legal = legal_of()
+            apply(legal[rng.randrange(len(legal))])
             decisions += 1
         dealer = (dealer + 1) % v.players
     return time.perf_counter() - t0, decisions
@@ -166,7 +151,7 @@ def main(argv=None) -> int:
         rs_text = f"{rs:11.0f}" if rs is not None else f"{'-':>11}"
         print(f"{name:32} {a.deals / dt:10.0f} {dec / dt:12.0f} {ca:13.0f} {rs_text}")
         if name == "29":
-            adt, adec = min(run_engine_actions(v, a.deals, a.seed) for _ in range(a.repeat))
+            adt, adec = min(run_engine(v, a.deals, a.seed, ids=False) for _ in range(a.repeat))
             print(f"{'29 (legal_actions/apply)':32} {a.deals / adt:10.0f} {adec / adt:12.0f}")
     if not ref:
         r = run_ref29(a.deals, a.seed)

@@ -6,8 +6,10 @@ between games is a compiled DSL rule of the `Variant` (DESIGN.md). Nothing here 
 game.
 
 Engine-wide guarantees (documented in docs/authoring.md):
-- a bid is always strictly above the high bid, and a full round of consecutive passes
-  ends the auction, so every auction ends;
+- a bid is above the high bid, or equal to it where ``auction.may_equal`` allows, but
+  never two equal bids in a row (so every two bids raise the high bid); a full round of
+  consecutive passes ends a round auction, and in a duel every pass puts a seat out; so
+  every auction ends;
 - each declaration is made at most once per deal, so every play phase ends;
 - a match ends when its `match.ends` rule says so or after `match.max_deals` deals
   (default 1000).
@@ -35,7 +37,8 @@ FIELDS: dict[str, dict[str, str]] = {
              "_skip": "=", "step": "=", "phase": "=", "handler": "=", "to_act": "=",
              "history": "list", "_legal": "=", "_legal_actions": "="},
     "auction": {"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
-                "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list"},
+                "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list",
+                "holder": "=", "challenger": "=", "equal_bid": "="},
     "contract": {"declarer": "=", "target": "=", "side": "list"},
     "trump": {"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
               "exposure_trick": "=", "exposed_card": "="},
@@ -110,6 +113,8 @@ class State:
         self.passed = []
         self.doubled = 0
         self.doubling_queue = []
+        self.holder = self.challenger = -1  # the duel (auction.order: duel)
+        self.equal_bid = False  # the last bid equalled the high bid before it
         self.declarer = -1
         self.target = 0
         # seat -> side; one more entry, -1, so that side[none] is none
@@ -254,6 +259,36 @@ class State:
             return self.side_tricks[side]
         return sum(1 for (_, _, w), sd in zip(self.tricks, self.trick_sides) if sd == side and w == seat)
 
+    # -- the trick as it stands (DSL names trick_winner, winning_card, higher) -----------
+    def trick_winner(self) -> int:
+        """The seat whose card wins the current trick as it stands (RULES.md §0.4, with
+        ``play.counts_as_trump`` asked now), or -1 before the lead."""
+        if not self.trick_cards:
+            return -1
+        keys = Play.trick_keys(self)
+        return self.trick_seats[keys.index(max(keys))]
+
+    def winning_card(self) -> int:
+        """The card (id) that wins the current trick as it stands, or -1 before the lead."""
+        if not self.trick_cards:
+            return -1
+        keys = Play.trick_keys(self)
+        return self.trick_cards[keys.index(max(keys))]
+
+    def higher(self, seat: int, cards: list[int], card: int) -> list[int]:
+        """The cards of ``cards`` that, played now by ``seat``, would rank above ``card``
+        in the current trick (§0.4; an identical card ranks below the one played first):
+        ``card`` as played to this trick, or as if ``seat`` played it now; every card
+        ranks above -1 (none). Before the lead, ``card`` counts as the card led."""
+        if card < 0:
+            return list(cards)
+        led = self.led if self.led >= 0 else self.v.deck.suit_of[card]
+        if card in self.trick_cards:
+            ref = Play.trick_keys(self)[self.trick_cards.index(card)]
+        else:
+            ref = Play.key_now(self, seat, card, led)
+        return [c for c in cards if Play.key_now(self, seat, c, led) > ref]
+
     # -- dealing and the flow ---------------------------------------------------------
     def _next_step(self):
         self.step += 1
@@ -323,10 +358,12 @@ class State:
 
     def public_action(self, seat_of_action: int, action: str, viewer: int | None) -> str:
         """An action as ``viewer`` sees it: a face-down card, a card taken from or put to
-        the widow, keep their card hidden from the other seats."""
+        the widow, and a suit named secretly as trump (``trump S`` of ``trump.mode:
+        secret``, §29b.5) keep their card or suit hidden from the other seats."""
         if viewer != seat_of_action:
             head, _, rest = action.partition(" ")
-            if head in ("take", "discard") or (head == "trump-card" and rest in self.v.deck.card_index):
+            if (head in ("take", "discard") or (head == "trump-card" and rest in self.v.deck.card_index)
+                    or (head == "trump" and self.v.trump_mode == "secret")):
                 return head
         return action
 
@@ -357,10 +394,14 @@ class State:
             "denomination": v.denomination_name.get(self.denomination),
             "doubled": self.doubled,
             "passed": sorted(self.passed),
+            "holder": self.holder if self.holder >= 0 else None,
+            "challenger": self.challenger if self.challenger >= 0 else None,
             "declarer": self.declarer if self.declarer >= 0 else None,
             "target": self.target or None,
             "trump": self.trump_text(seat),
             "trump_exposed": self.trump_exposed,
+            "exposer": self.exposer if self.exposer >= 0 else None,
+            "exposure_trick": self.exposure_trick or None,
             "trump_card": text[self.trump_card] if self.trump_card >= 0 and is_decl else None,
             "face_down": self.trump_card >= 0,
             "exposed_card": text[self.exposed_card] if self.exposed_card >= 0 else None,
@@ -435,19 +476,36 @@ class Phase:
 
 
 class Auction(Phase):
-    """The auction of calls (RULES.md §0.5 and each game's auction): pass, bids strictly
-    above the high bid (§0.10: by number, then denomination), double and redouble when
-    the variant allows them. A full round of consecutive passes, every seat passed for
-    good (``final_pass``), or the variant's ``auction.ends`` ends it; if nobody bid the
-    deal is thrown in."""
+    """The auction of calls (RULES.md §0.5 and each game's auction): pass, bids above the
+    high bid (§0.10: by number, then denomination), double and redouble when the variant
+    allows them. ``auction.order``:
+
+    - ``round``: every seat calls in turn. A full round of consecutive passes, every seat
+      passed for good (``final_pass``), or the variant's ``auction.ends`` ends it.
+    - ``duel`` (RULES.md §29b.4): a *holder* and a *challenger* face each other. Seats call
+      in turn from eldest until one bids (a seat that passes is out): he is the holder,
+      and the next seat in turn that is not out challenges. After the challenger's call
+      the holder answers; after the holder's, the challenger calls again. A holder who
+      passes leaves the challenger holding the bid; a challenger who passes is followed
+      by the next seat in turn that is not out. Every pass is final. It ends when no
+      seat is left to challenge (or by ``auction.ends``).
+
+    A bid may equal the high bid only when ``auction.may_equal`` holds for the caller, the
+    high bid is another seat's, and the last bid was not itself an equal bid: every two
+    bids raise the high bid, so every auction ends. The high bidder at the end is the
+    declarer; if nobody bid the deal is thrown in."""
 
     name = "auction"
 
     def enter(self, s):
         v = s.v
+        n = v.players
         if v.standing_bid:
             s.bid, s.high_bidder = v.standing_bid, s.dealer
-        s.to_act = (s.dealer + 1) % v.players
+        s.to_act = (s.dealer + 1) % n
+        if v.auction_order == "duel" and s.high_bidder >= 0:  # the standing bid's holder
+            s.holder = s.high_bidder
+            s.challenger = s.to_act = self.next_challenger(s, s.holder)
 
     def legal(self, s):
         v = s.v
@@ -458,6 +516,10 @@ class Auction(Phase):
             out.append(v.pass_action.id)
         may_bid = r["auction.may_bid"]
         high = s.bid
+        may_equal = r["auction.may_equal"]  # None: the file has no such rule
+        if (may_equal is not None and s.high_bidder >= 0 and s.high_bidder != me
+                and not s.equal_bid and may_equal(s, me, None, None)):
+            high -= 1  # an equal bid is allowed (every two bids still raise the high bid)
         for b, forms in v.bid_ids:
             if b > high:
                 for i, den in forms:
@@ -473,13 +535,16 @@ class Auction(Phase):
         v = s.v
         n = v.players
         kind = a.kind
+        duel = v.auction_order == "duel"
         s.calls += 1
         if kind == "pass":
             s.passes += 1
-            if v.final_pass and seat not in s.passed:
+            if (v.final_pass or duel) and seat not in s.passed:
                 s.passed.append(seat)
         elif kind == "bid":
-            s.bid, den = a.code
+            number, den = a.code
+            s.equal_bid = s.high_bidder >= 0 and number == s.bid
+            s.bid = number
             s.denomination = -1 if den is None else den
             s.high_bidder = seat
             s.bids += 1
@@ -488,7 +553,14 @@ class Auction(Phase):
         else:
             s.doubled = 1 if kind == "double" else 2
             s.passes = 0
-        if s.passes >= n or len(s.passed) >= n or v.rules["auction.ends"](s, seat, None, None):
+        if duel:
+            nxt = self.duel_next(s, seat, kind)
+        else:
+            nxt = (seat + 1) % n
+            if v.final_pass:
+                while nxt in s.passed and nxt != seat:
+                    nxt = (nxt + 1) % n
+        if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.rules["auction.ends"](s, seat, None, None):
             s.declarer = s.high_bidder
             if s.declarer < 0:  # everybody passed: the deal is thrown in
                 s._end_deal()
@@ -499,11 +571,37 @@ class Auction(Phase):
                 s.side[s.declarer] = 0
             s._next_step()
             return
-        nxt = (seat + 1) % n
-        if v.final_pass:
-            while nxt in s.passed and nxt != seat:
-                nxt = (nxt + 1) % n
         s.to_act = nxt
+
+    @staticmethod
+    def next_challenger(s, after: int) -> int:
+        """The next seat in turn after ``after`` that is neither out nor the holder, or -1."""
+        n = s.v.players
+        for k in range(1, n):
+            t = (after + k) % n
+            if t not in s.passed and t != s.holder:
+                return t
+        return -1
+
+    def duel_next(self, s, seat: int, kind: str) -> int:
+        """Move the duel on after ``seat``'s call (RULES.md §29b.4): the seat to call next,
+        or -1 when no seat is left to challenge (or none to open)."""
+        if s.holder < 0:  # nobody has bid yet: the caller opens or is out
+            if kind == "bid":
+                s.holder = seat
+                s.challenger = self.next_challenger(s, seat)
+                return s.challenger
+            return self.next_challenger(s, seat)
+        if seat == s.challenger:
+            if kind == "pass":
+                s.challenger = self.next_challenger(s, seat)
+                return s.challenger
+            return s.holder
+        # the holder's call
+        if kind == "pass":  # the challenger holds his bid
+            s.holder, old = s.challenger, s.challenger
+            s.challenger = self.next_challenger(s, old)
+        return s.challenger
 
 
 class Doubling(Phase):
@@ -572,9 +670,10 @@ class Exchange(Phase):
 
 
 class Trump(Phase):
-    """The declarer chooses trump (RULES.md §0.4): names a suit (open trump), or lays a
-    card of his hand face down (hidden trump; §28.5), or takes the dealt card that the
-    variant names (``trump.dealt_card``) before it is dealt to him."""
+    """The declarer chooses trump (RULES.md §0.4): names a suit (open trump), names one
+    secretly (``secret``: nobody else knows it until it is exposed, and no card is laid
+    aside; §29b.5), or lays a card of his hand face down (hidden trump; §28.5), or takes
+    the dealt card that the variant names (``trump.dealt_card``) before it is dealt to him."""
 
     name = "trump"
 
@@ -593,7 +692,7 @@ class Trump(Phase):
 
     def apply(self, s, seat, a):
         if a.kind == "trump":
-            s.trump, s.trump_exposed = a.code, True
+            s.trump, s.trump_exposed = a.code, s.v.trump_mode != "secret"
         else:
             card = a.code
             if card is None:  # the dealt card of trump.dealt_card, taken before it is dealt
@@ -633,7 +732,8 @@ class CallPartner(Phase):
 
 class Play(Phase):
     """The play of the tricks (RULES.md §0.4): the variant's ``play.may_play`` gives the
-    cards that may be played; declarations (§0.8) and ``expose`` (§28.7) come before the
+    cards that may be played; declarations (§0.8) and ``expose`` (§28.7, §29b.6: offered
+    while trump is chosen and not public, when ``play.may_expose`` holds) come before the
     cards in the legal list; a question is answered at once by its answering seat."""
 
     name = "play"
@@ -657,7 +757,7 @@ class Play(Phase):
         if v.dedupe_plays:
             cards = sorted(set(cards))
         checks = v.declaration_checks
-        if not checks and s.trump_card < 0:
+        if not checks and (s.trump_exposed or s.trump < 0):
             return cards[:]  # ids of plays are card ids
         out = []
         if checks:
@@ -665,7 +765,7 @@ class Play(Phase):
             for i, when, su in checks:
                 if i not in keys and when(s, me, su, None):
                     out.append(i)
-        if s.trump_card >= 0 and v.may_expose(s, me, None, None):
+        if s.trump >= 0 and not s.trump_exposed and v.may_expose(s, me, None, None):
             out.append(v.expose_action.id)
         out.extend(cards)
         return out
@@ -686,8 +786,9 @@ class Play(Phase):
             s.answers.add(a.text)
             s.to_act = s.question[0]
             s.question = None
-        else:  # expose: the face-down trump card is shown and taken into the declarer's hand (§28.7)
-            insort(s.hands[s.declarer], s.trump_card)
+        else:  # expose: trump becomes public; a face-down trump card is shown and taken
+            if s.trump_card >= 0:  # into the declarer's hand (§28.7)
+                insort(s.hands[s.declarer], s.trump_card)
             self.expose(s, seat)
 
     @staticmethod
@@ -699,21 +800,41 @@ class Play(Phase):
         s.exposure_trick = s.tricks_done + 1
 
     @staticmethod
+    def trick_keys(s) -> list[int]:
+        """RULES.md §0.4: the rank of each card of the current trick as it stands:
+        strength, +100 in the suit led, +200 when it counts as a trump (by
+        ``play.counts_as_trump``, asked now)."""
+        v = s.v
+        cards, seats = s.trick_cards, s.trick_seats
+        if v.plain_trump:
+            kt = v.deck.trick_keys[s.trump][s.led]
+            return [kt[c] for c in cards]
+        deck = v.deck
+        strength, suit_of, led, after = deck.strength, deck.suit_of, s.led, s.trick_after
+        counts = v.counts_as_trump
+        return [200 + strength[c] if counts(s, seats[i], c, after[i]) else
+                100 + strength[c] if suit_of[c] == led else strength[c] for i, c in enumerate(cards)]
+
+    @staticmethod
+    def key_now(s, seat: int, card: int, led: int) -> int:
+        """The rank ``card`` would have in the current trick, led in suit ``led``, if
+        ``seat`` played it now."""
+        v = s.v
+        deck = v.deck
+        if v.plain_trump:
+            return v.deck.trick_keys[s.trump][led][card]
+        st = deck.strength[card]
+        if v.counts_as_trump(s, seat, card, s.trump_exposed):
+            return 200 + st
+        return 100 + st if deck.suit_of[card] == led else st
+
+    @staticmethod
     def end_trick(s):
         """RULES.md §0.4: the highest card counting as a trump wins, else the highest of
         the suit led; of identical cards the first played ranks higher."""
         v = s.v
         cards, seats = s.trick_cards, s.trick_seats
-        if v.plain_trump:
-            # key of each card: strength, +100 in the suit led, +200 in trump (§0.4)
-            kt = v.deck.trick_keys[s.trump][s.led]
-            keys = [kt[c] for c in cards]
-        else:
-            deck = v.deck
-            strength, suit_of, led, after = deck.strength, deck.suit_of, s.led, s.trick_after
-            counts = v.counts_as_trump
-            keys = [200 + strength[c] if counts(s, seats[i], c, after[i]) else
-                    100 + strength[c] if suit_of[c] == led else strength[c] for i, c in enumerate(cards)]
+        keys = Play.trick_keys(s)
         best = keys.index(max(keys))  # the first of equal keys: identical cards, first played
         winner = seats[best]
         pts = sum(map(v.deck.point_of.__getitem__, cards))

@@ -61,9 +61,10 @@ as it is (not a hidden one, whose true card must not leak into the filter),
   the positions of every other seat.
 
 Each test is run with every value of the facts the seat cannot see that the rules may
-read besides hands: the trump suit while the trump card is face down and not the seat's
-(§28.5), the partner while not revealed to it (§304.5); a card is excluded only if the
-action is illegal under all of them.
+read besides hands: the trump suit while it is hidden from the seat (a face-down trump
+card not the seat's, §28.5, or a suit another seat named secretly, §29b.5, which every
+proposal draws anew, uniformly, until it is public), the partner while not revealed to
+it (§304.5); a card is excluded only if the action is illegal under all of them.
 
 Condition of soundness (an excluded deal is never consistent, so uniformity holds):
 each seat's legal actions depend on its own hand through *forcing sets*: cascades such
@@ -209,6 +210,9 @@ class Resampler:
         self.action_of = {(a.kind, a.code): a for a in v.actions if isinstance(a.code, int)}
         seen = [False] * npos
         self.origin = {}          # history index -> position of the hidden action's card
+        # history index of a suit named secretly by another seat and still hidden from
+        # ``seat`` (trump.mode secret, RULES.md §29b.5): each draw names a suit anew
+        self.secret_suit = None
         steps = []                # (history index, positions then in the actor's hand)
         hand = [[] for _ in range(n)]
         nxt = [self.offset[s] for s in range(n)]
@@ -263,7 +267,10 @@ class Resampler:
                     seen[fd] = True
                 if hidden:
                     self.origin[k] = fd
-            elif kind == "expose":
+            elif kind == "trump":
+                if hidden and state.trump_text(seat) is None:
+                    self.secret_suit = k
+            elif kind == "expose" and fd is not None:
                 hand[fd_owner].append(fd)
                 seen[fd] = True
                 fd = None
@@ -486,6 +493,8 @@ class Resampler:
                 p = self.origin.get(k)
                 if p is not None:
                     a = self.action_of[(a.kind, deal[p])]
+                elif k == self.secret_suit:  # uniform over the suits, as the cards
+                    a = self.v.trump_text[rng.randrange(len(self.v.deck.suits))]
                 try:
                     st.apply_id(a.id)
                 except IllegalActionError:

@@ -205,6 +205,12 @@ NAME_ENTRIES: tuple[Name, ...] = (
           "consecutive passes since the last bid, double or redouble"),
     _n("passed", INT, ("passed",), lambda c: call("len", field("passed")),
        "the number of players who have passed", "seats that have passed, with `final_pass`"),
+    _attr("holder", SEAT, "holder", "the holder",
+          "in a `duel` auction: the seat that holds the bid against the challenger (`none` "
+          "before the first bid, and in a `round` auction)"),
+    _attr("challenger", SEAT, "challenger", "the challenger",
+          "in a `duel` auction: the seat that bids against the holder (`none` when there is "
+          "none, and in a `round` auction)"),
     _fixed("min_bid", "min_bid", "the lowest bid", "`auction.min_bid` of the file"),
     _fixed("max_bid", "max_bid", "the highest bid", "`auction.max_bid` of the file"),
     _hook("number", INT, "auction.may_bid", "x", "the bid", "in `auction.may_bid`: the bid asked about"),
@@ -237,6 +243,13 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("trick", INT, ("tricks_done",), lambda c: binop(field("tricks_done"), "+", const(1)),
        "the trick number", "the trick number (1-based)"),
     _fixed("tricks", "tricks", "the number of tricks", "tricks in a deal"),
+    _n("trick_winner", SEAT, ("trick_winner",), lambda c: method(var("s"), "trick_winner"),
+       "the player winning the trick so far",
+       "the seat whose card wins the current trick as it stands, by `counts_as_trump` "
+       "asked now (`none` when leading)"),
+    _n("winning_card", CARD, ("winning_card",), lambda c: method(var("s"), "winning_card"),
+       "the card winning the trick so far",
+       "the card that wins the current trick as it stands (`none` when leading)"),
     _n("hand", CARDS, ("hands",), lambda c: sub(field("hands"), var("me")), "any card in hand",
        "the cards of `me`"),
     _n("my_side_tricks", INT, ("known_side_tricks",),
@@ -334,6 +347,12 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda c, a: call("_played", field("trick_seats"), field("trick_cards"), a),
              lambda a: f"the card played by {a[0]}",
              "the card that seat played to the current trick (`none` if none yet)"),
+    Function("higher", (CARDS, CARD), CARDS, ("higher",),
+             lambda c, a, b: method(var("s"), "higher", var("me"), a, b),
+             lambda a: f"{a[0]} that would beat {a[1]}",
+             "the cards that, played now, would rank above a card in the current trick "
+             "(RULES.md §0.4), e.g. `higher(in_suit(hand, trump), winning_card)`; all of "
+             "them above `none`"),
     Function("abs", (INT,), INT, (), lambda c, a: call("abs", a), lambda a: f"the size of {a[0]}",
              "the absolute value of a number",
              fold=lambda c, v: abs(v)),

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .actions import Action
 from .errors import ActionError, InvalidActionError
 
 # kinds of faults the loop finds itself (a remote seat's NoAnswer brings its own kind)
@@ -142,7 +143,10 @@ def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_
             seat = st.to_act
             answer = yield st, seat
             try:
-                st.apply(answer)
+                if type(answer) is Action and st.v.actions[answer.id] is answer:
+                    st.apply_id(answer.id)      # one of this variant's own: the hot path
+                else:
+                    st.apply(answer)
                 by_default = False
             except (ActionError, TypeError) as e:   # refused; the state is unchanged
                 if isinstance(answer, NoAnswer):

@@ -175,30 +175,52 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
                  + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))
     au = []
     rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
-    au.append(f"Bids are numbers {rng}, each above the high bid.")
+    duel = v.auction_order == "duel"
+    if duel:
+        au.append("The auction is a duel between a holder and a challenger. From the eldest, each "
+                  "player in turn bids or passes until one bids: he is the holder. The next player "
+                  "in turn who is not out challenges him: the challenger bids above the holder's "
+                  "bid or passes, and after each bid of the challenger the holder answers, bidding "
+                  "or passing. When the holder passes, the challenger holds the bid; when the "
+                  "challenger passes, the next player in turn who is not out challenges. A player "
+                  "who passes is out for the deal. The auction ends when no player is left to "
+                  "challenge.")
+    equal = _rule(v, "auction", "may_equal", default="false")
+    au.append(f"Bids are numbers {rng}, each above the high bid"
+              + (f", or equal to it when: {equal} (never two equal bids in a row)."
+                 if equal != "never" else "."))
     if v.denominations:
         au.append("A bid names a denomination: " + ", ".join(
             SUIT_NAMES.get(x, f"{x} (no trump)") for x in v.denominations)
                   + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
     if v.standing_bid:
         au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
-    au.append("A pass is final: a player who passes calls no more." if v.final_pass
-              else "A pass is not final.")
+    if not duel:
+        au.append("A pass is final: a player who passes calls no more." if v.final_pass
+                  else "A pass is not final.")
     au.append(f"A player may pass when: {_rule(v, 'auction', 'may_pass')}.")
     au.append(f"A bid is allowed when: {_rule(v, 'auction', 'may_bid')}.")
     if "may_double" in v.data["auction"]:
         au.append(f"A player may double when: {_rule(v, 'auction', 'may_double')}.")
         au.append(f"A player may redouble when: {_rule(v, 'auction', 'may_redouble', default='false')}.")
         au.append("A new bid cancels any double and redouble.")
-    au.append(f"The auction ends when: {_rule(v, 'auction', 'ends')}. The high bidder is the declarer "
-              "and his bid the target.")
+    ends = _rule(v, 'auction', 'ends')
+    head = "The high bidder is the declarer and his bid the target."
+    if not duel:
+        head = f"The auction ends when: {ends}. {head}"
+    elif ends != "never":
+        head = f"The auction also ends when: {ends}. {head}"
+    au.append(head)
     secs.append(("Auction", "\n".join(au)))
     tr = {"open": "The declarer names trump openly.",
           "hidden": "The declarer lays one card face down as trump; nobody else sees it. "
                     "It is exposed when a player asks for it, and if never asked for, the "
                     "declarer plays it as his last card.",
           "bid": "Trump is the suit named by the contract; a contract that names no suit "
-                 "is played without trump."}[v.trump_mode]
+                 "is played without trump.",
+          "secret": "The declarer names trump secretly: nobody else knows the suit until a "
+                    "player asks for it to be exposed (no card is laid aside). A trump that is "
+                    "never exposed stays secret."}[v.trump_mode]
     if v.dealt_card:
         tr += f" He may instead take the {v.dealt_card}th card dealt to him face down as trump."
     secs.append(("Trump", tr))
@@ -207,7 +229,7 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
           f"A card counts as a trump when: {_rule(v, 'play', 'counts_as_trump', default='suit(card) == trump')}.",
           "The trick goes to the highest card counting as a trump, else to the highest card of "
           "the suit led."]
-    if v.trump_mode == "hidden":
+    if v.trump_mode in ("hidden", "secret"):
         pl.append(f"A player may ask for trump to be exposed when: {_rule(v, 'play', 'may_expose', default='false')}.")
     if v.data["play"].get("after_trick"):
         pl.append("After each trick:\n" + _rule(v, "play", "after_trick", effect=True))

@@ -19,6 +19,7 @@ HOOKS = {
     "auction.may_pass": (("auction", "may_pass"), BOOL, None),
     "auction.may_bid": (("auction", "may_bid"), BOOL, None),
     "auction.ends": (("auction", "ends"), BOOL, None),
+    "auction.may_equal": (("auction", "may_equal"), BOOL, ""),
     "auction.may_double": (("auction", "may_double"), BOOL, "false"),
     "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
     "play.leader": (("play", "leader"), SEAT, "eldest"),
@@ -87,6 +88,7 @@ class Variant:
     score_unit: str
     score_start: int
     max_deals: int
+    auction_order: str = "round"
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
 
@@ -367,6 +369,8 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
                     "(a no-trump denomination needs a name of two letters or more, such as NT)")
     if trump_mode == "bid" and not dens:
         problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations")
+    if au.get("order") == "duel" and au.get("final_pass") is False:
+        problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)")
     dealt_card = data["trump"].get("dealt_card", 0)
     if dealt_card and (trump_mode != "hidden" or dealt_card > per_seat):
         problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
@@ -443,7 +447,8 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
         trump_mode=trump_mode, dealt_card=dealt_card, declarations=decls,
         score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
-        max_deals=data["match"].get("max_deals", 1000), rules=rules, sources=sources)
+        max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
+        rules=rules, sources=sources)
 
 
 MAX_OPTION_COMBINATIONS = 64

@@ -92,7 +92,8 @@ def test_every_field_the_registry_reads_is_a_state_attribute():
 def _state_with(renamed: dict):
     """A class like State whose slots have the fields of ``renamed`` renamed."""
     slots = tuple(renamed.get(f, f) for f in engine.State.__slots__)
-    extra = {k: getattr(engine.State, k) for k in ("known_side_tricks", "is_terminal")}
+    extra = {k: getattr(engine.State, k) for _, k in names.reads_by_entry()
+             if k not in engine.State.__slots__}  # methods and properties
     return type("State", (), {"__slots__": slots, **extra})
 
 

@@ -149,7 +149,7 @@ class Facts:
                     self.fd_card = dealt[seat][self.fd_index]
                 self.trump = self.fd_card[1]
             elif head == "trump":
-                self.trump, self.exposed = rest, True
+                self.trump, self.exposed = rest, v.trump_mode != "secret"
             elif head == "expose":
                 self.exposed = True
             elif head == "take":
@@ -249,7 +249,7 @@ HIDDEN_TRUMP_RULES = {
 
 
 def trump_rule(v) -> str:
-    if v.trump_mode != "hidden":
+    if v.trump_mode not in ("hidden", "secret"):
         return "always"  # §0.4: where trump is open, every card of the trump suit counts
     rule = ((v.data.get("play") or {}).get("counts_as_trump")) or "suit(card) == trump"
     key = _norm(rule)
@@ -293,7 +293,7 @@ def oracle_tricks(st: State):
             fd_card = rest if is_card(rest) else dealt[seat][dealt_card_index(v)]
             trump = fd_card[1]
         elif head == "trump":
-            trump, exposed = rest, True
+            trump, exposed = rest, v.trump_mode != "secret"  # §29b.5: a secret suit
         elif head == "expose":
             exposed = True
         elif head == "play":

@@ -124,7 +124,7 @@ def test_make_run_main_job_short(tmp_path):
     out = r.stdout
     for v in ("56", "28", "29", "304", "304-solo"):
         assert f"{v}: " in out
-    assert out.count("standings recomputed from the records: equal") == 5
+    assert out.count("standings recomputed from the records: equal") == 6   # and house/29-bhoos
     assert "every process it started is stopped" in out
     assert (data / "ladder.png").read_bytes()[:4] == b"\x89PNG"
     records = list((data / "records").glob("*.json"))
@@ -133,6 +133,9 @@ def test_make_run_main_job_short(tmp_path):
     for v in ("56", "28", "29", "304", "304-solo"):
         names = [s.bot for s in store.standings(v)]
         assert names.index("heuristic") < names.index("random"), (v, names)
+    # one seat family through the HTTP bridge (docs/http-bots.md): our heuristic served over HTTP
+    names = [s.bot for s in store.standings("house/29-bhoos")]
+    assert sorted(names) == ["heuristic", "heuristic-http", "random"]
     assert not _our_processes(str(data))
     # a second run makes its directory anew; a directory it did not make is refused
     other = tmp_path / "mine"

@@ -38,7 +38,10 @@ from interpreter import Match, State, load_variant, shipped_variants
 HERE = Path(__file__).resolve().parent
 SEED = 1
 # a variant whose deal at SEED shows nothing of its house rule gets another seed
-SEEDS = {"house/29-double": 2}    # seed 1: both chances to double are passed up
+SEEDS = {"house/29-double": 2,    # seed 1: both chances to double are passed up
+         # seed 1: one bid of 28, no equal bid; 2510: the holder equals 25, and the
+         # revealer over-trumps an opponent's trump discarded before the reveal (§29b.4, .6)
+         "house/29-bhoos": 2510}
 # kinds the agent takes half of the time when one is legal, so that declarations, exposes,
 # doubles and the answers to questions appear in the games (RULES.md §0.10 kinds)
 SPECIAL = ("declare", "expose", "double", "redouble", "answer")

@@ -1,0 +1,221 @@
+"""`taash bot http URL`: an outside bot of the SmartBots 29 HTTP protocol
+(protocols/bhoos-29.md) seated in the arena as an ordinary arena bot (arena/sdk.py).
+
+For each decision of one of its seats the bridge builds the protocol's request from the
+seat's observation alone (`arena.http.translate.request_of`), POSTs it to the bot (aiohttp:
+one keep-alive connection pool, a timeout per request from the arena's deadline), and sends
+the arena the action of its answer (`parse_answer`). What can go wrong becomes the arena's
+fault path (docs/protocol.md, "The fault policy"; docs/http-bots.md):
+
+| the HTTP bot | the bridge | verdict |
+|---|---|---|
+| refuses the connection, answers 4xx/5xx, a body that is not JSON or lacks its field | sends `error` | BOT_ERROR |
+| does not answer by the arena's deadline | sends nothing | TIMEOUT |
+| names an unknown card, an illegal card or bid, a reveal it may not make | sends that action | ILLEGAL_ACTION, then the bot is asked again while time is left; STRIKE_OUT |
+
+A reveal with a card is sent as ``expose`` then the card; a reveal without one as
+``expose``, after which the arena asks again and so does the bridge (``/play`` with the
+trump now known), as the protocol does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+
+import aiohttp
+
+from ..sdk import BotClient
+from ..pb import messages_pb2 as pb
+from .translate import AnswerError, Unsupported, default_ids, parse_answer, request_of
+
+log = logging.getLogger("taash.http")
+
+MARGIN_MS = 50.0        # kept back from the deadline for the bridge and the arena's network
+
+
+class BridgeError(Exception):
+    """The HTTP bot gave no usable answer (connection, status, body): becomes BOT_ERROR."""
+
+
+class BridgeTimeout(Exception):
+    """The HTTP bot did not answer by the arena's deadline: the arena's TIMEOUT follows."""
+
+
+class HttpBot:
+    """A client of one HTTP bot at ``url`` (``http://host:port``). ``ids``: the player ids
+    sent in seat order (default ``P0..P3``). Make it inside the event loop it is used on."""
+
+    def __init__(self, url: str, ids: list[str] | None = None, connections: int = 16):
+        self.url = url.rstrip("/")
+        self.ids = ids or default_ids(4)
+        self.session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=connections, keepalive_timeout=60),
+            headers={"Content-Type": "application/json"})
+        self.pending: dict[tuple[str, int], str] = {}    # (game, seat) -> the card after a reveal
+        self.calls = 0
+        self.http_ms: dict[tuple[str, int], float] = {}   # (game, seat) -> the last POST's round trip
+        self.faults: list[tuple[str, str]] = []          # (kind, message), newest last
+
+    async def close(self) -> None:
+        await self.session.close()
+
+    async def hi(self, timeout_s: float = 2.0) -> str:
+        """GET /hi; the body's text. Raises BridgeError if the bot is not there or does not
+        answer 200."""
+        try:
+            async with self.session.get(self.url + "/hi", timeout=aiohttp.ClientTimeout(total=timeout_s)) as r:
+                text = await r.text(errors="replace")
+                if r.status != 200:
+                    raise BridgeError(f"GET {self.url}/hi answered HTTP {r.status}: {text[:120]!r}")
+                return text.strip()
+        except aiohttp.ClientError as e:
+            raise BridgeError(f"no HTTP bot at {self.url}: {e}") from None
+        except asyncio.TimeoutError:
+            raise BridgeError(f"GET {self.url}/hi did not answer within {timeout_s:g} s") from None
+
+    async def post(self, path: str, body: dict, timeout_s: float) -> bytes:
+        """POST ``body`` as JSON; the answer's bytes. BridgeError for a refused connection
+        or a status other than 200; BridgeTimeout after ``timeout_s``."""
+        self.calls += 1
+        try:
+            async with self.session.post(self.url + path, data=json.dumps(body),
+                                         timeout=aiohttp.ClientTimeout(total=max(0.001, timeout_s))) as r:
+                data = await r.read()
+                if r.status != 200:
+                    raise BridgeError(f"POST {path} answered HTTP {r.status}: {data[:120]!r}")
+                return data
+        except asyncio.TimeoutError:
+            raise BridgeTimeout(f"POST {path} gave no answer within {timeout_s * 1000:.0f} ms") from None
+        except aiohttp.ClientConnectorError as e:
+            raise BridgeError(f"POST {path}: cannot connect to {self.url}: {e.os_error or e}") from None
+        except aiohttp.ClientError as e:
+            raise BridgeError(f"POST {path}: {type(e).__name__}: {e}") from None
+
+    async def decide(self, game_id: str, observation: dict, remaining_ms: float) -> str:
+        """The action text to send the arena for this decision (see the module doc).
+        Raises BridgeError, BridgeTimeout."""
+        seat = observation["seat"]
+        key = (game_id, seat)
+        then = self.pending.pop(key, None)
+        hist = observation.get("history") or []
+        if then is not None and hist and hist[-1] == [seat, "expose"]:
+            return then          # the card that came with the reveal
+        try:
+            path, body = request_of(observation, self.ids, max(0.0, remaining_ms - MARGIN_MS))
+        except Unsupported as e:
+            raise BridgeError(str(e)) from None
+        t = time.perf_counter()
+        data = await self.post(path, body, (remaining_ms + MARGIN_MS) / 1000.0)
+        self.http_ms[key] = (time.perf_counter() - t) * 1000.0
+        try:
+            ans = parse_answer(path, data, observation)
+        except AnswerError as e:
+            raise BridgeError(f"{path}: {e}") from None
+        if ans.then is not None:
+            self.pending[key] = ans.then
+        return ans.action
+
+
+class BridgeClient(BotClient):
+    """The arena connection of a bridge: a `BotClient` whose answers come from an `HttpBot`
+    (made on the client's event loop from ``url``) with the arena's deadline."""
+
+    def __init__(self, url: str, token: str, name: str | None = None, server: str = "127.0.0.1:50051",
+                 max_games: int | None = None, ids: list[str] | None = None):
+        super().__init__(lambda o, l: l[0], token, name, server, max_games, threads=False)
+        self.url, self.ids = url, ids
+        self.http: HttpBot | None = None
+        self._t0: dict[tuple[str, bool], float] = {}
+        # per answered decision (bench/http.py): (ms from the request's arrival to the answer
+        # written, ms of that decision's HTTP round trip, or 0 when no POST was needed)
+        self.timings: list[tuple[float, float]] = []
+
+    async def run(self) -> None:
+        if self.http is None:
+            self.http = HttpBot(self.url, self.ids)
+        try:
+            await super().run()
+        finally:
+            await self.http.close()
+
+    async def _answer(self, d: pb.DecisionRequest, legal: list[str]) -> None:
+        self._requests[d.request_id] = d
+        # the deadline counts from the (re)sent request; a retry after ILLEGAL_ACTION runs on its clock
+        t0 = self._t0.setdefault((d.request_id, d.resumed), time.monotonic())
+        if len(self._t0) > 10000:
+            for k in list(self._t0)[:5000]:
+                del self._t0[k]
+        remaining = d.deadline_ms - (time.monotonic() - t0) * 1000.0
+        t_in = time.perf_counter()
+        try:
+            obs = json.loads(d.observation_json)
+            self.http.http_ms.pop((d.game_id, d.seat), None)
+            action = await self.http.decide(d.game_id, obs, remaining)
+        except BridgeTimeout as e:
+            log.warning("%s seat %d: %s (the arena's TIMEOUT follows)", d.game_id, d.seat, e)
+            self.http.faults.append(("timeout", str(e)))
+            return
+        except BridgeError as e:
+            log.warning("%s seat %d: %s", d.game_id, d.seat, e)
+            self.http.faults.append(("error", str(e)))
+            await self._write(pb.BotMessage(error=pb.BotError(request_id=d.request_id, message=str(e)[:500])))
+            return
+        except Exception as e:   # never lose a decision to a bug of the bridge
+            log.exception("bridge failed for %s", d.request_id)
+            await self._write(pb.BotMessage(error=pb.BotError(
+                request_id=d.request_id, message=f"bridge: {type(e).__name__}: {e}"[:500])))
+            return
+        if action not in legal:
+            log.warning("%s seat %d: the HTTP bot answered %r, not legal now", d.game_id, d.seat, action)
+        self.answered[d.request_id] = action
+        await self._write(pb.BotMessage(answer=pb.Answer(request_id=d.request_id, action=action)))
+        if len(self.timings) < 1_000_000:
+            self.timings.append(((time.perf_counter() - t_in) * 1000.0,
+                                 self.http.http_ms.get((d.game_id, d.seat), 0.0)))
+
+
+async def wait_hi(url: str, wait_s: float) -> str:
+    """GET /hi until it answers 200 or ``wait_s`` has passed; its text. BridgeError (with
+    the last reason) if the bot is not there."""
+    bot = HttpBot(url)
+    end = time.monotonic() + wait_s
+    try:
+        while True:
+            try:
+                return await bot.hi()
+            except BridgeError:
+                if time.monotonic() >= end:
+                    raise
+                await asyncio.sleep(0.2)
+    finally:
+        await bot.close()
+
+
+def cmd_bot_http(args) -> int:
+    """`taash bot http URL [--name NAME --token T --server ADDR --wait S --games N]`."""
+    import os
+    import sys
+    from ..cli import CLIError
+    url = args.url
+    if not url:
+        raise CLIError("taash bot http needs the bot's URL: taash bot http http://127.0.0.1:8001")
+    if "://" not in url:
+        url = "http://" + url
+    token = args.token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise CLIError("no token: pass --token TOKEN or set TAASH_TOKEN (issue one with `taash arena token NAME`)")
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
+    name = args.name or os.environ.get("TAASH_BOT") or "http"
+    try:
+        hello = asyncio.run(wait_hi(url, getattr(args, "wait_http", 10.0)))
+    except BridgeError as e:
+        print(f"taash: error: the HTTP bot is not there: {e}", file=sys.stderr)
+        return 1
+    client = BridgeClient(url, token, name, args.server, max_games=args.games)
+    print(f"bot {name} (HTTP bot at {url}, /hi: {hello[:60]}) playing at {args.server}", file=sys.stderr, flush=True)
+    from ..cli_arena import run_client
+    return run_client(client, name)

@@ -1,0 +1,152 @@
+"""`taash serve http --bot NAME [--host 127.0.0.1] [--port 8001]`: a bot of the registry
+(arena/registry.py) served over the SmartBots 29 HTTP protocol (protocols/bhoos-29.md), so
+that it plays in arenas made for that protocol.
+
+Each request is answered from the request alone: `arena.http.translate.state_of` builds a
+`State` of ``house/29-bhoos`` (RULES.md §29b) consistent with it, the bot decides (an
+observation agent from ``state.observation(seat)``, a state agent from the state), and
+`answer_of` writes its answer. A request that cannot be read, or that no deal of §29b
+fits, gets 400 with ``{"error": "..."}``; a failure of the bot 500 with the same shape;
+the server never stops for either. A declarer that reveals is asked again with the
+reveal made, and answers ``{"revealTrump": true, "card": ...}``; any other seat answers
+``{"revealTrump": true}`` alone, as the protocol wants.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import sys
+import threading
+
+from .translate import RequestError, answer_of, state_of
+
+log = logging.getLogger("taash.serve")
+VARIANT = "house/29-bhoos"
+
+
+class Served:
+    """The bot ``spec`` (a registry name or NAME=module:factory) for ``variant`` with its
+    decision function ``answer(path, body) -> dict`` (RequestError for a bad request)."""
+
+    def __init__(self, spec: str, variant: str = VARIANT, seed: int = 0):
+        from interpreter import load_variant
+        from ..registry import resolve
+        self.entry = resolve(spec)
+        self.variant = load_variant(variant)
+        self.agent = self.entry.make(self.variant, seed)
+        self.rng = random.Random(seed)
+        self.lock = threading.Lock()
+        self.requests = 0
+
+    def _decide(self, st, seat):
+        agent = self.agent
+        if hasattr(agent, "decide_state") and not hasattr(agent, "decide"):
+            action = agent.decide_state(st, seat)
+        else:
+            decide = getattr(agent, "decide", None) or agent
+            legal = st.legal_actions()
+            action = decide(st.observation(seat), [str(a) for a in legal])
+        legal = st.legal_actions()
+        if action not in legal:
+            log.warning("bot %s answered %r, not legal; playing %s", self.entry.name, action, st.default_action())
+            action = st.default_action()
+        return str(action)
+
+    def answer(self, path: str, body) -> dict:
+        """The answer to the request ``body`` of ``path`` (see the module doc)."""
+        with self.lock:
+            self.requests += 1
+            st, seat = state_of(self.variant, path, body, self.rng)
+            action = self._decide(st, seat)
+            if action == "expose":
+                obs = st.observation(seat)
+                if obs.get("declarer") == seat:      # it knows the trump: reveal and play at once
+                    st.apply("expose")
+                    card = self._decide(st, seat)
+                    return {"revealTrump": True, "card": answer_of(card)["card"]}
+            return answer_of(action)
+
+
+def make_app(served: Served) -> web.Application:
+    """The aiohttp application: GET /hi, POST /bid /chooseTrump /play."""
+    from aiohttp import web
+
+    async def hi(request):
+        return web.json_response({"value": "hello", "bot": served.entry.name, "variant": VARIANT})
+
+    async def decision(request):
+        path = "/" + request.match_info["endpoint"]
+        try:
+            raw = await request.read()
+            try:
+                body = json.loads(raw.decode("utf-8-sig"))
+            except (ValueError, UnicodeDecodeError):
+                raise RequestError("the body is not JSON") from None
+            out = await asyncio.to_thread(served.answer, path, body)
+        except RequestError as e:
+            return web.json_response({"error": str(e)}, status=400)
+        except Exception as e:       # the bot failed: say so, keep serving
+            log.exception("%s failed", path)
+            return web.json_response({"error": f"{type(e).__name__}: {e}"}, status=500)
+        return web.json_response(out)
+
+    app = web.Application(client_max_size=1 << 20)
+    app.router.add_get("/hi", hi)
+    app.router.add_post("/{endpoint:bid|chooseTrump|play}", decision)
+    return app
+
+
+async def serve(served: Served, host: str, port: int, ready=None) -> None:
+    """Serve until cancelled; ``ready(url)`` is called once listening."""
+    from aiohttp import web
+    runner = web.AppRunner(make_app(served), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    h, p = runner.addresses[0][:2]
+    url = f"http://{h}:{p}"
+    if ready:
+        ready(url)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+
+
+def cmd_serve_http(args) -> int:
+    from ..cli import CLIError
+    from ..registry import UnknownBotError
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
+    try:
+        served = Served(args.bot, seed=args.seed)
+    except UnknownBotError as e:
+        raise CLIError(str(e)) from None
+
+    def ready(url):
+        print(f"serving bot {served.entry.name} over HTTP (SmartBots 29) listening on {url}", flush=True)
+
+    try:
+        asyncio.run(serve(served, args.host, args.port, ready))
+    except OSError as e:
+        raise CLIError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Register `taash serve http ...` on the subparsers of `taash`."""
+    s = sub.add_parser("serve", help="serve a taash bot over another protocol (http: SmartBots 29)")
+    ssub = s.add_subparsers(dest="serve_command", metavar="PROTOCOL")
+    ssub.required = True
+    h = ssub.add_parser("http", help="serve a registered bot over the SmartBots 29 HTTP protocol (docs/http-bots.md)")
+    h.add_argument("--bot", required=True, metavar="NAME", help="a registered bot (random, heuristic, ...) or NAME=module:factory")
+    h.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    h.add_argument("--port", type=int, default=8001, help="port (default 8001; 0: any free port)")
+    h.add_argument("--seed", type=int, default=0, help="seed of the bot's and the dealing's choices (default 0)")
+    h.add_argument("-v", "--verbose", action="store_true", help="log every failure")
+    h.set_defaults(fn=cmd_serve_http)

@@ -1,0 +1,200 @@
+"""`taash web`: the read-only web pages of the arena and the ladder (docs/web.md).
+
+aiohttp (already a dependency of the HTTP bridge, arena/http) serves Jinja2 templates
+and the static files beside this module; nothing is fetched from another site. Pages:
+
+- ``/``: the ladders, the live tables (with --arena) and the arena's latest games;
+- ``/ladder/{variant}``: standings, ratings chart (inline SVG), head-to-head, games;
+- ``/game?src=S&key=K``: the viewer of a recorded game (S: "arena" or a ladder's
+  variant; K: the arena's game id or the ladder's game key), ``/record?src=S&key=K`` its
+  record (a download);
+- ``/bot/{name}``: a bot's results by variant, games and faults by kind;
+- ``/live``, ``/live/events`` (server-sent events): the running games.
+
+Every route only reads; nothing here starts a match or changes the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.parse
+from pathlib import Path
+
+from aiohttp import web
+
+from .data import Site, card_parts, chart_svg, game_view
+
+HERE = Path(__file__).parent
+PER_PAGE = 24   # live tables on one page (the rest are listed, page by page)
+
+
+def environment():
+    """The Jinja2 environment of the templates (autoescaped), with the `card` filter."""
+    import jinja2
+    from markupsafe import Markup, escape
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                             autoescape=jinja2.select_autoescape(["html"]))
+
+    def card(text):
+        r, s, c = card_parts(str(text))
+        return Markup(f'<span class="card {c}" data-card="{escape(text)}">{escape(r)}{s}</span>')
+
+    env.filters["card"] = card
+    env.filters["tojson_safe"] = lambda x: Markup(json.dumps(x).replace("<", "\\u003c"))
+    env.filters["q"] = lambda s: urllib.parse.quote(str(s), safe="")
+    return env
+
+
+def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1) -> web.Application:
+    """The application over ``site``; ``arena`` (host:port): follow its live games, a
+    page getting the states changed in each ``batch_s`` seconds as one message."""
+    env = environment()
+    app = web.Application()
+    hub = None
+    if arena:
+        from .live import LiveHub
+        hub = LiveHub(arena)
+
+        async def start(app):
+            hub.start()
+
+        async def stop(app):
+            await hub.stop()
+        app.on_startup.append(start)
+        app.on_cleanup.append(stop)
+
+    def page(name, **kw):
+        html = env.get_template(name).render(live=hub is not None, **kw)
+        return web.Response(text=html, content_type="text/html")
+
+    async def index(request):
+        ladders = [{"variant": v, "standings": site.standings(v)} for v in site.variants()]
+        return page("index.html", ladders=ladders, games=site.arena_games()[:50])
+
+    async def ladder(request):
+        v = request.match_info["variant"]
+        if v not in site.variants():
+            raise web.HTTPNotFound(text=f"no ladder for {v}")
+        return page("ladder.html", variant=v, standings=site.standings(v), h2h=site.head_to_head(v),
+                    chart=chart_svg(site.ladder.history(v)), games=site.games(v)[:200])
+
+    async def game(request):
+        src, key = request.query.get("src", ""), request.query.get("key", "")
+        rec = site.record(src, key)
+        if rec is None:
+            raise web.HTTPNotFound(text=f"no record of game {key}")
+        bots = None
+        if src != "arena":
+            g = site.ladder.games(src).get(key)
+            bots = list(g.bots) if g else None
+        view = game_view(rec, bots)
+        return page("game.html", source=src, key=key, view=view)
+
+    async def record(request):
+        src, key = request.query.get("src", ""), request.query.get("key", "")
+        rec = site.record(src, key)
+        if rec is None:
+            raise web.HTTPNotFound(text=f"no record of game {key}")
+        name = key.replace("/", "_") + ".json"
+        return web.Response(text=json.dumps(rec, indent=1), content_type="application/json",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def bot(request):
+        return page("bot.html", bot=site.bot(request.match_info["name"]))
+
+    async def live(request):
+        if hub is None:
+            raise web.HTTPNotFound(text="no arena: start taash web with --arena ADDR")
+        return page("live.html", connected=hub is not None and hub.connected)
+
+    async def events(request):
+        if hub is None:
+            raise web.HTTPNotFound(text="no arena: start with --arena ADDR")
+        page_no = max(0, int(request.query.get("page", "0") or 0))
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        await resp.prepare(request)
+        q = hub.subscribe()
+        shown: set[str] = set()
+
+        def pick(g) -> bool:
+            """Games on this page: the first PER_PAGE*(page+1) ids, this page's slice."""
+            if g["id"] in shown:
+                return True
+            ids = sorted(hub.games)
+            lo = page_no * PER_PAGE
+            if g["id"] in ids[lo:lo + PER_PAGE] and len(shown) < PER_PAGE:
+                shown.add(g["id"])
+                return True
+            return False
+
+        try:
+            snap = [g for g in sorted(hub.games.values(), key=lambda g: g["id"]) if pick(g)]
+            await resp.write(b"event: snapshot\ndata: " + json.dumps(
+                {"games": snap, "running": len(hub.games), "page": page_no, "per_page": PER_PAGE,
+                 "connected": hub.connected}).encode() + b"\n\n")
+            while True:
+                try:
+                    await asyncio.wait_for(q.wake.wait(), 15)
+                except asyncio.TimeoutError:
+                    await resp.write(b": keep-alive\n\n")
+                    continue
+                if batch_s:
+                    await asyncio.sleep(batch_s)   # one message per batch, whatever the event rate
+                dirty, reset = q.take()
+                if reset:
+                    shown.clear()
+                    await resp.write(b'data: {"kind":"reset"}\n\n')
+                games = [g for _, g in sorted(dirty.items()) if pick(g)]
+                for g in games:
+                    if g["over"]:
+                        shown.discard(g["id"])
+                if games:
+                    text = json.dumps({"kind": "games", "games": games, "running": len(hub.games)},
+                                      separators=(",", ":"))
+                    await resp.write(b"data: " + text.encode() + b"\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            hub.unsubscribe(q)
+        return resp
+
+    async def live_json(request):
+        if hub is None:
+            raise web.HTTPNotFound(text="no arena: start with --arena ADDR")
+        return web.json_response({"connected": hub.connected, "running": len(hub.games),
+                                  "games": sorted(hub.games.values(), key=lambda g: g["id"])[:PER_PAGE]})
+
+    app.router.add_get("/", index)
+    app.router.add_get("/ladder/{variant:.+}", ladder)
+    app.router.add_get("/game", game)
+    app.router.add_get("/record", record)
+    app.router.add_get("/bot/{name}", bot)
+    app.router.add_get("/live", live)
+    app.router.add_get("/live/events", events)
+    app.router.add_get("/live.json", live_json)
+    app.router.add_static("/static", HERE / "static")
+    return app
+
+
+def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | None = None,
+          print_fn=print) -> None:
+    """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``."""
+    app = make_app(site, arena)
+
+    async def main():
+        runner = web.AppRunner(app)
+        await runner.setup()
+        sitew = web.TCPSite(runner, host, port)
+        await sitew.start()
+        real = sitew._server.sockets[0].getsockname()[1]
+        print_fn(f"web pages on http://{host}:{real}/", flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,59 @@
+"""`taash web [--data DIR] [--store URL] [--arena ADDR] [--host 127.0.0.1] [--port 8080]`
+and the body of `taash ladder report --out FILE.html` (docs/web.md)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..store import DEFAULT_DATA_DIR
+
+
+def _site(args):
+    from ..ladder import open_store
+    from .data import Site
+    return Site(open_store(args.store, args.data), args.data)
+
+
+def cmd_web(args) -> int:
+    from ..ladder import StoreError
+    from .app import serve
+    try:
+        site = _site(args)
+    except StoreError as e:
+        print(f"taash: error: {e}", file=sys.stderr)
+        return 1
+    if args.nice:
+        os.nice(args.nice)
+    serve(site, args.host, args.port, args.arena)
+    return 0
+
+
+def cmd_report(args) -> int:
+    """`taash ladder report`: write the static page; prints its path."""
+    from ..ladder import StoreError
+    from .report import write_report
+    try:
+        site = _site(args)
+        out = write_report(site, args.out or os.path.join(args.data, "report.html"),
+                           [args.variant] if args.variant else None)
+    except (StoreError, OSError, ValueError) as e:
+        print(f"taash: error: {e}", file=sys.stderr)
+        return 1
+    print(f"report written to {out}")
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Register `taash web` on the subparsers of `taash`."""
+    w = sub.add_parser("web", help="serve the read-only web pages: standings, game viewer, bots, live tables")
+    w.add_argument("--data", default=DEFAULT_DATA_DIR, metavar="DIR",
+                   help=f"data directory: the ladder database and the arena's records (default {DEFAULT_DATA_DIR})")
+    w.add_argument("--store", default=os.environ.get("TAASH_LADDER_STORE"), metavar="URL",
+                   help="the ladder database instead: sqlite:///FILE or postgresql://...")
+    w.add_argument("--arena", metavar="ADDR", help="show the live games of the arena at ADDR (host:port)")
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    w.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free port)")
+    w.add_argument("--nice", type=int, default=0, metavar="N",
+                   help="lower this process's CPU priority by N (e.g. 10 beside a busy arena on the same machine)")
+    w.set_defaults(fn=cmd_web)
