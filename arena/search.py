@@ -151,6 +151,9 @@ def rebuild(v, obs: dict, rng: random.Random, tries: int = 40, repairs: int = 20
                 hist = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in hist]
         elif fd_owner == seat and obs.get("trump_card"):
             fd_card = parse(obs["trump_card"])
+    if obs.get("trump") and any(a == "trump" for _, a in hist):
+        # a suit named secretly (§29b.5), now known to the seat: that suit was named
+        hist = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in hist]
     reserved = set()
     if fd_owner is not None and fd_dealt and fd_card is None:
         reserved.add((fd_owner, v.dealt_card - 1))   # the face-down dealt card: unknown
@@ -266,7 +269,7 @@ def _replay(st: State, hist, seat, needed, rng):
         if a is None:                            # a hidden action of another seat
             spare = Counter(st.hands[t]) - (needed[t] - used[t])
             opts = [i for i in st.legal_ids() if acts[i].kind == text and acts[i].code is not None
-                    and (text == "take" or spare[acts[i].code] > 0)]
+                    and (text in ("take", "trump") or spare[acts[i].code] > 0)]
             if not opts:
                 return (t, None)
             st.apply_id(opts[rng.randrange(len(opts))])
