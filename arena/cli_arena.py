@@ -299,6 +299,10 @@ def cmd_bot(args) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
     name = args.name or entry.name
+    if args.budget_ms:     # read by the search bot's factory (arena/search.py)
+        os.environ["TAASH_SEARCH_MS"] = str(args.budget_ms)
+    if args.playouts:
+        os.environ["TAASH_SEARCH_PLAYOUTS"] = str(args.playouts)
     bot = ArenaAgent(entry, args.seed)
     client = BotClient(bot.decide, token, name, args.server, max_games=args.games)
     print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
@@ -396,5 +400,9 @@ def add_commands(sub) -> None:
     server_arg(b)
     b.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices, for a seeded bot such as random (default 0)")
     b.add_argument("--games", type=_conv("--games", 1), metavar="N", help="stop after N games (default: never)")
+    b.add_argument("--budget-ms", type=_conv("--budget-ms", 1), metavar="N",
+                   help="a search bot's time per decision, ms (default 50; never above half the decision's deadline)")
+    b.add_argument("--playouts", type=_conv("--playouts", 1), metavar="N",
+                   help="a search bot's rollouts per decision (reproducible decisions; default: time only)")
     b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
     b.set_defaults(fn=cmd_bot)

@@ -206,6 +206,8 @@ class ArenaAgent:
         if decide is None:
             raise TypeError(f"bot {self.entry.name!r} is a state agent: it plays in process only "
                             "(taash simulate, taash ladder run), not over the arena")
+        if getattr(agent, "takes_game", False):   # it reads the game's time (arena/search.py)
+            return decide(observation, legal_actions, game)
         return decide(observation, legal_actions)
 
 
@@ -237,3 +239,6 @@ register("random", "arena.bots:random_bot",
          "its seed and what it sees)")
 register("heuristic", "arena.bots:heuristic_bot",
          "estimates its hand for the auction and trump; plays cheap, wins tricks worth it")
+register("search", "arena.search:search_bot",
+         "determinized search (PIMC): resampled deals played out to the variant's own score; "
+         "50 ms a decision (TAASH_SEARCH_MS, TAASH_SEARCH_PLAYOUTS)")

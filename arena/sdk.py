@@ -267,6 +267,7 @@ class BotClient:
         game = self.games.get(d.game_id) or GameInfo(d.game_id, "", {}, {}, [], [d.seat], {})
         try:
             obs = json.loads(d.observation_json)
+            game.extra["deadline_ms"] = d.deadline_ms   # this decision's time (a search bot keeps to half)
             if self.threads:
                 action = await asyncio.to_thread(self.bot.decide, obs, legal, game)
             else:

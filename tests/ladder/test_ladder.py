@@ -258,7 +258,7 @@ def _start_until(args, data: Path, games: int) -> subprocess.Popen:
 @pytest.mark.slow
 def test_killed_mid_run_the_rerun_loses_and_doubles_nothing(tmp_path):
     data = tmp_path / "killed"
-    args = ["run", "--variant", "29", "--deals", "400", "--game-deals", "4", "--seed", "11", "--duplicate",
+    args = ["run", "--variant", "29", "--bots", "heuristic,random", "--deals", "400", "--game-deals", "4", "--seed", "11", "--duplicate",
             "--data", str(data), "--quiet"]
     p = _start_until(args, data, 12)
     assert p.poll() is None, "the ladder ended before it could be killed"
@@ -282,7 +282,7 @@ def test_killed_mid_run_the_rerun_loses_and_doubles_nothing(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     data = tmp_path / "int"
-    args = ["run", "--variant", "28", "--deals", "2000", "--data", str(data), "--quiet"]
+    args = ["run", "--variant", "28", "--bots", "heuristic,random", "--deals", "2000", "--data", str(data), "--quiet"]
     p = _start_until(args, data, 3)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
@@ -294,7 +294,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
 @pytest.mark.slow
 def test_cli_run_standings_plot_verify(tmp_path):
     d = str(tmp_path / "d")
-    r = run_cli("run", "--variant", "304-solo", "--deals", "24", "--duplicate", "--data", d, "--json")
+    r = run_cli("run", "--variant", "304-solo", "--bots", "heuristic,random", "--deals", "24", "--duplicate", "--data", d, "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert (out["variant"], out["games"], out["deals"]) == ("304-solo", 6, 24)
@@ -333,8 +333,8 @@ def test_cli_errors_are_one_clear_line(tmp_path, args, code, message):
 @pytest.mark.slow
 def test_cli_refuses_other_settings_and_keeps_the_standings(tmp_path):
     d = str(tmp_path / "d")
-    assert run_cli("run", "--variant", "28", "--deals", "8", "--seed", "1", "--data", d, "--quiet").returncode == 0
+    assert run_cli("run", "--variant", "28", "--bots", "heuristic,random", "--deals", "8", "--seed", "1", "--data", d, "--quiet").returncode == 0
     before = run_cli("standings", "--data", d, "--json").stdout
-    r = run_cli("run", "--variant", "28", "--deals", "8", "--seed", "2", "--data", d)
+    r = run_cli("run", "--variant", "28", "--bots", "heuristic,random", "--deals", "8", "--seed", "2", "--data", d)
     assert r.returncode == 1 and "was started with --seed 1" in r.stderr and "Traceback" not in r.stderr
     assert run_cli("standings", "--data", d, "--json").stdout == before

@@ -1,0 +1,724 @@
+"""The search bot (`search`): determinized Monte Carlo search on the engine, for any variant.
+
+Algorithm: Perfect Information Monte Carlo (PIMC) sampling with flat Monte Carlo
+evaluation at the root, as in Ginsberg's GIB for bridge (Ginsberg, "GIB: Imperfect
+information in a computationally challenging game", JAIR 14, 2001) and its analysis by
+Long, Sturtevant, Buro and Furtak ("Understanding the success of perfect information
+Monte Carlo sampling in game tree search", AAAI 2010), who show that PIMC does well in
+trick-taking games, whose *leaf correlation* is high and *disambiguation* fast (each
+trick shows cards), the two properties that limit its known flaws (strategy fusion,
+non-locality). Each iteration draws one *world*: ``state.resample(seat, rng)``, a deal of
+the cards the seat cannot see, uniform among the deals consistent with what it knows
+(interpreter/information.py). Every legal action is then played in that same world and
+the deal finished by a cheap rollout policy (common random numbers across actions: the
+same world and the same rollout draws for every action reduce the variance of their
+differences; Glasserman, "Monte Carlo Methods in Financial Engineering", 2003, §4.2;
+two bids of one denomination are then played out alike and differ by the scoring
+alone). The root spends its rollouts by sequential halving (Karnin, Koren, Somekh,
+ICML 2013; `SearchBot._search`), so that an auction of 150 bids still spends most of
+them on its few best. An action's value is the mean, over worlds, of the deal's ``score_change`` for the bot's seat (the variant's own
+scoring) less the mean change of the seats of other sides (a match is won against
+them), plus a small term for its side's card points (≤ ``TIE_WEIGHT``), which breaks
+ties between actions of equal score (keeping points when the contract is decided). The
+action of highest mean is played (ties: the first in RULES.md §0.10 order).
+
+Why not ISMCTS (Cowling, Powley, Whitehouse, "Information Set Monte Carlo Tree Search",
+IEEE TCIAIG 4(2), 2012): at 10-200 ms per decision in pure Python a deal's worth of
+rollouts is a few hundred; a tree over so few iterations adds little beyond the root,
+and Cowling et al. report PIMC-like determinization as strong in trick-taking games
+with this little search. The flat root also keeps every decision kind (bids, trump,
+declarations, exposes, partner calls, widow exchanges, plays) one code path.
+
+Rollout policy (`Rollout`), generic, from the engine's phases and action kinds and the
+deck's strengths and points only: the auction and doubling take ``default_action()`` (a
+pass where allowed: the bot values a bid as "the contract at this bid", the others
+passing); a trump or face-down trump card goes to the declarer's longest suit (then the
+most strength); partner calls and widow exchanges are uniform; in play a question gets
+any answer, a declaration is never made (it may be a wager: the root searches them
+all), the exposure is asked for half the time it may be, and a card is, with
+probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
+random (``LEAD``: a master card of the world's open hands instead, off by default: it
+measured no better); a follower takes a trick that holds points (or as the last to play)
+with its cheapest winning card, gives points to a trick its side holds as the last to
+play, else plays its cheapest card; otherwise a legal card at random. A card "wins" when
+it is of the suit led or an exposed trump and ranks above every card of the trick that
+counts the same way: an approximation of the rollout only, never of the rules (the
+engine plays the tricks). Rollout policies that use the world's open hands are the
+usual choice in PIMC (GIB's double-dummy solver goes further). Measured: bench/search.py.
+
+Inference from the calls (``INFER``, off by default): each world weighted by how well
+a model of a bidder (the heuristic bot's hand estimate) explains the other seats' last
+calls, as in policy-based inference (Rebstock, Solinas, Buro, Sturtevant, IEEE CoG
+2019). Uniform worlds ignore that a seat bids the trump it holds; but on the 56 bar
+ladder (200 deals, 50 ms) it measured no better (26.9 against 25.9 without, intervals
+±6.5) and it costs worlds, so it is off.
+
+Switches for experiments (environment, read at import): TAASH_SEARCH_GREEDY,
+TAASH_SEARCH_SPECIAL, TAASH_SEARCH_SMEAR, TAASH_SEARCH_LEAD, TAASH_SEARCH_INFER,
+TAASH_SEARCH_EPS (the constants below).
+
+Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
+stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
+well), which makes a decision a pure function of (seed, observation): the generator is
+seeded from a hash of the bot's seed and the seat's observation, as
+arena/bots.py ObservationRandomBot does. Over the arena a decision also keeps to half
+the decision's ``deadline_ms`` (taken from the game's time control).
+
+In process the bot is a *state agent* (``decide_state(state, seat)``: it only calls
+``observation``, ``legal_ids``, ``resample`` and plays on the resampled worlds). Over the
+arena (``decide(observation, legal)``) it has no State: `rebuild` makes one from the
+observation alone (its own cards, the public history, what was shown to it), a deal in
+which replaying that history is legal and gives the seat the very same observation;
+``resample`` then draws the worlds from it, so the other seats' true cards are never
+read. `taash ladder run` asks bots by observation, so the ladder plays this path too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os as _os
+import random
+import time
+from collections import Counter
+
+from interpreter import State
+from interpreter.errors import TaashError
+
+DEFAULT_BUDGET_MS = 50
+TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
+GREEDY = float(_os.environ.get("TAASH_SEARCH_GREEDY", 0.8))   # chance that a rollout follows with the cheap winning card
+SPECIAL = float(_os.environ.get("TAASH_SEARCH_SPECIAL", 0.5))   # chance that a rollout asks for the exposure when it may
+INFER = _os.environ.get("TAASH_SEARCH_INFER", "0") == "1"
+INFER_EPS = float(_os.environ.get("TAASH_SEARCH_EPS", 0.2))
+LEAD = _os.environ.get("TAASH_SEARCH_LEAD", "0") == "1"
+SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
+
+
+class RebuildError(TaashError):
+    """No State consistent with an observation was found within the bound of tries."""
+
+
+# -- a State from an observation (the arena path) -----------------------------------------
+def rebuild(v, obs: dict, rng: random.Random, tries: int = 40, repairs: int = 200) -> State:
+    """A `State` of variant ``v`` at the point of ``obs`` (``State.observation(seat)``,
+    as the arena sends it) whose replay of ``obs["history"]`` is legal and whose
+    observation for ``obs["seat"]`` equals ``obs``: the seat's own cards and every card
+    shown to it where they were; the other cards dealt at random and then *repaired*:
+    when an action of another seat is illegal in the replay (a card of the suit led held
+    by a seat that did not follow, a declaration's cards missing), one of that seat's
+    unknown cards is swapped with an unknown card elsewhere so that the action becomes
+    legal (the engine's own legality decides), and the replay starts again. Hidden
+    actions (another seat's face-down trump card, widow take or discard) get a card the
+    seat holds at random among those not needed later. Not uniform: `State.resample`
+    from the result is. Raises RebuildError after ``tries`` fresh deals with at most
+    ``repairs`` swaps each."""
+    n, deck = v.players, v.deck
+    seat = obs["seat"]
+    parse = deck.parse
+    amap = v.action_map
+    hist = [(int(t), a) for t, a in obs["history"]]
+    cps = v.cards_per_seat
+    exposed = parse(obs["exposed_card"]) if obs.get("exposed_card") else None
+    # cards known per seat, in the order they must come (a face-down card from the hand
+    # first: it is laid from the first packet), and positions fixed by the variant
+    front = [[] for _ in range(n)]
+    known = [[] for _ in range(n)]
+    fixed = {}                                  # (seat, index) -> card
+    widow_known = []
+    my_takes, my_discards = [], []
+    fd_owner, fd_dealt = None, False
+    for t, text in hist:
+        a = amap.get(text)
+        if a is None:
+            if text.startswith("trump-card"):
+                fd_owner, fd_dealt = t, False
+            continue
+        if a.kind == "play":
+            known[t].append(a.code)
+        elif a.kind == "trump-card":
+            fd_owner, fd_dealt = t, a.code is None
+        elif a.kind == "take" and t == seat:
+            my_takes.append(a.code)
+        elif a.kind == "discard" and t == seat:
+            my_discards.append(a.code)
+    fd_card = None
+    if fd_owner is not None:
+        if exposed is not None:
+            fd_card = exposed
+            if not fd_dealt:       # the hidden action, now known: that card was laid
+                hist = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in hist]
+        elif fd_owner == seat and obs.get("trump_card"):
+            fd_card = parse(obs["trump_card"])
+    if obs.get("trump") and any(a == "trump" for _, a in hist):
+        # a suit named secretly (§29b.5), now known to the seat: that suit was named
+        hist = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in hist]
+    reserved = set()
+    if fd_owner is not None and fd_dealt and fd_card is None:
+        reserved.add((fd_owner, v.dealt_card - 1))   # the face-down dealt card: unknown
+    # the seat's own dealt cards: hand + plays + discards + face-down - takes
+    mine = Counter(parse(c) for c in obs["hand"]) + Counter(known[seat]) + Counter(my_discards)
+    if fd_owner == seat and fd_card is not None and exposed is None:
+        mine[fd_card] += 1
+    mine -= Counter(my_takes)
+    for t in range(n):
+        cnt = mine if t == seat else Counter(known[t])
+        if t == fd_owner and fd_card is not None:
+            if t != seat and cnt[fd_card] == 0:
+                cnt[fd_card] += 1
+            cnt[fd_card] -= 1
+            if fd_dealt:
+                fixed[(t, v.dealt_card - 1)] = fd_card
+            else:
+                front[t].append(fd_card)
+        known[t] = front[t] + sorted(cnt.elements())
+    partner, called = obs.get("partner"), obs.get("called_card")
+    if partner is not None and called and partner != seat:
+        c = parse(called)
+        if c not in known[partner] and fixed.get((partner, v.dealt_card - 1 if v.dealt_card else -1)) != c:
+            known[partner].append(c)
+    if obs.get("declarer") == seat:
+        widow_known = list(my_takes) + [parse(c) for c in (obs.get("widow") or [])]
+        if obs.get("set_aside"):
+            widow_known += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(my_discards)).elements())
+    pool = Counter({c: deck.copies for c in range(deck.size)})
+    for t in range(n):
+        pool -= Counter(known[t])
+    pool -= Counter(fixed.values())
+    pool -= Counter(widow_known)
+    pool = sorted(pool.elements())
+    # slots: per seat the dealt positions, then the widow's (seat n)
+    base = []
+    free = []                                   # (owner, index) of positions with no known card
+    for t in range(n):
+        row = [None] * cps
+        for (s, i), c in fixed.items():
+            if s == t:
+                row[i] = c
+        # the seat's own cards from the first position (its hand so far is what was
+        # dealt so far); another seat's front cards first, the cards it played last (a
+        # card laid face down comes from an early packet: leave room there)
+        open_ = [i for i in range(cps) if row[i] is None and (t, i) not in reserved]
+        free += [(t, i) for i in range(cps) if (t, i) in reserved]
+        lay = known[t] if t == seat else front[t] + [None] * (len(open_) - len(known[t])) + known[t][len(front[t]):]
+        if len(known[t]) > len(open_):
+            raise RebuildError(f"seat {t} shows more cards than it was dealt")
+        for i, c in zip(open_, lay + [None] * len(open_)):
+            row[i] = c
+            if c is None:
+                free.append((t, i))
+        base.append(row)
+    wrow = list(widow_known) + [None] * (v.widow_size - len(widow_known))
+    free += [(n, j) for j in range(len(widow_known), v.widow_size)]
+    base.append(wrow)
+    if len(free) != len(pool):
+        raise RebuildError(f"{len(pool)} unknown cards for {len(free)} positions")
+    scores = _start_scores(v, obs)
+    needed = [Counter(known[t]) for t in range(n)]
+    for t in range(n):                 # a card fixed at a position is needed there too
+        for (s, i), c in fixed.items():
+            if s == t:
+                needed[t][c] += 1
+    text = deck.text
+    for _ in range(tries):
+        deal = [r[:] for r in base]
+        cards = pool[:]
+        rng.shuffle(cards)
+        for (t, i), c in zip(free, cards):
+            deal[t][i] = c
+        for _ in range(repairs):
+            st = State(v, dealer=obs["dealer"], hands=[[text[c] for c in r] for r in deal[:n]],
+                       widow=[text[c] for c in deal[n]] or None, scores=scores, deal_number=obs.get("deal", 0))
+            bad = _replay(st, hist, seat, needed, rng)
+            if bad is None:
+                if _same(st.observation(seat), obs):
+                    return st
+                break
+            if not _repair(st, bad, deal, free, rng):
+                break
+    raise RebuildError(f"no deal consistent with seat {seat}'s observation in {tries} tries")
+
+
+def _start_scores(v, obs):
+    sc = obs.get("score")
+    if sc is None:
+        return None
+    if v.score_unit == "side":
+        out = [0] * v.sides
+        for s in range(v.players):
+            out[v.side_of[s]] = sc[s]
+        return out
+    return list(sc)
+
+
+def _same(a: dict, b: dict) -> bool:
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
+def _replay(st: State, hist, seat, needed, rng):
+    """Replay ``hist`` on ``st``; None if all of it is legal, else ``(seat, action id or
+    None)`` of the first refused step (``st`` is left just before it)."""
+    acts = st.v.actions
+    amap = st.v.action_map
+    used = [Counter() for _ in range(st.v.players)]   # needed cards played so far
+    for t, text in hist:
+        if st.to_act != t:
+            return (-1, None)
+        a = amap.get(text)
+        if a is None:                            # a hidden action of another seat
+            spare = Counter(st.hands[t]) - (needed[t] - used[t])
+            opts = [i for i in st.legal_ids() if acts[i].kind == text and acts[i].code is not None
+                    and (text in ("take", "trump") or spare[acts[i].code] > 0)]
+            if not opts:
+                return (t, None)
+            st.apply_id(opts[rng.randrange(len(opts))])
+            continue
+        if a.id not in st.legal_ids():
+            return (t, a.id)
+        if a.kind == "play":
+            used[t][a.code] += 1
+        st.apply_id(a.id)
+    return None
+
+
+def _repair(st: State, bad, deal, free, rng) -> bool:
+    """Make the refused action legal by swapping unknown cards of the refused seat (in
+    its hand at ``st``) with unknown cards elsewhere: every card that alone forbids the
+    action (a forcing set: a card of the suit led when the seat did not follow) goes out
+    for one that does not; if the action needs a card (a declaration), the first single
+    swap that makes it legal; else a random swap. False if nothing can be swapped."""
+    t, aid = bad
+    if t < 0:
+        return False
+    hand0 = st.hands[t]
+    mine = [p for p in free if p[0] == t and deal[p[0]][p[1]] in hand0]
+    others = [p for p in free if p[0] != t]
+    if not mine or not others:
+        return False
+    rng.shuffle(mine)
+    rng.shuffle(others)
+    if aid is not None:
+        rest = Counter(hand0) - Counter(deal[p[0]][p[1]] for p in mine)
+        rest = sorted(rest.elements())
+        if _legal_hand(st, t, rest, aid):
+            outs = [p for p in mine if not _legal_hand(st, t, sorted(rest + [deal[p[0]][p[1]]]), aid)]
+            ins = [q for q in others if _legal_hand(st, t, sorted(rest + [deal[q[0]][q[1]]]), aid)]
+            if outs and len(ins) >= len(outs):
+                for p, q in zip(outs, ins):
+                    deal[p[0]][p[1]], deal[q[0]][q[1]] = deal[q[0]][q[1]], deal[p[0]][p[1]]
+                return True
+        else:
+            for p in mine:
+                c = deal[p[0]][p[1]]
+                for q in others:
+                    d = deal[q[0]][q[1]]
+                    if d != c:
+                        h = list(hand0)
+                        h.remove(c)
+                        h.append(d)
+                        if _legal_hand(st, t, sorted(h), aid):
+                            deal[p[0]][p[1]], deal[q[0]][q[1]] = d, c
+                            return True
+    p, q = mine[0], others[0]
+    deal[p[0]][p[1]], deal[q[0]][q[1]] = deal[q[0]][q[1]], deal[p[0]][p[1]]
+    return True
+
+
+def _legal_hand(st: State, t: int, hand, aid: int) -> bool:
+    """Would action ``aid`` be legal for ``t`` at ``st`` holding ``hand`` (sorted ids)?
+    ``st.hands[t]`` is changed for the question and restored, and the legal caches
+    reset, as the probes of interpreter/information.py do."""
+    old = st.hands[t]
+    st.hands[t] = hand
+    st._legal = st._legal_actions = None
+    try:
+        return aid in st.legal_ids()
+    finally:
+        st.hands[t] = old
+        st._legal = st._legal_actions = None
+
+
+# -- the rollout policy ----------------------------------------------------------------
+class Rollout:
+    """The cheap policy that finishes a world's deal (module docstring): generic, from
+    phases, action kinds and the deck's strengths and points."""
+
+    def __init__(self, v):
+        self.v = v
+        d = v.deck
+        self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
+        self.nsuits = len(d.suits)
+        self.size = d.size
+        self.acts = v.actions
+        self.nondefault = {"declare", "expose", "double", "redouble"}
+
+    def model(self):
+        """The heuristic bot of this variant, whose hand estimate models a bidder."""
+        m = getattr(self, "_model", None)
+        if m is None:
+            import json as _json
+            from .heuristic import HeuristicBot
+            m = self._model = HeuristicBot(_json.loads(_json.dumps(self.v.data, default=str)))
+        return m
+
+    def run(self, st: State, rng: random.Random) -> None:
+        """Play ``st`` to the end of the deal."""
+        size = self.size
+        expose = self.v.expose_action.id
+        rand = rng.random
+        while st.to_act >= 0:
+            ids = st.legal_ids()
+            if len(ids) == 1:
+                st.apply_id(ids[0])
+                continue
+            ph = st.phase
+            if ph == "play":
+                if ids[-1] >= size:                       # a question: any answer
+                    st.apply_id(ids[int(rand() * len(ids))])
+                    continue
+                if ids[0] >= size:
+                    # never a declaration (it may be a wager); an expose (a void) at times
+                    if expose in ids and rand() < SPECIAL:
+                        st.apply_id(expose)
+                        continue
+                    ids = [i for i in ids if i < size]
+                st.apply_id(self.play(st, ids, rng) if rand() < GREEDY else ids[int(rand() * len(ids))])
+            elif ph == "auction" or ph == "doubling":
+                st.apply_id(self.default(ids))
+            elif ph == "trump":
+                st.apply_id(self.trump(st, ids))
+            else:
+                st.apply_id(ids[int(rand() * len(ids))])
+
+    def default(self, ids):
+        acts, nd = self.acts, self.nondefault
+        for i in ids:
+            if acts[i].kind not in nd:
+                return i
+        return ids[0]
+
+    def trump(self, st, ids):
+        """The declarer's longest suit (then the most strength): ``trump X`` of it, or
+        its weakest card of it laid face down."""
+        suit_of, strength = self.suit_of, self.strength
+        length = [0] * self.nsuits
+        for c in st.hands[st.to_act]:
+            length[suit_of[c]] += 100 + strength[c]
+        acts = self.acts
+        best, key = ids[0], None
+        for i in ids:
+            a = acts[i]
+            if a.kind == "trump":
+                k = (length[a.code], 0)
+            elif a.kind == "trump-card" and a.code is not None:
+                k = (length[suit_of[a.code]], -strength[a.code])
+            else:
+                continue
+            if key is None or k > key:
+                best, key = i, k
+        return best
+
+    def play(self, st, ids, rng):
+        """Following: the cheapest card that beats the trick so far if the trick holds
+        points, else the cheapest card; leading: at random. Declarations and exposes
+        (ids above the deck) are left to the random branch."""
+        size = self.size
+        cards = [i for i in ids if i < size]
+        if not cards:
+            return ids[0]
+        trick = st.trick_cards
+        point, strength, suit_of = self.point, self.strength, self.suit_of
+        if not trick:
+            if not LEAD:
+                return cards[int(rng.random() * len(cards))]
+            # leading: a master card of this world (no other hand holds a stronger card of
+            # its suit), the one with most points; else the cheapest card
+            top = [0] * self.nsuits
+            me = st.to_act
+            for s, h in enumerate(st.hands):
+                if s != me:
+                    for c in h:
+                        if strength[c] > top[suit_of[c]]:
+                            top[suit_of[c]] = strength[c]
+            masters = [c for c in cards if strength[c] > top[suit_of[c]]]
+            if masters:
+                return max(masters, key=lambda c: (point[c], strength[c]))
+            return min(cards, key=lambda c: (point[c], strength[c]))
+        led = st.led
+        trump = st.trump if st.trump_exposed else -1
+
+        def key(c):
+            s = suit_of[c]
+            return 200 + strength[c] if s == trump else (100 + strength[c] if s == led else 0)
+
+        keys = [key(c) for c in trick]
+        best = max(keys)
+        cheap = min(cards, key=lambda c: (point[c], strength[c]))
+        me = st.to_act
+        side = st.side
+        if SMEAR and side[st.trick_seats[keys.index(best)]] == side[me]:
+            # the trick is the side's so far: give it points if the card cannot take it over
+            # as a trump would (a card that does not outrank the winner)
+            give = [c for c in cards if key(c) <= best and suit_of[c] != trump]
+            if give and len(trick) == self.v.players - 1:
+                return max(give, key=lambda c: (point[c], -strength[c]))
+        if sum(point[c] for c in trick) > 0 or len(trick) == self.v.players - 1:
+            winners = [c for c in cards if key(c) > best]
+            if winners:
+                return min(winners, key=lambda c: (key(c) >= 200, point[c] < 0, strength[c]))
+        return cheap
+
+
+# -- the bot -------------------------------------------------------------------------------
+class SearchBot:
+    """The ``search`` bot: PIMC with a rollout policy (module docstring).
+
+    ``variant``: the loaded Variant; ``seed``: int or text; ``budget_ms``: wall time per
+    decision (None: no time bound); ``playouts``: rollouts per decision (None: no count
+    bound; at least one of the two must be set). Both agent forms: ``decide_state``
+    (in process) and ``decide`` (an observation: the arena, the ladder).
+    ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms)."""
+
+    name = "search"
+    takes_game = True          # arena.registry.ArenaAgent passes the game (its time control)
+
+    def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
+                 playouts: int | None = None):
+        if budget_ms is None and playouts is None:
+            raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
+        self.v = variant
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.playouts = playouts
+        self.rollout = Rollout(variant)
+        self.stats = {}
+        self.tie = TIE_WEIGHT / (variant.total or 1)
+
+    def value(self, st: State, seat: int) -> float:
+        """A finished deal's worth to ``seat``: its score change less the mean change of
+        the seats of other sides (a match is won against them: a defender gains when the
+        declarer fails even where only the declarer's side is scored), plus at most
+        ``TIE_WEIGHT`` for its side's card points over the others'."""
+        sc = st.score_change()
+        side = st.side
+        mine = side[seat]
+        n = len(sc)
+        others = [s for s in range(n) if side[s] != mine]
+        if not others:
+            return float(sc[seat])
+        pts = st.seat_points
+        my_pts = sum(pts[s] for s in range(n) if side[s] == mine)
+        their = sum(pts[s] for s in others)
+        return sc[seat] - sum(sc[s] for s in others) / len(others) + self.tie * (my_pts - their)
+
+    # -- inference from the other seats' calls -------------------------------------------
+    def _checks(self, root: State, seat: int) -> list:
+        """History indices of the calls to explain in each world: the last auction call
+        (bid or pass) of each other seat."""
+        last = {}
+        for k, (t, a) in enumerate(root.history):
+            if t != seat and a.kind in ("bid", "pass") and not any(
+                    b.kind in ("play", "trump", "trump-card") for _, b in root.history[:k]):
+                last[t] = k
+        return sorted(last.values())
+
+    def _weight(self, world: State, checks: list) -> float:
+        """The likelihood of the other seats' calls in this world under a model of a
+        bidder (the heuristic bot's hand estimate, arena/heuristic.py): a bidder bids
+        the denomination its hand is best in and no more than it expects to take, and
+        passes when it could not afford the next bid. Each checked call the model would
+        not make multiplies the world's weight by ``INFER_EPS``. Uniform worlds ignore
+        what the bids say (a bid names its trump because the bidder holds it); weighting
+        them by a policy model is the inference of Rebstock, Solinas, Buro, Sturtevant
+        ("Policy based inference in trick-taking card games", IEEE CoG 2019) and of
+        GIB's bidding (Ginsberg 2001), here with a hand-written model."""
+        v = self.v
+        m = self.rollout.model()
+        text = v.deck.text
+        st = State(v, dealer=world.dealer, hands=[[text[c] for c in h] for h in world.dealt],
+                   widow=[text[c] for c in world.widow] or None, scores=world.start_scores,
+                   deal_number=world.deal_number)
+        w = 1.0
+        want = set(checks)
+        team = (v.players // 2) if v.partnership == "fixed" else 1
+        slack = m.trick_value
+        for k, (t, a) in enumerate(world.history):
+            if k in want:
+                hand = [text[c] for c in st.hands[t]]
+                ests = {su: m.side_estimate(hand, su, team) for su in m.suits}
+                best = max(ests, key=ests.get)
+                est = ests[best]
+                if a.kind == "bid":
+                    number, den = a.arg
+                    if den in ests or den == "NT":
+                        if den == "NT":
+                            nt = m.side_estimate(hand, None, team)
+                            ok = nt >= est
+                            est = max(est, nt)
+                        else:
+                            ok = den == best
+                        if not ok:
+                            w *= INFER_EPS
+                    if number > est * 0.92 + slack:
+                        w *= INFER_EPS
+                else:   # a pass, though the next bid was affordable
+                    nxt = (st.bid + v.bid_step) if st.bid else v.min_bid
+                    if st.high_bidder < 0 or st.side[st.high_bidder] != st.side[t] or v.partnership != "fixed":
+                        if est * 0.92 >= nxt + slack:
+                            w *= INFER_EPS
+                if k == checks[-1]:
+                    break
+            st.apply_id(a.id)
+        return w
+
+    # the generator of one decision: a function of (seed, observation)
+    def _rng(self, obs: dict) -> random.Random:
+        key = json.dumps([str(self.seed), obs], sort_keys=True, separators=(",", ":"), default=str)
+        return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+
+    def decide_state(self, state: State, seat: int):
+        """The action for ``seat`` (to act) in ``state``; reads only ``seat``'s
+        observation and resampled worlds; ``state`` is unchanged."""
+        t0 = time.perf_counter()
+        ids = state.legal_ids()
+        if len(ids) == 1:
+            self.stats = {"playouts": 0, "worlds": 0, "ms": 0.0}
+            return self.v.actions[ids[0]]
+        obs = state.observation(seat)
+        rng = self._rng(obs)
+        return self._search(state, seat, list(ids), rng, t0, self.budget_ms)
+
+    def decide(self, observation: dict, legal_actions: list, game=None):
+        """The action for the observation's seat, from the observation alone (`rebuild`).
+        Over the arena the time budget is at most half of the decision's time
+        (``game.time_control["move_ms"]`` or ``game.extra["deadline_ms"]``)."""
+        t0 = time.perf_counter()
+        if len(legal_actions) == 1:
+            self.stats = {"playouts": 0, "worlds": 0, "ms": 0.0}
+            return legal_actions[0]
+        budget = self.budget_ms
+        limit = _arena_limit_ms(game)
+        if limit is not None:
+            budget = limit if budget is None else min(budget, limit)
+        rng = self._rng(observation)
+        seat = observation["seat"]
+        try:
+            root = rebuild(self.v, observation, rng)
+        except (RebuildError, TaashError, ValueError):
+            self.stats = {"playouts": 0, "worlds": 0, "ms": (time.perf_counter() - t0) * 1000, "rebuilt": False}
+            return _default_text(legal_actions)
+        rebuild_ms = (time.perf_counter() - t0) * 1000
+        ids = root.legal_ids()
+        acts = self.v.actions
+        if sorted(acts[i] for i in ids) != sorted(legal_actions):
+            return _default_text(legal_actions)
+        a = self._search(root, seat, list(ids), rng, t0, budget)
+        self.stats["rebuild_ms"] = rebuild_ms
+        return str(a)
+
+    def _search(self, root: State, seat: int, ids: list, rng: random.Random, t0: float, budget_ms):
+        """Sequential halving over the legal actions (Karnin, Koren, Somekh, "Almost
+        optimal exploration in multi-armed bandits", ICML 2013): the budget is cut into
+        ceil(log2 k) rounds; in a round every surviving action is played in the same
+        fresh worlds; at its end the worse half (by mean value so far) is dropped. So an
+        auction of a hundred bids spends most rollouts on its few best bids. The time
+        budget is turned into rollouts from the rate measured so far."""
+        v = self.v
+        k = len(ids)
+        total = [0.0] * k
+        count = [0] * k
+        end = t0 + budget_ms / 1000 if budget_ms is not None else float("inf")
+        cap = self.playouts if self.playouts is not None else float("inf")
+        clock = time.perf_counter
+        run = self.rollout.run
+        value = self.value
+        playouts = worlds = 0
+        # actions of the same kind and engine-level argument act alike (``bid 28 S`` and
+        # ``bid S 28``): search the first of each
+        seen_codes = set()
+        arms = []
+        for j in range(k):
+            a = v.actions[ids[j]]
+            key = (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
+            if key not in seen_codes:
+                seen_codes.add(key)
+                arms.append(j)
+        rounds = max(1, math.ceil(math.log2(len(arms))))
+        checks = self._checks(root, seat) if INFER else []
+        start = clock()
+        in_round = 0
+        done = False
+        while not done and len(arms) > 1:
+            try:
+                world = root.resample(seat, rng)
+            except TaashError:
+                break
+            worlds += 1
+            w = self._weight(world, checks) if checks else 1.0
+            wseed = rng.getrandbits(64)
+            for j in arms:
+                st = world.copy()
+                st.apply_id(ids[j])
+                run(st, random.Random(wseed))   # the same rollout draws for every action
+                total[j] += w * value(st, seat)
+                count[j] += w
+                playouts += 1
+                in_round += 1
+                now = clock()
+                if playouts >= cap or now >= end:
+                    done = True
+                    break
+            if done:
+                break
+            # the playouts this decision can afford, and the share of one round
+            afford = cap
+            if budget_ms is not None:
+                rate = playouts / max(now - start, 1e-9)
+                afford = min(afford, playouts + rate * (end - now))
+            if in_round >= afford / rounds:
+                arms.sort(key=lambda j: (-total[j] / count[j], j))
+                arms = arms[:(len(arms) + 1) // 2]
+                in_round = 0
+        best, bv = arms[0], None
+        for j in sorted(arms):
+            if count[j]:
+                m = total[j] / count[j]
+                if bv is None or m > bv + 1e-12:
+                    best, bv = j, m
+        self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000,
+                      "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)}}
+        return v.actions[ids[best]]
+
+
+def _default_text(legal):
+    for a in legal:
+        if str(a).split(" ", 1)[0] not in ("declare", "expose", "double", "redouble"):
+            return a
+    return legal[0]
+
+
+def _arena_limit_ms(game):
+    """Half the decision's time over the arena (None in process)."""
+    if game is None:
+        return None
+    extra = getattr(game, "extra", None) or {}
+    d = extra.get("deadline_ms")
+    tc = getattr(game, "time_control", None) or {}
+    m = tc.get("move_ms")
+    vals = [x for x in (d, m) if x]
+    return min(vals) / 2 if vals else None
+
+
+def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, playouts: int | None = None):
+    """Registry factory of ``search`` (`SearchBot`). The environment may set the budgets
+    for processes that the ladder or the main job start: TAASH_SEARCH_MS,
+    TAASH_SEARCH_PLAYOUTS."""
+    import os
+    ms = os.environ.get("TAASH_SEARCH_MS")
+    po = os.environ.get("TAASH_SEARCH_PLAYOUTS")
+    if ms:
+        budget_ms = float(ms)
+    if po:
+        playouts = int(po)
+    return SearchBot(variant, seed, budget_ms, playouts)

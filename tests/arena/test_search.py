@@ -1,0 +1,122 @@
+"""The search bot (arena/search.py): legal answers on every shipped variant, its time
+budget, determinism for a seed, the arena path (a State rebuilt from the observation
+alone), and one match over the arena with `taash bot search` as a process."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from arena.search import SearchBot, rebuild
+from arena.sdk import GameInfo
+from interpreter import Match, load_variant, shipped_variants
+
+
+def random_states(name, count, seed):
+    """``count`` states of ``name`` reached by random play (seeded), with a seat to act
+    that has a choice: (variant, state)."""
+    v = load_variant(name)
+    rng = random.Random(seed)
+    out = []
+    k = 0
+    while len(out) < count:
+        st = Match(v, seed * 1000 + k).new_deal()
+        k += 1
+        stop = rng.randrange(v.tricks * v.players + 12)
+        while not st.is_terminal and len(st.history) < stop:
+            st.apply(rng.choice(st.legal_actions()))
+        if not st.is_terminal and len(st.legal_ids()) > 1:
+            out.append((v, st))
+    return out
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_only_legal_actions_in_process_and_by_observation(name):
+    """Property: at random states (random play of random length) the bot answers a legal
+    action, as a state agent and from the observation alone, with a tiny playout budget;
+    and the rebuilt State gives the seat its very observation."""
+    for v, st in random_states(name, 6, seed=len(name)):
+        seat = st.to_act
+        bot = SearchBot(v, seed=1, budget_ms=None, playouts=6)
+        before = st.observation(seat)
+        a = bot.decide_state(st, seat)
+        assert a in st.legal_actions()
+        assert st.observation(seat) == before                 # the state is unchanged
+        obs = json.loads(json.dumps(before))                  # as the arena sends it
+        b = bot.decide(obs, [str(x) for x in st.legal_actions()])
+        assert isinstance(b, str) and b in st.legal_actions()
+        assert rebuild(v, obs, random.Random(2)).observation(seat) == before
+
+
+@pytest.mark.parametrize("name", ["28", "304", "304-solo", "56", "house/28-seventh-card"])
+def test_rebuild_never_reads_the_other_hands(name):
+    """Two deals that give the seat the same observation (one resampled from the other:
+    other hands, same history) rebuild to the same State: the arena path reads the
+    observation only."""
+    for v, st in random_states(name, 4, seed=7):
+        seat = st.to_act
+        other = st.resample(seat, random.Random(3))
+        obs = st.observation(seat)
+        assert other.observation(seat) == obs
+        a = rebuild(v, json.loads(json.dumps(obs)), random.Random(5))
+        b = rebuild(v, json.loads(json.dumps(other.observation(seat))), random.Random(5))
+        assert a.dealt == b.dealt and a.widow == b.widow
+
+
+def test_deterministic_for_a_seed_with_a_playout_budget():
+    """Same seed, same observation, a playout budget: the same action, whatever the bot
+    did before; the choice is a function of (seed, observation)."""
+    for name in ("29", "304-solo"):
+        for v, st in random_states(name, 4, seed=3):
+            seat = st.to_act
+            one = SearchBot(v, seed=9, budget_ms=None, playouts=40)
+            two = SearchBot(v, seed=9, budget_ms=None, playouts=40)
+            for w, s2 in random_states(name, 2, seed=11):     # other work in between
+                two.decide_state(s2, s2.to_act)
+            a = one.decide_state(st, seat)
+            assert two.decide_state(st, seat) == a
+            assert one.stats["playouts"] == 40
+            obs = st.observation(seat)
+            legal = [str(x) for x in st.legal_actions()]
+            assert one.decide(obs, legal) == two.decide(obs, legal)
+
+
+def test_keeps_its_time_budget():
+    """A 20 ms budget: every decision within 20 ms plus a generous margin (the figures
+    are in bench/search.py); over the arena at most half of the decision's time."""
+    v = load_variant("56")
+    bot = SearchBot(v, seed=0, budget_ms=20)
+    for _, st in random_states("56", 5, seed=2):
+        t0 = time.perf_counter()
+        bot.decide_state(st, st.to_act)
+        assert (time.perf_counter() - t0) * 1000 < 20 + 60
+        assert bot.stats["playouts"] >= 1
+    game = GameInfo("g", "56", {}, v.data, [], [], {"move_ms": 30}, {"deadline_ms": 30})
+    big = SearchBot(v, seed=0, budget_ms=5000)
+    for _, st in random_states("56", 3, seed=4):
+        t0 = time.perf_counter()
+        a = big.decide(st.observation(st.to_act), [str(x) for x in st.legal_actions()], game)
+        assert a in st.legal_actions()
+        assert (time.perf_counter() - t0) * 1000 < 15 + 60
+
+
+def test_one_match_over_the_arena(tmp_path):
+    """`taash bot search` as a process plays a whole match of 28 through the arena with
+    no fault, its decisions within half the deadline."""
+    from tests.helpers.arena_util import Server, record
+    s = Server(tmp_path / "data")
+    try:
+        s.bot("search", "s1", s.token("s1"), "--budget-ms", "20")
+        s.bot("heuristic", "h1", s.token("h1"))
+        s.wait_connected(["s1", "h1"])
+        [g] = s.run_matches("28", ["s1", "h1", "s1", "h1"], matches=1, seed=3, max_deals=2, move_ms=400)
+        assert not g.error and g.deals == 2   # cut at the deal limit, so not "complete"
+        assert g.faults == 0
+        rec = record(g.record)
+        assert rec["arena"]["verdicts"] == []
+        assert len(rec["deals"]) == 2
+    finally:
+        s.stop()
