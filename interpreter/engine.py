@@ -18,7 +18,7 @@ Engine-wide guarantees (documented in docs/authoring.md):
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_right, insort
 
 from .actions import Action, default_of
 from .errors import IllegalActionError, InvalidActionError
@@ -520,11 +520,11 @@ class Auction(Phase):
         if (may_equal is not None and s.high_bidder >= 0 and s.high_bidder != me
                 and not s.equal_bid and may_equal(s, me, None, None)):
             high -= 1  # an equal bid is allowed (every two bids still raise the high bid)
-        for b, forms in v.bid_ids:
-            if b > high:
-                for i, den in forms:
-                    if may_bid(s, me, b, den):
-                        out.append(i)
+        # the rule reads the bid's number only (the DSL has no name for its denomination
+        # there), so it is asked once per number, for every form of that number
+        for b, ids in v.bid_number_ids[bisect_right(v.bid_numbers, high):]:
+            if may_bid(s, me, b, None):
+                out.extend(ids)
         if s.doubled == 0 and s.high_bidder >= 0 and r["auction.may_double"](s, me, None, None):
             out.append(v.double_action.id)
         if s.doubled == 1 and r["auction.may_redouble"](s, me, None, None):

@@ -161,7 +161,7 @@ class Variant:
         self.actions = tuple(table)
         self.action_map = {str(a): a for a in table}
         # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
-        self.bid_ids = [(b, [(a.id, den) for a, den in forms]) for b, forms in self.bid_actions]
+        self.bid_number_ids = [(b, [a.id for a, _ in forms]) for b, forms in self.bid_actions]
         self.trump_ids = [a.id for a in self.trump_text]
         self.trump_card_ids = [a.id for a in self.trump_card_text]
         self.call_ids = [a.id for a in self.call_text]

@@ -293,3 +293,13 @@ def test_max_and_min_of_a_list_are_0_when_empty():
     assert rule.fn(S, 0, None, None) == 3 - (-2)
     S.scores = []
     assert rule.fn(S, 0, None, None) == 0
+
+
+def test_may_bid_reads_only_the_bid_number():
+    """The engine asks auction.may_bid once per bid number for all its denominations
+    (engine.Auction.legal), which is right only while the rule has no name for the
+    denomination: every hook name of auction.may_bid is the bid's number (x)."""
+    from interpreter.dsl import HOOK_NAMES
+    entries = HOOK_NAMES["auction.may_bid"]
+    assert sorted(entries) == ["number"]
+    assert "y" not in ast.unparse(entries["number"].build(None))
