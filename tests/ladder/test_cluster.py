@@ -147,7 +147,9 @@ def test_the_driver_interrupted_resumes_where_it_stopped(ray_cpus2, tmp_path):
         run_ladder(store, cluster.RayRunner("29", BOTS, task_games=2), list(BOTS), 64, settings,
                    on_event=stop_at_third)
     cut = len(store.games("29"))
-    assert len(store.events("29")) == 3 and 6 <= cut < 32
+    # the workers may have played every game before the third event is rated (they run
+    # ahead of the driver): then the rerun plays none and resumes the rating alone
+    assert len(store.events("29")) == 3 and 6 <= cut <= 32
     again = run_ladder(open_store(None, tmp_path / "ray"), cluster.RayRunner("29", BOTS), list(BOTS), 64, settings)
     assert again.games_played == 32 - cut and (again.games_total, again.events_total) == (32, 16)
     assert standings(store, "29") == standings(local, "29")
