@@ -11,6 +11,7 @@ from pathlib import Path
 from interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
                          replay, replay_json, shipped_variants)
 
+from . import registry
 from .registry import UnknownBotError
 
 
@@ -230,11 +231,6 @@ def _bots_list(text):
     return names
 
 
-def _bots_help() -> str:
-    from . import registry
-    return ", ".join(registry.names())
-
-
 def _record_targets(path: str, count: int) -> list[Path]:
     """Where the records of ``count`` matches go: FILE for one match; FILE-1.json,
     FILE-2.json, ... for several (a .json suffix is added when FILE has none); inside a
@@ -342,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--deals", type=int, metavar="N", help="deals to play (matches as needed)")
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first match (default 0)")
     s.add_argument("--bots", type=_bots_list, metavar="A,B,...",
-                   help=f"a bot per seat: {_bots_help()} or NAME=package.module:factory (default: all random)")
+                   help=f"a bot per seat: {registry.known()} or NAME=package.module:factory (default: all random)")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
     s.add_argument("--record", metavar="FILE", help="write the record(s) of the matches")

@@ -84,6 +84,7 @@ import time
 from collections import Counter
 
 from interpreter import State
+from interpreter.actions import NOT_DEFAULT, default_of
 from interpreter.errors import TaashError
 
 DEFAULT_BUDGET_MS = 50
@@ -351,15 +352,14 @@ class Rollout:
         self.nsuits = len(d.suits)
         self.size = d.size
         self.acts = v.actions
-        self.nondefault = {"declare", "expose", "double", "redouble"}
+        self.nondefault = NOT_DEFAULT
 
     def model(self):
         """The heuristic bot of this variant, whose hand estimate models a bidder."""
         m = getattr(self, "_model", None)
         if m is None:
-            import json as _json
-            from .heuristic import HeuristicBot
-            m = self._model = HeuristicBot(_json.loads(_json.dumps(self.v.data, default=str)))
+            from .bots import heuristic_bot
+            m = self._model = heuristic_bot(self.v)
         return m
 
     def run(self, st: State, rng: random.Random) -> None:
@@ -607,12 +607,12 @@ class SearchBot:
             root = rebuild(self.v, observation, rng)
         except (RebuildError, TaashError, ValueError):
             self.stats = {"playouts": 0, "worlds": 0, "ms": (time.perf_counter() - t0) * 1000, "rebuilt": False}
-            return _default_text(legal_actions)
+            return _default_text(self.v, legal_actions)
         rebuild_ms = (time.perf_counter() - t0) * 1000
         ids = root.legal_ids()
         acts = self.v.actions
         if sorted(acts[i] for i in ids) != sorted(legal_actions):
-            return _default_text(legal_actions)
+            return _default_text(self.v, legal_actions)
         a = self._search(root, seat, list(ids), rng, t0, budget)
         self.stats["rebuild_ms"] = rebuild_ms
         return str(a)
@@ -691,11 +691,13 @@ class SearchBot:
         return v.actions[ids[best]]
 
 
-def _default_text(legal):
-    for a in legal:
-        if str(a).split(" ", 1)[0] not in ("declare", "expose", "double", "redouble"):
-            return a
-    return legal[0]
+def _default_text(v, legal):
+    """The engine's default (`State.default_action`) among ``legal``, texts of ``v``'s
+    actions as the arena sends them."""
+    acts = [v.action_map.get(str(a)) for a in legal]
+    if None in acts:
+        return legal[0]
+    return str(default_of(acts))
 
 
 def _arena_limit_ms(game):

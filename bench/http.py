@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import subprocess
 import tempfile
 import time

@@ -34,7 +34,7 @@ from .variant import Variant
 FIELDS: dict[str, dict[str, str]] = {
     "match": {"v": "=", "deal_number": "=", "scores": "list", "start_scores": "list"},
     "deal": {"dealer": "=", "dealt": "=", "widow": "=", "hands": "lists", "_dealt_pos": "list",
-             "_skip": "=", "step": "=", "phase": "=", "handler": "=", "to_act": "=",
+             "_skip": "=", "step": "=", "handler": "=", "to_act": "=",
              "history": "list", "_legal": "=", "_legal_actions": "="},
     "auction": {"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
                 "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list",
@@ -100,7 +100,6 @@ class State:
         self._dealt_pos = [0] * n
         self._skip = None
         self.step = 0
-        self.phase = "deal"
         self.handler = None
         self.to_act = -1
         self.history = []
@@ -150,6 +149,12 @@ class State:
         self._advance()
 
     # -- the contract -------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """The current phase's name: ``auction``, ``doubling``, ``exchange``, ``trump``,
+        ``call``, ``play`` or ``done``."""
+        return self.handler.name
+
     @property
     def is_terminal(self) -> bool:
         """True once the deal is over (scored, or thrown in when nobody bid)."""
@@ -263,17 +268,11 @@ class State:
     def trick_winner(self) -> int:
         """The seat whose card wins the current trick as it stands (RULES.md §0.4, with
         ``play.counts_as_trump`` asked now), or -1 before the lead."""
-        if not self.trick_cards:
-            return -1
-        keys = Play.trick_keys(self)
-        return self.trick_seats[keys.index(max(keys))]
+        return self.trick_seats[Play.best(self)] if self.trick_cards else -1
 
     def winning_card(self) -> int:
         """The card (id) that wins the current trick as it stands, or -1 before the lead."""
-        if not self.trick_cards:
-            return -1
-        keys = Play.trick_keys(self)
-        return self.trick_cards[keys.index(max(keys))]
+        return self.trick_cards[Play.best(self)] if self.trick_cards else -1
 
     def higher(self, seat: int, cards: list[int], card: int) -> list[int]:
         """The cards of ``cards`` that, played now by ``seat``, would rank above ``card``
@@ -318,13 +317,12 @@ class State:
             if handler is None:
                 raise ValueError(f"unknown flow step {step!r}")
             self.handler = handler
-            self.phase = handler.name
             handler.enter(self)
             return
         self._score()
 
     def _end_deal(self):
-        self.phase, self.handler, self.to_act = "done", DONE, -1
+        self.handler, self.to_act = DONE, -1
 
     def _score(self):
         v = self.v
@@ -755,10 +753,10 @@ class Play(Phase):
             return [s.trump_card]  # the face-down card, at the last trick
         cards = v.may_play(s, me, None, None) or hand
         if v.dedupe_plays:
-            cards = sorted(set(cards))
+            cards = sorted(set(cards))  # a new list
         checks = v.declaration_checks
         if not checks and (s.trump_exposed or s.trump < 0):
-            return cards[:]  # ids of plays are card ids
+            return cards if v.dedupe_plays else cards[:]  # ids of plays are card ids
         out = []
         if checks:
             keys = s.declared_keys
@@ -816,13 +814,20 @@ class Play(Phase):
                 100 + strength[c] if suit_of[c] == led else strength[c] for i, c in enumerate(cards)]
 
     @staticmethod
+    def best(s) -> int:
+        """Index in the current trick of the card that wins it as it stands: the highest
+        key; of equal keys (identical cards) the first played."""
+        keys = Play.trick_keys(s)
+        return keys.index(max(keys))
+
+    @staticmethod
     def key_now(s, seat: int, card: int, led: int) -> int:
         """The rank ``card`` would have in the current trick, led in suit ``led``, if
         ``seat`` played it now."""
         v = s.v
         deck = v.deck
         if v.plain_trump:
-            return v.deck.trick_keys[s.trump][led][card]
+            return deck.trick_keys[s.trump][led][card]
         st = deck.strength[card]
         if v.counts_as_trump(s, seat, card, s.trump_exposed):
             return 200 + st
@@ -834,9 +839,7 @@ class Play(Phase):
         the suit led; of identical cards the first played ranks higher."""
         v = s.v
         cards, seats = s.trick_cards, s.trick_seats
-        keys = Play.trick_keys(s)
-        best = keys.index(max(keys))  # the first of equal keys: identical cards, first played
-        winner = seats[best]
+        winner = seats[Play.best(s)]
         pts = sum(map(v.deck.point_of.__getitem__, cards))
         s.tricks_done += 1
         if s.tricks_done == v.tricks:
@@ -873,10 +876,9 @@ class Done(Phase):
 
 
 DONE = Done()
-_PLAY = Play()
 # flow step -> its phase (variant files name the steps; DESIGN.md, "The pipeline")
 PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
-                            "trump": Trump(), "call_partner": CallPartner(), "play": _PLAY}
+                            "trump": Trump(), "call_partner": CallPartner(), "play": Play()}
 
 
 def per_seat(v: Variant, values) -> list[int]:

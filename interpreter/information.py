@@ -207,7 +207,6 @@ class Resampler:
         npos = len(self.card)
         self.pos_of = ([(s, i) for s in range(n) for i in range(len(state.dealt[s]))]
                        + [("widow", j) for j in range(len(state.widow))])
-        self.action_of = {(a.kind, a.code): a for a in v.actions if isinstance(a.code, int)}
         seen = [False] * npos
         self.origin = {}          # history index -> position of the hidden action's card
         # history index of a suit named secretly by another seat and still hidden from
@@ -492,7 +491,7 @@ class Resampler:
                     break
                 p = self.origin.get(k)
                 if p is not None:
-                    a = self.action_of[(a.kind, deal[p])]
+                    a = self.v.card_actions[a.kind][deal[p]]
                 elif k == self.secret_suit:  # uniform over the suits, as the cards
                     a = self.v.trump_text[rng.randrange(len(self.v.deck.suits))]
                 try:

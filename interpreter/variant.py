@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .actions import Action
+from .errors import InvalidActionError
 from .cards import Deck
 from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DSLError
 from .loader import Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
@@ -54,7 +55,7 @@ class Declaration:
     effect: object
     answers: tuple = ()
     answered_by: object = None
-    answer_actions: tuple = field(default=(), compare=False)
+    answer_actions: tuple = ()
 
 
 @dataclass
@@ -115,8 +116,9 @@ class Variant:
         self.redouble_action = act("redouble", "redouble")
         self.expose_action = act("expose", "expose")
         self.done_action = act("done", "done")
-        # bids in the order of §0.10: by number, then denomination, number-first first
-        self.bid_actions = []  # (number, [(Action, denomination code), ...])
+        # bids in the order of §0.10: by number, then denomination, number-first first;
+        # (number, [ids of its forms]) for the hot path (Auction.legal)
+        self.bid_number_ids = []
         # a denomination is a suit (its index: that suit is trump) or a no-trump
         # denomination named by the file (codes -2, -3, ...)
         self.denomination_code = {}
@@ -137,7 +139,7 @@ class Variant:
                 forms.append((f"bid {b} {den}", den, code))
                 if self.suit_first and den in suits:
                     forms.append((f"bid {den} {b}", den, code))
-            self.bid_actions.append((b, [(act(t, "bid", (b, den), (b, code)), code) for t, den, code in forms]))
+            self.bid_number_ids.append((b, [act(t, "bid", (b, den), (b, code)).id for t, den, code in forms]))
         self.trump_text = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(suits)]
         self.trump_card_text = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(d.size)]
         self.call_text = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(d.size)]
@@ -161,7 +163,10 @@ class Variant:
         self.actions = tuple(table)
         self.action_map = {str(a): a for a in table}
         # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
-        self.bid_number_ids = [(b, [a.id for a, _ in forms]) for b, forms in self.bid_actions]
+        # kind -> the variant's action of that kind for each card id
+        self.card_actions = {"play": self.play_text, "trump-card": self.trump_card_text,
+                             "call-partner": self.call_text, "take": self.take_text,
+                             "discard": self.discard_text}
         self.trump_ids = [a.id for a in self.trump_text]
         self.trump_card_ids = [a.id for a in self.trump_card_text]
         self.call_ids = [a.id for a in self.call_text]
@@ -188,7 +193,6 @@ class Variant:
         try:
             return self.action_map[text]
         except (KeyError, TypeError):
-            from .errors import InvalidActionError
             raise InvalidActionError(text, []) from None
 
     @property

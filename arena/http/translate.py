@@ -416,8 +416,6 @@ def _fill(need: dict[int, int], forbidden: dict[int, set], pool: list[str], rng)
     return out
 
 
-def _strength(card: str) -> int:
-    return RANKS.index(card[0])
 
 
 def state_of(variant, path: str, body, rng: random.Random | None = None, tries: int = 50):
@@ -436,6 +434,10 @@ def state_of(variant, path: str, body, rng: random.Random | None = None, tries: 
     from interpreter.errors import TaashError
     rng = rng or random.Random(0)
     p = parse_request(path, body)
+    deck_ = variant.deck
+
+    def weakness(card: str) -> int:  # the variant's order of strength (RULES.md §29b.2)
+        return -deck_.strength[deck_.card_index[card]]
     n = 4
     if p.calls:
         eldest = p.calls[0][0]
@@ -469,9 +471,9 @@ def state_of(variant, path: str, body, rng: random.Random | None = None, tries: 
                 else:
                     trumps = [(j, x) for j, x in enumerate(before) if x[1] == t]
                     if trumps:
-                        j, best = min(trumps, key=lambda jx: _strength(jx[1]))
-                        if (lead + j) % 2 != s % 2 and _strength(c) > _strength(best):
-                            forbidden[s] |= {r + t for r in RANKS if _strength(r + t) < _strength(best)}
+                        j, best = min(trumps, key=lambda jx: weakness(jx[1]))
+                        if (lead + j) % 2 != s % 2 and weakness(c) > weakness(best):
+                            forbidden[s] |= {r + t for r in RANKS if weakness(r + t) < weakness(best)}
     hand = list(p.hand)
     phase2 = p.path == "/play"
     if not phase2 and len(hand) != 4:
