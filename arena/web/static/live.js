@@ -25,7 +25,7 @@ function tableHTML(g) {
   let sides = "";
   if (g.sides) {   // fixed partnerships: tricks and points per side
     const t = {}, p = {}, who = {};
-    g.sides.forEach((d, s) => { t[d] = (t[d] || 0) + g.tricks[s]; p[d] = (p[d] || 0) + g.points[s]; (who[d] = who[d] || []).push(esc(g.bots[s])); });
+    g.sides.forEach((d, s) => { t[d] = (t[d] || 0) + g.tricks[s]; p[d] = (p[d] || 0) + g.points[s]; (who[d] = who[d] || []).push(`${esc(g.bots[s])} (${s})`); });
     sides = `<div class="sides">${Object.keys(t).map(d => `<span class="side" data-side="${d}">${who[d].join(" & ")}: ${t[d]} tricks, ${p[d]} points</span>`).join(" · ")}</div>`;
   }
   const last = g.hands && g.last ? `<p class="result">deal over: ${g.last.made === null ? "thrown in" : g.last.made ? "contract made" : "contract lost"}, points ${g.last.points.join(" / ")}</p>` : "";
