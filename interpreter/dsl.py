@@ -90,7 +90,7 @@ MAX_WIDTH = 40
 class T:
     """A node of the typed tree. ``op`` says what it is (``const``, ``name``, ``local``,
     ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
-    ``compare``, ``binop``, ``index``, ``cases``, quantifiers ``any``, ``all``, ``those``;
+    ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), quantifiers ``any``, ``all``, ``those``;
     statements ``set``, ``assign``, ``if``),
     ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
@@ -270,7 +270,8 @@ class Compiler:
         """The helpers of seats and sets (issue 11). Sets are sorted lists (card ids, seat
         numbers); each helper returns a new sorted list. A seat -1 (none) has no partner,
         partners or opponents."""
-        n, ro = self.players, self.deck.rank_of
+        n, cs, nr = self.players, self.deck.strength, len(self.deck.ranks)
+        rs = [nr - r for r in range(nr)] + [0]   # a rank's strength; none (-1) is 0
 
         def _partner_of(side, seat):
             if seat < 0:
@@ -287,11 +288,11 @@ class Compiler:
         def _opponents(side, seat):
             return [t for t in range(n) if side[t] != side[seat]] if seat >= 0 else []
 
-        def _above(cards, rank):   # rank 0 is the strongest
-            return [c for c in cards if ro[c] < rank]
+        def _above(cards, rank):
+            return [c for c in cards if cs[c] > rs[rank]]
 
         def _below(cards, rank):
-            return [c for c in cards if ro[c] > rank] if rank >= 0 else []
+            return [c for c in cards if cs[c] < rs[rank]]
 
         def _union(a, b):
             return sorted(a + [c for c in b if c not in a])
@@ -307,7 +308,7 @@ class Compiler:
                 "_PREVIOUS": [(i - 1) % n for i in range(n)] + [-1],
                 "_partner_of": _partner_of, "_partners": _partners, "_opponents": _opponents,
                 "_above": _above, "_below": _below, "_union": _union,
-                "_difference": _difference, "_intersection": _intersection}
+                "_difference": _difference, "_intersection": _intersection, "_STRENGTH": rs}
 
     # -- checking: parse tree -> typed tree --------------------------------------------
     def expect(self, node, got: str, want: str, what: str):
@@ -436,6 +437,13 @@ class Compiler:
         self.locals = {}
         return {name: self.define(None, name).type for name in self.defines}
 
+    def strength(self, t: T) -> T:
+        """A rank as its strength in the deck's order (a number, higher is stronger; 0
+        for none), so that ranks compare with ``<``, ``>``."""
+        nr = len(self.deck.ranks)
+        const = _NC if t.const is _NC else (nr - t.const if t.const >= 0 else 0)
+        return T("strength", INT, const, [t])
+
     def quantifier(self, node: Tree) -> T:
         """``any(x in SET: cond)``, ``all(x in SET: cond)``, ``those(x in SET: cond)`` over a
         set of cards or seats (finite, so the rule terminates)."""
@@ -526,8 +534,8 @@ class Compiler:
                     raise DSLError(f"cannot compare a {at} with a {bt}", *_pos(node))
                 if at in (CARDS, LIST):
                     raise DSLError(f"cannot compare {at} with '{op}'", *_pos(node))
-            elif at == bt == RANK:
-                op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}[op]  # rank 0 is the strongest
+            elif at == bt == RANK:   # by strength: none ranks below every rank
+                ta, tb = self.strength(ta), self.strength(tb)
             else:
                 if at != INT or bt != INT:
                     raise DSLError(f"'{op}' compares numbers (or two ranks), not a {at} and a {bt}",
@@ -728,6 +736,8 @@ class Compiler:
             return t.info.build_list(self, self.lower(k[0]))
         if op == "neg":
             return ast.UnaryOp(ast.USub(), self.lower(k[0]))
+        if op == "strength":
+            return names.sub(names.var("_STRENGTH"), self.lower(k[0]))
         if op == "not":
             if k[0].op == "compare" and k[0].const is _NC:   # not (a < b) is a >= b
                 a, b = k[0].kids

@@ -339,7 +339,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda a: f"the suit of {a[0]}", "the suit of a card (`suit(none)` is `none`)",
              fold=lambda c, card: c.deck.suit_of[card] if card >= 0 else -1),
     Function("rank", (CARD,), RANK, (), lambda c, a: sub(var("_RANK_OF"), a),
-             lambda a: f"the rank of {a[0]}", "the rank of a card",
+             lambda a: f"the rank of {a[0]}",
+             "the rank of a card (`rank(none)` ranks below every rank)",
              fold=lambda c, card: c.deck.rank_of[card] if card >= 0 else -1),
     Function("side", (SEAT,), SIDE, ("side",), lambda c, a: sub(field("side"), a),
              lambda a: f"the side of {a[0]}", "the side of a seat (`side(none)` is `none`)"),
@@ -411,7 +412,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
     Function("above", (CARDS, RANK), CARDS, (), lambda c, a, r: call("_above", a, r),
              lambda a: f"{a[0]} ranking above {a[1]}",
              "the cards of a rank stronger than a rank, in the deck's order of strength, "
-             "e.g. `above(in_suit(hand, trump), rank(winning_card))`"),
+             "e.g. `above(in_suit(hand, trump), rank(winning_card))` (every card ranks above "
+             "`rank(none)`)"),
     Function("below", (CARDS, RANK), CARDS, (), lambda c, a, r: call("_below", a, r),
              lambda a: f"{a[0]} ranking below {a[1]}",
              "the cards of a rank weaker than a rank, in the deck's order of strength"),
@@ -440,7 +442,7 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            "_in_suit", "_not_in_suit", "_only",
            # issue 11
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
-           "_opponents", "_above", "_below", "_union", "_difference", "_intersection")
+           "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH")
 """The globals an entry's code may name beside the parameters (interpreter.dsl binds them)."""
 PARAMS = ("s", "me", "x", "y")
 
