@@ -223,6 +223,10 @@ class Compiler:
                                *_pos(inner))
             if kind == CARDS and const is not _NC and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
+            if kind == CARDS and any(map(_outside_hand, [typed] + lets)):
+                # cards to play are cards of the hand: keep them to it
+                typed = T("call", CARDS, _NC, [typed, T("name", CARDS, _NC, info=NAMES["hand"])],
+                          FUNCTIONS["intersection"])
         self.rules.append((fname, typed, kind == "effect", lets))
         self.names.append(fname)
         self.consts[fname] = const
@@ -885,6 +889,19 @@ def _in_suit_of(nranks: int, nsuits: int):
             return []
         return cards[bisect_left(cards, bounds[suit]):bisect_left(cards, bounds[suit + 1])]
     return in_suit
+
+
+def _outside_hand(t) -> bool:
+    """Whether a typed tree reads a set of cards that may hold cards not in the hand."""
+    stack = [t]
+    while stack:
+        n = stack.pop()
+        if n.op == "name" and n.info.outside_hand:
+            return True
+        stack.extend(k for k in n.kids if isinstance(k, T))
+        if isinstance(n.info, T):
+            stack.append(n.info)
+    return False
 
 
 def _at(lst, i):

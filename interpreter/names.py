@@ -100,7 +100,9 @@ def _has_declarer() -> ast.Compare:
 class Name:
     """A name whose value the engine supplies. ``hook``: the one hook whose rules have it
     (``""``: every rule). ``const``: (c) -> the variant's fixed value, folded by the
-    compiler. ``words_not``: the rulebook's words for ``not NAME``, if not "not (...)"."""
+    compiler. ``words_not``: the rulebook's words for ``not NAME``, if not "not (...)".
+    ``outside_hand``: a set of cards that may hold cards not in ``me``'s hand (a rule
+    giving cards to play that uses it is kept to the hand)."""
     name: str
     type: str
     reads: tuple[str, ...]
@@ -110,6 +112,7 @@ class Name:
     hook: str = ""
     const: Callable[[object], int] | None = None
     words_not: str = ""
+    outside_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -285,7 +288,7 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("trick_cards", CARDS, ("trick_cards",), lambda c: call("sorted", field("trick_cards")),
        "the cards played to the trick",
        "the cards played to the current trick so far (none when leading); "
-       "`played(seat)` gives who played which"),
+       "`played(seat)` gives who played which", outside_hand=True),
     _n("trick_seats", SEATS, ("trick_seats",), lambda c: call("sorted", field("trick_seats")),
        "the players who have played to the trick",
        "the seats that have played to the current trick so far"),
