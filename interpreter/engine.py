@@ -437,10 +437,15 @@ class State:
         """Points per seat from the tricks won so far (public: tricks are face up; the
         set-aside cards are added only when the deal is scored)."""
         pts = [0] * self.v.players
-        po = self.v.deck.point_of
-        for i, (_, cs, w) in enumerate(self.tricks):
-            pts[w] += sum(po[c] for c in cs) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
+        for i, (_, _, w) in enumerate(self.tricks):
+            pts[w] += self.trick_points_of(i)
         return pts
+
+    def trick_points_of(self, i: int) -> int:
+        """The card points of completed trick ``i`` (0-based), with the last trick's bonus
+        on the last one (RULES.md §0.5)."""
+        po = self.v.deck.point_of
+        return sum(po[c] for c in self.tricks[i][1]) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
 
     def result(self) -> dict:
         """The deal's result in the shape of `taash replay --json` (docs/records.md)."""
