@@ -13,8 +13,10 @@ of a registry entry; every constant an ``int``, ``bool`` or ``str`` the compiler
 string only as the name of one of the variant's declarations or answers, checked, and
 only ever data). ``verify`` checks that on the module before it is compiled. The code runs
 with empty builtins and only the helpers of this module in its globals. The language has
-no loops, no recursion and no user-defined functions, and the module holds no loop, so
-every rule terminates; a rule is at most ``MAX_RULE_CHARS`` long and nests at most
+no loops, no recursion and no user-defined functions (a named expression of ``define:`` is
+expanded where it is used, and one defined in terms of itself is refused); the module's
+only loops are the comprehensions of the quantifiers ``any``/``all``/``those``, each over
+a finite list (of seats or cards), so every rule terminates; a rule is at most ``MAX_RULE_CHARS`` long and nests at most
 ``MAX_DEPTH`` levels.
 
 A compiled rule is a function ``f(s, me, x, y)``: ``s`` the engine ``State`` (read
