@@ -412,3 +412,10 @@ def test_misspelt_defined_name_gets_a_hint(tmp_path):
     p = write(tmp_path, HEAD + "define:\n  void: count(in_suit(hand, led)) == 0\n"
                                "play:\n  may_expose: not leading and viod\n")
     check(p, 6, 31, "unknown name 'viod' (did you mean 'void'?)")
+
+
+def test_quantifier_in_a_plain_yaml_value_gets_a_hint(tmp_path):
+    # line 4 `  may_expose: any(s in seats: true)`: YAML stops at the ': ' after `seats`
+    # (column 29) and the hint says to write the rule as a block
+    p = write(tmp_path, HEAD + "play:\n  may_expose: any(s in seats: true)\n")
+    check(p, 4, 29, "put `|` after the key's colon")
