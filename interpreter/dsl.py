@@ -87,6 +87,7 @@ _NC = object()  # "not a constant"
 MAX_RULE_CHARS = 4000  # limits that keep every rule small enough to check and compile
 MAX_DEPTH = 40
 MAX_WIDTH = 40
+MAX_EXPANSIONS = 200  # uses of named expressions (define:) in one rule, nested ones included
 
 
 class T:
@@ -170,6 +171,7 @@ class Compiler:
         self._define_trees: dict[str, Tree] = {}
         self._expanding: list[str] = []   # the defines being expanded, outermost first
         self._q = 0                       # quantifier variables made for this rule
+        self._expansions = 0              # named expressions expanded for this rule
         self._no_walrus = 0               # > 0 while lowering a comprehension's iterable
 
     # -- parsing ------------------------------------------------------------------
@@ -205,7 +207,7 @@ class Compiler:
         if extra_names:
             self.extra.update(HOOK_NAMES.get(extra_names, {}))
         self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
-        self._q = 0
+        self._q = self._expansions = 0
         fname = f"r{len(self.names)}"
         lets = []
         if kind == "effect":
@@ -422,6 +424,10 @@ class Compiler:
             cycle = self._expanding[self._expanding.index(name):] + [name]
             raise DSLError(f"'{name}' is defined in terms of itself ({' -> '.join(cycle)}); "
                            "named expressions cannot be recursive", *_pos(node))
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise DSLError(f"the named expressions used here expand to more than {MAX_EXPANSIONS} "
+                           "parts: name a part once with `let`", *_pos(node))
         tree = self.define_tree(name)
         saved = self.locals
         self.locals = {}
@@ -440,8 +446,11 @@ class Compiler:
         """Check every named expression on its own (with the names of every hook), so that
         one no rule uses is checked too. Returns {name: type}. Raises DefineError."""
         self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
-        self.locals = {}
-        return {name: self.define(None, name).type for name in self.defines}
+        out = {}
+        for name in self.defines:
+            self.locals, self._expansions = {}, 0
+            out[name] = self.define(None, name).type
+        return out
 
     def strength(self, t: T) -> T:
         """A rank as its strength in the deck's order (a number, higher is stronger; 0

@@ -140,7 +140,7 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
 # -- (a) mutating whole files --------------------------------------------------------------------
 
 BASES = {name: (VARIANTS / name).read_text() for name in
-         ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml")}
+         ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml", "house/28-no-undertrump.yaml")}
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
@@ -591,3 +591,12 @@ def test_yaml_alias_bomb_is_rejected_quickly():
 def test_huge_max_bid_is_rejected_quickly():
     # 10**9 bids to build an action for: rejected at the number, line 4 ("  max_bid: "), column 12
     assert run_bounded(write_tmp(HEAD + "auction:\n  max_bid: 1000000000\n")) == "VariantError 4 12"
+
+
+def test_define_expansion_bomb_is_rejected_quickly():
+    # d_k = d_(k-1) + d_(k-1): 2**39 uses of d0 once expanded. Expanding d8 crosses 200
+    # uses; the limit is met inside d1 (line 5: `  d1: d0 + d0`, its first d0 at column 7)
+    lines = [HEAD.rstrip("\n"), "define:", "  d0: count(hand)"]
+    lines += [f"  d{i}: d{i - 1} + d{i - 1}" for i in range(1, 40)]
+    lines += ["scoring:", "  made: d39 > 0"]
+    assert run_bounded(write_tmp("\n".join(lines) + "\n")) == "VariantError 5 7"
