@@ -104,6 +104,22 @@ def test_seat_set_values(tmp_path):
     assert [v.may_expose(st, seat, None, None) for seat in range(4)] == [False, False, True, False]
 
 
+def test_quantifiers_over_cards_and_those_over_seats(tmp_path):
+    """G5 spades: seat 0 JS QS, seat 1 9S KS, seat 2 AS 8S, seat 3 TS 7S.
+    `any(c in hand: rank(c) > "9" and suit(c) == "S")`: a spade above the nine is the
+    jack: seat 0 only. `all(c in in_suit(hand, "S"): rank(c) < "A")`: both spades below
+    the ace: seat 3 only (9 is above A; A is not below itself). `those(s in seats: ...)`
+    keeps the seats of one's side: always 2, oneself among them."""
+    cases = {'any(c in hand: rank(c) > "9" and suit(c) == "S")': [True, False, False, False],
+             'all(c in in_suit(hand, "S"): rank(c) < "A")': [False, False, False, True],
+             "count(those(s in seats: same_side(s, me))) == 2 "
+             "and me in those(s in seats: same_side(s, me))": [True] * 4}
+    for rule, want in cases.items():
+        v = variant_file(tmp_path, f"play:\n  may_expose: |\n    {rule}\n")
+        st = g5_play(v)
+        assert [v.may_expose(st, seat, None, None) for seat in range(4)] == want, rule
+
+
 # -- 2. the trick as data, beats ---------------------------------------------------------
 def test_must_beat_the_winning_card(tmp_path):
     """The guide's must-beat example: a player who cannot follow suit must beat the card
