@@ -307,3 +307,16 @@ def test_house_28_no_undertrump_only_when_a_trump_wins():
     do(st, "3 play QS")
     assert card_plays(st) == set(plays("TH KH QH 8H 7H AC"))
     illegal(st, "play 7S")
+
+
+def test_house_28_no_undertrump_is_small():
+    """Issue 11's bar for a house-rule file: under 60 lines, no rule over 1,000 characters,
+    a cited source; its rulebook is in docs/rules."""
+    from tests.helpers import ROOT
+    text = (ROOT / "variants" / "house" / "28-no-undertrump.yaml").read_text()
+    assert len(text.splitlines()) < 60
+    v = load_variant("house/28-no-undertrump")
+    rules = [v.data["play"]["may_play"], *v.data["define"].values()]
+    assert all(len(r) < 1000 for r in rules)
+    assert "Wikipedia" in v.data["source"]
+    assert (ROOT / "docs" / "rules" / "house" / "28-no-undertrump.md").is_file()
