@@ -76,7 +76,8 @@ MAX_WIDTH = 40
 class T:
     """A node of the typed tree. ``op`` says what it is (``const``, ``name``, ``local``,
     ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
-    ``compare``, ``binop``, ``index``, ``cases``; statements ``set``, ``assign``, ``if``),
+    ``compare``, ``binop``, ``index``, ``cases``, ``var``; statements ``set``, ``assign``,
+    ``assign_var``, ``if``),
     ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
     __slots__ = ("op", "type", "const", "kids", "info")
@@ -119,7 +120,8 @@ class Compiler:
     variant's fixed values (folded into the code); ``declarations`` and ``answers`` the
     names ``declared()``/``answered()`` accept; ``options`` the option values by name;
     ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
-    ``seat``. Rules are added with ``add(hook, text, kind)`` (parse tree -> typed tree
+    ``seat``; ``variables`` the variant's own variables, (name, type) in the order of
+    ``State.vars``. Rules are added with ``add(hook, text, kind)`` (parse tree -> typed tree
     ``T``: types checked, constants folded, ``consts`` set) and built at once with
     ``build()`` (typed tree -> Python ``ast`` made from registry entries -> ``compile()``).
     Set ``only_options`` to accept options only (a preset's condition).
@@ -128,7 +130,7 @@ class Compiler:
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
                  declarations=(), options=None, answers=(), denominations=None,
-                 score_unit: str = "side"):
+                 score_unit: str = "side", variables=()):
         names.check_engine_state()  # every State field the registry reads exists
         self.deck = deck
         self.players, self.tricks = players, tricks
@@ -140,7 +142,10 @@ class Compiler:
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.extra = {}
         self.locals = {}
+        self.unread = {}
         self.options = dict(options or {})
+        # the variant's own variables: name -> (index in State.vars, type)
+        self.variables = {name: (i, typ) for i, (name, typ) in enumerate(variables)}
         self.rules: list[tuple[str, T, bool]] = []   # (function name, typed tree, effect?)
         self.names: list[str] = []
         self.consts: dict[str, object] = {}
@@ -153,7 +158,13 @@ class Compiler:
         try:
             tree = parser().parse(text, start=start)
         except UnexpectedInput as e:
-            raise DSLError(_parse_message(e, text), getattr(e, "line", 1) or 1,
+            message = _parse_message(e, text)
+            pos = getattr(e, "pos_in_stream", None)
+            if start == "expr_rule" and pos is not None and text[pos:pos + 1] == "=":
+                message += ("; this rule is a value, and only an effect assigns (`NAME = ...` "
+                            "in scoring.effect, play.after_trick or a declaration's effect): "
+                            "to compare, write '=='")
+            raise DSLError(message, getattr(e, "line", 1) or 1,
                            getattr(e, "column", 1) or 1) from None
         # bound the nesting, so that checking and compiling never exhaust Python's stack
         stack = [(tree, 1)]
@@ -179,11 +190,15 @@ class Compiler:
         if extra_names:
             self.extra.update(HOOK_NAMES.get(extra_names, {}))
         self.locals: dict[str, tuple[str, str]] = {}
+        self.unread: dict[str, tuple[int, int]] = {}  # named values not read yet: name -> position
         fname = f"r{len(self.names)}"
         if kind == "effect":
             tree = self.parse(text, "effect_rule")
             typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
             const = _NC
+            for name, pos in self.unread.items():  # a misspelt variable, most likely
+                raise DSLError(f"'{name}' is named here but never used{_suggest(name, self.variables)}; "
+                               "to keep a value, declare a variable under `variables:`", *pos)
         else:
             tree = self.parse(text, "expr_rule")
             inner = tree.children[0]
@@ -234,7 +249,9 @@ class Compiler:
              "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
              "_at": _at, "_played": _played,
              "_in_suit": _in_suit_of(len(self.deck.ranks), len(self.deck.suits)),
-             "_not_in_suit": _not_in_suit, "_only": _only}
+             "_not_in_suit": _not_in_suit, "_only": _only,
+             "_NEXT": [(i + 1) % self.players for i in range(self.players)] + [-1],
+             "_PREVIOUS": [(i - 1) % self.players for i in range(self.players)] + [-1]}
         assert set(g) - {"__builtins__"} == set(names.HELPERS)
         return g
 
@@ -249,11 +266,14 @@ class Compiler:
             lv, op, expr = node.children
             name_tok = lv.children[0]
             name = str(name_tok)
+            if name in self.variables:
+                return self.assign_variable(lv, str(op), expr, name)
             if name not in LVALUES:
                 if len(lv.children) != 1 or str(op) != "=":
-                    allowed = ", ".join(sorted(LVALUES))
-                    raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; "
-                                   f"or write `{name} = ...` to name a value)", *_pos(lv))
+                    allowed = ", ".join(sorted(LVALUES) + sorted(self.variables))
+                    raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; declare a "
+                                   f"variable under `variables:`, or write `{name} = ...` to name "
+                                   "a value)", *_pos(lv))
                 if name in NAMES or name in self.extra or name in FUNCTIONS or name in self.options:
                     raise DSLError(f"'{name}' is a name of the engine; choose another name", *_pos(lv))
                 if depth != 1:
@@ -267,6 +287,8 @@ class Compiler:
                 var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
                 if name in self.locals and self.locals[name][1] != etyp:
                     raise DSLError(f"'{name}' was a {self.locals[name][1]}, not a {etyp}", *_pos(expr))
+                if name not in self.locals:
+                    self.unread[name] = _pos(lv)
                 self.locals[name] = (var, etyp)
                 return T("set", None, kids=[val], info=var)
             entry = LVALUES[name]
@@ -294,6 +316,18 @@ class Compiler:
             orelse = self.stmt(node.children[2], depth + 1) if node.data == "when_else" else None
             return T("if", None, kids=[cond, body, orelse])
         raise DSLError(f"unexpected statement {node.data}", *_pos(node))
+
+    def assign_variable(self, lv, op: str, expr, name: str) -> T:
+        """``NAME = v`` (``+=``, ``-=`` for a number) of a variable of the variant."""
+        index, typ = self.variables[name]
+        if len(lv.children) != 1:
+            raise DSLError(f"'{name}' is a variable of one {typ}: it cannot be indexed", *_pos(lv))
+        if op != "=" and typ != INT:
+            raise DSLError(f"'{op}' changes a number; '{name}' is a {typ}: write `{name} = ...`",
+                           *_pos(lv))
+        val = self.value(expr)
+        self.expect(expr, val.type, typ, f"the value assigned to '{name}'")
+        return T("assign_var", None, kids=[val], info=(index, op, typ))
 
     def value(self, node) -> T:
         """The typed tree of an expression node. Raises DSLError."""
@@ -462,7 +496,11 @@ class Compiler:
                            f"({', '.join(self.options) or 'none declared'})", *_pos(node))
         if name in self.locals:
             var, typ = self.locals[name]
+            self.unread.pop(name, None)
             return T("local", typ, _NC, info=var)
+        if name in self.variables:
+            index, typ = self.variables[name]
+            return T("var", typ, _NC, info=index)
         entry = self.extra.get(name) or NAMES.get(name)
         if entry is not None:
             if entry.const is not None:
@@ -543,6 +581,8 @@ class Compiler:
             return t.info.build(self)
         if op == "local":
             return names.var(t.info)
+        if op == "var":
+            return names.variable(t.info)
         if op == "call":
             return t.info.build(self, *[self.lower(a) for a in k])
         if op == "call_list":
@@ -617,6 +657,15 @@ class Compiler:
                     ast.If(ast.Compare(names.const(0), [ast.LtE(), ast.Lt()],
                                        [names.var(t_), entry.bound(self)]),
                            [_assign(entry.target(self, names.var(t_)), op, self.lower(val))], [])]
+        if t.op == "assign_var":
+            index, op, typ = t.info
+            value = self.lower(t.kids[0])
+            if op != "=":
+                value = names.binop(names.variable(index), op[0], value)
+            if typ == INT:  # kept within the bound (names.VARIABLE_LIMIT)
+                lim = names.VARIABLE_LIMIT
+                value = names.call("max", names.const(-lim), names.call("min", names.const(lim), value))
+            return [ast.Assign([names.variable(index, store=True)], value)]
         if t.op == "if":
             c, body, orelse = t.kids
             if c.const is not _NC:

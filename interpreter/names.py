@@ -268,7 +268,8 @@ NAME_ENTRIES: tuple[Name, ...] = (
     # contract, score and match (§0.9)
     _attr("target", INT, "target", "the target", "the target of the declarer's side"),
     _hook("made", BOOL, "scoring.effect", "x", "the contract is made",
-          "in `scoring.effect`: whether the contract was made",
+          "in `scoring.effect` (and `match.next_dealer`, which has the names of "
+          "`scoring.effect`): whether the contract was made (false when nobody bid)",
           words_not="the contract is not made"),
     _attr("score", LIST, "scores", "the score", "the match score, `score[side]` (or `score[seat]`)"),
     _attr("deals", INT, "deal_number", "the deals played before",
@@ -366,6 +367,33 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              fold=lambda c, *v: min(v)),
 )
 
+# -- the variant's own variables, and seats in turn (issue 11) ----------------------------
+# A variable declared under `variables:` is read and written as ``s.vars[index]``; its
+# name belongs to the variant, like an option, so it has no entry of its own here.
+VARIABLE_FIELD = "vars"
+VARIABLE_TYPES = (INT, BOOL, SEAT, SIDE, SUIT, RANK, CARD)
+VARIABLE_LIMIT = 10 ** 9
+"""A number variable is kept within -VARIABLE_LIMIT..VARIABLE_LIMIT (an assignment beyond
+is clamped), so that no rule can grow a number without bound across deals."""
+
+
+def variable(index: int, store: bool = False) -> ast.Subscript:
+    """``s.vars[index]``: the value of the variant's variable of that index."""
+    return sub(field(VARIABLE_FIELD), const(index), store)
+
+
+def _seat_step(table: str, step: int, word: str) -> Function:
+    return Function(
+        word, (SEAT,), SEAT, (), lambda c, a: sub(var(table), a),
+        lambda a: f"the seat {'after' if step > 0 else 'before'} {a[0]}",
+        f"the seat {'after' if step > 0 else 'before'} a seat in turn order, `(seat "
+        f"{'+' if step > 0 else '-'} 1) mod players` (RULES.md §0.1; `{word}(none)` is `none`)",
+        fold=lambda c, seat: (seat + step) % c.players if seat >= 0 else -1)
+
+
+FUNCTION_ENTRIES += (_seat_step("_NEXT", 1, "next"), _seat_step("_PREVIOUS", -1, "previous"))
+
+
 # -- views by name ---------------------------------------------------------------------------
 NAMES: dict[str, Name] = {e.name: e for e in NAME_ENTRIES if not e.hook}
 """Names every rule may use: name -> entry."""
@@ -377,7 +405,7 @@ for _e in NAME_ENTRIES:
 ASSIGNABLE: dict[str, Assignable] = {e.name: e for e in ASSIGNABLE_ENTRIES}
 FUNCTIONS: dict[str, Function] = {e.name: e for e in FUNCTION_ENTRIES}
 HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "_played",
-           "_in_suit", "_not_in_suit", "_only")
+           "_in_suit", "_not_in_suit", "_only", "_NEXT", "_PREVIOUS")
 """The globals an entry's code may name beside the parameters (interpreter.dsl binds them)."""
 PARAMS = ("s", "me", "x", "y")
 
@@ -417,6 +445,7 @@ def check_registry() -> frozenset[str]:
         if e.build_list:
             node = ast.Tuple([node, e.build_list(c, var("_a0"))], _LOAD)
         nodes.append((f"function '{e.name}'", e.reads, node))
+    nodes.append(("the variables", (VARIABLE_FIELD,), variable(0)))
     allowed = set(PARAMS) | set(HELPERS)
     attributes = set()
     for what, fields, node in nodes:
@@ -450,6 +479,7 @@ def reads_by_entry() -> list[tuple[str, str]]:
     out = [(f"name '{e.name}'", f) for e in NAME_ENTRIES for f in e.reads]
     out += [(f"assignable '{e.name}'", f) for e in ASSIGNABLE_ENTRIES for f in e.writes]
     out += [(f"function '{e.name}'", f) for e in FUNCTION_ENTRIES for f in e.reads]
+    out.append(("the variables", VARIABLE_FIELD))
     return out
 
 

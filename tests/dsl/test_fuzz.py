@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -298,10 +298,11 @@ LITERALS = {
 
 
 @st.composite
-def expr(draw, typ: str, hook: str, depth: int):
+def expr(draw, typ: str, hook: str, depth: int, variables=None):
+    """``variables``: {type: names of the file's variables of that type}, leaves too."""
     if draw(st.integers(0, 19)) == 0:        # now and then, the wrong type on purpose
         typ = draw(st.sampled_from(TYPES))
-    leaves = names_of(typ, hook) + LITERALS.get(typ, [])
+    leaves = names_of(typ, hook) + LITERALS.get(typ, []) + (variables or {}).get(typ, [])
     if typ == "number":
         leaves = leaves + [str(draw(st.integers(0, 40)))]
     if typ == "side" and not leaves:
@@ -310,7 +311,7 @@ def expr(draw, typ: str, hook: str, depth: int):
         leaves = {"cards": ["hand"], "list": ["score"]}.get(typ, ["none"])
     if depth <= 0 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from(leaves))
-    sub = lambda t: draw(expr(t, hook, depth - 1))  # noqa: E731
+    sub = lambda t: draw(expr(t, hook, depth - 1, variables))  # noqa: E731
     c = draw(st.integers(0, 99))
     if typ == "condition":
         forms = [
@@ -353,10 +354,14 @@ def expr(draw, typ: str, hook: str, depth: int):
                  lambda: f"({sub('suit')} if {sub('condition')} else {sub('suit')})"]
     elif typ == "side":
         forms = [lambda: f"side({sub('seat')})",
+                 lambda: f"side({draw(st.sampled_from(['next', 'previous']))}({sub('seat')}))",
                  lambda: f"({sub('side')} if {sub('condition')} else {sub('side')})"]
     elif typ == "rank":
         forms = [lambda: f"rank({sub('card')})"]
-    else:  # seat, card, list
+    elif typ == "seat":
+        forms = [lambda: f"next({sub('seat')})", lambda: f"previous({sub('seat')})",
+                 lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})"]
+    else:  # card, list
         forms = [lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})"]
     return forms[c % len(forms)]()
 
@@ -518,3 +523,67 @@ def test_yaml_alias_bomb_is_rejected_quickly():
 def test_huge_max_bid_is_rejected_quickly():
     # 10**9 bids to build an action for: rejected at the number, line 4 ("  max_bid: "), column 12
     assert run_bounded(write_tmp(HEAD + "auction:\n  max_bid: 1000000000\n")) == "VariantError 4 12"
+
+
+# -- (d) the variant's own variables and the next dealer ------------------------------------------
+# Files that declare variables of random types, scopes and visibility, initial values, effects
+# that assign them (now and then with the wrong type) and rules that read them, in every slot
+# and in `match.next_dealer`. A file that loads plays a short match, whose record must replay
+# to the same result (match-scope variables carried, checked against the record).
+VAR_TYPES = ["number", "condition", "seat", "side", "suit", "rank", "card"]
+
+
+@st.composite
+def variables_file(draw):
+    n = draw(st.integers(1, 4))
+    decls = [(f"v{i}", draw(st.sampled_from(VAR_TYPES)), draw(st.sampled_from(["deal", "match"])),
+              draw(st.booleans())) for i in range(n)]
+    lines = [HEAD.rstrip("\n"), "variables:"]
+    for i, (name, typ, scope, public) in enumerate(decls):
+        known = {}
+        for nm, t, _, _ in decls[:i]:
+            known.setdefault(t, []).append(nm)
+        initial = draw(expr(typ, "", 1, known)).replace("'", "''")
+        lines += [f"  {name}:", f"    type: {typ}", f"    scope: {scope}", f"    initial: '{initial}'",
+                  f"    public: {str(public).lower()}"]
+    known = {}
+    for nm, t, _, _ in decls:
+        known.setdefault(t, []).append(nm)
+    stmts = []
+    for _ in range(draw(st.integers(1, 3))):
+        name, typ, _, _ = draw(st.sampled_from(decls))
+        op = "=" if typ != "number" else draw(st.sampled_from(["=", "+=", "-="]))
+        stmts.append(f"{name} {op} {draw(expr(typ, 'play.after_trick', 2, known))}")
+    lines += ["play:", "  after_trick: |"] + [f"    {s}" for s in stmts]
+    lines += ["scoring:", "  effect: |", "    when made: score[declarer_side] += 1",
+              "    else: score[declarer_side] -= 1"]
+    name, typ, _, _ = draw(st.sampled_from(decls))
+    lines.append(f"    {name} {'+=' if typ == 'number' else '='} {draw(expr(typ, 'scoring.effect', 2, known))}")
+    lines += ["match:", "  max_deals: 4", "  next_dealer: |",
+              f"    {draw(expr('seat', 'match.next_dealer', 2, known))}",
+              "  ends: |", f"    {draw(expr('condition', 'match.ends', 2, known))}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=150 * SCALE)
+@given(text=variables_file())
+def test_variables_files(text):
+    from interpreter import replay, replay_json
+    with time_guard():
+        v, problems = load_and_play(write_tmp(text), text)
+        event("loaded" if v is not None else "rejected")
+        if v is None:
+            return
+        m = Match(v, 1)
+        rng = random.Random(1)
+        while not m.over:
+            s = m.new_deal()
+            while not s.is_terminal:
+                s.apply(rng.choice(s.legal_actions()))
+            assert len(s.vars) == len(v.variables)
+            assert set(s.observation(0)["variables"]) == {x.name for x in v.variables if x.public}
+            m.finish_deal(s)
+            assert 0 <= m.dealer < v.players
+        again = replay(m.record())
+        assert replay_json(again) == replay_json(m)
