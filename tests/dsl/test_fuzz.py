@@ -354,14 +354,10 @@ def expr(draw, typ: str, hook: str, depth: int, variables=None):
                  lambda: f"({sub('suit')} if {sub('condition')} else {sub('suit')})"]
     elif typ == "side":
         forms = [lambda: f"side({sub('seat')})",
-                 lambda: f"side({draw(st.sampled_from(['next', 'previous']))}({sub('seat')}))",
                  lambda: f"({sub('side')} if {sub('condition')} else {sub('side')})"]
     elif typ == "rank":
         forms = [lambda: f"rank({sub('card')})"]
-    elif typ == "seat":
-        forms = [lambda: f"next({sub('seat')})", lambda: f"previous({sub('seat')})",
-                 lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})"]
-    else:  # card, list
+    else:  # seat, card, list
         forms = [lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})"]
     return forms[c % len(forms)]()
 

@@ -195,7 +195,7 @@ def test_next_dealer_keeps_the_dealer_when_the_other_side_makes_its_contract(tmp
     # the rule is shown in plain words in `taash rules`
     assert ("After each deal the next dealer is (the next seat when none is named):\n"
             "- when the contract is made and not (the dealer and the declarer are on the same "
-            "side): the dealer\n- otherwise: the seat after the dealer\nIn order:") in render(v)
+            "side): the dealer\n- otherwise: the player after the dealer\nIn order:") in render(v)
 
 
 def test_shipped_dealer_keeps_variant(tmp_path):
@@ -422,6 +422,9 @@ BROKEN = {
     "a variable named like a keyword": (
         STAKE.replace("  stake:\n", "  none:\n"), 4, 3,
         "variable 'none' is a keyword of the rules language"),
+    "a variable named like a named expression": (
+        "define:\n  stake: 1\n" + STAKE, 6, 3,
+        "variable 'stake' has the name of a named expression (`define:`)"),
     "a variable of an unknown type": (STAKE.replace("type: number", "type: int"), 5, 11,
                                       'variables.stake.type: "int" is not one of "number", "condition"'),
     "a next dealer that is not a seat": (
