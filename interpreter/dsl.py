@@ -80,6 +80,9 @@ def parser() -> Lark:
 # The registry by name (interpreter/names.py): one entry per name, function, assignable name.
 NAMES = names.NAMES            # name -> names.Name, in every rule
 HOOK_NAMES = names.HOOK_NAMES  # hook -> {name: names.Name}, only in that hook's rules
+# what a hook's rule may not read because it decides it: the trick's winner is found by
+# asking `counts_as_trump`, so that rule cannot ask who wins (it would never end)
+_DECIDED_BY = {"play.counts_as_trump": frozenset({"trick_winner", "winning_card", "higher", "beats"})}
 LVALUES = names.ASSIGNABLE     # name -> names.Assignable, assignable in effects
 FUNCTIONS = names.FUNCTIONS    # name -> names.Function
 
@@ -93,8 +96,9 @@ MAX_EXPANSIONS = 200  # uses of named expressions (define:) in one rule, nested 
 class T:
     """A node of the typed tree. ``op`` says what it is (``const``, ``name``, ``local``,
     ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
-    ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), quantifiers ``any``, ``all``, ``those``;
-    statements ``set``, ``assign``, ``if``),
+    ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), ``var``,
+    quantifiers ``any``, ``all``, ``those``; statements ``set``, ``assign``, ``assign_var``,
+    ``if``),
     ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
     __slots__ = ("op", "type", "const", "kids", "info")
@@ -139,8 +143,9 @@ class Compiler:
     names ``declared()``/``answered()`` accept; ``options`` the option values by name;
     ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
     ``seat``; ``defines`` the file's named expressions (name -> text, expanded where
-    used, checked at each use; ``check_defines()`` checks them all). Rules are added with
-    ``add(hook, text, kind)`` (parse tree -> typed tree
+    used, checked at each use; ``check_defines()`` checks them all); ``variables`` the
+    variant's own variables, (name, type) in the order of ``State.vars``. Rules are added
+    with ``add(hook, text, kind)`` (parse tree -> typed tree
     ``T``: types checked, constants folded, ``consts`` set) and built at once with
     ``build()`` (typed tree -> Python ``ast`` made from registry entries -> ``compile()``).
     Set ``only_options`` to accept options only (a preset's condition).
@@ -149,7 +154,7 @@ class Compiler:
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
                  declarations=(), options=None, answers=(), denominations=None,
-                 score_unit: str = "side", defines=None):
+                 score_unit: str = "side", defines=None, variables=()):
         names.check_engine_state()  # every State field the registry reads exists
         self.deck = deck
         self.players, self.tricks = players, tricks
@@ -160,8 +165,12 @@ class Compiler:
         self.only_options = False
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.extra = {}
+        self.decided = frozenset()
         self.locals = {}
+        self.unread = {}
         self.options = dict(options or {})
+        # the variant's own variables: name -> (index in State.vars, type)
+        self.variables = {name: (i, typ) for i, (name, typ) in enumerate(variables)}
         self.rules: list[tuple[str, T, bool, list]] = []   # (function name, typed tree, effect?, lets)
         self.names: list[str] = []
         self.consts: dict[str, object] = {}
@@ -181,7 +190,13 @@ class Compiler:
         try:
             tree = parser().parse(text, start=start)
         except UnexpectedInput as e:
-            raise DSLError(_parse_message(e, text), getattr(e, "line", 1) or 1,
+            message = _parse_message(e, text)
+            pos = getattr(e, "pos_in_stream", None)
+            if start == "expr_rule" and pos is not None and text[pos:pos + 1] == "=":
+                message += ("; this rule is a value, and only an effect assigns (`NAME = ...` "
+                            "in scoring.effect, play.after_trick or a declaration's effect): "
+                            "to compare, write '=='")
+            raise DSLError(message, getattr(e, "line", 1) or 1,
                            getattr(e, "column", 1) or 1) from None
         # bound the nesting, so that checking and compiling never exhaust Python's stack
         stack = [(tree, 1)]
@@ -204,9 +219,11 @@ class Compiler:
         if not isinstance(text, str):
             text = str(text).lower() if isinstance(text, bool) else str(text)
         self.extra = dict(HOOK_NAMES.get(hook, {}))
+        self.decided = _DECIDED_BY.get(hook, frozenset())
         if extra_names:
             self.extra.update(HOOK_NAMES.get(extra_names, {}))
         self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
+        self.unread: dict[str, tuple[int, int]] = {}  # named values not read yet: name -> position
         self._q = self._expansions = 0
         fname = f"r{len(self.names)}"
         lets = []
@@ -214,6 +231,9 @@ class Compiler:
             tree = self.parse(text, "effect_rule")
             typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
             const = _NC
+            for name, pos in self.unread.items():  # a misspelt variable, most likely
+                raise DSLError(f"'{name}' is named here but never used{_suggest(name, self.variables)}; "
+                               "to keep a value, declare a variable under `variables:`", *pos)
         else:
             tree = self.parse(text, "expr_rule")
             *let_defs, inner = tree.children
@@ -329,11 +349,14 @@ class Compiler:
             lv, op, expr = node.children
             name_tok = lv.children[0]
             name = str(name_tok)
+            if name in self.variables:
+                return self.assign_variable(lv, str(op), expr, name)
             if name not in LVALUES:
                 if len(lv.children) != 1 or str(op) != "=":
-                    allowed = ", ".join(sorted(LVALUES))
-                    raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; "
-                                   f"or write `{name} = ...` to name a value)", *_pos(lv))
+                    allowed = ", ".join(sorted(LVALUES) + sorted(self.variables))
+                    raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; declare a "
+                                   f"variable under `variables:`, or write `{name} = ...` to name "
+                                   "a value)", *_pos(lv))
                 if name in NAMES or name in self.extra or name in FUNCTIONS or name in self.options:
                     raise DSLError(f"'{name}' is a name of the engine; choose another name", *_pos(lv))
                 if depth != 1:
@@ -347,6 +370,8 @@ class Compiler:
                 var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
                 if name in self.locals and self.locals[name][1] != etyp:
                     raise DSLError(f"'{name}' was a {self.locals[name][1]}, not a {etyp}", *_pos(expr))
+                if name not in self.locals:
+                    self.unread[name] = _pos(lv)
                 self.locals[name] = (var, etyp, _NC)
                 return T("set", None, kids=[val], info=var)
             entry = LVALUES[name]
@@ -375,6 +400,18 @@ class Compiler:
             return T("if", None, kids=[cond, body, orelse])
         raise DSLError(f"unexpected statement {node.data}", *_pos(node))
 
+    def assign_variable(self, lv, op: str, expr, name: str) -> T:
+        """``NAME = v`` (``+=``, ``-=`` for a number) of a variable of the variant."""
+        index, typ = self.variables[name]
+        if len(lv.children) != 1:
+            raise DSLError(f"'{name}' is a variable of one {typ}: it cannot be indexed", *_pos(lv))
+        if op != "=" and typ != INT:
+            raise DSLError(f"'{op}' changes a number; '{name}' is a {typ}: write `{name} = ...`",
+                           *_pos(lv))
+        val = self.value(expr)
+        self.expect(expr, val.type, typ, f"the value assigned to '{name}'")
+        return T("assign_var", None, kids=[val], info=(index, op, typ))
+
     # -- issue 11: named parts (let, define) and quantifiers -----------------------------
     def fresh_name(self, tok, what: str) -> str:
         """A name the author introduces (``let``, a quantifier's variable): not a name of
@@ -383,9 +420,10 @@ class Compiler:
         if name in NAMES or name in FUNCTIONS or any(name in h for h in HOOK_NAMES.values()):
             raise DSLError(f"'{name}' is a name of the engine; choose another name for {what}",
                            *_pos(tok))
-        if name in self.options or name in self.defines:
-            raise DSLError(f"'{name}' is already {'an option' if name in self.options else 'defined'}"
-                           f"; choose another name for {what}", *_pos(tok))
+        if name in self.options or name in self.defines or name in self.variables:
+            already = ("an option" if name in self.options else "defined" if name in self.defines
+                       else "a variable of the file")
+            raise DSLError(f"'{name}' is already {already}; choose another name for {what}", *_pos(tok))
         if name in self.locals:
             raise DSLError(f"'{name}' is already named in this rule; choose another name for {what}",
                            *_pos(tok))
@@ -651,13 +689,18 @@ class Compiler:
                            f"({', '.join(self.options) or 'none declared'})", *_pos(node))
         if name in self.locals:
             var, typ, const = self.locals[name]
+            self.unread.pop(name, None)
             if const is not _NC:
                 return T("const", typ, const)
             return T("local", typ, _NC, info=var)
+        if name in self.variables:
+            index, typ = self.variables[name]
+            return T("var", typ, _NC, info=index)
         if name in self.defines:
             return self.define(node, name)
         entry = self.extra.get(name) or NAMES.get(name)
         if entry is not None:
+            self.not_decided(node, name, entry.reads)
             if entry.const is not None:
                 return T("const", entry.type, entry.const(self))
             return T("name", entry.type, _NC, info=entry)
@@ -671,12 +714,19 @@ class Compiler:
         known = list(NAMES) + list(self.extra) + list(self.options) + list(self.defines) + list(self.locals)
         raise DSLError(f"unknown name '{name}'{_suggest(name, known)}", *_pos(node))
 
+    def not_decided(self, node, name: str, reads) -> None:
+        """Raise DSLError if ``name`` reads what this rule decides (``_DECIDED_BY``)."""
+        if self.decided.intersection(reads):
+            raise DSLError(f"'{name}' cannot be used here: who wins the trick depends on this rule",
+                           *_pos(node))
+
     def call(self, node) -> T:
         fname = str(node.children[0])
         args = node.children[1:]
         if fname not in FUNCTIONS:
             raise DSLError(f"unknown function '{fname}'{_suggest(fname, FUNCTIONS)}", *_pos(node))
         f = FUNCTIONS[fname]
+        self.not_decided(node, fname, f.reads)
         types, result = f.args, f.type
         named = (names.DECLARATION,), (names.ANSWER,)
         if types in named and len(args) == 1 and getattr(args[0], "data", "") == "string":
@@ -745,6 +795,8 @@ class Compiler:
             return t.info.build(self)
         if op == "local":
             return names.var(t.info)
+        if op == "var":
+            return names.variable(t.info)
         if op == "call":
             return t.info.build(self, *[self.lower(a) for a in k])
         if op == "call_list":
@@ -840,6 +892,15 @@ class Compiler:
                     ast.If(ast.Compare(names.const(0), [ast.LtE(), ast.Lt()],
                                        [names.var(t_), entry.bound(self)]),
                            [_assign(entry.target(self, names.var(t_)), op, self.lower(val))], [])]
+        if t.op == "assign_var":
+            index, op, typ = t.info
+            value = self.lower(t.kids[0])
+            if op != "=":
+                value = names.binop(names.variable(index), op[0], value)
+            if typ == INT:  # kept within the bound (names.VARIABLE_LIMIT)
+                lim = names.VARIABLE_LIMIT
+                value = names.call("max", names.const(-lim), names.call("min", names.const(lim), value))
+            return [ast.Assign([names.variable(index, store=True)], value)]
         if t.op == "if":
             c, body, orelse = t.kids
             if c.const is not _NC:

@@ -275,7 +275,8 @@ NAME_ENTRIES: tuple[Name, ...] = (
     # contract, score and match (§0.9)
     _attr("target", INT, "target", "the target", "the target of the declarer's side"),
     _hook("made", BOOL, "scoring.effect", "x", "the contract is made",
-          "in `scoring.effect`: whether the contract was made",
+          "in `scoring.effect` (and `match.next_dealer`, which has the names of "
+          "`scoring.effect`): whether the contract was made (false when nobody bid)",
           words_not="the contract is not made"),
     _attr("score", LIST, "scores", "the score", "the match score, `score[side]` (or `score[seat]`)"),
     _attr("deals", INT, "deal_number", "the deals played before",
@@ -431,6 +432,21 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              "the cards (or seats) of the first set that are also in the second"),
 )
 
+# -- the variant's own variables (issue 11) -------------------------------------------------
+# A variable declared under `variables:` is read and written as ``s.vars[index]``; its
+# name belongs to the variant, like an option, so it has no entry of its own here.
+VARIABLE_FIELD = "vars"
+VARIABLE_TYPES = (INT, BOOL, SEAT, SIDE, SUIT, RANK, CARD)
+VARIABLE_LIMIT = 10 ** 9
+"""A number variable is kept within -VARIABLE_LIMIT..VARIABLE_LIMIT (an assignment beyond
+is clamped), so that no rule can grow a number without bound across deals."""
+
+
+def variable(index: int, store: bool = False) -> ast.Subscript:
+    """``s.vars[index]``: the value of the variant's variable of that index."""
+    return sub(field(VARIABLE_FIELD), const(index), store)
+
+
 # -- views by name ---------------------------------------------------------------------------
 NAMES: dict[str, Name] = {e.name: e for e in NAME_ENTRIES if not e.hook}
 """Names every rule may use: name -> entry."""
@@ -485,6 +501,7 @@ def check_registry() -> frozenset[str]:
         if e.build_list:
             node = ast.Tuple([node, e.build_list(c, var("_a0"))], _LOAD)
         nodes.append((f"function '{e.name}'", e.reads, node))
+    nodes.append(("the variables", (VARIABLE_FIELD,), variable(0)))
     allowed = set(PARAMS) | set(HELPERS)
     attributes = set()
     for what, fields, node in nodes:
@@ -518,6 +535,7 @@ def reads_by_entry() -> list[tuple[str, str]]:
     out = [(f"name '{e.name}'", f) for e in NAME_ENTRIES for f in e.reads]
     out += [(f"assignable '{e.name}'", f) for e in ASSIGNABLE_ENTRIES for f in e.writes]
     out += [(f"function '{e.name}'", f) for e in FUNCTION_ENTRIES for f in e.reads]
+    out.append(("the variables", VARIABLE_FIELD))
     return out
 
 

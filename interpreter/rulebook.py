@@ -192,7 +192,12 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
                           "exchange": "the declarer exchanges with the widow",
                           "call_partner": "the declarer calls a partner by naming a card",
                           "doubling": "the defenders may double, then the declarer's side may redouble"}[st])
-    secs.append(("Deal", "The dealer passes to the next seat after each deal. In order:\n"
+    nd = _rule(v, "match", "next_dealer")
+    passes = ("The dealer passes to the next seat after each deal. In order:" if nd is None else
+              f"After each deal the next dealer is (the next seat when none is named):\n{nd}\nIn order:"
+              if "\n" in nd else f"After each deal the next dealer is {nd} (the next seat when none "
+              "is named). In order:")
+    secs.append(("Deal", f"{passes}\n"
                  + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))
     au = []
     rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
@@ -281,10 +286,30 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     if v.data.get("define"):
         secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
             f"- *{name_words(k)}*: {rule_words(text)}" for k, text in v.data["define"].items())))
+    if v.variables:
+        secs.append(("Variables", variables_words(v)))
     if v.options:
         secs.append(("Options", "Change one with `--set NAME=VALUE`.\n" + "\n".join(
             f"- `{k}`: {str(val).lower() if isinstance(val, bool) else val}" for k, val in v.options.items())))
     return secs
+
+
+_TYPE_WORDS = {"number": "a number", "condition": "true or false", "seat": "a seat",
+               "side": "a side", "suit": "a suit", "rank": "a rank", "card": "a card"}
+
+
+def variables_words(v: Variant) -> str:
+    """The Variables section: each variable, its type, scope, visibility and initial value."""
+    out = ["Values the rules keep, changed only by effects:"]
+    for var in v.variables:
+        spec = v.data["variables"][var.name]
+        scope = ("set at the start of every deal" if var.scope == "deal"
+                 else "set at the start of the match and kept from deal to deal")
+        seen = "shown to every player" if var.public else "seen by the rules only"
+        what = f": {var.description}" if var.description else ""
+        out.append(f"- `{var.name}` ({_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, to "
+                   f"{rule_words(spec['initial'])}.")
+    return "\n".join(out)
 
 
 def render(v: Variant) -> str:

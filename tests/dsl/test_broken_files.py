@@ -419,3 +419,14 @@ def test_quantifier_in_a_plain_yaml_value_gets_a_hint(tmp_path):
     # (column 29) and the hint says to write the rule as a block
     p = write(tmp_path, HEAD + "play:\n  may_expose: any(s in seats: true)\n")
     check(p, 4, 29, "put `|` after the key's colon")
+
+
+def test_counts_as_trump_cannot_ask_who_wins_the_trick(tmp_path):
+    """The trick's winner is found by asking counts_as_trump (RULES.md §0.4): a rule of it
+    that reads the winner would never end (found by tests/dsl/test_fuzz.py)."""
+    from interpreter import VariantError, load_variant
+    f = tmp_path / "v.yaml"
+    f.write_text('extends: "29"\nname: t\nplay:\n  counts_as_trump: |\n    not ("J" < rank(winning_card))\n')
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert "v.yaml:5:21" in str(e.value) and "'winning_card' cannot be used here" in str(e.value)

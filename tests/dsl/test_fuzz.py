@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -301,10 +301,13 @@ ELEMENT = {"cards": "card", "seats": "seat"}
 
 
 @st.composite
-def expr(draw, typ: str, hook: str, depth: int, bound: tuple = ()):
+def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=None):
+    """``bound``: (name, type) of the quantifier variables in scope; ``variables``: {type:
+    names of the file's variables of that type}; both are leaves too."""
     if draw(st.integers(0, 19)) == 0:        # now and then, the wrong type on purpose
         typ = draw(st.sampled_from(TYPES))
-    leaves = names_of(typ, hook) + LITERALS.get(typ, []) + [n for n, t in bound if t == typ]
+    leaves = (names_of(typ, hook) + LITERALS.get(typ, []) + [n for n, t in bound if t == typ]
+              + (variables or {}).get(typ, []))
     if typ == "number":
         leaves = leaves + [str(draw(st.integers(0, 40)))]
     if typ == "side" and not leaves:
@@ -313,12 +316,12 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = ()):
         leaves = {"cards": ["hand"], "list": ["score"], "seats": ["seats"]}.get(typ, ["none"])
     if depth <= 0 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from(leaves))
-    sub = lambda t: draw(expr(t, hook, depth - 1, bound))  # noqa: E731
+    sub = lambda t: draw(expr(t, hook, depth - 1, bound, variables))  # noqa: E731
 
     def quant(word: str, set_type: str) -> str:
         """any/all/those over a set; the body may use the variable (q + depth)."""
         var = f"q{depth}"
-        body = draw(expr("condition", hook, depth - 1, bound + ((var, ELEMENT[set_type]),)))
+        body = draw(expr("condition", hook, depth - 1, bound + ((var, ELEMENT[set_type]),), variables))
         return f"{word}({var} in {sub(set_type)}: {body})"
     set_ops = ["union", "difference", "intersection"]
     c = draw(st.integers(0, 99))
@@ -600,3 +603,67 @@ def test_define_expansion_bomb_is_rejected_quickly():
     lines += [f"  d{i}: d{i - 1} + d{i - 1}" for i in range(1, 40)]
     lines += ["scoring:", "  made: d39 > 0"]
     assert run_bounded(write_tmp("\n".join(lines) + "\n")) == "VariantError 5 7"
+
+
+# -- (d) the variant's own variables and the next dealer ------------------------------------------
+# Files that declare variables of random types, scopes and visibility, initial values, effects
+# that assign them (now and then with the wrong type) and rules that read them, in every slot
+# and in `match.next_dealer`. A file that loads plays a short match, whose record must replay
+# to the same result (match-scope variables carried, checked against the record).
+VAR_TYPES = ["number", "condition", "seat", "side", "suit", "rank", "card"]
+
+
+@st.composite
+def variables_file(draw):
+    n = draw(st.integers(1, 4))
+    decls = [(f"v{i}", draw(st.sampled_from(VAR_TYPES)), draw(st.sampled_from(["deal", "match"])),
+              draw(st.booleans())) for i in range(n)]
+    lines = [HEAD.rstrip("\n"), "variables:"]
+    for i, (name, typ, scope, public) in enumerate(decls):
+        known = {}
+        for nm, t, _, _ in decls[:i]:
+            known.setdefault(t, []).append(nm)
+        initial = draw(expr(typ, "", 1, variables=known)).replace("'", "''")
+        lines += [f"  {name}:", f"    type: {typ}", f"    scope: {scope}", f"    initial: '{initial}'",
+                  f"    public: {str(public).lower()}"]
+    known = {}
+    for nm, t, _, _ in decls:
+        known.setdefault(t, []).append(nm)
+    stmts = []
+    for _ in range(draw(st.integers(1, 3))):
+        name, typ, _, _ = draw(st.sampled_from(decls))
+        op = "=" if typ != "number" else draw(st.sampled_from(["=", "+=", "-="]))
+        stmts.append(f"{name} {op} {draw(expr(typ, 'play.after_trick', 2, variables=known))}")
+    lines += ["play:", "  after_trick: |"] + [f"    {s}" for s in stmts]
+    lines += ["scoring:", "  effect: |", "    when made: score[declarer_side] += 1",
+              "    else: score[declarer_side] -= 1"]
+    name, typ, _, _ = draw(st.sampled_from(decls))
+    lines.append(f"    {name} {'+=' if typ == 'number' else '='} {draw(expr(typ, 'scoring.effect', 2, variables=known))}")
+    lines += ["match:", "  max_deals: 4", "  next_dealer: |",
+              f"    {draw(expr('seat', 'match.next_dealer', 2, variables=known))}",
+              "  ends: |", f"    {draw(expr('condition', 'match.ends', 2, variables=known))}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=150 * SCALE)
+@given(text=variables_file())
+def test_variables_files(text):
+    from interpreter import replay, replay_json
+    with time_guard():
+        v, problems = load_and_play(write_tmp(text), text)
+        event("loaded" if v is not None else "rejected")
+        if v is None:
+            return
+        m = Match(v, 1)
+        rng = random.Random(1)
+        while not m.over:
+            s = m.new_deal()
+            while not s.is_terminal:
+                s.apply(rng.choice(s.legal_actions()))
+            assert len(s.vars) == len(v.variables)
+            assert set(s.observation(0)["variables"]) == {x.name for x in v.variables if x.public}
+            m.finish_deal(s)
+            assert 0 <= m.dealer < v.players
+        again = replay(m.record())
+        assert replay_json(again) == replay_json(m)

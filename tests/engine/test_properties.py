@@ -24,7 +24,7 @@ from interpreter import Match, load_variant, replay, replay_json, shipped_varian
 
 from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
                                  check_tricks, obs_json, oracle_points, play_out,
-                                 replay_in_lockstep)
+                                 redeals, replay_in_lockstep)
 
 pytestmark = pytest.mark.slow  # about a minute in all
 
@@ -237,12 +237,7 @@ def test_observation_invariance(name, seed, data, rseed):
     for me in range(v.players):
         rd = Redealer(st, me)
         steps = None
-        for _attempt in range(20):
-            assignment = rd.sample(rng)
-            if assignment is None:
-                break
-            dealt, widow, history = rd.build(assignment)
-            steps = replay_in_lockstep(st, dealt, widow, history, me)
+        for assignment, (dealt, widow, history), steps in redeals(st, rd, rng, 20):
             if steps is not None:
                 break
         if steps is None:
