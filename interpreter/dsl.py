@@ -139,6 +139,7 @@ class Compiler:
         self.only_options = False
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.extra = {}
+        self.hooks = set()
         self.locals = {}
         self.options = dict(options or {})
         self.rules: list[tuple[str, T, bool]] = []   # (function name, typed tree, effect?)
@@ -169,15 +170,17 @@ class Compiler:
         return tree
 
     # -- public -------------------------------------------------------------------
-    def add(self, hook: str, text: str, kind: str, extra_names: str | None = None) -> str:
+    def add(self, hook: str, text: str, kind: str, extra_names: str | tuple | None = None) -> str:
         """Parse and check one rule. ``kind`` is the expected type: ``condition``,
         ``number``, ``cards``, ``seat`` or ``effect``. Returns the function's name.
         Raises DSLError."""
         if not isinstance(text, str):
             text = str(text).lower() if isinstance(text, bool) else str(text)
         self.extra = dict(HOOK_NAMES.get(hook, {}))
-        if extra_names:
-            self.extra.update(HOOK_NAMES.get(extra_names, {}))
+        self.hooks = {hook}  # the hook and its extra groups of names (an Assignable's `hook`)
+        for extra in ((extra_names,) if isinstance(extra_names, str) else extra_names or ()):
+            self.extra.update(HOOK_NAMES.get(extra, {}))
+            self.hooks.add(extra)
         self.locals: dict[str, tuple[str, str]] = {}
         fname = f"r{len(self.names)}"
         if kind == "effect":
@@ -232,7 +235,7 @@ class Compiler:
         g = {"__builtins__": {}, "len": len, "abs": abs, "max": max, "min": min,
              "_CARD": [row + [-1] for row in self.deck.card_table],
              "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
-             "_at": _at, "_played": _played,
+             "_at": _at, "_played": _played, "_partner_of": _partner_of,
              "_in_suit": _in_suit_of(len(self.deck.ranks), len(self.deck.suits)),
              "_not_in_suit": _not_in_suit, "_only": _only}
         assert set(g) - {"__builtins__"} == set(names.HELPERS)
@@ -270,6 +273,8 @@ class Compiler:
                 self.locals[name] = (var, etyp)
                 return T("set", None, kids=[val], info=var)
             entry = LVALUES[name]
+            if entry.hook and entry.hook not in self.hooks:
+                raise DSLError(f"'{name}' can be assigned only {entry.hook_words}", *_pos(lv))
             if entry.index:
                 if len(lv.children) != 2:
                     raise DSLError(f"'{name}' needs an index: {name}[side] or {name}[seat]", *_pos(lv))
@@ -680,6 +685,19 @@ def _in_suit_of(nranks: int, nsuits: int):
 
 def _at(lst, i):
     return lst[i] if 0 <= i < len(lst) else 0
+
+
+def _partner_of(side, seat):
+    """The next seat in turn after ``seat`` on its side (``side``: State.side, one entry
+    per seat and a last -1), or -1 if it has none."""
+    n = len(side) - 1
+    if not 0 <= seat < n:
+        return -1
+    for k in range(1, n):
+        t = (seat + k) % n
+        if side[t] == side[seat]:
+            return t
+    return -1
 
 
 def _played(seats, cards, seat):
