@@ -159,7 +159,7 @@ class State:
     @property
     def phase(self) -> str:
         """The current phase's name: ``auction``, ``doubling``, ``exchange``, ``trump``,
-        ``call``, ``play`` or ``done``."""
+        ``call``, ``declare`` (the flow's declare step), ``play`` or ``done``."""
         return self.handler.name
 
     @property
@@ -424,6 +424,7 @@ class State:
             "to_act": self.to_act,
             "hand": [text[c] for c in self.hands[seat]],
             "hand_sizes": [len(h) for h in self.hands],
+            "sitting_out": [s for s in range(v.players) if self.out[s]],
             "history": [[s, self.public_action(s, a, seat)] for s, a in self.history],
             "high_bid": self.bid or None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,

@@ -79,3 +79,9 @@ def test_a_widow_set_aside_is_not_exchanged(tmp_path):
     p = write(tmp_path, 'extends: "304-solo"\nname: x\n'
                         'flow: [{deal: [5, 5]}, {widow: 2, set_aside: true}, auction, exchange, trump, play]\n')
     check(p, 3, 62, "a widow with `set_aside: true` is not exchanged")
+
+
+def test_tricks_won_takes_a_side_not_a_seat(tmp_path):
+    # line 4: `  made: tricks_won(declarer) >= 5`, the argument at column 20
+    p = write(tmp_path, HEAD + "scoring:\n  made: tricks_won(declarer) >= 5\n")
+    check(p, 4, 20, "should be a side, not a seat")

@@ -209,6 +209,42 @@ def test_single_hand_rulebook_in_plain_words():
     assert "- the partner of the player sits out the deal" in text
 
 
+def test_a_leader_who_sits_out_gives_the_lead_to_the_next_seat(tmp_path):
+    v = fixture(tmp_path, """\
+        extends: "house/29-single-hand"
+        name: leader-out
+        declarations:
+          single:
+            effect: sits_out[me] = true
+        """)
+    st = State(v, dealer=3, hands=single_hands())
+    do(st, "0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S", "0 declare single",
+       "1 pass", "2 pass", "3 pass")
+    # the leader rule names the declarer, seat 0, who sits out: seat 1 leads; tricks of 1, 2, 3
+    assert st.out == [True, False, False, False] and st.to_act == 1
+    do(st, "1 play JH", "2 play JD", "3 play JC")
+    assert len(st.tricks) == 1 and st.to_act == 1
+
+
+def test_every_seat_sitting_out_is_ignored(tmp_path):
+    v = fixture(tmp_path, """\
+        extends: "house/29-single-hand"
+        name: all-out
+        declarations:
+          single:
+            effect: |
+              sits_out[dealer] = true; sits_out[partner_of(dealer)] = true
+              sits_out[eldest] = true; sits_out[partner_of(eldest)] = true
+        """)
+    st = State(v, dealer=3, hands=single_hands())
+    do(st, "0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S", "0 declare single")
+    # no seat is left to call or play: the rule is ignored, every seat plays (the guide's
+    # guarantee); the step has ended, since every seat sat out when its turn came
+    assert st.out == [False] * 4 and st.phase == "play" and st.to_act == 0
+    play_out(st, random.Random(0))
+    assert all(len(cards) == 4 for _l, cards, _w in st.tricks) and len(st.tricks) == 8
+
+
 # == fixtures: trump.chooser, a kitty set aside ============================================
 def fixture(tmp_path, text):
     p = tmp_path / "fixture.yaml"
