@@ -851,6 +851,8 @@ class Play(Phase):
         if s.trump_card >= 0 and me == s.declarer and not hand:
             return [s.trump_card]  # the face-down card, at the last trick
         cards = v.may_play(s, me, None, None) or hand
+        if v.may_play_filter:  # a rule that names cards outside the hand
+            cards = [c for c in cards if c in hand] or hand
         if v.dedupe_plays:
             cards = sorted(set(cards))  # a new list
         checks = v.declaration_checks

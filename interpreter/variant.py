@@ -102,6 +102,7 @@ class Variant:
     auction_order: str = "round"
     has_auction: bool = True
     widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
+    may_play_filter: bool = False  # play.may_play may name cards outside the hand
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
 
@@ -541,7 +542,22 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         trump_mode=trump_mode, dealt_card=dealt_card, declarations=decls,
         score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
         max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
-        has_auction=has_auction, widow_set_aside=set_aside, rules=rules, sources=sources)
+        has_auction=has_auction, widow_set_aside=set_aside,
+        may_play_filter=_names_foreign_cards(data["play"]["may_play"], data.get("define") or {}),
+        rules=rules, sources=sources)
+
+
+def _names_foreign_cards(rule, defines: dict) -> bool:
+    """Whether a ``play.may_play`` rule may give cards outside the player's hand: it names
+    a set of cards other than ``hand`` (``trick_cards``), a function that makes cards from
+    no cards, or a named expression of the file. The engine then keeps only the cards in
+    hand (docs/authoring.md, "What the engine guarantees")."""
+    import re
+    from .names import FUNCTION_ENTRIES, NAME_ENTRIES
+    foreign = ({e.name for e in NAME_ENTRIES if e.type == CARDS and e.name != "hand"}
+               | {f.name for f in FUNCTION_ENTRIES if f.type == CARDS and CARDS not in f.args}
+               | set(defines))
+    return bool(set(re.findall(r"[a-z_][a-z0-9_]*", str(rule))) & foreign)
 
 
 MAX_OPTION_COMBINATIONS = 64

@@ -462,6 +462,8 @@ PLAY_TIME = {
     "sits_out in scoring": (("scoring", "effect"), "sits_out[declarer] = true",
                             "scoring.effect: 'sits_out' can be assigned only"),
     "partner_of none": (("play", "leader"), "partner_of(none)", None),
+    # may_play naming cards outside the hand (found by the generator): only cards in hand
+    "cards of the trick as may_play": (("play", "may_play"), "trick_cards", None),
 }
 
 
