@@ -292,7 +292,8 @@ class HeuristicBot:
                 return max(bosses, key=lambda c: (self.pts(c), self.st(c)))
             return min(cards, key=cheap)
         ws, wc, led = self._winner(trick, trump)
-        last = len(trick) == obs.get("players", self.players) - 1
+        # the last to play: the trick holds a card of every other seat that plays this deal
+        last = len(trick) == obs.get("players", self.players) - len(obs.get("sitting_out") or ()) - 1
         pts_on = sum(self.pts(c) for _, c in trick)
         if ws in team:
             safe = last or self._is_boss(wc, unseen, trump, leading=False) and not (

@@ -461,9 +461,9 @@ class Rollout:
             # the trick is the side's so far: give it points if the card cannot take it over
             # as a trump would (a card that does not outrank the winner)
             give = [c for c in cards if key(c) <= best and suit_of[c] != trump]
-            if give and len(trick) == self.v.players - 1:
+            if give and len(trick) == self.v.players - sum(st.out) - 1:
                 return max(give, key=lambda c: (point[c], -strength[c]))
-        if sum(point[c] for c in trick) > 0 or len(trick) == self.v.players - 1:
+        if sum(point[c] for c in trick) > 0 or len(trick) == self.v.players - sum(st.out) - 1:
             winners = [c for c in cards if key(c) > best]
             if winners:
                 return min(winners, key=lambda c: (key(c) >= 200, point[c] < 0, strength[c]))

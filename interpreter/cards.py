@@ -9,14 +9,16 @@ and one text form.
 from __future__ import annotations
 
 SUIT_LETTERS = ("S", "H", "D", "C")
-RANK_LETTERS = ("7", "8", "9", "T", "J", "Q", "K", "A")
+RANK_LETTERS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")  # the 52-card pack
+MAX_COPIES = 8  # copies of each card a deck may hold
 
 
 class Deck:
     """The deck of a variant.
 
     suits: suit letters in display order (``S H D C``); ranks: rank letters, strongest
-    first (``J 9 A T K Q 8 7``); copies: identical copies of each card (1 or 2);
+    first (``J 9 A T K Q 8 7``, or ``A K Q J T 9 8 7 6 5 4 3 2`` for a 52-card game; any ranks
+    of RANK_LETTERS); copies: identical copies of each card (1..MAX_COPIES);
     points: rank -> card points (absent ranks score 0).
     """
 

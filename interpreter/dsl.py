@@ -166,6 +166,7 @@ class Compiler:
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.extra = {}
         self.decided = frozenset()
+        self.hooks = set()
         self.locals = {}
         self.unread = {}
         self.options = dict(options or {})
@@ -212,7 +213,7 @@ class Compiler:
         return tree
 
     # -- public -------------------------------------------------------------------
-    def add(self, hook: str, text: str, kind: str, extra_names: str | None = None) -> str:
+    def add(self, hook: str, text: str, kind: str, extra_names: str | tuple | None = None) -> str:
         """Parse and check one rule. ``kind`` is the expected type: ``condition``,
         ``number``, ``cards``, ``seat`` or ``effect``. Returns the function's name.
         Raises DSLError."""
@@ -220,8 +221,10 @@ class Compiler:
             text = str(text).lower() if isinstance(text, bool) else str(text)
         self.extra = dict(HOOK_NAMES.get(hook, {}))
         self.decided = _DECIDED_BY.get(hook, frozenset())
-        if extra_names:
-            self.extra.update(HOOK_NAMES.get(extra_names, {}))
+        self.hooks = {hook}  # the hook and its extra groups of names (an Assignable's `hook`)
+        for extra in ((extra_names,) if isinstance(extra_names, str) else extra_names or ()):
+            self.extra.update(HOOK_NAMES.get(extra, {}))
+            self.hooks.add(extra)
         self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
         self.unread: dict[str, tuple[int, int]] = {}  # named values not read yet: name -> position
         self._q = self._expansions = 0
@@ -375,6 +378,8 @@ class Compiler:
                 self.locals[name] = (var, etyp, _NC)
                 return T("set", None, kids=[val], info=var)
             entry = LVALUES[name]
+            if entry.hook and entry.hook not in self.hooks:
+                raise DSLError(f"'{name}' can be assigned only {entry.hook_words}", *_pos(lv))
             if entry.index:
                 if len(lv.children) != 2:
                     raise DSLError(f"'{name}' needs an index: {name}[side] or {name}[seat]", *_pos(lv))

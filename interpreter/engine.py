@@ -35,7 +35,8 @@ FIELDS: dict[str, dict[str, str]] = {
     "match": {"v": "=", "deal_number": "=", "scores": "list", "start_scores": "list"},
     "deal": {"dealer": "=", "dealt": "=", "widow": "=", "hands": "lists", "_dealt_pos": "list",
              "_skip": "=", "step": "=", "handler": "=", "to_act": "=",
-             "history": "list", "_legal": "=", "_legal_actions": "="},
+             "history": "list", "_legal": "=", "_legal_actions": "=",
+             "out": "list", "_next": "=", "_active": "=", "declare_queue": "="},
     "auction": {"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
                 "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list",
                 "holder": "=", "challenger": "=", "equal_bid": "="},
@@ -110,6 +111,10 @@ class State:
         self.history = []
         self._legal = None
         self._legal_actions = None
+        self.out = [False] * n  # seats sitting out the deal (sits_out), and the turn order
+        self._next = v.next_seat  # of the others: the next seat of each, and their number
+        self._active = n
+        self.declare_queue = ()  # the seats still to call at the flow's `declare` step
         self.bid = 0
         self.denomination = -1
         self.high_bidder = -1
@@ -152,6 +157,8 @@ class State:
         self.question = None
         self.made = None
         self._start_variables(variables)
+        if not v.has_auction:
+            self._take_contract()
         self._advance()
 
     def _start_variables(self, carried):
@@ -173,7 +180,7 @@ class State:
     @property
     def phase(self) -> str:
         """The current phase's name: ``auction``, ``doubling``, ``exchange``, ``trump``,
-        ``call``, ``play`` or ``done``."""
+        ``call``, ``declare`` (the flow's declare step), ``play`` or ``done``."""
         return self.handler.name
 
     @property
@@ -239,8 +246,8 @@ class State:
         cards.append(i)
         self.trick_seats.append(seat)
         self.trick_after.append(self.trump_exposed)
-        if len(cards) < v.players:
-            self.to_act = (seat + 1) % v.players
+        if len(cards) < self._active:
+            self.to_act = self._next[seat]
         else:
             Play.end_trick(self)
 
@@ -326,6 +333,34 @@ class State:
         return Play.key_now(self, seat, card, led)
 
     # -- dealing and the flow ---------------------------------------------------------
+    def _take_contract(self):
+        """A flow without an auction: the declarer and target are the variant's
+        ``contract`` rules, asked as the deal starts."""
+        v = self.v
+        n = v.players
+        self.declarer = v.rules["contract.declarer"](self, -1, None, None) % n
+        self.target = v.rules["contract.target"](self, self.declarer, None, None)
+        if v.partnership != "fixed":
+            self.side = [1] * n + [-1]
+            self.side[self.declarer] = 0
+
+    def _seat_out(self):
+        """Take up ``out`` (set by ``sits_out`` effects): the turn order of the seats that
+        play. A rule that would leave no seat to play is ignored (every seat plays)."""
+        n = self.v.players
+        if all(self.out):
+            self.out = [False] * n
+        if not any(self.out):
+            self._next, self._active = self.v.next_seat, n
+            return
+        active = [s for s in range(n) if not self.out[s]]
+        self._next = [next(t for t in _order_from(s + 1, n) if not self.out[t]) for s in range(n)]
+        self._active = len(active)
+
+    def next_active(self, seat: int) -> int:
+        """``seat`` if it plays in this deal, else the next seat in turn that does."""
+        return seat if not self.out[seat] else self._next[seat]
+
     def _next_step(self):
         self.step += 1
         self._advance()
@@ -337,7 +372,7 @@ class State:
         n = self.v.players
         while self.step < len(flow):
             step = flow[self.step]
-            if isinstance(step, dict):
+            if isinstance(step, dict) and "declare" not in step:
                 if "deal" in step:
                     k = sum(step["deal"])
                     for s in range(n):
@@ -350,7 +385,7 @@ class State:
                         self._dealt_pos[s] = p + k
                 self.step += 1
                 continue
-            handler = PHASES.get(step)
+            handler = PHASES.get(step if isinstance(step, str) else "declare")
             if handler is None:
                 raise ValueError(f"unknown flow step {step!r}")
             self.handler = handler
@@ -366,8 +401,11 @@ class State:
         self._end_deal()
         if self.declarer < 0:
             return
-        if self.set_aside:  # set-aside widow cards count for the declarer (§0.5, §304s.4)
-            pts = sum(v.deck.point_of[c] for c in self.set_aside)
+        # set-aside widow cards count for the declarer (§0.5, §304s.4); so does a widow
+        # only set aside (a kitty: no exchange, seen by nobody)
+        aside = self.widow if v.widow_set_aside else self.set_aside
+        if aside:
+            pts = sum(v.deck.point_of[c] for c in aside)
             self.seat_points[self.declarer] += pts
             self.side_points[self.side[self.declarer]] += pts
         made = bool(v.rules["scoring.made"](self, self.declarer, None, None))
@@ -423,6 +461,7 @@ class State:
             "to_act": self.to_act,
             "hand": [text[c] for c in self.hands[seat]],
             "hand_sizes": [len(h) for h in self.hands],
+            "sitting_out": [s for s in range(v.players) if self.out[s]],
             "history": [[s, self.public_action(s, a, seat)] for s, a in self.history],
             "high_bid": self.bid or None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
@@ -712,7 +751,8 @@ class Exchange(Phase):
 
 
 class Trump(Phase):
-    """The declarer chooses trump (RULES.md §0.4): names a suit (open trump), names one
+    """The declarer (or the seat of ``trump.chooser``, with open trump) chooses trump
+    (RULES.md §0.4): names a suit (open trump), names one
     secretly (``secret``: nobody else knows it until it is exposed, and no card is laid
     aside; §29b.5), or lays a card of his hand face down (hidden trump; §28.5), or takes
     the dealt card that the variant names (``trump.dealt_card``) before it is dealt to him."""
@@ -720,7 +760,7 @@ class Trump(Phase):
     name = "trump"
 
     def enter(self, s):
-        s.to_act = s.declarer
+        s.to_act = s.v.rules["trump.chooser"](s, -1, None, None) % s.v.players
 
     def legal(self, s):
         v = s.v
@@ -772,6 +812,44 @@ class CallPartner(Phase):
         s._next_step()
 
 
+class Declare(Phase):
+    """The flow's ``declare`` step (docs/authoring.md, "Flow"): each seat in turn from the
+    seat of the step's rule, once, makes one of the declarations with ``at: flow`` whose
+    ``when`` holds, or passes (``pass`` first, RULES.md §0.10). Each declaration once a
+    deal. A seat that sits out by then is skipped; ``sits_out`` takes effect at the end
+    of the step."""
+
+    name = "declare"
+
+    def enter(self, s):
+        v = s.v
+        n = v.players
+        s.declare_queue = tuple(_order_from(v.declare_from(s, -1, None, None) % n, n))
+        self.next(s)
+
+    def next(self, s):
+        q = s.declare_queue
+        while q and s.out[q[0]]:
+            q = q[1:]
+        s.declare_queue = q[1:]
+        if q:
+            s.to_act = q[0]
+        else:
+            s._seat_out()
+            s._next_step()
+
+    def legal(self, s):
+        me = s.to_act
+        keys = s.declared_keys
+        return [s.v.pass_action.id] + [i for i, when, su in s.v.flow_declaration_checks
+                                       if i not in keys and when(s, me, su, None)]
+
+    def apply(self, s, seat, a):
+        if a.kind == "declare":
+            Play.declare(s, seat, a)
+        self.next(s)
+
+
 class Play(Phase):
     """The play of the tricks (RULES.md §0.4): the variant's ``play.may_play`` gives the
     cards that may be played; declarations (§0.8) and ``expose`` (§28.7, §29b.6: offered
@@ -785,7 +863,7 @@ class Play(Phase):
         if v.trump_mode == "bid":
             s.trump = s.denomination if s.denomination >= 0 else -1
             s.trump_exposed = True
-        s.to_act = v.rules["play.leader"](s, -1, None, None) % v.players
+        s.to_act = s.next_active(v.rules["play.leader"](s, -1, None, None) % v.players)
 
     def legal(self, s):
         if s.question is not None:
@@ -815,12 +893,8 @@ class Play(Phase):
     def apply(self, s, seat, a):
         kind = a.kind  # plays are applied by State.apply_id, the hot path
         if kind == "declare":
+            Play.declare(s, seat, a)
             decl, suit = a.code
-            s.declared[decl.name] = s.declared.get(decl.name, 0) + 1
-            s.declared_keys.add(a.id)  # each declaration (with its suit) once a deal
-            if seat == s.partner:
-                s.partner_revealed = True  # a declaration reveals the partner (§304.7)
-            decl.effect(s, seat, suit, None)
             if decl.answers:
                 s.question = (seat, decl)
                 s.to_act = decl.answered_by(s, seat, suit, None)
@@ -832,6 +906,16 @@ class Play(Phase):
             if s.trump_card >= 0:  # into the declarer's hand (§28.7)
                 insort(s.hands[s.declarer], s.trump_card)
             self.expose(s, seat)
+
+    @staticmethod
+    def declare(s, seat, a):
+        """Record a declaration (each, with its suit, once a deal) and run its effect."""
+        decl, suit = a.code
+        s.declared[decl.name] = s.declared.get(decl.name, 0) + 1
+        s.declared_keys.add(a.id)
+        if seat == s.partner:
+            s.partner_revealed = True  # a declaration reveals the partner (§304.7)
+        decl.effect(s, seat, suit, None)
 
     @staticmethod
     def expose(s, seat):
@@ -922,7 +1006,8 @@ class Done(Phase):
 DONE = Done()
 # flow step -> its phase (variant files name the steps; DESIGN.md, "The pipeline")
 PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
-                            "trump": Trump(), "call_partner": CallPartner(), "play": Play()}
+                            "trump": Trump(), "call_partner": CallPartner(), "play": Play(),
+                            "declare": Declare()}
 
 
 def per_seat(v: Variant, values) -> list[int]:

@@ -130,6 +130,8 @@ class Assignable:
     words: Callable[[str | None], str]
     doc: str
     form: str
+    hook: str = ""  # assignable only in rules that have this group of names ("": in any effect)
+    hook_words: str = ""  # where, for the error message
 
 
 @dataclass(frozen=True)
@@ -307,6 +309,13 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
     Assignable("side", SIDE, ("side",), SEAT, lambda c, i: sub(field("side"), i, store=True),
                lambda c: const(c.players), lambda i: f"the side of {i}",
                "move a seat to a side, e.g. `side[partner] = defenders_side`", "side[seat] = v"),
+    # seats sitting out a deal (docs/authoring.md, "Flow"): set at the flow's `declare` step
+    Assignable("sits_out", BOOL, ("out",), SEAT, lambda c, i: sub(field("out"), i, store=True),
+               lambda c: const(c.players), lambda i: f"{i} sits out the deal",
+               "make a seat sit out the deal (`true`): it plays no card, the tricks are of the "
+               "others; only in the effect of a declaration made at the flow's `declare` step",
+               "sits_out[seat] = true", hook="declare.flow",
+               hook_words="in the effect of a declaration with `at: flow`"),
 )
 
 
@@ -367,6 +376,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda a: f"the answer was \"{a[0]}\"", "whether that answer was given this deal"),
     Function("only", (CARDS, CARD), CARDS, (), lambda c, a, b: call("_only", a, b),
              lambda a: f"{a[1]} if in hand", "the copies of one card among the cards"),
+    Function("sits_out", (SEAT,), BOOL, ("out",), lambda c, a: compare(call("_at", field("out"), a), "==", const(True)),
+             lambda a: f"{a[0]} sits out the deal", "whether a seat sits out the deal"),
     Function("played", (SEAT,), CARD, ("trick_seats", "trick_cards"),
              lambda c, a: call("_played", field("trick_seats"), field("trick_cards"), a),
              lambda a: f"the card played by {a[0]}",

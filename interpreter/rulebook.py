@@ -15,7 +15,8 @@ from .variant import Variant
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q": "queen",
-              "8": "eight", "7": "seven"}
+              "8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three",
+              "2": "two"}
 # words of the keywords that are values; names and functions have theirs in interpreter.names
 KEYWORD_WORDS = {"true": "always", "false": "never", "none": "nobody"}
 _NAME_WORDS = {e.name: e for e in names.NAME_ENTRIES}
@@ -102,6 +103,9 @@ def words(node) -> str:
         lv, op, e = ch
         target = words_lvalue(lv)
         val = words(e)
+        if names.ASSIGNABLE.get(str(lv.children[0]), None) is not None and \
+                names.ASSIGNABLE[str(lv.children[0])].type == names.BOOL and val in ("always", "never"):
+            return target if val == "always" else f"not: {target}"  # `sits_out[x] = true`
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
     if d == "when_stmt":
@@ -171,12 +175,13 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     secs.append(("Players", f"{v.players} players; {part}. Play goes {v.direction} "
                  "(the turn passes from each seat to the next)."))
     pts = ", ".join(f"{RANK_NAMES[r]} {p}" for r, p in d.points.items() if p)
+    copies = {1: "", 2: "two"}.get(d.copies, str(d.copies))
     deck = (f"{d.size * d.copies} cards: {' '.join(d.ranks)} (strongest first) in "
             f"{', '.join(SUIT_NAMES[s] for s in d.suits)}"
-            f"{', two copies of each card (of two identical cards the first played wins)' if d.copies == 2 else ''}.\n"
-            f"Points: {pts}; other cards 0."
-            f"{f' The last trick is worth {v.last_trick}.' if v.last_trick else ''}"
-            f" {v.total} points in all.")
+            f"{f', {copies} copies of each card (of {copies} identical cards the first played wins)' if copies else ''}.\n"
+            + (f"Points: {pts}; other cards 0." if pts else "No card has points.")
+            + (f" The last trick is worth {v.last_trick}." if v.last_trick else "")
+            + (f" {v.total} points in all." if v.total else ""))
     secs.append(("Deck and points", deck))
     steps = []
     for st in v.flow:
@@ -184,8 +189,15 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
             packets = " then ".join(str(k) for k in st["deal"])
             steps.append(f"deal {sum(st['deal'])} cards to each player (packets of {packets}), "
                          "starting with the eldest")
+        elif isinstance(st, dict) and "declare" in st:
+            steps.append(f"each player in turn from {rule_words(st['declare'])} may make one declaration "
+                         "(see Declarations) or pass; a player who sits out by then does not call")
         elif isinstance(st, dict):
-            steps.append(f"deal {st['widow']} cards face down to the widow")
+            steps.append(f"deal {st['widow']} cards face down to the widow"
+                         + (", which is set aside unseen: its points count for the declarer"
+                            if st.get("set_aside") else ""))
+        elif st == "trump" and "chooser" in v.data["trump"]:
+            steps.append(f"{rule_words(v.data['trump']['chooser'])} chooses trump")
         else:
             steps.append({"auction": "the auction", "trump": "the declarer chooses trump",
                           "play": "play of the tricks",
@@ -199,46 +211,52 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
               "is named). In order:")
     secs.append(("Deal", f"{passes}\n"
                  + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))
-    au = []
-    rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
-    duel = v.auction_order == "duel"
-    if duel:
-        au.append("The auction is a duel between a holder and a challenger. From the eldest, each "
-                  "player in turn bids or passes until one bids: he is the holder. The next player "
-                  "in turn who is not out challenges him: the challenger bids above the holder's "
-                  "bid or passes, and after each bid of the challenger the holder answers, bidding "
-                  "or passing. When the holder passes, the challenger holds the bid; when the "
-                  "challenger passes, the next player in turn who is not out challenges. A player "
-                  "who passes is out for the deal. The auction ends when no player is left to "
-                  "challenge.")
-    equal = _rule(v, "auction", "may_equal", default="false")
-    au.append(f"Bids are numbers {rng}, each above the high bid"
-              + (f", or equal to it when: {equal} (never two equal bids in a row)."
-                 if equal != "never" else "."))
-    if v.denominations:
-        au.append("A bid names a denomination: " + ", ".join(
-            SUIT_NAMES.get(x, f"{x} (no trump)") for x in v.denominations)
-                  + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
-    if v.standing_bid:
-        au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
-    if not duel:
-        au.append("A pass is final: a player who passes calls no more." if v.final_pass
-                  else "A pass is not final.")
-    au.append(f"A player may pass when: {_rule(v, 'auction', 'may_pass')}.")
-    au.append(f"A bid is allowed when: {_rule(v, 'auction', 'may_bid')}.")
-    if "may_double" in v.data["auction"]:
-        au.append(f"A player may double when: {_rule(v, 'auction', 'may_double')}.")
-        au.append(f"A player may redouble when: {_rule(v, 'auction', 'may_redouble', default='false')}.")
-        au.append("A new bid cancels any double and redouble.")
-    ends = _rule(v, 'auction', 'ends')
-    head = "The high bidder is the declarer and his bid the target."
-    if not duel:
-        head = f"The auction ends when: {ends}. {head}"
-    elif ends != "never":
-        head = f"The auction also ends when: {ends}. {head}"
-    au.append(head)
-    secs.append(("Auction", "\n".join(au)))
-    tr = {"open": "The declarer names trump openly.",
+    if not v.has_auction:
+        ct = v.data["contract"]
+        secs.append(("Contract", f"There is no auction. The declarer: {rule_words(ct['declarer'])}. "
+                                 f"His target: {rule_words(ct['target'])}."))
+    if v.has_auction:
+        au = []
+        rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
+        duel = v.auction_order == "duel"
+        if duel:
+            au.append("The auction is a duel between a holder and a challenger. From the eldest, each "
+                      "player in turn bids or passes until one bids: he is the holder. The next player "
+                      "in turn who is not out challenges him: the challenger bids above the holder's "
+                      "bid or passes, and after each bid of the challenger the holder answers, bidding "
+                      "or passing. When the holder passes, the challenger holds the bid; when the "
+                      "challenger passes, the next player in turn who is not out challenges. A player "
+                      "who passes is out for the deal. The auction ends when no player is left to "
+                      "challenge.")
+        equal = _rule(v, "auction", "may_equal", default="false")
+        au.append(f"Bids are numbers {rng}, each above the high bid"
+                  + (f", or equal to it when: {equal} (never two equal bids in a row)."
+                     if equal != "never" else "."))
+        if v.denominations:
+            au.append("A bid names a denomination: " + ", ".join(
+                SUIT_NAMES.get(x, f"{x} (no trump)") for x in v.denominations)
+                      + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
+        if v.standing_bid:
+            au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
+        if not duel:
+            au.append("A pass is final: a player who passes calls no more." if v.final_pass
+                      else "A pass is not final.")
+        au.append(f"A player may pass when: {_rule(v, 'auction', 'may_pass')}.")
+        au.append(f"A bid is allowed when: {_rule(v, 'auction', 'may_bid')}.")
+        if "may_double" in v.data["auction"]:
+            au.append(f"A player may double when: {_rule(v, 'auction', 'may_double')}.")
+            au.append(f"A player may redouble when: {_rule(v, 'auction', 'may_redouble', default='false')}.")
+            au.append("A new bid cancels any double and redouble.")
+        ends = _rule(v, 'auction', 'ends')
+        head = "The high bidder is the declarer and his bid the target."
+        if not duel:
+            head = f"The auction ends when: {ends}. {head}"
+        elif ends != "never":
+            head = f"The auction also ends when: {ends}. {head}"
+        au.append(head)
+        secs.append(("Auction", "\n".join(au)))
+    chooser = v.data["trump"].get("chooser")
+    tr = {"open": f"{rule_words(chooser).capitalize() if chooser else 'The declarer'} names trump openly.",
           "hidden": "The declarer lays one card face down as trump; nobody else sees it. "
                     "It is exposed when a player asks for it, and if never asked for, the "
                     "declarer plays it as his last card.",
@@ -266,7 +284,9 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
             dd = v.data["declarations"][decl.name]
             what = f" ({dd['description']})" if dd.get("description") else ""
             form = f"`{decl.action}{' SUIT' if decl.per_suit else ''}`"
-            ds.append(f"**{decl.name}**{what}, made as {form} on one's turn before one's card, "
+            when = ("at the declarations before play" if decl.at == "flow"
+                    else "on one's turn before one's card")
+            ds.append(f"**{decl.name}**{what}, made as {form} {when}, "
                       f"at most once a deal{' for each suit' if decl.per_suit else ''}, when: "
                       f"{rule_words(dd['when'])}.")
             if dd.get("effect"):

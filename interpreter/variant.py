@@ -12,7 +12,7 @@ from pathlib import Path
 from .actions import Action
 from .errors import InvalidActionError
 from .cards import Deck
-from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DefineError, DSLError
+from .dsl import _NC, BOOL, CARDS, INT, SEAT, Compiler, DefineError, DSLError
 from .loader import KEY, Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
 
 # hook -> (path in the file, expected kind, default rule text or None if required)
@@ -32,11 +32,18 @@ HOOKS = {
     "scoring.effect": (("scoring", "effect"), "effect", None),
     "match.ends": (("match", "ends"), BOOL, None),
     "match.next_dealer": (("match", "next_dealer"), SEAT, ""),
+    # a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
+    "contract.declarer": (("contract", "declarer"), SEAT, ""),
+    "contract.target": (("contract", "target"), INT, ""),
+    "trump.chooser": (("trump", "chooser"), SEAT, "declarer"),
 }
+AUCTION_HOOKS = tuple(h for h in HOOKS if h.startswith("auction."))
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
 MAX_BIDS = 1000  # distinct bid numbers an auction may offer
 STEPS = ("auction", "trump", "play", "exchange", "call_partner", "doubling")
+# the steps between the auction (or the first deal) and play, in any order
+MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
 
 
 @dataclass(eq=False)
@@ -47,6 +54,8 @@ class Declaration:
     per_suit: one action per suit (``declare marriage H``), each suit at most once;
     when/effect: compiled rules ``f(s, me, suit, None)``; answers: for a question, the
     answers (``cot yes``) and answered_by, the compiled rule of the answering seat.
+    at: ``play`` (on one's turn in play) or ``flow`` (at the flow's ``declare`` step,
+    each seat in turn, before the first lead).
     """
     name: str
     description: str
@@ -57,6 +66,7 @@ class Declaration:
     answers: tuple = ()
     answered_by: object = None
     answer_actions: tuple = ()
+    at: str = "play"
 
 
 @dataclass(eq=False)
@@ -111,6 +121,8 @@ class Variant:
     max_deals: int
     auction_order: str = "round"
     variables: tuple = ()
+    has_auction: bool = True
+    widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
 
@@ -194,11 +206,18 @@ class Variant:
         self.take_ids = [a.id for a in self.take_text]
         self.discard_ids = [a.id for a in self.discard_text]
         # the hot path reads these directly
-        self.declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions]
+        self.declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions
+                                   if decl.at == "play"]
+        # declarations of the flow's `declare` step (Declare), in the same form
+        self.flow_declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions
+                                        if decl.at == "flow"]
+        # turn order: the next seat of each seat (State._next while no seat sits out)
+        self.next_seat = [(s + 1) % self.players for s in range(self.players)]
         self.dedupe_plays = d.copies > 1
         # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
         self.deal_packets = [k for step in self.flow if isinstance(step, dict) and "deal" in step
                              for k in step["deal"]]
+        self.declare_from = self.rules.get("flow.declare")  # the `declare` step's first seat
         r = self.rules
         self.may_play = r.get("play.may_play")
         self.may_expose = r.get("play.may_expose")
@@ -366,7 +385,10 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
                            f"({per_seat * players + widow}), but the deck has {deck_cards}")
     trump_mode = data["trump"]["mode"]
     steps = [s for s in flow if isinstance(s, str)]
-    needed = ["auction", "play"] + (["trump"] if trump_mode != "bid" else [])
+    declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
+    has_auction = "auction" in steps
+    set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode != "bid" else [])
     for step in needed:
         if steps.count(step) != 1:
             where = [i for i, s in enumerate(flow) if s == step]
@@ -376,24 +398,54 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         if steps.count(step) > 1:
             problem(("flow", [i for i, s in enumerate(flow) if s == step][1]),
                     f"the flow may have at most one '{step}' step")
+    if len(declare_at) > 1:
+        problem(("flow", declare_at[1]), "the flow may have at most one 'declare' step")
+    # the contract: from the auction, or given by the file (a flow without an auction)
+    if has_auction and "contract" in data:
+        problem(("contract",), "the contract comes from the auction: remove `contract` (it is for "
+                               "a flow without an 'auction' step)")
+    if has_auction and "auction" not in data:
+        problem(("auction",) if ("auction",) in locs else ("flow", flow.index("auction")),
+                "'auction' is required: the flow has an 'auction' step")
+    if not has_auction:
+        if "contract" not in data:
+            problem(("flow",), "a flow without an 'auction' step needs `contract:` (its declarer "
+                               "and target), or add an 'auction' step")
+        if "auction" in data:
+            problem(("auction",), "the flow has no 'auction' step: remove `auction:`, or add the step")
+        if trump_mode == "bid":
+            problem(("trump", "mode"), "trump.mode 'bid' takes trump from a bid: it needs an 'auction' step")
+        if "doubling" in steps:
+            problem(("flow", flow.index("doubling")), "a 'doubling' step needs an 'auction' step")
+    if "chooser" in data["trump"] and trump_mode != "open":
+        problem(("trump", "chooser"), "trump.chooser needs trump.mode 'open' (a trump hidden or "
+                                      "secret is known to the declarer only)")
     if trump_mode == "bid" and "trump" in steps:
         problem(("flow", flow.index("trump")), "trump.mode 'bid' takes trump from the contract: remove the 'trump' step")
     if "exchange" in steps and not widow:
         problem(("flow", flow.index("exchange")), "an 'exchange' step needs a widow (a `widow: N` step)")
-    if widow and "exchange" not in steps:
+    if "exchange" in steps and set_aside:
+        problem(("flow", flow.index("exchange")), "a widow with `set_aside: true` is not exchanged: "
+                                                  "remove the 'exchange' step or set_aside")
+    if widow and "exchange" not in steps and not set_aside:
         problem(("flow",), "a widow needs an 'exchange' step, where the declarer takes it (else its "
-                           "points would count for nobody)")
+                           "points would count for nobody), or `set_aside: true` (its points then "
+                           "count for the declarer)")
     if "call_partner" in steps and partnership != "called":
         problem(("flow", flow.index("call_partner")), "a 'call_partner' step needs `partnership: called`")
     if partnership == "called" and "call_partner" not in steps:
         problem(("partnership",), "`partnership: called` needs a 'call_partner' step in the flow")
     if not problems:
-        order = [s for s in steps if s in ("auction", "exchange", "trump", "call_partner", "doubling", "play")]
-        ai, pi = order.index("auction"), order.index("play")
-        if not all(ai < order.index(s) < pi for s in order if s not in ("auction", "play")):
+        order = [s if isinstance(s, str) else "declare" for s in flow
+                 if isinstance(s, str) or "declare" in s]
+        pi = order.index("play")
+        ai = order.index("auction") if has_auction else -1
+        if not all(ai < i < pi for i, s in enumerate(order) if s not in ("auction", "play")) \
+                or (has_auction and ai > pi):
             problem(("flow",), "the flow must hold the auction first and play last "
-                               "(exchange, trump, call_partner, doubling between them)")
-        if isinstance(flow[0], str):
+                               f"({', '.join(MIDDLE_STEPS)} between them)" if has_auction else
+                               "the flow must hold play last")
+        if isinstance(flow[0], str) or "declare" in flow[0]:
             problem(("flow", 0), "the flow must start by dealing cards")
         if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
             problem(("flow",), "every card must be dealt before play")
@@ -403,8 +455,8 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         problem(("deck", "total"), f"the deck's points add up to {deck.total_points()}"
                                    f"{f' + {last_trick} for the last trick' if last_trick else ''}"
                                    f" = {total}, not {dk['total']}")
-    au = data["auction"]
-    min_bid, max_bid, step = au["min_bid"], au["max_bid"], au.get("step", 1)
+    au = data.get("auction") or {}
+    min_bid, max_bid, step = au.get("min_bid", 0), au.get("max_bid", 0), au.get("step", 1)
     if min_bid > max_bid:
         problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible")
     elif (max_bid - min_bid) // step + 1 > MAX_BIDS:
@@ -432,6 +484,15 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         actions_seen[act] = dname
         if "answers" in d and "answered_by" not in d:
             problem(("declarations", dname), "a declaration with answers needs answered_by (a seat)")
+        if d.get("at") == "flow":
+            if not declare_at:
+                problem(("declarations", dname, "at"), "a declaration `at: flow` is made at the flow's "
+                        "'declare' step: add one (e.g. `- declare: eldest` before play)")
+            if "answers" in d:
+                problem(("declarations", dname, "answers"), "a declaration `at: flow` cannot be a "
+                                                            "question (answers are asked in play)")
+    if declare_at and not any(d.get("at") == "flow" for d in decls_data.values()):
+        problem(("flow", declare_at[0]), "a 'declare' step needs a declaration with `at: flow`")
     if problems:
         raise VariantError(problems)
 
@@ -474,6 +535,10 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         dsl_problem(("define", e.define), e)
 
     for hook, (p, kind, default) in HOOKS.items():
+        if hook in AUCTION_HOOKS and not has_auction:
+            continue  # a flow without an auction
+        if hook.startswith("contract.") and has_auction:
+            continue
         node = data
         for k in p:
             node = node.get(k) if isinstance(node, dict) else None
@@ -485,8 +550,10 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
                 continue  # an optional hook that does nothing
             node = default
         add(hook, p, kind, node, "scoring.effect" if hook == "match.next_dealer" else None)
+    if declare_at:
+        add("flow.declare", ("flow", declare_at[0], "declare"), SEAT, flow[declare_at[0]]["declare"])
     for dname, d in decls_data.items():
-        extra = "declare.suit" if d.get("per_suit") else None
+        extra = (("declare.suit",) if d.get("per_suit") else ()) + (("declare.flow",) if d.get("at") == "flow" else ())
         add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
         add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect",
             d.get("effect", "target += 0"), extra)
@@ -506,12 +573,13 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     except (SyntaxError, RecursionError, MemoryError, ValueError) as e:  # beyond the limits
         raise VariantError([Problem(fname, 1, 1, f"the rules are too complex to compile ({type(e).__name__})")]) from None
     rules = {hook: None for hook in HOOKS}
+    rules["flow.declare"] = None
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
     decls = [Declaration(n, d.get("description", ""), d.get("action", f"declare {n}"),
                          bool(d.get("per_suit")), rules[f"declare.{n}.when"],
                          rules[f"declare.{n}.effect"], tuple(d.get("answers", ())),
-                         rules.get(f"declare.{n}.answered_by"))
+                         rules.get(f"declare.{n}.answered_by"), at=d.get("at", "play"))
              for n, d in decls_data.items()]
     variables = tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
                                spec.get("description", ""), i, rules[f"variables.{k}.initial"])
@@ -526,7 +594,8 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         trump_mode=trump_mode, dealt_card=dealt_card, declarations=decls,
         score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
         max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
-        variables=variables, rules=rules, sources=sources)
+        variables=variables, has_auction=has_auction, widow_set_aside=set_aside,
+        rules=rules, sources=sources)
 
 
 KEYWORDS = ("when", "else", "otherwise", "if", "and", "or", "not", "in", "true", "false", "none")

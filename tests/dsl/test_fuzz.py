@@ -4,7 +4,8 @@ The only allowed outcome of `load_variant` is a Variant or a `VariantError` whos
 problems are all located (line >= 1, column >= 1). A variant that loads must play a
 whole deal of random legal actions without raising anything.
 
-(a) mutations of the text of the shipped 29, 28 and a house rule;
+(a) mutations of the text of the shipped 29, 28, court-piece (no auction, 52 cards) and
+    two house rules (one with the flow's declare step and a seat sitting out);
 (b) DSL rules put into a file that extends 29: random token soup from the DSL's
     vocabulary, and random well-formed expressions (type-directed, so many of them load
     and are then played).
@@ -140,7 +141,8 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
 # -- (a) mutating whole files --------------------------------------------------------------------
 
 BASES = {name: (VARIANTS / name).read_text() for name in
-         ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml", "house/28-no-undertrump.yaml")}
+         ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml", "house/28-no-undertrump.yaml",
+          "court-piece.yaml", "house/29-single-hand.yaml")}
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
@@ -231,12 +233,23 @@ SLOTS["declare.royals.effect"] = (("declarations", "royals", "effect"), "declare
 SLOT_KIND = {hook: kind for hook, (_, kind, _) in HOOKS.items()}
 SLOT_KIND["declare.royals.when"] = "condition"
 SLOT_KIND["declare.royals.effect"] = "effect"
+# the declaration of the flow's declare step (sits_out allowed), in a file extending the
+# single hand; and the contract of a flow without an auction, extending court-piece
+SLOT_HEAD = {}
+for _k in ("when", "effect"):
+    SLOTS[f"declare.single.{_k}"] = (("declarations", "single", _k), f"declare.single.{_k}")
+    SLOT_KIND[f"declare.single.{_k}"] = "condition" if _k == "when" else "effect"
+    SLOT_HEAD[f"declare.single.{_k}"] = 'extends: "house/29-single-hand"\nname: fuzz\n'
+for _k, _kind in (("declarer", "seat"), ("target", "number")):
+    SLOTS[f"cp.contract.{_k}"] = (("contract", _k), f"contract.{_k}")
+    SLOT_KIND[f"cp.contract.{_k}"] = _kind
+    SLOT_HEAD[f"cp.contract.{_k}"] = 'extends: "court-piece"\nname: fuzz\n'
 
 
-def rule_file(path: tuple, rule: str) -> tuple[str, int, int]:
-    """A file extending 29 whose rule at ``path`` is ``rule`` as a `|` block scalar.
-    Returns (text, first line of the rule, last line of the rule)."""
-    lines = HEAD.rstrip("\n").split("\n")
+def rule_file(path: tuple, rule: str, head: str = HEAD) -> tuple[str, int, int]:
+    """A file extending 29 (or ``head``) whose rule at ``path`` is ``rule`` as a `|` block
+    scalar. Returns (text, first line of the rule, last line of the rule)."""
+    lines = head.rstrip("\n").split("\n")
     indent = 0
     for key in path[:-1]:
         lines.append(" " * indent + key + ":")
@@ -267,7 +280,7 @@ token = st.sampled_from(DSL_WORDS + OPERATORS + NUMBERS + STRINGS)
 def test_dsl_token_soup(slot, toks, seps):
     rule = "".join(t + s for t, s in zip(toks, seps)).strip()
     path, _ = SLOTS[slot]
-    text, first, last = rule_file(path, rule)
+    text, first, last = rule_file(path, rule, SLOT_HEAD.get(slot, HEAD))
     with time_guard():
         v, problems = load_and_play(write_tmp(text), text)
     check_dsl_locations(text, problems, path, first, last, rule)
@@ -344,6 +357,7 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
             lambda: f"beats({sub('card')}, {sub('card')})",
             lambda: f"({sub('seat')} in {sub('seats')})",
             lambda: f"({sub('rank')} {draw(st.sampled_from(['<', '<=', '>', '>=']))} {sub('rank')})",
+            lambda: f"sits_out({sub('seat')})",
         ]
     elif typ == "number":
         forms = [
@@ -385,6 +399,9 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
                  lambda: f"({sub('side')} if {sub('condition')} else {sub('side')})"]
     elif typ == "rank":
         forms = [lambda: f"rank({sub('card')})"]
+    elif typ == "seat":
+        forms = [lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})",
+                 lambda: f"partner_of({sub('seat')})"]
     else:  # card, list
         forms = [lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})"]
     return forms[c % len(forms)]()
@@ -400,6 +417,8 @@ def statement(draw, hook: str, depth: int):
         return (f"when {e('condition')}: {draw(statement(hook, depth - 1))} "
                 f"else: {draw(statement(hook, depth - 1))}")
     op = draw(st.sampled_from(["=", "+=", "-="]))
+    if c == 2:  # allowed only at the flow's declare step: elsewhere a located error
+        return f"sits_out[{e(draw(st.sampled_from(['seat', 'seat', 'number'])), 1)}] = {e('condition')}"
     if c % 2:
         return f"target {op} {e('number')}"
     idx = e(draw(st.sampled_from(["side", "side", "seat", "number"])), 1)
@@ -440,7 +459,7 @@ def slot_and_rule(draw):
 def test_dsl_generated_rules(sr):
     slot, rule = sr
     path, _ = SLOTS[slot]
-    text, first, last = rule_file(path, rule)
+    text, first, last = rule_file(path, rule, SLOT_HEAD.get(slot, HEAD))
     with time_guard():
         v, problems = load_and_play(write_tmp(text), text)
     check_dsl_locations(text, problems, path, first, last, rule)
@@ -513,6 +532,12 @@ PLAY_TIME = {
     "otherwise and // in a quantifier's set": (
         ("play", "may_play"),
         "those(c in (in_suit(hand, led) otherwise hand if 4 // count(hand) > 0 else hand): true)", None),
+    # a seat sits out only by a declaration of the flow's declare step
+    "sits_out in a declaration made in play": (("declarations", "royals", "effect"), "sits_out[me] = true",
+                                               "declarations.royals.effect: 'sits_out' can be assigned only"),
+    "sits_out in scoring": (("scoring", "effect"), "sits_out[declarer] = true",
+                            "scoring.effect: 'sits_out' can be assigned only"),
+    "partner_of none": (("play", "leader"), "partner_of(none)", None),
 }
 
 

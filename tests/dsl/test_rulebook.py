@@ -13,10 +13,11 @@ def test_every_variant_renders_every_section(name):
     v = load_variant(name)
     titles = [t for t, _ in rulebook(v)]
     for s in SECTIONS:
-        assert s in titles
+        # a flow without an auction has a Contract section instead
+        assert s in titles or (s == "Auction" and not v.has_auction and "Contract" in titles)
     text = render(v)
     assert text.startswith(f"# {v.title}")
-    assert f"{v.total} points in all" in text
+    assert f"{v.total} points in all" in text or (v.total == 0 and "No card has points." in text)
 
 
 def test_29_deck_and_declarations_in_words():

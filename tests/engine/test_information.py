@@ -24,6 +24,8 @@ import pytest
 
 from interpreter import IllegalActionError, Match, State, load_variant
 
+from tests.helpers.props import played_by_seat
+
 
 @lru_cache(maxsize=None)
 def variant(name):
@@ -47,14 +49,8 @@ def splits(cards, sizes):
 
 
 def played_by(st):
-    n = st.v.players
-    out = [[] for _ in range(n)]
-    for leader, cards, _w in st.tricks:
-        for i, c in enumerate(cards):
-            out[(leader + i) % n].append(c)
-    for s, c in zip(st.trick_seats, st.trick_cards):
-        out[s].append(c)
-    return out
+    """Card ids played by each seat so far, from the history (a seat may sit out)."""
+    return played_by_seat(st)
 
 
 def consistent_splits(st, me):
@@ -162,13 +158,16 @@ NEEDS = {
     "face-down hidden": lambda st, me, obs: obs["face_down"] and me != st.declarer,
     "exposed": lambda st, me, obs: obs["exposed_card"] is not None and me != st.declarer,
     "partner hidden": lambda st, me, obs: obs["partner"] is None and me != st.declarer,
+    # a seat sits out (its cards, never played, are unseen by the others)
+    "sitting out": lambda st, me, obs: bool(obs["sitting_out"]) and me not in obs["sitting_out"],
 }
 # (variant, trick, first seed, what the viewer must face)
 CASES = [("29", 6, 3, None), ("28", 6, 1, "face-down hidden"), ("28", 6, 7, "exposed"),
          ("house/29-hidden-trump", 6, 2, "face-down hidden"),
          ("house/28-seventh-card", 6, 3, "face-down hidden"),
          ("304", 6, 5, "partner hidden"), ("house/56-4p-32-cards", 6, 1, None),
-         ("56", 8, 4, None)]
+         ("56", 8, 4, None), ("court-piece", 12, 1, None),
+         ("house/29-single-hand", 7, 1, "sitting out")]
 
 
 def find_case(name, trick, seed, need):

@@ -24,7 +24,7 @@ from interpreter import Match, load_variant, replay, replay_json, shipped_varian
 
 from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
                                  check_tricks, obs_json, oracle_points, play_out,
-                                 redeals, replay_in_lockstep)
+                                 redeals, replay_in_lockstep, use_ranks, card_points)
 
 pytestmark = pytest.mark.slow  # about a minute in all
 
@@ -42,8 +42,14 @@ def examples(n: int) -> int:
 
 
 @lru_cache(maxsize=None)
-def variant(name):
+def _variant(name):
     return load_variant(name)
+
+
+def variant(name):
+    v = _variant(name)
+    use_ranks(v)  # the oracles' order of strength
+    return v
 
 
 def drawn(data):
@@ -123,8 +129,11 @@ def check_points(st):
         assert st.tricks == [] and sum(st.side_points) == 0 and sum(st.seat_points) == 0
         return
     assert len(st.tricks) == v.tricks
-    assert sum(st.side_points) == v.total, f"side points {st.side_points} != {v.total}"
-    assert sum(st.seat_points) == v.total, f"seat points {st.seat_points} != {v.total}"
+    # the cards of a seat that sits out stay in its hand and count for nobody
+    held = sum(card_points(v, v.deck.text[c]) for s in range(v.players) if st.out[s] for c in st.hands[s])
+    assert all(not h for s, h in enumerate(st.hands) if not st.out[s])
+    assert sum(st.side_points) + held == v.total, f"side points {st.side_points} + {held} != {v.total}"
+    assert sum(st.seat_points) + held == v.total, f"seat points {st.seat_points} + {held} != {v.total}"
     # and from the tricks, the last-trick bonus and the set-aside cards (§0.5), with the
     # sides of §0.6, §304.8 (the cut) and §304s.1
     seat_pts, decl_side_pts = oracle_points(st)

@@ -16,16 +16,29 @@ from collections import Counter
 
 from interpreter import IllegalActionError, State
 
-# RULES.md §0.3: every suit ranks J 9 A T K Q 8 7, high to low; §0.10: suits S H D C.
+# RULES.md §0.3: every suit ranks J 9 A T K Q 8 7, high to low (a variant may list other
+# ranks of the 52-card pack: `use_ranks` sets its order); §0.10: suits S H D C.
 STRENGTH_ORDER = "J9ATKQ87"
+ALL_RANKS = "23456789TJQKA"
 SUIT_ORDER = "SHDC"
 DENOMINATIONS = ["S", "H", "D", "C", "NT", "NOES"]
 MAX_ACTIONS_PER_DEAL = 500
 
 
+def use_ranks(v) -> None:
+    """Take the variant's order of strength (its file's ``deck.ranks``, strongest first)."""
+    global STRENGTH_ORDER
+    STRENGTH_ORDER = "".join(v.data["deck"]["ranks"])
+
+
 def strength(card: str) -> int:
     """Higher is stronger (RULES.md §0.3)."""
     return len(STRENGTH_ORDER) - STRENGTH_ORDER.index(card[0])
+
+
+def playing(st: State) -> int:
+    """How many seats play the tricks: those that do not sit out (``State.out``)."""
+    return st.v.players - sum(st.out)
 
 
 def card_key(card: str):
@@ -34,7 +47,7 @@ def card_key(card: str):
 
 
 def is_card(x: str) -> bool:
-    return len(x) == 2 and x[0] in STRENGTH_ORDER and x[1] in SUIT_ORDER
+    return len(x) == 2 and x[0] in ALL_RANKS and x[1] in SUIT_ORDER
 
 
 # -- §0.10 order of legal actions ------------------------------------------------------
@@ -107,14 +120,12 @@ def auction_shy_chooser(rng: random.Random):
 
 # -- what the history says ------------------------------------------------------------
 def played_by_seat(st: State) -> list[list[int]]:
-    """Card ids played by each seat so far (completed tricks and the current one)."""
-    n = st.v.players
-    out = [[] for _ in range(n)]
-    for leader, cards, _w in st.tricks:
-        for i, c in enumerate(cards):
-            out[(leader + i) % n].append(c)
-    for s, c in zip(st.trick_seats, st.trick_cards):
-        out[s].append(c)
+    """Card ids played by each seat so far (completed tricks and the current one), from
+    the history."""
+    out = [[] for _ in range(st.v.players)]
+    for s, a in st.history:
+        if a.startswith("play "):
+            out[s].append(st.v.deck.parse(a.split()[1]))
     return out
 
 
@@ -302,7 +313,7 @@ def oracle_tricks(st: State):
             if fd_card is not None and not exposed and seat == fd_seat and rest == fd_card:
                 exposed = True  # §28.8: the face-down card is exposed as it is played
             cur.append((seat, rest, exposed))
-            if len(cur) == v.players:
+            if len(cur) == playing(st):
                 led = cur[0][1][1]
                 w = oracle_winner(cur, led, trump, rule, exposed)
                 done.append((cur[0][0], [c for _, c, _ in cur], w, cur))
@@ -367,7 +378,7 @@ def oracle_points(st: State):
 
 
 # -- re-dealing what a seat cannot see (property 8) --------------------------------------
-def void_suits(v, history) -> dict[int, set]:
+def void_suits(v, history, players=None) -> dict[int, set]:
     """Suits each seat has shown to be void in (it did not follow the suit led). Every
     shipped variant makes a seat follow suit when it can; the replay is the final judge
     anyway, this only speeds up the sampling of consistent re-deals."""
@@ -378,7 +389,7 @@ def void_suits(v, history) -> dict[int, set]:
             cur.append((seat, a.split()[1]))
             if len(cur) > 1 and cur[-1][1][1] != cur[0][1][1]:
                 voids[seat].add(cur[0][1][1])
-            if len(cur) == v.players:
+            if len(cur) == (players or v.players):
                 cur = []
     return voids
 
@@ -427,7 +438,7 @@ class Redealer:
                                                or any(a == "done" for _, a in st.history))
         if not exchange_seen:
             self.positions += [("w", i) for i in range(len(self.widow))]
-        self.voids = void_suits(v, st.history)
+        self.voids = void_suits(v, st.history, playing(st))
 
     def card_at(self, pos, dealt=None, widow=None):
         dealt = self.dealt if dealt is None else dealt
