@@ -39,18 +39,21 @@ def _parse_set(items) -> dict:
 
 
 def cmd_check(args) -> int:
+    """Every problem of each file, in order of position; then how many, in how many files."""
     paths = args.paths
-    bad = 0
+    bad = count = 0
     for p in paths:
         problems = check_files([p])
         if problems:
             bad += 1
+            count += len(problems)
             for pr in problems:
                 print(pr.format(), file=sys.stderr)
         else:
             print(f"{p}: ok")
     if bad:
-        print(f"{bad} of {len(paths)} file{'s' if len(paths) != 1 else ''} with errors", file=sys.stderr)
+        print(f"{count} problem{'s' if count != 1 else ''} in {bad} of {len(paths)} "
+              f"file{'s' if len(paths) != 1 else ''}", file=sys.stderr)
     return 1 if bad else 0
 
 

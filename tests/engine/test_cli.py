@@ -78,7 +78,7 @@ def test_check_broken_file(tmp_path):
                         " (did you mean 'high_bid'?)")
     assert lines[1] == "      may_bid: number > high_bd"
     assert lines[2] == "    " + " " * 20 + "^"
-    assert lines[-1] == "1 of 2 files with errors"
+    assert lines[-1] == "1 problem in 1 of 2 files"
 
 
 def test_check_yaml_error_has_location_and_caret(tmp_path):
@@ -258,3 +258,15 @@ def test_record_place_is_checked_before_playing(tmp_path):
     r = taash("simulate", "28", "--matches", 2, "--record", str(tmp_path) + "/")
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in tmp_path.glob("*.json")) == ["match-1.json", "match-2.json"]
+
+
+def test_check_reports_every_problem_by_position_and_counts_them(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    # line 4: may_pass at column 13; line 5: may_bid at column 12 (hnd at 18, '=' at 12 + 11)
+    bad.write_text('extends: "29"\nname: bad\nauction:\n  may_pass: lead == me\n'
+                   '  may_bid: count(hnd) = 2\n')
+    r = taash("check", bad, "variants/28.yaml")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    heads = [ln for ln in r.stderr.splitlines() if ln.startswith(str(bad.resolve()))]
+    assert [h.split(": error: ")[0] for h in heads] == [f"{bad.resolve()}:{p}" for p in ("4:13", "5:18", "5:23")]
+    assert r.stderr.splitlines()[-1] == "3 problems in 1 of 2 files"
