@@ -296,13 +296,32 @@ def cmd_replay(args) -> int:
 
 
 def cmd_rules(args) -> int:
+    """The rulebook of a variant; with ``--diff [BASE]`` only what differs from BASE, by
+    default from the variant's own parent (its ``extends:``)."""
     from interpreter.rulebook import diff, render
     v = load_variant(args.variant, _parse_set(args.set) or None)
-    if args.diff:
+    if args.diff is True:
+        print(diff(v, load_variant(_parent_of(v))), end="")
+    elif args.diff:
         print(diff(v, load_variant(args.diff)), end="")
     else:
         print(render(v), end="")
     return 0
+
+
+def _parent_of(v) -> str:
+    """The path of the file that ``v``'s own file extends. Raises CLIError if it extends none."""
+    import yaml
+
+    from interpreter.loader import resolve_name
+    try:  # the file has just loaded: it is valid YAML
+        own = yaml.safe_load(Path(v.path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        own = None
+    parent = own.get("extends") if isinstance(own, dict) else None
+    if not isinstance(parent, str):
+        raise CLIError(f"--diff: {v.ref} extends no variant: give the variant to compare with, --diff BASE")
+    return str(resolve_name(parent, Path(v.path).parent))
 
 
 def cmd_variants(args) -> int:
@@ -356,7 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(fn=cmd_replay)
     rl = sub.add_parser("rules", help="print a variant as a readable rulebook (Markdown)")
     rl.add_argument("variant", metavar="VARIANT", help="shipped name or a YAML path")
-    rl.add_argument("--diff", metavar="BASE", help="show only what differs from BASE")
+    rl.add_argument("--diff", metavar="BASE", nargs="?", const=True,
+                    help="show only what differs from BASE (default: the variant's parent, its extends:)")
     rl.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     rl.set_defaults(fn=cmd_rules)
     v = sub.add_parser("variants", help="list the shipped variants")

@@ -15,7 +15,8 @@ from .variant import Variant
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q": "queen",
-              "8": "eight", "7": "seven"}
+              "8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three",
+              "2": "two"}
 # words of the keywords that are values; names and functions have theirs in interpreter.names
 KEYWORD_WORDS = {"true": "always", "false": "never", "none": "nobody"}
 _NAME_WORDS = {e.name: e for e in names.NAME_ENTRIES}
@@ -149,13 +150,15 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
             "solo": "the declarer plays alone against the others, who form a side"}[v.partnership]
     secs.append(("Players", f"{v.players} players; {part}. Play goes {v.direction} "
                  "(the turn passes from each seat to the next)."))
-    pts = ", ".join(f"{RANK_NAMES[r]} {p}" for r, p in d.points.items() if p)
+    pts = ", ".join(f"{RANK_NAMES.get(r, r)} {p}" for r, p in d.points.items() if p)
+    unpointed = any(not d.points.get(r) for r in d.ranks)
+    copies = {1: "", 2: ", two copies of each card (of two identical cards the first played wins)"}.get(
+        d.copies, f", {d.copies} copies of each card (of identical cards the first played wins)")
     deck = (f"{d.size * d.copies} cards: {' '.join(d.ranks)} (strongest first) in "
-            f"{', '.join(SUIT_NAMES[s] for s in d.suits)}"
-            f"{', two copies of each card (of two identical cards the first played wins)' if d.copies == 2 else ''}.\n"
-            f"Points: {pts}; other cards 0."
-            f"{f' The last trick is worth {v.last_trick}.' if v.last_trick else ''}"
-            f" {v.total} points in all.")
+            f"{', '.join(SUIT_NAMES.get(s, s) for s in d.suits)}{copies}.\n"
+            + (f"Points: {pts}{'; other cards 0' if unpointed else ''}." if pts else "No card has points.")
+            + (f" The last trick is worth {v.last_trick}." if v.last_trick else "")
+            + (f" {v.total} points in all." if v.total else ""))
     secs.append(("Deck and points", deck))
     steps = []
     for st in v.flow:

@@ -270,3 +270,20 @@ def test_check_reports_every_problem_by_position_and_counts_them(tmp_path):
     heads = [ln for ln in r.stderr.splitlines() if ln.startswith(str(bad.resolve()))]
     assert [h.split(": error: ")[0] for h in heads] == [f"{bad.resolve()}:{p}" for p in ("4:13", "5:18", "5:23")]
     assert r.stderr.splitlines()[-1] == "3 problems in 1 of 2 files"
+
+
+def test_rules_diff_without_base_compares_with_the_files_parent(tmp_path):
+    own = taash("rules", "variants/house/29-double.yaml", "--diff")
+    explicit = taash("rules", "variants/house/29-double.yaml", "--diff", "29")
+    assert own.returncode == explicit.returncode == 0, own.stderr
+    assert own.stdout == explicit.stdout
+    assert own.stdout.startswith("# Twenty-nine with doubling: how it differs from Twenty-nine\n")
+    # a user's file two levels down compares with its own parent, not with the shipped root
+    (tmp_path / "mid.yaml").write_text('extends: "29"\nname: mid\nauction:\n  min_bid: 16\n')
+    (tmp_path / "top.yaml").write_text('extends: mid.yaml\nname: top\ntitle: Top\nauction:\n  min_bid: 17\n')
+    r = taash("rules", tmp_path / "top.yaml", "--diff")
+    assert r.returncode == 0, r.stderr
+    # only the auction differs, and what it replaces is the parent's (bids from 16), not 29's
+    assert [ln for ln in r.stdout.splitlines() if ln.startswith("## ")] == ["## Auction"]
+    assert "> Bids are numbers from 16 to" in r.stdout and "Bids are numbers from 17 to" in r.stdout
+    assert_one_clear_error(taash("rules", "29", "--diff"), "29 extends no variant", "--diff BASE")
