@@ -287,3 +287,29 @@ def test_rules_diff_without_base_compares_with_the_files_parent(tmp_path):
     assert [ln for ln in r.stdout.splitlines() if ln.startswith("## ")] == ["## Auction"]
     assert "> Bids are numbers from 16 to" in r.stdout and "Bids are numbers from 17 to" in r.stdout
     assert_one_clear_error(taash("rules", "29", "--diff"), "29 extends no variant", "--diff BASE")
+
+
+def test_several_matches_recorded_in_one_file_replay_from_it(tmp_path):
+    out = tmp_path / "out.json"
+    r = taash("simulate", "28", "--matches", 3, "--seed", 5, "--record", out, "--json")
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+    data = json.loads(out.read_text())
+    assert data["format"] == "taash-records/1" and len(data["records"]) == 3
+    assert [rec["seed"] for rec in data["records"]] == [5, 6, 7]
+    r = taash("replay", out, "--json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)["matches"]
+    assert [m["match"]["score"] for m in got] == [m["score"] for m in summary["matches"]]
+    text = taash("replay", out).stdout
+    assert [ln for ln in text.splitlines() if ln.startswith("match ") and " of " in ln] == [
+        "match 1 of 3:", "match 2 of 3:", "match 3 of 3:"]
+    # a bad action in the second record is named with the record's place in the set
+    data["records"][1]["deals"][0]["actions"][0] = "bid 99"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert_one_clear_error(taash("replay", bad), "taash: error: record 1 of the set: deal 0, action 0: "
+                                                 "illegal action 'bid 99'")
+    bad.write_text(json.dumps({"format": "taash-records/1", "records": []}))
+    assert_one_clear_error(taash("replay", bad), "a set of records needs 'records'")
