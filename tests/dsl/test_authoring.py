@@ -107,3 +107,37 @@ def test_inherited_problem_two_levels_up_is_reported_at_the_childs_extends(tmp_p
     assert [(p.file, p.line, p.column) for p in probs] == [(str(top.resolve()), 2, 10)]
     assert probs[0].message.startswith(f"in {parent}:")
     assert probs[0].origin[0] == str(parent)
+
+
+def test_who_me_is_is_documented_for_every_rule():
+    """docs/authoring.md's "Who `me` is" table (interpreter.names.ME) names every hook of
+    the file format, and declarations; a new hook needs its line there."""
+    from interpreter.names import ME
+    from interpreter.variant import HOOKS
+    assert set(ME) == set(HOOKS) | {"declarations"}
+
+
+def test_me_in_counts_as_trump_is_the_cards_player(tmp_path):
+    """The guide says `me` in `play.counts_as_trump` is the card's player. With a rule that
+    makes only the eldest's (seat 0's) spades trumps, seat 1's ruff with the jack of spades is not a
+    trump, and the highest heart wins (RULES.md §0.4); in 29 itself the ruff wins."""
+    from interpreter import State
+    p = tmp_path / "me.yaml"
+    p.write_text(HEAD + "play:\n  counts_as_trump: suit(card) == trump and me == eldest\n")
+    # dealer 3, so seat 0 is eldest: he bids 15, the others pass, he names spades and leads
+    # the seven of hearts; seat 1 has no heart and must ruff with his only spade, JS;
+    # seat 2 plays JH, seat 3 (no heart) must play a spade, 7S
+    hands = [["7H", "KS", "QC", "8C", "7C", "8D", "9D", "TD"],
+             ["JS", "AC", "TC", "KC", "9C", "JC", "7D", "QD"],
+             ["QH", "KH", "AH", "JH", "9H", "TH", "8H", "KD"],
+             ["7S", "8S", "9S", "TS", "QS", "AS", "AD", "JD"]]
+    actions = ["bid 15", "pass", "pass", "pass", "trump S", "play 7H", "play JS", "play JH", "play 7S"]
+    winners = {}
+    for name in (p, "29"):
+        st = State(load_variant(name), dealer=3, hands=hands)
+        for a in actions:
+            st.apply(a)
+        (leader, cards, winner), = st.tricks
+        winners[str(name)] = winner
+    # JS 3 + JH 3 points go to seat 2 with the rule, to seat 1 in 29
+    assert winners == {str(p): 2, "29": 1}
