@@ -30,7 +30,7 @@ def test_every_problem_of_one_condition_in_order(tmp_path):
     _, probs = problems_of(tmp_path, HEAD + 'auction:\n'
                            '  may_bid: count(hnd) > 2 and trmp == "S" or number = 3\n')
     assert [(ln, col) for ln, col, _ in probs] == [(4, 18), (4, 31), (4, 53)]
-    assert probs[0][2] == "auction.may_bid: unknown name 'hnd' (did you mean 'hand', of type cards?)"
+    assert probs[0][2] == "auction.may_bid: unknown name 'hnd' (did you mean 'hand'?)"
     assert probs[1][2] == "auction.may_bid: unknown name 'trmp' (did you mean 'trump', of type suit?)"
     assert probs[2][2].startswith("auction.may_bid: unexpected '=': to compare, write '=='")
 
@@ -62,7 +62,7 @@ def test_a_problem_inside_a_part_is_reported_once():
     with pytest.raises(DSLError) as info:
         c.add("auction.may_pass", 'count(hnd) + 1 > 2 and true', BOOL)
     assert [(e.line, e.column, e.message) for e in info.value.errors] == [
-        (1, 7, "unknown name 'hnd' (did you mean 'hand', of type cards?)")]
+        (1, 7, "unknown name 'hnd' (did you mean 'hand'?)")]
 
 
 def test_two_parse_errors_in_one_effect(tmp_path):
