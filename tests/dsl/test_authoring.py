@@ -141,3 +141,49 @@ def test_me_in_counts_as_trump_is_the_cards_player(tmp_path):
         winners[str(name)] = winner
     # JS 3 + JH 3 points go to seat 2 with the rule, to seat 1 in 29
     assert winners == {str(p): 2, "29": 1}
+
+
+@pytest.mark.parametrize("rule, may_pass", [
+    ("same_side(me, dealer) and declarer_side == none and defenders_side == none", True),
+    ("not same_side(me, dealer)", False),
+])
+def test_sides_during_a_solo_auction(tmp_path, rule, may_pass):
+    """The guide: in a solo (or called) game every seat is on one side (side 1) until the
+    auction ends, and the declarer's and defenders' sides are none. The eldest (seat 1)
+    is then on the dealer's side; his first call may be a pass exactly when the rule holds."""
+    from interpreter import State
+    p = tmp_path / "solo.yaml"
+    p.write_text(f'extends: "304-solo"\nname: solo-sides\nauction:\n  may_pass: {rule}\n')
+    st = State(load_variant(p), dealer=0, seed=3)
+    assert ("pass" in st.legal_actions()) is may_pass
+
+
+def test_played_is_none_until_a_seat_plays_and_whole_after_the_trick(tmp_path):
+    """The guide: `played(seat)` is none for a seat that has not played to the trick; in
+    `play.after_trick` every seat's card of the trick just completed. Here a player may
+    play only hearts while the dealer (seat 3, last to play) has not played, and after a
+    trick in which the dealer and the eldest both played, the target goes up by 1."""
+    from interpreter import State
+    p = tmp_path / "played.yaml"
+    p.write_text(HEAD + textwrap.dedent("""\
+        play:
+          may_play: |
+            when played(dealer) == none: in_suit(hand, "H") otherwise hand
+            else: hand
+          after_trick: |
+            when played(dealer) != none and played(eldest) != none: target += 1
+        """))
+    hands = [["7H", "KS", "QC", "8C", "7C", "8D", "9D", "TD"],
+             ["JS", "AC", "TC", "KC", "9C", "JC", "7D", "QD"],
+             ["QH", "KH", "AH", "JH", "9H", "TH", "8H", "KD"],
+             ["7S", "8S", "9S", "TS", "QS", "AS", "AD", "JD"]]
+    st = State(load_variant(p), dealer=3, hands=hands)
+    for a in ["bid 15", "pass", "pass", "pass", "trump S"]:
+        st.apply(a)
+    # seat 0 leads: the dealer has not played, so hearts only (his one heart, 7H)
+    assert st.legal_actions() == ["play 7H"]
+    st.apply("play 7H")
+    assert st.target == 15
+    for a in ["play JS", "play JH", "play 7S"]:
+        st.apply(a)
+    assert st.target == 16   # after the trick, both cards were there
