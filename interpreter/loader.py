@@ -79,11 +79,17 @@ class VariantError(TaashError, ValueError):
     each file's in order of position (files in the order they first appear)."""
 
     def __init__(self, problems: list[Problem]):
-        first: dict[str, int] = {}
-        for p in problems:
-            first.setdefault(p.file, len(first))
-        self.problems = sorted(problems, key=lambda p: (first[p.file], p.line, p.column))
+        self.problems = by_position(problems)
         super().__init__("\n".join(p.format(False) for p in self.problems))
+
+
+def by_position(problems: list[Problem]) -> list[Problem]:
+    """``problems`` in order of line and column in each file, the files in the order they
+    first appear (a stable sort)."""
+    first: dict[str, int] = {}
+    for p in problems:
+        first.setdefault(p.file, len(first))
+    return sorted(problems, key=lambda p: (first[p.file], p.line, p.column))
 
 
 def inherited(problems: list[Problem], path: Path) -> list[Problem]:

@@ -13,8 +13,8 @@ from .actions import Action
 from .errors import InvalidActionError
 from .cards import Deck
 from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DefineError, DSLError
-from .loader import (Loc, Problem, VariantError, _merge, inherited, load_raw, locate, resolve_name,
-                     schema_problems)
+from .loader import (Loc, Problem, VariantError, _merge, by_position, inherited, load_raw, locate,
+                     resolve_name, schema_problems)
 
 # hook -> (path in the file, expected kind, default rule text or None if required)
 HOOKS = {
@@ -519,7 +519,7 @@ def check_files(paths) -> list[Problem]:
         except VariantError as e:
             out.extend(e.problems)
             continue
-        seen = set()
+        seen, found = set(), []
         for combo in option_combinations(p):
             try:
                 load_variant(p, combo)
@@ -530,5 +530,7 @@ def check_files(paths) -> list[Problem]:
                     key = (pr.file, pr.line, pr.column, pr.message)
                     if key not in seen:
                         seen.add(key)
-                        out.append(Problem(pr.file, pr.line, pr.column, f"with {sets}: {pr.message}"))
+                        found.append(Problem(pr.file, pr.line, pr.column, f"with {sets}: {pr.message}",
+                                             pr.origin))
+        out.extend(by_position(found))
     return out
