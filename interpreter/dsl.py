@@ -13,8 +13,10 @@ of a registry entry; every constant an ``int``, ``bool`` or ``str`` the compiler
 string only as the name of one of the variant's declarations or answers, checked, and
 only ever data). ``verify`` checks that on the module before it is compiled. The code runs
 with empty builtins and only the helpers of this module in its globals. The language has
-no loops, no recursion and no user-defined functions, and the module holds no loop, so
-every rule terminates; a rule is at most ``MAX_RULE_CHARS`` long and nests at most
+no loops, no recursion and no user-defined functions (a named expression of ``define:`` is
+expanded where it is used, and one defined in terms of itself is refused); the module's
+only loops are the comprehensions of the quantifiers ``any``/``all``/``those``, each over
+a finite list (of seats or cards), so every rule terminates; a rule is at most ``MAX_RULE_CHARS`` long and nests at most
 ``MAX_DEPTH`` levels.
 
 A compiled rule is a function ``f(s, me, x, y)``: ``s`` the engine ``State`` (read
@@ -117,12 +119,13 @@ _NC = object()  # "not a constant"
 MAX_RULE_CHARS = 4000  # limits that keep every rule small enough to check and compile
 MAX_DEPTH = 40
 MAX_WIDTH = 40
+MAX_EXPANSIONS = 200  # uses of named expressions (define:) in one rule, nested ones included
 
 
 class T:
     """A node of the typed tree. ``op`` says what it is (``const``, ``name``, ``local``,
     ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
-    ``compare``, ``binop``, ``index``, ``cases``, quantifiers ``any``, ``all``, ``those``;
+    ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), quantifiers ``any``, ``all``, ``those``;
     statements ``set``, ``assign``, ``if``),
     ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
@@ -202,6 +205,7 @@ class Compiler:
         self._define_trees: dict[str, Tree] = {}
         self._expanding: list[str] = []   # the defines being expanded, outermost first
         self._q = 0                       # quantifier variables made for this rule
+        self._expansions = 0              # named expressions expanded for this rule
         self._no_walrus = 0               # > 0 while lowering a comprehension's iterable
 
     # -- parsing ------------------------------------------------------------------
@@ -264,7 +268,7 @@ class Compiler:
         if extra_names:
             self.extra.update(HOOK_NAMES.get(extra_names, {}))
         self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
-        self._q = 0
+        self._q = self._expansions = 0
         fname = f"r{len(self.names)}"
         lets = []
         self.errors = errors = []
@@ -301,6 +305,10 @@ class Compiler:
                                *_pos(inner))
             if kind == CARDS and const is not _NC and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
+            if kind == CARDS and any(map(_outside_hand, [typed] + lets)):
+                # cards to play are cards of the hand: keep them to it
+                typed = T("call", CARDS, _NC, [typed, T("name", CARDS, _NC, info=NAMES["hand"])],
+                          FUNCTIONS["intersection"])
         self.rules.append((fname, typed, kind == "effect", lets))
         self.names.append(fname)
         self.consts[fname] = const
@@ -348,7 +356,8 @@ class Compiler:
         """The helpers of seats and sets (issue 11). Sets are sorted lists (card ids, seat
         numbers); each helper returns a new sorted list. A seat -1 (none) has no partner,
         partners or opponents."""
-        n, ro = self.players, self.deck.rank_of
+        n, cs, nr = self.players, self.deck.strength, len(self.deck.ranks)
+        rs = [nr - r for r in range(nr)] + [0]   # a rank's strength; none (-1) is 0
 
         def _partner_of(side, seat):
             if seat < 0:
@@ -365,11 +374,11 @@ class Compiler:
         def _opponents(side, seat):
             return [t for t in range(n) if side[t] != side[seat]] if seat >= 0 else []
 
-        def _above(cards, rank):   # rank 0 is the strongest
-            return [c for c in cards if ro[c] < rank]
+        def _above(cards, rank):
+            return [c for c in cards if cs[c] > rs[rank]]
 
         def _below(cards, rank):
-            return [c for c in cards if ro[c] > rank] if rank >= 0 else []
+            return [c for c in cards if cs[c] < rs[rank]]
 
         def _union(a, b):
             return sorted(a + [c for c in b if c not in a])
@@ -385,7 +394,7 @@ class Compiler:
                 "_PREVIOUS": [(i - 1) % n for i in range(n)] + [-1],
                 "_partner_of": _partner_of, "_partners": _partners, "_opponents": _opponents,
                 "_above": _above, "_below": _below, "_union": _union,
-                "_difference": _difference, "_intersection": _intersection}
+                "_difference": _difference, "_intersection": _intersection, "_STRENGTH": rs}
 
     # -- checking: parse tree -> typed tree --------------------------------------------
     def expect(self, node, got: str, want: str, what: str):
@@ -499,6 +508,10 @@ class Compiler:
             cycle = self._expanding[self._expanding.index(name):] + [name]
             raise DSLError(f"'{name}' is defined in terms of itself ({' -> '.join(cycle)}); "
                            "named expressions cannot be recursive", *_pos(node))
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise DSLError(f"the named expressions used here expand to more than {MAX_EXPANSIONS} "
+                           "parts: name a part once with `let`", *_pos(node))
         saved, collecting = self.locals, self.errors
         self.errors = None  # a problem inside is the named expression's: raised, located there
         try:
@@ -520,8 +533,18 @@ class Compiler:
         """Check every named expression on its own (with the names of every hook), so that
         one no rule uses is checked too. Returns {name: type}. Raises DefineError."""
         self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
-        self.locals = {}
-        return {name: self.define(None, name).type for name in self.defines}
+        out = {}
+        for name in self.defines:
+            self.locals, self._expansions = {}, 0
+            out[name] = self.define(None, name).type
+        return out
+
+    def strength(self, t: T) -> T:
+        """A rank as its strength in the deck's order (a number, higher is stronger; 0
+        for none), so that ranks compare with ``<``, ``>``."""
+        nr = len(self.deck.ranks)
+        const = _NC if t.const is _NC else (nr - t.const if t.const >= 0 else 0)
+        return T("strength", INT, const, [t])
 
     def quantifier(self, node: Tree) -> T:
         """``any(x in SET: cond)``, ``all(x in SET: cond)``, ``those(x in SET: cond)`` over a
@@ -618,8 +641,8 @@ class Compiler:
                     raise DSLError(f"cannot compare a {at} with a {bt}", *_pos(node))
                 if at in (CARDS, LIST):
                     raise DSLError(f"cannot compare {at} with '{op}'", *_pos(node))
-            elif at == bt == RANK:
-                op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}[op]  # rank 0 is the strongest
+            elif at == bt == RANK:   # by strength: none ranks below every rank
+                ta, tb = self.strength(ta), self.strength(tb)
             else:
                 if at != INT or bt != INT:
                     raise DSLError(f"'{op}' compares numbers (or two ranks), not a {at} and a {bt}",
@@ -828,6 +851,8 @@ class Compiler:
             return t.info.build_list(self, self.lower(k[0]))
         if op == "neg":
             return ast.UnaryOp(ast.USub(), self.lower(k[0]))
+        if op == "strength":
+            return names.sub(names.var("_STRENGTH"), self.lower(k[0]))
         if op == "not":
             if k[0].op == "compare" and k[0].const is _NC:   # not (a < b) is a >= b
                 a, b = k[0].kids
@@ -975,6 +1000,19 @@ def _in_suit_of(nranks: int, nsuits: int):
             return []
         return cards[bisect_left(cards, bounds[suit]):bisect_left(cards, bounds[suit + 1])]
     return in_suit
+
+
+def _outside_hand(t) -> bool:
+    """Whether a typed tree reads a set of cards that may hold cards not in the hand."""
+    stack = [t]
+    while stack:
+        n = stack.pop()
+        if n.op == "name" and n.info.outside_hand:
+            return True
+        stack.extend(k for k in n.kids if isinstance(k, T))
+        if isinstance(n.info, T):
+            stack.append(n.info)
+    return False
 
 
 def _at(lst, i):

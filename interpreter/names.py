@@ -100,7 +100,9 @@ def _has_declarer() -> ast.Compare:
 class Name:
     """A name whose value the engine supplies. ``hook``: the one hook whose rules have it
     (``""``: every rule). ``const``: (c) -> the variant's fixed value, folded by the
-    compiler. ``words_not``: the rulebook's words for ``not NAME``, if not "not (...)"."""
+    compiler. ``words_not``: the rulebook's words for ``not NAME``, if not "not (...)".
+    ``outside_hand``: a set of cards that may hold cards not in ``me``'s hand (a rule
+    giving cards to play that uses it is kept to the hand)."""
     name: str
     type: str
     reads: tuple[str, ...]
@@ -110,6 +112,7 @@ class Name:
     hook: str = ""
     const: Callable[[object], int] | None = None
     words_not: str = ""
+    outside_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -289,7 +292,7 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("trick_cards", CARDS, ("trick_cards",), lambda c: call("sorted", field("trick_cards")),
        "the cards played to the trick",
        "the cards played to the current trick so far (none when leading); "
-       "`played(seat)` gives who played which"),
+       "`played(seat)` gives who played which", outside_hand=True),
     _n("trick_seats", SEATS, ("trick_seats",), lambda c: call("sorted", field("trick_seats")),
        "the players who have played to the trick",
        "the seats that have played to the current trick so far"),
@@ -344,7 +347,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda a: f"the suit of {a[0]}", "the suit of a card (`suit(none)` is `none`)",
              fold=lambda c, card: c.deck.suit_of[card] if card >= 0 else -1),
     Function("rank", (CARD,), RANK, (), lambda c, a: sub(var("_RANK_OF"), a),
-             lambda a: f"the rank of {a[0]}", "the rank of a card",
+             lambda a: f"the rank of {a[0]}",
+             "the rank of a card (`rank(none)` ranks below every rank)",
              fold=lambda c, card: c.deck.rank_of[card] if card >= 0 else -1),
     Function("side", (SEAT,), SIDE, ("side",), lambda c, a: sub(field("side"), a),
              lambda a: f"the side of {a[0]}", "the side of a seat (`side(none)` is `none`)"),
@@ -417,7 +421,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
     Function("above", (CARDS, RANK), CARDS, (), lambda c, a, r: call("_above", a, r),
              lambda a: f"{a[0]} ranking above {a[1]}",
              "the cards of a rank stronger than a rank, in the deck's order of strength, "
-             "e.g. `above(in_suit(hand, trump), rank(winning_card))`"),
+             "e.g. `above(in_suit(hand, trump), rank(winning_card))` (every card ranks above "
+             "`rank(none)`)"),
     Function("below", (CARDS, RANK), CARDS, (), lambda c, a, r: call("_below", a, r),
              lambda a: f"{a[0]} ranking below {a[1]}",
              "the cards of a rank weaker than a rank, in the deck's order of strength"),
@@ -446,7 +451,7 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            "_in_suit", "_not_in_suit", "_only",
            # issue 11
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
-           "_opponents", "_above", "_below", "_union", "_difference", "_intersection")
+           "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH")
 """The globals an entry's code may name beside the parameters (interpreter.dsl binds them)."""
 # Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
 # interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py

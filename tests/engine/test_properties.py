@@ -291,3 +291,23 @@ def negative_control(st, rd, me, rng):
         assert steps[-1][1] != steps[-1][2], "swapping a card of the seat's own hand left its observation unchanged"
         event("negative control ran")
         return
+
+
+# -- the DSL's beats() is the engine's trick order (issue 11) --------------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(20), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_beats_agrees_with_the_trick_winner(name, seed, data):
+    """At every decision of play, the card winning the trick as it stands beats every other
+    card of the trick (an identical copy played later excepted) and none of them beats it,
+    by ``State.beats`` for the seat to act: the DSL's ``beats`` and ``Play.best`` agree."""
+    def check(s):
+        if s.is_terminal or s.phase != "play" or not s.trick_cards:
+            return
+        win = s.winning_card()
+        for c in s.trick_cards:
+            if c != win:
+                assert s.beats(s.to_act, win, c) and not s.beats(s.to_act, c, win), (win, c)
+        assert not s.beats(s.to_act, win, win) and s.beats(s.to_act, win, -1)
+
+    run_deals(name, seed, data, check=check, extra=1)
