@@ -39,18 +39,21 @@ def _parse_set(items) -> dict:
 
 
 def cmd_check(args) -> int:
+    """Every problem of each file, in order of position; then how many, in how many files."""
     paths = args.paths
-    bad = 0
+    bad = count = 0
     for p in paths:
         problems = check_files([p])
         if problems:
             bad += 1
+            count += len(problems)
             for pr in problems:
                 print(pr.format(), file=sys.stderr)
         else:
             print(f"{p}: ok")
     if bad:
-        print(f"{bad} of {len(paths)} file{'s' if len(paths) != 1 else ''} with errors", file=sys.stderr)
+        print(f"{count} problem{'s' if count != 1 else ''} in {bad} of {len(paths)} "
+              f"file{'s' if len(paths) != 1 else ''}", file=sys.stderr)
     return 1 if bad else 0
 
 
@@ -184,7 +187,7 @@ def cmd_simulate(args) -> int:
                                keep=targets is not None)
     dt = time.perf_counter() - t0
     if targets is not None:
-        if len(targets) != len(ms):
+        if len(targets) > 1 and len(targets) != len(ms):
             targets = _record_targets(args.record, len(ms))
         _write_records(targets, ms, options)
     if args.json:
@@ -211,7 +214,8 @@ def cmd_simulate(args) -> int:
     con.print(f"{n} deal{'s' if n != 1 else ''} in {dt:.2f} s")
     if targets is not None:
         names = [str(t) for t in targets]
-        con.print("record written to " + names[0] if len(names) == 1 else
+        con.print((f"record written to {names[0]}" if len(ms) == 1 else
+                   f"{len(ms)} records written to {names[0]}") if len(names) == 1 else
                   f"{len(names)} records written: {names[0]} ... {names[-1]}")
     return 0
 
@@ -232,10 +236,10 @@ def _bots_list(text):
 
 
 def _record_targets(path: str, count: int) -> list[Path]:
-    """Where the records of ``count`` matches go: FILE for one match; FILE-1.json,
-    FILE-2.json, ... for several (a .json suffix is added when FILE has none); inside a
-    folder given with a trailing / or an existing folder, match-1.json, ... Raises
-    CLIError if the place cannot be written."""
+    """Where the records of ``count`` matches go: FILE, holding them all (one record, or
+    a set of records for several: docs/records.md); inside a folder given with a trailing
+    / or an existing folder, one file per match, match-1.json, ... Raises CLIError if the
+    place cannot be written."""
     import os
     if not path:
         raise CLIError("--record needs a file name")
@@ -245,8 +249,7 @@ def _record_targets(path: str, count: int) -> list[Path]:
         targets = [folder / f"match-{i + 1}.json" for i in range(count)]
     else:
         folder = p.parent
-        stem = p.name[:-5] if p.name.endswith(".json") else p.name
-        targets = [p] if count == 1 else [folder / f"{stem}-{i + 1}.json" for i in range(count)]
+        targets = [p]
     if not folder.is_dir():
         raise CLIError(f"cannot write records in {folder}: no such folder")
     if not os.access(folder, os.W_OK):
@@ -255,25 +258,56 @@ def _record_targets(path: str, count: int) -> list[Path]:
 
 
 def _write_records(targets, matches, options):
+    """Write the record of each match to its target, or all of them as one set of records
+    when there is one target for several matches."""
     import os
-    for m, p in zip(matches, targets):
+
+    from interpreter.records import record_set
+
+    def own(m, p):
         rec = m.record(options)
         if Path(rec["variant"]).is_absolute():  # a file of the user's: named from the record's folder
             rec["variant"] = os.path.relpath(rec["variant"], p.resolve().parent)
+        return rec
+    if len(targets) == 1 and len(matches) != 1:
+        files = [(targets[0], record_set([own(m, targets[0]) for m in matches]))]
+    else:
+        files = [(p, own(m, p)) for m, p in zip(matches, targets)]
+    for p, data in files:
         tmp = p.with_name(p.name + ".tmp")
         try:
-            tmp.write_text(json.dumps(rec, indent=1))
+            tmp.write_text(json.dumps(data, indent=1))
             tmp.replace(p)
         except OSError as e:
             raise CLIError(f"cannot write the record {p}: {e.strerror or e}") from None
 
 
 def cmd_replay(args) -> int:
-    rec = read_record(args.record)
-    m = replay(rec, base=Path(args.record).resolve().parent)
+    """Replay a record, or each record of a set in turn (docs/records.md)."""
+    from interpreter.records import records_of
+    data = read_record(args.record)
+    recs = records_of(data)
+    base = Path(args.record).resolve().parent
+    ms = []
+    for k, rec in enumerate(recs):  # every match replayed before any output
+        try:
+            ms.append(replay(rec, base=base))
+        except RecordError as e:
+            if recs[0] is data:
+                raise
+            raise RecordError(f"record {k} of the set: {e}", e.deal, e.index, e.action, e.legal) from None
     if args.json:
-        print(json.dumps(replay_json(m), indent=2))
+        out = replay_json(ms[0]) if recs[0] is data else {"matches": [replay_json(m) for m in ms]}
+        print(json.dumps(out, indent=2))
         return 0
+    for k, (rec, m) in enumerate(zip(recs, ms)):
+        if recs[0] is not data:
+            print(f"{'' if k == 0 else chr(10)}match {k + 1} of {len(ms)}:")
+        _print_replay(rec, m)
+    return 0
+
+
+def _print_replay(rec, m) -> None:
     v = m.v
     print(f"{v.title} ({rec['variant']}), seed {m.seed}: {len(m.deals)} deals")
     for i, st in enumerate(m.deals):
@@ -290,17 +324,35 @@ def cmd_replay(args) -> int:
     s = m.summary()
     print(f"match: score {s['score']}, {'over' if s['over'] else 'not over'}"
           + (f", winners {s['winners']}" if s["winners"] else ""))
-    return 0
 
 
 def cmd_rules(args) -> int:
+    """The rulebook of a variant; with ``--diff [BASE]`` only what differs from BASE, by
+    default from the variant's own parent (its ``extends:``)."""
     from interpreter.rulebook import diff, render
     v = load_variant(args.variant, _parse_set(args.set) or None)
-    if args.diff:
+    if args.diff is True:
+        print(diff(v, load_variant(_parent_of(v))), end="")
+    elif args.diff:
         print(diff(v, load_variant(args.diff)), end="")
     else:
         print(render(v), end="")
     return 0
+
+
+def _parent_of(v) -> str:
+    """The path of the file that ``v``'s own file extends. Raises CLIError if it extends none."""
+    import yaml
+
+    from interpreter.loader import resolve_name
+    try:  # the file has just loaded: it is valid YAML
+        own = yaml.safe_load(Path(v.path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        own = None
+    parent = own.get("extends") if isinstance(own, dict) else None
+    if not isinstance(parent, str):
+        raise CLIError(f"--diff: {v.ref} extends no variant: give the variant to compare with, --diff BASE")
+    return str(resolve_name(parent, Path(v.path).parent))
 
 
 def cmd_variants(args) -> int:
@@ -354,7 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(fn=cmd_replay)
     rl = sub.add_parser("rules", help="print a variant as a readable rulebook (Markdown)")
     rl.add_argument("variant", metavar="VARIANT", help="shipped name or a YAML path")
-    rl.add_argument("--diff", metavar="BASE", help="show only what differs from BASE")
+    rl.add_argument("--diff", metavar="BASE", nargs="?", const=True,
+                    help="show only what differs from BASE (default: the variant's parent, its extends:)")
     rl.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     rl.set_defaults(fn=cmd_rules)
     v = sub.add_parser("variants", help="list the shipped variants")

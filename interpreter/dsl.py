@@ -29,7 +29,9 @@ number in ``auction.may_bid``, the card and "played after the exposure" in
 from __future__ import annotations
 
 import ast
+import difflib
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +56,36 @@ class DSLError(TaashError, ValueError):
     def __init__(self, message: str, line: int = 1, column: int = 1):
         super().__init__(message)
         self.message, self.line, self.column = message, line, column
+        self.errors = [self]  # every problem found in the rule, by position (this one first)
+        self.unknown = None   # an unknown name: (name, {known name: type}), for a typed hint
+
+    def reword(self, message: str) -> None:
+        self.message = message
+        self.args = (message,)
+
+
+ERROR = "error"  # the type of a part that did not check: its problem is already reported
+
+
+def _collecting(method):
+    """Wrap ``Compiler.value``/``stmt`` so that, while a rule is checked, a problem found in
+    a part is recorded (in ``Compiler.errors``) and the part becomes an ``error`` node, and
+    checking goes on with the rest of the rule. A problem raised by a part whose own parts
+    already had one is a consequence of that one and is not reported again."""
+    @functools.wraps(method)
+    def wrapper(self, node, *args):
+        errors = self.errors
+        if errors is None:
+            return method(self, node, *args)
+        n = len(errors)
+        try:
+            return method(self, node, *args)
+        except DSLError as e:
+            if len(errors) == n:
+                errors.append(e)
+                self.failed[id(node)] = e
+            return T("error", ERROR, info=e)
+    return wrapper
 
 
 class DefineError(DSLError):
@@ -175,6 +207,8 @@ class Compiler:
         self.rules: list[tuple[str, T, bool, list]] = []   # (function name, typed tree, effect?, lets)
         self.names: list[str] = []
         self.consts: dict[str, object] = {}
+        self.errors: list[DSLError] | None = None  # while add() checks a rule
+        self.failed: dict[int, DSLError] = {}     # id of a parse node -> its problem
         self._tmp = 0
         self.defines = {k: (str(v).lower() if isinstance(v, bool) else str(v))
                         for k, v in (defines or {}).items()}
@@ -188,17 +222,38 @@ class Compiler:
     def parse(self, text: str, start: str) -> Tree:
         if len(text) > MAX_RULE_CHARS:
             raise DSLError(f"this rule is {len(text)} characters long; at most {MAX_RULE_CHARS}")
+        errors: list[DSLError] = []
+        repaired: list[DSLError] = []
+        last_end = [None]
+
+        def on_error(e: UnexpectedInput) -> bool:
+            # Lark's LALR recovery drops the offending token and goes on; as in yacc, an
+            # error less than three tokens after the last one is a consequence of it, not
+            # reported. A '=' where a comparison may stand is read as '==' and checking
+            # goes on.
+            start_, end = _span(e)
+            if last_end[0] is None or _tokens(text[last_end[0]:start_]) >= 3:
+                err = DSLError(_parse_message(e, text), getattr(e, "line", 1) or 1,
+                               getattr(e, "column", 1) or 1)
+                tok = getattr(e, "token", None)
+                if isinstance(e, UnexpectedToken) and tok.type != "$END" and str(tok) == "=" \
+                        and "COMP_OP" in (e.accepts or e.expected):
+                    e.interactive_parser.feed_token(Token.new_borrow_pos("COMP_OP", "==", tok))
+                    repaired.append(err)
+                    return True
+                errors.append(err)
+            last_end[0] = max(end, last_end[0] or 0)
+            return True
         try:
-            tree = parser().parse(text, start=start)
+            tree = parser().parse(text, start=start, on_error=on_error)
         except UnexpectedInput as e:
-            message = _parse_message(e, text)
-            pos = getattr(e, "pos_in_stream", None)
-            if start == "expr_rule" and pos is not None and text[pos:pos + 1] == "=":
-                message += ("; this rule is a value, and only an effect assigns (`NAME = ...` "
-                            "in scoring.effect, play.after_trick or a declaration's effect): "
-                            "to compare, write '=='")
-            raise DSLError(message, getattr(e, "line", 1) or 1,
-                           getattr(e, "column", 1) or 1) from None
+            on_error(e)
+        if errors or (repaired and self.errors is None):
+            errors = sorted(errors + repaired, key=lambda e: (e.line, e.column))
+            errors[0].errors = errors
+            raise errors[0]
+        if repaired:  # add() goes on checking the repaired rule
+            self.errors.extend(repaired)
         # bound the nesting, so that checking and compiling never exhaust Python's stack
         stack = [(tree, 1)]
         while stack:
@@ -230,20 +285,39 @@ class Compiler:
         self._q = self._expansions = 0
         fname = f"r{len(self.names)}"
         lets = []
-        if kind == "effect":
-            tree = self.parse(text, "effect_rule")
-            typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
-            const = _NC
-            for name, pos in self.unread.items():  # a misspelt variable, most likely
-                raise DSLError(f"'{name}' is named here but never used{_suggest(name, self.variables)}; "
-                               "to keep a value, declare a variable under `variables:`", *pos)
-        else:
-            tree = self.parse(text, "expr_rule")
-            *let_defs, inner = tree.children
-            lets = [self.let(d) for d in let_defs]
-            typed = self.value(inner)
-            const = typed.const
-            self.expect(inner, typed.type, kind, "this rule")
+        self.errors = errors = []
+        self.failed = {}
+        try:
+            if kind == "effect":
+                tree = self.parse(text, "effect_rule")
+                typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
+                const = _NC
+                for name, pos in self.unread.items():  # a misspelt variable, most likely
+                    errors.append(DSLError(f"'{name}' is named here but never used"
+                                           f"{_suggest(name, self.variables)}; to keep a value, declare a "
+                                           "variable under `variables:`", *pos))
+                    break
+            else:
+                tree = self.parse(text, "expr_rule")
+                *let_defs, inner = tree.children
+                for d in let_defs:
+                    try:
+                        lets.append(self.let(d))
+                    except DSLError as e:
+                        errors.append(e)
+                typed = self.value(inner)
+                const = typed.const
+                try:
+                    self.expect(inner, typed.type, kind, "this rule")
+                except DSLError as e:
+                    errors.append(e)
+        finally:
+            self.errors = None
+        if errors:  # every problem of the rule, by position
+            errors.sort(key=lambda e: (e.line, e.column))
+            errors[0].errors = errors
+            raise errors[0]
+        if kind != "effect":
             if kind == BOOL and const is False and getattr(inner, "data", None) != "false" \
                     and not self.only_options:
                 raise DSLError("this rule can never be satisfied (it is always false)",
@@ -343,10 +417,16 @@ class Compiler:
 
     # -- checking: parse tree -> typed tree --------------------------------------------
     def expect(self, node, got: str, want: str, what: str):
+        if got == ERROR:  # already reported; a misspelt name gets a hint of the wanted type
+            e = self.failed.get(id(node))
+            if e is not None and e.unknown is not None:
+                _typed_hint(e, want)
+            return
         if got == want or (got == NONE and want in _NONEABLE):
             return
         raise DSLError(f"{what} should be a {want}, not a {got}", *_pos(node))
 
+    @_collecting
     def stmt(self, node: Tree, depth: int) -> T:
         if node.data == "assign":
             lv, op, expr = node.children
@@ -471,19 +551,22 @@ class Compiler:
         if self._expansions > MAX_EXPANSIONS:
             raise DSLError(f"the named expressions used here expand to more than {MAX_EXPANSIONS} "
                            "parts: name a part once with `let`", *_pos(node))
-        tree = self.define_tree(name)
-        saved = self.locals
-        self.locals = {}
-        self._expanding.append(name)
+        saved, collecting = self.locals, self.errors
+        self.errors = None  # a problem inside is the named expression's: raised, located there
         try:
-            return self.value(tree)
-        except DefineError:
-            raise
-        except DSLError as e:
-            raise DefineError(e.message, e.line, e.column, name) from None
+            tree = self.define_tree(name)
+            self.locals = {}
+            self._expanding.append(name)
+            try:
+                return self.value(tree)
+            except DefineError:
+                raise
+            except DSLError as e:
+                raise DefineError(e.message, e.line, e.column, name) from None
+            finally:
+                self._expanding.pop()
         finally:
-            self._expanding.pop()
-            self.locals = saved
+            self.locals, self.errors = saved, collecting
 
     def check_defines(self) -> dict[str, str]:
         """Check every named expression on its own (with the names of every hook), so that
@@ -521,6 +604,7 @@ class Compiler:
         self.expect(body_node, body.type, BOOL, f"the condition of {op}(...)")
         return T(op, tset.type if op == "those" else BOOL, _NC, [tset, body], qvar)
 
+    @_collecting
     def value(self, node) -> T:
         """The typed tree of an expression node. Raises DSLError."""
         if isinstance(node, Token):
@@ -587,6 +671,10 @@ class Compiler:
             ta, tb = self.value(a), self.value(b)
             at, bt = ta.type, tb.type
             op = str(op)
+            if ERROR in (at, bt):  # a misspelt name on one side: hint a name of the other's type
+                self.expect(a, at, bt, "")
+                self.expect(b, bt, at, "")
+                return T("error", ERROR)
             if op in ("==", "!="):
                 if not (at == bt or NONE in (at, bt) and (at in _NONEABLE or bt in _NONEABLE)):
                     raise DSLError(f"cannot compare a {at} with a {bt}", *_pos(node))
@@ -647,7 +735,9 @@ class Compiler:
                                    *_pos(c.children[0]))
                 tv = self.value(c.children[1])
                 vt = tv.type
-                if typ is None or typ == NONE:
+                if vt == ERROR:
+                    pass
+                elif typ is None or typ == NONE:
                     if typ == NONE and vt not in _NONEABLE | {NONE}:
                         raise DSLError(f"every case should give one type, not none and a {vt}",
                                        *_pos(c.children[1]))
@@ -658,10 +748,10 @@ class Compiler:
             else:
                 tv = self.value(c.children[0])
                 vt = tv.type
-                if typ is not None and vt != typ and not (
+                if vt != ERROR and typ is not None and vt != typ and not (
                         (vt == NONE and typ in _NONEABLE) or (typ == NONE and vt in _NONEABLE)):
                     raise DSLError(f"every case should give a {typ}, not a {vt}", *_pos(c.children[0]))
-                typ = vt if typ in (None, NONE) else typ
+                typ = vt if typ in (None, NONE) and vt != ERROR else typ
                 default = tv
         return T("cases", typ, _NC, kids, default)
 
@@ -716,8 +806,14 @@ class Compiler:
                 raise DSLError(f"'{name}' is only available in {hook}", *_pos(node))
         if name in FUNCTIONS:
             raise DSLError(f"'{name}' is a function: write {name}(...)", *_pos(node))
-        known = list(NAMES) + list(self.extra) + list(self.options) + list(self.defines) + list(self.locals)
-        raise DSLError(f"unknown name '{name}'{_suggest(name, known)}", *_pos(node))
+        known = {n: e.type for n, e in NAMES.items()}
+        known.update({n: e.type for n, e in self.extra.items()})
+        known.update({n: BOOL if isinstance(v, bool) else INT for n, v in self.options.items()})
+        known.update({n: None for n in self.defines})  # type known only once expanded
+        known.update({n: t for n, (_, t, *_) in self.locals.items()})
+        e = DSLError(f"unknown name '{name}'{_suggest(name, known)}", *_pos(node))
+        e.unknown = (name, known)
+        raise e
 
     def not_decided(self, node, name: str, reads) -> None:
         """Raise DSLError if ``name`` reads what this rule decides (``_DECIDED_BY``)."""
@@ -1007,8 +1103,42 @@ def _pos(node) -> tuple[int, int]:
     return 1, 1
 
 
+def _typed_hint(e: DSLError, want: str) -> None:
+    """Reword the unknown-name problem ``e`` to suggest the closest known name of type
+    ``want`` (difflib), when one is close enough."""
+    name, known = e.unknown
+    typed = [n for n, t in known.items() if t == want or (t == NONE and want in _NONEABLE)]
+    m = difflib.get_close_matches(name, typed, n=1)
+    if m:
+        e.reword(f"unknown name '{name}' (did you mean '{m[0]}', of type {want}?)")
+    e.unknown = None  # hinted once, at the innermost place that wants a type
+
+
+_TOKEN = re.compile(r'#[^\n]*|"[^"\n]*"|[a-z_][a-z0-9_]*|[0-9]+|==|!=|<=|>=|\+=|-=|//|\S')
+
+
+def _tokens(text: str, most: int = 3) -> int:
+    """About how many tokens ``text`` holds (comments aside), counted up to ``most``: a
+    plain scan, not the lexer, so that a long broken rule is checked quickly."""
+    n = 0
+    for m in _TOKEN.finditer(text):
+        if not m.group().startswith("#"):
+            n += 1
+            if n >= most:
+                break
+    return n
+
+
+def _span(e: UnexpectedInput) -> tuple[int, int]:
+    """(start, end) character offsets of what a parse error is about."""
+    tok = getattr(e, "token", None)
+    if tok is not None and getattr(tok, "start_pos", None) is not None:
+        return tok.start_pos, tok.end_pos if tok.end_pos is not None else tok.start_pos
+    pos = getattr(e, "pos_in_stream", None) or 0
+    return pos, pos + 1
+
+
 def _suggest(name: str, known) -> str:
-    import difflib
     m = difflib.get_close_matches(name, list(known), n=1)
     return f" (did you mean '{m[0]}'?)" if m else ""
 
@@ -1026,6 +1156,9 @@ def _parse_message(e: UnexpectedInput, text: str) -> str:
         return "the rule ends too early"
     if isinstance(e, UnexpectedToken):
         tok = e.token
+        if str(tok) == "=" and tok.type != "$END":
+            return ("unexpected '=': to compare, write '=='; '=' only sets a value, at the "
+                    "start of a statement of an effect")
         got = "end of the rule" if tok.type == "$END" else repr(str(tok))
         exp = sorted({_TOKEN_WORDS.get(t, t.lower().strip("_")) for t in e.expected})
         exp = [x for x in exp if not x.startswith("__")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .names import ASSIGNABLE_ENTRIES, FUNCTION_ENTRIES, NAME_ENTRIES
+from .names import ASSIGNABLE_ENTRIES, FUNCTION_ENTRIES, ME, NAME_ENTRIES
 
 BEGIN = ("<!-- registry tables: made from interpreter/names.py by "
          "`python -m interpreter.guide --write docs/authoring.md`; do not edit by hand -->")
@@ -26,6 +26,9 @@ def guide_tables() -> str:
     out += [f"| `{e.name}` | {e.type} | `{e.form}` | {e.doc} |" for e in ASSIGNABLE_ENTRIES]
     out += ["", "Functions:", "", "| function | type | value |", "|---|---|---|"]
     out += [f"| `{e.signature}` | {e.type} | {e.doc} |" for e in FUNCTION_ENTRIES]
+    out += ["", "Who `me` is: every rule is asked for one seat, `me` (and so `my_side`, `hand`,",
+            "`my_side_tricks`, `higher(...)`):", "", "| rule | `me` |", "|---|---|"]
+    out += [f"| `{hook}` | {who} |" for hook, who in ME.items()]
     return "\n".join(out)
 
 

@@ -47,34 +47,73 @@ KEY = "\0key"  # locs[path + (KEY,)]: where the key of the value at path is writ
 
 @dataclass(frozen=True)
 class Problem:
-    """One located problem: ``file`` (str), ``line``/``column`` (1-based), ``message``."""
+    """One located problem: ``file`` (str), ``line``/``column`` (1-based), ``message``.
+    ``origin``: for a problem in what the file inherits (``extends:``), the (file, line,
+    column) of the inherited text; ``line``/``column`` are then the child's ``extends:``."""
     file: str
     line: int
     column: int
     message: str
+    origin: tuple | None = None
 
     def format(self, with_context: bool = True) -> str:
-        """``FILE:LINE:COL: error: MESSAGE``, then the offending line and a caret."""
+        """``FILE:LINE:COL: error: MESSAGE``, then the offending line and a caret (and
+        for an inherited problem, the inherited line and a caret)."""
         if self.line < 1:  # not about a place in the file (an option given on the command line)
             return f"{self.file}: error: {self.message}"
         head = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
         if not with_context:
             return head
-        try:
-            lines = Path(self.file).read_text(errors="replace").splitlines()
-            text = lines[self.line - 1]
-        except (OSError, IndexError):
-            return head
-        caret = " " * (max(self.column, 1) - 1) + "^"
-        return f"{head}\n    {text}\n    {caret}"
+        out = [head]
+        for file, line, column in [(self.file, self.line, self.column)] + ([self.origin] if self.origin else []):
+            try:
+                text = Path(file).read_text(errors="replace").splitlines()[line - 1]
+            except (OSError, IndexError):
+                continue
+            out += [f"    {text}", "    " + " " * (max(column, 1) - 1) + "^"]
+        return "\n".join(out)
 
 
 class VariantError(TaashError, ValueError):
-    """A variant file that cannot be loaded; ``problems`` lists every located problem."""
+    """A variant file that cannot be loaded; ``problems`` lists every located problem,
+    each file's in order of position (files in the order they first appear)."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = list(problems)
+        self.problems = by_position(problems)
         super().__init__("\n".join(p.format(False) for p in self.problems))
+
+
+def by_position(problems: list[Problem]) -> list[Problem]:
+    """``problems`` in order of line and column in each file, the files in the order they
+    first appear (a stable sort)."""
+    first: dict[str, int] = {}
+    for p in problems:
+        first.setdefault(p.file, len(first))
+    return sorted(problems, key=lambda p: (first[p.file], p.line, p.column))
+
+
+def inherited(problems: list[Problem], path: Path) -> list[Problem]:
+    """``problems`` of loading ``path`` with each problem in another file (a file it
+    inherits through ``extends:``, at any depth) moved to ``path``'s ``extends:`` line,
+    its message naming the inherited file:line:column (kept in ``origin``)."""
+    fname = str(path)
+    if all(p.file == fname or p.line < 1 for p in problems):
+        return problems
+    try:
+        _, locs = _yaml_tree(path)
+    except VariantError:
+        return problems
+    at = locs.get(("extends",))
+    if at is None:
+        return problems
+    out = []
+    for p in problems:
+        if p.file != fname and p.line >= 1:
+            p = Problem(fname, at.line, at.column,
+                        f"in {p.file}:{p.line}:{p.column} (inherited through `extends:`): {p.message}",
+                        (p.file, p.line, p.column))
+        out.append(p)
+    return out
 
 
 @dataclass
@@ -333,6 +372,10 @@ def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:
     if parent is None:
         return data, locs
     loc = locs.get(("extends",), Loc(str(path), 1, 1))
+    if isinstance(parent, int) and not isinstance(parent, bool):
+        raise VariantError([Problem(loc.file, loc.line, loc.column,
+                                    f"`extends: {parent}`: YAML reads an unquoted number as a number, "
+                                    f"not a name; write it in quotes: extends: \"{parent}\"")])
     if not isinstance(parent, str):
         raise VariantError([Problem(loc.file, loc.line, loc.column, "`extends:` takes a variant name or path")])
     try:

@@ -181,8 +181,8 @@ NAME_ENTRIES: tuple[Name, ...] = (
     # seats and sides (RULES.md §0.1, §0.6)
     _fixed("players", "players", "the number of players", "number of seats"),
     _n("me", SEAT, (), lambda c: var("me"), "the player",
-       "the seat the rule is asked for (the player to act, the declaring player, the "
-       "declarer in scoring)"),
+       "the seat the rule is asked for: in each rule, the seat the table \"Who `me` is\" "
+       "below names (the player to act, the card's player, the declarer in scoring...)"),
     _attr("dealer", SEAT, "dealer", "the dealer", "the dealer"),
     _n("eldest", SEAT, ("dealer",),
        lambda c: binop(binop(field("dealer"), "+", const(1)), "%", const(c.players)),
@@ -190,13 +190,17 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _attr("declarer", SEAT, "declarer", "the declarer", "the declarer (`none` before the "
           "auction ends)"),
     _n("my_side", SIDE, ("side",), lambda c: sub(field("side"), var("me")), "the player's side",
-       "the side of `me`"),
+       "the side of `me` (`none` when `me` is). With `partnership: fixed` seat s is on side "
+       "s mod 2 all along; with `called` or `solo` every seat is on side 1 until the auction "
+       "ends, then the declarer is on side 0 (and a called partner joins him when revealed)"),
     _n("declarer_side", SIDE, ("side", "declarer"),
        lambda c: _or_none(_has_declarer(), sub(field("side"), field("declarer"))),
-       "the declarer's side", "the declarer's side"),
+       "the declarer's side", "the declarer's side (`none` until the auction ends: in a solo "
+       "or called auction no seat has a side of its own yet)"),
     _n("defenders_side", SIDE, ("side", "declarer"),
        lambda c: _or_none(_has_declarer(), binop(const(1), "-", sub(field("side"), field("declarer")))),
-       "the defenders' side", "the side that is not the declarer's"),
+       "the defenders' side", "the side that is not the declarer's (`none` until the auction "
+       "ends)"),
     _attr("partner", SEAT, "partner", "the partner",
           "the declarer's called partner (`none` without one)"),
     _attr("partner_revealed", BOOL, "partner_revealed", "the partner is revealed",
@@ -299,8 +303,9 @@ NAME_ENTRIES: tuple[Name, ...] = (
 
 ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
     Assignable("target", INT, ("target",), None, lambda c, i: field("target", store=True), None,
-               lambda i: "the target", "change the target of the declarer's side",
-               "target += v"),
+               lambda i: "the target", "change the target of the declarer's side: `target = v` "
+               "sets it (`target = bid + 4`), `target += v` and `target -= v` move it",
+               "target = v"),
     Assignable("score", INT, ("scores",), "score",
                lambda c, i: sub(field("scores"), i, store=True),
                lambda c: call("len", field("scores")), lambda i: f"the score of {i}",
@@ -381,8 +386,9 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
     Function("played", (SEAT,), CARD, ("trick_seats", "trick_cards"),
              lambda c, a: call("_played", field("trick_seats"), field("trick_cards"), a),
              lambda a: f"the card played by {a[0]}",
-             "the card that seat played to the current trick (`none` for a seat that has not "
-             "played to it yet, so for every seat when leading)"),
+             "the card that seat played to the current trick: `none` for a seat that has not "
+             "played to it yet (so for every seat when leading, and in `scoring`); in "
+             "`play.after_trick` the trick just completed, every seat's card"),
     Function("higher", (CARDS, CARD), CARDS, ("higher",),
              lambda c, a, b: method(var("s"), "higher", var("me"), a, b),
              lambda a: f"{a[0]} that would beat {a[1]}",
@@ -474,6 +480,33 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
            "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH")
 """The globals an entry's code may name beside the parameters (interpreter.dsl binds them)."""
+# Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
+# interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py
+# checks every hook is here.
+ME = {
+    "auction.may_pass": "the player to call",
+    "auction.may_bid": "the player to call",
+    "auction.may_equal": "the player to call",
+    "auction.may_double": "the player to call",
+    "auction.may_redouble": "the player to call",
+    "auction.ends": "the player who has just called",
+    "play.leader": "`none` (asked before anyone plays: name the seat, e.g. `eldest`)",
+    "play.may_play": "the player to play",
+    "play.may_expose": "the player to play",
+    "play.counts_as_trump": "the player of the card: who played it to the trick, or who "
+                            "would play it (`higher(...)`)",
+    "play.after_trick": "the seat that won the trick (also `winner`)",
+    "scoring.made": "the declarer",
+    "scoring.effect": "the declarer",
+    "match.ends": "`none` (the match is about every seat)",
+    "match.next_dealer": "the declarer of the deal just finished",
+    "contract.declarer": "`none` (asked as the deal starts: name the seat, e.g. `eldest`)",
+    "contract.target": "the declarer the contract gives",
+    "trump.chooser": "`none` (asked before trump is chosen: name the seat, e.g. `eldest`)",
+    "declarations": "`when`: the player to act, who would declare; `effect` and "
+                    "`answered_by`: the player who declared",
+}
+
 PARAMS = ("s", "me", "x", "y")
 
 

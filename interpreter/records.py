@@ -15,6 +15,8 @@ from .errors import ActionError, TaashError
 from .variant import Variant, load_variant
 
 FORMAT = "taash-record/1"
+SET_FORMAT = "taash-records/1"  # several matches in one file: {"format", "records": [record, ...]}
+MAX_RECORDS = 100_000
 
 
 class RecordError(TaashError, ValueError):
@@ -35,6 +37,28 @@ def read_record(path: str | Path) -> dict:
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise RecordError(f"{path} is not JSON: {e}") from None
     return data
+
+
+def record_set(records: list[dict]) -> dict:
+    """One file's worth of several records: ``{"format": "taash-records/1", "records": [...]}``."""
+    return {"format": SET_FORMAT, "records": list(records)}
+
+
+def records_of(data) -> list[dict]:
+    """The records a file holds: ``[data]`` for one record, the records of a set (in
+    order) for a set. Raises RecordError for a malformed set (each record is checked by
+    `replay`)."""
+    if isinstance(data, dict) and data.get("format") == SET_FORMAT:
+        recs = data.get("records")
+        if not isinstance(recs, list) or not recs:
+            raise RecordError("a set of records needs 'records': a list of at least one record")
+        if len(recs) > MAX_RECORDS:
+            raise RecordError(f"a set of records holds at most {MAX_RECORDS} records")
+        for i, r in enumerate(recs):
+            if not isinstance(r, dict):
+                raise RecordError(f"record {i} of the set must be an object")
+        return recs
+    return [data]
 
 
 def _check_shape(rec) -> None:

@@ -174,12 +174,13 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
             "solo": "the declarer plays alone against the others, who form a side"}[v.partnership]
     secs.append(("Players", f"{v.players} players; {part}. Play goes {v.direction} "
                  "(the turn passes from each seat to the next)."))
-    pts = ", ".join(f"{RANK_NAMES[r]} {p}" for r, p in d.points.items() if p)
-    copies = {1: "", 2: "two"}.get(d.copies, str(d.copies))
+    pts = ", ".join(f"{RANK_NAMES.get(r, r)} {p}" for r, p in d.points.items() if p)
+    unpointed = any(not d.points.get(r) for r in d.ranks)
+    copies = {1: "", 2: ", two copies of each card (of two identical cards the first played wins)"}.get(
+        d.copies, f", {d.copies} copies of each card (of identical cards the first played wins)")
     deck = (f"{d.size * d.copies} cards: {' '.join(d.ranks)} (strongest first) in "
-            f"{', '.join(SUIT_NAMES[s] for s in d.suits)}"
-            f"{f', {copies} copies of each card (of {copies} identical cards the first played wins)' if copies else ''}.\n"
-            + (f"Points: {pts}; other cards 0." if pts else "No card has points.")
+            f"{', '.join(SUIT_NAMES.get(s, s) for s in d.suits)}{copies}.\n"
+            + (f"Points: {pts}{'; other cards 0' if unpointed else ''}." if pts else "No card has points.")
             + (f" The last trick is worth {v.last_trick}." if v.last_trick else "")
             + (f" {v.total} points in all." if v.total else ""))
     secs.append(("Deck and points", deck))

@@ -13,7 +13,8 @@ from .actions import Action
 from .errors import InvalidActionError
 from .cards import Deck
 from .dsl import _NC, BOOL, CARDS, INT, SEAT, Compiler, DefineError, DSLError
-from .loader import KEY, Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
+from .loader import (KEY, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw, locate,
+                     resolve_name, schema_problems)
 
 # hook -> (path in the file, expected kind, default rule text or None if required)
 HOOKS = {
@@ -308,12 +309,20 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     """Load, check and compile a variant by shipped name (``29``) or path.
 
     options: values for the variant's ``options:`` (``--set KEY=VALUE``), each an int or
-    bool. Raises VariantError (located problems) for a bad file or option.
+    bool. Raises VariantError (located problems) for a bad file or option; a problem in
+    what the file inherits is reported at its ``extends:`` (loader.inherited).
     """
     try:
         path = resolve_name(str(name))
     except FileNotFoundError as e:
         raise VariantError([Problem(str(name), 0, 0, str(e))]) from None
+    try:
+        return _load_variant(path, options)
+    except VariantError as e:
+        raise VariantError(inherited(e.problems, path)) from None
+
+
+def _load_variant(path: Path, options: dict | None) -> Variant:
     data, locs = load_raw(path)
     fname = str(path)
     problems = schema_problems(data, locs, fname)
@@ -348,10 +357,10 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         pc.only_options = True
         try:
             fn = pc.add("preset", preset["when"], BOOL)
-        except DSLError as e:
+        except DSLError as err:
             loc = at("presets", i, "when")
-            line, col = loc.inner(e.line, e.column)
-            raise VariantError([Problem(loc.file, line, col, f"presets.{i}.when: {e.message}")]) from None
+            raise VariantError([Problem(loc.file, *loc.inner(e.line, e.column), f"presets.{i}.when: {e.message}")
+                                for e in err.errors]) from None
         const = pc.consts[fn]
         if const is _NC:
             loc = at("presets", i, "when")
@@ -526,8 +535,9 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     def add(hook, p, kind, text, extra=None):
         try:
             names[hook] = comp.add(hook, text, kind, extra)
-        except DSLError as e:
-            dsl_problem(p, e, p)
+        except DSLError as err:
+            for e in err.errors:  # every problem of the rule
+                dsl_problem(p, e, p)
 
     try:
         comp.check_defines()
@@ -655,7 +665,7 @@ def check_files(paths) -> list[Problem]:
         except VariantError as e:
             out.extend(e.problems)
             continue
-        seen = set()
+        seen, found = set(), []
         for combo in option_combinations(p):
             try:
                 load_variant(p, combo)
@@ -666,5 +676,7 @@ def check_files(paths) -> list[Problem]:
                     key = (pr.file, pr.line, pr.column, pr.message)
                     if key not in seen:
                         seen.add(key)
-                        out.append(Problem(pr.file, pr.line, pr.column, f"with {sets}: {pr.message}"))
+                        found.append(Problem(pr.file, pr.line, pr.column, f"with {sets}: {pr.message}",
+                                             pr.origin))
+        out.extend(by_position(found))
     return out

@@ -204,7 +204,7 @@ def test_unknown_rank_literal(tmp_path):
     check(p, 5, 17, '"X" is not a suit, rank or card of this deck')
 
 
-def test_inherited_rule_broken_by_child_is_located_in_parent(tmp_path):
+def test_inherited_rule_broken_by_child_is_reported_at_extends_naming_the_parent(tmp_path):
     # without kings, 29's royals (variants/29.yaml line 45) names a rank that is gone
     p = write(tmp_path, HEAD + textwrap.dedent("""\
         deck:
@@ -221,7 +221,15 @@ def test_inherited_rule_broken_by_child_is_located_in_parent(tmp_path):
     parent = VARIANTS_DIR / "29.yaml"
     line = next(i for i, ln in enumerate(parent.read_text().splitlines(), 1)
                 if ln.startswith('    when: holds("K", trump)'))
-    check(p, line, 17, '"K" is not a suit, rank or card of this deck', file=parent)
+    # reported at the child's `extends: "29"` (line 1, the quoted value at column 10),
+    # naming the parent's line and column; the context shows both lines
+    pr = check(p, 1, 10, f'in {parent.resolve()}:{line}:17 (inherited through `extends:`): '
+                         'declarations.royals.when: "K" is not a suit, rank or card of this deck')
+    assert pr.origin == (str(parent.resolve()), line, 17)
+    out = pr.format().splitlines()
+    assert out[1:3] == ['    extends: "29"', "    " + " " * 9 + "^"]
+    assert out[3] == "    " + parent.read_text().splitlines()[line - 1]
+    assert out[4] == "    " + " " * 16 + "^"
 
 
 # -- semantic checks ---------------------------------------------------------------------------
@@ -256,8 +264,10 @@ def test_min_bid_above_max_bid(tmp_path):
 def test_extends_cycle(tmp_path):
     a = write(tmp_path, "extends: b.yaml\nname: a\n", "a.yaml")
     b = write(tmp_path, "name: b\nextends: a.yaml\n", "b.yaml")
-    # the cycle closes at b.yaml line 2, the value at column 10
-    check(a, 2, 10, "`extends:` makes a cycle: a.yaml -> b.yaml -> a.yaml", file=b)
+    # the cycle closes at b.yaml line 2, the value at column 10: reported at a.yaml's
+    # `extends:` (line 1, column 10), naming b.yaml's place
+    check(a, 1, 10, f"in {b.resolve()}:2:10 (inherited through `extends:`): "
+                    "`extends:` makes a cycle: a.yaml -> b.yaml -> a.yaml")
 
 
 def test_extends_unknown_variant(tmp_path):

@@ -45,8 +45,9 @@ def listed(cell: str) -> str:
 def test_guide_lists_exactly_the_registry_names_assignables_and_functions():
     tables = dict(guide_tables())
     assert list(tables) == [("name", "type", "value"), ("name", "type", "example", "what it changes"),
-                            ("function", "type", "value")]
-    names_, assignable, functions = ([listed(c) for c in rows] for rows in tables.values())
+                            ("function", "type", "value"), ("rule", "`me`")]
+    names_, assignable, functions = ([listed(c) for c in rows] for rows in list(tables.values())[:3])
+    assert [c.strip("`") for c in list(tables.values())[3]] == list(names.ME)  # who `me` is
     every_name = [e.name for e in names.NAME_ENTRIES]
     assert sorted(names_) == sorted(every_name) and len(names_) == len(set(names_))
     assert sorted(assignable) == ["score", "side", "sits_out", "target"] == sorted(names.ASSIGNABLE)

@@ -1,5 +1,7 @@
 """`taash rules`: every shipped variant reads as a rulebook; --diff shows only differences."""
 
+import re
+
 import pytest
 
 from interpreter import load_variant, shipped_variants
@@ -52,6 +54,36 @@ def test_rule_words_reads_like_a_sentence():
         "the bid is at least 20 or the high bidder is nobody"
     assert rule_words('in_suit(hand, led) otherwise hand') == \
         "any card in hand of the suit led; if none, any card in hand"
+
+
+# an item left empty: "Points: ; other cards 0", "when: .", "a, , b", "()", a bare "- "
+EMPTY_ITEM = re.compile(r":\s*[;.,]|[;,]\s*[;,.]|\(\s*\)|:\s*$|^\s*-\s*$|\s[;,.]")
+
+
+def empty_items(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if not ln.startswith("#") and EMPTY_ITEM.search(ln)]
+
+
+def test_empty_item_pattern_finds_the_known_case():
+    assert empty_items("Points: ; other cards 0.") and empty_items("- ") and empty_items("when: .")
+    assert not empty_items("Points: jack 3, nine 2; other cards 0. 29 points in all.")
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_no_line_of_a_rulebook_has_an_empty_item(name):
+    # lines that end with ':' introduce a list below them; every other line is checked
+    text = render(load_variant(name))
+    lines = [ln for ln in text.splitlines() if not ln.rstrip().endswith(":")]
+    assert empty_items("\n".join(lines)) == []
+
+
+def test_a_deck_without_points_says_so(tmp_path):
+    p = tmp_path / "nopoints.yaml"
+    p.write_text('extends: "29"\nname: nopoints\ndeck:\n  points: {J: 0, "9": 0, A: 0, T: 0}\n'
+                 '  total: 0\n  last_trick: 0\n')
+    sec = dict(rulebook(load_variant(p)))["Deck and points"]
+    assert sec.splitlines()[1] == "No card has points."
+    assert empty_items(sec) == []
 
 
 def test_issue_11_constructs_in_words():

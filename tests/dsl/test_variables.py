@@ -407,8 +407,8 @@ BROKEN = {
         6, 16, "'+=' changes a number; 'who' is a seat: write `who = ...`"),
     "an assignment outside an effect": (
         STAKE + "match:\n  ends: stake = 3\n", 15, 15,
-        "this rule is a value, and only an effect assigns (`NAME = ...` in scoring.effect, "
-        "play.after_trick or a declaration's effect): to compare, write '=='"),
+        "unexpected '=': to compare, write '=='; '=' only sets a value, at the start of a "
+        "statement of an effect"),
     "an initial value of the wrong type": (
         STAKE.replace("initial: 1", "initial: dealer"), 7, 14,
         "variables.stake.initial: this rule should be a number, not a seat"),

@@ -78,7 +78,7 @@ def test_check_broken_file(tmp_path):
                         " (did you mean 'high_bid'?)")
     assert lines[1] == "      may_bid: number > high_bd"
     assert lines[2] == "    " + " " * 20 + "^"
-    assert lines[-1] == "1 of 2 files with errors"
+    assert lines[-1] == "1 problem in 1 of 2 files"
 
 
 def test_check_yaml_error_has_location_and_caret(tmp_path):
@@ -121,14 +121,8 @@ def test_simulate_same_seed_same_json():
 
 
 def record_files(path: Path) -> list[Path]:
-    """The records `--record path` wrote: path itself, or path-1.json, path-2.json, ..."""
-    if path.exists():
-        return [path]
-    out, i = [], 1
-    while (p := path.with_name(f"{path.stem}-{i}{path.suffix}")).exists():
-        out.append(p)
-        i += 1
-    return out
+    """The record files `--record path` wrote: path itself (one match, or a set of them)."""
+    return [path] if path.exists() else []
 
 
 @pytest.fixture(scope="module")
@@ -258,3 +252,58 @@ def test_record_place_is_checked_before_playing(tmp_path):
     r = taash("simulate", "28", "--matches", 2, "--record", str(tmp_path) + "/")
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in tmp_path.glob("*.json")) == ["match-1.json", "match-2.json"]
+
+
+def test_check_reports_every_problem_by_position_and_counts_them(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    # line 4: may_pass at column 13; line 5: may_bid at column 12 (hnd at 18, '=' at 12 + 11)
+    bad.write_text('extends: "29"\nname: bad\nauction:\n  may_pass: lead == me\n'
+                   '  may_bid: count(hnd) = 2\n')
+    r = taash("check", bad, "variants/28.yaml")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    heads = [ln for ln in r.stderr.splitlines() if ln.startswith(str(bad.resolve()))]
+    assert [h.split(": error: ")[0] for h in heads] == [f"{bad.resolve()}:{p}" for p in ("4:13", "5:18", "5:23")]
+    assert r.stderr.splitlines()[-1] == "3 problems in 1 of 2 files"
+
+
+def test_rules_diff_without_base_compares_with_the_files_parent(tmp_path):
+    own = taash("rules", "variants/house/29-double.yaml", "--diff")
+    explicit = taash("rules", "variants/house/29-double.yaml", "--diff", "29")
+    assert own.returncode == explicit.returncode == 0, own.stderr
+    assert own.stdout == explicit.stdout
+    assert own.stdout.startswith("# Twenty-nine with doubling: how it differs from Twenty-nine\n")
+    # a user's file two levels down compares with its own parent, not with the shipped root
+    (tmp_path / "mid.yaml").write_text('extends: "29"\nname: mid\nauction:\n  min_bid: 16\n')
+    (tmp_path / "top.yaml").write_text('extends: mid.yaml\nname: top\ntitle: Top\nauction:\n  min_bid: 17\n')
+    r = taash("rules", tmp_path / "top.yaml", "--diff")
+    assert r.returncode == 0, r.stderr
+    # only the auction differs, and what it replaces is the parent's (bids from 16), not 29's
+    assert [ln for ln in r.stdout.splitlines() if ln.startswith("## ")] == ["## Auction"]
+    assert "> Bids are numbers from 16 to" in r.stdout and "Bids are numbers from 17 to" in r.stdout
+    assert_one_clear_error(taash("rules", "29", "--diff"), "29 extends no variant", "--diff BASE")
+
+
+def test_several_matches_recorded_in_one_file_replay_from_it(tmp_path):
+    out = tmp_path / "out.json"
+    r = taash("simulate", "28", "--matches", 3, "--seed", 5, "--record", out, "--json")
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+    data = json.loads(out.read_text())
+    assert data["format"] == "taash-records/1" and len(data["records"]) == 3
+    assert [rec["seed"] for rec in data["records"]] == [5, 6, 7]
+    r = taash("replay", out, "--json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)["matches"]
+    assert [m["match"]["score"] for m in got] == [m["score"] for m in summary["matches"]]
+    text = taash("replay", out).stdout
+    assert [ln for ln in text.splitlines() if ln.startswith("match ") and " of " in ln] == [
+        "match 1 of 3:", "match 2 of 3:", "match 3 of 3:"]
+    # a bad action in the second record is named with the record's place in the set
+    data["records"][1]["deals"][0]["actions"][0] = "bid 99"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert_one_clear_error(taash("replay", bad), "taash: error: record 1 of the set: deal 0, action 0: "
+                                                 "illegal action 'bid 99'")
+    bad.write_text(json.dumps({"format": "taash-records/1", "records": []}))
+    assert_one_clear_error(taash("replay", bad), "a set of records needs 'records'")
