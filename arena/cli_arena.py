@@ -94,7 +94,9 @@ def cmd_serve(args) -> int:
         except (NotImplementedError, RuntimeError):
             pass
         try:
-            await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds)
+            await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
+                        max_spectators=args.max_spectators, private_watch=args.private_watch,
+                        spectator_backlog=args.spectator_backlog, send_limit=args.max_queued)
         except asyncio.CancelledError:
             pass
 
@@ -266,9 +268,15 @@ def cmd_watch(args) -> int:
     from google.protobuf.json_format import MessageToDict
     from .pb import arena_pb2 as apb
     from .pb import arena_pb2_grpc
+    token = args.token
+    path = os.path.join(args.data, "watch-token")
+    if token is None and os.path.isfile(path):
+        with open(path) as f:
+            token = f.read().strip()
+    md = [("authorization", f"Bearer {token}")] if token else None
     with grpc.insecure_channel(args.server) as ch:
         try:
-            for ev in arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=args.game or "")):
+            for ev in arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=args.game or ""), metadata=md):
                 if args.json:
                     print(json.dumps(MessageToDict(ev)), flush=True)
                 else:
@@ -344,6 +352,15 @@ def add_commands(sub) -> None:
                    help="deal from the seeds alone, as `taash simulate` does (by default the arena "
                         "mixes a secret of its data directory into every shuffle, so that a bot "
                         "that knows a seed cannot compute the hands)")
+    s.add_argument("--max-spectators", type=_conv("--max-spectators"), default=1000, metavar="N",
+                   help="Watch calls at once; more are refused (default 1000)")
+    s.add_argument("--spectator-backlog", type=_conv("--spectator-backlog", 1), default=20_000, metavar="N",
+                   help="a spectator of every game that falls N events behind is dropped (default 20000)")
+    s.add_argument("--max-queued", type=_conv("--max-queued", 1), default=10_000, metavar="N",
+                   help="a bot stream with N messages not read is dropped as a fault (default 10000)")
+    s.add_argument("--private-watch", action="store_true",
+                   help="watching needs a token: the one in DIR/watch-token (made on first start) "
+                        "or the admin token")
     s.set_defaults(fn=cmd_serve)
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")
@@ -373,7 +390,11 @@ def add_commands(sub) -> None:
     w = asub.add_parser("watch", help="print the public events of one game or of all games")
     w.add_argument("game", nargs="?", metavar="GAME_ID", help="a running game (default: every game)")
     w.add_argument("--json", action="store_true", help="one JSON object per event")
+    w.add_argument("--token", metavar="T",
+                   help="the watch token of an arena served with --private-watch (default: "
+                        "DIR/watch-token if it exists)")
     server_arg(w)
+    data_arg(w)
     w.set_defaults(fn=cmd_watch)
 
     lb = asub.add_parser("bots", help="list the bots with a token and their connections")
