@@ -23,7 +23,9 @@ DEFAULT_DATA_DIR = "arena-data"
 
 
 class StoreError(Exception):
-    """A problem with the data directory or a bad argument (a bot name, a game id)."""
+    """A store cannot be opened, read or written (the message says which), or got a bad
+    argument (a bot name, a game id). The one error of the arena's store and the ladder's
+    (arena.ladder.store raises it too)."""
 
 
 def check_bot_name(name: str) -> str:
