@@ -312,7 +312,8 @@ def cmd_bot(args) -> int:
     if args.playouts:
         os.environ["TAASH_SEARCH_PLAYOUTS"] = str(args.playouts)
     bot = ArenaAgent(entry, args.seed)
-    client = BotClient(bot.decide, token, name, args.server, max_games=args.games)
+    client = BotClient(bot.decide, token, name, args.server, max_games=args.games,
+                       batch_events=args.batch_events)
     print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
     return run_client(client, name)
 
@@ -425,5 +426,8 @@ def add_commands(sub) -> None:
                    help="a search bot's time per decision, ms (default 50; never above half the decision's deadline)")
     b.add_argument("--playouts", type=_conv("--playouts", 1), metavar="N",
                    help="a search bot's rollouts per decision (reproducible decisions; default: time only)")
+    b.add_argument("--batch-events", action="store_true",
+                   help="receive the public events inside the next decision request (fewer messages; "
+                        "docs/protocol.md, Batched events)")
     b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
     b.set_defaults(fn=cmd_bot)

@@ -24,6 +24,7 @@ import pytest
 
 from tests.helpers import ROOT
 from tests.helpers.arena_util import Server, env, record, verdict_kinds
+from interpreter import replay
 from arena.pb import arena_pb2 as apb
 from arena.pb import arena_pb2_grpc
 
@@ -193,5 +194,18 @@ def test_batched_events_carry_the_same_events_as_separate_ones(tmp_path):
         assert b["in_decisions"] > len(b["events"]) // 2
         assert b["messages"]["event"] + b["in_decisions"] == len(b["events"])
         assert b["messages"]["event"] < len(b["events"]) // 4     # fewer messages by far
+    finally:
+        s.stop()
+
+
+def test_taash_bot_with_batched_events_plays_without_a_fault(tmp_path):
+    s = Server(tmp_path / "data")
+    try:
+        s.bot("heuristic", "hb", s.token("hb"), "--batch-events")
+        s.bot("random", "r", s.token("r"))
+        s.wait_connected(["hb", "r"])
+        [res] = s.run_matches("29", ["hb", "r", "hb", "r"], seed=4, max_deals=2)
+        assert res.error == "" and res.faults == 0 and res.deals == 2
+        assert replay(record(res.record)).deals[-1].is_terminal
     finally:
         s.stop()
