@@ -278,14 +278,15 @@ def cmd_replay(args) -> int:
     print(f"{v.title} ({rec['variant']}), seed {m.seed}: {len(m.deals)} deals")
     for i, st in enumerate(m.deals):
         r = st.result()
+        shown = "".join(f"; {k} {json.dumps(x)}" for k, x in r.get("variables", {}).items())  # public ones
         if r["declarer"] is None:
-            print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in")
+            print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in{shown}")
             continue
         side_pts = st.side_points
         print(f"deal {i + 1}: dealer {r['dealer']}, declarer {r['declarer']} bid {r['bid']}, "
               f"trump {r['trump'] or '-'}, target {r['target']}: declarer's side "
               f"{side_pts[st.side[st.declarer]]} points, {'made' if r['made'] else 'failed'}; "
-              f"score change {r['score_change']}")
+              f"score change {r['score_change']}{shown}")
     s = m.summary()
     print(f"match: score {s['score']}, {'over' if s['over'] else 'not over'}"
           + (f", winners {s['winners']}" if s["winners"] else ""))

@@ -49,6 +49,8 @@ FIELDS: dict[str, dict[str, str]] = {
              "side_points": "list", "seat_points": "list"},
     "declarations": {"declared": "dict", "declared_keys": "set", "answers": "set", "question": "="},
     "scoring": {"made": "="},
+    # the variant's own variables (`variables:`), by index; their values at the deal's start
+    "variables": {"vars": "list", "start_vars": "="},
 }
 _ALL_FIELDS = tuple(f for group in FIELDS.values() for f in group)
 _COPY = {kind: tuple(f for group in FIELDS.values() for f, k in group.items() if k == kind)
@@ -78,11 +80,14 @@ class State:
     __slots__ = _ALL_FIELDS
 
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
-                 scores=None, deal_number: int = 0):
+                 scores=None, deal_number: int = 0, variables=None):
         """Start a deal. ``hands``: per seat, the card texts in the order dealt (§0.7),
         and ``widow`` the widow's cards; without hands the deck is shuffled from ``seed``.
         ``scores``: the match scores before this deal (per side, or per seat when the
-        match scores seats). Raises ValueError for hands that do not make up the deck."""
+        match scores seats). ``variables``: the values of the variant's variables after the
+        previous deal (`State.vars`; its match-scope ones are carried, the others start
+        again), None at the start of a match. Raises ValueError for hands that do not make
+        up the deck, or ``variables`` of the wrong length."""
         v = self.v = variant
         n = v.players
         if not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -146,7 +151,23 @@ class State:
         self.answers = set()
         self.question = None
         self.made = None
+        self._start_variables(variables)
         self._advance()
+
+    def _start_variables(self, carried):
+        """The variables at the deal's start: match scope carried (or, at the start of the
+        match, its initial rule), deal scope by its initial rule, in the file's order (an
+        initial rule may read the variables before it)."""
+        vs = self.v.variables
+        if carried is not None and len(carried) != len(vs):
+            raise ValueError(f"expected {len(vs)} variable values, got {len(carried)}")
+        self.vars = [0] * len(vs)
+        for var in vs:
+            if var.scope == "match" and carried is not None:
+                self.vars[var.index] = carried[var.index]
+            else:
+                self.vars[var.index] = var.initial(self, -1, None, None)
+        self.start_vars = tuple(self.vars)
 
     # -- the contract -------------------------------------------------------------
     @property
@@ -264,7 +285,7 @@ class State:
             return self.side_tricks[side]
         return sum(1 for (_, _, w), sd in zip(self.tricks, self.trick_sides) if sd == side and w == seat)
 
-    # -- the trick as it stands (DSL names trick_winner, winning_card, higher) -----------
+    # -- the trick as it stands (DSL names trick_winner, winning_card, higher, beats) ----
     def trick_winner(self) -> int:
         """The seat whose card wins the current trick as it stands (RULES.md §0.4, with
         ``play.counts_as_trump`` asked now), or -1 before the lead."""
@@ -282,11 +303,27 @@ class State:
         if card < 0:
             return list(cards)
         led = self.led if self.led >= 0 else self.v.deck.suit_of[card]
-        if card in self.trick_cards:
-            ref = Play.trick_keys(self)[self.trick_cards.index(card)]
-        else:
-            ref = Play.key_now(self, seat, card, led)
+        ref = self._key(seat, card, led)
         return [c for c in cards if Play.key_now(self, seat, c, led) > ref]
+
+    def beats(self, seat: int, a: int, b: int) -> bool:
+        """Whether card ``a`` ranks above card ``b`` in the current trick (§0.4, the keys of
+        ``Play.trick_keys``/``Play.key_now``): each card as played to this trick, or as if
+        ``seat`` played it now; before the lead, ``b`` counts as the card led. Identical
+        cards do not beat each other; every card beats -1 (none), -1 beats nothing."""
+        if a < 0:
+            return False
+        if b < 0:
+            return True
+        led = self.led if self.led >= 0 else self.v.deck.suit_of[b]
+        return self._key(seat, a, led) > self._key(seat, b, led)
+
+    def _key(self, seat: int, card: int, led: int) -> int:
+        """The trick key of ``card``: as played to this trick (the first copy), else as if
+        ``seat`` played it now."""
+        if card in self.trick_cards:
+            return Play.trick_keys(self)[self.trick_cards.index(card)]
+        return Play.key_now(self, seat, card, led)
 
     # -- dealing and the flow ---------------------------------------------------------
     def _next_step(self):
@@ -414,6 +451,7 @@ class State:
             "declared": sorted(self.declared),
             "answers": sorted(self.answers),
             "score": self.seat_scores(),
+            "variables": v.variables_json(self.vars),
             "legal_actions": self.legal_actions() if seat == self.to_act else [],
         }
 
@@ -421,10 +459,15 @@ class State:
         """Points per seat from the tricks won so far (public: tricks are face up; the
         set-aside cards are added only when the deal is scored)."""
         pts = [0] * self.v.players
-        po = self.v.deck.point_of
-        for i, (_, cs, w) in enumerate(self.tricks):
-            pts[w] += sum(po[c] for c in cs) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
+        for i, (_, _, w) in enumerate(self.tricks):
+            pts[w] += self.trick_points_of(i)
         return pts
+
+    def trick_points_of(self, i: int) -> int:
+        """The card points of completed trick ``i`` (0-based), with the last trick's bonus
+        on the last one (RULES.md §0.5)."""
+        po = self.v.deck.point_of
+        return sum(po[c] for c in self.tricks[i][1]) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
 
     def result(self) -> dict:
         """The deal's result in the shape of `taash replay --json` (docs/records.md)."""
@@ -441,6 +484,7 @@ class State:
             "points": list(self.seat_points),
             "made": self.made,
             "score_change": self.score_change(),
+            **({"variables": v.variables_json(self.vars)} if any(x.public for x in v.variables) else {}),
             "tricks": self.tricks_json(),
         }
 
@@ -932,7 +976,8 @@ def _deal_given(v: Variant, hands, widow):
 
 
 class Match:
-    """A match: deals with the dealer passing to next(dealer) (§0.2), scores carried from
+    """A match: deals with the dealer passing to next(dealer) (§0.2) or to the seat the
+    variant's ``match.next_dealer`` names, scores and match-scope variables carried from
     deal to deal, and the end of the match by the variant's ``match.ends`` rule (§0.9).
 
     ``seed`` (int) fixes the first dealer and every shuffle; the same seed gives the same
@@ -949,6 +994,7 @@ class Match:
         n = variant.players
         self.scores = [variant.score_start] * (variant.sides if variant.score_unit == "side" else n)
         self.dealer = random.Random(f"taash-first-dealer:{salt}{seed}").randrange(n)
+        self.vars = None  # the variables after the last deal (None before the first)
         self.deals: list[State] = []
         self.over = False
         self.ended_by: str | None = None  # "rule", or "deal limit" (match.max_deals)
@@ -964,7 +1010,7 @@ class Match:
             raise ValueError("the match is over")
         d = self.dealer if dealer is None else dealer
         return State(self.v, dealer=d, hands=hands, widow=widow, seed=self.deal_seed(len(self.deals)),
-                     scores=self.scores, deal_number=len(self.deals))
+                     scores=self.scores, deal_number=len(self.deals), variables=self.vars)
 
     def finish_deal(self, state: State) -> None:
         """Take a terminal deal's scores, pass the deal on, and check the match end."""
@@ -972,7 +1018,8 @@ class Match:
             raise ValueError("the deal is not over")
         self.deals.append(state)
         self.scores = list(state.scores)
-        self.dealer = (state.dealer + 1) % self.v.players
+        self.vars = list(state.vars)
+        self.dealer = self.next_dealer(state)
         if self.v.rules["match.ends"](state, -1, None, None):
             self.over, self.ended_by = True, "rule"
             seat_scores = state.seat_scores(self.scores)
@@ -980,6 +1027,16 @@ class Match:
             self.winners = [s for s, x in enumerate(seat_scores) if x == top]
         elif len(self.deals) >= self.v.max_deals:
             self.over, self.ended_by = True, "deal limit"  # stopped, not won: no winners
+
+    def next_dealer(self, state: State) -> int:
+        """The dealer of the deal after ``state``: the variant's ``match.next_dealer`` rule
+        asked on the finished deal (``me`` the declarer, ``made`` whether the contract was
+        made), or ``next(dealer)`` (RULES.md §0.2) without the rule or when it gives
+        ``none``."""
+        n = self.v.players
+        rule = self.v.rules.get("match.next_dealer")
+        d = rule(state, state.declarer, state.made is True, None) if rule is not None else -1
+        return d if 0 <= d < n else (state.dealer + 1) % n
 
     def seat_scores(self) -> list[int]:
         """Match scores per seat (a seat shows its side's score)."""
@@ -997,8 +1054,16 @@ class Match:
             "deals": [{"dealer": st.dealer,
                        "hands": [[text[c] for c in h] for h in st.dealt],
                        "widow": [text[c] for c in st.widow],
-                       "actions": st.actions()} for st in self.deals],
+                       "actions": st.actions(),
+                       **self._record_variables(st)} for st in self.deals],
         }
+
+    def _record_variables(self, st: State) -> dict:
+        """A deal's ``variables`` in a record: every match-scope variable's value at the
+        deal's start, hidden ones included (a record is the whole truth); nothing for a
+        variant without match-scope variables (so older records keep their form)."""
+        values = self.v.variables_json(st.start_vars, public_only=False, scope="match")
+        return {"variables": values} if values else {}
 
     def summary(self) -> dict:
         """The match part of `taash replay --json`: score per seat, over, winners, and

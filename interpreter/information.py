@@ -140,7 +140,7 @@ def resample(state, seat: int, rng=None, max_tries: int = MAX_TRIES):
 def resampler(state, seat: int) -> "Resampler":
     """The (cached) `Resampler` of ``state`` for ``seat``."""
     key = (id(state.v), seat, state.dealer, state.deal_number, tuple(state.start_scores),
-           tuple(map(tuple, state.dealt)), tuple(state.widow), tuple(state.history))
+           state.start_vars, tuple(map(tuple, state.dealt)), tuple(state.widow), tuple(state.history))
     r = _cache.get(key)
     if r is None:
         r = Resampler(state, seat)
@@ -153,13 +153,15 @@ def resampler(state, seat: int) -> "Resampler":
 
 
 def _new_state(start, dealt, widow):
-    """A State at the start of the deal ``start`` = (variant, dealer, scores, deal number)
-    with the cards ``dealt`` (ids per seat, in the order dealt) and ``widow``."""
+    """A State at the start of the deal ``start`` = (variant, dealer, scores, deal number,
+    variables at the deal's start) with the cards ``dealt`` (ids per seat, in the order
+    dealt) and ``widow``."""
     from .engine import State
-    v, dealer, scores, number = start
+    v, dealer, scores, number, variables = start
     text = v.deck.text
     return State(v, dealer=dealer, hands=[[text[c] for c in h] for h in dealt],
-                 widow=[text[c] for c in widow] or None, scores=scores, deal_number=number)
+                 widow=[text[c] for c in widow] or None, scores=scores, deal_number=number,
+                 variables=list(variables))
 
 
 class _Probe:
@@ -196,7 +198,7 @@ class Resampler:
     def __init__(self, state, seat: int):
         v = self.v = state.v
         self.seat = seat
-        self.start = (v, state.dealer, list(state.start_scores), state.deal_number)
+        self.start = (v, state.dealer, list(state.start_scores), state.deal_number, state.start_vars)
         n = v.players
         deck = v.deck
         self.offset = [0] * (n + 1)

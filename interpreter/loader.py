@@ -199,6 +199,11 @@ def _yaml_tree(path: Path):
         msg = e.problem or str(e)
         if e.context:
             msg = f"{msg} ({e.context})"
+        before = lines[line - 1][:col - 1] if 0 < line <= len(lines) else ""
+        if msg.startswith("mapping values are not allowed") and "(" in before:
+            # `: ` inside a rule (a quantifier, `when`) in a plain value
+            msg += (" (a rule holding ': ' must be a block: put `|` after the key's colon and "
+                    "the rule on the next lines, indented)")
         raise VariantError([Problem(fname, line, col, f"YAML: {msg}")]) from None
     except yaml.YAMLError as e:
         raise VariantError([Problem(fname, 1, 1, f"YAML: {e}")]) from None

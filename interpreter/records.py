@@ -1,7 +1,8 @@
 """Records: a match as JSON, and replaying it (docs/records.md).
 
 A record is ``{"format": "taash-record/1", "variant", "options", "seed", "deals":
-[{"dealer", "hands", "widow", "actions"}]}``; ``hands`` may be omitted (the seed deals).
+[{"dealer", "hands", "widow", "actions", "variables"}]}``; ``hands`` may be omitted (the
+seed deals), ``variables`` too (the match-scope variables at the deal's start: checked).
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def _check_shape(rec) -> None:
             raise RecordError(f"deal {i}: 'hands' must be a list of lists of card texts")
         if "widow" in d and not (isinstance(d["widow"], list) and all(isinstance(c, str) for c in d["widow"])):
             raise RecordError(f"deal {i}: 'widow' must be a list of card texts")
+        if "variables" in d and not isinstance(d["variables"], dict):
+            raise RecordError(f"deal {i}: 'variables' must be an object (variable name -> value)")
 
 
 def replay(rec: dict, variant: Variant | None = None, base: str | Path | None = None) -> Match:
@@ -93,6 +96,8 @@ def replay(rec: dict, variant: Variant | None = None, base: str | Path | None = 
             st = m.new_deal(hands=d.get("hands"), widow=d.get("widow"), dealer=dealer)
         except ValueError as e:
             raise RecordError(f"deal {i}: {e}", deal=i) from None
+        if "variables" in d:
+            _check_variables(v, st, d["variables"], i)
         for k, a in enumerate(d["actions"]):
             if st.is_terminal:
                 raise RecordError(f"deal {i}, action {k}: {a!r} after the end of the deal",
@@ -109,6 +114,19 @@ def replay(rec: dict, variant: Variant | None = None, base: str | Path | None = 
                               deal=i, index=len(d["actions"]), legal=st.legal_actions())
         m.finish_deal(st)
     return m
+
+
+def _check_variables(v: Variant, st, given: dict, i: int) -> None:
+    """The record's match-scope variables at the start of deal ``i`` are those the replay
+    reached (a record replays exactly or not at all). Raises RecordError."""
+    have = v.variables_json(st.start_vars, public_only=False, scope="match")
+    for name, value in given.items():
+        if name not in have:
+            raise RecordError(f"deal {i}: the record names a variable {name!r} that the variant "
+                              f"has not (its match-scope variables: {', '.join(have) or 'none'})", deal=i)
+        if have[name] != value or type(have[name]) is not type(value):
+            raise RecordError(f"deal {i}: the record has {name} = {json.dumps(value)} at the deal's "
+                              f"start, but the replay reaches {json.dumps(have[name])}", deal=i)
 
 
 def replay_json(m: Match) -> dict:

@@ -38,8 +38,14 @@ def words(node) -> str:
     if isinstance(node, Token):
         return str(node)
     d, ch = node.data, node.children
+    if d == "expr_rule" and len(ch) > 1:   # let NAME = ...; then the value
+        return "\n".join(words(c) for c in ch)
     if d in ("expr_rule", "effect_rule"):
         return "; ".join(words(c) for c in ch)
+    if d == "let_def":
+        return f"let *{name_words(str(ch[0]))}* be {words(ch[1])}; then"
+    if d in QUANTIFIER_WORDS:
+        return QUANTIFIER_WORDS[d].format(x=str(ch[0]), set=words(ch[1]), cond=words(ch[2]))
     if d == "cases":
         return "\n".join(words(c) for c in ch)
     if d == "case":
@@ -73,6 +79,8 @@ def words(node) -> str:
     if d == "compare":
         if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
             return f"{words(ch[0])} {'is nobody' if str(ch[1]) == '==' else 'exists'}"
+        if str(ch[1]) in RANK_OPS and any(_is_rank(c) for c in (ch[0], ch[2])):
+            return f"{words(ch[0])} {RANK_OPS[str(ch[1])]} {words(ch[2])}"
         return f"{words(ch[0])} {OPS[str(ch[1])]} {words(ch[2])}"
     if d == "member":
         return f"{words(ch[0])} is among {words(ch[1])}"
@@ -101,6 +109,19 @@ def words(node) -> str:
     if d == "when_else":
         return f"when {words(ch[0])}: {words(ch[1])}; otherwise {words(ch[2])}"
     return " ".join(words(c) for c in ch)
+
+
+# issue 11: quantifiers over seats or cards, and ranks compared in the order of strength
+QUANTIFIER_WORDS = {"any_": "for some {x} among {set}, {cond}",
+                    "all_": "for every {x} among {set}, {cond}",
+                    "those": "those {x} among {set} for which {cond}"}
+RANK_OPS = {"<": "ranks below", "<=": "ranks at most", ">": "ranks above", ">=": "ranks at least"}
+
+
+def _is_rank(node) -> bool:
+    """A rank literal (only ranks are ordered among strings) or a ``rank(...)`` call."""
+    d = getattr(node, "data", "")
+    return d == "string" or (d == "call" and str(node.children[0]) == "rank")
 
 
 def name_words(name: str) -> str:
@@ -171,7 +192,12 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
                           "exchange": "the declarer exchanges with the widow",
                           "call_partner": "the declarer calls a partner by naming a card",
                           "doubling": "the defenders may double, then the declarer's side may redouble"}[st])
-    secs.append(("Deal", "The dealer passes to the next seat after each deal. In order:\n"
+    nd = _rule(v, "match", "next_dealer")
+    passes = ("The dealer passes to the next seat after each deal. In order:" if nd is None else
+              f"After each deal the next dealer is (the next seat when none is named):\n{nd}\nIn order:"
+              if "\n" in nd else f"After each deal the next dealer is {nd} (the next seat when none "
+              "is named). In order:")
+    secs.append(("Deal", f"{passes}\n"
                  + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))
     au = []
     rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
@@ -257,10 +283,33 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     secs.append(("Match", f"Scores are kept for {unit}, starting at {v.score_start}. The match ends "
                  f"when: {_rule(v, 'match', 'ends')}. Every {'side' if v.score_unit == 'side' else 'player'}"
                  " with the top score wins."))
+    if v.data.get("define"):
+        secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
+            f"- *{name_words(k)}*: {rule_words(text)}" for k, text in v.data["define"].items())))
+    if v.variables:
+        secs.append(("Variables", variables_words(v)))
     if v.options:
         secs.append(("Options", "Change one with `--set NAME=VALUE`.\n" + "\n".join(
             f"- `{k}`: {str(val).lower() if isinstance(val, bool) else val}" for k, val in v.options.items())))
     return secs
+
+
+_TYPE_WORDS = {"number": "a number", "condition": "true or false", "seat": "a seat",
+               "side": "a side", "suit": "a suit", "rank": "a rank", "card": "a card"}
+
+
+def variables_words(v: Variant) -> str:
+    """The Variables section: each variable, its type, scope, visibility and initial value."""
+    out = ["Values the rules keep, changed only by effects:"]
+    for var in v.variables:
+        spec = v.data["variables"][var.name]
+        scope = ("set at the start of every deal" if var.scope == "deal"
+                 else "set at the start of the match and kept from deal to deal")
+        seen = "shown to every player" if var.public else "seen by the rules only"
+        what = f": {var.description}" if var.description else ""
+        out.append(f"- `{var.name}` ({_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, to "
+                   f"{rule_words(spec['initial'])}.")
+    return "\n".join(out)
 
 
 def render(v: Variant) -> str:

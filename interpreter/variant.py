@@ -12,8 +12,8 @@ from pathlib import Path
 from .actions import Action
 from .errors import InvalidActionError
 from .cards import Deck
-from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DSLError
-from .loader import Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
+from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DefineError, DSLError
+from .loader import KEY, Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
 
 # hook -> (path in the file, expected kind, default rule text or None if required)
 HOOKS = {
@@ -31,6 +31,7 @@ HOOKS = {
     "scoring.made": (("scoring", "made"), BOOL, "points(declarer_side) >= target"),
     "scoring.effect": (("scoring", "effect"), "effect", None),
     "match.ends": (("match", "ends"), BOOL, None),
+    "match.next_dealer": (("match", "next_dealer"), SEAT, ""),
 }
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
@@ -56,6 +57,25 @@ class Declaration:
     answers: tuple = ()
     answered_by: object = None
     answer_actions: tuple = ()
+
+
+@dataclass(eq=False)
+class Variable:
+    """A variable of the variant's own (``variables:`` of the file; docs/authoring.md).
+
+    name; type: a DSL type of ``names.VARIABLE_TYPES``; scope: ``deal`` (set to its
+    initial value at the start of every deal) or ``match`` (set at the start of the match,
+    then carried from deal to deal); public: shown in every seat's observation and in
+    ``replay --json``, else seen by the rules alone; index: its place in ``State.vars``;
+    initial: the compiled rule of its initial value ``f(s, -1, None, None)``.
+    """
+    name: str
+    type: str
+    scope: str
+    public: bool
+    description: str
+    index: int
+    initial: object = None
 
 
 @dataclass
@@ -90,6 +110,7 @@ class Variant:
     score_start: int
     max_deals: int
     auction_order: str = "round"
+    variables: tuple = ()
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
 
@@ -187,6 +208,24 @@ class Variant:
         self.plain_trump = (self.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
                             .replace(" ", "") == "suit(card)==trump") if self.data else False
 
+    def variable_json(self, var: Variable, value):
+        """A variable's value as JSON: a number, true/false, a seat or side number, a suit,
+        rank or card text, or null for `none`."""
+        t = var.type
+        if t in ("number", "condition"):
+            return value
+        if t == "suit":
+            return self.deck.suits[value] if value >= 0 else self.denomination_name.get(value)
+        if value < 0:
+            return None
+        return self.deck.ranks[value] if t == "rank" else self.deck.text[value] if t == "card" else value
+
+    def variables_json(self, values, public_only: bool = True, scope: str | None = None) -> dict:
+        """{name: JSON value} of the variables (the public ones only, unless
+        ``public_only`` is false; of one ``scope`` if given), in the file's order."""
+        return {var.name: self.variable_json(var, values[var.index]) for var in self.variables
+                if (var.public or not public_only) and (scope is None or var.scope == scope)}
+
     def action(self, text: str) -> Action:
         """The action whose text form is ``text``. Raises InvalidActionError for text
         that is no action of this variant."""
@@ -269,10 +308,15 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         loc = at(*p)
         problems.append(Problem(loc.file, loc.line, loc.column, msg))
 
-    from .dsl import FUNCTIONS, NAMES
+    from .dsl import FUNCTIONS, HOOK_NAMES, NAMES
     for k in data.get("options", {}) or {}:
         if (k in NAMES and k != "players") or k in FUNCTIONS:
             problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
+    for k in data.get("define", {}) or {}:  # named expressions (issue 11)
+        if k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values()):
+            problem(("define", k), f"'{k}' is a name of the engine; choose another name")
+        elif k in (data.get("options", {}) or {}):
+            problem(("define", k), f"'{k}' is already an option; choose another name")
     if problems:
         raise VariantError(problems)
     opts, oprob = _option_problems(data.get("options", {}) or {}, options, fname)
@@ -391,22 +435,43 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     if problems:
         raise VariantError(problems)
 
+    vars_data = _variable_problems(data, opts, problem)
+    if problems:
+        raise VariantError(problems)
+
     answers = [f"{d.get('action', f'declare {n}')} {a}" for n, d in decls_data.items() for a in d.get("answers", [])]
     comp = Compiler(deck, players, per_seat, min_bid, max_bid, declarations=list(decls_data),
                     options=opts, answers=answers, score_unit=data["match"].get("score", "side"),
-                    denominations={den: -2 - i for i, den in enumerate(x for x in dens if x not in deck.suits)})
+                    defines=data.get("define", {}) or {},
+                    denominations={den: -2 - i for i, den in enumerate(x for x in dens if x not in deck.suits)},
+                    variables=[(k, spec["type"]) for k, spec in vars_data.items()])
     names = {}
+
+    def dsl_problem(p, e: DSLError, used_by=None):
+        if isinstance(e, DefineError):  # located in the named expression's own text
+            p, used_by = ("define", e.define), used_by
+        loc = at(*p)
+        if p in locs:
+            line, col = loc.inner(e.line, e.column)
+        else:
+            line, col = loc.line, loc.column
+        base = f"{'.'.join(map(str, p))}: {e.message}"
+        if any((q.file, q.line, q.column) == (loc.file, line, col) and q.message.startswith(base)
+               for q in problems):
+            return  # a named expression's problem, once however many rules use it
+        where = f" (used in {'.'.join(map(str, used_by))})" if used_by and p[0] == "define" else ""
+        problems.append(Problem(loc.file, line, col, base + where))
 
     def add(hook, p, kind, text, extra=None):
         try:
             names[hook] = comp.add(hook, text, kind, extra)
         except DSLError as e:
-            loc = at(*p)
-            if p in locs:
-                line, col = loc.inner(e.line, e.column)
-            else:
-                line, col = loc.line, loc.column
-            problems.append(Problem(loc.file, line, col, f"{'.'.join(map(str, p))}: {e.message}"))
+            dsl_problem(p, e, p)
+
+    try:
+        comp.check_defines()
+    except DefineError as e:
+        dsl_problem(("define", e.define), e)
 
     for hook, (p, kind, default) in HOOKS.items():
         node = data
@@ -419,7 +484,7 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
             if default == "":
                 continue  # an optional hook that does nothing
             node = default
-        add(hook, p, kind, node)
+        add(hook, p, kind, node, "scoring.effect" if hook == "match.next_dealer" else None)
     for dname, d in decls_data.items():
         extra = "declare.suit" if d.get("per_suit") else None
         add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
@@ -428,6 +493,12 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         if "answered_by" in d:
             add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
                 d["answered_by"], extra)
+    every_variable = comp.variables
+    for k, (vname, spec) in enumerate(vars_data.items()):
+        # an initial value reads only the variables declared before it (set by then)
+        comp.variables = dict(list(every_variable.items())[:k])
+        add(f"variables.{vname}.initial", ("variables", vname, "initial"), spec["type"], spec["initial"])
+    comp.variables = every_variable
     if problems:
         raise VariantError(problems)
     try:
@@ -442,6 +513,9 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
                          rules[f"declare.{n}.effect"], tuple(d.get("answers", ())),
                          rules.get(f"declare.{n}.answered_by"))
              for n, d in decls_data.items()]
+    variables = tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
+                               spec.get("description", ""), i, rules[f"variables.{k}.initial"])
+                      for i, (k, spec) in enumerate(vars_data.items()))
     return Variant(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
@@ -452,7 +526,31 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         trump_mode=trump_mode, dealt_card=dealt_card, declarations=decls,
         score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
         max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
-        rules=rules, sources=sources)
+        variables=variables, rules=rules, sources=sources)
+
+
+KEYWORDS = ("when", "else", "otherwise", "if", "and", "or", "not", "in", "true", "false", "none")
+
+
+def _variable_problems(data: dict, opts: dict, problem) -> dict:
+    """The ``variables:`` of a file (name -> spec), each name checked against the names a
+    rule already has (engine names, functions, assignable names, options, keywords);
+    ``problem(path, message)`` records each clash."""
+    from .dsl import FUNCTIONS, HOOK_NAMES, LVALUES, NAMES
+    out = data.get("variables", {}) or {}
+    hook_names = {n for hn in HOOK_NAMES.values() for n in hn}
+    for k in out:
+        if k in KEYWORDS:
+            problem(("variables", k, KEY), f"variable '{k}' is a keyword of the rules language; choose another name")
+        elif k in NAMES or k in hook_names or k in FUNCTIONS or k in LVALUES:
+            problem(("variables", k, KEY), f"variable '{k}' has the name of an engine value or function; "
+                                      "choose another name")
+        elif k in opts:
+            problem(("variables", k, KEY), f"variable '{k}' has the name of an option; choose another name")
+        elif k in (data.get("define") or {}):
+            problem(("variables", k, KEY), f"variable '{k}' has the name of a named expression "
+                                           "(`define:`); choose another name")
+    return out
 
 
 MAX_OPTION_COMBINATIONS = 64

@@ -338,3 +338,95 @@ def test_deeply_nested_rule_is_a_located_error(tmp_path, rule):
 def test_option_with_an_engine_name(tmp_path):
     p = write(tmp_path, HEAD + "options:\n  trump: 3\n")
     check(p, 4, 10, "option 'trump' has the name of an engine value")
+
+
+# -- issue 11: seats, the trick, card sets, let and define ----------------------------------
+# Each rule below is a `|` block starting on line 5 (after HEAD and two lines), indented
+# 4 spaces: a column c of the rule's text is column c + 4 of the file.
+def block(key: str, rule: str, section: str = "play") -> str:
+    return HEAD + f"{section}:\n  {key}: |\n" + "".join(f"    {ln}\n" for ln in rule.split("\n"))
+
+
+@pytest.mark.parametrize("rule, line, column, fragment", [
+    # a quantifier goes over a set: `score` (col 10 of the rule) is a list
+    ("any(s in score: true)", 5, 14, "any(...) goes over cards or seats, not a list"),
+    # its variable may not take an engine name: `me` at col 5
+    ("any(me in seats: true)", 5, 9, "'me' is a name of the engine; choose another name"),
+    # the condition of a quantifier is a condition: `s` (col 17) is a seat
+    ("all(s in seats: s)", 5, 21, "the condition of all(...) should be a condition, not a seat"),
+    # a misspelt function of seats gets the closest name: `oponents` at col 7
+    ("count(oponents(me)) > 0", 5, 11, "unknown function 'oponents' (did you mean 'opponents'?)"),
+    # beats() compares cards: `me` (col 7) is a seat
+    ("beats(me, winning_card)", 5, 11, "argument 1 of beats() should be a card, not a seat"),
+    # a union of cards and seats: `seats` at col 19
+    ("count(union(hand, seats)) > 0", 5, 23, "argument 2 of union() should be cards, not a seats"),
+    # ranks compare with ranks only: the comparison starts at col 1
+    ("rank(winning_card) > 3", 5, 5, "'>' compares numbers (or two ranks), not a rank and a number"),
+    # a seat is named, never numbered: `1` (col 1) is a number
+    ("1 in opponents(me)", 5, 5, "'in' needs a card and cards (a seat and seats"),
+    # let without its `;`: the next part (`n`, line 2 col 1) is unexpected
+    ("let n = count(hand)\nn > 0", 6, 5, "unexpected 'n'"),
+    # a let may not take an engine name: `hand` at col 5
+    ("let hand = 1;\nhand > 0", 5, 9, "'hand' is a name of the engine; choose another name for a `let`"),
+])
+def test_issue_11_construct_mistakes(tmp_path, rule, line, column, fragment):
+    p = write(tmp_path, block("may_expose", rule))
+    check(p, line, column, fragment)
+
+
+def test_define_recursion_is_refused_where_it_closes(tmp_path):
+    # line 4 `  a: b + 1`, line 5 `  b: a + 1`: expanding a reaches b, whose `a` (column
+    # 6, where b's value starts) closes the cycle
+    p = write(tmp_path, HEAD + "define:\n  a: b + 1\n  b: a + 1\nscoring:\n  made: a > 0\n")
+    check(p, 5, 6, "define.b: 'a' is defined in terms of itself (a -> b -> a)")
+
+
+def test_define_self_recursion(tmp_path):
+    # line 4 `  a: a`, value at column 6
+    p = write(tmp_path, HEAD + "define:\n  a: a\n")
+    check(p, 4, 6, "define.a: 'a' is defined in terms of itself (a -> a)")
+
+
+def test_define_type_error_is_located_in_the_define(tmp_path):
+    # line 4 `  void: count(led) == 0`: the value starts at column 9, `led` at 15; no rule
+    # uses it, it is checked all the same
+    p = write(tmp_path, HEAD + "define:\n  void: count(led) == 0\n")
+    check(p, 4, 15, "define.void: argument 1 of count() should be cards or seats, not a suit")
+
+
+def test_define_with_an_engine_name(tmp_path):
+    p = write(tmp_path, HEAD + "define:\n  hand: 1\n")   # line 4, the value at column 9
+    check(p, 4, 9, "'hand' is a name of the engine; choose another name")
+
+
+def test_define_reading_a_hook_name_where_the_hook_lacks_it(tmp_path):
+    # line 4 `  trumpish: suit(card) == trump`: value at column 13, `card` at 18; fine in
+    # play.counts_as_trump, not in play.may_expose (line 6), which uses it
+    p = write(tmp_path, HEAD + "define:\n  trumpish: suit(card) == trump\nplay:\n  may_expose: trumpish\n")
+    pr = check(p, 4, 18, "define.trumpish: 'card' is only available in play.counts_as_trump")
+    assert pr.message.endswith("(used in play.may_expose)")
+
+
+def test_misspelt_defined_name_gets_a_hint(tmp_path):
+    # line 6 `  may_expose: not leading and viod`: value at column 15, `viod` at 31
+    p = write(tmp_path, HEAD + "define:\n  void: count(in_suit(hand, led)) == 0\n"
+                               "play:\n  may_expose: not leading and viod\n")
+    check(p, 6, 31, "unknown name 'viod' (did you mean 'void'?)")
+
+
+def test_quantifier_in_a_plain_yaml_value_gets_a_hint(tmp_path):
+    # line 4 `  may_expose: any(s in seats: true)`: YAML stops at the ': ' after `seats`
+    # (column 29) and the hint says to write the rule as a block
+    p = write(tmp_path, HEAD + "play:\n  may_expose: any(s in seats: true)\n")
+    check(p, 4, 29, "put `|` after the key's colon")
+
+
+def test_counts_as_trump_cannot_ask_who_wins_the_trick(tmp_path):
+    """The trick's winner is found by asking counts_as_trump (RULES.md §0.4): a rule of it
+    that reads the winner would never end (found by tests/dsl/test_fuzz.py)."""
+    from interpreter import VariantError, load_variant
+    f = tmp_path / "v.yaml"
+    f.write_text('extends: "29"\nname: t\nplay:\n  counts_as_trump: |\n    not ("J" < rank(winning_card))\n')
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert "v.yaml:5:21" in str(e.value) and "'winning_card' cannot be used here" in str(e.value)

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -140,7 +140,7 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
 # -- (a) mutating whole files --------------------------------------------------------------------
 
 BASES = {name: (VARIANTS / name).read_text() for name in
-         ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml")}
+         ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml", "house/28-no-undertrump.yaml")}
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
@@ -275,7 +275,7 @@ def test_dsl_token_soup(slot, toks, seps):
 
 # A type-directed generator of well-formed expressions: most have the right type, a few
 # deliberately do not, so both the checker and the engine get exercised.
-TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank", "list"]
+TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank", "list", "seats"]
 
 
 def names_of(typ: str, hook: str) -> list[str]:
@@ -294,23 +294,36 @@ LITERALS = {
     "card": ['"JS"', '"7C"', '"KH"', "none"],
     "rank": ['"J"', '"9"', '"K"', '"Q"', '"7"'],
     "list": [],
+    "seats": [],
 }
+# issue 11: quantifiers bind a variable of the set's element type
+ELEMENT = {"cards": "card", "seats": "seat"}
 
 
 @st.composite
-def expr(draw, typ: str, hook: str, depth: int):
+def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=None):
+    """``bound``: (name, type) of the quantifier variables in scope; ``variables``: {type:
+    names of the file's variables of that type}; both are leaves too."""
     if draw(st.integers(0, 19)) == 0:        # now and then, the wrong type on purpose
         typ = draw(st.sampled_from(TYPES))
-    leaves = names_of(typ, hook) + LITERALS.get(typ, [])
+    leaves = (names_of(typ, hook) + LITERALS.get(typ, []) + [n for n, t in bound if t == typ]
+              + (variables or {}).get(typ, []))
     if typ == "number":
         leaves = leaves + [str(draw(st.integers(0, 40)))]
     if typ == "side" and not leaves:
         leaves = ["my_side"]
     if not leaves:
-        leaves = {"cards": ["hand"], "list": ["score"]}.get(typ, ["none"])
+        leaves = {"cards": ["hand"], "list": ["score"], "seats": ["seats"]}.get(typ, ["none"])
     if depth <= 0 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from(leaves))
-    sub = lambda t: draw(expr(t, hook, depth - 1))  # noqa: E731
+    sub = lambda t: draw(expr(t, hook, depth - 1, bound, variables))  # noqa: E731
+
+    def quant(word: str, set_type: str) -> str:
+        """any/all/those over a set; the body may use the variable (q + depth)."""
+        var = f"q{depth}"
+        body = draw(expr("condition", hook, depth - 1, bound + ((var, ELEMENT[set_type]),), variables))
+        return f"{word}({var} in {sub(set_type)}: {body})"
+    set_ops = ["union", "difference", "intersection"]
     c = draw(st.integers(0, 99))
     if typ == "condition":
         forms = [
@@ -326,6 +339,11 @@ def expr(draw, typ: str, hook: str, depth: int):
             lambda: f"({sub('number')} not in {sub('list')})",
             lambda: f"({sub('condition')} if {sub('condition')} else {sub('condition')})",
             lambda: "(declared(\"royals\") > 0)",
+            # issue 11
+            lambda: quant(draw(st.sampled_from(["any", "all"])), draw(st.sampled_from(["cards", "seats"]))),
+            lambda: f"beats({sub('card')}, {sub('card')})",
+            lambda: f"({sub('seat')} in {sub('seats')})",
+            lambda: f"({sub('rank')} {draw(st.sampled_from(['<', '<=', '>', '>=']))} {sub('rank')})",
         ]
     elif typ == "number":
         forms = [
@@ -340,6 +358,7 @@ def expr(draw, typ: str, hook: str, depth: int):
             lambda: f"score[{sub(draw(st.sampled_from(['side', 'seat', 'number'])))}]",
             lambda: 'declared("royals")',
             lambda: f"({sub('number')} if {sub('condition')} else {sub('number')})",
+            lambda: f"count({sub('seats')})",
         ]
     elif typ == "cards":
         forms = [
@@ -347,7 +366,17 @@ def expr(draw, typ: str, hook: str, depth: int):
             lambda: f"not_in_suit({sub('cards')}, {sub('suit')})",
             lambda: f"({sub('cards')} otherwise {sub('cards')})",
             lambda: f"({sub('cards')} if {sub('condition')} else {sub('cards')})",
+            lambda: quant("those", "cards"),
+            lambda: f"{draw(st.sampled_from(set_ops))}({sub('cards')}, {sub('cards')})",
+            lambda: f"{draw(st.sampled_from(['above', 'below']))}({sub('cards')}, {sub('rank')})",
         ]
+    elif typ == "seats":
+        forms = [lambda: f"{draw(st.sampled_from(['partners', 'opponents']))}({sub('seat')})",
+                 lambda: quant("those", "seats"),
+                 lambda: f"{draw(st.sampled_from(set_ops))}({sub('seats')}, {sub('seats')})"]
+    elif typ == "seat":
+        forms = [lambda: f"{draw(st.sampled_from(['next', 'previous', 'partner_of']))}({sub('seat')})",
+                 lambda: f"({sub('seat')} if {sub('condition')} else {sub('seat')})"]
     elif typ == "suit":
         forms = [lambda: f"suit({sub('card')})",
                  lambda: f"({sub('suit')} if {sub('condition')} else {sub('suit')})"]
@@ -356,7 +385,7 @@ def expr(draw, typ: str, hook: str, depth: int):
                  lambda: f"({sub('side')} if {sub('condition')} else {sub('side')})"]
     elif typ == "rank":
         forms = [lambda: f"rank({sub('card')})"]
-    else:  # seat, card, list
+    else:  # card, list
         forms = [lambda: f"({sub(typ)} if {sub('condition')} else {sub(typ)})"]
     return forms[c % len(forms)]()
 
@@ -384,14 +413,19 @@ def rule_text(draw, slot: str):
     if kind == "effect":
         stmts = draw(st.lists(statement(hook, 2), min_size=1, max_size=3))
         return draw(st.sampled_from([";\n", "; "])).join(stmts)
+    lets, bound = [], ()
+    for i in range(draw(st.integers(0, 2))):   # issue 11: let NAME = ...; first
+        typ = draw(st.sampled_from(TYPES))
+        lets.append(f"let part{i} = {draw(expr(typ, hook, 2, bound))};\n")
+        bound += ((f"part{i}", typ),)
     if draw(st.booleans()):
-        return draw(expr(kind, hook, 3))
-    cases = draw(st.lists(st.tuples(expr("condition", hook, 2), expr(kind, hook, 2)),
+        return "".join(lets) + draw(expr(kind, hook, 3, bound))
+    cases = draw(st.lists(st.tuples(expr("condition", hook, 2, bound), expr(kind, hook, 2, bound)),
                           min_size=1, max_size=3))
     lines = [f"when {c}: {x}" for c, x in cases]
     if draw(st.booleans()):
-        lines.append(f"else: {draw(expr(kind, hook, 2))}")
-    return "\n".join(lines)
+        lines.append(f"else: {draw(expr(kind, hook, 2, bound))}")
+    return "".join(lets) + "\n".join(lines)
 
 
 @st.composite
@@ -410,6 +444,38 @@ def test_dsl_generated_rules(sr):
     with time_guard():
         v, problems = load_and_play(write_tmp(text), text)
     check_dsl_locations(text, problems, path, first, last, rule)
+
+
+@st.composite
+def defines_and_rule(draw):
+    """A define: map of 1..3 named expressions (each may use any of them: cycles too) and
+    a rule that uses them. Returns (slot, the file's text)."""
+    n = draw(st.integers(1, 3))
+    types = [draw(st.sampled_from(TYPES)) for _ in range(n)]
+    named = tuple((f"d{i}", typ) for i, typ in enumerate(types))
+    lines = [HEAD.rstrip("\n"), "define:"]
+    for i, typ in enumerate(types):
+        body = draw(expr(typ, "", 2, named))
+        lines += [f"  d{i}: |", f"    {body}"]
+    slot = draw(st.sampled_from(sorted(SLOTS)))
+    if SLOT_KIND[slot] == "effect":
+        return slot, "\n".join(lines) + "\n"   # the defines alone (checked all the same)
+    rule = draw(expr(SLOT_KIND[slot], SLOTS[slot][1], 2, named))
+    path = SLOTS[slot][0]
+    for depth, key in enumerate(path[:-1]):
+        lines.append("  " * depth + key + ":")
+    lines += ["  " * (len(path) - 1) + path[-1] + ": |", "  " * len(path) + rule]
+    return slot, "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=150 * SCALE)
+@given(sr=defines_and_rule())
+def test_dsl_generated_defines(sr):
+    """Named expressions (issue 11): load (or located problems) and play."""
+    _, text = sr
+    with time_guard():
+        load_and_play(write_tmp(text), text)
 
 
 # -- (c) targeted inputs: regressions of what the fuzzers found, resource bombs --------------------
@@ -437,6 +503,16 @@ PLAY_TIME = {
     # play (they once compiled to Python's max(4), which needs an iterable)
     "min() of one number": (("scoring", "effect"), "target = -min(players)", None),
     "max() of one number": (("auction", "may_bid"), "number > max(high_bid)", None),
+    # issue 11: cards to play from outside the hand (the trick's cards) are kept to the
+    # hand (they once made the engine remove a card the player did not hold)
+    "trick_cards as the cards to play": (("play", "may_play"), "trick_cards", None),
+    "a union with the trick's cards": (("play", "may_play"), "union(hand, trick_cards)", None),
+    "trick_cards through a let": (("play", "may_play"), "let t = trick_cards;\nt otherwise hand", None),
+    # `:=` is refused in a comprehension's iterable: 'otherwise' and '//' there are made
+    # without it
+    "otherwise and // in a quantifier's set": (
+        ("play", "may_play"),
+        "those(c in (in_suit(hand, led) otherwise hand if 4 // count(hand) > 0 else hand): true)", None),
 }
 
 
@@ -518,3 +594,76 @@ def test_yaml_alias_bomb_is_rejected_quickly():
 def test_huge_max_bid_is_rejected_quickly():
     # 10**9 bids to build an action for: rejected at the number, line 4 ("  max_bid: "), column 12
     assert run_bounded(write_tmp(HEAD + "auction:\n  max_bid: 1000000000\n")) == "VariantError 4 12"
+
+
+def test_define_expansion_bomb_is_rejected_quickly():
+    # d_k = d_(k-1) + d_(k-1): 2**39 uses of d0 once expanded. Expanding d8 crosses 200
+    # uses; the limit is met inside d1 (line 5: `  d1: d0 + d0`, its first d0 at column 7)
+    lines = [HEAD.rstrip("\n"), "define:", "  d0: count(hand)"]
+    lines += [f"  d{i}: d{i - 1} + d{i - 1}" for i in range(1, 40)]
+    lines += ["scoring:", "  made: d39 > 0"]
+    assert run_bounded(write_tmp("\n".join(lines) + "\n")) == "VariantError 5 7"
+
+
+# -- (d) the variant's own variables and the next dealer ------------------------------------------
+# Files that declare variables of random types, scopes and visibility, initial values, effects
+# that assign them (now and then with the wrong type) and rules that read them, in every slot
+# and in `match.next_dealer`. A file that loads plays a short match, whose record must replay
+# to the same result (match-scope variables carried, checked against the record).
+VAR_TYPES = ["number", "condition", "seat", "side", "suit", "rank", "card"]
+
+
+@st.composite
+def variables_file(draw):
+    n = draw(st.integers(1, 4))
+    decls = [(f"v{i}", draw(st.sampled_from(VAR_TYPES)), draw(st.sampled_from(["deal", "match"])),
+              draw(st.booleans())) for i in range(n)]
+    lines = [HEAD.rstrip("\n"), "variables:"]
+    for i, (name, typ, scope, public) in enumerate(decls):
+        known = {}
+        for nm, t, _, _ in decls[:i]:
+            known.setdefault(t, []).append(nm)
+        initial = draw(expr(typ, "", 1, variables=known)).replace("'", "''")
+        lines += [f"  {name}:", f"    type: {typ}", f"    scope: {scope}", f"    initial: '{initial}'",
+                  f"    public: {str(public).lower()}"]
+    known = {}
+    for nm, t, _, _ in decls:
+        known.setdefault(t, []).append(nm)
+    stmts = []
+    for _ in range(draw(st.integers(1, 3))):
+        name, typ, _, _ = draw(st.sampled_from(decls))
+        op = "=" if typ != "number" else draw(st.sampled_from(["=", "+=", "-="]))
+        stmts.append(f"{name} {op} {draw(expr(typ, 'play.after_trick', 2, variables=known))}")
+    lines += ["play:", "  after_trick: |"] + [f"    {s}" for s in stmts]
+    lines += ["scoring:", "  effect: |", "    when made: score[declarer_side] += 1",
+              "    else: score[declarer_side] -= 1"]
+    name, typ, _, _ = draw(st.sampled_from(decls))
+    lines.append(f"    {name} {'+=' if typ == 'number' else '='} {draw(expr(typ, 'scoring.effect', 2, variables=known))}")
+    lines += ["match:", "  max_deals: 4", "  next_dealer: |",
+              f"    {draw(expr('seat', 'match.next_dealer', 2, variables=known))}",
+              "  ends: |", f"    {draw(expr('condition', 'match.ends', 2, variables=known))}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=150 * SCALE)
+@given(text=variables_file())
+def test_variables_files(text):
+    from interpreter import replay, replay_json
+    with time_guard():
+        v, problems = load_and_play(write_tmp(text), text)
+        event("loaded" if v is not None else "rejected")
+        if v is None:
+            return
+        m = Match(v, 1)
+        rng = random.Random(1)
+        while not m.over:
+            s = m.new_deal()
+            while not s.is_terminal:
+                s.apply(rng.choice(s.legal_actions()))
+            assert len(s.vars) == len(v.variables)
+            assert set(s.observation(0)["variables"]) == {x.name for x in v.variables if x.public}
+            m.finish_deal(s)
+            assert 0 <= m.dealer < v.players
+        again = replay(m.record())
+        assert replay_json(again) == replay_json(m)

@@ -51,3 +51,36 @@ def test_rule_words_reads_like_a_sentence():
         "the bid is at least 20 or the high bidder is nobody"
     assert rule_words('in_suit(hand, led) otherwise hand') == \
         "any card in hand of the suit led; if none, any card in hand"
+
+
+def test_issue_11_constructs_in_words():
+    """Seats, quantifiers, beats, sets, rank comparison and let read as plain words."""
+    assert rule_words("any(s in opponents(me): played(s) != none)") == \
+        "for some s among the opponents of the player, the card played by s exists"
+    assert rule_words("all(s in partners(me): played(s) == none)") == \
+        "for every s among the partners of the player, the card played by s is nobody"
+    assert rule_words("those(c in hand: beats(c, winning_card))") == \
+        "those c among any card in hand for which c beats the card winning the trick so far"
+    assert rule_words('rank(winning_card) > "A"') == \
+        "the rank of the card winning the trick so far ranks above ace"
+    assert rule_words("next(dealer) == partner_of(declarer)") == \
+        "the player after the dealer is the partner of the declarer"
+    assert rule_words("difference(hand, above(hand, \"T\"))") == \
+        "any card in hand except any card in hand ranking above ten"
+    assert rule_words("let t = in_suit(hand, trump);\nt otherwise hand") == \
+        "let *t* be any card in hand of trump; then\nt; if none, any card in hand"
+
+
+def test_named_expressions_section_of_no_undertrump():
+    """house/28-no-undertrump: its define: map is a section of the rulebook; the rest
+    differs from 28 only in play."""
+    v = load_variant("house/28-no-undertrump")
+    secs = dict(rulebook(v))
+    assert secs["Named expressions"].splitlines()[1:] == [
+        "- *void*: the number of cards in hand of the suit led is 0",
+        "- *lower trumps*: those c among any card in hand of trump for which not (c beats "
+        "the card winning the trick so far)"]
+    assert "when trump is exposed and void: any card in hand except lower trumps; if none, "\
+           "any card in hand" in secs["Play"]
+    out = diff(v, load_variant("28"))
+    assert "## Play" in out and "## Named expressions" in out and "## Auction" not in out

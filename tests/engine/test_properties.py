@@ -24,7 +24,7 @@ from interpreter import Match, load_variant, replay, replay_json, shipped_varian
 
 from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
                                  check_tricks, obs_json, oracle_points, play_out,
-                                 replay_in_lockstep)
+                                 redeals, replay_in_lockstep)
 
 pytestmark = pytest.mark.slow  # about a minute in all
 
@@ -237,12 +237,7 @@ def test_observation_invariance(name, seed, data, rseed):
     for me in range(v.players):
         rd = Redealer(st, me)
         steps = None
-        for _attempt in range(20):
-            assignment = rd.sample(rng)
-            if assignment is None:
-                break
-            dealt, widow, history = rd.build(assignment)
-            steps = replay_in_lockstep(st, dealt, widow, history, me)
+        for assignment, (dealt, widow, history), steps in redeals(st, rd, rng, 20):
             if steps is not None:
                 break
         if steps is None:
@@ -291,3 +286,23 @@ def negative_control(st, rd, me, rng):
         assert steps[-1][1] != steps[-1][2], "swapping a card of the seat's own hand left its observation unchanged"
         event("negative control ran")
         return
+
+
+# -- the DSL's beats() is the engine's trick order (issue 11) --------------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(20), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_beats_agrees_with_the_trick_winner(name, seed, data):
+    """At every decision of play, the card winning the trick as it stands beats every other
+    card of the trick (an identical copy played later excepted) and none of them beats it,
+    by ``State.beats`` for the seat to act: the DSL's ``beats`` and ``Play.best`` agree."""
+    def check(s):
+        if s.is_terminal or s.phase != "play" or not s.trick_cards:
+            return
+        win = s.winning_card()
+        for c in s.trick_cards:
+            if c != win:
+                assert s.beats(s.to_act, win, c) and not s.beats(s.to_act, c, win), (win, c)
+        assert not s.beats(s.to_act, win, win) and s.beats(s.to_act, win, -1)
+
+    run_deals(name, seed, data, check=check, extra=1)

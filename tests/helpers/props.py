@@ -489,6 +489,18 @@ class Redealer:
         return dealt, widow, history
 
 
+def redeals(st: State, rd: "Redealer", rng: random.Random, tries: int):
+    """Up to ``tries`` random re-deals of what ``rd``'s seat cannot see: for each,
+    (assignment, (dealt, widow, history), steps of `replay_in_lockstep` or None when the
+    re-deal is inconsistent with the public information). Stops when none can be drawn."""
+    for _ in range(tries):
+        assignment = rd.sample(rng)
+        if assignment is None:
+            return
+        built = rd.build(assignment)
+        yield assignment, built, replay_in_lockstep(st, *built, rd.me)
+
+
 def replay_in_lockstep(st: State, dealt, widow, history, seat: int):
     """Replay ``history`` on the original deal and on the re-deal side by side. Returns
     None if the re-deal is inconsistent with the public information (an action illegal

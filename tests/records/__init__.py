@@ -30,6 +30,8 @@ CORPUS += [(name, 1, ["--deals", "3"]) for name in (
     "29", "house/29-21-scores-2", "house/29-counter-clockwise", "house/29-double",
     "house/29-hidden-trump", "house/29-no-last-trick")]
 CORPUS += [("house/29-bhoos", 1, ["--matches", "1"])]  # added with the variant (branch bhoos)
+CORPUS += [("house/29-dealer-keeps", 1, ["--deals", "3"])]  # added with the variant (branch dsl-vars)
+CORPUS += [("house/28-no-undertrump", 1, ["--deals", "3"])]  # added with the variant (branch dsl-expr)
 CORPUS += [(name, seed, ["--matches", "1"]) for name in (
     "56", "house/56-4p-32-cards", "house/56-8p-48-cards", "house/56-alt-table", "house/56-cot")
     for seed in (1, 2)]
