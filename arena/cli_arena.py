@@ -98,7 +98,9 @@ def cmd_serve(args) -> int:
         except (NotImplementedError, RuntimeError):
             pass
         try:
-            await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds)
+            await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
+                        max_spectators=args.max_spectators, private_watch=args.private_watch,
+                        spectator_backlog=args.spectator_backlog, send_limit=args.max_queued)
         except asyncio.CancelledError:
             pass
 
@@ -286,9 +288,15 @@ def cmd_watch(args) -> int:
     from google.protobuf.json_format import MessageToDict
     from .pb import arena_pb2 as apb
     from .pb import arena_pb2_grpc
+    token = args.token
+    path = os.path.join(args.data, "watch-token")
+    if token is None and os.path.isfile(path):
+        with open(path) as f:
+            token = f.read().strip()
+    md = [("authorization", f"Bearer {token}")] if token else None
     with grpc.insecure_channel(args.server) as ch:
         try:
-            for ev in arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=args.game or "")):
+            for ev in arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=args.game or ""), metadata=md):
                 if args.json:
                     print(json.dumps(MessageToDict(ev)), flush=True)
                 else:
@@ -324,7 +332,8 @@ def cmd_bot(args) -> int:
     if args.playouts:
         os.environ["TAASH_SEARCH_PLAYOUTS"] = str(args.playouts)
     bot = ArenaAgent(entry, args.seed)
-    client = BotClient(bot.decide, token, name, args.server, max_games=args.games)
+    client = BotClient(bot.decide, token, name, args.server, max_games=args.games,
+                       batch_events=args.batch_events)
     print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
     return run_client(client, name)
 
@@ -364,6 +373,15 @@ def add_commands(sub) -> None:
                    help="deal from the seeds alone, as `taash simulate` does (by default the arena "
                         "mixes a secret of its data directory into every shuffle, so that a bot "
                         "that knows a seed cannot compute the hands)")
+    s.add_argument("--max-spectators", type=_conv("--max-spectators"), default=1000, metavar="N",
+                   help="Watch calls at once; more are refused (default 1000)")
+    s.add_argument("--spectator-backlog", type=_conv("--spectator-backlog", 1), default=20_000, metavar="N",
+                   help="a spectator of every game that falls N events behind is dropped (default 20000)")
+    s.add_argument("--max-queued", type=_conv("--max-queued", 1), default=10_000, metavar="N",
+                   help="a bot stream with N messages not read is dropped as a fault (default 10000)")
+    s.add_argument("--private-watch", action="store_true",
+                   help="watching needs a token: the one in DIR/watch-token (made on first start) "
+                        "or the admin token")
     s.add_argument("--web", type=_port, metavar="PORT",
                    help="also serve the web pages (`taash web`: live tables, standings, game viewer) on "
                         "PORT, in a process of their own (0: any free port)")
@@ -398,7 +416,11 @@ def add_commands(sub) -> None:
     w = asub.add_parser("watch", help="print the public events of one game or of all games")
     w.add_argument("game", nargs="?", metavar="GAME_ID", help="a running game (default: every game)")
     w.add_argument("--json", action="store_true", help="one JSON object per event")
+    w.add_argument("--token", metavar="T",
+                   help="the watch token of an arena served with --private-watch (default: "
+                        "DIR/watch-token if it exists)")
     server_arg(w)
+    data_arg(w)
     w.set_defaults(fn=cmd_watch)
 
     lb = asub.add_parser("bots", help="list the bots with a token and their connections")
@@ -429,5 +451,8 @@ def add_commands(sub) -> None:
                    help="a search bot's time per decision, ms (default 50; never above half the decision's deadline)")
     b.add_argument("--playouts", type=_conv("--playouts", 1), metavar="N",
                    help="a search bot's rollouts per decision (reproducible decisions; default: time only)")
+    b.add_argument("--batch-events", action="store_true",
+                   help="receive the public events inside the next decision request (fewer messages; "
+                        "docs/protocol.md, Batched events)")
     b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
     b.set_defaults(fn=cmd_bot)

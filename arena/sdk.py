@@ -106,16 +106,22 @@ class BotClient:
     ``threads``: call ``decide`` in worker threads (several games at once, the stream
     stays responsive); False calls it on the event loop (fast bots). ``channel``: a
     grpc.aio channel to share with other clients (it is not closed here); by default
-    the client opens its own connection to ``server``.
+    the client opens its own connection to ``server``. ``batch_events``: ask the arena
+    for the public events inside the next DecisionRequest rather than one message each
+    (Hello.batch_events; fewer messages); ``on_event`` still sees every event, in order,
+    before the decision that follows it.
     """
 
     def __init__(self, bot, token: str, name: str | None = None, server: str = DEFAULT_SERVER,
                  max_games: int | None = None, threads: bool = True, client: str = CLIENT,
-                 retry_max_s: float = 5.0, channel=None):
+                 retry_max_s: float = 5.0, channel=None, batch_events: bool = False):
         self.bot = as_bot(bot)
         self.token, self.name, self.server = token, name, server
         self.max_games, self.threads, self.client = max_games, threads, client
         self.retry_max_s = retry_max_s
+        self.batch_events = batch_events
+        self.received: dict[str, int] = {}  # ServerMessages received, per kind
+        self.events_in_decisions = 0        # events received inside DecisionRequests
         self.games: dict[str, GameInfo] = {}
         self.games_done = 0
         self.answered: dict[str, str] = {}   # request id -> action sent (to answer a resend)
@@ -179,7 +185,7 @@ class BotClient:
         if self.name:
             md.append(("taash-bot", self.name))
         call = self._call = stub.Play(metadata=md, wait_for_ready=True)
-        await call.write(pb.BotMessage(hello=pb.Hello(client=self.client)))
+        await call.write(pb.BotMessage(hello=pb.Hello(client=self.client, batch_events=self.batch_events)))
         self.connections += 1
         while True:
             try:
@@ -205,8 +211,12 @@ class BotClient:
 
     def _handle(self, call, msg: pb.ServerMessage) -> None:
         which = msg.WhichOneof("msg")
+        self.received[which] = self.received.get(which, 0) + 1
         if which == "decision":
             d = msg.decision
+            self.events_in_decisions += len(d.events)
+            for ev in d.events:
+                self._event(ev)
             if d.request_id in self.answered:   # resent after a reconnect: answer again
                 self._spawn(self._write(pb.BotMessage(answer=pb.Answer(
                     request_id=d.request_id, action=self.answered[d.request_id]))))
@@ -236,26 +246,28 @@ class BotClient:
                 time_control={"move_ms": tc.move_ms, "bank_ms": tc.bank_ms, "grace_ms": tc.grace_ms,
                               "max_strikes": tc.max_strikes})
         elif which == "event":
-            ev = msg.event
-            game = self.games.get(ev.game_id)
-            try:
-                self.bot.on_event(game, ev)
-            except Exception:
-                log.exception("on_event failed")
-            if ev.WhichOneof("event") == "game_ended":
-                self.games.pop(ev.game_id, None)
-                prefix = ev.game_id + "."
-                for rid in [r for r in self.answered if r.startswith(prefix)]:
-                    del self.answered[rid]
-                for rid in [r for r in self._requests if r.startswith(prefix)]:
-                    del self._requests[rid]
-                self.games_done += 1
-                try:
-                    self.bot.on_game_end(game, ev.game_ended)
-                except Exception:
-                    log.exception("on_game_end failed")
+            self._event(msg.event)
         elif which == "welcome":
             log.info("connected to %s as %s", self.server, msg.welcome.bot)
+
+    def _event(self, ev: pb.GameEvent) -> None:
+        game = self.games.get(ev.game_id)
+        try:
+            self.bot.on_event(game, ev)
+        except Exception:
+            log.exception("on_event failed")
+        if ev.WhichOneof("event") == "game_ended":
+            self.games.pop(ev.game_id, None)
+            prefix = ev.game_id + "."
+            for rid in [r for r in self.answered if r.startswith(prefix)]:
+                del self.answered[rid]
+            for rid in [r for r in self._requests if r.startswith(prefix)]:
+                del self._requests[rid]
+            self.games_done += 1
+            try:
+                self.bot.on_game_end(game, ev.game_ended)
+            except Exception:
+                log.exception("on_game_end failed")
 
     def _spawn(self, coro) -> None:
         t = asyncio.ensure_future(coro)

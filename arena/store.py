@@ -23,7 +23,9 @@ DEFAULT_DATA_DIR = "arena-data"
 
 
 class StoreError(Exception):
-    """A problem with the data directory or a bad argument (a bot name, a game id)."""
+    """A store cannot be opened, read or written (the message says which), or got a bad
+    argument (a bot name, a game id). The one error of the arena's store and the ladder's
+    (arena.ladder.store raises it too)."""
 
 
 def check_bot_name(name: str) -> str:
@@ -40,7 +42,9 @@ def _hash(token: str) -> str:
 
 
 class Store:
-    """The interface the arena uses. Every method is synchronous and cheap."""
+    """The interface the arena uses. Every method is synchronous; the arena calls
+    ``new_game_id`` and ``save_game`` on its one store thread (off the event loop) and the
+    others on the event loop, so an implementation must allow use from two threads."""
 
     def issue_token(self, name: str) -> str:
         """Create (or replace) the token of bot ``name``; return the plain token."""
@@ -64,6 +68,11 @@ class Store:
 
     def record_path(self, game_id: str) -> Path:
         """Where the record of ``game_id`` is (or will be) written."""
+        raise NotImplementedError
+
+    def watch_token(self) -> str:
+        """The token that spectators need when the arena is served with --private-watch
+        (DIR/watch-token, made on first use). Raises StoreError."""
         raise NotImplementedError
 
     def admin_token(self) -> str:
@@ -155,13 +164,20 @@ class SQLiteStore(Store):
                 for g, v, s, b, c, sc, w, f, r in rows]
 
     def admin_token(self) -> str:
-        path = self.dir / "admin-token"
+        return self._secret("admin-token", "taash_admin_")
+
+    def watch_token(self) -> str:
+        return self._secret("watch-token", "taash_watch_")
+
+    def _secret(self, name: str, prefix: str) -> str:
+        """The token in DIR/``name`` (mode 0600), made on first use."""
+        path = self.dir / name
         try:
             if path.is_file():
                 tok = path.read_text().strip()
                 if tok:
                     return tok
-            tok = "taash_admin_" + secrets.token_urlsafe(24)
+            tok = prefix + secrets.token_urlsafe(24)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as f:
                 f.write(tok + "\n")

@@ -15,7 +15,12 @@ bots in another (two cores: one each):
   ping-pong loops, each over 4 streams in turn like a game's seats, with messages of the
   size of an average DecisionRequest. Figures: round trips per second and round-trip time.
 
-Prints one table and the ratios arena/echo. Needs nothing but the project's venv.
+- spectators: the arena run again at --spectator-games games (default 100) with
+  --spectators idle spectators attached (default 1000; Watch of every game from another
+  process, never read), beside the same run without them.
+
+The bots ask for batched events (Hello.batch_events) unless --no-batch. Prints one table
+and the ratios arena/echo. Needs nothing but the project's venv.
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ def tune_gc():
 
 
 # -- server processes -------------------------------------------------------------------
-async def arena_server(games: int, deals: int, variant: str, data: str) -> None:
+async def arena_server(games: int, deals: int, variant: str, data: str, spectators: int = 0) -> None:
     """The arena side: serve, wait for the bots, play ``games`` games at once, print the
     figures as JSON on stdout."""
     from interpreter import load_variant
@@ -63,14 +68,16 @@ async def arena_server(games: int, deals: int, variant: str, data: str) -> None:
     store = SQLiteStore(data)
     names = [f"bench{s}" for s in range(4)]
     tokens = {n: store.issue_token(n) for n in names}
-    server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000))
+    server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000),
+                         max_spectators=max(1000, spectators))
     port = await server.start("127.0.0.1", 0)
     print(json.dumps({"port": port, "tokens": tokens}), flush=True)
     arena = server.arena
     v = load_variant(variant)
     bots = [names[s % 4] for s in range(v.players)]
     # every connection must be in before the burst
-    while sum(len([c for c in arena.conns.get(n, ()) if c.alive]) for n in names) < games * v.players:
+    while (sum(len([c for c in arena.conns.get(n, ()) if c.alive]) for n in names) < games * v.players
+           or len(arena.spectators.readers) < spectators):
         await asyncio.sleep(0.05)
     arena.measure = True
     tune_gc()
@@ -103,6 +110,18 @@ async def echo_server() -> None:
     await srv.wait_for_termination()
 
 
+async def idle_spectators(addr: str, n: int) -> None:
+    """``n`` Watch calls of every game that are never read (small receive windows)."""
+    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    chans = [grpc.aio.insecure_channel(addr, options=[("grpc.use_local_subchannel_pool", 1),
+                                                      ("grpc.http2.lookahead_bytes", 1024),
+                                                      ("grpc.http2.bdp_probe", 0)]) for _ in range(8)]
+    calls = [arena_pb2_grpc.ArenaStub(chans[i % 8]).Watch(apb.WatchRequest()) for i in range(n)]
+    await asyncio.gather(*(c.initial_metadata() for c in calls))
+    print(json.dumps({"watching": n}), flush=True)
+    await asyncio.sleep(1e9)
+
+
 # -- client side ------------------------------------------------------------------------
 def spawn(role: str, *args) -> tuple[subprocess.Popen, dict]:
     p = subprocess.Popen([sys.executable, __file__, "--role", role, *map(str, args)],
@@ -122,11 +141,13 @@ def channels(addr: str, streams: int) -> list:
             for _ in range(n)]
 
 
-async def run_arena(games: int, deals: int, variant: str, players: int) -> dict:
+async def run_arena(games: int, deals: int, variant: str, players: int, batch: bool = True,
+                    spectators: int = 0) -> dict:
     from arena.sdk import BotClient
     data = tempfile.mkdtemp(prefix="taash-bench-")
-    proc, info = spawn("arena", games, deals, variant, data)
+    proc, info = spawn("arena", games, deals, variant, data, spectators)
     addr = f"127.0.0.1:{info['port']}"
+    watchers = spawn("spectators", addr, spectators)[0] if spectators else None
     rng = random.Random(7)
     chans = channels(addr, games * players)
     clients = []
@@ -134,7 +155,8 @@ async def run_arena(games: int, deals: int, variant: str, players: int) -> dict:
         for s in range(players):
             name = f"bench{s % 4}"
             clients.append(BotClient(lambda o, legal: legal[rng.randrange(len(legal))], info["tokens"][name],
-                                     name, addr, threads=False, channel=chans[(g * players + s) % len(chans)]))
+                                     name, addr, threads=False, channel=chans[(g * players + s) % len(chans)],
+                                     batch_events=batch))
     tasks = [asyncio.ensure_future(c.run()) for c in clients]
     tune_gc()
     line = await asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
@@ -144,6 +166,9 @@ async def run_arena(games: int, deals: int, variant: str, players: int) -> dict:
     for ch in chans:
         await ch.close()
     proc.wait()
+    if watchers is not None:
+        watchers.kill()
+        watchers.wait()
     if not line:
         raise SystemExit("the arena server failed")
     r = json.loads(line)
@@ -188,12 +213,17 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=2,
                     help="deals per game (default 2; at least 100/games, for enough decisions)")
     ap.add_argument("--variant", default="29")
+    ap.add_argument("--no-batch", action="store_true", help="bots get one message per event (no batch_events)")
+    ap.add_argument("--spectators", type=int, default=1000, help="idle spectators of the spectator run (0: none)")
+    ap.add_argument("--spectator-games", type=int, default=100, help="concurrent games of the spectator run")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.role:
         role, rest = args.role[0], args.role[1:]
         if role == "arena":
-            asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3]))
+            asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4])))
+        elif role == "spectators":
+            asyncio.run(idle_spectators(rest[0], int(rest[1])))
         else:
             asyncio.run(echo_server())
         return 0
@@ -205,7 +235,7 @@ def main(argv=None) -> int:
     print(f"{'games':>6} {'what':>6} {'decisions':>10} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8}")
     for g in args.games:
         deals = max(args.deals, 100 // g)     # enough decisions for stable figures at low concurrency
-        a = asyncio.run(run_arena(g, deals, args.variant, players))
+        a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch))
         size = 900
         rounds = max(4, a["decisions"] // g)
         e = asyncio.run(run_echo(g, rounds, size))
@@ -216,6 +246,17 @@ def main(argv=None) -> int:
               + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
         if a.get("errors"):
             print("errors:", a["errors"])
+    if args.spectators:
+        g = args.spectator_games
+        deals = max(args.deals, 100 // g)
+        runs = [(n, asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, n)))
+                for n in (0, args.spectators)]
+        for n, r in runs:
+            print(f"{g:>6} {'+' + str(n) + ' spec':>10} {r['decisions']:>6} {r['per_s']:>9.0f} "
+                  f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
+        print(f"{g:>6} {'ratio':>6} {'':>10} {runs[1][1]['per_s'] / runs[0][1]['per_s']:>9.2f} "
+              f"{runs[1][1]['p50_ms'] / runs[0][1]['p50_ms']:>8.2f} "
+              f"{runs[1][1]['p99_ms'] / runs[0][1]['p99_ms']:>8.2f}   (with / without spectators)", flush=True)
     return 0
 
 

@@ -21,6 +21,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..store import StoreError  # one error type for the arena's and the ladder's stores
 from .ratings import BotStanding, GameResult
 from .schedule import GameSpec
 
@@ -50,10 +51,6 @@ SCHEMA = [
         variant TEXT NOT NULL, seq INTEGER NOT NULL, bot TEXT NOT NULL, deals_total INTEGER NOT NULL,
         mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, PRIMARY KEY (variant, seq, bot))""",
 ]
-
-
-class StoreError(Exception):
-    """The ladder's database cannot be opened, read or written (the message says which)."""
 
 
 class LadderStore:

@@ -19,10 +19,12 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("client",)
+    __slots__ = ("client", "batch_events")
     CLIENT_FIELD_NUMBER: _ClassVar[int]
+    BATCH_EVENTS_FIELD_NUMBER: _ClassVar[int]
     client: str
-    def __init__(self, client: _Optional[str] = ...) -> None: ...
+    batch_events: bool
+    def __init__(self, client: _Optional[str] = ..., batch_events: _Optional[bool] = ...) -> None: ...
 
 class Answer(_message.Message):
     __slots__ = ("request_id", "action")
@@ -97,7 +99,7 @@ class GameStart(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[str] = ..., options_json: _Optional[str] = ..., variant_json: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., your_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., resumed: _Optional[bool] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "game_id", "seat", "observation_json", "legal_actions", "deadline_ms", "time_bank_ms", "attempt", "resumed")
+    __slots__ = ("request_id", "game_id", "seat", "observation_json", "legal_actions", "deadline_ms", "time_bank_ms", "attempt", "resumed", "events")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -107,6 +109,7 @@ class DecisionRequest(_message.Message):
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     RESUMED_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     game_id: str
     seat: int
@@ -116,7 +119,8 @@ class DecisionRequest(_message.Message):
     time_bank_ms: int
     attempt: int
     resumed: bool
-    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., observation_json: _Optional[str] = ..., legal_actions: _Optional[_Iterable[str]] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., attempt: _Optional[int] = ..., resumed: _Optional[bool] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., observation_json: _Optional[str] = ..., legal_actions: _Optional[_Iterable[str]] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., attempt: _Optional[int] = ..., resumed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Verdict(_message.Message):
     __slots__ = ("kind", "request_id", "game_id", "seat", "action", "applied_action", "legal_actions", "strikes", "message")

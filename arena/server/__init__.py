@@ -11,11 +11,11 @@ and spectators), `persist` (what a game's end writes).
     await server.stop()
 """
 
-from .events import Watcher
-from .hosting import (PROTOCOL, PUBLIC_FAULTS, VERSION, Arena, Connection, Game, Pending, Seat,
-                      TimeControl, tune_gc)
+from .events import Behind, Feed, Spectators
+from .hosting import (PROTOCOL, PUBLIC_FAULTS, SEND_LIMIT, VERSION, Arena, Connection, Game, Pending,
+                      Seat, TimeControl, tune_gc)
 from .wire import SERVER_OPTIONS, SERVICE, ArenaServer, deal_secret, serve
 
-__all__ = ["Arena", "ArenaServer", "Connection", "Game", "Pending", "PROTOCOL", "PUBLIC_FAULTS",
-           "SERVER_OPTIONS", "SERVICE", "Seat", "TimeControl", "VERSION", "Watcher", "deal_secret",
-           "serve", "tune_gc"]
+__all__ = ["Arena", "ArenaServer", "Behind", "Connection", "Feed", "Game", "Pending", "PROTOCOL",
+           "PUBLIC_FAULTS", "SEND_LIMIT", "SERVER_OPTIONS", "SERVICE", "Seat", "Spectators", "TimeControl",
+           "VERSION", "deal_secret", "serve", "tune_gc"]

@@ -1,64 +1,155 @@
-"""Public events of a game: numbered, kept for late spectators, sent to the game's
-watchers and to its seats' bots (docs/protocol.md, "Events"). No gRPC here: events are
-serialized protobuf bytes put on queues that the wire drains."""
+"""Public events of a game: numbered, sent to its seats' bots, and kept in feeds that
+spectators read at their own pace (docs/protocol.md, "Public events", "Spectators").
+No gRPC here: events are serialized protobuf bytes that the wire sends.
+
+Spectators are off the game loop: publishing appends to the game's feed and to the
+arena's feed of every game (O(1), whatever the number of spectators) and wakes the
+readers once per loop turn; each spectator's Watch call drains the feeds with a cursor of
+its own. A spectator of every game that falls more than the arena feed's length behind
+is dropped (`Behind`); a spectator of one game reads that game's whole feed (a game is
+bounded), so it can be slow without loss.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 
 from ..pb import messages_pb2 as pb
 
 
-def publish(game, ev: pb.GameEvent, watch_all, to_bots: bool = True) -> None:
-    """Number a public event of ``game`` (a hosting.Game), keep it for late spectators,
-    send it to the game's watchers and ``watch_all`` (Watchers of every game) and (once
-    per connection) to its seats' bots."""
+class Behind(Exception):
+    """A reader asked for events the feed no longer keeps: ``missed`` of them."""
+
+    def __init__(self, missed: int):
+        super().__init__(f"{missed} events behind")
+        self.missed = missed
+
+
+class Feed:
+    """Serialized events in publication order, numbered from 0; keeps the last ``keep``
+    (None: all). Readers hold a position (the number of the next event they want) and
+    ``wait`` for it; appending wakes them once per event-loop turn."""
+
+    def __init__(self, keep: int | None = None):
+        self.items: deque[bytes] = deque()
+        self.first = 0          # the number of items[0]
+        self.keep = keep
+        self.closed = False
+        self._waiter: asyncio.Future | None = None
+        self._wake_soon = False
+
+    @property
+    def end(self) -> int:
+        """The number the next event will have."""
+        return self.first + len(self.items)
+
+    def append(self, data: bytes) -> None:
+        """Add one event (bytes); drop the oldest past ``keep``."""
+        self.items.append(data)
+        if self.keep is not None and len(self.items) > self.keep:
+            self.items.popleft()
+            self.first += 1
+        self._schedule()
+
+    def close(self) -> None:
+        """No more events: readers get what is left, then the end."""
+        self.closed = True
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._waiter is not None and not self._wake_soon:
+            self._wake_soon = True
+            asyncio.get_running_loop().call_soon(self._wake)
+
+    def _wake(self) -> None:
+        self._wake_soon = False
+        w, self._waiter = self._waiter, None
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    def since(self, pos: int) -> list[bytes]:
+        """The events from number ``pos`` on (may be empty). Raises Behind if some of
+        them are no longer kept."""
+        if pos < self.first:
+            raise Behind(self.first - pos)
+        if pos >= self.end:
+            return []
+        if pos == self.first:
+            return list(self.items)
+        return list(self.items)[pos - self.first:]
+
+    async def wait(self, pos: int) -> None:
+        """Return once event ``pos`` exists or the feed is closed."""
+        while pos >= self.end and not self.closed:
+            if self._waiter is None:
+                self._waiter = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._waiter)
+
+
+class Reader:
+    """One spectator: its ``feed``, its position ``pos`` in it (the next event it takes)
+    and ``drop``, set by the wire, which ends its call with the reason given."""
+
+    __slots__ = ("feed", "pos", "drop")
+
+    def __init__(self, feed: Feed, pos: int):
+        self.feed, self.pos, self.drop = feed, pos, None
+
+
+class Spectators:
+    """The arena's spectators: at most ``limit`` readers, and the feed of every game's
+    events (the last ``keep``). ``sweep`` drops, every ``every_s`` seconds, the readers
+    whose position the feed no longer keeps, even one blocked because its client does
+    not read."""
+
+    def __init__(self, limit: int = 1000, keep: int = 20_000):
+        self.limit = limit
+        self.readers: set[Reader] = set()
+        self.feed = Feed(keep)
+
+    def admit(self, feed: Feed, pos: int) -> Reader:
+        """A new reader of ``feed`` from ``pos`` (the caller checks ``limit`` first)."""
+        r = Reader(feed, pos)
+        self.readers.add(r)
+        return r
+
+    def leave(self, r: Reader) -> None:
+        """A spectator went away."""
+        self.readers.discard(r)
+
+    async def sweep(self, every_s: float = 0.5) -> None:
+        """Drop readers that fell behind, until cancelled."""
+        while True:
+            await asyncio.sleep(every_s)
+            for r in [r for r in self.readers if r.pos < r.feed.first]:
+                self.readers.discard(r)
+                if r.drop is not None:
+                    r.drop(f"the spectator fell {r.feed.first - r.pos} events behind (the arena keeps "
+                           f"the last {r.feed.keep}): dropped")
+
+
+def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True) -> None:
+    """Number a public event of ``game`` (a hosting.Game), add it to the game's feed and
+    the spectators' feed of every game, and send it (once per connection) to the game's
+    seats' bots. A connection in batch mode (Hello.batch_events) keeps it for its next
+    DecisionRequest instead (hosting.Connection.event)."""
     ev.game_id = game.id
     ev.index = game.nevents
     game.nevents += 1
     data = ev.SerializeToString()
-    game.events.append(data)
-    for w in list(game.watchers) + list(watch_all):
-        w.put(data)
+    game.feed.append(data)
+    spectators.feed.append(data)
     if to_bots:
-        msg = pb.ServerMessage(event=ev).SerializeToString()
+        msg = None
         sent = set()
         for seat in game.seats:
             c = seat.conn
             if c is not None and c.alive and c.id not in sent:
                 sent.add(c.id)
-                c.send(msg)
-
-
-def public_text(st, players: int, actor: int, action: str) -> str:
-    """The action as every other seat sees it (from their observations); the bare kind
-    of action ("trump-card") if they do not all see the same text."""
-    views = set()
-    for s in range(players):
-        if s == actor:
-            continue
-        h = st.observation(s)["history"]
-        views.add(h[-1][1] if h and h[-1][0] == actor else None)
-    if len(views) == 1 and None not in views:
-        return views.pop()
-    return action.split(" ", 1)[0]
-
-
-class Watcher:
-    """A spectator's queue of serialized GameEvents; None ends it. A spectator that
-    falls more than ``limit`` events behind is dropped."""
-
-    def __init__(self, limit: int = 100_000):
-        self.q: asyncio.Queue = asyncio.Queue()
-        self.limit = limit
-        self.dropped = False
-
-    def put(self, data) -> None:
-        """Queue serialized event bytes (None: the end); drop a spectator too far behind."""
-        if self.dropped:
-            return
-        if self.q.qsize() >= self.limit:
-            self.dropped = True
-            self.q.put_nowait(None)
-            return
-        self.q.put_nowait(data)
+                if c.batch:
+                    c.held.append(ev)
+                else:
+                    if msg is None:
+                        msg = pb.ServerMessage(event=ev).SerializeToString()
+                    c.send(msg)

@@ -10,6 +10,7 @@ import json
 import logging
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from google.protobuf.message import DecodeError
@@ -59,10 +60,23 @@ def _kind_name(kind: int) -> str:
     return V.Kind.Name(kind)
 
 
-class Connection:
-    """One bot stream. Outgoing messages are serialized bytes in ``queue`` (None ends it)."""
+# Messages waiting to be sent on one bot stream before the stream is dropped as a fault
+# (CRASHED; docs/protocol.md, "Limits"): a bot that does not read its stream cannot make
+# the arena hold its messages without bound.
+SEND_LIMIT = 10_000
+# Finished games remembered to tell a late answer STALE_REQUEST (rather than UNKNOWN).
+FINISHED_KEPT = 2_000
 
-    __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id")
+
+class Connection:
+    """One bot stream. Outgoing messages are serialized bytes in ``queue`` (None ends it),
+    at most ``limit`` of them: past that ``on_overflow(self)`` is called and nothing
+    more is queued. With ``batch`` (Hello.batch_events) public events are ``held`` and
+    go out inside the next DecisionRequest (``send_decision``), or one by one before any
+    other message, so that the order of everything the bot receives is kept."""
+
+    __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id", "batch", "held",
+                 "on_overflow", "kill", "limit")
     _next = 0
 
     def __init__(self, bot: str, peer: str = ""):
@@ -73,11 +87,44 @@ class Connection:
         self.alive = True
         self.games: set[str] = set()
         self.seats = 0
+        self.batch = False
+        self.held: list[pb.GameEvent] = []
+        self.on_overflow = None     # called once when the queue is full
+        self.kill = None            # set by the wire: ends the stream at once
+        self.limit = SEND_LIMIT
 
     def send(self, data: bytes) -> None:
-        """Queue serialized ServerMessage bytes (dropped if the stream is gone)."""
+        """Queue serialized ServerMessage bytes (dropped if the stream is gone), after
+        any held events."""
         if self.alive:
-            self.queue.put_nowait(data)
+            if self.held:
+                self.flush()
+            self._put(data)
+
+    def send_decision(self, req: pb.DecisionRequest) -> None:
+        """Queue a DecisionRequest, carrying the held events (batch mode)."""
+        if self.alive:
+            if self.held:
+                req.events.extend(self.held)
+                self.held = []
+            self._put(pb.ServerMessage(decision=req).SerializeToString())
+
+    def flush(self) -> None:
+        """Send the held events one message each (before a message that is no
+        decision, or at the end of a game)."""
+        held, self.held = self.held, []
+        for ev in held:
+            self._put(pb.ServerMessage(event=ev).SerializeToString())
+
+    def _put(self, data: bytes) -> None:
+        if not self.alive:
+            return
+        if self.queue.qsize() >= self.limit:
+            cb, self.on_overflow = self.on_overflow, None
+            if cb is not None:
+                cb(self)
+            return
+        self.queue.put_nowait(data)
 
 
 @dataclass
@@ -133,11 +180,9 @@ class Game:
         self.closed: dict[str, tuple[str, str, int]] = {}  # request id -> (bot, how, seat)
         self.verdicts: list[dict] = []
         self.deal_log: list[dict] = []
-        self.events: list[bytes] = []   # serialized GameEvent, for late spectators
+        self.feed = events.Feed()       # its serialized GameEvents, for its spectators
         self.nevents = 0
-        self.watchers: set[asyncio.Queue] = set()
         self.over = False
-        self.start_msgs: dict[str, bytes] = {}
 
     def t_ms(self) -> int:
         """Milliseconds since the game began."""
@@ -152,7 +197,7 @@ class Arena:
     """Connections, games and the fault policy. All methods run on the event loop."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
-                 salt: str = ""):
+                 salt: str = "", spectators: events.Spectators | None = None):
         self.store = store
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
@@ -161,7 +206,10 @@ class Arena:
         self.games: dict[str, Game] = {}
         self.pending: dict[str, Pending] = {}
         self.finished: dict[str, str] = {}      # recently finished game id -> its bots joined
-        self.watch_all: set[asyncio.Queue] = set()
+        self.spectators = spectators or events.Spectators()
+        self.writer = ThreadPoolExecutor(1, thread_name_prefix="taash-store")
+        self.stopping = False       # set by the wire's stop: answers are ignored from then on
+        self.send_limit = SEND_LIMIT    # messages not read before a bot stream is dropped
         self.tasks: set[asyncio.Task] = set()
         self.latencies: list[float] = []        # seconds per answered decision, if enabled
         self.measure = False
@@ -172,6 +220,8 @@ class Arena:
         """Register a new authenticated stream; send Welcome; give it back the seats its
         bot holds in running games that have no live connection (resume)."""
         self.conns.setdefault(conn.bot, []).append(conn)
+        conn.on_overflow = self._overflow
+        conn.limit = self.send_limit
         conn.send(pb.ServerMessage(welcome=pb.Welcome(bot=conn.bot, protocol=PROTOCOL,
                                                       server=f"taash-arena/{VERSION}")).SerializeToString())
         log.info("bot %s connected (%s)", conn.bot, conn.peer)
@@ -183,8 +233,20 @@ class Arena:
         self._conn_changed.set()
         self._conn_changed = asyncio.Event()
 
-    def disconnect(self, conn: Connection, how: int) -> None:
-        """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it) or V.CRASHED."""
+    def _overflow(self, conn: Connection) -> None:
+        """``conn`` has ``send_limit`` messages waiting: the bot does not read its stream.
+        Its seats go away (CRASHED) and the stream is ended."""
+        log.warning("bot %s: %d messages not read: stream dropped (%s)", conn.bot, conn.limit, conn.peer)
+        self.disconnect(conn, V.CRASHED, message=f"the seat's stream was not read ({conn.limit} "
+                                                 "messages waiting): dropped")
+        conn.queue = asyncio.Queue()    # free what it held
+        conn.queue.put_nowait(None)
+        if conn.kill is not None:
+            conn.kill()
+
+    def disconnect(self, conn: Connection, how: int, message: str = "") -> None:
+        """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it) or V.CRASHED;
+        ``message`` replaces the verdict's usual sentence."""
         if not conn.alive:
             return
         conn.alive = False
@@ -201,7 +263,7 @@ class Arena:
                 if seat.conn is conn:
                     seat.conn = None
                     seat.away = True
-                    self._verdict(game, s, how, message="the seat's connection "
+                    self._verdict(game, s, how, message=message or "the seat's connection "
                                   + ("was closed by the bot" if how == V.DISCONNECTED else "broke"))
             for p in list(self.pending.values()):
                 if p.game is game and p.conn is conn:
@@ -251,6 +313,8 @@ class Arena:
     def on_message(self, conn: Connection, raw: bytes) -> None:
         """Handle one message from a bot (raw bytes: decoding is ours, so that a bad
         message gets a verdict instead of breaking the stream)."""
+        if self.stopping:
+            return
         msg = pb.BotMessage()
         try:
             msg.ParseFromString(raw)
@@ -277,6 +341,9 @@ class Arena:
                 self._settle(p, V.BOT_ERROR, message=f"the bot reported an error: {e.message[:200]}")
         elif which == "hello":
             conn.client = msg.hello.client[:100]
+            conn.batch = msg.hello.batch_events
+            if not conn.batch and conn.held:
+                conn.flush()
         else:
             self._malformed(conn, None, "a BotMessage must set one of hello, answer, error")
 
@@ -305,6 +372,8 @@ class Arena:
         game = self.games.get(gid)
         if game is not None and rid in game.closed and game.closed[rid][0] == conn.bot:
             how = game.closed[rid][1]
+            if how == "cancelled":      # the arena is stopping this game: not the bot's fault
+                return
             kind = V.STALE_REQUEST if how == "answer" else V.LATE_ANSWER
             msg = ("this request was already answered" if how == "answer" else
                    f"this request was settled by {how} before the answer came: ignored")
@@ -371,7 +440,7 @@ class Arena:
 
     def _publish(self, game: Game, ev: pb.GameEvent, to_bots: bool = True) -> None:
         """Publish a public event of ``game`` (events.publish)."""
-        events.publish(game, ev, self.watch_all, to_bots)
+        events.publish(game, ev, self.spectators, to_bots)
 
     # -- decisions ------------------------------------------------------------------
     async def _wait(self, p: Pending, timeout: float) -> None:
@@ -414,10 +483,10 @@ class Arena:
                     allowed = max(0.0, tc.move_ms + seat.bank_ms - p.spent * 1000)
                     p.conn, p.sent_at = conn, now
                     p.deadline = now + allowed / 1000
-                    conn.send(pb.ServerMessage(decision=pb.DecisionRequest(
+                    conn.send_decision(pb.DecisionRequest(
                         request_id=rid, game_id=game.id, seat=s, observation_json=obs_json,
                         legal_actions=legal, deadline_ms=int(allowed), time_bank_ms=int(seat.bank_ms),
-                        attempt=p.strikes, resumed=p.sends > 0)).SerializeToString())
+                        attempt=p.strikes, resumed=p.sends > 0))
                     p.sends += 1
                 remaining = p.deadline - now
                 if remaining <= 0:
@@ -452,7 +521,7 @@ class Arena:
         tc = tc or self.defaults
         if len(bots) != variant.players:
             raise ValueError(f"{variant.name} needs {variant.players} bots, got {len(bots)}")
-        game_id = game_id or self.store.new_game_id()
+        game_id = game_id or await self.store_call(self.store.new_game_id)
         options = dict(getattr(variant, "options", {}) or {})
         game = Game(game_id, variant, ref or variant.ref, options, seed, bots, tc)
         self.games[game_id] = game
@@ -465,7 +534,6 @@ class Arena:
         m = game.match = Match(variant, seed, salt=self.salt)
         error = None
         playing = {}        # the deal being played: "st", "dlog"
-        players = variant.players
         text = variant.deck.text
         publish = self._publish
 
@@ -484,7 +552,7 @@ class Arena:
             dlog["t_ms"].append(game.t_ms())
             if by_default:
                 dlog["by_default"].append(len(dlog["actions"]) - 1)
-            ev = pb.ActionTaken(deal=game.deal, seat=s, action=events.public_text(st, players, s, action),
+            ev = pb.ActionTaken(deal=game.deal, seat=s, action=st.public_action(s, action, None),
                                 by_default=by_default)
             if len(st.tricks) > playing["tricks"]:   # this play completed a trick
                 playing["tricks"] = n = len(st.tricks)
@@ -512,28 +580,36 @@ class Arena:
             error = f"{type(e).__name__}: {e}"
             log.error("game %s failed:\n%s", game_id, traceback.format_exc())
         finally:
-            result = self._finish(game, playing["dlog"] if playing.get("st") is not None else None, error)
+            result = await self._finish(game, playing["dlog"] if playing.get("st") is not None else None,
+                                        error)
         return result
 
-    def _finish(self, game: Game, unfinished: dict | None, error: str | None) -> dict:
+    async def store_call(self, fn, *args):
+        """Run a store method off the event loop, on the arena's one store thread (the
+        store's writes keep their order); returns its result, raises its error."""
+        return await asyncio.get_running_loop().run_in_executor(self.writer, fn, *args)
+
+    async def _finish(self, game: Game, unfinished: dict | None, error: str | None) -> dict:
         m = game.match
-        result = persist.save_game(self.store, game, unfinished, error)
+        result, record = persist.record_of(game, unfinished, error)
+        result = await self.store_call(persist.write, self.store, game.ref, result, record)
         self._publish(game, pb.GameEvent(game_ended=pb.GameEnded(
             complete=m.over, score=result["score"], winners=result["winners"], seed=game.seed,
             deals=len(m.deals), record=result["record"])))
         game.over = True
-        for w in list(game.watchers):
-            w.put(None)
+        game.feed.close()
         self.games.pop(game.id, None)
         self.finished[game.id] = ",".join(game.bots)
-        if len(self.finished) > 100_000:
-            for k in list(self.finished)[:50_000]:
+        if len(self.finished) > FINISHED_KEPT:
+            for k in list(self.finished)[:FINISHED_KEPT // 2]:
                 del self.finished[k]
         for seat in game.seats:
-            if seat.conn is not None:
-                seat.conn.seats -= 1
-                seat.conn.games.discard(game.id)
-        game.events = []
+            c = seat.conn
+            if c is not None:
+                c.seats -= 1
+                c.games.discard(game.id)
+                if c.held:
+                    c.flush()
         log.info("game %s over: score %s, winners %s, %d verdicts", game.id, result["score"],
                  result["winners"], len(game.verdicts))
         return result

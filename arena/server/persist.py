@@ -15,11 +15,11 @@ def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
-def save_game(store: Store, game, unfinished: dict | None, error: str | None) -> dict:
-    """Build the record of ``game`` (a hosting.Game whose match has ended or been cut
-    short; ``unfinished``: the deal log of a deal in progress) and save it with its row.
-    Returns the GameResult fields as a dict (game_id, seed, bots, deals, score, winners,
-    complete, faults, record path, error); a StoreError is logged and joins ``error``."""
+def record_of(game, unfinished: dict | None, error: str | None) -> tuple[dict, dict]:
+    """The record of ``game`` (a hosting.Game whose match has ended or been cut short;
+    ``unfinished``: the deal log of a deal in progress) and its GameResult fields as a
+    dict (game_id, seed, bots, deals, score, winners, complete, faults, record: "",
+    error). Reads the engine's Match: call it on the event loop."""
     m = game.match
     record = m.record(game.options)
     record["variant"] = game.ref
@@ -40,8 +40,15 @@ def save_game(store: Store, game, unfinished: dict | None, error: str | None) ->
     result = {"game_id": game.id, "seed": game.seed, "bots": game.bots, "deals": len(m.deals),
               "score": m.seat_scores(), "winners": list(m.winners), "complete": m.over,
               "faults": len(game.verdicts), "record": "", "error": error or ""}
+    return result, record
+
+
+def write(store: Store, variant_ref: str, result: dict, record: dict) -> dict:
+    """Save ``record`` and its row (``result`` from record_of) in ``store``; fill in
+    ``result["record"]`` (the path) and return ``result``. A StoreError is logged and
+    joins ``result["error"]``. Touches no engine object: safe on the store's thread."""
     try:
-        result["record"] = store.save_game(game.id, {**result, "variant": game.ref}, record)
+        result["record"] = store.save_game(result["game_id"], {**result, "variant": variant_ref}, record)
     except StoreError as e:
         log.error("%s", e)
         result["error"] = (result["error"] + "; " if result["error"] else "") + str(e)

@@ -22,8 +22,8 @@ from interpreter import VariantError, load_variant
 
 from ..pb import arena_pb2 as apb
 from ..store import Store
-from .events import Watcher
-from .hosting import Arena, Connection, TimeControl, V, tune_gc
+from .events import Behind, Spectators
+from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
 
 log = logging.getLogger("taash.arena")
 
@@ -42,7 +42,27 @@ SERVER_OPTIONS = [
     ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.so_reuseport", 0),   # a second arena on the same port is an error, not a silent twin
+    # gRPC core cancels a call the application has not picked up within this many seconds
+    # (default 30): 1,000 RunMatches at once on a busy server lost some that way.
+    ("grpc.server_max_unrequested_time_in_server", 600),
 ]
+
+
+def _dropper(context, code):
+    """A function that ends the call of ``context`` with ``code`` and a message, from
+    outside its handler (even one blocked on a write to a client that does not read):
+    the status goes after what the client has not read yet."""
+    handler = asyncio.current_task()
+
+    def drop(message: str) -> None:
+        async def end():
+            try:
+                await context.abort(code, message)
+            except BaseException:   # abort raises AbortError in its caller, here
+                pass
+            handler.cancel()
+        asyncio.ensure_future(end())
+    return drop
 
 
 def _credentials(context) -> tuple[str, str | None]:
@@ -56,14 +76,21 @@ def _credentials(context) -> tuple[str, str | None]:
 
 class ArenaServer:
     """The arena behind a grpc.aio server. ``start`` binds and serves; ``stop`` cancels
-    running games (their records are saved as cut short) and stops the server."""
+    running games (their records are saved as cut short) and stops the server.
+    ``max_spectators``: Watch calls at once (more are refused RESOURCE_EXHAUSTED);
+    ``spectator_backlog``: events a spectator of every game may fall behind before it is
+    dropped; ``watch_token``: if set, Watch needs it (or the admin token)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
-                 salt: str = ""):
+                 salt: str = "", max_spectators: int = 1000, spectator_backlog: int = 20_000,
+                 watch_token: str | None = None, send_limit: int = SEND_LIMIT):
         self.store = store
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
         self.wait_ms = wait_ms
+        self.max_spectators, self.spectator_backlog = max_spectators, spectator_backlog
+        self.watch_token = watch_token
+        self.send_limit = send_limit
         self.arena: Arena | None = None
         self.server = None
         self.admin_token = None
@@ -71,7 +98,10 @@ class ArenaServer:
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
         Raises OSError if the address cannot be bound."""
-        self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt)
+        self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt,
+                           spectators=Spectators(self.max_spectators, self.spectator_backlog))
+        self.arena.send_limit = self.send_limit
+        self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
         self.server = grpc.aio.server(options=SERVER_OPTIONS)
         handlers = {
@@ -99,6 +129,7 @@ class ArenaServer:
     async def stop(self, grace: float = 1.0) -> None:
         """Cancel running games (records saved as cut short) and stop serving."""
         if self.arena is not None:
+            self.arena.stopping = True
             tasks = list(self.arena.tasks)
             for t in tasks:
                 t.cancel()
@@ -108,9 +139,10 @@ class ArenaServer:
             for conns in self.arena.conns.values():
                 for c in conns:
                     c.queue.put_nowait(None)
-            for w in list(self.arena.watch_all):
-                w.put(None)
+            self.arena.spectators.feed.close()
+            self._sweeper.cancel()
             await asyncio.sleep(0.2)
+            self.arena.writer.shutdown(wait=True)
         if self.server is not None:
             await self.server.stop(grace)
 
@@ -151,6 +183,9 @@ class ArenaServer:
             finally:
                 conn.queue.put_nowait(None)
 
+        drop = _dropper(context, grpc.StatusCode.RESOURCE_EXHAUSTED)
+        conn.kill = lambda: drop(f"the stream was not read: {arena.send_limit} messages waiting; "
+                                 "dropped as a fault")
         arena.connect(conn)
         task = asyncio.ensure_future(reader())
         try:
@@ -168,33 +203,50 @@ class ArenaServer:
 
     # -- Watch --------------------------------------------------------------------------
     async def _watch(self, request, context):
+        if self.watch_token is not None:
+            tok, _ = _credentials(context)
+            if tok not in (self.watch_token, self.admin_token):
+                await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                    "this arena needs a watch token to watch (metadata 'authorization: "
+                                    "Bearer <token>', from DATA_DIR/watch-token)")
         arena = self.arena
-        w = Watcher()
+        spectators = arena.spectators
+        if len(spectators.readers) >= spectators.limit:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"the arena has its {spectators.limit} spectators already "
+                                "(taash arena serve --max-spectators)")
         if request.game_id:
             game = arena.games.get(request.game_id)
             if game is None:
                 await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {request.game_id!r} is running")
-            for data in game.events:
-                w.put(data)
-            game.watchers.add(w)
-            owner = game.watchers
+            feed, pos, first = game.feed, 0, []
         else:
-            for game in list(arena.games.values()):
-                for data in game.events:
-                    w.put(data)
-            arena.watch_all.add(w)
-            owner = arena.watch_all
+            # the running games from their start, then every event from now on
+            feed = spectators.feed
+            pos = feed.end
+            first = [d for g in list(arena.games.values()) for d in g.feed.since(0)]
+        reader = spectators.admit(feed, pos)
+        reader.drop = _dropper(context, grpc.StatusCode.RESOURCE_EXHAUSTED)
         try:
-            while True:
-                data = await w.q.get()
-                if data is None:
-                    if w.dropped:
-                        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                            "the spectator fell too far behind")
-                    return
+            await context.send_initial_metadata(())     # accepted: the client may know it now
+            for data in first:
                 yield data
+            del first
+            while True:
+                await feed.wait(reader.pos)
+                try:
+                    batch = feed.since(reader.pos)
+                except Behind as e:
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                        f"the spectator fell {e.missed} events behind (the arena keeps "
+                                        f"the last {feed.keep}): dropped")
+                if not batch:
+                    return      # the feed is closed: the game is over or the arena stopping
+                reader.pos += len(batch)
+                for data in batch:
+                    yield data
         finally:
-            owner.discard(w)
+            spectators.leave(reader)
 
     # -- admin --------------------------------------------------------------------------
     async def _admin(self, context) -> None:
@@ -294,14 +346,23 @@ def deal_secret(data_dir) -> str:
 
 
 async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
-                defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False) -> None:
+                defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False,
+                max_spectators: int = 1000, private_watch: bool = False,
+                spectator_backlog: int = 20_000, send_limit: int = SEND_LIMIT) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
-    a seed gives the same cards as `taash simulate` and in-process ladders). Raises
+    a seed gives the same cards as `taash simulate` and in-process ladders).
+    ``max_spectators`` caps the Watch calls at once; a spectator of every game more than
+    ``spectator_backlog`` events behind is dropped; a bot stream with ``send_limit``
+    messages not read is dropped as a fault (CRASHED); ``private_watch``: watching needs
+    the token of DATA/watch-token (made on first use) or the admin token. Raises
     StoreError or OSError for a bad data directory or address."""
     from ..store import SQLiteStore
     store = SQLiteStore(data_dir)
-    server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir))
+    server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
+                         max_spectators=max_spectators, spectator_backlog=spectator_backlog,
+                         send_limit=send_limit,
+                         watch_token=store.watch_token() if private_watch else None)
     port = await server.start(host, port)
     tune_gc()
     if ready:

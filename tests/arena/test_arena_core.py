@@ -1,0 +1,211 @@
+"""Spectators, batched events and bounded queues of the arena (issue 12), each with the
+arena (`taash arena serve`), bots and spectators in processes of their own, over gRPC.
+
+- the spectator cap refuses the N+1th Watch with RESOURCE_EXHAUSTED; --private-watch
+  needs the watch token;
+- a spectator that never reads is dropped with RESOURCE_EXHAUSTED while the games go on
+  and finish; a spectator that reads sees every event of every game, in order;
+- a bot stream that is never read is dropped as a fault (CRASHED) past --max-queued;
+  its game finishes (the seat is then absent);
+- batched events (Hello.batch_events) carry the same events, in the same order, as one
+  message each.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from tests.helpers import ROOT
+from tests.helpers.arena_util import Server, env, record, verdict_kinds
+from interpreter import replay
+from arena.pb import arena_pb2 as apb
+from arena.pb import arena_pb2_grpc
+
+CLIENT = [sys.executable, "-m", "tests.helpers.watch_client"]
+EVENT_BOT = [sys.executable, "-m", "tests.helpers.event_bot"]
+
+
+def spawn(procs, cmd):
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    procs.append(p)
+    return p
+
+
+def wait_file(path: Path, timeout=60.0):
+    end = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < end, f"no {path}"
+        time.sleep(0.05)
+
+
+def watch_error(addr, token=None):
+    """The status of a Watch call from this process for a game that does not exist:
+    (code, details). NOT_FOUND means the call passed the token and the cap."""
+    md = [("authorization", f"Bearer {token}")] if token else None
+    with grpc.insecure_channel(addr) as ch:
+        call = arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id="g-none"), metadata=md, timeout=30)
+        try:
+            list(call)
+        except grpc.RpcError as e:
+            return e.code(), e.details()
+        raise AssertionError("a Watch of no game ended without an error")
+
+
+def test_spectator_cap_and_watch_token(tmp_path):
+    s = Server(tmp_path / "data", "--max-spectators", "2", "--private-watch")
+    procs = []
+    try:
+        tok = (tmp_path / "data" / "watch-token").read_text().strip()
+        code, details = watch_error(s.addr)
+        assert code == grpc.StatusCode.UNAUTHENTICATED and "watch token" in details
+        assert watch_error(s.addr, token="taash_wrong")[0] == grpc.StatusCode.UNAUTHENTICATED
+        outs = [tmp_path / f"w{i}.json" for i in range(2)]
+        for o in outs:
+            spawn(procs, [*CLIENT, "read", "--server", s.addr, "--out", str(o), "--token", tok])
+        for o in outs:
+            wait_file(Path(str(o) + ".open"))
+        code, details = watch_error(s.addr, token=tok)
+        assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "2 spectators" in details
+        # the admin token also lets one watch; once a spectator leaves there is room again
+        procs[0].terminate()
+        procs[0].wait(10)
+        end = time.monotonic() + 30
+        while watch_error(s.addr, token=s.admin)[0] != grpc.StatusCode.NOT_FOUND:
+            assert time.monotonic() < end, "the cap was not released"
+            time.sleep(0.1)
+    finally:
+        for p in procs:
+            p.kill()
+        s.stop()
+
+
+def test_a_spectator_that_never_reads_is_dropped_and_the_games_finish(tmp_path):
+    s = Server(tmp_path / "data", "--spectator-backlog", "300")
+    procs = []
+    try:
+        idle, reader = tmp_path / "idle.json", tmp_path / "reader.json"
+        spawn(procs, [*CLIENT, "idle", "--server", s.addr, "--out", str(idle)])
+        spawn(procs, [*CLIENT, "read", "--server", s.addr, "--out", str(reader)])
+        wait_file(Path(str(idle) + ".open"))
+        wait_file(Path(str(reader) + ".open"))
+        s.bot("random", "r1", s.token("r1"))
+        s.bot("random", "r2", s.token("r2"))
+        s.wait_connected(["r1", "r2"])
+        results = s.run_matches("29", ["r1", "r2", "r1", "r2"], matches=4, seed=5, max_deals=5)
+        assert len(results) == 4 and all(r.deals == 5 and r.error == "" and r.faults == 0 for r in results)
+        Path(str(idle) + ".go").write_text("")
+        wait_file(idle)
+        got = json.loads(idle.read_text())
+        assert got["code"] == "RESOURCE_EXHAUSTED", got["code"]
+        assert "fell" in got["details"] and "behind" in got["details"] and "last 300" in got["details"]
+        # games played: each event count is what the records say
+        total = 0
+        for r in results:
+            rec = record(r.record)
+            # game_started, per deal: deal_started, its actions, deal_ended; game_ended
+            total += 2 + sum(2 + len(d["actions"]) for d in rec["deals"])
+        assert len(got["events"]) < total
+    finally:
+        s.stop()        # the reading spectator's call ends with the server
+        for p in procs:
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    seen = json.loads(reader.read_text())
+    by_game = {}
+    for e in seen["events"]:
+        by_game.setdefault(e["game"], []).append(e)
+    assert sorted(by_game) == sorted(r.game_id for r in results)
+    for r in results:
+        evs = by_game[r.game_id]
+        rec = record(r.record)
+        assert [e["index"] for e in evs] == list(range(len(evs)))     # nothing skipped
+        assert evs[0]["type"] == "game_started" and evs[-1]["type"] == "game_ended"
+        assert sum(e["type"] == "action" for e in evs) == sum(len(d["actions"]) for d in rec["deals"])
+
+
+def test_a_bot_stream_never_read_is_dropped_as_a_fault(tmp_path):
+    s = Server(tmp_path / "data", "--max-queued", "40")
+    procs = []
+    try:
+        out = tmp_path / "idle-bot.json"
+        spawn(procs, [*CLIENT, "idle-bot", "--server", s.addr, "--out", str(out), "--token", s.token("idle")])
+        s.bot("random", "r", s.token("r"))
+        s.wait_connected(["idle", "r"])
+        [res] = s.run_matches("28", ["idle", "r", "r", "r"], seed=2, max_deals=1,
+                              move_ms=300, bank_ms=1, grace_ms=300, max_strikes=3)
+        assert res.error == "" and res.deals == 1
+        rec = record(res.record)
+        kinds = verdict_kinds(rec)
+        crashed = [v for v in rec["arena"]["verdicts"] if v["kind"] == "CRASHED"]
+        assert len(crashed) == 1 and crashed[0]["seat"] == 0
+        assert "not read (40 messages waiting)" in crashed[0]["message"]
+        # before the drop its decisions timed out; after it, its seat is absent
+        assert set(kinds) <= {"TIMEOUT", "CRASHED", "ABSENT"} and "ABSENT" in kinds
+        assert kinds.index("CRASHED") < kinds.index("ABSENT")
+        Path(str(out) + ".go").write_text("")
+        wait_file(out)
+        got = json.loads(out.read_text())
+        assert got["code"] == "RESOURCE_EXHAUSTED" and "not read" in got["details"]
+        assert got["events"][0]["type"] == "welcome"
+        assert len(got["events"]) <= 40 + 5         # what was queued, and little in flight
+    finally:
+        for p in procs:
+            p.kill()
+        s.stop()
+
+
+def test_batched_events_carry_the_same_events_as_separate_ones(tmp_path):
+    s = Server(tmp_path / "data")
+    try:
+        outs = {}
+        for name, batch in (("eb", True), ("en", False)):
+            outs[name] = tmp_path / f"{name}.json"
+            cmd = [*EVENT_BOT, "--name", name, "--token", s.token(name), "--server", s.addr,
+                   "--out", str(outs[name])] + (["--batch"] if batch else [])
+            s.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                            env=env(), cwd=ROOT))
+        s.wait_connected(["eb", "en"])
+        results = s.run_matches("28", ["eb", "en", "eb", "en"], matches=2, seed=11, max_deals=2)
+        assert all(r.error == "" and r.faults == 0 for r in results)
+        for o in outs.values():
+            wait_file(o)
+        end = time.monotonic() + 30
+        while True:
+            b, n = (json.loads(outs[k].read_text()) for k in ("eb", "en"))
+            if b["games_ended"] == 2 and n["games_ended"] == 2 or time.monotonic() > end:
+                break
+            time.sleep(0.1)
+        assert b["games_ended"] == n["games_ended"] == 2
+        # every event, in the same order, byte for byte
+        assert b["events"] == n["events"] and len(b["events"]) > 100
+        # the batched bot got them inside decisions (and the rest just before game_start
+        # messages or at each game's end), the other one as messages of their own
+        assert n["messages"]["event"] == len(n["events"]) and n["in_decisions"] == 0
+        assert b["in_decisions"] > len(b["events"]) // 2
+        assert b["messages"]["event"] + b["in_decisions"] == len(b["events"])
+        assert b["messages"]["event"] < len(b["events"]) // 4     # fewer messages by far
+    finally:
+        s.stop()
+
+
+def test_taash_bot_with_batched_events_plays_without_a_fault(tmp_path):
+    s = Server(tmp_path / "data")
+    try:
+        s.bot("heuristic", "hb", s.token("hb"), "--batch-events")
+        s.bot("random", "r", s.token("r"))
+        s.wait_connected(["hb", "r"])
+        [res] = s.run_matches("29", ["hb", "r", "hb", "r"], seed=4, max_deals=2)
+        assert res.error == "" and res.faults == 0 and res.deals == 2
+        assert replay(record(res.record)).deals[-1].is_terminal
+    finally:
+        s.stop()
