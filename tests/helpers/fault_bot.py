@@ -25,6 +25,7 @@ request with its first legal action except where MODE says otherwise, at its 2nd
     auth-plain  connects with `authorization: TOKEN` (no `Bearer `) and logs the status
     auth-two    connects with two `authorization` headers and logs the status
     plain       answers every request at once (and counts the events it gets)
+    silent      never answers
     sdk-error   (the Python SDK) decide raises at the 2nd request
     sdk-drop    (the Python SDK) the connection breaks at the 3rd request; the SDK
                 reconnects and resumes
@@ -149,6 +150,8 @@ async def raw_bot(args, log: Log):
                 await asyncio.sleep(max(0, d.deadline_ms - 15) / 1000)
                 req["answer"] = legal[0]
                 await answer(d.request_id, legal[0])
+            elif mode == "silent":
+                pass
             elif mode == "hold" and n == 3 and not d.resumed:
                 log.save()
                 Path(args.out + ".hold").write_text(d.request_id)
