@@ -6,7 +6,8 @@ It speaks the raw protocol (no SDK) so that it can send anything. It answers eve
 request with its first legal action except where MODE says otherwise, at its 2nd (or
 3rd) decision request:
 
-    late        answers the 2nd request after its deadline (with the last legal action)
+    late        answers the 2nd request after its deadline and the network grace (with the
+                last legal action)
     illegal     2nd request: an illegal action, then a legal one after the verdict;
                 4th request: three illegal actions (strike-out)
     malformed   2nd request: undecodable bytes, an Answer without action, an empty
@@ -45,6 +46,7 @@ from pathlib import Path
 import grpc
 
 from arena.pb import messages_pb2 as pb
+from arena.server.faults import NETWORK_GRACE_MS   # the arena waits that much past deadline_ms
 
 METHOD = "/taash.arena.v1.Arena/Play"
 
@@ -76,7 +78,27 @@ async def raw_bot(args, log: Log):
     stream = channel.stream_stream(METHOD, request_serializer=lambda b: b,
                                    response_deserializer=pb.ServerMessage.FromString)
     n = 0
-    call = stream(metadata=md)
+    outq = asyncio.Queue()
+
+    async def outgoing():
+        while True:
+            item = await outq.get()
+            if item is None:
+                return
+            yield item
+
+    def open_call():
+        # flood writes through a request iterator: a write that fails on a closed stream
+        # would otherwise hide the arena's status behind the client's own INTERNAL
+        return stream(outgoing(), metadata=md) if args.mode == "flood" else stream(metadata=md)
+
+    async def write(data):
+        if args.mode == "flood":
+            await outq.put(data)
+        else:
+            await call.write(data)
+
+    call = open_call()
     log.data["connections"] += 1
     log.data["events"] = 0
     log.data["ended"] = []
@@ -84,7 +106,7 @@ async def raw_bot(args, log: Log):
 
     async def answer(rid, action):
         answers[rid] = action
-        await call.write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=action)).SerializeToString())
+        await write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=action)).SerializeToString())
 
     while True:
         try:
@@ -93,7 +115,8 @@ async def raw_bot(args, log: Log):
             log.data["ended"].append({"code": e.code().name, "details": e.details()})
             log.save()
             if args.mode == "flood" and len(log.data["ended"]) == 1:
-                call = stream(metadata=md)
+                outq = asyncio.Queue()
+                call = open_call()
                 log.data["connections"] += 1
                 continue
             break
@@ -123,7 +146,7 @@ async def raw_bot(args, log: Log):
             log.save()
             mode = args.mode
             if mode == "late" and n == 2 and not d.resumed:
-                await asyncio.sleep((d.deadline_ms + 150) / 1000)
+                await asyncio.sleep((d.deadline_ms + NETWORK_GRACE_MS + 150) / 1000)
                 req["answer"] = legal[-1]
                 await answer(d.request_id, legal[-1])
             elif mode == "illegal" and n == 2 and not d.resumed:
@@ -134,13 +157,10 @@ async def raw_bot(args, log: Log):
                     await answer(d.request_id, bad)
             elif mode == "flood" and n == 2 and not d.resumed:
                 empty = pb.BotMessage().SerializeToString()
-                try:
-                    for _ in range(10_000):
-                        await call.write(empty)
-                    req["answer"] = legal[0]
-                    await answer(d.request_id, legal[0])
-                except Exception:
-                    pass                # closed by the arena: read the status, then reconnect
+                for _ in range(10_000):
+                    await write(empty)
+                req["answer"] = legal[0]
+                await answer(d.request_id, legal[0])
             elif mode == "huge" and n == 2 and not d.resumed:
                 for i in range(23):
                     await answer(d.request_id, f"play {i}" + "X" * (1 << 20))
