@@ -265,7 +265,8 @@ def describe_event(ev) -> str:
         a = ev.action
         return f"{head} seat {a.seat}: {a.action}{' (default)' if a.by_default else ''}"
     if kind == "fault":
-        return f"{head} seat {ev.fault.seat}: {pb.Verdict.Kind.Name(ev.fault.kind)}"
+        n = ev.fault.count
+        return f"{head} seat {ev.fault.seat}: {pb.Verdict.Kind.Name(ev.fault.kind)}" + (f" x{n}" if n > 1 else "")
     if kind == "deal_ended":
         d = ev.deal_ended
         hands = " | ".join(" ".join(h.cards) for h in d.hands)
