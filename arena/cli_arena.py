@@ -1,4 +1,4 @@
-"""The arena's commands: `taash arena serve|token|match|watch|bots` and `taash bot`.
+"""The arena's commands: `taash arena serve|token|revoke|match|watch|bots` and `taash bot`.
 
 `add_commands(subparsers)` registers them on the `taash` parser (arena/cli.py).
 """
@@ -140,8 +140,22 @@ def cmd_token(args) -> int:
     except StoreError as e:
         raise CLIError(str(e)) from None
     print(tok)
-    print(f"token for bot {args.name!r}" + (" (the previous one no longer works)" if existed else "")
+    print(f"token for bot {args.name!r}" + (" (the previous one no longer works: a running arena closes "
+                                            "its streams within a second)" if existed else "")
           + f"; run it with: taash bot heuristic --name {args.name} --token {tok}", file=sys.stderr)
+    return 0
+
+
+def cmd_revoke(args) -> int:
+    store = _store(args)
+    try:
+        had = store.revoke_token(args.name)
+    except StoreError as e:
+        raise CLIError(str(e)) from None
+    if not had:
+        raise CLIError(f"bot {args.name!r} has no token in {args.data}")
+    print(f"the token of bot {args.name!r} is revoked: a running arena closes its streams within a second "
+          "and seats it in no new game (`taash arena token NAME` issues a new one)", file=sys.stderr)
     return 0
 
 
@@ -182,8 +196,10 @@ def cmd_match(args) -> int:
         raise CLIError(f"--bots takes bot names separated by commas, not {args.bots!r}")
     options = _parse_set(args.set)
     md = _admin_md(args)
-    tc = pb.TimeControl(move_ms=args.move_ms or 0, bank_ms=args.bank_ms or 0, grace_ms=args.grace_ms or 0,
-                        max_strikes=args.strikes or 0)
+    # bank and grace are sent only when given: an explicit 0 means 0 (proto3 optional)
+    given = {"bank_ms": args.bank_ms, "grace_ms": args.grace_ms}
+    tc = pb.TimeControl(move_ms=args.move_ms or 0, max_strikes=args.strikes or 0,
+                        **{k: v for k, v in given.items() if v is not None})
     req = apb.MatchRequest(variant=args.variant, options_json=json.dumps(options) if options else "",
                            bots=bots, matches=args.matches, seed=args.seed, time_control=tc,
                            wait_ms=int(args.wait * 1000), parallel=args.parallel, max_deals=args.max_deals)
@@ -271,7 +287,8 @@ def describe_event(ev) -> str:
         a = ev.action
         return f"{head} seat {a.seat}: {a.action}{' (default)' if a.by_default else ''}"
     if kind == "fault":
-        return f"{head} seat {ev.fault.seat}: {pb.Verdict.Kind.Name(ev.fault.kind)}"
+        n = ev.fault.count
+        return f"{head} seat {ev.fault.seat}: {pb.Verdict.Kind.Name(ev.fault.kind)}" + (f" x{n}" if n > 1 else "")
     if kind == "deal_ended":
         d = ev.deal_ended
         hands = " | ".join(" ".join(h.cards) for h in d.hands)
@@ -393,6 +410,11 @@ def add_commands(sub) -> None:
     t.add_argument("name", metavar="NAME", help="the bot's name")
     data_arg(t)
     t.set_defaults(fn=cmd_token)
+
+    rv = asub.add_parser("revoke", help="revoke a bot's token: its streams are closed, it gets no new game")
+    rv.add_argument("name", metavar="NAME", help="the bot's name")
+    data_arg(rv)
+    rv.set_defaults(fn=cmd_revoke)
 
     m = asub.add_parser("match", help="run matches between connected bots and print the results")
     m.add_argument("variant", metavar="VARIANT", help="shipped name (29, 28, 56, 304, house/...) or a YAML path")

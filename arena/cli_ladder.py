@@ -57,7 +57,9 @@ def make_runner(args):
         raise LadderError("--arena and --cluster do not go together: a ladder of remote bots is played by "
                           "their arena (docs/cluster.md)")
     if args.arena:
-        runner = ArenaRunner(args.arena, read_admin_token(args.data), args.variant, wait_s=args.wait)
+        runner = ArenaRunner(args.arena, read_admin_token(args.data), args.variant, wait_s=args.wait,
+                             time_control={k: v for k, v in (("move_ms", args.move_ms), ("bank_ms", args.bank_ms))
+                                           if v is not None})
         names = args.bots or runner.bots()
         if not args.bots and len(names) < 2:
             runner.close()
@@ -71,7 +73,10 @@ def make_runner(args):
         return RayRunner(args.variant, specs, address=args.address, num_cpus=args.workers), sorted(specs)
     if args.address:
         raise LadderError("--address is for --cluster ray")
-    return InProcessRunner(args.variant, specs), sorted(specs)
+    from .ladder.runners import BANK_MS, MOVE_MS
+    limits = dict(move_ms=MOVE_MS if args.move_ms is None else args.move_ms,
+                  bank_ms=BANK_MS if args.bank_ms is None else args.bank_ms)
+    return InProcessRunner(args.variant, specs, **limits), sorted(specs)
 
 
 def cmd_run(args) -> int:
@@ -255,6 +260,11 @@ def add_commands(sub) -> None:
                    "default: a local Ray started for the run, with --workers CPUs")
     r.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                    help="with --arena: how long a game waits for its bots to connect (default 30)")
+    r.add_argument("--move-ms", type=_int("--move-ms", 0), metavar="MS",
+                   help="each decision's free time, in-process bots too (default: the arena's, 2000; "
+                        "docs/protocol.md, Time)")
+    r.add_argument("--bank-ms", type=_int("--bank-ms", 0), metavar="MS",
+                   help="each seat's time bank per game (default: the arena's, 20000)")
     r.add_argument("--every", type=_int("--every", 1), default=10, metavar="K",
                    help="print the ratings every K rated events (default 10)")
     r.add_argument("--quiet", action="store_true", help="print only the standings")

@@ -58,6 +58,17 @@ class Store:
         """Names of all bots with a token, sorted."""
         raise NotImplementedError
 
+    def revoke_token(self, name: str) -> bool:
+        """Remove the token of bot ``name`` (the bot is then unknown until a new token is
+        issued); return whether it had one."""
+        raise NotImplementedError
+
+    def tokens_changed(self) -> bool:
+        """Whether tokens may have been issued or revoked (here or by another process,
+        such as `taash arena token`) since the last call: the arena then checks its
+        connections' tokens again. Cheap: called a few times a second."""
+        return False
+
     def new_game_id(self) -> str:
         """A fresh game id, unique in this store (``g000001``, ``g000002``, ...)."""
         raise NotImplementedError
@@ -104,6 +115,12 @@ class SQLiteStore(Store):
         except (OSError, sqlite3.Error) as e:
             raise StoreError(f"cannot use the data directory {self.dir}: {e}") from None
         self._tokens: dict[str, str] = {}
+        self._dirty = False
+        self._data_version = self._version()
+
+    def _version(self) -> int:
+        # changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version)
+        return self.db.execute("PRAGMA data_version").fetchone()[0]
 
     def issue_token(self, name: str) -> str:
         check_bot_name(name)
@@ -114,7 +131,26 @@ class SQLiteStore(Store):
                             "created=excluded.created", (name, _hash(token), time.time()))
         except sqlite3.Error as e:
             raise StoreError(f"cannot store the token: {e}") from None
+        self._dirty = True
         return token
+
+    def revoke_token(self, name: str) -> bool:
+        check_bot_name(name)
+        try:
+            cur = self.db.execute("DELETE FROM bots WHERE name=?", (name,))
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot revoke the token: {e}") from None
+        self._dirty = True
+        return cur.rowcount > 0
+
+    def tokens_changed(self) -> bool:
+        try:
+            v = self._version()
+        except sqlite3.Error:
+            return False
+        changed = self._dirty or v != self._data_version
+        self._dirty, self._data_version = False, v
+        return changed
 
     def bot_for_token(self, token: str) -> str | None:
         h = _hash(token)

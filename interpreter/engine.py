@@ -251,15 +251,35 @@ class State:
         else:
             Play.end_trick(self)
 
-    def default_action(self) -> Action:
+    def default_action(self, rng=None) -> Action:
         """The action taken for ``to_act`` when its seat did not answer in time: the first
         legal action (RULES.md §0.10 order) that is not a declaration, an expose, a double
         or a redouble; a question is answered with its first answer. Raises ValueError on
-        a terminal state."""
+        a terminal state.
+
+        A hidden choice reveals nothing: when that action's public form differs from
+        the action (`public_action`: a face-down trump card, a card taken from or put to
+        the widow, a suit named secretly), the default is drawn uniformly from the legal
+        actions of the same public form, so that the others learn no more than from a
+        random choice. ``rng``: a random.Random or a seed; None draws with the deal's own
+        generator, seeded from the deal as dealt (hands, widow, dealer: all in its
+        record) and the number of actions so far, so the same point of the same deal
+        always gets the same default (a replay, the arena's verdict and its game loop
+        agree)."""
         legal = self.legal_actions()
         if not legal:
             raise ValueError("the deal is over: no seat is to act")
-        return default_of(legal)
+        a = default_of(legal)
+        seat = self.to_act
+        shown = self.public_action(seat, a, None)
+        if shown == a:
+            return a
+        same = [x for x in legal if x.kind == a.kind and self.public_action(seat, x, None) == shown]
+        if rng is None:
+            rng = random.Random(f"taash-default:{self.dealer}:{self.dealt}:{self.widow}:{len(self.history)}")
+        elif not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        return rng.choice(same)
 
     def copy(self) -> "State":
         """An independent copy: applying actions to it leaves this state unchanged (lists

@@ -60,19 +60,107 @@ def bot_factory(spec):
     return lambda v: entry.make(v, 0)
 
 
-def play_game(variant, factories: dict, spec: GameSpec, options=None) -> GameResult:
+# The arena's default time control (docs/protocol.md, "Time"), for in-process bots too.
+MOVE_MS, BANK_MS = 2000, 20000
+TIMEOUT = "TIMEOUT"     # the fault kind of a decision past its time (as the arena's verdict)
+
+
+class DecisionTimeout(BaseException):
+    """Raised inside a bot's ``decide`` when its time is up (a BaseException, so that a
+    bot's own ``except Exception`` does not swallow it)."""
+
+
+class TimedAgent:
+    """An in-process bot under the arena's time control (docs/protocol.md, "Time"): each
+    decision may take ``move_ms`` plus what is left of the seat's ``bank_ms`` for the
+    game; time past ``move_ms`` comes from the bank. A decision past its time is a fault
+    of kind `TIMEOUT`: its answer (if any) is dropped, the default action is played and
+    the seat's bank is spent. When the game runs on its process's main thread a bot that
+    does not return is interrupted at its deadline (SIGALRM); elsewhere its late answer is
+    dropped once it returns. A state agent (``decide_state``) for `interpreter.playout`."""
+
+    def __init__(self, agent, move_ms: int = MOVE_MS, bank_ms: int = BANK_MS):
+        from interpreter.playout import policy
+        self.ask = policy(agent, "observation")
+        self.move_ms, self.bank_ms = move_ms, bank_ms
+        self.bank: dict[int, float] = {}
+        self._armed = False
+
+    def _ring(self, signum, frame):
+        if self._armed:
+            self._armed = False
+            raise DecisionTimeout()
+
+    def decide_state(self, state, seat):
+        """The agent's answer, or a NoAnswer(`TIMEOUT`) past the deadline."""
+        import threading
+        import time
+        from interpreter.playout import NoAnswer
+        bank = self.bank.setdefault(seat, float(self.bank_ms))
+        allowed = self.move_ms + bank
+        alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        t0 = time.perf_counter()
+        answer = None
+        try:
+            if alarm:
+                old = signal.signal(signal.SIGALRM, self._ring)
+                self._armed = True
+                signal.setitimer(signal.ITIMER_REAL, max(allowed, 1) / 1000)
+            try:
+                answer = self.ask(state, seat)
+            finally:
+                if alarm:
+                    self._armed = False
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    signal.signal(signal.SIGALRM, old)
+        except DecisionTimeout:
+            answer = None
+        used = (time.perf_counter() - t0) * 1000
+        if answer is None or used > allowed:
+            self.bank[seat] = 0.0
+            return NoAnswer(TIMEOUT, detail=f"no answer within {allowed:.0f} ms")
+        self.bank[seat] = max(0.0, bank - max(0.0, used - self.move_ms))
+        return answer
+
+
+def _error_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: int = MOVE_MS,
+              bank_ms: int = BANK_MS) -> GameResult:
     """Play one game in this process through `interpreter.playout.play`: ``factories``
     maps each bot name of ``spec.bots`` to a factory ``f(variant) -> agent``; one agent
-    per name plays all its seats, as an observation agent when it is one (the same game
-    as through the arena). A fault (an exception, an invalid or illegal answer) gets
-    ``state.default_action()`` (docs/protocol.md) and counts."""
-    from interpreter.playout import play
-    bots = {name: factories[name](variant) for name in dict.fromkeys(spec.bots)}
+    per name plays all its seats, as an observation agent (the same game as through the
+    arena), under the arena's time control (`TimedAgent`: ``move_ms`` per decision plus
+    a ``bank_ms`` bank per seat). A fault (an exception, an invalid or illegal answer, a
+    decision past its time) gets ``state.default_action()`` (docs/protocol.md) and
+    counts; a bot whose ``decide`` raises is named once per game in a log warning, one
+    line. Raises LadderError when a factory fails (the bot's name and the error)."""
+    import logging
+    from interpreter.playout import ERROR, play
+    bots = {}
+    for name in dict.fromkeys(spec.bots):
+        try:
+            bots[name] = TimedAgent(factories[name](variant), move_ms, bank_ms)
+        except Exception as e:
+            raise LadderError(f"bot {name!r} could not be made for {variant.ref}: its factory raised "
+                              f"{_error_line(e)}") from None
     m = Match(variant, spec.seed)
     faults = [0]
+    told = set()
 
     def on_fault(f):
         faults[0] += 1
+        name = spec.bots[f.seat]
+        if f.kind in (ERROR, TIMEOUT) and (name, f.kind) not in told:
+            told.add((name, f.kind))
+            why = (f"its decide raised {_error_line(f.error)}" if f.kind == ERROR
+                   else "it did not answer in time")
+            logging.getLogger("taash.ladder").warning(
+                "game %s: bot %s (seat %d): %s; the default action %s was played (counted as a fault)",
+                spec.key, name, f.seat, why, f.default)
 
     play(m, [bots[b] for b in spec.bots], prefer="observation", max_deals=spec.deals, on_fault=on_fault)
     return GameResult(spec.key, tuple(spec.bots), m.seat_scores(), len(m.deals),
@@ -93,27 +181,31 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker_init(variant_name, options, specs):
+def _worker_init(variant_name, options, specs, limits=(MOVE_MS, BANK_MS)):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
     _die_with_parent()
     _WORKER["v"] = load_variant(variant_name, options or None)
     _WORKER["f"] = {name: bot_factory(spec) for name, spec in specs.items()}
     _WORKER["o"] = options
+    _WORKER["t"] = limits
 
 
 def _worker_play(spec: GameSpec) -> GameResult:
-    return play_game(_WORKER["v"], _WORKER["f"], spec, _WORKER["o"])
+    return play_game(_WORKER["v"], _WORKER["f"], spec, _WORKER["o"], *_WORKER["t"])
 
 
 class InProcessRunner:
     """Games in this process (``workers`` 1) or in a pool of worker processes.
     ``bots`` maps a bot name to its spec: a registered name, ``package.module:factory``
-    or a `BotEntry` (`parse_bot_spec`)."""
+    or a `BotEntry` (`parse_bot_spec`). ``move_ms``, ``bank_ms``: each decision's time
+    and each seat's bank per game (`TimedAgent`; the arena's defaults)."""
 
     name = "in-process"
 
-    def __init__(self, variant_name: str, bots: dict[str, str], options: dict | None = None):
+    def __init__(self, variant_name: str, bots: dict[str, str], options: dict | None = None,
+                 move_ms: int = MOVE_MS, bank_ms: int = BANK_MS):
         self.variant_name, self.options = variant_name, dict(options or {})
+        self.limits = (move_ms, bank_ms)
         self.specs = dict(bots)
         self.variant = load_variant(variant_name, self.options or None)
         self.factories = {name: bot_factory(spec) for name, spec in self.specs.items()}
@@ -133,10 +225,10 @@ class InProcessRunner:
         """Play ``specs``; yield a GameResult as each game ends (in any order)."""
         if workers <= 1 or len(specs) <= 1:
             for spec in specs:
-                yield play_game(self.variant, self.factories, spec, self.options)
+                yield play_game(self.variant, self.factories, spec, self.options, *self.limits)
             return
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                                   initargs=(self.variant_name, self.options, self.specs))
+                                   initargs=(self.variant_name, self.options, self.specs, self.limits))
         yield from _drain(pool, _worker_play, specs, workers)
 
 

@@ -139,6 +139,7 @@ class Verdict(_message.Message):
         ABSENT: _ClassVar[Verdict.Kind]
         BOT_ERROR: _ClassVar[Verdict.Kind]
         RESUMED: _ClassVar[Verdict.Kind]
+        CLOSED_BY_ARENA: _ClassVar[Verdict.Kind]
     KIND_UNSPECIFIED: Verdict.Kind
     TIMEOUT: Verdict.Kind
     LATE_ANSWER: Verdict.Kind
@@ -152,6 +153,7 @@ class Verdict(_message.Message):
     ABSENT: Verdict.Kind
     BOT_ERROR: Verdict.Kind
     RESUMED: Verdict.Kind
+    CLOSED_BY_ARENA: Verdict.Kind
     KIND_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -239,14 +241,16 @@ class TrickTaken(_message.Message):
     def __init__(self, number: _Optional[int] = ..., winner: _Optional[int] = ..., points: _Optional[int] = ...) -> None: ...
 
 class FaultNoted(_message.Message):
-    __slots__ = ("deal", "seat", "kind")
+    __slots__ = ("deal", "seat", "kind", "count")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
     deal: int
     seat: int
     kind: Verdict.Kind
-    def __init__(self, deal: _Optional[int] = ..., seat: _Optional[int] = ..., kind: _Optional[_Union[Verdict.Kind, str]] = ...) -> None: ...
+    count: int
+    def __init__(self, deal: _Optional[int] = ..., seat: _Optional[int] = ..., kind: _Optional[_Union[Verdict.Kind, str]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Cards(_message.Message):
     __slots__ = ("cards",)

@@ -21,6 +21,7 @@ from interpreter.playout import NoAnswer, play_async
 from ..pb import messages_pb2 as pb
 from ..store import Store
 from . import events, persist
+from .faults import BAD_BURST, BAD_RATE, NETWORK_GRACE_MS, BadMeter, Closed, FaultCounts, clip
 
 log = logging.getLogger("taash.arena")
 
@@ -31,7 +32,7 @@ V = pb.Verdict
 # Kinds of verdicts that are faults of the seat (made public as FaultNoted).
 PUBLIC_FAULTS = {V.TIMEOUT, V.LATE_ANSWER, V.ILLEGAL_ACTION, V.STRIKE_OUT, V.MALFORMED_MESSAGE,
                  V.STALE_REQUEST, V.UNKNOWN_REQUEST, V.DISCONNECTED, V.CRASHED, V.ABSENT,
-                 V.BOT_ERROR, V.RESUMED}
+                 V.BOT_ERROR, V.RESUMED, V.CLOSED_BY_ARENA}
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,13 @@ class TimeControl:
                               max_strikes=self.max_strikes)
 
     def merged(self, msg: pb.TimeControl | None) -> "TimeControl":
-        """This, with the non-zero fields of ``msg`` taking precedence."""
+        """This, with the fields of ``msg`` taking precedence: ``move_ms`` and
+        ``max_strikes`` when not 0, ``bank_ms`` and ``grace_ms`` when set (an explicit 0
+        means 0: they are proto3 ``optional``)."""
         if msg is None:
             return self
-        kw = {f: getattr(msg, f) for f in ("move_ms", "bank_ms", "grace_ms", "max_strikes")
-              if getattr(msg, f)}
+        kw = {f: getattr(msg, f) for f in ("move_ms", "max_strikes") if getattr(msg, f)}
+        kw.update({f: getattr(msg, f) for f in ("bank_ms", "grace_ms") if msg.HasField(f)})
         return replace(self, **kw)
 
 
@@ -73,16 +76,21 @@ class Connection:
     at most ``limit`` of them: past that ``on_overflow(self)`` is called and nothing
     more is queued. With ``batch`` (Hello.batch_events) public events are ``held`` and
     go out inside the next DecisionRequest (``send_decision``), or one by one before any
-    other message, so that the order of everything the bot receives is kept."""
+    other message, so that the order of everything the bot receives is kept. ``token``:
+    the one it authenticated with (the arena closes the stream when it is re-issued or
+    revoked); ``meter``: its bad messages (faults.BadMeter)."""
 
     __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id", "batch", "held",
-                 "on_overflow", "kill", "limit")
+                 "on_overflow", "kill", "limit", "token", "meter", "hellos")
     _next = 0
 
-    def __init__(self, bot: str, peer: str = ""):
+    def __init__(self, bot: str, peer: str = "", token: str = ""):
         Connection._next += 1
         self.id = Connection._next
         self.bot, self.peer, self.client = bot, peer, ""
+        self.token = token
+        self.meter = BadMeter()
+        self.hellos = 0
         self.queue: asyncio.Queue = asyncio.Queue()
         self.alive = True
         self.games: set[str] = set()
@@ -93,21 +101,22 @@ class Connection:
         self.kill = None            # set by the wire: ends the stream at once
         self.limit = SEND_LIMIT
 
-    def send(self, data: bytes) -> None:
-        """Queue serialized ServerMessage bytes (dropped if the stream is gone), after
-        any held events."""
+    def send(self, data) -> None:
+        """Queue serialized ServerMessage bytes or a `faults.Closed` (dropped if the stream
+        is gone), after any held events."""
         if self.alive:
             if self.held:
                 self.flush()
             self._put(data)
 
-    def send_decision(self, req: pb.DecisionRequest) -> None:
-        """Queue a DecisionRequest, carrying the held events (batch mode)."""
+    def send_decision(self, req: pb.DecisionRequest, pending) -> None:
+        """Queue a DecisionRequest, carrying the held events (batch mode), as (bytes,
+        pending, this connection): the wire starts the decision's clock as it writes it."""
         if self.alive:
             if self.held:
                 req.events.extend(self.held)
                 self.held = []
-            self._put(pb.ServerMessage(decision=req).SerializeToString())
+            self._put((pb.ServerMessage(decision=req).SerializeToString(), pending, self))
 
     def flush(self) -> None:
         """Send the held events one message each (before a message that is no
@@ -116,7 +125,7 @@ class Connection:
         for ev in held:
             self._put(pb.ServerMessage(event=ev).SerializeToString())
 
-    def _put(self, data: bytes) -> None:
+    def _put(self, data) -> None:
         if not self.alive:
             return
         if self.queue.qsize() >= self.limit:
@@ -156,6 +165,14 @@ class Pending:
         self.waiter = None
         self.sends = 0
 
+    def written(self, conn) -> None:
+        """The request is being written to ``conn``'s stream: its clock starts now (the
+        time it waited in the arena's send queue is not the bot's)."""
+        if self.conn is conn and self.result is None:
+            now = time.monotonic()
+            self.deadline += now - self.sent_at
+            self.sent_at = now
+
     def wake(self):
         """Wake the game waiting on this decision (an answer, a connection change)."""
         w = self.waiter
@@ -183,6 +200,8 @@ class Game:
         self.feed = events.Feed()       # its serialized GameEvents, for its spectators
         self.nevents = 0
         self.over = False
+        self.start_msgs: dict[str, bytes] = {}
+        self.faults = FaultCounts(len(self.bots))
 
     def t_ms(self) -> int:
         """Milliseconds since the game began."""
@@ -247,6 +266,31 @@ class Arena:
     def disconnect(self, conn: Connection, how: int, message: str = "") -> None:
         """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it) or V.CRASHED;
         ``message`` replaces the verdict's usual sentence."""
+
+    def close(self, conn: Connection, status: str, message: str) -> None:
+        """The arena ends a stream (a re-issued or revoked token, too many bad messages):
+        its seats go through the disconnect path at once (verdict CLOSED_BY_ARENA, then
+        away), and the wire ends the call with ``status`` (a grpc.StatusCode name) and
+        ``message``."""
+        if not conn.alive:
+            return
+        log.warning("bot %s: stream closed by the arena (%s): %s", conn.bot, conn.peer, message)
+        self.disconnect(conn, V.CLOSED_BY_ARENA, message)
+        conn.queue.put_nowait(Closed(status, message))
+
+    def check_tokens(self) -> None:
+        """Close every stream whose token no longer belongs to its bot (re-issued or
+        revoked in the store): status UNAUTHENTICATED; its seats are away."""
+        for conns in list(self.conns.values()):
+            for conn in list(conns):
+                if conn.alive and self.store.bot_for_token(conn.token) != conn.bot:
+                    self.close(conn, "UNAUTHENTICATED",
+                               f"the token of bot {conn.bot!r} was re-issued or revoked: this stream is "
+                               "closed (connect again with the new token)")
+
+    def disconnect(self, conn: Connection, how: int, message: str | None = None) -> None:
+        """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it), V.CRASHED or
+        V.CLOSED_BY_ARENA (`close`); ``message`` replaces the verdict's usual sentence."""
         if not conn.alive:
             return
         conn.alive = False
@@ -313,8 +357,8 @@ class Arena:
     def on_message(self, conn: Connection, raw: bytes) -> None:
         """Handle one message from a bot (raw bytes: decoding is ours, so that a bad
         message gets a verdict instead of breaking the stream)."""
-        if self.stopping:
-            return
+        if self.stopping or not conn.alive:
+            return      # stopping, or closed by the arena: what was in flight is dropped
         msg = pb.BotMessage()
         try:
             msg.ParseFromString(raw)
@@ -338,12 +382,15 @@ class Arena:
             elif p is None or p.game.bots[p.seat] != conn.bot:
                 self._not_pending(conn, e.request_id, None)
             else:
-                self._settle(p, V.BOT_ERROR, message=f"the bot reported an error: {e.message[:200]}")
+                self._settle(p, V.BOT_ERROR, message=f"the bot reported an error: {clip(e.message)}")
         elif which == "hello":
-            conn.client = msg.hello.client[:100]
+            conn.client = clip(msg.hello.client, 100)
             conn.batch = msg.hello.batch_events
             if not conn.batch and conn.held:
                 conn.flush()
+            conn.hellos += 1
+            if conn.hellos > 1:
+                self._bad(conn)
         else:
             self._malformed(conn, None, "a BotMessage must set one of hello, answer, error")
 
@@ -357,6 +404,7 @@ class Arena:
             p.wake()
             return
         p.strikes += 1
+        self._bad(conn)
         game, tc = p.game, p.game.tc
         if p.strikes >= tc.max_strikes:
             self._settle(p, V.STRIKE_OUT, action=action,
@@ -364,10 +412,18 @@ class Arena:
         else:
             self._verdict(game, p.seat, V.ILLEGAL_ACTION, conn=conn, rid=rid, action=action,
                           legal=p.legal, strikes=p.strikes,
-                          message=f"{action!r} is not legal here; answer again with one of the legal "
+                          message=f"not legal here; answer again with one of the legal "
                                   f"actions before the deadline ({tc.max_strikes - p.strikes} tries left)")
 
+    def _bad(self, conn: Connection) -> None:
+        """A bad message of ``conn``: close the stream once it is past its limit."""
+        if conn.meter.bad():
+            self.close(conn, "RESOURCE_EXHAUSTED",
+                       f"too many bad messages on this stream (more than {BAD_BURST} at once or {BAD_RATE:g} a second: "
+                       "docs/protocol.md, Limits): closed by the arena")
+
     def _not_pending(self, conn: Connection, rid: str, action: str | None) -> None:
+        self._bad(conn)
         gid = rid.rsplit(".", 1)[0]
         game = self.games.get(gid)
         if game is not None and rid in game.closed and game.closed[rid][0] == conn.bot:
@@ -381,13 +437,14 @@ class Arena:
                           action=action, message=msg)
         elif game is None and self.finished.get(gid) is not None and conn.bot in self.finished[gid].split(","):
             self._send_verdict(conn, pb.Verdict(kind=V.STALE_REQUEST, request_id=rid, game_id=gid, seat=-1,
-                                                action=action or "", message="that game is over"))
+                                                action=clip(action) or "", message="that game is over"))
         else:
-            self._send_verdict(conn, pb.Verdict(kind=V.UNKNOWN_REQUEST, request_id=rid, seat=-1,
-                                                action=action or "",
+            self._send_verdict(conn, pb.Verdict(kind=V.UNKNOWN_REQUEST, request_id=clip(rid), seat=-1,
+                                                action=clip(action) or "",
                                                 message="no request with this id was sent to this bot"))
 
     def _malformed(self, conn: Connection, rid: str | None, message: str) -> None:
+        self._bad(conn)
         p = self.pending.get(rid) if rid else None
         if p is not None and p.game.bots[p.seat] == conn.bot:
             self._verdict(p.game, p.seat, V.MALFORMED_MESSAGE, conn=conn, rid=rid, message=message)
@@ -400,7 +457,7 @@ class Arena:
                               rid=p.rid, message=message)
                 sent = True
         if not sent:
-            self._send_verdict(conn, pb.Verdict(kind=V.MALFORMED_MESSAGE, request_id=rid or "", seat=-1,
+            self._send_verdict(conn, pb.Verdict(kind=V.MALFORMED_MESSAGE, request_id=clip(rid) or "", seat=-1,
                                                 message=message))
             log.info("bot %s: malformed message: %s", conn.bot, message)
 
@@ -412,19 +469,33 @@ class Arena:
     def _verdict(self, game: Game, seat: int, kind: int, conn: Connection | None = None, rid: str = "",
                  action: str | None = None, applied: str | None = None, legal=None, strikes: int = 0,
                  message: str = "") -> None:
-        """Record a verdict in the game, send it to the seat's bot, publish the fault."""
-        game.verdicts.append({"deal": game.deal, "index": game.actions_in_deal, "seat": seat,
-                              "request_id": rid or None, "kind": _kind_name(kind), "action": action,
-                              "applied": applied, "strikes": strikes, "message": message,
-                              "t_ms": game.t_ms()})
+        """Send a verdict to the seat's bot; record it in the game and publish the fault,
+        unless it is a repeated fault past faults.DETAIL_LIMIT (then only counted, and
+        published once, aggregated, at the end of the deal: `_publish_counted`). Text from
+        the bot is clipped (faults.clip)."""
+        action = clip(action)
+        shown = game.faults.note(seat, kind)
+        if shown:
+            game.verdicts.append({"deal": game.deal, "index": game.actions_in_deal, "seat": seat,
+                                  "request_id": rid or None, "kind": _kind_name(kind), "action": action,
+                                  "applied": applied, "strikes": strikes, "message": message,
+                                  "t_ms": game.t_ms()})
         if conn is None and 0 <= seat < len(game.seats):
             c = game.seats[seat].conn
             conn = c if c is not None and c.alive else None
         self._send_verdict(conn, pb.Verdict(kind=kind, request_id=rid, game_id=game.id, seat=seat,
                                             action=action or "", applied_action=applied or "",
                                             legal_actions=legal or [], strikes=strikes, message=message))
-        if kind in PUBLIC_FAULTS and seat >= 0:
-            self._publish(game, pb.GameEvent(fault=pb.FaultNoted(deal=game.deal, seat=seat, kind=kind)))
+        if shown and kind in PUBLIC_FAULTS and seat >= 0:
+            self._publish(game, pb.GameEvent(fault=pb.FaultNoted(deal=game.deal, seat=seat, kind=kind, count=1)))
+
+    def _publish_counted(self, game: Game) -> None:
+        """One FaultNoted per seat and kind for the repeated faults only counted since the
+        last call (``count`` of them): at the end of each deal, and of the game."""
+        for seat, kind, n in game.faults.flush():
+            if kind in PUBLIC_FAULTS:
+                self._publish(game, pb.GameEvent(fault=pb.FaultNoted(deal=game.deal, seat=seat, kind=kind,
+                                                                     count=n)))
 
     def _settle(self, p: Pending, kind: int, action: str | None = None, message: str = "") -> None:
         """End a pending decision without an answer: the verdict (now, as the protocol
@@ -482,11 +553,14 @@ class Arena:
                 if p.conn is not conn:
                     allowed = max(0.0, tc.move_ms + seat.bank_ms - p.spent * 1000)
                     p.conn, p.sent_at = conn, now
-                    p.deadline = now + allowed / 1000
+                    # the bot is told `allowed`; its answer counts if read within the grace
+                    p.deadline = now + (allowed + NETWORK_GRACE_MS) / 1000
+                    # the wire calls p.written(conn) as it hands the request to gRPC, and
+                    # the clock starts again from there
                     conn.send_decision(pb.DecisionRequest(
                         request_id=rid, game_id=game.id, seat=s, observation_json=obs_json,
                         legal_actions=legal, deadline_ms=int(allowed), time_bank_ms=int(seat.bank_ms),
-                        attempt=p.strikes, resumed=p.sends > 0))
+                        attempt=p.strikes, resumed=p.sends > 0), p)
                     p.sends += 1
                 remaining = p.deadline - now
                 if remaining <= 0:
@@ -561,6 +635,7 @@ class Arena:
 
         def deal_ended(st):
             playing["st"] = None
+            self._publish_counted(game)
             # the deal's cards as its record holds them (Match.record)
             publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
                 deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
@@ -591,6 +666,7 @@ class Arena:
 
     async def _finish(self, game: Game, unfinished: dict | None, error: str | None) -> dict:
         m = game.match
+        self._publish_counted(game)
         result, record = persist.record_of(game, unfinished, error)
         result = await self.store_call(persist.write, self.store, game.ref, result, record)
         self._publish(game, pb.GameEvent(game_ended=pb.GameEnded(

@@ -31,6 +31,7 @@ def record_of(game, unfinished: dict | None, error: str | None) -> tuple[dict, d
         "complete": m.over, "deals": [{"t_ms": d["t_ms"], "by_default": d["by_default"]}
                                      for d in game.deal_log[:len(m.deals)]],
         "verdicts": game.verdicts,
+        "fault_counts": game.faults.summary(),
     }
     if unfinished is not None:
         arena["unfinished_deal"] = {"deal": len(m.deals), **unfinished}
@@ -39,7 +40,7 @@ def record_of(game, unfinished: dict | None, error: str | None) -> tuple[dict, d
     record["arena"] = arena
     result = {"game_id": game.id, "seed": game.seed, "bots": game.bots, "deals": len(m.deals),
               "score": m.seat_scores(), "winners": list(m.winners), "complete": m.over,
-              "faults": len(game.verdicts), "record": "", "error": error or ""}
+              "faults": len(game.verdicts) + game.faults.hidden(), "record": "", "error": error or ""}
     return result, record
 
 

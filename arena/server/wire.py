@@ -23,6 +23,7 @@ from interpreter import VariantError, load_variant
 from ..pb import arena_pb2 as apb
 from ..store import Store
 from .events import Behind, Spectators
+from .faults import Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
 
 log = logging.getLogger("taash.arena")
@@ -65,13 +66,33 @@ def _dropper(context, code):
     return drop
 
 
-def _credentials(context) -> tuple[str, str | None]:
-    md = {k.lower(): v for k, v in (context.invocation_metadata() or ())}
-    auth = md.get("authorization", "")
-    if isinstance(auth, bytes):
-        auth = auth.decode(errors="replace")
-    tok = auth[7:].strip() if auth.lower().startswith("bearer ") else auth.strip()
-    return tok, md.get("taash-bot")
+TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
+
+
+def _credentials(context) -> tuple[str, str | None, str | None]:
+    """(token, taash-bot name or None, error or None) from the call's metadata, parsed
+    strictly: one ``authorization`` entry, ``Bearer <token>`` (the scheme in any case,
+    RFC 6750); at most one ``taash-bot``. An error is the text for UNAUTHENTICATED."""
+    auth, names = [], []
+    for k, v in context.invocation_metadata() or ():
+        k = k.lower()
+        if isinstance(v, bytes):
+            v = v.decode(errors="replace")
+        if k == "authorization":
+            auth.append(v)
+        elif k == "taash-bot":
+            names.append(v)
+    if len(auth) > 1:
+        return "", None, "more than one 'authorization' metadata entry: send exactly one"
+    if len(names) > 1:
+        return "", None, "more than one 'taash-bot' metadata entry: send at most one"
+    name = names[0] if names else None
+    if not auth or not auth[0].strip():
+        return "", name, None
+    scheme, _, tok = auth[0].strip().partition(" ")
+    if scheme.lower() != "bearer" or not tok.strip():
+        return "", name, "the 'authorization' metadata must be 'Bearer <token>'"
+    return tok.strip(), name, None
 
 
 class ArenaServer:
@@ -124,10 +145,25 @@ class ArenaServer:
         if not bound:
             raise OSError(f"cannot listen on {addr} (address in use?)")
         await self.server.start()
+        self._tokens_task = asyncio.ensure_future(self._watch_tokens())
         return bound
+
+    async def _watch_tokens(self) -> None:
+        """Every TOKEN_CHECK_S, if the store's tokens changed (`taash arena token NAME`
+        again, `taash arena revoke NAME`), close the streams whose token no longer holds."""
+        while True:
+            await asyncio.sleep(TOKEN_CHECK_S)
+            try:
+                if self.store.tokens_changed():
+                    self.arena.check_tokens()
+            except Exception:
+                log.error("token check failed:\n%s", traceback.format_exc())
 
     async def stop(self, grace: float = 1.0) -> None:
         """Cancel running games (records saved as cut short) and stop serving."""
+        task = getattr(self, "_tokens_task", None)
+        if task is not None:
+            task.cancel()
         if self.arena is not None:
             self.arena.stopping = True
             tasks = list(self.arena.tasks)
@@ -148,7 +184,9 @@ class ArenaServer:
 
     # -- Play ---------------------------------------------------------------------------
     async def _play(self, request_iterator, context):
-        tok, name = _credentials(context)
+        tok, name, bad = _credentials(context)
+        if bad:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, bad)
         if not tok:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                 "missing token: send the metadata 'authorization: Bearer <token>' "
@@ -161,7 +199,7 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name!r}")
         arena = self.arena
-        conn = Connection(bot, context.peer() or "")
+        conn = Connection(bot, context.peer() or "", token=tok)
         how = [None]
 
         async def reader():
@@ -193,6 +231,12 @@ class ArenaServer:
                 item = await conn.queue.get()
                 if item is None:
                     break
+                if type(item) is tuple:         # a decision request: its clock starts now
+                    item[1].written(item[2])
+                    item = item[0]
+                elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
+                    how[0] = V.CLOSED_BY_ARENA
+                    await context.abort(grpc.StatusCode[item.status], item.message)
                 yield item
         except asyncio.CancelledError:
             how[0] = V.CRASHED
@@ -204,7 +248,7 @@ class ArenaServer:
     # -- Watch --------------------------------------------------------------------------
     async def _watch(self, request, context):
         if self.watch_token is not None:
-            tok, _ = _credentials(context)
+            tok, _, _ = _credentials(context)
             if tok not in (self.watch_token, self.admin_token):
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                     "this arena needs a watch token to watch (metadata 'authorization: "
@@ -250,7 +294,9 @@ class ArenaServer:
 
     # -- admin --------------------------------------------------------------------------
     async def _admin(self, context) -> None:
-        tok, _ = _credentials(context)
+        tok, _, bad = _credentials(context)
+        if bad:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, bad)
         if not tok:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                 "missing admin token (metadata 'authorization: Bearer <token>', "

@@ -30,7 +30,7 @@ def event_json(ev) -> dict:
         if e.HasField("trick"):
             out["trick"] = [e.trick.winner, e.trick.points]
     elif which == "fault":
-        out.update(deal=e.deal, seat=e.seat, kind=int(e.kind))
+        out.update(deal=e.deal, seat=e.seat, kind=int(e.kind), count=max(1, e.count))
     elif which == "deal_ended":
         out.update(deal=e.deal, hands=[list(h.cards) for h in e.hands], widow=list(e.widow),
                    result=json.loads(e.result_json or "{}"))
@@ -65,7 +65,7 @@ def apply_event(games: dict, e: dict) -> dict | None:
         if "trick" in e:
             won_trick(g, *e["trick"])
     elif t == "fault":
-        g["faults"] += 1
+        g["faults"] += e.get("count", 1)     # an aggregated FaultNoted stands for several
     elif t == "deal_ended":
         res = e["result"]
         g.update(hands=e["hands"], widow=e["widow"], last=res)

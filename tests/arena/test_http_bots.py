@@ -51,8 +51,9 @@ def bridge(server, url, name):
 
 def play(server, mode, every=3, max_deals=1, seed=3, http_seats=(0, 2)):
     """Seats ``http_seats``: the HTTP bot of ``mode`` through one bridge; the others a
-    random bot. Returns (GameResult, record)."""
-    name, rname = f"h-{mode}-{every}", f"r-{mode}-{every}"
+    random bot. Returns (GameResult, record). The bots' names are new for each mode, every
+    and seed: issuing a token again cuts the stream of an earlier bridge of that name."""
+    name, rname = f"h-{mode}-{every}-{seed}", f"r-{mode}-{every}-{seed}"
     server.bot("random", rname, server.token(rname))
     bridge(server, http_bot(server, mode, every), name)
     server.wait_connected([name, rname])

@@ -183,6 +183,65 @@ def test_default_action_answers_cot():
     assert st.default_action() == "cot yes"
 
 
+def first_hidden_choice(name, seed, kind):
+    """Deal 0 of Match(v, seed) played by default actions up to the first decision whose
+    legal actions include ``kind``, or None if the deal ends first."""
+    st = Match(variant(name), seed).new_deal()
+    while not st.is_terminal:
+        if any(a.kind == kind for a in st.legal_actions()):
+            return st
+        st.apply(st.default_action())
+    return None
+
+
+@pytest.mark.parametrize("name,kind,hidden", [
+    ("28", "trump-card", "trump-card"),     # RULES.md §28.5: the face-down card
+    ("house/29-bhoos", "trump", "trump"),  # §29b.5: the suit named secretly
+    ("304-solo", "take", "take"),           # §304s: a card taken from the widow
+])
+def test_hidden_default_is_drawn_from_every_choice_and_replays(name, kind, hidden):
+    """A default for a choice the other seats cannot see reveals nothing: it is drawn
+    from the legal actions of that kind (all shown as the bare ``hidden`` word to the
+    others), not always the first; the same point of the same deal gets the same one."""
+    seen = Counter()
+    positions = set()
+    for seed in range(120):
+        st = first_hidden_choice(name, seed, kind)
+        if st is None:
+            continue
+        legal = [a for a in st.legal_actions() if a.kind == kind]
+        assert all(st.public_action(st.to_act, a, (st.to_act + 1) % st.v.players) == hidden
+                   for a in legal)
+        a = st.default_action()
+        assert a in legal
+        positions.add(legal.index(a))
+        seen[a.kind] += 1
+        # the same point again (a copy; the same deal re-dealt from its record): the same default
+        assert st.copy().default_action() == a
+        rec = Match(variant(name), seed)
+        st2 = rec.new_deal(hands=[[st.v.deck.text[c] for c in h] for h in st.dealt],
+                           widow=[st.v.deck.text[c] for c in st.widow], dealer=st.dealer)
+        for _, act in st.history:
+            st2.apply(act)
+        assert st2.default_action() == a
+        # an explicit generator draws from the same set
+        assert st.default_action(random.Random(7)) in legal
+    assert seen[kind] >= 60
+    assert positions == set(range(len(legal))), positions   # each choice appears, not only the first
+
+
+def test_visible_default_stays_the_first():
+    """A choice every seat sees (a bid, a card played) is still the first of §0.10."""
+    for seed in range(20):
+        st = Match(variant("29"), seed).new_deal()
+        while not st.is_terminal:
+            legal = st.legal_actions()
+            a = st.default_action()
+            if st.public_action(st.to_act, a, None) == a:
+                assert a == [x for x in legal if x.kind not in NOT_DEFAULT][0]
+            st.apply(a)
+
+
 # -- RULES.md §28.7: the exposed card is public ----------------------------------------
 # 28, dealer 3, eldest 0 (first four cards, then the second packet, per seat)
 HANDS_28 = [["JS", "9S", "AS", "7H", "TS", "KS", "QS", "8S"],

@@ -6,7 +6,8 @@ It speaks the raw protocol (no SDK) so that it can send anything. It answers eve
 request with its first legal action except where MODE says otherwise, at its 2nd (or
 3rd) decision request:
 
-    late        answers the 2nd request after its deadline (with the last legal action)
+    late        answers the 2nd request after its deadline and the network grace (with the
+                last legal action)
     illegal     2nd request: an illegal action, then a legal one after the verdict;
                 4th request: three illegal actions (strike-out)
     malformed   2nd request: undecodable bytes, an Answer without action, an empty
@@ -16,6 +17,16 @@ request with its first legal action except where MODE says otherwise, at its 2nd
                 request the arena sends again
     vanish      3rd request: closes its stream and exits
     crash       3rd request: the process dies (os._exit) without closing anything
+    flood       2nd request: 10,000 empty messages, then its answer; if the arena closes
+                the stream, it reconnects and answers the request sent again
+    huge        2nd request: 23 answers of 1 MiB each (none legal), then a legal one
+    edge        answers every request 15 ms before its deadline_ms (from receipt)
+    hold        3rd request: writes FILE.hold and does not answer; logs how the stream
+                ended (its gRPC status) and exits without reconnecting
+    auth-plain  connects with `authorization: TOKEN` (no `Bearer `) and logs the status
+    auth-two    connects with two `authorization` headers and logs the status
+    plain       answers every request at once (and counts the events it gets)
+    silent      never answers
     sdk-error   (the Python SDK) decide raises at the 2nd request
     sdk-drop    (the Python SDK) the connection breaks at the 3rd request; the SDK
                 reconnects and resumes
@@ -35,6 +46,7 @@ from pathlib import Path
 import grpc
 
 from arena.pb import messages_pb2 as pb
+from arena.server.faults import NETWORK_GRACE_MS   # the arena waits that much past deadline_ms
 
 METHOD = "/taash.arena.v1.Arena/Play"
 
@@ -58,22 +70,61 @@ def verdict_dict(v):
 
 async def raw_bot(args, log: Log):
     md = [("authorization", f"Bearer {args.token}"), ("taash-bot", args.name)]
+    if args.mode == "auth-plain":
+        md = [("authorization", args.token)]
+    elif args.mode == "auth-two":
+        md = [("authorization", f"Bearer {args.token}"), ("authorization", "Bearer taash_other")]
     channel = grpc.aio.insecure_channel(args.server)
     stream = channel.stream_stream(METHOD, request_serializer=lambda b: b,
                                    response_deserializer=pb.ServerMessage.FromString)
     n = 0
-    call = stream(metadata=md)
+    outq = asyncio.Queue()
+
+    async def outgoing():
+        while True:
+            item = await outq.get()
+            if item is None:
+                return
+            yield item
+
+    def open_call():
+        # flood writes through a request iterator: a write that fails on a closed stream
+        # would otherwise hide the arena's status behind the client's own INTERNAL
+        return stream(outgoing(), metadata=md) if args.mode == "flood" else stream(metadata=md)
+
+    async def write(data):
+        if args.mode == "flood":
+            await outq.put(data)
+        else:
+            await call.write(data)
+
+    call = open_call()
     log.data["connections"] += 1
+    log.data["events"] = 0
+    log.data["ended"] = []
     answers = {}
 
     async def answer(rid, action):
         answers[rid] = action
-        await call.write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=action)).SerializeToString())
+        await write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=action)).SerializeToString())
 
     while True:
-        msg = await call.read()
-        if msg is grpc.aio.EOF:
+        try:
+            msg = await call.read()
+        except grpc.aio.AioRpcError as e:
+            log.data["ended"].append({"code": e.code().name, "details": e.details()})
+            log.save()
+            if args.mode == "flood" and len(log.data["ended"]) == 1:
+                outq = asyncio.Queue()
+                call = open_call()
+                log.data["connections"] += 1
+                continue
             break
+        if msg is grpc.aio.EOF:
+            log.data["ended"].append({"code": "OK", "details": ""})
+            break
+        if msg.WhichOneof("msg") == "event":
+            log.data["events"] += 1
         which = msg.WhichOneof("msg")
         if which == "verdict":
             v = msg.verdict
@@ -95,7 +146,7 @@ async def raw_bot(args, log: Log):
             log.save()
             mode = args.mode
             if mode == "late" and n == 2 and not d.resumed:
-                await asyncio.sleep((d.deadline_ms + 150) / 1000)
+                await asyncio.sleep((d.deadline_ms + NETWORK_GRACE_MS + 150) / 1000)
                 req["answer"] = legal[-1]
                 await answer(d.request_id, legal[-1])
             elif mode == "illegal" and n == 2 and not d.resumed:
@@ -104,6 +155,26 @@ async def raw_bot(args, log: Log):
             elif mode == "illegal" and n == 4 and not d.resumed:
                 for bad in ("bogus one", "bogus two", "bogus three"):
                     await answer(d.request_id, bad)
+            elif mode == "flood" and n == 2 and not d.resumed:
+                empty = pb.BotMessage().SerializeToString()
+                for _ in range(10_000):
+                    await write(empty)
+                req["answer"] = legal[0]
+                await answer(d.request_id, legal[0])
+            elif mode == "huge" and n == 2 and not d.resumed:
+                for i in range(23):
+                    await answer(d.request_id, f"play {i}" + "X" * (1 << 20))
+                req["answer"] = legal[0]
+                await answer(d.request_id, legal[0])
+            elif mode == "edge":
+                await asyncio.sleep(max(0, d.deadline_ms - 15) / 1000)
+                req["answer"] = legal[0]
+                await answer(d.request_id, legal[0])
+            elif mode == "silent":
+                pass
+            elif mode == "hold" and n == 3 and not d.resumed:
+                log.save()
+                Path(args.out + ".hold").write_text(d.request_id)
             elif mode == "malformed" and n == 2 and not d.resumed:
                 await call.write(b"\xff\xff\xff\xff\x0f")
                 await call.write(pb.BotMessage(answer=pb.Answer(request_id=d.request_id)).SerializeToString())

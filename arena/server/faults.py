@@ -1,0 +1,98 @@
+"""The limits of the fault policy against a hostile bot (docs/protocol.md, "Limits"): what a
+bot sends is clipped before it is kept, repeated faults of a seat are counted rather than
+each recorded and published, and a stream that keeps sending bad messages is closed. No
+gRPC here (hosting.py applies these; wire.py turns a `Closed` into a gRPC status).
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..pb import messages_pb2 as pb
+
+V = pb.Verdict
+
+TEXT_LIMIT = 200        # characters kept of any text a bot sends (action, request id, message)
+DETAIL_LIMIT = 5        # faults of one seat and kind per game kept in full (record, FaultNoted)
+BAD_BURST = 1000        # bad messages one stream may send at once ...
+BAD_RATE = 50.0         # ... and per second, on average, past that burst
+NETWORK_GRACE_MS = 250  # an answer is on time if the arena reads it by deadline_ms plus this
+
+# Verdicts that settle a decision (the default action is applied): at most one per
+# decision, so never aggregated; every other kind can be repeated at will by a bot.
+SETTLING = frozenset((V.TIMEOUT, V.STRIKE_OUT, V.BOT_ERROR, V.ABSENT))
+
+
+def clip(text: str | None, limit: int = TEXT_LIMIT) -> str | None:
+    """``text`` if it has at most ``limit`` characters, else its first ``limit`` followed by
+    ``...(N characters)``; None stays None."""
+    if text is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}...({len(text)} characters)"
+
+
+class FaultCounts:
+    """The faults of one game per seat and kind. `note` says whether a fault is kept in
+    full (the first `DETAIL_LIMIT` of its seat and kind, and every settling one); the
+    others are only counted, and `flush` hands out, once, how many of each were counted
+    since (for one aggregated FaultNoted per seat and kind at the end of a deal)."""
+
+    __slots__ = ("total", "unshown")
+
+    def __init__(self, players: int):
+        self.total: list[dict[int, int]] = [{} for _ in range(players)]
+        self.unshown: dict[tuple[int, int], int] = {}
+
+    def note(self, seat: int, kind: int) -> bool:
+        """Count a fault of ``seat``; True if it is to be recorded and published in full."""
+        if not 0 <= seat < len(self.total):
+            return True
+        n = self.total[seat][kind] = self.total[seat].get(kind, 0) + 1
+        if kind in SETTLING or n <= DETAIL_LIMIT:
+            return True
+        self.unshown[(seat, kind)] = self.unshown.get((seat, kind), 0) + 1
+        return False
+
+    def hidden(self) -> int:
+        """How many faults were counted but not kept in full."""
+        return sum(max(0, n - DETAIL_LIMIT) for counts in self.total for k, n in counts.items()
+                   if k not in SETTLING)
+
+    def flush(self) -> list[tuple[int, int, int]]:
+        """(seat, kind, count) of the faults counted, not shown, since the last flush."""
+        out = [(s, k, n) for (s, k), n in sorted(self.unshown.items())]
+        self.unshown.clear()
+        return out
+
+    def summary(self) -> list[dict[str, int]]:
+        """Per seat, {verdict kind name: faults of that kind in the game} (for the record)."""
+        return [{V.Kind.Name(k): n for k, n in sorted(counts.items())} for counts in self.total]
+
+
+class BadMeter:
+    """A token bucket of bad messages for one stream: `BAD_BURST` at once, refilled at
+    `BAD_RATE` a second. `bad` spends one and says whether the stream is past its limit."""
+
+    __slots__ = ("tokens", "t")
+
+    def __init__(self):
+        self.tokens = float(BAD_BURST)
+        self.t = time.monotonic()
+
+    def bad(self) -> bool:
+        """One bad message; True once the stream has sent more than its limit."""
+        now = time.monotonic()
+        self.tokens = min(float(BAD_BURST), self.tokens + (now - self.t) * BAD_RATE) - 1
+        self.t = now
+        return self.tokens < 0
+
+
+class Closed:
+    """Put on a connection's queue to end its stream with a status: ``status`` is a
+    grpc.StatusCode name (``UNAUTHENTICATED``, ``RESOURCE_EXHAUSTED``), ``message`` its
+    details."""
+
+    __slots__ = ("status", "message")
+
+    def __init__(self, status: str, message: str):
+        self.status, self.message = status, message
