@@ -173,3 +173,37 @@ def test_match_after_the_server_stops_says_what_it_received(tmp_path):
     assert 1 <= len(got) < 500
     for x in got:                                     # every result printed is in the table
         assert x.split(":")[0] in out
+
+
+def test_observations_on_the_wire_fit_the_schema(server, tmp_path):
+    """What a bot receives in observation_json, from a real arena, for a face-down trump
+    (28) and a secret trump suit (house/29-hidden-trump)."""
+    from tests.arena.test_observation_schema import validator
+    script = tmp_path / "capture.py"
+    out = tmp_path / "obs.jsonl"
+    script.write_text(
+        "import json, sys\n"
+        "from arena.sdk import run\n\n"
+        "def decide(observation, legal_actions):\n"
+        "    with open(sys.argv[3], 'a') as f:\n"
+        "        f.write(json.dumps(observation) + '\\n')\n"
+        "    return legal_actions[0]\n\n"
+        "run(decide, token=sys.argv[1], name='cap', server=sys.argv[2], max_games=2)\n")
+    p = subprocess.Popen([sys.executable, str(script), server.token("cap"), server.addr, str(out)], env=env(),
+                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        server.wait_connected(["cap"])
+        for variant in ("28", "house/29-hidden-trump"):
+            [g] = server.run_matches(variant, ["cap", "r", "cap", "r"], seed=2, max_deals=2)
+            assert g.deals == 2 and g.faults == 0
+        p.wait(60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    check = validator()
+    seen = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {o["variant"] for o in seen} == {"28", "29-hidden-trump"}
+    for o in seen:
+        assert o["seat"] in (0, 2)
+        errors = list(check.iter_errors(o))
+        assert not errors, errors[0].message
