@@ -1,59 +1,31 @@
-"""The arena server: bots dial in over gRPC (proto/taash/arena/v1), the arena plays their
-games through the engine's public contract and records every game.
-
-`Arena` is the game logic (connections, decisions, the fault policy of docs/protocol.md,
-public events, records); `ArenaServer` puts it behind a grpc.aio server. Everything runs
-on one asyncio event loop, so the engine is only ever touched from one thread.
-
-    server = ArenaServer(SQLiteStore("arena-data"))
-    port = await server.start("127.0.0.1", 50051)
-    ...
-    await server.stop()
-"""
+"""Game hosting: connections, seats, pending decisions, time control, the fault policy
+of docs/protocol.md. No gRPC here: a Connection is a queue of serialized ServerMessages
+that the wire (wire.py) drains, and bot messages arrive as raw bytes. Everything runs on
+one asyncio event loop, so the engine is only ever touched from one thread."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import logging
 import time
 import traceback
 from dataclasses import dataclass, replace
 
-from pathlib import Path
-
-import grpc
 from google.protobuf.message import DecodeError
 
-from interpreter import Match, VariantError, load_variant
+from interpreter import Match
 from interpreter.playout import NoAnswer, play_async
 
-from .pb import arena_pb2 as apb
-from .pb import messages_pb2 as pb
-from .store import Store, StoreError
+from ..pb import messages_pb2 as pb
+from ..store import Store
+from . import events, persist
 
 log = logging.getLogger("taash.arena")
 
 PROTOCOL = "taash.arena.v1"
-SERVICE = "taash.arena.v1.Arena"
 VERSION = "0.1.0"
 V = pb.Verdict
-
-# gRPC core rejects new calls once this many are waiting to be matched to the application
-# (defaults 1000 soft, 3000 hard): a burst of 1,000 four-seat games opens 4,000 streams at
-# once, and with the defaults about a third of them fail. Raised well past that.
-SERVER_OPTIONS = [
-    ("grpc.server.max_pending_requests", 100_000),
-    ("grpc.server.max_pending_requests_hard_limit", 200_000),
-    ("grpc.max_concurrent_streams", 100_000),
-    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
-    ("grpc.keepalive_time_ms", 30_000),
-    ("grpc.keepalive_timeout_ms", 10_000),
-    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
-    ("grpc.keepalive_permit_without_calls", 1),
-    ("grpc.so_reuseport", 0),   # a second arena on the same port is an error, not a silent twin
-]
 
 # Kinds of verdicts that are faults of the seat (made public as FaultNoted).
 PUBLIC_FAULTS = {V.TIMEOUT, V.LATE_ANSWER, V.ILLEGAL_ACTION, V.STRIKE_OUT, V.MALFORMED_MESSAGE,
@@ -398,37 +370,8 @@ class Arena:
         p.wake()
 
     def _publish(self, game: Game, ev: pb.GameEvent, to_bots: bool = True) -> None:
-        """Number a public event, keep it for late spectators, send it to the game's
-        watchers and (once per connection) to its seats' bots."""
-        ev.game_id = game.id
-        ev.index = game.nevents
-        game.nevents += 1
-        data = ev.SerializeToString()
-        game.events.append(data)
-        for w in list(game.watchers) + list(self.watch_all):
-            w.put(data)
-        if to_bots:
-            msg = pb.ServerMessage(event=ev).SerializeToString()
-            sent = set()
-            for seat in game.seats:
-                c = seat.conn
-                if c is not None and c.alive and c.id not in sent:
-                    sent.add(c.id)
-                    c.send(msg)
-
-    @staticmethod
-    def _public_text(st, players: int, actor: int, action: str) -> str:
-        """The action as every other seat sees it (from their observations); the bare kind
-        of action ("trump-card") if they do not all see the same text."""
-        views = set()
-        for s in range(players):
-            if s == actor:
-                continue
-            h = st.observation(s)["history"]
-            views.add(h[-1][1] if h and h[-1][0] == actor else None)
-        if len(views) == 1 and None not in views:
-            return views.pop()
-        return action.split(" ", 1)[0]
+        """Publish a public event of ``game`` (events.publish)."""
+        events.publish(game, ev, self.watch_all, to_bots)
 
     # -- decisions ------------------------------------------------------------------
     async def _wait(self, p: Pending, timeout: float) -> None:
@@ -541,7 +484,7 @@ class Arena:
             if by_default:
                 dlog["by_default"].append(len(dlog["actions"]) - 1)
             publish(game, pb.GameEvent(action=pb.ActionTaken(
-                deal=game.deal, seat=s, action=self._public_text(st, players, s, action), by_default=by_default)))
+                deal=game.deal, seat=s, action=events.public_text(st, players, s, action), by_default=by_default)))
 
         def deal_ended(st):
             playing["st"] = None
@@ -569,30 +512,7 @@ class Arena:
 
     def _finish(self, game: Game, unfinished: dict | None, error: str | None) -> dict:
         m = game.match
-        record = m.record(game.options)
-        record["variant"] = game.ref
-        arena = {
-            "game_id": game.id, "bots": game.bots,
-            "time_control": {"move_ms": game.tc.move_ms, "bank_ms": game.tc.bank_ms,
-                             "grace_ms": game.tc.grace_ms, "max_strikes": game.tc.max_strikes},
-            "started": _iso(game.started), "finished": _iso(time.time()),
-            "complete": m.over, "deals": [{"t_ms": d["t_ms"], "by_default": d["by_default"]}
-                                         for d in game.deal_log[:len(m.deals)]],
-            "verdicts": game.verdicts,
-        }
-        if unfinished is not None:
-            arena["unfinished_deal"] = {"deal": len(m.deals), **unfinished}
-        if error:
-            arena["error"] = error
-        record["arena"] = arena
-        result = {"game_id": game.id, "seed": game.seed, "bots": game.bots, "deals": len(m.deals),
-                  "score": m.seat_scores(), "winners": list(m.winners), "complete": m.over,
-                  "faults": len(game.verdicts), "record": "", "error": error or ""}
-        try:
-            result["record"] = self.store.save_game(game.id, {**result, "variant": game.ref}, record)
-        except StoreError as e:
-            log.error("%s", e)
-            result["error"] = (result["error"] + "; " if result["error"] else "") + str(e)
+        result = persist.save_game(self.store, game, unfinished, error)
         self._publish(game, pb.GameEvent(game_ended=pb.GameEnded(
             complete=m.over, score=result["score"], winners=result["winners"], seed=game.seed,
             deals=len(m.deals), record=result["record"])))
@@ -637,26 +557,6 @@ class Arena:
         return t
 
 
-class Watcher:
-    """A spectator's queue of serialized GameEvents; None ends it. A spectator that
-    falls more than ``limit`` events behind is dropped."""
-
-    def __init__(self, limit: int = 100_000):
-        self.q: asyncio.Queue = asyncio.Queue()
-        self.limit = limit
-        self.dropped = False
-
-    def put(self, data) -> None:
-        """Queue serialized event bytes (None: the end); drop a spectator too far behind."""
-        if self.dropped:
-            return
-        if self.q.qsize() >= self.limit:
-            self.dropped = True
-            self.q.put_nowait(None)
-            return
-        self.q.put_nowait(data)
-
-
 def tune_gc() -> None:
     """Collect garbage less often: a server holding many games has a large long-lived
     heap that every full collection walks. Freezes what exists now and raises the
@@ -670,279 +570,3 @@ def tune_gc() -> None:
 def _resolve(fut):
     if not fut.done():
         fut.set_result(None)
-
-
-def _iso(t: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
-
-
-# ---------------------------------------------------------------------------------------
-# gRPC
-# ---------------------------------------------------------------------------------------
-
-def _credentials(context) -> tuple[str, str | None]:
-    md = {k.lower(): v for k, v in (context.invocation_metadata() or ())}
-    auth = md.get("authorization", "")
-    if isinstance(auth, bytes):
-        auth = auth.decode(errors="replace")
-    tok = auth[7:].strip() if auth.lower().startswith("bearer ") else auth.strip()
-    return tok, md.get("taash-bot")
-
-
-class ArenaServer:
-    """The arena behind a grpc.aio server. ``start`` binds and serves; ``stop`` cancels
-    running games (their records are saved as cut short) and stops the server."""
-
-    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
-                 salt: str = ""):
-        self.store = store
-        self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
-        self.defaults = defaults
-        self.wait_ms = wait_ms
-        self.arena: Arena | None = None
-        self.server = None
-        self.admin_token = None
-
-    async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
-        """Bind ``host:port`` (0: any free port) and start serving; returns the port.
-        Raises OSError if the address cannot be bound."""
-        self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt)
-        self.admin_token = self.store.admin_token()
-        self.server = grpc.aio.server(options=SERVER_OPTIONS)
-        handlers = {
-            "Play": grpc.stream_stream_rpc_method_handler(self._play),
-            "Watch": grpc.unary_stream_rpc_method_handler(
-                self._watch, request_deserializer=apb.WatchRequest.FromString),
-            "RunMatches": grpc.unary_stream_rpc_method_handler(
-                self._run_matches, request_deserializer=apb.MatchRequest.FromString,
-                response_serializer=apb.MatchUpdate.SerializeToString),
-            "ListBots": grpc.unary_unary_rpc_method_handler(
-                self._list_bots, request_deserializer=apb.ListBotsRequest.FromString,
-                response_serializer=apb.ListBotsReply.SerializeToString),
-        }
-        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
-        addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        try:
-            bound = self.server.add_insecure_port(addr)
-        except RuntimeError as e:
-            raise OSError(f"cannot listen on {addr}: {e}") from None
-        if not bound:
-            raise OSError(f"cannot listen on {addr} (address in use?)")
-        await self.server.start()
-        return bound
-
-    async def stop(self, grace: float = 1.0) -> None:
-        """Cancel running games (records saved as cut short) and stop serving."""
-        if self.arena is not None:
-            tasks = list(self.arena.tasks)
-            for t in tasks:
-                t.cancel()
-            if tasks:
-                await asyncio.gather(*tasks, return_exceptions=True)
-            # end every bot stream with OK (the bot sees the end of its stream, not an error)
-            for conns in self.arena.conns.values():
-                for c in conns:
-                    c.queue.put_nowait(None)
-            for w in list(self.arena.watch_all):
-                w.put(None)
-            await asyncio.sleep(0.2)
-        if self.server is not None:
-            await self.server.stop(grace)
-
-    # -- Play ---------------------------------------------------------------------------
-    async def _play(self, request_iterator, context):
-        tok, name = _credentials(context)
-        if not tok:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                "missing token: send the metadata 'authorization: Bearer <token>' "
-                                "(issue a token with `taash arena token NAME`)")
-        bot = self.store.bot_for_token(tok)
-        if bot is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                "unknown token (issue one with `taash arena token NAME`)")
-        if name and name != bot:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                f"this token belongs to bot {bot!r}, not to {name!r}")
-        arena = self.arena
-        conn = Connection(bot, context.peer() or "")
-        how = [None]
-
-        async def reader():
-            try:
-                async for raw in request_iterator:
-                    try:
-                        arena.on_message(conn, raw)
-                    except Exception:
-                        log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
-                # A cancelled call ends this iteration too, and the cancellation of the
-                # handler follows: give it a moment before calling this a clean close.
-                await asyncio.sleep(0.1)
-                if how[0] is None:
-                    how[0] = V.DISCONNECTED
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                pass
-            finally:
-                conn.queue.put_nowait(None)
-
-        arena.connect(conn)
-        task = asyncio.ensure_future(reader())
-        try:
-            while True:
-                item = await conn.queue.get()
-                if item is None:
-                    break
-                yield item
-        except asyncio.CancelledError:
-            how[0] = V.CRASHED
-            raise
-        finally:
-            task.cancel()
-            arena.disconnect(conn, how[0] or V.CRASHED)
-
-    # -- Watch --------------------------------------------------------------------------
-    async def _watch(self, request, context):
-        arena = self.arena
-        w = Watcher()
-        if request.game_id:
-            game = arena.games.get(request.game_id)
-            if game is None:
-                await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {request.game_id!r} is running")
-            for data in game.events:
-                w.put(data)
-            game.watchers.add(w)
-            owner = game.watchers
-        else:
-            for game in list(arena.games.values()):
-                for data in game.events:
-                    w.put(data)
-            arena.watch_all.add(w)
-            owner = arena.watch_all
-        try:
-            while True:
-                data = await w.q.get()
-                if data is None:
-                    if w.dropped:
-                        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                            "the spectator fell too far behind")
-                    return
-                yield data
-        finally:
-            owner.discard(w)
-
-    # -- admin --------------------------------------------------------------------------
-    async def _admin(self, context) -> None:
-        tok, _ = _credentials(context)
-        if not tok:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                "missing admin token (metadata 'authorization: Bearer <token>', "
-                                "from DATA_DIR/admin-token)")
-        if tok != self.admin_token:
-            if self.store.bot_for_token(tok) is not None:
-                await context.abort(grpc.StatusCode.PERMISSION_DENIED, "a bot token cannot run matches")
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                "wrong admin token: is this the arena's --data directory?")
-
-    async def _list_bots(self, request, context):
-        await self._admin(context)
-        arena = self.arena
-        out = apb.ListBotsReply()
-        for name in self.store.bots():
-            conns = [c for c in arena.conns.get(name, ()) if c.alive]
-            out.bots.add(name=name, connections=len(conns), seats=sum(c.seats for c in conns))
-        return out
-
-    async def _run_matches(self, request, context):
-        await self._admin(context)
-        arena = self.arena
-        try:
-            options = json.loads(request.options_json) if request.options_json else {}
-            if not isinstance(options, dict):
-                raise ValueError("options must be a JSON object")
-        except ValueError as e:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad options_json: {e}")
-        try:
-            v = load_variant(request.variant, options or None)
-        except VariantError as e:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                "\n".join(p.format() for p in e.problems)[:4000])
-        bots = list(request.bots)
-        if len(bots) != v.players:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                f"{request.variant} is played by {v.players}: give {v.players} bot names "
-                                f"(a name may fill several seats), not {len(bots)}")
-        known = set(self.store.bots())
-        unknown = sorted({b for b in bots if b not in known})
-        if unknown:
-            await context.abort(grpc.StatusCode.NOT_FOUND,
-                                f"no bot named {', '.join(unknown)} (issue a token with `taash arena token NAME`)")
-        wait_s = (request.wait_ms or self.wait_ms) / 1000
-        missing = sorted({b for b in bots if arena._live_conn(b) is None})
-        if missing:
-            yield apb.MatchUpdate(note=f"waiting up to {wait_s:g} s for {', '.join(missing)} to connect")
-            missing = await arena.wait_for_bots(bots, wait_s)
-            if missing:
-                await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
-                                    f"not connected after {wait_s:g} s: {', '.join(missing)} "
-                                    "(start it with `taash bot ... --name NAME --token TOKEN`)")
-        tc = self.defaults.merged(request.time_control)
-        n = max(1, request.matches)
-        sem = asyncio.Semaphore(max(1, request.parallel))
-        ref = request.variant
-
-        async def one(i):
-            async with sem:
-                return await arena.run_game(v, request.seed + i, bots, tc, request.max_deals, ref=None)
-
-        tasks = [arena.spawn(one(i)) for i in range(n)]
-        del ref
-        try:
-            for fut in asyncio.as_completed(tasks):
-                try:
-                    r = await fut
-                except asyncio.CancelledError:
-                    raise
-                except Exception as e:
-                    yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
-                    continue
-                yield apb.MatchUpdate(game=apb.GameResult(
-                    game_id=r["game_id"], seed=r["seed"], bots=r["bots"], deals=r["deals"], score=r["score"],
-                    winners=r["winners"], complete=r["complete"], faults=r["faults"], record=r["record"],
-                    error=r["error"]))
-        finally:
-            # the caller went away (Ctrl-C, a timeout): its games stop too, saved as cut short
-            for t in tasks:
-                if not t.done():
-                    t.cancel()
-
-
-def deal_secret(data_dir) -> str:
-    """The arena's secret shuffle salt, kept in DATA/deal-secret (made on first use):
-    without it a bot that knows a game's seed could compute every hand."""
-    import secrets
-    path = Path(data_dir) / "deal-secret"
-    if not path.is_file():
-        path.write_text(secrets.token_hex(16))
-        os.chmod(path, 0o600)
-    return path.read_text().strip()
-
-
-async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
-                defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False) -> None:
-    """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
-    listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
-    a seed gives the same cards as `taash simulate` and in-process ladders). Raises
-    StoreError or OSError for a bad data directory or address."""
-    from .store import SQLiteStore
-    store = SQLiteStore(data_dir)
-    server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir))
-    port = await server.start(host, port)
-    tune_gc()
-    if ready:
-        ready(port)
-    try:
-        await server.server.wait_for_termination()
-    finally:
-        await server.stop()
-        store.close()

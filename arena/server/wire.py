@@ -1,0 +1,313 @@
+"""The wire: the Arena service (proto/taash/arena/v1) on a grpc.aio server, bot and
+admin authentication, and `serve`. Game logic is in hosting.py.
+
+    server = ArenaServer(SQLiteStore("arena-data"))
+    port = await server.start("127.0.0.1", 50051)
+    ...
+    await server.stop()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import traceback
+from pathlib import Path
+
+import grpc
+
+from interpreter import VariantError, load_variant
+
+from ..pb import arena_pb2 as apb
+from ..store import Store
+from .events import Watcher
+from .hosting import Arena, Connection, TimeControl, V, tune_gc
+
+log = logging.getLogger("taash.arena")
+
+SERVICE = "taash.arena.v1.Arena"
+
+# gRPC core rejects new calls once this many are waiting to be matched to the application
+# (defaults 1000 soft, 3000 hard): a burst of 1,000 four-seat games opens 4,000 streams at
+# once, and with the defaults about a third of them fail. Raised well past that.
+SERVER_OPTIONS = [
+    ("grpc.server.max_pending_requests", 100_000),
+    ("grpc.server.max_pending_requests_hard_limit", 200_000),
+    ("grpc.max_concurrent_streams", 100_000),
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.so_reuseport", 0),   # a second arena on the same port is an error, not a silent twin
+]
+
+
+def _credentials(context) -> tuple[str, str | None]:
+    md = {k.lower(): v for k, v in (context.invocation_metadata() or ())}
+    auth = md.get("authorization", "")
+    if isinstance(auth, bytes):
+        auth = auth.decode(errors="replace")
+    tok = auth[7:].strip() if auth.lower().startswith("bearer ") else auth.strip()
+    return tok, md.get("taash-bot")
+
+
+class ArenaServer:
+    """The arena behind a grpc.aio server. ``start`` binds and serves; ``stop`` cancels
+    running games (their records are saved as cut short) and stops the server."""
+
+    def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
+                 salt: str = ""):
+        self.store = store
+        self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
+        self.defaults = defaults
+        self.wait_ms = wait_ms
+        self.arena: Arena | None = None
+        self.server = None
+        self.admin_token = None
+
+    async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
+        """Bind ``host:port`` (0: any free port) and start serving; returns the port.
+        Raises OSError if the address cannot be bound."""
+        self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt)
+        self.admin_token = self.store.admin_token()
+        self.server = grpc.aio.server(options=SERVER_OPTIONS)
+        handlers = {
+            "Play": grpc.stream_stream_rpc_method_handler(self._play),
+            "Watch": grpc.unary_stream_rpc_method_handler(
+                self._watch, request_deserializer=apb.WatchRequest.FromString),
+            "RunMatches": grpc.unary_stream_rpc_method_handler(
+                self._run_matches, request_deserializer=apb.MatchRequest.FromString,
+                response_serializer=apb.MatchUpdate.SerializeToString),
+            "ListBots": grpc.unary_unary_rpc_method_handler(
+                self._list_bots, request_deserializer=apb.ListBotsRequest.FromString,
+                response_serializer=apb.ListBotsReply.SerializeToString),
+        }
+        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+        addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        try:
+            bound = self.server.add_insecure_port(addr)
+        except RuntimeError as e:
+            raise OSError(f"cannot listen on {addr}: {e}") from None
+        if not bound:
+            raise OSError(f"cannot listen on {addr} (address in use?)")
+        await self.server.start()
+        return bound
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Cancel running games (records saved as cut short) and stop serving."""
+        if self.arena is not None:
+            tasks = list(self.arena.tasks)
+            for t in tasks:
+                t.cancel()
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+            # end every bot stream with OK (the bot sees the end of its stream, not an error)
+            for conns in self.arena.conns.values():
+                for c in conns:
+                    c.queue.put_nowait(None)
+            for w in list(self.arena.watch_all):
+                w.put(None)
+            await asyncio.sleep(0.2)
+        if self.server is not None:
+            await self.server.stop(grace)
+
+    # -- Play ---------------------------------------------------------------------------
+    async def _play(self, request_iterator, context):
+        tok, name = _credentials(context)
+        if not tok:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "missing token: send the metadata 'authorization: Bearer <token>' "
+                                "(issue a token with `taash arena token NAME`)")
+        bot = self.store.bot_for_token(tok)
+        if bot is None:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "unknown token (issue one with `taash arena token NAME`)")
+        if name and name != bot:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                f"this token belongs to bot {bot!r}, not to {name!r}")
+        arena = self.arena
+        conn = Connection(bot, context.peer() or "")
+        how = [None]
+
+        async def reader():
+            try:
+                async for raw in request_iterator:
+                    try:
+                        arena.on_message(conn, raw)
+                    except Exception:
+                        log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
+                # A cancelled call ends this iteration too, and the cancellation of the
+                # handler follows: give it a moment before calling this a clean close.
+                await asyncio.sleep(0.1)
+                if how[0] is None:
+                    how[0] = V.DISCONNECTED
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass
+            finally:
+                conn.queue.put_nowait(None)
+
+        arena.connect(conn)
+        task = asyncio.ensure_future(reader())
+        try:
+            while True:
+                item = await conn.queue.get()
+                if item is None:
+                    break
+                yield item
+        except asyncio.CancelledError:
+            how[0] = V.CRASHED
+            raise
+        finally:
+            task.cancel()
+            arena.disconnect(conn, how[0] or V.CRASHED)
+
+    # -- Watch --------------------------------------------------------------------------
+    async def _watch(self, request, context):
+        arena = self.arena
+        w = Watcher()
+        if request.game_id:
+            game = arena.games.get(request.game_id)
+            if game is None:
+                await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {request.game_id!r} is running")
+            for data in game.events:
+                w.put(data)
+            game.watchers.add(w)
+            owner = game.watchers
+        else:
+            for game in list(arena.games.values()):
+                for data in game.events:
+                    w.put(data)
+            arena.watch_all.add(w)
+            owner = arena.watch_all
+        try:
+            while True:
+                data = await w.q.get()
+                if data is None:
+                    if w.dropped:
+                        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                            "the spectator fell too far behind")
+                    return
+                yield data
+        finally:
+            owner.discard(w)
+
+    # -- admin --------------------------------------------------------------------------
+    async def _admin(self, context) -> None:
+        tok, _ = _credentials(context)
+        if not tok:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "missing admin token (metadata 'authorization: Bearer <token>', "
+                                "from DATA_DIR/admin-token)")
+        if tok != self.admin_token:
+            if self.store.bot_for_token(tok) is not None:
+                await context.abort(grpc.StatusCode.PERMISSION_DENIED, "a bot token cannot run matches")
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "wrong admin token: is this the arena's --data directory?")
+
+    async def _list_bots(self, request, context):
+        await self._admin(context)
+        arena = self.arena
+        out = apb.ListBotsReply()
+        for name in self.store.bots():
+            conns = [c for c in arena.conns.get(name, ()) if c.alive]
+            out.bots.add(name=name, connections=len(conns), seats=sum(c.seats for c in conns))
+        return out
+
+    async def _run_matches(self, request, context):
+        await self._admin(context)
+        arena = self.arena
+        try:
+            options = json.loads(request.options_json) if request.options_json else {}
+            if not isinstance(options, dict):
+                raise ValueError("options must be a JSON object")
+        except ValueError as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad options_json: {e}")
+        try:
+            v = load_variant(request.variant, options or None)
+        except VariantError as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                "\n".join(p.format() for p in e.problems)[:4000])
+        bots = list(request.bots)
+        if len(bots) != v.players:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"{request.variant} is played by {v.players}: give {v.players} bot names "
+                                f"(a name may fill several seats), not {len(bots)}")
+        known = set(self.store.bots())
+        unknown = sorted({b for b in bots if b not in known})
+        if unknown:
+            await context.abort(grpc.StatusCode.NOT_FOUND,
+                                f"no bot named {', '.join(unknown)} (issue a token with `taash arena token NAME`)")
+        wait_s = (request.wait_ms or self.wait_ms) / 1000
+        missing = sorted({b for b in bots if arena._live_conn(b) is None})
+        if missing:
+            yield apb.MatchUpdate(note=f"waiting up to {wait_s:g} s for {', '.join(missing)} to connect")
+            missing = await arena.wait_for_bots(bots, wait_s)
+            if missing:
+                await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                                    f"not connected after {wait_s:g} s: {', '.join(missing)} "
+                                    "(start it with `taash bot ... --name NAME --token TOKEN`)")
+        tc = self.defaults.merged(request.time_control)
+        n = max(1, request.matches)
+        sem = asyncio.Semaphore(max(1, request.parallel))
+        ref = request.variant
+
+        async def one(i):
+            async with sem:
+                return await arena.run_game(v, request.seed + i, bots, tc, request.max_deals, ref=None)
+
+        tasks = [arena.spawn(one(i)) for i in range(n)]
+        del ref
+        try:
+            for fut in asyncio.as_completed(tasks):
+                try:
+                    r = await fut
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:
+                    yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
+                    continue
+                yield apb.MatchUpdate(game=apb.GameResult(
+                    game_id=r["game_id"], seed=r["seed"], bots=r["bots"], deals=r["deals"], score=r["score"],
+                    winners=r["winners"], complete=r["complete"], faults=r["faults"], record=r["record"],
+                    error=r["error"]))
+        finally:
+            # the caller went away (Ctrl-C, a timeout): its games stop too, saved as cut short
+            for t in tasks:
+                if not t.done():
+                    t.cancel()
+
+
+def deal_secret(data_dir) -> str:
+    """The arena's secret shuffle salt, kept in DATA/deal-secret (made on first use):
+    without it a bot that knows a game's seed could compute every hand."""
+    import secrets
+    path = Path(data_dir) / "deal-secret"
+    if not path.is_file():
+        path.write_text(secrets.token_hex(16))
+        os.chmod(path, 0o600)
+    return path.read_text().strip()
+
+
+async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
+                defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False) -> None:
+    """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
+    listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
+    a seed gives the same cards as `taash simulate` and in-process ladders). Raises
+    StoreError or OSError for a bad data directory or address."""
+    from ..store import SQLiteStore
+    store = SQLiteStore(data_dir)
+    server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir))
+    port = await server.start(host, port)
+    tune_gc()
+    if ready:
+        ready(port)
+    try:
+        await server.server.wait_for_termination()
+    finally:
+        await server.stop()
+        store.close()
