@@ -234,10 +234,13 @@ def cmd_match(args) -> int:
                "wins": wins}
     if lost is not None:
         summary["lost"] = _lost_text(lost, args.server, len(results), args.matches)
-    status = 0 if lost is None and all(not r["error"] for r in results) else 1
+    elif len(results) < args.matches:    # the stream ended early: the arena was stopped
+        summary["lost"] = (f"the arena at {args.server} ended the call after {len(results)} of "
+                           f"{args.matches} results (it was stopped); the results above are all it sent")
+    status = 0 if "lost" not in summary and all(not r["error"] for r in results) else 1
     if args.json:
         print(json.dumps(summary, indent=2))
-        if lost is not None:
+        if "lost" in summary:
             print(f"taash: error: {summary['lost']}", file=sys.stderr)
         return status
     from rich.console import Console
@@ -262,7 +265,7 @@ def cmd_match(args) -> int:
         con.print("records: " + (" ".join(paths) if len(paths) <= 4 else
                                  f"{os.path.dirname(paths[0])}/ ({len(paths)} files)"), markup=False)
         con.print(f"replay one with: taash replay {paths[0]}", markup=False)
-    if lost is not None:
+    if "lost" in summary:
         print(f"taash: error: {summary['lost']}", file=sys.stderr)
     return status
 
@@ -276,7 +279,7 @@ def _lost_text(e, server: str, got: int, asked: int) -> str:
     return (f"lost the arena at {server} after {got} of {asked} result{'s' if asked != 1 else ''} "
             f"({e.code().name}: {e.details() or 'no details'}); "
             + ("the results above are all it had sent; " if got else "no game had ended; ")
-            + "a game cut short is in the arena's records once it restarts")
+            + "a game it was playing is saved as cut short (if the arena was killed: at its next start)")
 
 
 def _result_line(r: dict, bots: list[str]) -> str:
@@ -292,7 +295,7 @@ def _variant_text(name: str, options: dict) -> str:
     of the caller's files), as JSON (which YAML reads). "" for a shipped name: the arena
     has those. CLIError (located problems) for a bad file."""
     from interpreter import VariantError, load_variant
-    from interpreter.loader import VARIANTS_DIR, resolve_name
+    from interpreter.loader import VARIANTS_DIR, load_raw, resolve_name
     try:
         path = resolve_name(name)
     except FileNotFoundError:
@@ -303,10 +306,11 @@ def _variant_text(name: str, options: dict) -> str:
     except ValueError:
         pass
     try:
-        v = load_variant(path, options or None)
+        load_variant(path, options or None)      # its problems located in the caller's file
+        data, _ = load_raw(path)
     except VariantError as e:
         raise CLIError("\n".join(p.format() for p in e.problems)) from None
-    return json.dumps(v.data, default=str)
+    return json.dumps(data)
 
 
 def cmd_bots(args) -> int:

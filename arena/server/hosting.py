@@ -165,6 +165,7 @@ class Arena:
         self.tasks: set[asyncio.Task] = set()
         self.latencies: list[float] = []        # seconds per answered decision, if enabled
         self.measure = False
+        self.stopping = False   # set by the wire's stop: a game cancelled then returns its result
         self._conn_changed = asyncio.Event()
 
     # -- connections ----------------------------------------------------------------
@@ -462,6 +463,7 @@ class Arena:
             variant=game.ref, options_json=json.dumps(options), bots=bots, time_control=tc.to_pb())),
             to_bots=False)
         m = game.match = Match(variant, seed, salt=self.salt)
+        persist.journal_start(self.store, game, max_deals)
         error = None
         playing = {}        # the deal being played: "st", "dlog"
         players = variant.players
@@ -488,6 +490,7 @@ class Arena:
 
         def deal_ended(st):
             playing["st"] = None
+            persist.journal_deal(self.store, game, st, playing["dlog"])   # kept if the arena dies
             # the deal's cards as its record holds them (Match.record)
             publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
                 deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
@@ -502,7 +505,8 @@ class Arena:
                              on_action=action_taken, on_deal_end=deal_ended)
         except asyncio.CancelledError:
             error = "the arena stopped before the game ended"
-            raise
+            if not self.stopping:   # the caller went away: nobody to tell
+                raise
         except Exception as e:  # an engine or arena bug: the game ends, recorded as it was
             error = f"{type(e).__name__}: {e}"
             log.error("game %s failed:\n%s", game_id, traceback.format_exc())

@@ -17,17 +17,21 @@ import traceback
 from pathlib import Path
 
 import grpc
+from grpc_health.v1.health_pb2 import HealthCheckResponse
 
 from interpreter import VariantError, load_variant
 
 from ..pb import arena_pb2 as apb
-from ..store import Store
+from ..store import Store, StoreError
+from . import persist
 from .events import Watcher
 from .hosting import Arena, Connection, TimeControl, V, tune_gc
 
 log = logging.getLogger("taash.arena")
 
 SERVICE = "taash.arena.v1.Arena"
+MAX_VARIANT_TEXT = 1 << 20     # characters of a MatchRequest.variant_yaml
+SERVING = HealthCheckResponse.SERVING
 
 # gRPC core rejects new calls once this many are waiting to be matched to the application
 # (defaults 1000 soft, 3000 hard): a burst of 1,000 four-seat games opens 4,000 streams at
@@ -67,6 +71,7 @@ class ArenaServer:
         self.arena: Arena | None = None
         self.server = None
         self.admin_token = None
+        self.health = None
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
@@ -86,6 +91,17 @@ class ArenaServer:
                 response_serializer=apb.ListBotsReply.SerializeToString),
         }
         self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+        # the standard services a gRPC tool expects: health (SERVING; NOT_SERVING once `stop`
+        # begins draining) and reflection (grpcurl without the .proto files)
+        from grpc_health.v1 import health, health_pb2_grpc
+        from grpc_reflection.v1alpha import reflection
+        self.health = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
+        recovered = persist.recover(self.store)
+        if recovered:
+            log.warning("saved %d game%s the arena was playing when it last stopped, cut short: %s",
+                        len(recovered), "s" if len(recovered) != 1 else "", ", ".join(r["game_id"] for r in recovered))
         addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
             bound = self.server.add_insecure_port(addr)
@@ -94,11 +110,17 @@ class ArenaServer:
         if not bound:
             raise OSError(f"cannot listen on {addr} (address in use?)")
         await self.server.start()
+        for name in ("", SERVICE):
+            await self.health.set(name, SERVING)
         return bound
 
     async def stop(self, grace: float = 1.0) -> None:
-        """Cancel running games (records saved as cut short) and stop serving."""
+        """Cancel running games (records saved as cut short) and stop serving. Health
+        says NOT_SERVING from the start of the drain."""
+        if self.health is not None:
+            await self.health.enter_graceful_shutdown()
         if self.arena is not None:
+            self.arena.stopping = True   # their results still reach the RunMatches callers
             tasks = list(self.arena.tasks)
             for t in tasks:
                 t.cancel()
@@ -228,10 +250,22 @@ class ArenaServer:
         except ValueError as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad options_json: {e}")
         try:
-            v = load_variant(request.variant, options or None)
+            if request.variant_yaml:    # the caller's file, sent as text: kept in DATA/variants/
+                if len(request.variant_yaml) > MAX_VARIANT_TEXT:
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                        f"variant_yaml is {len(request.variant_yaml)} characters; "
+                                        f"at most {MAX_VARIANT_TEXT}")
+                try:
+                    path = self.store.save_variant(request.variant_yaml)
+                except StoreError as e:
+                    await context.abort(grpc.StatusCode.INTERNAL, str(e))
+                v = load_variant(path, options or None)
+            else:
+                v = load_variant(request.variant, options or None)
         except VariantError as e:
+            where = "" if request.variant_yaml else "(a variant path is read on the arena's host) "
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                "\n".join(p.format() for p in e.problems)[:4000])
+                                where + "\n".join(p.format() for p in e.problems)[:4000])
         bots = list(request.bots)
         if len(bots) != v.players:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
@@ -267,7 +301,9 @@ class ArenaServer:
                 try:
                     r = await fut
                 except asyncio.CancelledError:
-                    raise
+                    if asyncio.current_task().cancelling() or not arena.stopping:
+                        raise   # the caller went away
+                    continue    # a game not begun when the arena stopped: nothing to report
                 except Exception as e:
                     yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
                     continue
