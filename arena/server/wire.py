@@ -98,10 +98,6 @@ class ArenaServer:
         self.health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
-        recovered = persist.recover(self.store)
-        if recovered:
-            log.warning("saved %d game%s the arena was playing when it last stopped, cut short: %s",
-                        len(recovered), "s" if len(recovered) != 1 else "", ", ".join(r["game_id"] for r in recovered))
         addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
             bound = self.server.add_insecure_port(addr)
@@ -109,6 +105,10 @@ class ArenaServer:
             raise OSError(f"cannot listen on {addr}: {e}") from None
         if not bound:
             raise OSError(f"cannot listen on {addr} (address in use?)")
+        recovered = persist.recover(self.store)   # bound: this is the data directory's arena
+        if recovered:
+            log.warning("saved %d game%s the arena was playing when it last stopped, cut short: %s",
+                        len(recovered), "s" if len(recovered) != 1 else "", ", ".join(r["game_id"] for r in recovered))
         await self.server.start()
         for name in ("", SERVICE):
             await self.health.set(name, SERVING)
@@ -318,6 +318,21 @@ class ArenaServer:
                     t.cancel()
 
 
+def _lock(data_dir: Path):
+    """Take DATA/arena.lock (an exclusive flock, held while the returned file is open):
+    one arena per data directory, so that a second one cannot take the first's running
+    games for games of a dead arena (`persist.recover`). Raises OSError if it is held."""
+    import fcntl
+    f = open(data_dir / "arena.lock", "a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise OSError(f"another arena is serving from {data_dir} (it holds {data_dir / 'arena.lock'}): "
+                      "stop it or give another --data") from None
+    return f
+
+
 def deal_secret(data_dir) -> str:
     """The arena's secret shuffle salt, kept in DATA/deal-secret (made on first use):
     without it a bot that knows a game's seed could compute every hand."""
@@ -337,13 +352,21 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     StoreError or OSError for a bad data directory or address."""
     from ..store import SQLiteStore
     store = SQLiteStore(data_dir)
-    server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir))
-    port = await server.start(host, port)
-    tune_gc()
-    if ready:
-        ready(port)
     try:
-        await server.server.wait_for_termination()
-    finally:
-        await server.stop()
+        lock = _lock(Path(data_dir))
+    except OSError:
         store.close()
+        raise
+    try:
+        server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir))
+        port = await server.start(host, port)
+        tune_gc()
+        if ready:
+            ready(port)
+        try:
+            await server.server.wait_for_termination()
+        finally:
+            await server.stop()
+    finally:
+        store.close()
+        lock.close()

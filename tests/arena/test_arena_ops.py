@@ -376,3 +376,12 @@ def test_the_protoc_command_of_the_docs_works(tmp_path):
                            capture_output=True, text=True, cwd=tmp_path, timeout=60,
                            env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert check.stdout.split() == ["ArenaStub", "True"], check.stderr
+
+
+def test_one_arena_per_data_directory(server):
+    """A second arena on the data directory of a running one (another port) is refused in
+    one line, before it could take the running games for those of a dead arena."""
+    out = server.taash("arena", "serve", "--port", "0", "--data", str(server.data), timeout=60)
+    assert out.returncode == 1
+    assert out.stderr.strip() == (f"taash: error: another arena is serving from {server.data} (it holds "
+                                  f"{server.data / 'arena.lock'}): stop it or give another --data")
