@@ -85,9 +85,13 @@ def cmd_serve(args) -> int:
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
     tc = _time_control(args)
 
+    web = []   # the `taash web` child of --web, started once the arena's port is known
+
     def ready(port):
         print(f"taash arena listening on {args.host}:{port} (data: {args.data}; admin token in "
               f"{os.path.join(args.data, 'admin-token')})", flush=True)
+        if args.web is not None:
+            web.append(_start_web(args, port))
 
     async def main():
         task = asyncio.current_task()
@@ -108,8 +112,24 @@ def cmd_serve(args) -> int:
         return 1
     except KeyboardInterrupt:
         pass
+    finally:
+        for p in web:
+            p.terminate()
+            p.wait()
     print("taash arena stopped", file=sys.stderr)
     return 0
+
+
+def _start_web(args, port: int):
+    """`taash arena serve --web PORT`: the pages of `taash web` in a process of their own
+    (their work never runs on the arena's event loop), following this arena's games and
+    reading its data directory; the child dies with the arena (docs/web.md)."""
+    import subprocess
+    from .ladder.runners import _die_with_parent
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    argv = [sys.executable, "-m", "arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
+            "--host", args.web_host, "--port", str(args.web)]
+    return subprocess.Popen(argv, preexec_fn=_die_with_parent)
 
 
 # -- token -------------------------------------------------------------------------------
@@ -446,6 +466,11 @@ def add_commands(sub) -> None:
                    help="deal from the seeds alone, as `taash simulate` does (by default the arena "
                         "mixes a secret of its data directory into every shuffle, so that a bot "
                         "that knows a seed cannot compute the hands)")
+    s.add_argument("--web", type=_port, metavar="PORT",
+                   help="also serve the web pages (`taash web`: live tables, standings, game viewer) on "
+                        "PORT, in a process of their own (0: any free port)")
+    s.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
+                   help="address of the web pages (default 127.0.0.1)")
     s.set_defaults(fn=cmd_serve)
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")

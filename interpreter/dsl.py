@@ -37,7 +37,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import names
 from .errors import TaashError
 from .loader import data_dir
-from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SIDE, SUIT  # noqa: F401 (types)
+from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT  # noqa: F401 (types)
 
 GRAMMAR_PATH = data_dir("grammar") / "rules.lark"  # package data (loader.data_dir)
 
@@ -52,6 +52,20 @@ class DSLError(TaashError, ValueError):
     def __init__(self, message: str, line: int = 1, column: int = 1):
         super().__init__(message)
         self.message, self.line, self.column = message, line, column
+
+
+class DefineError(DSLError):
+    """A problem inside a named expression of the file's ``define:`` map: ``define`` is
+    its name, ``line``/``column`` relative to its text (not to the rule that used it)."""
+
+    def __init__(self, message: str, line: int, column: int, define: str):
+        super().__init__(message, line, column)
+        self.define = define
+
+
+# the element type of each set type, for the quantifiers any/all/those (issue 11)
+_ELEMENT = {CARDS: CARD, SEATS: SEAT}
+_QUANTIFIERS = {"any_": "any", "all_": "all", "those": "those"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -76,7 +90,8 @@ MAX_WIDTH = 40
 class T:
     """A node of the typed tree. ``op`` says what it is (``const``, ``name``, ``local``,
     ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
-    ``compare``, ``binop``, ``index``, ``cases``; statements ``set``, ``assign``, ``if``),
+    ``compare``, ``binop``, ``index``, ``cases``, quantifiers ``any``, ``all``, ``those``;
+    statements ``set``, ``assign``, ``if``),
     ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
     __slots__ = ("op", "type", "const", "kids", "info")
@@ -103,13 +118,14 @@ class Compiled:
         return ast.unparse(self.node) + "\n"
 
 
-_EMPTY = {CARDS: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
+_EMPTY = {CARDS: lambda: ast.List([], ast.Load()), SEATS: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
           INT: lambda: names.const(0)}
 _AUG = {"+=": ast.Add, "-=": ast.Sub}
 _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
           ast.AugAssign, ast.If, ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Call,
           ast.keyword, ast.Compare, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.IfExp, ast.NamedExpr,
-          ast.List, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+          ast.List, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
+          ast.GeneratorExp, ast.ListComp, ast.comprehension)  # quantifiers over a finite list
 
 
 class Compiler:
@@ -119,7 +135,9 @@ class Compiler:
     variant's fixed values (folded into the code); ``declarations`` and ``answers`` the
     names ``declared()``/``answered()`` accept; ``options`` the option values by name;
     ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
-    ``seat``. Rules are added with ``add(hook, text, kind)`` (parse tree -> typed tree
+    ``seat``; ``defines`` the file's named expressions (name -> text, expanded where
+    used, checked at each use; ``check_defines()`` checks them all). Rules are added with
+    ``add(hook, text, kind)`` (parse tree -> typed tree
     ``T``: types checked, constants folded, ``consts`` set) and built at once with
     ``build()`` (typed tree -> Python ``ast`` made from registry entries -> ``compile()``).
     Set ``only_options`` to accept options only (a preset's condition).
@@ -128,7 +146,7 @@ class Compiler:
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
                  declarations=(), options=None, answers=(), denominations=None,
-                 score_unit: str = "side"):
+                 score_unit: str = "side", defines=None):
         names.check_engine_state()  # every State field the registry reads exists
         self.deck = deck
         self.players, self.tricks = players, tricks
@@ -141,10 +159,16 @@ class Compiler:
         self.extra = {}
         self.locals = {}
         self.options = dict(options or {})
-        self.rules: list[tuple[str, T, bool]] = []   # (function name, typed tree, effect?)
+        self.rules: list[tuple[str, T, bool, list]] = []   # (function name, typed tree, effect?, lets)
         self.names: list[str] = []
         self.consts: dict[str, object] = {}
         self._tmp = 0
+        self.defines = {k: (str(v).lower() if isinstance(v, bool) else str(v))
+                        for k, v in (defines or {}).items()}
+        self._define_trees: dict[str, Tree] = {}
+        self._expanding: list[str] = []   # the defines being expanded, outermost first
+        self._q = 0                       # quantifier variables made for this rule
+        self._no_walrus = 0               # > 0 while lowering a comprehension's iterable
 
     # -- parsing ------------------------------------------------------------------
     def parse(self, text: str, start: str) -> Tree:
@@ -178,15 +202,18 @@ class Compiler:
         self.extra = dict(HOOK_NAMES.get(hook, {}))
         if extra_names:
             self.extra.update(HOOK_NAMES.get(extra_names, {}))
-        self.locals: dict[str, tuple[str, str]] = {}
+        self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
+        self._q = 0
         fname = f"r{len(self.names)}"
+        lets = []
         if kind == "effect":
             tree = self.parse(text, "effect_rule")
             typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
             const = _NC
         else:
             tree = self.parse(text, "expr_rule")
-            inner = tree.children[0]
+            *let_defs, inner = tree.children
+            lets = [self.let(d) for d in let_defs]
             typed = self.value(inner)
             const = typed.const
             self.expect(inner, typed.type, kind, "this rule")
@@ -196,7 +223,7 @@ class Compiler:
                                *_pos(inner))
             if kind == CARDS and const is not _NC and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
-        self.rules.append((fname, typed, kind == "effect"))
+        self.rules.append((fname, typed, kind == "effect", lets))
         self.names.append(fname)
         self.consts[fname] = const
         return fname
@@ -205,10 +232,10 @@ class Compiler:
         """Make the ast of every rule, check it, compile and exec the module once (empty
         builtins; only the helpers in its globals). Returns {function name: Compiled}."""
         defs = []
-        for i, (fname, typed, effect) in enumerate(self.rules):
+        for i, (fname, typed, effect, lets) in enumerate(self.rules):
             self._tmp = 0
             body = (self.lower_stmts(typed.kids) + [ast.Return(ast.Constant(None))]
-                    if effect else [ast.Return(self.lower(typed))])
+                    if effect else self.lower_stmts(lets) + [ast.Return(self.lower(typed))])
             fdef = ast.FunctionDef(fname, _ARGS(), body, [], None, None, **_TYPE_PARAMS)
             fdef.lineno = fdef.end_lineno = i + 1  # a traceback names the rule's line
             defs.append(fdef)
@@ -235,8 +262,52 @@ class Compiler:
              "_at": _at, "_played": _played,
              "_in_suit": _in_suit_of(len(self.deck.ranks), len(self.deck.suits)),
              "_not_in_suit": _not_in_suit, "_only": _only}
+        g.update(self.seat_and_set_helpers())
         assert set(g) - {"__builtins__"} == set(names.HELPERS)
         return g
+
+    def seat_and_set_helpers(self) -> dict:
+        """The helpers of seats and sets (issue 11). Sets are sorted lists (card ids, seat
+        numbers); each helper returns a new sorted list. A seat -1 (none) has no partner,
+        partners or opponents."""
+        n, ro = self.players, self.deck.rank_of
+
+        def _partner_of(side, seat):
+            if seat < 0:
+                return -1
+            for k in range(1, n):
+                t = (seat + k) % n
+                if side[t] == side[seat]:
+                    return t
+            return -1
+
+        def _partners(side, seat):
+            return [t for t in range(n) if t != seat and side[t] == side[seat]] if seat >= 0 else []
+
+        def _opponents(side, seat):
+            return [t for t in range(n) if side[t] != side[seat]] if seat >= 0 else []
+
+        def _above(cards, rank):   # rank 0 is the strongest
+            return [c for c in cards if ro[c] < rank]
+
+        def _below(cards, rank):
+            return [c for c in cards if ro[c] > rank] if rank >= 0 else []
+
+        def _union(a, b):
+            return sorted(a + [c for c in b if c not in a])
+
+        def _difference(a, b):
+            return [c for c in a if c not in b]
+
+        def _intersection(a, b):
+            return [c for c in a if c in b]
+
+        return {"any": any, "all": all, "sorted": sorted, "_SEATS": list(range(n)),
+                "_NEXT": [(i + 1) % n for i in range(n)] + [-1],
+                "_PREVIOUS": [(i - 1) % n for i in range(n)] + [-1],
+                "_partner_of": _partner_of, "_partners": _partners, "_opponents": _opponents,
+                "_above": _above, "_below": _below, "_union": _union,
+                "_difference": _difference, "_intersection": _intersection}
 
     # -- checking: parse tree -> typed tree --------------------------------------------
     def expect(self, node, got: str, want: str, what: str):
@@ -261,13 +332,13 @@ class Compiler:
                                    *_pos(lv))
                 val = self.value(expr)
                 etyp = val.type
-                if etyp in (CARDS, LIST, NONE):
+                if etyp in (CARDS, SEATS, LIST, NONE):
                     raise DSLError("a named value must be a number, condition, seat, side, suit or card",
                                    *_pos(expr))
                 var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
                 if name in self.locals and self.locals[name][1] != etyp:
                     raise DSLError(f"'{name}' was a {self.locals[name][1]}, not a {etyp}", *_pos(expr))
-                self.locals[name] = (var, etyp)
+                self.locals[name] = (var, etyp, _NC)
                 return T("set", None, kids=[val], info=var)
             entry = LVALUES[name]
             if entry.index:
@@ -295,6 +366,95 @@ class Compiler:
             return T("if", None, kids=[cond, body, orelse])
         raise DSLError(f"unexpected statement {node.data}", *_pos(node))
 
+    # -- issue 11: named parts (let, define) and quantifiers -----------------------------
+    def fresh_name(self, tok, what: str) -> str:
+        """A name the author introduces (``let``, a quantifier's variable): not a name of
+        the engine, an option, a named expression or a name already in use here."""
+        name = str(tok)
+        if name in NAMES or name in FUNCTIONS or any(name in h for h in HOOK_NAMES.values()):
+            raise DSLError(f"'{name}' is a name of the engine; choose another name for {what}",
+                           *_pos(tok))
+        if name in self.options or name in self.defines:
+            raise DSLError(f"'{name}' is already {'an option' if name in self.options else 'defined'}"
+                           f"; choose another name for {what}", *_pos(tok))
+        if name in self.locals:
+            raise DSLError(f"'{name}' is already named in this rule; choose another name for {what}",
+                           *_pos(tok))
+        return name
+
+    def let(self, node: Tree) -> T:
+        """``let NAME = EXPR``: a name for a value, for the rest of the rule (computed once,
+        before the rule's value). Returns the statement."""
+        tok, expr = node.children
+        name = self.fresh_name(tok, "a `let`")
+        val = self.value(expr)
+        if val.type == NONE:
+            raise DSLError(f"'{name}' would always be none: name a value of some type", *_pos(expr))
+        var = f"_v{len(self.locals)}"
+        self.locals[name] = (var, val.type, val.const)
+        return T("let", None, kids=[val], info=var)
+
+    def define_tree(self, name: str) -> Tree:
+        if name not in self._define_trees:
+            try:
+                tree = self.parse(self.defines[name], "expr_rule")
+            except DSLError as e:
+                raise DefineError(e.message, e.line, e.column, name) from None
+            if len(tree.children) > 1:
+                raise DefineError("a named expression cannot hold `let`: define each part by name",
+                                  *_pos(tree.children[0]), name)
+            self._define_trees[name] = tree.children[0]
+        return self._define_trees[name]
+
+    def define(self, node, name: str) -> T:
+        """A name of the file's ``define:`` map, expanded where it is used: its typed tree,
+        checked in the rule's context (its hook's names), seeing no name of the rule's own
+        (``let``, quantifier variables). Recursion is refused at the use that closes the
+        cycle. Raises DefineError for a problem in its text."""
+        if name in self._expanding:
+            cycle = self._expanding[self._expanding.index(name):] + [name]
+            raise DSLError(f"'{name}' is defined in terms of itself ({' -> '.join(cycle)}); "
+                           "named expressions cannot be recursive", *_pos(node))
+        tree = self.define_tree(name)
+        saved = self.locals
+        self.locals = {}
+        self._expanding.append(name)
+        try:
+            return self.value(tree)
+        except DefineError:
+            raise
+        except DSLError as e:
+            raise DefineError(e.message, e.line, e.column, name) from None
+        finally:
+            self._expanding.pop()
+            self.locals = saved
+
+    def check_defines(self) -> dict[str, str]:
+        """Check every named expression on its own (with the names of every hook), so that
+        one no rule uses is checked too. Returns {name: type}. Raises DefineError."""
+        self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
+        self.locals = {}
+        return {name: self.define(None, name).type for name in self.defines}
+
+    def quantifier(self, node: Tree) -> T:
+        """``any(x in SET: cond)``, ``all(x in SET: cond)``, ``those(x in SET: cond)`` over a
+        set of cards or seats (finite, so the rule terminates)."""
+        tok, set_node, body_node = node.children
+        op = _QUANTIFIERS[node.data]
+        name = self.fresh_name(tok, "the variable of " + op)
+        tset = self.value(set_node)
+        if tset.type not in _ELEMENT:
+            raise DSLError(f"{op}(...) goes over cards or seats, not a {tset.type}", *_pos(set_node))
+        self._q += 1
+        qvar = f"_q{self._q}"
+        self.locals[name] = (qvar, _ELEMENT[tset.type], _NC)
+        try:
+            body = self.value(body_node)
+        finally:
+            del self.locals[name]
+        self.expect(body_node, body.type, BOOL, f"the condition of {op}(...)")
+        return T(op, tset.type if op == "those" else BOOL, _NC, [tset, body], qvar)
+
     def value(self, node) -> T:
         """The typed tree of an expression node. Raises DSLError."""
         if isinstance(node, Token):
@@ -317,6 +477,8 @@ class Compiler:
             return self.name(node, str(ch[0]))
         if d == "call":
             return self.call(node)
+        if d in _QUANTIFIERS:
+            return self.quantifier(node)
         if d == "neg":
             a = self.value(ch[0])
             self.expect(ch[0], a.type, INT, "the operand of '-'")
@@ -364,9 +526,12 @@ class Compiler:
                     raise DSLError(f"cannot compare a {at} with a {bt}", *_pos(node))
                 if at in (CARDS, LIST):
                     raise DSLError(f"cannot compare {at} with '{op}'", *_pos(node))
+            elif at == bt == RANK:
+                op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}[op]  # rank 0 is the strongest
             else:
                 if at != INT or bt != INT:
-                    raise DSLError(f"'{op}' compares numbers, not a {at} and a {bt}", *_pos(node))
+                    raise DSLError(f"'{op}' compares numbers (or two ranks), not a {at} and a {bt}",
+                                   *_pos(node))
             const = _NC
             if ta.const is not _NC and tb.const is not _NC:
                 const = _COMPARE[op](ta.const, tb.const)
@@ -375,9 +540,10 @@ class Compiler:
             a, b = ch
             ta, tb = self.value(a), self.value(b)
             at, bt = ta.type, tb.type
-            if not ((at == CARD and bt == CARDS) or (at == INT and bt == LIST)):
-                raise DSLError(f"'in' needs a card and cards (or a number and a list), "
-                               f"not a {at} and {bt}", *_pos(node))
+            if not ((at == CARD and bt == CARDS) or (at == INT and bt == LIST)
+                    or (at == SEAT and bt == SEATS)):
+                raise DSLError(f"'in' needs a card and cards (a seat and seats, a number and a "
+                               f"list), not a {at} and {bt}", *_pos(node))
             return T("compare", BOOL, _NC, [ta, tb], "in" if d == "member" else "not in")
         if d == "binop":
             a, op, b = ch
@@ -461,8 +627,12 @@ class Compiler:
             raise DSLError(f"'{name}' is not an option; a preset condition may use only options "
                            f"({', '.join(self.options) or 'none declared'})", *_pos(node))
         if name in self.locals:
-            var, typ = self.locals[name]
+            var, typ, const = self.locals[name]
+            if const is not _NC:
+                return T("const", typ, const)
             return T("local", typ, _NC, info=var)
+        if name in self.defines:
+            return self.define(node, name)
         entry = self.extra.get(name) or NAMES.get(name)
         if entry is not None:
             if entry.const is not None:
@@ -475,8 +645,8 @@ class Compiler:
                 raise DSLError(f"'{name}' is only available in {hook}", *_pos(node))
         if name in FUNCTIONS:
             raise DSLError(f"'{name}' is a function: write {name}(...)", *_pos(node))
-        raise DSLError(f"unknown name '{name}'{_suggest(name, list(NAMES) + list(self.extra) + list(self.options))}",
-                       *_pos(node))
+        known = list(NAMES) + list(self.extra) + list(self.options) + list(self.defines) + list(self.locals)
+        raise DSLError(f"unknown name '{name}'{_suggest(name, known)}", *_pos(node))
 
     def call(self, node) -> T:
         fname = str(node.children[0])
@@ -510,7 +680,14 @@ class Compiler:
             if len(vals) != len(types):
                 raise DSLError(f"{fname}() takes {len(types)} argument{'s' if len(types) != 1 else ''}"
                                f" ({', '.join(types)}), not {len(vals)}", *_pos(node))
+            set_type = None
             for i, (a, v, want) in enumerate(zip(args, vals, types)):
+                if want == SET:
+                    if v.type not in _ELEMENT or set_type not in (None, v.type):
+                        raise DSLError(f"argument {i + 1} of {fname}() should be "
+                                       f"{set_type or 'cards or seats'}, not a {v.type}", *_pos(a))
+                    set_type = v.type
+                    continue
                 if want == names.ANSWER:
                     if v.const not in self.answers:
                         raise DSLError(f"{fname}() takes a question and its answer as a string "
@@ -523,6 +700,8 @@ class Compiler:
                                        *_pos(a))
                     continue
                 self.expect(a, v.type, want, f"argument {i + 1} of {fname}()")
+        if result == SET:
+            result = set_type
         const = _NC
         if f.fold is not None and all(c is not _NC for c in consts):
             const = f.fold(self, *consts)
@@ -560,6 +739,19 @@ class Compiler:
             if len(keep) == 1:
                 return self.lower(keep[0])
             return ast.BoolOp(ast.And() if op == "and" else ast.Or(), [self.lower(a) for a in keep])
+        if op in ("any", "all", "those"):
+            self._no_walrus += 1   # Python refuses `:=` in a comprehension's iterable
+            try:
+                iterable = self.lower(k[0])
+            finally:
+                self._no_walrus -= 1
+            loop = [ast.comprehension(names.var(t.info, store=True), iterable, [], 0)]
+            if op == "those":
+                loop[0].ifs.append(self.lower(k[1]))
+                return ast.ListComp(names.var(t.info), loop)
+            return names.call(op, ast.GeneratorExp(self.lower(k[1]), loop))
+        if op == "otherwise" and self._no_walrus:
+            return ast.BoolOp(ast.Or(), [self.lower(a) for a in k])  # lists: the first non-empty
         if op == "otherwise":
             node = self.lower(k[-1])
             for a in reversed(k[:-1]):
@@ -576,6 +768,9 @@ class Compiler:
             return names.compare(self.lower(k[0]), t.info, self.lower(k[1]))
         if op == "binop":
             a, b = k
+            if t.info in ("//", "%") and b.const is _NC and self._no_walrus:
+                return ast.IfExp(self.lower(b), names.binop(self.lower(a), t.info, self.lower(b)),
+                                 names.const(0))  # b is pure: computed twice
             if t.info in ("//", "%") and b.const is _NC:
                 t_ = self.tmp()  # a rule never raises: x // 0 and x % 0 are 0
                 return ast.IfExp(ast.NamedExpr(names.var(t_, store=True), self.lower(b)),
@@ -607,6 +802,9 @@ class Compiler:
     def lower_stmt(self, t: T) -> list[ast.stmt]:
         if t.op == "set":
             return [ast.Assign([names.var(t.info, store=True)], self.lower(t.kids[0]))]
+        if t.op == "let":   # a let of a constant: every use was folded
+            return [] if t.kids[0].const is not _NC else \
+                [ast.Assign([names.var(t.info, store=True)], self.lower(t.kids[0]))]
         if t.op == "assign":
             entry, op = t.info
             idx, val = t.kids
@@ -648,15 +846,16 @@ def _assign(target: ast.expr, op: str, value: ast.expr) -> ast.stmt:
 
 def verify(module: ast.Module) -> None:
     """Check the generated module holds only what the compiler makes: the node kinds of
-    expressions, assignments and ``if`` (no loop, call of a lambda, import...), names
-    that are parameters, helpers or compiler-made locals (``_vN``, ``_tN``), attributes
+    expressions, assignments and ``if`` (no loop but the comprehensions of quantifiers,
+    over a finite list; no lambda, import...), names that are parameters, helpers or
+    compiler-made locals (``_vN``, ``_tN``, ``_qN``), attributes
     from the registry, and int/bool/str constants. Raises AssertionError (a compiler bug)."""
     allowed = set(names.PARAMS) | set(names.HELPERS)
     for n in ast.walk(module):
         if not isinstance(n, _NODES):
             raise AssertionError(f"generated code holds a {type(n).__name__}")
         if isinstance(n, ast.Name) and n.id not in allowed and not (
-                n.id[:2] in ("_v", "_t") and n.id[2:].isdigit()):
+                n.id[:2] in ("_v", "_t", "_q") and n.id[2:].isdigit()):
             raise AssertionError(f"generated code names {n.id!r}")
         if isinstance(n, ast.Attribute) and n.attr not in names.ATTRIBUTES:
             raise AssertionError(f"generated code reads attribute {n.attr!r}")

@@ -264,7 +264,7 @@ class State:
             return self.side_tricks[side]
         return sum(1 for (_, _, w), sd in zip(self.tricks, self.trick_sides) if sd == side and w == seat)
 
-    # -- the trick as it stands (DSL names trick_winner, winning_card, higher) -----------
+    # -- the trick as it stands (DSL names trick_winner, winning_card, higher, beats) ----
     def trick_winner(self) -> int:
         """The seat whose card wins the current trick as it stands (RULES.md §0.4, with
         ``play.counts_as_trump`` asked now), or -1 before the lead."""
@@ -282,11 +282,27 @@ class State:
         if card < 0:
             return list(cards)
         led = self.led if self.led >= 0 else self.v.deck.suit_of[card]
-        if card in self.trick_cards:
-            ref = Play.trick_keys(self)[self.trick_cards.index(card)]
-        else:
-            ref = Play.key_now(self, seat, card, led)
+        ref = self._key(seat, card, led)
         return [c for c in cards if Play.key_now(self, seat, c, led) > ref]
+
+    def beats(self, seat: int, a: int, b: int) -> bool:
+        """Whether card ``a`` ranks above card ``b`` in the current trick (§0.4, the keys of
+        ``Play.trick_keys``/``Play.key_now``): each card as played to this trick, or as if
+        ``seat`` played it now; before the lead, ``b`` counts as the card led. Identical
+        cards do not beat each other; every card beats -1 (none), -1 beats nothing."""
+        if a < 0:
+            return False
+        if b < 0:
+            return True
+        led = self.led if self.led >= 0 else self.v.deck.suit_of[b]
+        return self._key(seat, a, led) > self._key(seat, b, led)
+
+    def _key(self, seat: int, card: int, led: int) -> int:
+        """The trick key of ``card``: as played to this trick (the first copy), else as if
+        ``seat`` played it now."""
+        if card in self.trick_cards:
+            return Play.trick_keys(self)[self.trick_cards.index(card)]
+        return Play.key_now(self, seat, card, led)
 
     # -- dealing and the flow ---------------------------------------------------------
     def _next_step(self):
@@ -421,10 +437,15 @@ class State:
         """Points per seat from the tricks won so far (public: tricks are face up; the
         set-aside cards are added only when the deal is scored)."""
         pts = [0] * self.v.players
-        po = self.v.deck.point_of
-        for i, (_, cs, w) in enumerate(self.tricks):
-            pts[w] += sum(po[c] for c in cs) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
+        for i, (_, _, w) in enumerate(self.tricks):
+            pts[w] += self.trick_points_of(i)
         return pts
+
+    def trick_points_of(self, i: int) -> int:
+        """The card points of completed trick ``i`` (0-based), with the last trick's bonus
+        on the last one (RULES.md §0.5)."""
+        po = self.v.deck.point_of
+        return sum(po[c] for c in self.tricks[i][1]) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
 
     def result(self) -> dict:
         """The deal's result in the shape of `taash replay --json` (docs/records.md)."""

@@ -35,6 +35,9 @@ from typing import Callable
 INT, BOOL, SUIT, SEAT, SIDE, RANK, CARD, CARDS, LIST, NONE = (
     "number", "condition", "suit", "seat", "side", "rank", "card", "cards", "list", "none")
 DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only types
+# issue 11: a set of seats (a sorted list of seat numbers at run time), and the argument
+# type "cards or seats" (a function typed SET gives the type of its SET arguments)
+SEATS, SET = "seats", "cards or seats"
 
 
 # -- ast builders: the only way entries make code ------------------------------------------
@@ -147,7 +150,8 @@ class Function:
     @property
     def signature(self) -> str:
         """The call as the guide shows it, e.g. ``in_suit(cards, suit)``."""
-        shown = {DECLARATION: '"name"', ANSWER: '"question answer"', INTS: "number, ..."}
+        shown = {DECLARATION: '"name"', ANSWER: '"question answer"', INTS: "number, ...",
+                 SET: "set"}
         return f"{self.name}({', '.join(shown.get(a, a) for a in self.args)})"
 
 
@@ -276,6 +280,15 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("deals_played", INT, ("deal_number", "is_terminal"),
        lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the deals played",
        "deals played in the match, this one included once it is over"),
+    # -- issue 11: seats and the trick as data --
+    _n("seats", SEATS, (), lambda c: var("_SEATS"), "every seat", "every seat"),
+    _n("trick_cards", CARDS, ("trick_cards",), lambda c: call("sorted", field("trick_cards")),
+       "the cards played to the trick",
+       "the cards played to the current trick so far (none when leading); "
+       "`played(seat)` gives who played which"),
+    _n("trick_seats", SEATS, ("trick_seats",), lambda c: call("sorted", field("trick_seats")),
+       "the players who have played to the trick",
+       "the seats that have played to the current trick so far"),
 )
 
 ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
@@ -303,14 +316,20 @@ def _extreme(word: str, a: list[str]) -> str:
     return f"the {word} score" if a == ["the score"] else f"the {word} of {', '.join(a)}"
 
 
+def _of_sides(name, typ, helper, word, doc) -> Function:
+    """A function of a seat read from the sides as they stand (``s.side``)."""
+    return Function(name, (SEAT,), typ, ("side",), lambda c, a: call(helper, field("side"), a),
+                    lambda a: f"the {word} of {a[0]}", doc)
+
+
 FUNCTION_ENTRIES: tuple[Function, ...] = (
     Function("in_suit", (CARDS, SUIT), CARDS, (), lambda c, a, b: call("_in_suit", a, b),
              lambda a: f"{a[0]} of {a[1]}", "the cards of a suit"),
     Function("not_in_suit", (CARDS, SUIT), CARDS, (), lambda c, a, b: call("_not_in_suit", a, b),
              lambda a: f"{a[0]} not of {a[1]}", "the cards not of a suit"),
-    Function("count", (CARDS,), INT, (), lambda c, a: call("len", a),
+    Function("count", (SET,), INT, (), lambda c, a: call("len", a),
              lambda a: f"the number of {a[0].replace('any card in hand', 'cards in hand')}",
-             "how many cards"),
+             "how many cards (or seats)"),
     Function("holds", (RANK, SUIT), BOOL, ("hands",),
              lambda c, r, su: compare(sub(sub(var("_CARD"), r), su), "in",
                                       sub(field("hands"), var("me"))),
@@ -346,7 +365,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
     Function("played", (SEAT,), CARD, ("trick_seats", "trick_cards"),
              lambda c, a: call("_played", field("trick_seats"), field("trick_cards"), a),
              lambda a: f"the card played by {a[0]}",
-             "the card that seat played to the current trick (`none` if none yet)"),
+             "the card that seat played to the current trick (`none` for a seat that has not "
+             "played to it yet, so for every seat when leading)"),
     Function("higher", (CARDS, CARD), CARDS, ("higher",),
              lambda c, a, b: method(var("s"), "higher", var("me"), a, b),
              lambda a: f"{a[0]} that would beat {a[1]}",
@@ -364,6 +384,46 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda a: _extreme("lowest", a), "the lowest of numbers, or of a list like `score`",
              build_list=lambda c, a: _of_list("min", a),
              fold=lambda c, *v: min(v)),
+    # -- issue 11: seats, the trick, card sets --
+    Function("next", (SEAT,), SEAT, (), lambda c, a: sub(var("_NEXT"), a),
+             lambda a: f"the player after {a[0]}",
+             "the seat after a seat in turn order (`next(dealer)` is `eldest`; `next(none)` "
+             "is `none`)", fold=lambda c, v: (v + 1) % c.players if v >= 0 else -1),
+    Function("previous", (SEAT,), SEAT, (), lambda c, a: sub(var("_PREVIOUS"), a),
+             lambda a: f"the player before {a[0]}",
+             "the seat before a seat in turn order",
+             fold=lambda c, v: (v - 1) % c.players if v >= 0 else -1),
+    _of_sides("partner_of", SEAT, "_partner_of", "partner",
+              "the first seat after a seat in turn order on its side, as the sides stand "
+              "now (`none` if it has no partner)"),
+    _of_sides("partners", SEATS, "_partners", "partners",
+              "the other seats of a seat's side, as the sides stand now"),
+    _of_sides("opponents", SEATS, "_opponents", "opponents",
+              "the seats not on a seat's side, as the sides stand now"),
+    Function("beats", (CARD, CARD), BOOL, ("beats",),
+             lambda c, a, b: method(var("s"), "beats", var("me"), a, b),
+             lambda a: f"{a[0]} beats {a[1]}",
+             "whether the first card ranks above the second in the current trick, by the "
+             "engine's own trick order (RULES.md §0.4, `counts_as_trump` asked now): a card "
+             "of the trick as played, another as if `me` played it now; before the lead the "
+             "second counts as led; of two identical cards neither beats the other; every "
+             "card beats `none`, `none` beats nothing"),
+    Function("above", (CARDS, RANK), CARDS, (), lambda c, a, r: call("_above", a, r),
+             lambda a: f"{a[0]} ranking above {a[1]}",
+             "the cards of a rank stronger than a rank, in the deck's order of strength, "
+             "e.g. `above(in_suit(hand, trump), rank(winning_card))`"),
+    Function("below", (CARDS, RANK), CARDS, (), lambda c, a, r: call("_below", a, r),
+             lambda a: f"{a[0]} ranking below {a[1]}",
+             "the cards of a rank weaker than a rank, in the deck's order of strength"),
+    Function("union", (SET, SET), SET, (), lambda c, a, b: call("_union", a, b),
+             lambda a: f"{a[0]} together with {a[1]}",
+             "the cards (or seats) of either set; a card held in both counts once"),
+    Function("difference", (SET, SET), SET, (), lambda c, a, b: call("_difference", a, b),
+             lambda a: f"{a[0]} except {a[1]}",
+             "the cards (or seats) of the first set that are not in the second"),
+    Function("intersection", (SET, SET), SET, (), lambda c, a, b: call("_intersection", a, b),
+             lambda a: f"{a[0]} that are also {a[1]}",
+             "the cards (or seats) of the first set that are also in the second"),
 )
 
 # -- views by name ---------------------------------------------------------------------------
@@ -377,7 +437,10 @@ for _e in NAME_ENTRIES:
 ASSIGNABLE: dict[str, Assignable] = {e.name: e for e in ASSIGNABLE_ENTRIES}
 FUNCTIONS: dict[str, Function] = {e.name: e for e in FUNCTION_ENTRIES}
 HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "_played",
-           "_in_suit", "_not_in_suit", "_only")
+           "_in_suit", "_not_in_suit", "_only",
+           # issue 11
+           "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
+           "_opponents", "_above", "_below", "_union", "_difference", "_intersection")
 """The globals an entry's code may name beside the parameters (interpreter.dsl binds them)."""
 PARAMS = ("s", "me", "x", "y")
 

@@ -38,8 +38,14 @@ def words(node) -> str:
     if isinstance(node, Token):
         return str(node)
     d, ch = node.data, node.children
+    if d == "expr_rule" and len(ch) > 1:   # let NAME = ...; then the value
+        return "\n".join(words(c) for c in ch)
     if d in ("expr_rule", "effect_rule"):
         return "; ".join(words(c) for c in ch)
+    if d == "let_def":
+        return f"let *{name_words(str(ch[0]))}* be {words(ch[1])}; then"
+    if d in QUANTIFIER_WORDS:
+        return QUANTIFIER_WORDS[d].format(x=str(ch[0]), set=words(ch[1]), cond=words(ch[2]))
     if d == "cases":
         return "\n".join(words(c) for c in ch)
     if d == "case":
@@ -73,6 +79,8 @@ def words(node) -> str:
     if d == "compare":
         if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
             return f"{words(ch[0])} {'is nobody' if str(ch[1]) == '==' else 'exists'}"
+        if str(ch[1]) in RANK_OPS and any(_is_rank(c) for c in (ch[0], ch[2])):
+            return f"{words(ch[0])} {RANK_OPS[str(ch[1])]} {words(ch[2])}"
         return f"{words(ch[0])} {OPS[str(ch[1])]} {words(ch[2])}"
     if d == "member":
         return f"{words(ch[0])} is among {words(ch[1])}"
@@ -101,6 +109,19 @@ def words(node) -> str:
     if d == "when_else":
         return f"when {words(ch[0])}: {words(ch[1])}; otherwise {words(ch[2])}"
     return " ".join(words(c) for c in ch)
+
+
+# issue 11: quantifiers over seats or cards, and ranks compared in the order of strength
+QUANTIFIER_WORDS = {"any_": "for some {x} among {set}, {cond}",
+                    "all_": "for every {x} among {set}, {cond}",
+                    "those": "those {x} among {set} for which {cond}"}
+RANK_OPS = {"<": "ranks below", "<=": "ranks at most", ">": "ranks above", ">=": "ranks at least"}
+
+
+def _is_rank(node) -> bool:
+    """A rank literal (only ranks are ordered among strings) or a ``rank(...)`` call."""
+    d = getattr(node, "data", "")
+    return d == "string" or (d == "call" and str(node.children[0]) == "rank")
 
 
 def name_words(name: str) -> str:
@@ -257,6 +278,9 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     secs.append(("Match", f"Scores are kept for {unit}, starting at {v.score_start}. The match ends "
                  f"when: {_rule(v, 'match', 'ends')}. Every {'side' if v.score_unit == 'side' else 'player'}"
                  " with the top score wins."))
+    if v.data.get("define"):
+        secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
+            f"- *{name_words(k)}*: {rule_words(text)}" for k, text in v.data["define"].items())))
     if v.options:
         secs.append(("Options", "Change one with `--set NAME=VALUE`.\n" + "\n".join(
             f"- `{k}`: {str(val).lower() if isinstance(val, bool) else val}" for k, val in v.options.items())))

@@ -12,7 +12,7 @@ from pathlib import Path
 from .actions import Action
 from .errors import InvalidActionError
 from .cards import Deck
-from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DSLError
+from .dsl import _NC, BOOL, CARDS, SEAT, Compiler, DefineError, DSLError
 from .loader import Loc, Problem, VariantError, _merge, load_raw, locate, resolve_name, schema_problems
 
 # hook -> (path in the file, expected kind, default rule text or None if required)
@@ -269,10 +269,15 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         loc = at(*p)
         problems.append(Problem(loc.file, loc.line, loc.column, msg))
 
-    from .dsl import FUNCTIONS, NAMES
+    from .dsl import FUNCTIONS, HOOK_NAMES, NAMES
     for k in data.get("options", {}) or {}:
         if (k in NAMES and k != "players") or k in FUNCTIONS:
             problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
+    for k in data.get("define", {}) or {}:  # named expressions (issue 11)
+        if k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values()):
+            problem(("define", k), f"'{k}' is a name of the engine; choose another name")
+        elif k in (data.get("options", {}) or {}):
+            problem(("define", k), f"'{k}' is already an option; choose another name")
     if problems:
         raise VariantError(problems)
     opts, oprob = _option_problems(data.get("options", {}) or {}, options, fname)
@@ -394,19 +399,35 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
     answers = [f"{d.get('action', f'declare {n}')} {a}" for n, d in decls_data.items() for a in d.get("answers", [])]
     comp = Compiler(deck, players, per_seat, min_bid, max_bid, declarations=list(decls_data),
                     options=opts, answers=answers, score_unit=data["match"].get("score", "side"),
+                    defines=data.get("define", {}) or {},
                     denominations={den: -2 - i for i, den in enumerate(x for x in dens if x not in deck.suits)})
     names = {}
+
+    def dsl_problem(p, e: DSLError, used_by=None):
+        if isinstance(e, DefineError):  # located in the named expression's own text
+            p, used_by = ("define", e.define), used_by
+        loc = at(*p)
+        if p in locs:
+            line, col = loc.inner(e.line, e.column)
+        else:
+            line, col = loc.line, loc.column
+        base = f"{'.'.join(map(str, p))}: {e.message}"
+        if any((q.file, q.line, q.column) == (loc.file, line, col) and q.message.startswith(base)
+               for q in problems):
+            return  # a named expression's problem, once however many rules use it
+        where = f" (used in {'.'.join(map(str, used_by))})" if used_by and p[0] == "define" else ""
+        problems.append(Problem(loc.file, line, col, base + where))
 
     def add(hook, p, kind, text, extra=None):
         try:
             names[hook] = comp.add(hook, text, kind, extra)
         except DSLError as e:
-            loc = at(*p)
-            if p in locs:
-                line, col = loc.inner(e.line, e.column)
-            else:
-                line, col = loc.line, loc.column
-            problems.append(Problem(loc.file, line, col, f"{'.'.join(map(str, p))}: {e.message}"))
+            dsl_problem(p, e, p)
+
+    try:
+        comp.check_defines()
+    except DefineError as e:
+        dsl_problem(("define", e.define), e)
 
     for hook, (p, kind, default) in HOOKS.items():
         node = data

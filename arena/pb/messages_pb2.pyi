@@ -189,16 +189,18 @@ class GameEvent(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., index: _Optional[int] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., deal_started: _Optional[_Union[DealStarted, _Mapping]] = ..., action: _Optional[_Union[ActionTaken, _Mapping]] = ..., fault: _Optional[_Union[FaultNoted, _Mapping]] = ..., deal_ended: _Optional[_Union[DealEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
 
 class GameStarted(_message.Message):
-    __slots__ = ("variant", "options_json", "bots", "time_control")
+    __slots__ = ("variant", "options_json", "bots", "time_control", "sides")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FIELD_NUMBER: _ClassVar[int]
     variant: str
     options_json: str
     bots: _containers.RepeatedScalarFieldContainer[str]
     time_control: TimeControl
-    def __init__(self, variant: _Optional[str] = ..., options_json: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
+    sides: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, variant: _Optional[str] = ..., options_json: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., sides: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DealStarted(_message.Message):
     __slots__ = ("deal", "dealer")
@@ -209,16 +211,28 @@ class DealStarted(_message.Message):
     def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
 
 class ActionTaken(_message.Message):
-    __slots__ = ("deal", "seat", "action", "by_default")
+    __slots__ = ("deal", "seat", "action", "by_default", "trick")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     BY_DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
     deal: int
     seat: int
     action: str
     by_default: bool
-    def __init__(self, deal: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[str] = ..., by_default: _Optional[bool] = ...) -> None: ...
+    trick: TrickTaken
+    def __init__(self, deal: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[str] = ..., by_default: _Optional[bool] = ..., trick: _Optional[_Union[TrickTaken, _Mapping]] = ...) -> None: ...
+
+class TrickTaken(_message.Message):
+    __slots__ = ("number", "winner", "points")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    winner: int
+    points: int
+    def __init__(self, number: _Optional[int] = ..., winner: _Optional[int] = ..., points: _Optional[int] = ...) -> None: ...
 
 class FaultNoted(_message.Message):
     __slots__ = ("deal", "seat", "kind")

@@ -460,7 +460,8 @@ class Arena:
         for s in range(variant.players):
             self._seat_conn(game, s)
         self._publish(game, pb.GameEvent(game_started=pb.GameStarted(
-            variant=game.ref, options_json=json.dumps(options), bots=bots, time_control=tc.to_pb())),
+            variant=game.ref, options_json=json.dumps(options), bots=bots, time_control=tc.to_pb(),
+            sides=variant.side_of if variant.partnership == "fixed" else ())),
             to_bots=False)
         m = game.match = Match(variant, seed, salt=self.salt)
         persist.journal_start(self.store, game, max_deals)
@@ -475,7 +476,7 @@ class Arena:
             game.deal, game.actions_in_deal = d, 0
             dlog = {"actions": [], "t_ms": [], "by_default": []}
             game.deal_log.append(dlog)
-            playing["st"], playing["dlog"] = st, dlog
+            playing["st"], playing["dlog"], playing["tricks"] = st, dlog, 0
             publish(game, pb.GameEvent(deal_started=pb.DealStarted(deal=d, dealer=st.dealer)))
 
         def action_taken(st, s, action, by_default):
@@ -485,8 +486,12 @@ class Arena:
             dlog["t_ms"].append(game.t_ms())
             if by_default:
                 dlog["by_default"].append(len(dlog["actions"]) - 1)
-            publish(game, pb.GameEvent(action=pb.ActionTaken(
-                deal=game.deal, seat=s, action=events.public_text(st, players, s, action), by_default=by_default)))
+            ev = pb.ActionTaken(deal=game.deal, seat=s, action=events.public_text(st, players, s, action),
+                                by_default=by_default)
+            if len(st.tricks) > playing["tricks"]:   # this play completed a trick
+                playing["tricks"] = n = len(st.tricks)
+                ev.trick.number, ev.trick.winner, ev.trick.points = n, st.tricks[-1][2], st.trick_points_of(n - 1)
+            publish(game, pb.GameEvent(action=ev))
 
         def deal_ended(st):
             playing["st"] = None

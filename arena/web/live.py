@@ -22,11 +22,13 @@ def event_json(ev) -> dict:
     out = {"game": ev.game_id, "index": ev.index, "type": which}
     e = getattr(ev, which)
     if which == "game_started":
-        out.update(variant=e.variant, bots=list(e.bots))
+        out.update(variant=e.variant, bots=list(e.bots), sides=list(e.sides) or None)
     elif which == "deal_started":
         out.update(deal=e.deal, dealer=e.dealer)
     elif which == "action":
         out.update(deal=e.deal, seat=e.seat, action=e.action, by_default=e.by_default)
+        if e.HasField("trick"):
+            out["trick"] = [e.trick.winner, e.trick.points]
     elif which == "fault":
         out.update(deal=e.deal, seat=e.seat, kind=int(e.kind))
     elif which == "deal_ended":
@@ -39,22 +41,29 @@ def event_json(ev) -> dict:
 
 def apply_event(games: dict, e: dict) -> dict | None:
     """Fold one event (from `event_json`) into ``games`` (game id -> state); returns the
-    game's new state. A state: {"id", "variant", "bots", "deal", "dealer", "actions"
-    ([seat, text] of this deal), "faults", "score", "hands" (null until the deal ends),
-    "last" (the last ended deal's result), "over"}."""
+    game's new state. A state: {"id", "variant", "bots", "sides" (each seat's side, null
+    when sides are not fixed), "deal", "dealer", "actions" ([seat, text] of this deal),
+    "tricks" and "points" (per seat, won in this deal), "faults", "score", "hands" (null
+    until the deal ends), "last" (the last ended deal's result), "over"}."""
     g = games.get(e["game"])
     t = e["type"]
     if g is None:
         if t != "game_started":
             return None
-        g = games[e["game"]] = {"id": e["game"], "variant": e["variant"], "bots": e["bots"], "deal": None,
-                                "dealer": None, "actions": [], "faults": 0, "score": [0] * len(e["bots"]),
+        n = len(e["bots"])
+        g = games[e["game"]] = {"id": e["game"], "variant": e["variant"], "bots": e["bots"], "sides": e.get("sides"),
+                                "deal": None, "dealer": None, "actions": [], "tricks": [0] * n, "points": [0] * n,
+                                "faults": 0, "score": [0] * n,
                                 "hands": None, "widow": None, "last": None, "over": False}
         return g
     if t == "deal_started":
-        g.update(deal=e["deal"], dealer=e["dealer"], actions=[], hands=None, widow=None)
+        n = len(g["bots"])
+        g.update(deal=e["deal"], dealer=e["dealer"], actions=[], tricks=[0] * n, points=[0] * n, hands=None,
+                 widow=None)
     elif t == "action":
         g["actions"].append([e["seat"], e["action"]])
+        if "trick" in e:
+            won_trick(g, *e["trick"])
     elif t == "fault":
         g["faults"] += 1
     elif t == "deal_ended":
@@ -64,6 +73,13 @@ def apply_event(games: dict, e: dict) -> dict | None:
     elif t == "game_ended":
         g.update(over=True, score=e["score"])
     return g
+
+
+def won_trick(g: dict, winner: int, points: int) -> None:
+    """Count a completed trick (ActionTaken.trick) in the state ``g``."""
+    if 0 <= winner < len(g["tricks"]):
+        g["tricks"][winner] += 1
+        g["points"][winner] += points
 
 
 class Subscriber:
@@ -137,6 +153,8 @@ class LiveHub:
                                 continue
                             a = ev.action
                             g["actions"].append([a.seat, a.action])
+                            if a.HasField("trick"):
+                                won_trick(g, a.trick.winner, a.trick.points)
                         else:
                             g = apply_event(games, event_json(ev))
                             if g is None:

@@ -137,6 +137,21 @@ def test_live_state_shows_hands_only_after_the_deal():
     assert g["hands"] is None and g["actions"] == []     # the next deal starts hidden again
 
 
+def test_live_state_counts_tricks_and_points_per_seat_and_deal():
+    games = {}
+    ev = lambda t, **kw: {"game": "g1", "index": 0, "type": t, **kw}
+    g = apply_event(games, ev("game_started", variant="29", bots=["a", "b", "c", "d"], sides=[0, 1, 0, 1]))
+    assert g["sides"] == [0, 1, 0, 1] and g["tricks"] == [0, 0, 0, 0]
+    apply_event(games, ev("deal_started", deal=0, dealer=3))
+    for seat, card in enumerate(["7H", "JH", "8H", "QH"]):      # JH wins: 3 points
+        g = apply_event(games, ev("action", deal=0, seat=seat, action=f"play {card}", by_default=False,
+                                  **({"trick": [1, 3]} if seat == 3 else {})))
+    g = apply_event(games, ev("action", deal=0, seat=3, action="play 9C", by_default=False, trick=[3, 2]))
+    assert g["tricks"] == [0, 1, 0, 1] and g["points"] == [0, 3, 0, 2]
+    g = apply_event(games, ev("deal_started", deal=1, dealer=0))
+    assert g["tricks"] == [0, 0, 0, 0] and g["points"] == [0, 0, 0, 0]
+
+
 def test_a_wheel_carries_the_templates_and_static_files():
     """Every file under arena/web/templates and static matches a package-data pattern."""
     import fnmatch

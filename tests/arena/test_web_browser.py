@@ -173,6 +173,7 @@ def test_live_cards_appear_and_nothing_hidden_shows(world, tmp_path):
             time.sleep(0.1)
         page.wait_for_selector("section.live .hand .card", timeout=60_000)   # the hands, once the deal ends
         shot(page, tmp_path, "live-deal-over")
+        sides = page.inner_text("section.live .sides")       # per side, the deal's 8 tricks and 28 points
     finally:
         t.join(120)
     [g] = box["g"]
@@ -186,4 +187,7 @@ def test_live_cards_appear_and_nothing_hidden_shows(world, tmp_path):
         # every card in the page was played by then, in the current trick (a trick of 28 is 4 cards)
         assert set(x["cards"]) <= set(shown_plays), (x, shown_plays)
         assert len(x["cards"]) <= 4
+    import re
+    assert sum(map(int, re.findall(r"(\d+) tricks", sides))) == 8, sides
+    assert sum(map(int, re.findall(r"(\d+) points", sides))) == 28, sides
     page.close()

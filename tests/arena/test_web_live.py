@@ -128,3 +128,9 @@ def test_live_events_do_not_depend_on_unseen_cards(tmp_path):
     assert not any(x.startswith("trump-card ") for x in shown)
     # once the deal ends the hands are shown, and they are the dealt ones
     assert states[first_hands]["hands"] == hands
+    # tricks and points per seat as the engine counts them for the same deal, sides fixed
+    _, end = seats_of(v, hands, dealer, actions)
+    shown = states[first_hands]
+    assert shown["sides"] == [0, 1, 0, 1]
+    assert shown["tricks"] == [sum(w == s for _, _, w in end.tricks) for s in range(v.players)]
+    assert shown["points"] == end.trick_points() and sum(shown["points"]) == 28

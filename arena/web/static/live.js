@@ -19,12 +19,18 @@ function tableHTML(g) {
   let seats = "";
   for (let s = 0; s < P; s++) {
     const hand = g.hands ? g.hands[s].map(c => cardHTML(c)).join("") : "";
-    seats += `<div class="seat s${s}"><div class="who">${esc(g.bots[s])} <small>seat ${s}${g.dealer === s ? " · dealer" : ""} · score ${g.score[s]}</small></div>
+    seats += `<div class="seat s${s}"><div class="who">${esc(g.bots[s])} <small>seat ${s}${g.dealer === s ? " · dealer" : ""} · score ${g.score[s]} · tricks ${g.tricks[s]} · points ${g.points[s]}</small></div>
       <div class="played">${trick[s] ? cardHTML(trick[s]) : ""}</div>${g.hands ? `<div class="hand">${hand}</div>` : ""}</div>`;
+  }
+  let sides = "";
+  if (g.sides) {   // fixed partnerships: tricks and points per side
+    const t = {}, p = {}, who = {};
+    g.sides.forEach((d, s) => { t[d] = (t[d] || 0) + g.tricks[s]; p[d] = (p[d] || 0) + g.points[s]; (who[d] = who[d] || []).push(`${esc(g.bots[s])} (${s})`); });
+    sides = `<div class="sides">${Object.keys(t).map(d => `<span class="side" data-side="${d}">${who[d].join(" & ")}: ${t[d]} tricks, ${p[d]} points</span>`).join(" · ")}</div>`;
   }
   const last = g.hands && g.last ? `<p class="result">deal over: ${g.last.made === null ? "thrown in" : g.last.made ? "contract made" : "contract lost"}, points ${g.last.points.join(" / ")}</p>` : "";
   return `<h3>${esc(g.id)} <small>${esc(g.variant)} · deal ${g.deal === null ? "-" : g.deal + 1}${g.faults ? " · faults " + g.faults : ""}${g.over ? " · over" : ""}</small></h3>
-    <div class="livetable seats${P}">${seats}<div class="trickinfo">trick ${n ? Math.floor((n - 1) / P) + 1 : "-"} · contract ${contract}${trump ? " · " + actionHTML(trump) : ""}</div></div>
+    <div class="livetable seats${P}">${seats}<div class="trickinfo">trick ${n ? Math.floor((n - 1) / P) + 1 : "-"} · contract ${contract}${trump ? " · " + actionHTML(trump) : ""}</div></div>${sides}
     <div class="auction-line">${auction.map(([s, a]) => `<span>${esc(g.bots[s])}: ${actionHTML(a)}</span>`).join(" ")}</div>${last}`;
 }
 
