@@ -112,7 +112,7 @@ def test_watch_json_has_the_proto_names_and_every_field(server):
     actions = [e["action"] for e in mine if "action" in e]
     assert {a["seat"] for a in actions} == {0, 1, 2, 3}               # seat 0 is there
     assert all(set(a) == {"deal", "seat", "action", "by_default"} for a in actions)
-    assert all(a["by_default"] is False for a in actions)
+    assert any(a["by_default"] is False for a in actions)            # false is printed too
     ended = mine[-1]["game_ended"]
     assert ended["record"] == g.record and ended["deals"] == 1 and len(ended["score"]) == 4
 
