@@ -111,7 +111,11 @@ def test_watch_json_has_the_proto_names_and_every_field(server):
                                                                              "max_strikes"}
     actions = [e["action"] for e in mine if "action" in e]
     assert {a["seat"] for a in actions} == {0, 1, 2, 3}               # seat 0 is there
-    assert all(set(a) == {"deal", "seat", "action", "by_default"} for a in actions)
+    assert all(set(a) - {"trick"} == {"deal", "seat", "action", "by_default"} for a in actions)
+    tricks = [a["trick"] for a in actions if "trick" in a]   # a message field: there when set
+    plays = sum(a.startswith("play ") for a in record(g.record)["deals"][0]["actions"])
+    assert plays == 32 and [t["number"] for t in tricks] == list(range(1, 9))   # 28: 8 tricks of 4
+    assert all(set(t) == {"number", "winner", "points"} for t in tricks)        # winner 0 too
     assert any(a["by_default"] is False for a in actions)            # false is printed too
     ended = mine[-1]["game_ended"]
     assert ended["record"] == g.record and ended["deals"] == 1 and len(ended["score"]) == 4
