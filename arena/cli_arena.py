@@ -77,6 +77,9 @@ def _store(args) -> SQLiteStore:
 
 # -- serve -------------------------------------------------------------------------------
 def cmd_serve(args) -> int:
+    # gRPC's C core logs a failed bind (and more) on stderr before we can say it in one line;
+    # GRPC_VERBOSITY=debug (or info) in the environment brings its logs back
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     from .server import serve
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
@@ -171,12 +174,45 @@ def _admin_md(args):
     return [("authorization", f"Bearer {tok}")]
 
 
+def _reach(ch, server: str, timeout_s: float = 10.0) -> None:
+    """Wait until channel ``ch`` is connected (seconds: ``timeout_s``); raise `Unreachable`
+    at the first failed connection attempt or the timeout, so that "cannot reach" is said
+    only of an arena that was never reached."""
+    import threading
+    import grpc
+    seen = threading.Event()
+    state = []
+
+    def on_state(st):
+        if st in (grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.TRANSIENT_FAILURE,
+                  grpc.ChannelConnectivity.SHUTDOWN):
+            state.append(st)
+            seen.set()
+
+    ch.subscribe(on_state, try_to_connect=True)
+    try:
+        seen.wait(timeout_s)
+    finally:
+        ch.unsubscribe(on_state)
+    if not state or state[0] != grpc.ChannelConnectivity.READY:
+        raise Unreachable(server)
+
+
+class Unreachable(Exception):
+    """No connection to the arena at the address (the message is the address)."""
+
+
+def _unreachable(server) -> int:
+    print(f"taash: error: cannot reach the arena at {server}: is `taash arena serve` running?",
+          file=sys.stderr)
+    return 1
+
+
 def _rpc_error(e, server) -> int:
     import grpc
     code = e.code()
     if code == grpc.StatusCode.UNAVAILABLE:
-        print(f"taash: error: cannot reach the arena at {server}: is `taash arena serve` running?",
-              file=sys.stderr)
+        print(f"taash: error: lost the arena at {server}: {e.details()}", file=sys.stderr)
     else:
         print(f"taash: error: {code.name.lower().replace('_', ' ')}: {e.details()}", file=sys.stderr)
     return 1
@@ -196,16 +232,23 @@ def cmd_match(args) -> int:
         raise CLIError(f"--bots takes bot names separated by commas, not {args.bots!r}")
     options = _parse_set(args.set)
     md = _admin_md(args)
+    variant_text = _variant_text(args.variant, options)
     # bank and grace are sent only when given: an explicit 0 means 0 (proto3 optional)
     given = {"bank_ms": args.bank_ms, "grace_ms": args.grace_ms}
     tc = pb.TimeControl(move_ms=args.move_ms or 0, max_strikes=args.strikes or 0,
                         **{k: v for k, v in given.items() if v is not None})
-    req = apb.MatchRequest(variant=args.variant, options_json=json.dumps(options) if options else "",
+    req = apb.MatchRequest(variant=args.variant, variant_yaml=variant_text,
+                           options_json=json.dumps(options) if options else "",
                            bots=bots, matches=args.matches, seed=args.seed, time_control=tc,
                            wait_ms=int(args.wait * 1000), parallel=args.parallel, max_deals=args.max_deals)
     results = []
+    lost = None    # the error that ended the stream after it began
     with grpc.insecure_channel(args.server) as ch:
         stub = arena_pb2_grpc.ArenaStub(ch)
+        try:
+            _reach(ch, args.server)
+        except Unreachable:
+            return _unreachable(args.server)
         try:
             for up in stub.RunMatches(req, metadata=md):
                 if up.WhichOneof("update") == "note":
@@ -216,13 +259,11 @@ def cmd_match(args) -> int:
                      "score": list(g.score), "winners": list(g.winners), "complete": g.complete,
                      "faults": g.faults, "record": g.record, "error": g.error}
                 results.append(r)
-                if not args.json:
-                    print(f"{g.game_id}: seed {g.seed}, {g.deals} deals, score {' '.join(map(str, g.score))}, "
-                          f"winners {', '.join(f'{bots[s]}@{s}' for s in g.winners) or '-'}"
-                          f"{'' if g.complete else ' (not complete)'}{', ' + str(g.faults) + ' verdicts' if g.faults else ''}"
-                          f"{', error: ' + g.error if g.error else ''}", file=sys.stderr, flush=True)
+                print(_result_line(r, bots) if not args.json else json.dumps(r), file=sys.stderr, flush=True)
         except grpc.RpcError as e:
-            return _rpc_error(e, args.server)
+            if e.code().name not in _LOST:   # refused (arguments, token): nothing was played
+                return _rpc_error(e, args.server)
+            lost = e
     results.sort(key=lambda r: r["seed"])
     wins = {b: 0 for b in dict.fromkeys(bots)}
     for r in results:
@@ -230,9 +271,17 @@ def cmd_match(args) -> int:
             wins[b] += 1
     summary = {"variant": args.variant, "options": options, "bots": bots, "matches": results,
                "wins": wins}
+    if lost is not None:
+        summary["lost"] = _lost_text(lost, args.server, len(results), args.matches)
+    elif len(results) < args.matches:    # the stream ended early: the arena was stopped
+        summary["lost"] = (f"the arena at {args.server} ended the call after {len(results)} of "
+                           f"{args.matches} results (it was stopped); the results above are all it sent")
+    status = 0 if "lost" not in summary and all(not r["error"] for r in results) else 1
     if args.json:
         print(json.dumps(summary, indent=2))
-        return 0 if all(not r["error"] for r in results) else 1
+        if "lost" in summary:
+            print(f"taash: error: {summary['lost']}", file=sys.stderr)
+        return status
     from rich.console import Console
     from rich.table import Table
     con = Console()
@@ -255,7 +304,52 @@ def cmd_match(args) -> int:
         con.print("records: " + (" ".join(paths) if len(paths) <= 4 else
                                  f"{os.path.dirname(paths[0])}/ ({len(paths)} files)"), markup=False)
         con.print(f"replay one with: taash replay {paths[0]}", markup=False)
-    return 0 if all(not r["error"] for r in results) else 1
+    if "lost" in summary:
+        print(f"taash: error: {summary['lost']}", file=sys.stderr)
+    return status
+
+
+# the stream broke after the call was made: the arena stopped or the connection was lost
+_LOST = {"UNAVAILABLE", "CANCELLED", "UNKNOWN", "INTERNAL", "ABORTED", "DEADLINE_EXCEEDED"}
+
+
+def _lost_text(e, server: str, got: int, asked: int) -> str:
+    """What `arena match` says when the arena went away in the middle: what it had received."""
+    return (f"lost the arena at {server} after {got} of {asked} result{'s' if asked != 1 else ''} "
+            f"({e.code().name}: {e.details() or 'no details'}); "
+            + ("the results above are all it had sent; " if got else "no game had ended; ")
+            + "a game it was playing is saved as cut short (if the arena was killed: at its next start)")
+
+
+def _result_line(r: dict, bots: list[str]) -> str:
+    return (f"{r['game_id']}: seed {r['seed']}, {r['deals']} deals, score {' '.join(map(str, r['score']))}, "
+            f"winners {', '.join(f'{bots[s]}@{s}' for s in r['winners']) or '-'}"
+            f"{'' if r['complete'] else ' (not complete)'}{', ' + str(r['faults']) + ' verdicts' if r['faults'] else ''}"
+            f"{', error: ' + r['error'] if r['error'] else ''}")
+
+
+def _variant_text(name: str, options: dict) -> str:
+    """The text to send for a variant file of the caller's (a path, not a shipped name):
+    the file checked here, with its `extends:` chain merged (so that the arena needs none
+    of the caller's files), as JSON (which YAML reads). "" for a shipped name: the arena
+    has those. CLIError (located problems) for a bad file."""
+    from interpreter import VariantError, load_variant
+    from interpreter.loader import VARIANTS_DIR, load_raw, resolve_name
+    try:
+        path = resolve_name(name)
+    except FileNotFoundError:
+        return ""    # not here: the arena says what it knows
+    try:
+        path.relative_to(VARIANTS_DIR)
+        return ""
+    except ValueError:
+        pass
+    try:
+        load_variant(path, options or None)      # its problems located in the caller's file
+        data, _ = load_raw(path)
+    except VariantError as e:
+        raise CLIError("\n".join(p.format() for p in e.problems)) from None
+    return json.dumps(data)
 
 
 def cmd_bots(args) -> int:
@@ -264,6 +358,10 @@ def cmd_bots(args) -> int:
     from .pb import arena_pb2_grpc
     md = _admin_md(args)
     with grpc.insecure_channel(args.server) as ch:
+        try:
+            _reach(ch, args.server)
+        except Unreachable:
+            return _unreachable(args.server)
         try:
             rep = arena_pb2_grpc.ArenaStub(ch).ListBots(apb.ListBotsRequest(), metadata=md, timeout=10)
         except grpc.RpcError as e:
@@ -313,9 +411,14 @@ def cmd_watch(args) -> int:
     md = [("authorization", f"Bearer {token}")] if token else None
     with grpc.insecure_channel(args.server) as ch:
         try:
+            _reach(ch, args.server)
+        except Unreachable:
+            return _unreachable(args.server)
+        try:
             for ev in arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=args.game or ""), metadata=md):
-                if args.json:
-                    print(json.dumps(MessageToDict(ev)), flush=True)
+                if args.json:   # the .proto's field names, every field (seat 0, a zero score)
+                    print(json.dumps(MessageToDict(ev, preserving_proto_field_name=True,
+                                                   always_print_fields_with_no_presence=True)), flush=True)
                 else:
                     print(describe_event(ev), flush=True)
         except grpc.RpcError as e:
@@ -417,7 +520,8 @@ def add_commands(sub) -> None:
     rv.set_defaults(fn=cmd_revoke)
 
     m = asub.add_parser("match", help="run matches between connected bots and print the results")
-    m.add_argument("variant", metavar="VARIANT", help="shipped name (29, 28, 56, 304, house/...) or a YAML path")
+    m.add_argument("variant", metavar="VARIANT", help="shipped name (29, 28, 56, 304, house/...) or a YAML file of "
+                   "yours: it is read and checked here and its text sent to the arena")
     m.add_argument("--bots", required=True, metavar="NAME,NAME,...",
                    help="bot name per seat; a name may fill several seats (both seats of a side)")
     m.add_argument("--matches", type=_conv("--matches", 1), default=1, metavar="M", help="matches (default 1)")

@@ -38,6 +38,7 @@ log = logging.getLogger("taash.bot")
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 CLIENT = "taash-python-sdk/0.1"
+QUIET_FAILURES = 2   # failed connection attempts logged at INFO before WARNING
 
 
 class AuthError(Exception):
@@ -133,6 +134,7 @@ class BotClient:
         self._stopping = False
         self._tasks: set = set()
         self.connections = 0
+        self._welcomed = False   # the current connection got its Welcome
 
     def stop(self) -> None:
         """Finish: close the stream (the arena treats it as a disconnect)."""
@@ -147,13 +149,18 @@ class BotClient:
             self._call.cancel()
 
     async def run(self) -> None:
-        """Connect, play, reconnect. See the class doc."""
+        """Connect, play, reconnect. See the class doc. Each failed connection attempt is
+        logged with its reason (logger ``taash.bot``: INFO for the first
+        ``QUIET_FAILURES``, WARNING from then on, so a bot at a wrong address says so
+        without -v too) and retried after an exponential backoff with jitter, from
+        0.1 s up to ``retry_max_s``."""
         self._write_lock = asyncio.Lock()
         delay = 0.1
+        failures = 0      # failed attempts since the last good connection
         while not self._stopping:
+            self._welcomed = False
             try:
                 await self._session()
-                delay = 0.1
             except AuthError:
                 raise
             except grpc.aio.AioRpcError as e:
@@ -161,8 +168,15 @@ class BotClient:
                 if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
                     raise AuthError(f"{code.name}: {e.details()}") from None
                 if not self._stopping:
-                    log.warning("connection to %s: %s: %s; retrying in %.1f s", self.server, code.name,
-                                e.details(), delay)
+                    if self._welcomed:
+                        failures = 0
+                    failures += 1
+                    log.log(logging.INFO if failures <= QUIET_FAILURES else logging.WARNING,
+                            "%s %s (attempt %d): %s: %s; retrying in %.1f s",
+                            "lost the connection to" if self._welcomed else "cannot connect to",
+                            self.server, failures, code.name, e.details(), delay)
+            if self._welcomed:
+                delay, failures = 0.1, 0
             if self._done() or self._stopping:
                 break
             await asyncio.sleep(delay + random.random() * delay / 2)
@@ -184,7 +198,9 @@ class BotClient:
         md = [("authorization", f"Bearer {self.token}")]
         if self.name:
             md.append(("taash-bot", self.name))
-        call = self._call = stub.Play(metadata=md, wait_for_ready=True)
+        # not wait_for_ready: a refused or unreachable address fails the call at once, with
+        # its reason, and run() logs it and backs off (instead of waiting silently)
+        call = self._call = stub.Play(metadata=md)
         await call.write(pb.BotMessage(hello=pb.Hello(client=self.client, batch_events=self.batch_events)))
         self.connections += 1
         while True:
@@ -248,6 +264,7 @@ class BotClient:
         elif which == "event":
             self._event(msg.event)
         elif which == "welcome":
+            self._welcomed = True
             log.info("connected to %s as %s", self.server, msg.welcome.bot)
 
     def _event(self, ev: pb.GameEvent) -> None:

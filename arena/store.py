@@ -1,8 +1,11 @@
 """Where the arena keeps bot tokens, games and records: one interface, SQLite by default.
 
 A data directory DIR holds ``arena.sqlite3`` (tokens, games), ``records/<game_id>.json``
-(one record per game, the engine's record format, `taash replay` reads them) and
-``admin-token`` (the token that `taash arena match` shows to the server).
+(one record per game, the engine's record format, `taash replay` reads them),
+``admin-token`` (the token that `taash arena match` shows to the server) and
+``variants/`` (variant files sent by `taash arena match` as text). The ``journal`` table
+holds each running game's finished deals, so that a game is saved even if the arena dies
+in its middle (arena/server/persist.py, `recover`).
 
 Tokens are stored as SHA-256 hashes; the plain token is shown once, when issued.
 """
@@ -90,6 +93,20 @@ class Store:
         """The admin token of this arena (created on first use)."""
         raise NotImplementedError
 
+    def journal(self, game_id: str, n: int, entry: dict) -> None:
+        """Keep entry ``n`` of a running game's journal (0: how the game began; 1, 2, ...:
+        each finished deal), so that a game the arena was playing when it died can be
+        saved at its next start. `save_game` drops the journal."""
+        raise NotImplementedError
+
+    def journals(self) -> dict[str, list[dict]]:
+        """The journals of games begun and never saved: game id -> entries in order."""
+        raise NotImplementedError
+
+    def save_variant(self, text: str) -> Path:
+        """Keep a variant's text sent by a client (DATA/variants/<sha256>.yaml); its path."""
+        raise NotImplementedError
+
 
 class SQLiteStore(Store):
     """The default store: SQLite plus JSON record files in one directory ``data_dir``.
@@ -111,6 +128,9 @@ class SQLiteStore(Store):
                     id INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT UNIQUE, created REAL NOT NULL,
                     finished REAL, variant TEXT, seed INTEGER, bots TEXT, complete INTEGER,
                     score TEXT, winners TEXT, faults INTEGER, record TEXT);
+                CREATE TABLE IF NOT EXISTS journal (
+                    game_id TEXT NOT NULL, n INTEGER NOT NULL, entry TEXT NOT NULL,
+                    PRIMARY KEY (game_id, n));
             """)
         except (OSError, sqlite3.Error) as e:
             raise StoreError(f"cannot use the data directory {self.dir}: {e}") from None
@@ -180,12 +200,15 @@ class SQLiteStore(Store):
             row = (time.time(), meta.get("variant"), meta.get("seed"), json.dumps(meta.get("bots")),
                    int(bool(meta.get("complete"))), json.dumps(meta.get("score")),
                    json.dumps(meta.get("winners")), meta.get("faults", 0), str(path), game_id)
-            cur = self.db.execute("UPDATE games SET finished=?, variant=?, seed=?, bots=?, complete=?, "
-                                  "score=?, winners=?, faults=?, record=? WHERE game_id=?", row)
-            if cur.rowcount == 0:   # a game id this store did not hand out
-                self.db.execute("INSERT INTO games(finished, variant, seed, bots, complete, score, winners, "
-                                "faults, record, game_id, created) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                                row + (time.time(),))
+            with self.db:   # the row and the end of the journal together
+                self.db.execute("BEGIN")
+                cur = self.db.execute("UPDATE games SET finished=?, variant=?, seed=?, bots=?, complete=?, "
+                                      "score=?, winners=?, faults=?, record=? WHERE game_id=?", row)
+                if cur.rowcount == 0:   # a game id this store did not hand out
+                    self.db.execute("INSERT INTO games(finished, variant, seed, bots, complete, score, winners, "
+                                    "faults, record, game_id, created) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                                    row + (time.time(),))
+                self.db.execute("DELETE FROM journal WHERE game_id=?", (game_id,))
         except (OSError, sqlite3.Error) as e:
             raise StoreError(f"cannot save game {game_id}: {e}") from None
         return str(path)
@@ -198,6 +221,38 @@ class SQLiteStore(Store):
         return [{"game_id": g, "variant": v, "seed": s, "bots": json.loads(b), "complete": bool(c),
                  "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r}
                 for g, v, s, b, c, sc, w, f, r in rows]
+
+    def journal(self, game_id: str, n: int, entry: dict) -> None:
+        try:
+            self.db.execute("INSERT OR REPLACE INTO journal(game_id, n, entry) VALUES(?,?,?)",
+                            (game_id, n, json.dumps(entry, separators=(",", ":"))))
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot write the journal of game {game_id}: {e}") from None
+
+    def journals(self) -> dict[str, list[dict]]:
+        try:
+            # journals of games already saved (a crash between the two writes) are dropped
+            self.db.execute("DELETE FROM journal WHERE game_id IN "
+                            "(SELECT game_id FROM games WHERE finished IS NOT NULL)")
+            rows = self.db.execute("SELECT game_id, entry FROM journal ORDER BY game_id, n").fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read the games' journal: {e}") from None
+        out: dict[str, list[dict]] = {}
+        for gid, entry in rows:
+            out.setdefault(gid, []).append(json.loads(entry))
+        return out
+
+    def save_variant(self, text: str) -> Path:
+        path = self.dir / "variants" / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.yaml"
+        try:
+            if not path.is_file():
+                path.parent.mkdir(exist_ok=True)
+                tmp = path.with_name(path.name + ".tmp")
+                tmp.write_text(text, encoding="utf-8")
+                tmp.replace(path)
+        except OSError as e:
+            raise StoreError(f"cannot keep the variant sent: {e.strerror or e}: {path}") from None
+        return path
 
     def admin_token(self) -> str:
         return self._secret("admin-token", "taash_admin_")

@@ -26,7 +26,7 @@ _sym_db = _symbol_database.Default()
 from . import messages_pb2 as taash_dot_arena_dot_v1_dot_messages__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataash/arena/v1/arena.proto\x12\x0etaash.arena.v1\x1a\x1dtaash/arena/v1/messages.proto\"\x1f\n\x0cWatchRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"\xcb\x01\n\x0cMatchRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x14\n\x0coptions_json\x18\x02 \x01(\t\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\x0f\n\x07matches\x18\x04 \x01(\r\x12\x0c\n\x04seed\x18\x05 \x01(\x03\x12\x31\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x1b.taash.arena.v1.TimeControl\x12\x0f\n\x07wait_ms\x18\x07 \x01(\r\x12\x10\n\x08parallel\x18\x08 \x01(\r\x12\x11\n\tmax_deals\x18\t \x01(\r\"S\n\x0bMatchUpdate\x12*\n\x04game\x18\x01 \x01(\x0b\x32\x1a.taash.arena.v1.GameResultH\x00\x12\x0e\n\x04note\x18\x02 \x01(\tH\x00\x42\x08\n\x06update\"\xa9\x01\n\nGameResult\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seed\x18\x02 \x01(\x03\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\r\n\x05\x64\x65\x61ls\x18\x04 \x01(\r\x12\r\n\x05score\x18\x05 \x03(\x05\x12\x0f\n\x07winners\x18\x06 \x03(\r\x12\x10\n\x08\x63omplete\x18\x07 \x01(\x08\x12\x0e\n\x06\x66\x61ults\x18\x08 \x01(\r\x12\x0e\n\x06record\x18\t \x01(\t\x12\r\n\x05\x65rror\x18\n \x01(\t\"\x11\n\x0fListBotsRequest\";\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x63onnections\x18\x02 \x01(\r\x12\r\n\x05seats\x18\x03 \x01(\r\"6\n\rListBotsReply\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.taash.arena.v1.BotInfo2\xa9\x02\n\x05\x41rena\x12\x45\n\x04Play\x12\x1a.taash.arena.v1.BotMessage\x1a\x1d.taash.arena.v1.ServerMessage(\x01\x30\x01\x12\x42\n\x05Watch\x12\x1c.taash.arena.v1.WatchRequest\x1a\x19.taash.arena.v1.GameEvent0\x01\x12I\n\nRunMatches\x12\x1c.taash.arena.v1.MatchRequest\x1a\x1b.taash.arena.v1.MatchUpdate0\x01\x12J\n\x08ListBots\x12\x1f.taash.arena.v1.ListBotsRequest\x1a\x1d.taash.arena.v1.ListBotsReplyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataash/arena/v1/arena.proto\x12\x0etaash.arena.v1\x1a\x1dtaash/arena/v1/messages.proto\"\x1f\n\x0cWatchRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"\xe1\x01\n\x0cMatchRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x14\n\x0coptions_json\x18\x02 \x01(\t\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\x0f\n\x07matches\x18\x04 \x01(\r\x12\x0c\n\x04seed\x18\x05 \x01(\x03\x12\x31\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x1b.taash.arena.v1.TimeControl\x12\x0f\n\x07wait_ms\x18\x07 \x01(\r\x12\x10\n\x08parallel\x18\x08 \x01(\r\x12\x11\n\tmax_deals\x18\t \x01(\r\x12\x14\n\x0cvariant_yaml\x18\n \x01(\t\"S\n\x0bMatchUpdate\x12*\n\x04game\x18\x01 \x01(\x0b\x32\x1a.taash.arena.v1.GameResultH\x00\x12\x0e\n\x04note\x18\x02 \x01(\tH\x00\x42\x08\n\x06update\"\xa9\x01\n\nGameResult\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seed\x18\x02 \x01(\x03\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\r\n\x05\x64\x65\x61ls\x18\x04 \x01(\r\x12\r\n\x05score\x18\x05 \x03(\x05\x12\x0f\n\x07winners\x18\x06 \x03(\r\x12\x10\n\x08\x63omplete\x18\x07 \x01(\x08\x12\x0e\n\x06\x66\x61ults\x18\x08 \x01(\r\x12\x0e\n\x06record\x18\t \x01(\t\x12\r\n\x05\x65rror\x18\n \x01(\t\"\x11\n\x0fListBotsRequest\";\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x63onnections\x18\x02 \x01(\r\x12\r\n\x05seats\x18\x03 \x01(\r\"6\n\rListBotsReply\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.taash.arena.v1.BotInfo2\xa9\x02\n\x05\x41rena\x12\x45\n\x04Play\x12\x1a.taash.arena.v1.BotMessage\x1a\x1d.taash.arena.v1.ServerMessage(\x01\x30\x01\x12\x42\n\x05Watch\x12\x1c.taash.arena.v1.WatchRequest\x1a\x19.taash.arena.v1.GameEvent0\x01\x12I\n\nRunMatches\x12\x1c.taash.arena.v1.MatchRequest\x1a\x1b.taash.arena.v1.MatchUpdate0\x01\x12J\n\x08ListBots\x12\x1f.taash.arena.v1.ListBotsRequest\x1a\x1d.taash.arena.v1.ListBotsReplyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,17 +36,17 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WATCHREQUEST']._serialized_start=77
   _globals['_WATCHREQUEST']._serialized_end=108
   _globals['_MATCHREQUEST']._serialized_start=111
-  _globals['_MATCHREQUEST']._serialized_end=314
-  _globals['_MATCHUPDATE']._serialized_start=316
-  _globals['_MATCHUPDATE']._serialized_end=399
-  _globals['_GAMERESULT']._serialized_start=402
-  _globals['_GAMERESULT']._serialized_end=571
-  _globals['_LISTBOTSREQUEST']._serialized_start=573
-  _globals['_LISTBOTSREQUEST']._serialized_end=590
-  _globals['_BOTINFO']._serialized_start=592
-  _globals['_BOTINFO']._serialized_end=651
-  _globals['_LISTBOTSREPLY']._serialized_start=653
-  _globals['_LISTBOTSREPLY']._serialized_end=707
-  _globals['_ARENA']._serialized_start=710
-  _globals['_ARENA']._serialized_end=1007
+  _globals['_MATCHREQUEST']._serialized_end=336
+  _globals['_MATCHUPDATE']._serialized_start=338
+  _globals['_MATCHUPDATE']._serialized_end=421
+  _globals['_GAMERESULT']._serialized_start=424
+  _globals['_GAMERESULT']._serialized_end=593
+  _globals['_LISTBOTSREQUEST']._serialized_start=595
+  _globals['_LISTBOTSREQUEST']._serialized_end=612
+  _globals['_BOTINFO']._serialized_start=614
+  _globals['_BOTINFO']._serialized_end=673
+  _globals['_LISTBOTSREPLY']._serialized_start=675
+  _globals['_LISTBOTSREPLY']._serialized_end=729
+  _globals['_ARENA']._serialized_start=732
+  _globals['_ARENA']._serialized_end=1029
 # @@protoc_insertion_point(module_scope)

@@ -15,7 +15,7 @@ class WatchRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class MatchRequest(_message.Message):
-    __slots__ = ("variant", "options_json", "bots", "matches", "seed", "time_control", "wait_ms", "parallel", "max_deals")
+    __slots__ = ("variant", "options_json", "bots", "matches", "seed", "time_control", "wait_ms", "parallel", "max_deals", "variant_yaml")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -25,6 +25,7 @@ class MatchRequest(_message.Message):
     WAIT_MS_FIELD_NUMBER: _ClassVar[int]
     PARALLEL_FIELD_NUMBER: _ClassVar[int]
     MAX_DEALS_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_YAML_FIELD_NUMBER: _ClassVar[int]
     variant: str
     options_json: str
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -34,7 +35,8 @@ class MatchRequest(_message.Message):
     wait_ms: int
     parallel: int
     max_deals: int
-    def __init__(self, variant: _Optional[str] = ..., options_json: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., matches: _Optional[int] = ..., seed: _Optional[int] = ..., time_control: _Optional[_Union[_messages_pb2.TimeControl, _Mapping]] = ..., wait_ms: _Optional[int] = ..., parallel: _Optional[int] = ..., max_deals: _Optional[int] = ...) -> None: ...
+    variant_yaml: str
+    def __init__(self, variant: _Optional[str] = ..., options_json: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., matches: _Optional[int] = ..., seed: _Optional[int] = ..., time_control: _Optional[_Union[_messages_pb2.TimeControl, _Mapping]] = ..., wait_ms: _Optional[int] = ..., parallel: _Optional[int] = ..., max_deals: _Optional[int] = ..., variant_yaml: _Optional[str] = ...) -> None: ...
 
 class MatchUpdate(_message.Message):
     __slots__ = ("game", "note")

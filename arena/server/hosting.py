@@ -606,6 +606,7 @@ class Arena:
             sides=variant.side_of if variant.partnership == "fixed" else ())),
             to_bots=False)
         m = game.match = Match(variant, seed, salt=self.salt)
+        persist.journal_start(self.store, game, max_deals, run=self.writer.submit)
         error = None
         playing = {}        # the deal being played: "st", "dlog"
         text = variant.deck.text
@@ -636,6 +637,7 @@ class Arena:
         def deal_ended(st):
             playing["st"] = None
             self._publish_counted(game)
+            persist.journal_deal(self.store, game, st, playing["dlog"], run=self.writer.submit)   # kept if the arena dies
             # the deal's cards as its record holds them (Match.record)
             publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
                 deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
@@ -650,7 +652,8 @@ class Arena:
                              on_action=action_taken, on_deal_end=deal_ended)
         except asyncio.CancelledError:
             error = "the arena stopped before the game ended"
-            raise
+            if not self.stopping:   # the caller went away: nobody to tell
+                raise
         except Exception as e:  # an engine or arena bug: the game ends, recorded as it was
             error = f"{type(e).__name__}: {e}"
             log.error("game %s failed:\n%s", game_id, traceback.format_exc())

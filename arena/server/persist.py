@@ -54,3 +54,82 @@ def write(store: Store, variant_ref: str, result: dict, record: dict) -> dict:
         log.error("%s", e)
         result["error"] = (result["error"] + "; " if result["error"] else "") + str(e)
     return result
+
+
+# -- the journal: what a game has played so far, kept as it goes ------------------------------
+CUT_BY_CRASH = ("the arena stopped before the game ended (killed, or the machine went down); "
+                "saved at its next start with the deals its journal held")
+
+
+def journal_start(store: Store, game, max_deals: int = 0, run=None) -> None:
+    """Entry 0 of ``game``'s journal: what its recovery needs to load the variant and
+    name the game; ``max_deals``: the deals asked for (0: to the end). A StoreError is
+    logged: the game goes on, unjournaled. ``run(fn, *args)`` runs the write (the arena's
+    store thread, which keeps the store's writes in order on its one connection); by
+    default it is called here."""
+    tc = game.tc
+    (run or _call)(_journal, store, game.id, 0, {
+        "variant": game.ref, "options": game.options, "seed": game.seed, "bots": game.bots,
+        "max_deals": max_deals,
+        "time_control": {"move_ms": tc.move_ms, "bank_ms": tc.bank_ms, "grace_ms": tc.grace_ms,
+                         "max_strikes": tc.max_strikes},
+        "started": game.started})
+
+
+def journal_deal(store: Store, game, st, dlog: dict, run=None) -> None:
+    """The entry of a deal of ``game`` just finished (``st``, its terminal State; ``dlog``
+    the arena's log of it): its cards and actions as its record holds them, the times
+    and default actions, and the verdicts given during it. One row per deal. ``run``: as
+    for `journal_start` (the entry is made here, only the write is run by it)."""
+    text = game.v.deck.text
+    d = st.deal_number
+    (run or _call)(_journal, store, game.id, d + 1, {
+        "dealer": st.dealer, "hands": [[text[c] for c in h] for h in st.dealt],
+        "widow": [text[c] for c in st.widow], "actions": st.actions(),
+        "t_ms": list(dlog["t_ms"]), "by_default": list(dlog["by_default"]),
+        "verdicts": [v for v in game.verdicts if v["deal"] == d]})
+
+
+def _call(fn, *args):
+    return fn(*args)
+
+
+def _journal(store: Store, game_id: str, n: int, entry: dict) -> None:
+    try:
+        store.journal(game_id, n, entry)
+    except StoreError as e:
+        log.error("%s", e)
+
+
+def recover(store: Store) -> list[dict]:
+    """Save every game the arena was playing when it last stopped without saving it (a
+    kill -9, a power cut): its record holds the deals its journal held, marked cut short
+    (``complete`` false unless the match had ended, arena ``error`` = CUT_BY_CRASH), and
+    replays with `taash replay`. Returns their GameResult dicts (see `save_game`); a game
+    whose variant no longer loads is logged and kept for a later start."""
+    from interpreter import Match, load_variant
+    from .hosting import Game, TimeControl
+    out = []
+    for game_id, entries in store.journals().items():
+        head, deals = entries[0], entries[1:]
+        if "variant" not in head:   # its first entry was lost: nothing to rebuild from
+            continue
+        try:
+            v = load_variant(head["variant"], head["options"] or None)
+            game = Game(game_id, v, head["variant"], head["options"], head["seed"], head["bots"],
+                        TimeControl(**head["time_control"]))
+            game.started = head["started"]
+            m = game.match = Match(v, head["seed"])
+            for d in deals:
+                st = m.new_deal(hands=d["hands"], widow=d["widow"], dealer=d["dealer"])
+                for a in d["actions"]:
+                    st.apply(a)
+                m.finish_deal(st)
+                game.deal_log.append(d)
+                game.verdicts += d["verdicts"]
+        except Exception as e:   # a variant file changed or gone since: try again next start
+            log.error("game %s cannot be recovered from its journal: %s: %s", game_id, type(e).__name__, e)
+            continue
+        ended = m.over or (head.get("max_deals") and len(m.deals) >= head["max_deals"])
+        out.append(save_game(store, game, None, None if ended else CUT_BY_CRASH))
+    return out

@@ -17,11 +17,13 @@ import traceback
 from pathlib import Path
 
 import grpc
+from grpc_health.v1.health_pb2 import HealthCheckResponse
 
 from interpreter import VariantError, load_variant
 
 from ..pb import arena_pb2 as apb
-from ..store import Store
+from ..store import Store, StoreError
+from . import persist
 from .events import Behind, Spectators
 from .faults import Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
@@ -29,6 +31,8 @@ from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
 log = logging.getLogger("taash.arena")
 
 SERVICE = "taash.arena.v1.Arena"
+MAX_VARIANT_TEXT = 1 << 20     # characters of a MatchRequest.variant_yaml
+SERVING = HealthCheckResponse.SERVING
 
 # gRPC core rejects new calls once this many are waiting to be matched to the application
 # (defaults 1000 soft, 3000 hard): a burst of 1,000 four-seat games opens 4,000 streams at
@@ -115,6 +119,7 @@ class ArenaServer:
         self.arena: Arena | None = None
         self.server = None
         self.admin_token = None
+        self.health = None
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
@@ -137,6 +142,13 @@ class ArenaServer:
                 response_serializer=apb.ListBotsReply.SerializeToString),
         }
         self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+        # the standard services a gRPC tool expects: health (SERVING; NOT_SERVING once `stop`
+        # begins draining) and reflection (grpcurl without the .proto files)
+        from grpc_health.v1 import health, health_pb2_grpc
+        from grpc_reflection.v1alpha import reflection
+        self.health = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
         addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
             bound = self.server.add_insecure_port(addr)
@@ -144,8 +156,14 @@ class ArenaServer:
             raise OSError(f"cannot listen on {addr}: {e}") from None
         if not bound:
             raise OSError(f"cannot listen on {addr} (address in use?)")
+        recovered = persist.recover(self.store)   # bound: this is the data directory's arena
+        if recovered:
+            log.warning("saved %d game%s the arena was playing when it last stopped, cut short: %s",
+                        len(recovered), "s" if len(recovered) != 1 else "", ", ".join(r["game_id"] for r in recovered))
         await self.server.start()
         self._tokens_task = asyncio.ensure_future(self._watch_tokens())
+        for name in ("", SERVICE):
+            await self.health.set(name, SERVING)
         return bound
 
     async def _watch_tokens(self) -> None:
@@ -160,12 +178,15 @@ class ArenaServer:
                 log.error("token check failed:\n%s", traceback.format_exc())
 
     async def stop(self, grace: float = 1.0) -> None:
-        """Cancel running games (records saved as cut short) and stop serving."""
+        """Cancel running games (records saved as cut short) and stop serving. Health
+        says NOT_SERVING from the start of the drain."""
         task = getattr(self, "_tokens_task", None)
         if task is not None:
             task.cancel()
+        if self.health is not None:
+            await self.health.enter_graceful_shutdown()
         if self.arena is not None:
-            self.arena.stopping = True
+            self.arena.stopping = True   # their results still reach the RunMatches callers
             tasks = list(self.arena.tasks)
             for t in tasks:
                 t.cancel()
@@ -326,10 +347,22 @@ class ArenaServer:
         except ValueError as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad options_json: {e}")
         try:
-            v = load_variant(request.variant, options or None)
+            if request.variant_yaml:    # the caller's file, sent as text: kept in DATA/variants/
+                if len(request.variant_yaml) > MAX_VARIANT_TEXT:
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                        f"variant_yaml is {len(request.variant_yaml)} characters; "
+                                        f"at most {MAX_VARIANT_TEXT}")
+                try:
+                    path = self.store.save_variant(request.variant_yaml)
+                except StoreError as e:
+                    await context.abort(grpc.StatusCode.INTERNAL, str(e))
+                v = load_variant(path, options or None)
+            else:
+                v = load_variant(request.variant, options or None)
         except VariantError as e:
+            where = "" if request.variant_yaml else "(a variant path is read on the arena's host) "
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                "\n".join(p.format() for p in e.problems)[:4000])
+                                where + "\n".join(p.format() for p in e.problems)[:4000])
         bots = list(request.bots)
         if len(bots) != v.players:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
@@ -365,7 +398,9 @@ class ArenaServer:
                 try:
                     r = await fut
                 except asyncio.CancelledError:
-                    raise
+                    if asyncio.current_task().cancelling() or not arena.stopping:
+                        raise   # the caller went away
+                    continue    # a game not begun when the arena stopped: nothing to report
                 except Exception as e:
                     yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
                     continue
@@ -378,6 +413,21 @@ class ArenaServer:
             for t in tasks:
                 if not t.done():
                     t.cancel()
+
+
+def _lock(data_dir: Path):
+    """Take DATA/arena.lock (an exclusive flock, held while the returned file is open):
+    one arena per data directory, so that a second one cannot take the first's running
+    games for games of a dead arena (`persist.recover`). Raises OSError if it is held."""
+    import fcntl
+    f = open(data_dir / "arena.lock", "a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise OSError(f"another arena is serving from {data_dir} (it holds {data_dir / 'arena.lock'}): "
+                      "stop it or give another --data") from None
+    return f
 
 
 def deal_secret(data_dir) -> str:
@@ -405,16 +455,24 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     StoreError or OSError for a bad data directory or address."""
     from ..store import SQLiteStore
     store = SQLiteStore(data_dir)
-    server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
-                         max_spectators=max_spectators, spectator_backlog=spectator_backlog,
-                         send_limit=send_limit,
-                         watch_token=store.watch_token() if private_watch else None)
-    port = await server.start(host, port)
-    tune_gc()
-    if ready:
-        ready(port)
     try:
-        await server.server.wait_for_termination()
-    finally:
-        await server.stop()
+        lock = _lock(Path(data_dir))
+    except OSError:
         store.close()
+        raise
+    try:
+        server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
+                             max_spectators=max_spectators, spectator_backlog=spectator_backlog,
+                             send_limit=send_limit,
+                             watch_token=store.watch_token() if private_watch else None)
+        port = await server.start(host, port)
+        tune_gc()
+        if ready:
+            ready(port)
+        try:
+            await server.server.wait_for_termination()
+        finally:
+            await server.stop()
+    finally:
+        store.close()
+        lock.close()

@@ -1,0 +1,391 @@
+"""Running an arena, as its operator and a bot author do (issue 12): the main job's
+children die with it, `arena match` after losing the server, `watch --json`, a failed
+bind, a bot at a wrong address, a variant file of the caller's. Real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.arena_util import ROOT, TAASH, Server, env, record
+
+
+def _lines(stream, out: list, seen: threading.Event, marker: str):
+    for line in stream:
+        out.append(line)
+        if marker in line:
+            seen.set()
+    seen.set()
+
+
+class Lines(list):
+    """The lines read so far; a thread goes on reading into it (``thread``) to the end."""
+    thread: threading.Thread
+
+
+def read_until(proc, marker: str, timeout: float, stream="stderr") -> Lines:
+    """Lines of ``proc``'s stream up to the first holding ``marker`` (a thread keeps reading)."""
+    out = Lines()
+    seen = threading.Event()
+    out.thread = threading.Thread(target=_lines, args=(getattr(proc, stream), out, seen, marker), daemon=True)
+    out.thread.start()
+    seen.wait(timeout)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:    # a thread that just ended
+            pass
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_sigkill_of_the_main_job_ends_the_arena_and_the_bots(tmp_path):
+    job = subprocess.Popen([sys.executable, "-m", "arena.mainjob", "--data", str(tmp_path / "run"),
+                            "--variants", "29", "--deals", "4000", "--no-node", "--bhoos-deals", "0"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        lines = read_until(job, "bots connected", 240)
+        assert any("bots connected" in x for x in lines), "".join(lines)
+        kids = _children(job.pid)
+        cmds = [Path(f"/proc/{k}/cmdline").read_bytes().replace(b"\0", b" ").decode() for k in kids]
+        assert sum("arena serve" in c for c in cmds) == 1
+        assert sum(" bot " in c for c in cmds) == 3          # random, heuristic, search
+        os.kill(job.pid, signal.SIGKILL)
+        job.wait(30)
+        end = time.monotonic() + 60
+        while any(_alive(k) for k in kids) and time.monotonic() < end:
+            time.sleep(0.2)
+        assert [k for k in kids if _alive(k)] == []
+    finally:
+        if job.poll() is None:
+            job.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("ops") / "data")
+    s.tokens = {n: s.token(n) for n in ("r",)}
+    s.bot("random", "r", s.tokens["r"])
+    s.wait_connected(["r"])
+    yield s
+    s.stop()
+
+
+def test_watch_json_has_the_proto_names_and_every_field(server):
+    watch = subprocess.Popen([*TAASH, "arena", "watch", "--json", "--server", server.addr],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        time.sleep(1.0)     # the watch call is up before the game starts (else it still sees it: replayed)
+        [g] = server.run_matches("28", ["r"] * 4, seed=3, max_deals=1)
+        lines = read_until(watch, '"game_ended"', 60, stream="stdout")
+    finally:
+        watch.terminate()
+        watch.wait(10)
+    events = [json.loads(x) for x in lines]
+    mine = [e for e in events if e["game_id"] == g.game_id]
+    assert "game_started" in mine[0] and mine[0]["index"] == 0        # index 0 printed, not dropped
+    started = mine[0]["game_started"]
+    assert started["bots"] == ["r"] * 4 and set(started["time_control"]) == {"move_ms", "bank_ms", "grace_ms",
+                                                                             "max_strikes"}
+    actions = [e["action"] for e in mine if "action" in e]
+    assert {a["seat"] for a in actions} == {0, 1, 2, 3}               # seat 0 is there
+    assert all(set(a) - {"trick"} == {"deal", "seat", "action", "by_default"} for a in actions)
+    tricks = [a["trick"] for a in actions if "trick" in a]   # a message field: there when set
+    plays = sum(a.startswith("play ") for a in record(g.record)["deals"][0]["actions"])
+    assert plays == 32 and [t["number"] for t in tricks] == list(range(1, 9))   # 28: 8 tricks of 4
+    assert all(set(t) == {"number", "winner", "points"} for t in tricks)        # winner 0 too
+    assert any(a["by_default"] is False for a in actions)            # false is printed too
+    ended = mine[-1]["game_ended"]
+    assert ended["record"] == g.record and ended["deals"] == 1 and len(ended["score"]) == 4
+
+
+def test_a_failed_bind_is_one_line(server, tmp_path):
+    port = server.addr.rsplit(":", 1)[1]
+    out = server.taash("arena", "serve", "--port", port, "--data", str(tmp_path / "d2"), timeout=60)
+    assert out.returncode == 1
+    assert out.stderr.splitlines() == [out.stderr.strip()]
+    assert out.stderr.startswith(f"taash: error: cannot listen on 127.0.0.1:{port}")
+
+
+def test_a_bot_at_a_wrong_address_says_so(server):
+    """Port 1 refuses connections: the bot logs each attempt's reason, with -v from the
+    first, without -v from the third, and keeps trying (backing off)."""
+    for verbose, first in ((["-v"], 1), ([], 3)):
+        p = subprocess.Popen([*TAASH, "bot", "random", "--token", server.tokens["r"], "--server", "127.0.0.1:1",
+                              *verbose], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env(),
+                             cwd=ROOT)
+        try:
+            lines = read_until(p, "(attempt 4)", 60)
+        finally:
+            p.terminate()
+            p.wait(10)
+        attempts = [x for x in lines if "cannot connect to 127.0.0.1:1" in x]
+        assert [int(x.split("(attempt ")[1].split(")")[0]) for x in attempts] == list(range(first, 5))
+        assert all("UNAVAILABLE" in x and "Connection refused" in x for x in attempts)
+        delays = [float(x.rsplit("retrying in ", 1)[1].split()[0]) for x in attempts]
+        assert delays == [0.1 * 2 ** (n - 1) for n in range(first, 5)]
+
+
+@pytest.mark.slow
+def test_match_after_the_server_stops_says_what_it_received(tmp_path):
+    """SIGTERM of the arena in the middle of `arena match`: each result was printed as it
+    came, the game in progress is reported cut short, and the end says how many came,
+    not "cannot reach the arena"."""
+    s = Server(tmp_path / "data")
+    try:
+        s.bot("random", "r", s.token("r"))
+        s.wait_connected(["r"])
+        client = subprocess.Popen([*TAASH, "arena", "match", "28", "--bots", "r,r,r,r", "--matches", "500",
+                                   "--max-deals", "1", "--server", s.addr, "--data", str(s.data)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+        lines = read_until(client, "1 deals", 120)
+        assert lines and lines[-1].startswith("g")
+        s.proc.send_signal(signal.SIGTERM)
+        s.proc.wait(30)
+        client.wait(60)
+        lines.thread.join(10)
+        err = "".join(lines)
+        out = client.stdout.read()
+    finally:
+        s.stop()
+    assert client.returncode == 1
+    assert "cannot reach" not in err
+    got = [x for x in err.splitlines() if x.startswith("g0")]
+    # the game the stop cut short is reported too (SIGTERM lets the arena save and say it)
+    assert got[-1].endswith("(not complete), error: the arena stopped before the game ended")
+    assert all("error" not in x for x in got[:-1])
+    assert err.splitlines()[-1] == (f"taash: error: the arena at {s.addr} ended the call after {len(got)} of 500 "
+                                    "results (it was stopped); the results above are all it sent")
+    assert 2 <= len(got) < 500
+    for x in got:                                     # every result printed is in the table
+        assert x.split(":")[0] in out
+
+
+def test_observations_on_the_wire_fit_the_schema(server, tmp_path):
+    """What a bot receives in observation_json, from a real arena, for a face-down trump
+    (28) and a secret trump suit (house/29-hidden-trump)."""
+    from tests.arena.test_observation_schema import validator
+    script = tmp_path / "capture.py"
+    out = tmp_path / "obs.jsonl"
+    script.write_text(
+        "import json, sys\n"
+        "from arena.sdk import run\n\n"
+        "def decide(observation, legal_actions):\n"
+        "    with open(sys.argv[3], 'a') as f:\n"
+        "        f.write(json.dumps(observation) + '\\n')\n"
+        "    return legal_actions[0]\n\n"
+        "run(decide, token=sys.argv[1], name='cap', server=sys.argv[2], max_games=2)\n")
+    p = subprocess.Popen([sys.executable, str(script), server.token("cap"), server.addr, str(out)], env=env(),
+                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        server.wait_connected(["cap"])
+        for variant in ("28", "house/29-hidden-trump"):
+            [g] = server.run_matches(variant, ["cap", "r", "cap", "r"], seed=2, max_deals=2)
+            assert g.deals == 2 and g.faults == 0
+        p.wait(60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    check = validator()
+    seen = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {o["variant"] for o in seen} == {"28", "29-hidden-trump"}
+    for o in seen:
+        assert o["seat"] in (0, 2)
+        errors = list(check.iter_errors(o))
+        assert not errors, errors[0].message
+
+
+@pytest.mark.slow
+def test_kill_9_of_the_arena_mid_match_loses_no_finished_deal(tmp_path):
+    """The arena dies (SIGKILL) in the middle of a match: `arena match` says what it had;
+    on restart the game is found, saved as cut short with every deal it had finished,
+    and the record replays to the score of its row."""
+    import sqlite3
+    from arena.server.persist import CUT_BY_CRASH
+    data = tmp_path / "data"
+    s = Server(data)
+    try:
+        s.bot("random", "r", s.token("r"))
+        s.wait_connected(["r"])
+        # random bots in 29 overbid and fail: the match runs towards its 1000-deal limit
+        client = subprocess.Popen([*TAASH, "arena", "match", "29", "--bots", "r,r,r,r", "--seed", "4",
+                                   "--server", s.addr, "--data", str(data)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+        db = sqlite3.connect(data / "arena.sqlite3", timeout=30)
+        end = time.monotonic() + 120
+        while db.execute("SELECT count(*) FROM journal WHERE n > 0").fetchone()[0] < 3:
+            assert time.monotonic() < end, s.logtext()
+            time.sleep(0.1)
+        s.proc.kill()
+        s.proc.wait(30)
+        _, err = client.communicate(timeout=60)
+        assert client.returncode == 1 and "cannot reach" not in err
+        assert f"lost the arena at {s.addr} after 0 of 1 result" in err
+        [(game_id,)] = db.execute("SELECT game_id FROM games WHERE finished IS NULL").fetchall()
+        journaled = [json.loads(e) for (e,) in db.execute(
+            "SELECT entry FROM journal WHERE game_id=? AND n > 0 ORDER BY n", (game_id,))]
+        assert len(journaled) >= 3
+        db.close()
+    finally:
+        for p in s.procs:
+            p.kill()
+        s.stop()
+    s2 = Server(data)                                  # the restart
+    try:
+        assert "saved 1 game the arena was playing when it last stopped, cut short: " + game_id in s2.logtext()
+        db = sqlite3.connect(data / "arena.sqlite3", timeout=30)
+        row = db.execute("SELECT complete, score, record, faults, bots FROM games WHERE game_id=?",
+                         (game_id,)).fetchone()
+        assert db.execute("SELECT count(*) FROM journal").fetchone()[0] == 0
+        db.close()
+        complete, score, path, faults, bots = row
+        assert complete == 0 and faults == 0 and json.loads(bots) == ["r"] * 4
+        rec = record(path)
+        assert rec["variant"] == "29" and rec["seed"] == 4
+        assert [{k: d[k] for k in ("dealer", "hands", "widow", "actions")} for d in journaled] == rec["deals"]
+        assert rec["arena"]["complete"] is False and rec["arena"]["error"] == CUT_BY_CRASH
+        assert [d["t_ms"] for d in rec["arena"]["deals"]] == [d["t_ms"] for d in journaled]
+        out = subprocess.run([*TAASH, "replay", path, "--json"], capture_output=True, text=True, env=env(),
+                             cwd=ROOT, timeout=120)
+        assert out.returncode == 0, out.stderr
+        rj = json.loads(out.stdout)
+        assert rj["match"]["score"] == json.loads(score) and rj["match"]["over"] is False
+        assert len(rj["deals"]) == len(journaled)
+    finally:
+        s2.stop()
+    s3 = Server(data)                                  # a second restart finds nothing more
+    try:
+        assert "saved" not in s3.logtext()
+    finally:
+        s3.stop()
+
+
+def test_a_variant_file_of_the_caller_is_sent_as_text(server, tmp_path):
+    """`arena match mine.yaml` in a directory the arena knows nothing of: the file (and its
+    `extends:` chain) is read here and sent; the arena keeps it and records by it."""
+    (tmp_path / "base.yaml").write_text('extends: "28"\nname: my-28-base\n')
+    (tmp_path / "mine.yaml").write_text('extends: base.yaml\nname: my-28\n')
+    out = subprocess.run([*TAASH, "arena", "match", "mine.yaml", "--bots", "r,r,r,r", "--max-deals", "1",
+                          "--seed", "6", "--json", "--server", server.addr, "--data", str(server.data)],
+                         capture_output=True, text=True, env=env(), cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    [m] = json.loads(out.stdout)["matches"]
+    rec = record(m["record"])
+    kept = Path(rec["variant"])
+    assert kept.parent == (server.data / "variants").resolve() and kept.is_file()
+    assert json.loads(kept.read_text())["name"] == "my-28" and "extends" not in json.loads(kept.read_text())
+    rj = subprocess.run([*TAASH, "replay", m["record"], "--json"], capture_output=True, text=True, env=env(),
+                        cwd=ROOT, timeout=120)
+    assert rj.returncode == 0, rj.stderr
+    assert json.loads(rj.stdout)["match"]["score"] == m["score"]
+    # a bad file is found here, located in the caller's file
+    (tmp_path / "bad.yaml").write_text('extends: "28"\nplayers: 3\n')
+    out = subprocess.run([*TAASH, "arena", "match", "bad.yaml", "--bots", "r,r,r", "--server", server.addr,
+                          "--data", str(server.data)], capture_output=True, text=True, env=env(), cwd=tmp_path,
+                         timeout=120)
+    assert out.returncode == 2 and "bad.yaml:2:" in out.stderr and "Traceback" not in out.stderr
+    # a name that is neither here nor shipped: the arena's answer says where it looked
+    out = subprocess.run([*TAASH, "arena", "match", "elsewhere.yaml", "--bots", "r,r,r,r", "--server", server.addr,
+                          "--data", str(server.data)], capture_output=True, text=True, env=env(), cwd=tmp_path,
+                         timeout=120)
+    assert out.returncode == 1 and "read on the arena's host" in out.stderr and "elsewhere.yaml" in out.stderr
+
+
+def test_reflection_describes_the_service_without_the_proto_files(server):
+    """What grpcurl does: list the services, fetch the descriptors by reflection, and
+    call ListBots with messages built from them alone (grpcio-reflection's client)."""
+    import grpc
+    from google.protobuf.descriptor_pool import DescriptorPool
+    from google.protobuf.message_factory import GetMessageClass
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+    with grpc.insecure_channel(server.addr) as ch:
+        db = ProtoReflectionDescriptorDatabase(ch)
+        assert {"taash.arena.v1.Arena", "grpc.health.v1.Health"} <= set(db.get_services())
+        pool = DescriptorPool(db)
+        svc = pool.FindServiceByName("taash.arena.v1.Arena")
+        assert [m.name for m in svc.methods] == ["Play", "Watch", "RunMatches", "ListBots"]
+        dr = pool.FindMessageTypeByName("taash.arena.v1.DecisionRequest")
+        assert {"request_id", "observation_json", "legal_actions", "deadline_ms"} <= set(dr.fields_by_name)
+        method = svc.methods_by_name["ListBots"]
+        req_cls, rep_cls = GetMessageClass(method.input_type), GetMessageClass(method.output_type)
+        call = ch.unary_unary("/taash.arena.v1.Arena/ListBots", request_serializer=req_cls.SerializeToString,
+                              response_deserializer=rep_cls.FromString)
+        rep = call(req_cls(), metadata=[("authorization", f"Bearer {server.admin}")], timeout=10)
+        assert "r" in [b.name for b in rep.bots]
+
+
+@pytest.mark.slow
+def test_health_is_serving_then_not_serving_while_draining(tmp_path):
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    S = health_pb2.HealthCheckResponse
+    s = Server(tmp_path / "data")
+    try:
+        with grpc.insecure_channel(s.addr) as ch:
+            stub = health_pb2_grpc.HealthStub(ch)
+            for name in ("", "taash.arena.v1.Arena"):
+                assert stub.Check(health_pb2.HealthCheckRequest(service=name), timeout=10).status == S.SERVING
+            with pytest.raises(grpc.RpcError) as e:
+                stub.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=10)
+            assert e.value.code() == grpc.StatusCode.NOT_FOUND
+            seen = []
+            watch = stub.Watch(health_pb2.HealthCheckRequest(service="taash.arena.v1.Arena"), timeout=60)
+            try:
+                for up in watch:
+                    seen.append(up.status)
+                    if len(seen) == 1:
+                        s.proc.send_signal(signal.SIGTERM)     # the drain begins
+            except grpc.RpcError:
+                pass                                           # the server went away after
+        assert seen[:2] == [S.SERVING, S.NOT_SERVING]
+        assert s.proc.wait(30) == 0
+    finally:
+        s.stop()
+
+
+def test_the_protoc_command_of_the_docs_works(tmp_path):
+    """docs/protocol.md's protoc command, as a bot author runs it from the checkout."""
+    import shlex
+    [line] = [x.strip() for x in (ROOT / "docs" / "protocol.md").read_text().splitlines()
+              if x.strip().startswith("python -m grpc_tools.protoc -I proto ")]
+    argv = [sys.executable if a == "python" else a.replace("OUT", str(tmp_path)) for a in shlex.split(line)]
+    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    check = subprocess.run([sys.executable, "-c",
+                            "from taash.arena.v1 import arena_pb2_grpc, messages_pb2 as m\n"
+                            "print(arena_pb2_grpc.ArenaStub.__name__, 'observation_json' in "
+                            "m.DecisionRequest.DESCRIPTOR.fields_by_name)"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert check.stdout.split() == ["ArenaStub", "True"], check.stderr
+
+
+def test_one_arena_per_data_directory(server):
+    """A second arena on the data directory of a running one (another port) is refused in
+    one line, before it could take the running games for those of a dead arena."""
+    out = server.taash("arena", "serve", "--port", "0", "--data", str(server.data), timeout=60)
+    assert out.returncode == 1
+    assert out.stderr.strip() == (f"taash: error: another arena is serving from {server.data} (it holds "
+                                  f"{server.data / 'arena.lock'}): stop it or give another --data")
