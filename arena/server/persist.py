@@ -105,7 +105,7 @@ def recover(store: Store) -> list[dict]:
     """Save every game the arena was playing when it last stopped without saving it (a
     kill -9, a power cut): its record holds the deals its journal held, marked cut short
     (``complete`` false unless the match had ended, arena ``error`` = CUT_BY_CRASH), and
-    replays with `taash replay`. Returns their GameResult dicts (see `save_game`); a game
+    replays with `taash replay`. Returns their GameResult dicts (see `record_of`); a game
     whose variant no longer loads is logged and kept for a later start."""
     from interpreter import Match, load_variant
     from .hosting import Game, TimeControl
@@ -131,5 +131,6 @@ def recover(store: Store) -> list[dict]:
             log.error("game %s cannot be recovered from its journal: %s: %s", game_id, type(e).__name__, e)
             continue
         ended = m.over or (head.get("max_deals") and len(m.deals) >= head["max_deals"])
-        out.append(save_game(store, game, None, None if ended else CUT_BY_CRASH))
+        result, record = record_of(game, None, None if ended else CUT_BY_CRASH)
+        out.append(write(store, game.ref, result, record))
     return out
