@@ -126,12 +126,11 @@ def _start_web(args, port: int):
     """`taash arena serve --web PORT`: the pages of `taash web` in a process of their own
     (their work never runs on the arena's event loop), following this arena's games and
     reading its data directory; the child dies with the arena (docs/web.md)."""
-    import subprocess
-    from .ladder.runners import _die_with_parent
+    from .children import popen
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     argv = [sys.executable, "-m", "arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
             "--host", args.web_host, "--port", str(args.web)]
-    return subprocess.Popen(argv, preexec_fn=_die_with_parent)
+    return popen(argv)
 
 
 # -- token -------------------------------------------------------------------------------

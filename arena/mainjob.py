@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from .children import popen
+
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "bots" / "node"
 MARK = ".taash-mainjob"
@@ -39,39 +41,6 @@ class JobError(Exception):
 
 def _taash(*args) -> list[str]:
     return [sys.executable, "-m", "arena.cli", *args]
-
-
-PR_SET_PDEATHSIG = 1   # prctl(2): the signal a child gets when its parent dies
-
-
-def _die_with_parent(parent: int) -> None:
-    """Run in each child between fork and exec (Popen's preexec_fn): Linux sends it SIGTERM
-    when the main job dies, even by SIGKILL (prctl PR_SET_PDEATHSIG, kept across exec);
-    if the main job is already gone, exit at once. Elsewhere: nothing (Processes.stop
-    still ends the children on a normal exit, Ctrl-C or SIGTERM)."""
-    if _LIBC is not None:
-        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(1)
-
-
-def _load_libc():
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-    try:
-        return ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return None
-
-
-_LIBC = _load_libc()
-
-
-def _popen(argv, **kw) -> subprocess.Popen:
-    """subprocess.Popen of a child that dies with the main job (`_die_with_parent`)."""
-    import functools
-    return subprocess.Popen(argv, preexec_fn=functools.partial(_die_with_parent, os.getpid()), **kw)
 
 
 def _env() -> dict:
@@ -96,7 +65,7 @@ class Processes:
     def start_arena(self, timeout_s: float = 60.0) -> str:
         """Start `taash arena serve --port 0`; return its address host:port."""
         log = open(self.logs / "arena.log", "w")
-        self.server = _popen(_taash("arena", "serve", "--port", "0", "--data", str(self.data), "--quiet",
+        self.server = popen(_taash("arena", "serve", "--port", "0", "--data", str(self.data), "--quiet",
                                               "--public-seeds"),
                                        stdout=subprocess.PIPE, stderr=log, text=True, env=_env(), cwd=ROOT)
         line = _readline(self.server.stdout, timeout_s)
@@ -119,12 +88,12 @@ class Processes:
         env = _env()
         env.update(TAASH_TOKEN=token, TAASH_BOT=name, TAASH_SERVER=self.addr)
         log = open(self.logs / f"bot-{name}.log", "w")
-        self.bots[name] = _popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+        self.bots[name] = popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
 
     def start_http(self, bot: str, timeout_s: float = 60.0) -> str:
         """Start `taash serve http --bot BOT --port 0`; return its URL."""
         log = open(self.logs / f"http-{bot}.log", "w")
-        p = self.bots[f"http-{bot}"] = _popen(_taash("serve", "http", "--bot", bot, "--port", "0"),
+        p = self.bots[f"http-{bot}"] = popen(_taash("serve", "http", "--bot", bot, "--port", "0"),
                                                         stdout=subprocess.PIPE, stderr=log, text=True, env=_env(),
                                                         cwd=ROOT)
         line = _readline(p.stdout, timeout_s)

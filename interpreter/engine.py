@@ -373,9 +373,8 @@ class State:
         if not any(self.out):
             self._next, self._active = self.v.next_seat, n
             return
-        active = [s for s in range(n) if not self.out[s]]
         self._next = [next(t for t in _order_from(s + 1, n) if not self.out[t]) for s in range(n)]
-        self._active = len(active)
+        self._active = n - sum(self.out)
 
     def next_active(self, seat: int) -> int:
         """``seat`` if it plays in this deal, else the next seat in turn that does."""

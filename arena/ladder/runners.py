@@ -21,6 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolE
 
 from interpreter import Match, load_variant
 
+from ..children import die_with_parent
 from .ratings import GameResult
 from .schedule import GameSpec
 
@@ -170,20 +171,9 @@ def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: i
 _WORKER: dict = {}
 
 
-def _die_with_parent() -> None:
-    """On Linux, ask for SIGTERM when the parent dies (a killed ladder leaves no idle
-    workers behind); elsewhere nothing."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def _worker_init(variant_name, options, specs, limits=(MOVE_MS, BANK_MS)):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
-    _die_with_parent()
+    die_with_parent()   # a killed ladder leaves no idle workers behind
     _WORKER["v"] = load_variant(variant_name, options or None)
     _WORKER["f"] = {name: bot_factory(spec) for name, spec in specs.items()}
     _WORKER["o"] = options

@@ -99,6 +99,17 @@ def _credentials(context) -> tuple[str, str | None, str | None]:
     return tok.strip(), name, None
 
 
+async def _bearer(context, missing: str) -> tuple[str, str | None]:
+    """(token, taash-bot name or None) of a call, or the call ended with UNAUTHENTICATED:
+    the strict parse's error (`_credentials`), or ``missing`` when there is no token."""
+    tok, name, bad = _credentials(context)
+    if bad:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, bad)
+    if not tok:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, missing)
+    return tok, name
+
+
 class ArenaServer:
     """The arena behind a grpc.aio server. ``start`` binds and serves; ``stop`` cancels
     running games (their records are saved as cut short) and stops the server.
@@ -205,13 +216,8 @@ class ArenaServer:
 
     # -- Play ---------------------------------------------------------------------------
     async def _play(self, request_iterator, context):
-        tok, name, bad = _credentials(context)
-        if bad:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, bad)
-        if not tok:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                "missing token: send the metadata 'authorization: Bearer <token>' "
-                                "(issue a token with `taash arena token NAME`)")
+        tok, name = await _bearer(context, "missing token: send the metadata 'authorization: Bearer "
+                                           "<token>' (issue a token with `taash arena token NAME`)")
         bot = self.store.bot_for_token(tok)
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
@@ -315,13 +321,8 @@ class ArenaServer:
 
     # -- admin --------------------------------------------------------------------------
     async def _admin(self, context) -> None:
-        tok, _, bad = _credentials(context)
-        if bad:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, bad)
-        if not tok:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                "missing admin token (metadata 'authorization: Bearer <token>', "
-                                "from DATA_DIR/admin-token)")
+        tok, _ = await _bearer(context, "missing admin token (metadata 'authorization: Bearer <token>', "
+                                        "from DATA_DIR/admin-token)")
         if tok != self.admin_token:
             if self.store.bot_for_token(tok) is not None:
                 await context.abort(grpc.StatusCode.PERMISSION_DENIED, "a bot token cannot run matches")
