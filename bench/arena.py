@@ -8,7 +8,8 @@ bots in another (two cores: one each):
 
 - arena: a server (arena.server.ArenaServer) plays G games of the variant at once, each
   limited to --deals deals, between 4*G bot connections (the Python SDK, a random legal
-  action, decide called on the event loop). Figures: decisions per second (all games,
+  action, decide called on the event loop; lazy_observation, since this bot does not
+  read its observation). Figures: decisions per second (all games,
   wall time from the first request to the last game's end) and the decision latency
   (the server's clock, from sending a DecisionRequest to receiving the legal answer).
 - echo: a bare bidirectional gRPC echo server (no protobuf, no game); G concurrent
@@ -81,13 +82,15 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
         await asyncio.sleep(0.05)
     arena.measure = True
     tune_gc()
+    c0 = os.times()
     t0 = time.perf_counter()
     results = await asyncio.gather(*(arena.run_game(v, 1000 + g, bots, max_deals=deals) for g in range(games)))
     dt = time.perf_counter() - t0
     lat = arena.latencies
     errors = [r["error"] for r in results if r["error"]]
     cpu = os.times()
-    print(json.dumps({"decisions": len(lat), "seconds": dt, "server_cpu": cpu.user + cpu.system, "p50_ms": pct(lat, 50) * 1000,
+    print(json.dumps({"decisions": len(lat), "seconds": dt, "server_cpu": cpu.user + cpu.system,
+                      "server_cpu_run": cpu.user + cpu.system - c0.user - c0.system, "p50_ms": pct(lat, 50) * 1000,
                       "p99_ms": pct(lat, 99) * 1000, "faults": sum(r["faults"] for r in results),
                       "errors": errors[:3]}), flush=True)
     await server.stop()
@@ -156,9 +159,10 @@ async def run_arena(games: int, deals: int, variant: str, players: int, batch: b
             name = f"bench{s % 4}"
             clients.append(BotClient(lambda o, legal: legal[rng.randrange(len(legal))], info["tokens"][name],
                                      name, addr, threads=False, channel=chans[(g * players + s) % len(chans)],
-                                     batch_events=batch))
+                                     batch_events=batch, lazy_observation=True))
     tasks = [asyncio.ensure_future(c.run()) for c in clients]
     tune_gc()
+    c0 = os.times()
     line = await asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
     for c in clients:
         c.stop()
@@ -174,7 +178,10 @@ async def run_arena(games: int, deals: int, variant: str, players: int, batch: b
     r = json.loads(line)
     r["per_s"] = r["decisions"] / r["seconds"]
     c = os.times()
-    print(f"  (arena server cpu {r['server_cpu']:.1f} s, bots cpu {c.user + c.system:.1f} s, wall {r['seconds']:.1f} s)")
+    bots_cpu = c.user + c.system - c0.user - c0.system
+    n = max(1, r["decisions"])
+    print(f"  (arena server cpu {r['server_cpu']:.1f} s, {r['server_cpu_run'] / n * 1e6:.0f} us per decision "
+          f"in the run; bots cpu {bots_cpu:.1f} s, {bots_cpu / n * 1e6:.0f} us per decision; wall {r['seconds']:.1f} s)")
     return r
 
 
