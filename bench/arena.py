@@ -110,7 +110,14 @@ async def echo_server() -> None:
     await srv.start()
     tune_gc()
     print(json.dumps({"port": port}), flush=True)
-    await srv.wait_for_termination()
+    # "go" on stdin starts the CPU count; end of stdin prints it and stops
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.readline)
+    c0 = os.times()
+    await loop.run_in_executor(None, sys.stdin.readline)
+    c = os.times()
+    print(json.dumps({"server_cpu_run": c.user + c.system - c0.user - c0.system}), flush=True)
+    await srv.stop(0)
 
 
 async def idle_spectators(addr: str, n: int) -> None:
@@ -128,7 +135,8 @@ async def idle_spectators(addr: str, n: int) -> None:
 # -- client side ------------------------------------------------------------------------
 def spawn(role: str, *args) -> tuple[subprocess.Popen, dict]:
     p = subprocess.Popen([sys.executable, __file__, "--role", role, *map(str, args)],
-                         stdout=subprocess.PIPE, text=True, cwd=str(ROOT))
+                         stdout=subprocess.PIPE, stdin=subprocess.PIPE if role == "echo" else None,
+                         text=True, cwd=str(ROOT))
     line = p.stdout.readline()
     if not line:
         p.wait()
@@ -203,13 +211,21 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
         for c in calls:
             await c.done_writing()
     tune_gc()
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    c0 = os.times()
     t0 = time.perf_counter()
     await asyncio.gather(*(game(g) for g in range(games)))
     dt = time.perf_counter() - t0
+    c = os.times()
     for ch in chans:
         await ch.close()
-    proc.terminate()
+    proc.stdin.close()
+    server_cpu = json.loads(proc.stdout.readline())["server_cpu_run"]
     proc.wait()
+    client_cpu = c.user + c.system - c0.user - c0.system
+    print(f"  (echo server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip; client cpu "
+          f"{client_cpu / len(lat) * 1e6:.0f} us per round trip; wall {dt:.1f} s)")
     return {"decisions": len(lat), "seconds": dt, "per_s": len(lat) / dt,
             "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000}
 

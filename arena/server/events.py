@@ -16,6 +16,7 @@ import asyncio
 from collections import deque
 
 from ..pb import messages_pb2 as pb
+from . import framing
 
 
 class Behind(Exception):
@@ -133,7 +134,7 @@ def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True
     """Number a public event of ``game`` (a hosting.Game), add it to the game's feed and
     the spectators' feed of every game, and send it (once per connection) to the game's
     seats' bots. A connection in batch mode (Hello.batch_events) keeps it for its next
-    DecisionRequest instead (hosting.Connection.event)."""
+    DecisionRequest instead (hosting.Connection.send_decision), as the serialized bytes."""
     ev.game_id = game.id
     ev.index = game.nevents
     game.nevents += 1
@@ -148,8 +149,8 @@ def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True
             if c is not None and c.alive and c.id not in sent:
                 sent.add(c.id)
                 if c.batch:
-                    c.held.append(ev)
+                    c.held.append(data)
                 else:
                     if msg is None:
-                        msg = pb.ServerMessage(event=ev).SerializeToString()
+                        msg = framing.event_message(data)
                     c.send(msg)

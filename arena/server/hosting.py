@@ -21,7 +21,7 @@ from interpreter.playout import NoAnswer, play_async
 
 from ..pb import messages_pb2 as pb
 from ..store import Store
-from . import events, persist
+from . import events, framing, persist
 from .faults import BAD_BURST, BAD_RATE, NETWORK_GRACE_MS, BadMeter, Closed, FaultCounts, clip
 
 log = logging.getLogger("taash.arena")
@@ -108,7 +108,7 @@ class Connection:
         self.games: set[str] = set()
         self.seats = 0
         self.batch = False
-        self.held: list[pb.GameEvent] = []
+        self.held: list[bytes] = []     # serialized GameEvents (batch mode)
         self.on_overflow = None     # called once when the queue is full
         self.kill = None            # set by the wire: ends the stream at once
         self.limit = SEND_LIMIT
@@ -121,21 +121,20 @@ class Connection:
                 self.flush()
             self._put(data)
 
-    def send_decision(self, req: pb.DecisionRequest, pending) -> None:
-        """Queue a DecisionRequest, carrying the held events (batch mode), as (bytes,
-        pending, this connection): the wire starts the decision's clock as it writes it."""
+    def send_decision(self, req: bytes, pending) -> None:
+        """Queue a DecisionRequest (``req``: serialized, without events), carrying the
+        held events (batch mode), as (bytes, pending, this connection): the wire starts
+        the decision's clock as it writes it."""
         if self.alive:
-            if self.held:
-                req.events.extend(self.held)
-                self.held = []
-            self._put((pb.ServerMessage(decision=req).SerializeToString(), pending, self))
+            held, self.held = self.held, []
+            self._put((framing.decision_message(req, held), pending, self))
 
     def flush(self) -> None:
         """Send the held events one message each (before a message that is no
         decision, or at the end of a game)."""
         held, self.held = self.held, []
         for ev in held:
-            self._put(pb.ServerMessage(event=ev).SerializeToString())
+            self._put(framing.event_message(ev))
 
     def _put(self, data) -> None:
         if not self.alive:
@@ -575,7 +574,7 @@ class Arena:
                     conn.send_decision(pb.DecisionRequest(
                         request_id=rid, game_id=game.id, seat=s, observation_json=obs_json,
                         legal_actions=legal, deadline_ms=int(allowed), time_bank_ms=int(seat.bank_ms),
-                        attempt=p.strikes, resumed=p.sends > 0), p)
+                        attempt=p.strikes, resumed=p.sends > 0).SerializeToString(), p)
                     p.sends += 1
                 remaining = p.deadline - now
                 if remaining <= 0:

@@ -24,6 +24,7 @@ import pytest
 
 from arena.pb import messages_pb2 as pb
 from arena.sdk import Observation
+from arena.server import framing
 from arena.server.hosting import observation_json
 from interpreter import Match, load_variant
 from interpreter.playout import steps
@@ -63,6 +64,29 @@ def test_observation_json_falls_back_to_the_json_module():
     for obs in ({1: "x", "hand": ["QS"]}, {"n": 2 ** 70}, {"name": "Pāṇḍava \"quoted\" \\ \u0001"}):
         assert observation_json(obs) == json.dumps(obs, separators=(",", ":"), ensure_ascii=False)
     assert observation_json({1: "x"}) == '{"1":"x"}'
+
+
+def test_framed_messages_are_the_bytes_protobuf_writes():
+    text = {s: observation_json(o) for s, o in enumerate(observations("304", deals=1)) if s < 4}
+    events = [pb.GameEvent(game_id="g7", index=0, deal_started=pb.DealStarted(deal=1, dealer=3)),
+              pb.GameEvent(game_id="g7", index=1, action=pb.ActionTaken(deal=1, seat=2, action="JS",
+                                                                         by_default=True)),
+              pb.GameEvent(game_id="g7", index=2, deal_ended=pb.DealEnded(
+                  deal=1, hands=[pb.Cards(cards=["JS", "9S", "AS", "TS"] * 8)] * 4, result_json="{}" * 200))]
+    assert len(events[2].SerializeToString()) > 128         # a length of two varint bytes
+    for seat, obs in text.items():
+        for n in range(len(events) + 1):
+            req = pb.DecisionRequest(request_id=f"g7.{seat}", game_id="g7", seat=seat, observation_json=obs * 20,
+                                     legal_actions=["pass", "bid 160"], deadline_ms=2000, time_bank_ms=seat,
+                                     attempt=seat % 2, resumed=seat == 3)
+            framed = framing.decision_message(req.SerializeToString(), [e.SerializeToString() for e in events[:n]])
+            req.events.extend(events[:n])
+            assert framed == pb.ServerMessage(decision=req).SerializeToString()
+            assert pb.ServerMessage.FromString(framed).decision == req
+    for e in events:
+        assert framing.event_message(e.SerializeToString()) == pb.ServerMessage(event=e).SerializeToString()
+    assert [framing.varint(n) for n in (0, 1, 127, 128, 300, 2 ** 21)] == \
+        [b"\x00", b"\x01", b"\x7f", b"\x80\x01", b"\xac\x02", b"\x80\x80\x80\x01"]
 
 
 def test_lazy_observation_parses_on_first_read_only():
