@@ -110,14 +110,14 @@ async def echo_server() -> None:
     await srv.start()
     tune_gc()
     print(json.dumps({"port": port}), flush=True)
-    # "go" on stdin starts the CPU count; end of stdin prints it and stops
+    # "go" on stdin starts the CPU count; the end of stdin prints it
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.readline)
     c0 = os.times()
     await loop.run_in_executor(None, sys.stdin.readline)
     c = os.times()
     print(json.dumps({"server_cpu_run": c.user + c.system - c0.user - c0.system}), flush=True)
-    await srv.stop(0)
+    await srv.wait_for_termination()
 
 
 async def idle_spectators(addr: str, n: int) -> None:
@@ -218,10 +218,11 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
     await asyncio.gather(*(game(g) for g in range(games)))
     dt = time.perf_counter() - t0
     c = os.times()
-    for ch in chans:
-        await ch.close()
     proc.stdin.close()
     server_cpu = json.loads(proc.stdout.readline())["server_cpu_run"]
+    for ch in chans:
+        await ch.close()
+    proc.terminate()
     proc.wait()
     client_cpu = c.user + c.system - c0.user - c0.system
     print(f"  (echo server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip; client cpu "
