@@ -21,7 +21,9 @@ bots in another (two cores: one each):
   process, never read), beside the same run without them.
 
 The bots ask for batched events (Hello.batch_events) unless --no-batch. Prints one table
-and the ratios arena/echo. Needs nothing but the project's venv.
+and the ratios arena/echo, with each side's CPU per decision (round trip) in the run;
+--repeat N runs arena and echo in turn N times per concurrency and prints the median
+ratio too (on a shared machine one pair of runs can be far off). Needs nothing but the project's venv.
 """
 
 from __future__ import annotations
@@ -238,6 +240,9 @@ def main(argv=None) -> int:
                     help="deals per game (default 2; at least 100/games, for enough decisions)")
     ap.add_argument("--variant", default="29")
     ap.add_argument("--no-batch", action="store_true", help="bots get one message per event (no batch_events)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="arena and echo runs per concurrency, in turn (a shared machine is noisy: "
+                         "the median ratio is printed)")
     ap.add_argument("--spectators", type=int, default=1000, help="idle spectators of the spectator run (0: none)")
     ap.add_argument("--spectator-games", type=int, default=100, help="concurrent games of the spectator run")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
@@ -259,17 +264,23 @@ def main(argv=None) -> int:
     print(f"{'games':>6} {'what':>6} {'decisions':>10} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8}")
     for g in args.games:
         deals = max(args.deals, 100 // g)     # enough decisions for stable figures at low concurrency
-        a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch))
-        size = 900
-        rounds = max(4, a["decisions"] // g)
-        e = asyncio.run(run_echo(g, rounds, size))
-        for what, r in (("arena", a), ("echo", e)):
-            print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
-        print(f"{g:>6} {'ratio':>6} {'':>10} {a['per_s'] / e['per_s']:>9.2f} "
-              f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f}"
-              + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
-        if a.get("errors"):
-            print("errors:", a["errors"])
+        ratios = []
+        for _ in range(args.repeat):          # arena and echo in turn, so both see the same load
+            a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch))
+            size = 900
+            rounds = max(4, a["decisions"] // g)
+            e = asyncio.run(run_echo(g, rounds, size))
+            for what, r in (("arena", a), ("echo", e)):
+                print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
+            ratios.append(a["per_s"] / e["per_s"])
+            print(f"{g:>6} {'ratio':>6} {'':>10} {a['per_s'] / e['per_s']:>9.2f} "
+                  f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f}"
+                  + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
+            if a.get("errors"):
+                print("errors:", a["errors"])
+        if len(ratios) > 1:
+            print(f"{g:>6} {'median':>6} {'':>10} {statistics.median(ratios):>9.2f}   (throughput ratio of "
+                  f"{len(ratios)} runs: {' '.join(f'{x:.2f}' for x in ratios)})", flush=True)
     if args.spectators:
         g = args.spectator_games
         deals = max(args.deals, 100 // g)
