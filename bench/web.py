@@ -2,10 +2,10 @@
 running, and the arena's decisions/s with the page open against without.
 
     python bench/web.py                 # 1000 concurrent games of 29, 2 deals each
-    python bench/web.py --games 200 --deals 1
+    python bench/web.py --games 200 --deals 1 --repeat 3
 
 On localhost it starts `taash arena serve`, two `taash bot random` processes (every game
-is r1,r2,r1,r2) and runs --games games at once through RunMatches, twice:
+is r1,r2,r1,r2) and runs --games games at once through RunMatches, twice (--repeat N: N interleaved pairs):
 
 - without the page: the arena alone; decisions/s = the actions in the games' records /
   the wall time of the RunMatches call;
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -107,10 +108,52 @@ def run_games(addr, data, games, deals, seed):
     return n, dt
 
 
+def with_page(addr, data, tmp, a, arena, bots, k):
+    """One run with `taash web` and a headless Chromium on /live: returns its table row."""
+    web = subprocess.Popen([*TAASH, "web", "--data", str(data), "--arena", addr, "--port", "0", "--nice", str(a.nice)],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
+    url = web.stdout.readline().split("web pages on ")[1].strip()
+    from playwright.sync_api import sync_playwright
+    try:
+        with sync_playwright() as pw:
+            ctx = pw.chromium.launch_persistent_context(str(tmp / f"profile-{k}"), executable_path="/usr/bin/chromium",
+                                                        args=FLAGS, headless=True)
+            page = ctx.new_page()
+            if a.nice:
+                renice_browser(a.nice)
+            box = {}
+            c0 = {p.pid: cpu_s(p.pid) for p in [arena, web] + bots}
+            t = threading.Thread(target=lambda: box.update(r=run_games(addr, data, a.games, a.deals, k)))
+            t.start()
+            time.sleep(1.0)   # the games are running
+            page.goto(url + "live", wait_until="load")
+            page.wait_for_function("window.taashFirstData !== undefined", timeout=60_000)
+            fcp_js = "performance.getEntriesByName('first-contentful-paint')[0]?.startTime"
+            try:
+                page.wait_for_function(fcp_js + " !== undefined", timeout=30_000)
+            except Exception:
+                pass
+            fcp = page.evaluate(fcp_js + " ?? null")
+            first = page.evaluate("window.taashFirstData")
+            u0, t0 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
+            t.join(1800)
+            u1, t1 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
+            n, dt = box["r"]
+            cpu = {k: cpu_s(k) - v for k, v in c0.items()}
+            ctx.close()
+            return ("with /live open", n / dt, fcp, first, (u1 - u0) / (t1 - t0), cpu[arena.pid],
+                    sum(cpu.values()) - cpu[arena.pid] - cpu[web.pid], cpu[web.pid])
+    finally:
+        web.terminate()
+        web.wait(10)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--deals", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="N interleaved pairs of runs (without, with the page); the ratio is their median")
     ap.add_argument("--nice", type=int, default=0,
                     help="run the web process (taash web --nice N) and the browser at a lower CPU priority")
     a = ap.parse_args()
@@ -121,60 +164,31 @@ def main():
     try:
         time.sleep(1.5)   # the bots connect
         run_games(addr, data, 4, 1, 10_000)   # warm up
-        c0 = {p.pid: cpu_s(p.pid) for p in [arena] + bots}
-        n, dt = run_games(addr, data, a.games, a.deals, 0)
-        cpu = {k: cpu_s(k) - v for k, v in c0.items()}
-        rows.append(("without the page", n / dt, None, None, None, cpu[arena.pid], sum(cpu.values()) - cpu[arena.pid], None))
-        web = subprocess.Popen([*TAASH, "web", "--data", str(data), "--arena", addr, "--port", "0", "--nice", str(a.nice)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
-        url = web.stdout.readline().split("web pages on ")[1].strip()
-        from playwright.sync_api import sync_playwright
-        try:
-            with sync_playwright() as pw:
-                ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), executable_path="/usr/bin/chromium",
-                                                            args=FLAGS, headless=True)
-                page = ctx.new_page()
-                if a.nice:
-                    renice_browser(a.nice)
-                box = {}
-                c0 = {p.pid: cpu_s(p.pid) for p in [arena, web] + bots}
-                t = threading.Thread(target=lambda: box.update(r=run_games(addr, data, a.games, a.deals, 0)))
-                t.start()
-                time.sleep(1.0)   # the games are running
-                page.goto(url + "live", wait_until="load")
-                page.wait_for_function("window.taashFirstData !== undefined", timeout=60_000)
-                fcp_js = "performance.getEntriesByName('first-contentful-paint')[0]?.startTime"
-                try:
-                    page.wait_for_function(fcp_js + " !== undefined", timeout=30_000)
-                except Exception:
-                    pass
-                fcp = page.evaluate(fcp_js + " ?? null")
-                first = page.evaluate("window.taashFirstData")
-                u0, t0 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
-                t.join(1800)
-                u1, t1 = page.evaluate("window.taashUpdates || 0"), time.monotonic()
-                n, dt = box["r"]
-                cpu = {k: cpu_s(k) - v for k, v in c0.items()}
-                rows.append(("with /live open", n / dt, fcp, first, (u1 - u0) / (t1 - t0), cpu[arena.pid],
-                             sum(cpu.values()) - cpu[arena.pid] - cpu[web.pid], cpu[web.pid]))
-                ctx.close()
-        finally:
-            web.terminate()
-            web.wait(10)
+        for k in range(a.repeat):
+            c0 = {p.pid: cpu_s(p.pid) for p in [arena] + bots}
+            n, dt = run_games(addr, data, a.games, a.deals, k)
+            cpu = {q: cpu_s(q) - v for q, v in c0.items()}
+            rows.append(("without the page", n / dt, None, None, None, cpu[arena.pid],
+                         sum(cpu.values()) - cpu[arena.pid], None))
+            rows.append(with_page(addr, data, tmp, a, arena, bots, k))
     finally:
         for p in bots + [arena]:
             p.terminate()
         for p in bots + [arena]:
             p.wait(15)
     print(f"{a.games} games of 29 at once, {a.deals} deals each, 2 random bot processes"
-          f"{f', web and browser at nice {a.nice}' if a.nice else ''}")
+          f"{f', web and browser at nice {a.nice}' if a.nice else ''}; load average at the end "
+          f"{os.getloadavg()[0]:.1f}")
     print(f"{'':18} {'decisions/s':>12} {'first paint ms':>15} {'first data ms':>14} {'updates/s':>10}"
           f" {'arena cpu s':>12} {'bots cpu s':>11} {'web cpu s':>10}")
     for name, dps, fcp, first, ups, ca, cb, cw in rows:
         f = lambda x: "-" if x is None else f"{x:.0f}"
         g = lambda x: "-" if x is None else f"{x:.1f}"
         print(f"{name:18} {dps:12.0f} {f(fcp):>15} {f(first):>14} {f(ups):>10} {g(ca):>12} {g(cb):>11} {g(cw):>10}")
-    print(f"page open / without: {rows[1][1] / rows[0][1]:.2f}")
+    ratios = [rows[i + 1][1] / rows[i][1] for i in range(0, len(rows), 2)]
+    cpu = [rows[i + 1][5] / rows[i][5] for i in range(0, len(rows), 2)]
+    print(f"page open / without, decisions/s: {statistics.median(ratios):.2f} (median of {len(ratios)}: "
+          + ", ".join(f"{r:.2f}" for r in ratios) + f"); arena cpu: {statistics.median(cpu):.2f}")
 
 
 if __name__ == "__main__":

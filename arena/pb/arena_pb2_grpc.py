@@ -46,6 +46,11 @@ class ArenaStub:
                 request_serializer=taash_dot_arena_dot_v1_dot_arena__pb2.WatchRequest.SerializeToString,
                 response_deserializer=taash_dot_arena_dot_v1_dot_messages__pb2.GameEvent.FromString,
                 _registered_method=True)
+        self.WatchBatches = channel.unary_stream(
+                '/taash.arena.v1.Arena/WatchBatches',
+                request_serializer=taash_dot_arena_dot_v1_dot_arena__pb2.WatchRequest.SerializeToString,
+                response_deserializer=taash_dot_arena_dot_v1_dot_messages__pb2.GameEventBatch.FromString,
+                _registered_method=True)
         self.RunMatches = channel.unary_stream(
                 '/taash.arena.v1.Arena/RunMatches',
                 request_serializer=taash_dot_arena_dot_v1_dot_arena__pb2.MatchRequest.SerializeToString,
@@ -82,6 +87,17 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchBatches(self, request, context):
+        """The same events as Watch, in order, several to a message: each message holds the
+        events published since the previous one, at most one message every 50 ms (so an
+        event may wait 50 ms) and about 1 MiB (a larger event has a message of its own).
+        For a spectator of many games (a web page, a recorder): one message per 50 ms
+        instead of one per event. Same token, cap, limits and errors as Watch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def RunMatches(self, request, context):
         """Run matches between connected bots and stream their results. Needs the arena's admin
         token (authorization: "Bearer <admin token>", from DIR/admin-token). Errors:
@@ -111,6 +127,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.Watch,
                     request_deserializer=taash_dot_arena_dot_v1_dot_arena__pb2.WatchRequest.FromString,
                     response_serializer=taash_dot_arena_dot_v1_dot_messages__pb2.GameEvent.SerializeToString,
+            ),
+            'WatchBatches': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchBatches,
+                    request_deserializer=taash_dot_arena_dot_v1_dot_arena__pb2.WatchRequest.FromString,
+                    response_serializer=taash_dot_arena_dot_v1_dot_messages__pb2.GameEventBatch.SerializeToString,
             ),
             'RunMatches': grpc.unary_stream_rpc_method_handler(
                     servicer.RunMatches,
@@ -177,6 +198,33 @@ class Arena:
             '/taash.arena.v1.Arena/Watch',
             taash_dot_arena_dot_v1_dot_arena__pb2.WatchRequest.SerializeToString,
             taash_dot_arena_dot_v1_dot_messages__pb2.GameEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchBatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/taash.arena.v1.Arena/WatchBatches',
+            taash_dot_arena_dot_v1_dot_arena__pb2.WatchRequest.SerializeToString,
+            taash_dot_arena_dot_v1_dot_messages__pb2.GameEventBatch.FromString,
             options,
             channel_credentials,
             insecure,

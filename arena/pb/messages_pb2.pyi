@@ -194,6 +194,12 @@ class GameEvent(_message.Message):
     game_ended: GameEnded
     def __init__(self, game_id: _Optional[str] = ..., index: _Optional[int] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., deal_started: _Optional[_Union[DealStarted, _Mapping]] = ..., action: _Optional[_Union[ActionTaken, _Mapping]] = ..., fault: _Optional[_Union[FaultNoted, _Mapping]] = ..., deal_ended: _Optional[_Union[DealEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
 
+class GameEventBatch(_message.Message):
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
 class GameStarted(_message.Message):
     __slots__ = ("variant", "options_json", "bots", "time_control", "sides")
     VARIANT_FIELD_NUMBER: _ClassVar[int]

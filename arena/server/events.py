@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from itertools import islice
 
 from ..pb import messages_pb2 as pb
 from . import framing
@@ -78,7 +79,9 @@ class Feed:
             return []
         if pos == self.first:
             return list(self.items)
-        return list(self.items)[pos - self.first:]
+        out = list(islice(reversed(self.items), self.end - pos))   # O(events taken), not O(kept)
+        out.reverse()
+        return out
 
     async def wait(self, pos: int) -> None:
         """Return once event ``pos`` exists or the feed is closed."""
@@ -86,6 +89,36 @@ class Feed:
             if self._waiter is None:
                 self._waiter = asyncio.get_running_loop().create_future()
             await asyncio.shield(self._waiter)
+
+
+BATCH_BYTES = 1 << 20      # a GameEventBatch holds about this much at most (the 4 MiB limit)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
+    """Serialized GameEventBatch messages holding ``events`` (serialized GameEvents) in
+    order, each of about ``limit`` bytes at most (an event larger than that is a batch of
+    its own). Built by framing the bytes as field 1 of the batch (protobuf's encoding of a
+    repeated message field: tag 0x0A, length, bytes), without parsing them again."""
+    parts, size = [], 0
+    for data in events:
+        if size + len(data) > limit and parts:
+            yield b"".join(parts)
+            parts, size = [], 0
+        head = b"\x0a" + _varint(len(data))
+        parts.append(head)
+        parts.append(data)
+        size += len(head) + len(data)
+    if parts:
+        yield b"".join(parts)
 
 
 class Reader:

@@ -24,7 +24,7 @@ from interpreter import VariantError, load_variant
 from ..pb import arena_pb2 as apb
 from ..store import Store, StoreError
 from . import persist
-from .events import Behind, Spectators
+from .events import Behind, Spectators, batch_messages
 from .faults import Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
 
@@ -70,6 +70,7 @@ def _dropper(context, code):
     return drop
 
 
+BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 50 ms
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 
 
@@ -115,11 +116,14 @@ class ArenaServer:
     running games (their records are saved as cut short) and stops the server.
     ``max_spectators``: Watch calls at once (more are refused RESOURCE_EXHAUSTED);
     ``spectator_backlog``: events a spectator of every game may fall behind before it is
-    dropped; ``watch_token``: if set, Watch needs it (or the admin token)."""
+    dropped; ``watch_token``: if set, Watch needs it (or the admin token); ``batch_wait_s``:
+    how long WatchBatches gathers events before a message (seconds; 0: one message per
+    event-loop turn that has events)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
                  salt: str = "", max_spectators: int = 1000, spectator_backlog: int = 20_000,
-                 watch_token: str | None = None, send_limit: int = SEND_LIMIT):
+                 watch_token: str | None = None, send_limit: int = SEND_LIMIT,
+                 batch_wait_s: float = BATCH_WAIT_S):
         self.store = store
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
@@ -127,6 +131,7 @@ class ArenaServer:
         self.max_spectators, self.spectator_backlog = max_spectators, spectator_backlog
         self.watch_token = watch_token
         self.send_limit = send_limit
+        self.batch_wait_s = batch_wait_s
         self.arena: Arena | None = None
         self.server = None
         self.admin_token = None
@@ -145,6 +150,8 @@ class ArenaServer:
             "Play": grpc.stream_stream_rpc_method_handler(self._play),
             "Watch": grpc.unary_stream_rpc_method_handler(
                 self._watch, request_deserializer=apb.WatchRequest.FromString),
+            "WatchBatches": grpc.unary_stream_rpc_method_handler(
+                self._watch_batches, request_deserializer=apb.WatchRequest.FromString),
             "RunMatches": grpc.unary_stream_rpc_method_handler(
                 self._run_matches, request_deserializer=apb.MatchRequest.FromString,
                 response_serializer=apb.MatchUpdate.SerializeToString),
@@ -274,6 +281,20 @@ class ArenaServer:
 
     # -- Watch --------------------------------------------------------------------------
     async def _watch(self, request, context):
+        async for batch in self._spectate(request, context):
+            for data in batch:
+                yield data
+
+    async def _watch_batches(self, request, context):
+        async for batch in self._spectate(request, context, self.batch_wait_s):
+            for data in batch_messages(batch):
+                yield data
+
+    async def _spectate(self, request, context, gather_s: float = 0.0):
+        """A spectator's call (Watch, WatchBatches): checks its token and the cap, then
+        yields lists of serialized GameEvents in order (those of running games first)
+        until the feed ends; aborts one that falls behind. ``gather_s``: once an event is
+        there, wait this long (seconds) for more before yielding them together."""
         if self.watch_token is not None:
             tok, _, _ = _credentials(context)
             if tok not in (self.watch_token, self.admin_token):
@@ -300,11 +321,13 @@ class ArenaServer:
         reader.drop = _dropper(context, grpc.StatusCode.RESOURCE_EXHAUSTED)
         try:
             await context.send_initial_metadata(())     # accepted: the client may know it now
-            for data in first:
-                yield data
+            if first:
+                yield first
             del first
             while True:
                 await feed.wait(reader.pos)
+                if gather_s and not feed.closed:
+                    await asyncio.sleep(gather_s)
                 try:
                     batch = feed.since(reader.pos)
                 except Behind as e:
@@ -314,8 +337,7 @@ class ArenaServer:
                 if not batch:
                     return      # the feed is closed: the game is over or the arena stopping
                 reader.pos += len(batch)
-                for data in batch:
-                    yield data
+                yield batch
         finally:
             spectators.leave(reader)
 

@@ -1,5 +1,6 @@
-"""Live tables: the arena's public event stream (the `Watch` RPC, every game) turned into
-one small JSON state per running game, pushed to browsers as server-sent events.
+"""Live tables: the arena's public event stream of every game (`WatchBatches`: `Watch`'s
+events, several to a message) turned into one small JSON state per running game, pushed
+to browsers as server-sent events.
 
 Only what `Watch` sends reaches a page (docs/protocol.md: public events only): the
 actions as every other seat sees them (a face-down card is the bare "trump-card") and
@@ -100,7 +101,7 @@ class Subscriber:
 
 
 class LiveHub:
-    """Follows the arena at ``addr`` (host:port) with one `Watch` call for every game and
+    """Follows the arena at ``addr`` (host:port) with one `WatchBatches` call for every game and
     tells its subscribers which game states changed (no copy and no JSON per event: a
     page serializes only its own games, at most once per batch). Reconnects every
     ``retry_s`` seconds while the arena is away. ``games``: id -> state of running games."""
@@ -133,37 +134,46 @@ class LiveHub:
     def unsubscribe(self, sub) -> None:
         self.subs.discard(sub)
 
+    def _apply(self, events) -> None:
+        """Fold a batch of GameEvent messages into the states; mark each changed game dirty
+        once for every subscriber and wake them once."""
+        games = self.games
+        changed = {}
+        for ev in events:
+            self.events += 1
+            if ev.WhichOneof("event") == "action":   # the common case, kept short
+                g = games.get(ev.game_id)
+                if g is None:
+                    continue
+                a = ev.action
+                g["actions"].append([a.seat, a.action])
+                if a.HasField("trick"):
+                    won_trick(g, a.trick.winner, a.trick.points)
+            else:
+                g = apply_event(games, event_json(ev))
+                if g is None:
+                    continue
+            changed[g["id"]] = g
+            if g["over"]:
+                games.pop(g["id"], None)
+        if changed:
+            for sub in self.subs:
+                sub.dirty.update(changed)
+                sub.wake.set()
+
     async def _run(self) -> None:
         import grpc
         from ..pb import arena_pb2 as apb
         from ..pb import messages_pb2 as pb
         while True:
             try:
-                async with grpc.aio.insecure_channel(self.addr) as ch:
-                    call = ch.unary_stream("/taash.arena.v1.Arena/Watch",
+                async with grpc.aio.insecure_channel(self.addr, options=[("grpc.max_receive_message_length", 8 << 20)]) as ch:
+                    call = ch.unary_stream("/taash.arena.v1.Arena/WatchBatches",
                                            request_serializer=apb.WatchRequest.SerializeToString,
-                                           response_deserializer=pb.GameEvent.FromString)(apb.WatchRequest())
+                                           response_deserializer=pb.GameEventBatch.FromString)(apb.WatchRequest())
                     self.connected = True
-                    games = self.games
-                    async for ev in call:
-                        self.events += 1
-                        if ev.WhichOneof("event") == "action":   # the common case, kept short
-                            g = games.get(ev.game_id)
-                            if g is None:
-                                continue
-                            a = ev.action
-                            g["actions"].append([a.seat, a.action])
-                            if a.HasField("trick"):
-                                won_trick(g, a.trick.winner, a.trick.points)
-                        else:
-                            g = apply_event(games, event_json(ev))
-                            if g is None:
-                                continue
-                        for sub in self.subs:
-                            sub.dirty[g["id"]] = g
-                            sub.wake.set()
-                        if g["over"]:
-                            self.games.pop(g["id"], None)
+                    async for batch in call:
+                        self._apply(batch.events)
             except asyncio.CancelledError:
                 raise
             except Exception as e:   # the arena is away: say so, and try again

@@ -4,7 +4,8 @@ arena (`taash arena serve`), bots and spectators in processes of their own, over
 - the spectator cap refuses the N+1th Watch with RESOURCE_EXHAUSTED; --private-watch
   needs the watch token;
 - a spectator that never reads is dropped with RESOURCE_EXHAUSTED while the games go on
-  and finish; a spectator that reads sees every event of every game, in order;
+  and finish; a spectator that reads sees every event of every game, in order, and one
+  that reads WatchBatches the same events in fewer messages (an idle one is dropped alike);
 - a bot stream that is never read is dropped as a fault (CRASHED) past --max-queued;
   its game finishes (the seat is then absent);
 - batched events (Hello.batch_events) carry the same events, in the same order, as one
@@ -92,20 +93,26 @@ def test_a_spectator_that_never_reads_is_dropped_and_the_games_finish(tmp_path):
     procs = []
     try:
         idle, reader = tmp_path / "idle.json", tmp_path / "reader.json"
+        idle_b, reader_b = tmp_path / "idle-b.json", tmp_path / "reader-b.json"
         spawn(procs, [*CLIENT, "idle", "--server", s.addr, "--out", str(idle)])
         spawn(procs, [*CLIENT, "read", "--server", s.addr, "--out", str(reader)])
-        wait_file(Path(str(idle) + ".open"))
-        wait_file(Path(str(reader) + ".open"))
+        spawn(procs, [*CLIENT, "idle", "--batches", "--server", s.addr, "--out", str(idle_b)])
+        spawn(procs, [*CLIENT, "read", "--batches", "--server", s.addr, "--out", str(reader_b)])
+        for f in (idle, reader, idle_b, reader_b):
+            wait_file(Path(str(f) + ".open"))
         s.bot("random", "r1", s.token("r1"))
         s.bot("random", "r2", s.token("r2"))
         s.wait_connected(["r1", "r2"])
         results = s.run_matches("29", ["r1", "r2", "r1", "r2"], matches=4, seed=5, max_deals=5)
         assert len(results) == 4 and all(r.deals == 5 and r.error == "" and r.faults == 0 for r in results)
         Path(str(idle) + ".go").write_text("")
+        Path(str(idle_b) + ".go").write_text("")
         wait_file(idle)
+        wait_file(idle_b)
         got = json.loads(idle.read_text())
-        assert got["code"] == "RESOURCE_EXHAUSTED", got["code"]
-        assert "fell" in got["details"] and "behind" in got["details"] and "last 300" in got["details"]
+        for g in (got, json.loads(idle_b.read_text())):
+            assert g["code"] == "RESOURCE_EXHAUSTED", g["code"]
+            assert "fell" in g["details"] and "behind" in g["details"] and "last 300" in g["details"]
         # games played: each event count is what the records say
         total = 0
         for r in results:
@@ -121,6 +128,9 @@ def test_a_spectator_that_never_reads_is_dropped_and_the_games_finish(tmp_path):
             except subprocess.TimeoutExpired:
                 p.kill()
     seen = json.loads(reader.read_text())
+    seen_b = json.loads(reader_b.read_text())
+    assert seen_b["events"] == seen["events"]      # the same events in the same order
+    assert seen["messages"] == len(seen["events"]) and seen_b["messages"] < len(seen["events"])
     by_game = {}
     for e in seen["events"]:
         by_game.setdefault(e["game"], []).append(e)

@@ -325,7 +325,7 @@ def test_reflection_describes_the_service_without_the_proto_files(server):
         assert {"taash.arena.v1.Arena", "grpc.health.v1.Health"} <= set(db.get_services())
         pool = DescriptorPool(db)
         svc = pool.FindServiceByName("taash.arena.v1.Arena")
-        assert [m.name for m in svc.methods] == ["Play", "Watch", "RunMatches", "ListBots"]
+        assert [m.name for m in svc.methods] == ["Play", "Watch", "WatchBatches", "RunMatches", "ListBots"]
         dr = pool.FindMessageTypeByName("taash.arena.v1.DecisionRequest")
         assert {"request_id", "observation_json", "legal_actions", "deadline_ms"} <= set(dr.fields_by_name)
         method = svc.methods_by_name["ListBots"]

@@ -27,7 +27,8 @@ def test_package_and_service():
     assert pb.DESCRIPTOR.package == "taash.arena.v1"
     svc = arena_pb2.DESCRIPTOR.services_by_name["Arena"]
     methods = {m.name: (m.client_streaming, m.server_streaming) for m in svc.methods}
-    assert methods == {"Play": (True, True), "Watch": (False, True), "RunMatches": (False, True),
+    assert methods == {"Play": (True, True), "Watch": (False, True), "WatchBatches": (False, True),
+                       "RunMatches": (False, True),
                        "ListBots": (False, False)}
     protos = sorted(p.name for p in (Path(proto_gen.PROTO_DIR) / "taash" / "arena" / "v1").glob("*.proto"))
     assert protos == ["arena.proto", "messages.proto"]

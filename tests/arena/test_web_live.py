@@ -32,7 +32,9 @@ async def play_and_watch(hands, dealer, prefix, seats, tmp):
     action) watched by the web app; returns the game's states in /live/events, in order, as
     JSON texts."""
     store = SQLiteStore(tmp)
-    server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=5_000, grace_ms=5_000))
+    # batch_wait_s=0: WatchBatches sends each loop turn's events, so the page sees states
+    # at many action counts to compare
+    server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=5_000, grace_ms=5_000), batch_wait_s=0)
     port = await server.start("127.0.0.1", 0)
     v = load_variant("28")
     names = [f"s{s}" for s in range(v.players)]

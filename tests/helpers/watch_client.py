@@ -1,13 +1,14 @@
 """A spectator for the arena tests, run as a process of its own:
 
-    python -m tests.helpers.watch_client MODE --server ADDR --out FILE [--game ID] [--token T]
+    python -m tests.helpers.watch_client MODE --server ADDR --out FILE [--game ID] [--token T] [--batches]
 
 MODE ``read`` reads every event; ``idle`` opens the Watch call and reads nothing until
 the file ``FILE.go`` exists, then reads what is there. ``idle-bot`` does the same with a
 bot's Play stream (``--token`` is the bot's) and never answers. Either way it writes to FILE (JSON)
 when the call ends: the events it read (type, game, index) and the call's status code
 and details. It writes FILE.open once the call is accepted (its first message or, for an
-idle one, the call's initial metadata)."""
+idle one, the call's initial metadata). ``--batches``: a spectator calls WatchBatches
+instead of Watch; FILE then also holds the number of messages it read."""
 
 from __future__ import annotations
 
@@ -36,16 +37,19 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--game", default="")
     ap.add_argument("--token")
+    ap.add_argument("--batches", action="store_true")
     a = ap.parse_args()
     out = Path(a.out)
     md = [("authorization", f"Bearer {a.token}")] if a.token else None
-    seen, code, details = [], "OK", ""
+    seen, code, details, messages = [], "OK", "", 0
     # a small receive window, so that a spectator that does not read makes the arena wait
     opts = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
     with grpc.insecure_channel(a.server, options=opts) as ch:
         stub = arena_pb2_grpc.ArenaStub(ch)
         if a.mode == "idle-bot":
             call = stub.Play(_never(), metadata=md)
+        elif a.batches:
+            call = stub.WatchBatches(apb.WatchRequest(game_id=a.game), metadata=md)
         else:
             call = stub.Watch(apb.WatchRequest(game_id=a.game), metadata=md)
         try:
@@ -54,14 +58,16 @@ def main() -> None:
             if a.mode != "read":
                 while not Path(a.out + ".go").exists():
                     time.sleep(0.05)
-            for ev in call:
+            for msg in call:
+                messages += 1
                 if a.mode == "idle-bot":
-                    seen.append({"type": ev.WhichOneof("msg")})
-                else:
+                    seen.append({"type": msg.WhichOneof("msg")})
+                    continue
+                for ev in (msg.events if a.batches else (msg,)):
                     seen.append({"type": ev.WhichOneof("event"), "game": ev.game_id, "index": ev.index})
         except grpc.RpcError as e:
             code, details = e.code().name, e.details()
-    out.write_text(json.dumps({"events": seen, "code": code, "details": details}))
+    out.write_text(json.dumps({"events": seen, "code": code, "details": details, "messages": messages}))
 
 
 if __name__ == "__main__":
