@@ -94,15 +94,6 @@ class Feed:
 BATCH_BYTES = 1 << 20      # a GameEventBatch holds about this much at most (the 4 MiB limit)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
     """Serialized GameEventBatch messages holding ``events`` (serialized GameEvents) in
     order, each of about ``limit`` bytes at most (an event larger than that is a batch of
@@ -113,7 +104,7 @@ def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
         if size + len(data) > limit and parts:
             yield b"".join(parts)
             parts, size = [], 0
-        head = b"\x0a" + _varint(len(data))
+        head = b"\x0a" + framing.varint(len(data))
         parts.append(head)
         parts.append(data)
         size += len(head) + len(data)
