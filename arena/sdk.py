@@ -261,7 +261,10 @@ class BotClient:
                 return
             inline = self._handle(call, msg)
             if inline is not None:      # threads=False: answer from here, no task
-                await inline
+                try:
+                    await inline
+                except Exception:       # as a task's would be: logged, the stream goes on
+                    log.exception("answering a decision failed")
             if self._done():
                 await asyncio.sleep(0)
                 call.cancel()

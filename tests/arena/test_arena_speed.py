@@ -9,7 +9,8 @@
   bytes protobuf itself writes for the same request;
 - the SDK's lazy `Observation` reads as the parsed JSON and parses nothing until read,
   and a bot with it plays a match over gRPC (the arena and the bots in processes of
-  their own).
+  their own);
+- a bot answering from its reading loop (threads=False) survives an answer it cannot send.
 """
 
 from __future__ import annotations
@@ -130,5 +131,32 @@ def test_a_lazy_observation_bot_plays_a_match_over_grpc(tmp_path):
         actions = sum(len(d["actions"]) for d in rec["deals"])
         assert got["lz"]["disagree"] == got["dc"]["disagree"] == 0
         assert got["lz"]["agree"] + got["dc"]["agree"] == actions > 40
+    finally:
+        s.stop()
+
+
+def test_an_answer_that_cannot_be_sent_does_not_end_the_bot(tmp_path):
+    """threads=False answers from the reading loop: an answer protobuf cannot encode
+    (decide returned a lone surrogate) is logged there, as a task's failure was, and the
+    bot plays on: that one decision times out (default action), every later one is
+    answered."""
+    s = Server(tmp_path / "data")
+    try:
+        outs = {}
+        for name, extra in (("us", ["--unsendable-first"]), ("ok", [])):
+            outs[name] = tmp_path / f"{name}.json"
+            cmd = [*EVENT_BOT, "--name", name, "--token", s.token(name), "--server", s.addr, "--batch",
+                   "--lazy", "--out", str(outs[name]), *extra]
+            s.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                            env=env(), cwd=ROOT))
+        s.wait_connected(["us", "ok"])
+        [res] = s.run_matches("28", ["us", "ok", "us", "ok"], seed=2, max_deals=2, move_ms=300, bank_ms=0)
+        assert res.error == "" and res.deals == 2
+        rec = record(res.record)
+        kinds = [v["kind"] for v in rec["arena"]["verdicts"]]
+        assert kinds == ["TIMEOUT"]
+        assert rec["arena"]["verdicts"][0]["seat"] in (0, 2)
+        assert sum(len(d["by_default"]) for d in rec["arena"]["deals"]) == 1
+        assert all(p.poll() is None for p in s.procs)       # both bots still running
     finally:
         s.stop()

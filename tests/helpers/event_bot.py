@@ -1,12 +1,15 @@
 """A bot for the batched-events test, run as a process of its own:
 
     python -m tests.helpers.event_bot --name N --token T --server ADDR --out FILE [--batch] [--lazy]
+        [--unsendable-first]
 
 It plays the first legal action (the Python SDK, Hello.batch_events if --batch,
 lazy_observation if --lazy) and writes to FILE after every game: the public events it
 saw (serialized, hex, in order), how many ServerMessages of each kind it received and how
 many events came inside decisions, and per decision whether its observation agreed with
-the request (its seat one of the bot's, its legal actions the request's)."""
+the request (its seat one of the bot's, its legal actions the request's). With
+--unsendable-first its first answer is text protobuf cannot encode (a lone surrogate):
+the SDK cannot send it, and that decision times out."""
 
 from __future__ import annotations
 
@@ -19,8 +22,9 @@ from arena.sdk import Bot, BotClient
 
 
 class Recorder(Bot):
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, unsendable_first: bool = False):
         self.out = out
+        self.unsendable = unsendable_first
         self.events: list[str] = []
         self.ended = 0
         self.client = None
@@ -32,6 +36,9 @@ class Recorder(Bot):
         kind = type(observation).__name__
         if kind not in self.decisions["types"]:
             self.decisions["types"].append(kind)
+        if self.unsendable:
+            self.unsendable = False
+            return "\ud800"
         return legal_actions[0]
 
     def on_event(self, game, event):
@@ -58,8 +65,9 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--batch", action="store_true")
     ap.add_argument("--lazy", action="store_true")
+    ap.add_argument("--unsendable-first", action="store_true")
     a = ap.parse_args()
-    bot = Recorder(Path(a.out))
+    bot = Recorder(Path(a.out), a.unsendable_first)
     client = BotClient(bot, a.token, a.name, a.server, threads=False, batch_events=a.batch,
                        lazy_observation=a.lazy)
     bot.client = client
