@@ -27,9 +27,11 @@ import json
 import logging
 import os
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import grpc
+import orjson
 
 from .pb import arena_pb2_grpc
 from .pb import messages_pb2 as pb
@@ -58,6 +60,37 @@ class GameInfo:
     seats: list[int]
     time_control: dict
     extra: dict = field(default_factory=dict)  # free for the bot's own per-game state
+
+
+class Observation(Mapping):
+    """A DecisionRequest's observation, read-only, parsed from its JSON text on first use
+    (``BotClient(lazy_observation=True)``): a bot that never looks at it does not pay for
+    the parse. It is a `Mapping` (``obs["hand"]``, ``obs.get("trump")``, ``in``, iteration,
+    ``dict(obs)``); ``text`` is the JSON text as received."""
+
+    __slots__ = ("text", "_d")
+
+    def __init__(self, text: str):
+        self.text = text
+        self._d = None
+
+    def _dict(self) -> dict:
+        d = self._d
+        if d is None:
+            d = self._d = _json(self.text)
+        return d
+
+    def __getitem__(self, key):
+        return self._dict()[key]
+
+    def __iter__(self):
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"Observation({self._dict()!r})"
 
 
 class Bot:
@@ -110,17 +143,24 @@ class BotClient:
     the client opens its own connection to ``server``. ``batch_events``: ask the arena
     for the public events inside the next DecisionRequest rather than one message each
     (Hello.batch_events; fewer messages); ``on_event`` still sees every event, in order,
-    before the decision that follows it.
+    before the decision that follows it. ``lazy_observation``: ``decide`` gets an
+    `Observation` (a read-only mapping parsed on first use) rather than a dict, so that a
+    bot that does not read it does not pay for the JSON parse.
+
+    With ``threads=False`` a decision is answered from the loop that reads the stream
+    (no task per decision); an ILLEGAL_ACTION retry is still answered from a task.
     """
 
     def __init__(self, bot, token: str, name: str | None = None, server: str = DEFAULT_SERVER,
                  max_games: int | None = None, threads: bool = True, client: str = CLIENT,
-                 retry_max_s: float = 5.0, channel=None, batch_events: bool = False):
+                 retry_max_s: float = 5.0, channel=None, batch_events: bool = False,
+                 lazy_observation: bool = False):
         self.bot = as_bot(bot)
         self.token, self.name, self.server = token, name, server
         self.max_games, self.threads, self.client = max_games, threads, client
         self.retry_max_s = retry_max_s
         self.batch_events = batch_events
+        self.lazy_observation = lazy_observation
         self.received: dict[str, int] = {}  # ServerMessages received, per kind
         self.events_in_decisions = 0        # events received inside DecisionRequests
         self.games: dict[str, GameInfo] = {}
@@ -219,13 +259,20 @@ class BotClient:
                                                await call.trailing_metadata(), await call.details())
                 log.info("the arena closed the stream")
                 return
-            self._handle(call, msg)
+            inline = self._handle(call, msg)
+            if inline is not None:      # threads=False: answer from here, no task
+                try:
+                    await inline
+                except Exception:       # as a task's would be: logged, the stream goes on
+                    log.exception("answering a decision failed")
             if self._done():
                 await asyncio.sleep(0)
                 call.cancel()
                 return
 
-    def _handle(self, call, msg: pb.ServerMessage) -> None:
+    def _handle(self, call, msg: pb.ServerMessage):
+        """Handle one ServerMessage; returns the answer's coroutine to await at once
+        (threads=False) or None."""
         which = msg.WhichOneof("msg")
         self.received[which] = self.received.get(which, 0) + 1
         if which == "decision":
@@ -234,10 +281,13 @@ class BotClient:
             for ev in d.events:
                 self._event(ev)
             if d.request_id in self.answered:   # resent after a reconnect: answer again
-                self._spawn(self._write(pb.BotMessage(answer=pb.Answer(
-                    request_id=d.request_id, action=self.answered[d.request_id]))))
+                aw = self._write(pb.BotMessage(answer=pb.Answer(
+                    request_id=d.request_id, action=self.answered[d.request_id])))
             else:
-                self._spawn(self._answer(d, list(d.legal_actions)))
+                aw = self._answer(d, list(d.legal_actions))
+            if not self.threads:
+                return aw
+            self._spawn(aw)
         elif which == "verdict":
             v = msg.verdict
             kind = pb.Verdict.Kind.Name(v.kind)
@@ -295,7 +345,7 @@ class BotClient:
         self._requests[d.request_id] = d
         game = self.games.get(d.game_id) or GameInfo(d.game_id, "", {}, {}, [], [d.seat], {})
         try:
-            obs = json.loads(d.observation_json)
+            obs = Observation(d.observation_json) if self.lazy_observation else _json(d.observation_json)
             game.extra["deadline_ms"] = d.deadline_ms   # this decision's time (a search bot keeps to half)
             if self.threads:
                 action = await asyncio.to_thread(self.bot.decide, obs, legal, game)
@@ -328,9 +378,18 @@ class BotClient:
                 log.info("write failed (%s); waiting for the reconnect", type(e).__name__)
 
 
+def _json(text: str):
+    """JSON text from the arena, parsed by orjson (the fast parse) or, for what orjson
+    refuses (NaN, an integer past 64 bits), by json, whose ValueError is raised."""
+    try:
+        return orjson.loads(text)
+    except ValueError:
+        return json.loads(text)
+
+
 def _loads(text: str) -> dict:
     try:
-        out = json.loads(text) if text else {}
+        out = _json(text) if text else {}
     except ValueError:
         return {}
     return out if isinstance(out, dict) else {}

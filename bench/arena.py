@@ -8,7 +8,8 @@ bots in another (two cores: one each):
 
 - arena: a server (arena.server.ArenaServer) plays G games of the variant at once, each
   limited to --deals deals, between 4*G bot connections (the Python SDK, a random legal
-  action, decide called on the event loop). Figures: decisions per second (all games,
+  action, decide called on the event loop; lazy_observation, since this bot does not
+  read its observation). Figures: decisions per second (all games,
   wall time from the first request to the last game's end) and the decision latency
   (the server's clock, from sending a DecisionRequest to receiving the legal answer).
 - echo: a bare bidirectional gRPC echo server (no protobuf, no game); G concurrent
@@ -20,7 +21,9 @@ bots in another (two cores: one each):
   process, never read), beside the same run without them.
 
 The bots ask for batched events (Hello.batch_events) unless --no-batch. Prints one table
-and the ratios arena/echo. Needs nothing but the project's venv.
+and the ratios arena/echo, with each side's CPU per decision (round trip) in the run;
+--repeat N runs arena and echo in turn N times per concurrency and prints the median
+ratio too (on a shared machine one pair of runs can be far off). Needs nothing but the project's venv.
 """
 
 from __future__ import annotations
@@ -81,13 +84,15 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
         await asyncio.sleep(0.05)
     arena.measure = True
     tune_gc()
+    c0 = os.times()
     t0 = time.perf_counter()
     results = await asyncio.gather(*(arena.run_game(v, 1000 + g, bots, max_deals=deals) for g in range(games)))
     dt = time.perf_counter() - t0
     lat = arena.latencies
     errors = [r["error"] for r in results if r["error"]]
     cpu = os.times()
-    print(json.dumps({"decisions": len(lat), "seconds": dt, "server_cpu": cpu.user + cpu.system, "p50_ms": pct(lat, 50) * 1000,
+    print(json.dumps({"decisions": len(lat), "seconds": dt, "server_cpu": cpu.user + cpu.system,
+                      "server_cpu_run": cpu.user + cpu.system - c0.user - c0.system, "p50_ms": pct(lat, 50) * 1000,
                       "p99_ms": pct(lat, 99) * 1000, "faults": sum(r["faults"] for r in results),
                       "errors": errors[:3]}), flush=True)
     await server.stop()
@@ -107,6 +112,13 @@ async def echo_server() -> None:
     await srv.start()
     tune_gc()
     print(json.dumps({"port": port}), flush=True)
+    # "go" on stdin starts the CPU count; the end of stdin prints it
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.readline)
+    c0 = os.times()
+    await loop.run_in_executor(None, sys.stdin.readline)
+    c = os.times()
+    print(json.dumps({"server_cpu_run": c.user + c.system - c0.user - c0.system}), flush=True)
     await srv.wait_for_termination()
 
 
@@ -125,7 +137,8 @@ async def idle_spectators(addr: str, n: int) -> None:
 # -- client side ------------------------------------------------------------------------
 def spawn(role: str, *args) -> tuple[subprocess.Popen, dict]:
     p = subprocess.Popen([sys.executable, __file__, "--role", role, *map(str, args)],
-                         stdout=subprocess.PIPE, text=True, cwd=str(ROOT))
+                         stdout=subprocess.PIPE, stdin=subprocess.PIPE if role == "echo" else None,
+                         text=True, cwd=str(ROOT))
     line = p.stdout.readline()
     if not line:
         p.wait()
@@ -156,9 +169,10 @@ async def run_arena(games: int, deals: int, variant: str, players: int, batch: b
             name = f"bench{s % 4}"
             clients.append(BotClient(lambda o, legal: legal[rng.randrange(len(legal))], info["tokens"][name],
                                      name, addr, threads=False, channel=chans[(g * players + s) % len(chans)],
-                                     batch_events=batch))
+                                     batch_events=batch, lazy_observation=True))
     tasks = [asyncio.ensure_future(c.run()) for c in clients]
     tune_gc()
+    c0 = os.times()
     line = await asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
     for c in clients:
         c.stop()
@@ -174,7 +188,10 @@ async def run_arena(games: int, deals: int, variant: str, players: int, batch: b
     r = json.loads(line)
     r["per_s"] = r["decisions"] / r["seconds"]
     c = os.times()
-    print(f"  (arena server cpu {r['server_cpu']:.1f} s, bots cpu {c.user + c.system:.1f} s, wall {r['seconds']:.1f} s)")
+    bots_cpu = c.user + c.system - c0.user - c0.system
+    n = max(1, r["decisions"])
+    print(f"  (arena server cpu {r['server_cpu']:.1f} s, {r['server_cpu_run'] / n * 1e6:.0f} us per decision "
+          f"in the run; bots cpu {bots_cpu:.1f} s, {bots_cpu / n * 1e6:.0f} us per decision; wall {r['seconds']:.1f} s)")
     return r
 
 
@@ -196,13 +213,22 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
         for c in calls:
             await c.done_writing()
     tune_gc()
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    c0 = os.times()
     t0 = time.perf_counter()
     await asyncio.gather(*(game(g) for g in range(games)))
     dt = time.perf_counter() - t0
+    c = os.times()
+    proc.stdin.close()
+    server_cpu = json.loads(proc.stdout.readline())["server_cpu_run"]
     for ch in chans:
         await ch.close()
     proc.terminate()
     proc.wait()
+    client_cpu = c.user + c.system - c0.user - c0.system
+    print(f"  (echo server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip; client cpu "
+          f"{client_cpu / len(lat) * 1e6:.0f} us per round trip; wall {dt:.1f} s)")
     return {"decisions": len(lat), "seconds": dt, "per_s": len(lat) / dt,
             "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000}
 
@@ -214,6 +240,9 @@ def main(argv=None) -> int:
                     help="deals per game (default 2; at least 100/games, for enough decisions)")
     ap.add_argument("--variant", default="29")
     ap.add_argument("--no-batch", action="store_true", help="bots get one message per event (no batch_events)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="arena and echo runs per concurrency, in turn (a shared machine is noisy: "
+                         "the median ratio is printed)")
     ap.add_argument("--spectators", type=int, default=1000, help="idle spectators of the spectator run (0: none)")
     ap.add_argument("--spectator-games", type=int, default=100, help="concurrent games of the spectator run")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
@@ -235,17 +264,23 @@ def main(argv=None) -> int:
     print(f"{'games':>6} {'what':>6} {'decisions':>10} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8}")
     for g in args.games:
         deals = max(args.deals, 100 // g)     # enough decisions for stable figures at low concurrency
-        a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch))
-        size = 900
-        rounds = max(4, a["decisions"] // g)
-        e = asyncio.run(run_echo(g, rounds, size))
-        for what, r in (("arena", a), ("echo", e)):
-            print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
-        print(f"{g:>6} {'ratio':>6} {'':>10} {a['per_s'] / e['per_s']:>9.2f} "
-              f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f}"
-              + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
-        if a.get("errors"):
-            print("errors:", a["errors"])
+        ratios = []
+        for _ in range(args.repeat):          # arena and echo in turn, so both see the same load
+            a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch))
+            size = 900
+            rounds = max(4, a["decisions"] // g)
+            e = asyncio.run(run_echo(g, rounds, size))
+            for what, r in (("arena", a), ("echo", e)):
+                print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
+            ratios.append(a["per_s"] / e["per_s"])
+            print(f"{g:>6} {'ratio':>6} {'':>10} {a['per_s'] / e['per_s']:>9.2f} "
+                  f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f}"
+                  + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
+            if a.get("errors"):
+                print("errors:", a["errors"])
+        if len(ratios) > 1:
+            print(f"{g:>6} {'median':>6} {'':>10} {statistics.median(ratios):>9.2f}   (throughput ratio of "
+                  f"{len(ratios)} runs: {' '.join(f'{x:.2f}' for x in ratios)})", flush=True)
     if args.spectators:
         g = args.spectator_games
         deals = max(args.deals, 100 // g)

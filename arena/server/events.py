@@ -17,6 +17,7 @@ from collections import deque
 from itertools import islice
 
 from ..pb import messages_pb2 as pb
+from . import framing
 
 
 class Behind(Exception):
@@ -93,15 +94,6 @@ class Feed:
 BATCH_BYTES = 1 << 20      # a GameEventBatch holds about this much at most (the 4 MiB limit)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
     """Serialized GameEventBatch messages holding ``events`` (serialized GameEvents) in
     order, each of about ``limit`` bytes at most (an event larger than that is a batch of
@@ -112,7 +104,7 @@ def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
         if size + len(data) > limit and parts:
             yield b"".join(parts)
             parts, size = [], 0
-        head = b"\x0a" + _varint(len(data))
+        head = b"\x0a" + framing.varint(len(data))
         parts.append(head)
         parts.append(data)
         size += len(head) + len(data)
@@ -166,7 +158,7 @@ def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True
     """Number a public event of ``game`` (a hosting.Game), add it to the game's feed and
     the spectators' feed of every game, and send it (once per connection) to the game's
     seats' bots. A connection in batch mode (Hello.batch_events) keeps it for its next
-    DecisionRequest instead (hosting.Connection.event)."""
+    DecisionRequest instead (hosting.Connection.send_decision), as the serialized bytes."""
     ev.game_id = game.id
     ev.index = game.nevents
     game.nevents += 1
@@ -181,8 +173,8 @@ def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True
             if c is not None and c.alive and c.id not in sent:
                 sent.add(c.id)
                 if c.batch:
-                    c.held.append(ev)
+                    c.held.append(data)
                 else:
                     if msg is None:
-                        msg = pb.ServerMessage(event=ev).SerializeToString()
+                        msg = framing.event_message(data)
                     c.send(msg)

@@ -13,6 +13,7 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
+import orjson
 from google.protobuf.message import DecodeError
 
 from interpreter import Match
@@ -20,7 +21,7 @@ from interpreter.playout import NoAnswer, play_async
 
 from ..pb import messages_pb2 as pb
 from ..store import Store
-from . import events, persist
+from . import events, framing, persist
 from .faults import BAD_BURST, BAD_RATE, NETWORK_GRACE_MS, BadMeter, Closed, FaultCounts, clip
 
 log = logging.getLogger("taash.arena")
@@ -57,6 +58,17 @@ class TimeControl:
         kw = {f: getattr(msg, f) for f in ("move_ms", "max_strikes") if getattr(msg, f)}
         kw.update({f: getattr(msg, f) for f in ("bank_ms", "grace_ms") if msg.HasField(f)})
         return replace(self, **kw)
+
+
+def observation_json(obs: dict) -> str:
+    """``obs`` (State.observation) as the compact JSON text of DecisionRequest.observation_json:
+    no spaces, non-ASCII as itself, the same text as ``json.dumps(obs, separators=(",", ":"),
+    ensure_ascii=False)``, written by orjson (several times faster); a value orjson does
+    not take (a non-string key, an integer past 64 bits) falls back to the json module."""
+    try:
+        return orjson.dumps(obs).decode()
+    except TypeError:
+        return json.dumps(obs, separators=(",", ":"), ensure_ascii=False)
 
 
 def _kind_name(kind: int) -> str:
@@ -96,7 +108,7 @@ class Connection:
         self.games: set[str] = set()
         self.seats = 0
         self.batch = False
-        self.held: list[pb.GameEvent] = []
+        self.held: list[bytes] = []     # serialized GameEvents (batch mode)
         self.on_overflow = None     # called once when the queue is full
         self.kill = None            # set by the wire: ends the stream at once
         self.limit = SEND_LIMIT
@@ -109,21 +121,20 @@ class Connection:
                 self.flush()
             self._put(data)
 
-    def send_decision(self, req: pb.DecisionRequest, pending) -> None:
-        """Queue a DecisionRequest, carrying the held events (batch mode), as (bytes,
-        pending, this connection): the wire starts the decision's clock as it writes it."""
+    def send_decision(self, req: bytes, pending) -> None:
+        """Queue a DecisionRequest (``req``: serialized, without events), carrying the
+        held events (batch mode), as (bytes, pending, this connection): the wire starts
+        the decision's clock as it writes it."""
         if self.alive:
-            if self.held:
-                req.events.extend(self.held)
-                self.held = []
-            self._put((pb.ServerMessage(decision=req).SerializeToString(), pending, self))
+            held, self.held = self.held, []
+            self._put((framing.decision_message(req, held), pending, self))
 
     def flush(self) -> None:
         """Send the held events one message each (before a message that is no
         decision, or at the end of a game)."""
         held, self.held = self.held, []
         for ev in held:
-            self._put(pb.ServerMessage(event=ev).SerializeToString())
+            self._put(framing.event_message(ev))
 
     def _put(self, data) -> None:
         if not self.alive:
@@ -154,7 +165,9 @@ class Pending:
 
     def __init__(self, rid, game, seat, st, legal, obs_json):
         self.rid, self.game, self.seat, self.st = rid, game, seat, st
-        self.legal, self.legal_set, self.obs_json = legal, set(legal), obs_json
+        # text -> the engine's Action: a legal answer goes back to the engine as its own
+        # Action (the game loop's fast path, no parse of the text)
+        self.legal, self.legal_set, self.obs_json = legal, {a: a for a in legal}, obs_json
         self.conn = None
         self.sent_at = 0.0
         self.spent = 0.0            # seconds used on earlier connections
@@ -399,8 +412,9 @@ class Arena:
         if p is None or p.game.bots[p.seat] != conn.bot:
             self._not_pending(conn, rid, action)
             return
-        if action in p.legal_set:
-            p.result, p.how = action, "answer"
+        act = p.legal_set.get(action)
+        if act is not None:
+            p.result, p.how = act, "answer"
             p.wake()
             return
         p.strikes += 1
@@ -532,7 +546,7 @@ class Arena:
         legal = st.legal_actions()
         seat = game.seats[s]
         tc = game.tc
-        obs_json = json.dumps(st.observation(s), separators=(",", ":"), ensure_ascii=False)
+        obs_json = observation_json(st.observation(s))
         rid = f"{game.id}.{game.nreq}"
         game.nreq += 1
         p = Pending(rid, game, s, st, legal, obs_json)
@@ -560,7 +574,7 @@ class Arena:
                     conn.send_decision(pb.DecisionRequest(
                         request_id=rid, game_id=game.id, seat=s, observation_json=obs_json,
                         legal_actions=legal, deadline_ms=int(allowed), time_bank_ms=int(seat.bank_ms),
-                        attempt=p.strikes, resumed=p.sends > 0), p)
+                        attempt=p.strikes, resumed=p.sends > 0).SerializeToString(), p)
                     p.sends += 1
                 remaining = p.deadline - now
                 if remaining <= 0:

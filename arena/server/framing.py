@@ -1,0 +1,58 @@
+"""Messages framed from bytes already serialized: a public event is serialized once
+(events.publish) and goes, as those bytes, into every feed, every ServerMessage.event and
+every DecisionRequest.events that carries it, without being parsed or copied again.
+
+Protobuf's wire format (protobuf.dev, "Encoding"): a message field is its key (field
+number << 3 | 2), its length as a varint and the message's bytes; a repeated field is
+that, once per element; fields go in field-number order. So the bytes framed here are
+the bytes `SerializeToString` writes for the same message (tests/arena/test_arena_speed.py
+compares them). No gRPC here."""
+
+from __future__ import annotations
+
+from ..pb import messages_pb2 as pb
+
+
+def _key(message, field: str) -> bytes:
+    n = pb_field_number(message, field)
+    assert n < 16, "a key of one byte"
+    return bytes([n << 3 | 2])
+
+
+def pb_field_number(message, field: str) -> int:
+    """The number of ``field`` of protobuf message class ``message``."""
+    return message.DESCRIPTOR.fields_by_name[field].number
+
+
+def varint(n: int) -> bytes:
+    """``n`` (>= 0) as a protobuf varint: 7 bits a byte, low first, high bit set on all
+    but the last."""
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+EVENT = _key(pb.ServerMessage, "event")
+DECISION = _key(pb.ServerMessage, "decision")
+EVENTS = _key(pb.DecisionRequest, "events")
+# DecisionRequest.events is its last field, so appending events keeps protobuf's order
+assert pb_field_number(pb.DecisionRequest, "events") == max(f.number for f in pb.DecisionRequest.DESCRIPTOR.fields)
+
+
+def event_message(event: bytes) -> bytes:
+    """A ServerMessage carrying one serialized GameEvent."""
+    return EVENT + varint(len(event)) + event
+
+
+def decision_message(request: bytes, events: list[bytes]) -> bytes:
+    """A ServerMessage carrying a DecisionRequest: ``request`` serialized without events,
+    then ``events`` (serialized GameEvents) as its ``events``."""
+    if events:
+        parts = [request]
+        for ev in events:
+            parts += (EVENTS, varint(len(ev)), ev)
+        request = b"".join(parts)
+    return DECISION + varint(len(request)) + request

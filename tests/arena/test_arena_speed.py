@@ -1,0 +1,162 @@
+"""What the arena's fast paths (issue 12, speed) must keep exactly as before:
+
+- the observation JSON the arena writes with orjson is, byte for byte, the text of
+  ``json.dumps(obs, separators=(",", ":"), ensure_ascii=False)``, at every decision of
+  whole deals of every shipped variant (hidden trump, widow, called partner), and for
+  values orjson refuses (a non-string key, an integer past 64 bits: the json module then
+  writes it);
+- the spliced DecisionRequest bytes (held events appended as serialized bytes) are the
+  bytes protobuf itself writes for the same request;
+- the SDK's lazy `Observation` reads as the parsed JSON and parses nothing until read,
+  and a bot with it plays a match over gRPC (the arena and the bots in processes of
+  their own);
+- a bot answering from its reading loop (threads=False) survives an answer it cannot send.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+from arena.pb import messages_pb2 as pb
+from arena.sdk import Observation
+from arena.server import framing
+from arena.server.hosting import observation_json
+from interpreter import Match, load_variant
+from interpreter.playout import steps
+from tests.helpers import ROOT
+from tests.helpers.arena_util import Server, env, record
+
+EVENT_BOT = [sys.executable, "-m", "tests.helpers.event_bot"]
+
+VARIANTS = ["28", "29", "56", "304", "304-solo", "court-piece"]
+
+
+def observations(name: str, deals: int = 3, seed: int = 3):
+    """Every seat's observation at every decision of ``deals`` deals, random legal play."""
+    v = load_variant(name)
+    rng = random.Random(seed)
+    gen = steps(Match(v, seed), max_deals=deals)
+    try:
+        st, seat = next(gen)
+        while True:
+            for s in range(v.players):
+                yield st.observation(s)
+            st, seat = gen.send(rng.choice(st.legal_actions()))
+    except StopIteration:
+        return
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_observation_json_is_the_json_modules_text(name):
+    n = 0
+    for obs in observations(name):
+        assert observation_json(obs) == json.dumps(obs, separators=(",", ":"), ensure_ascii=False)
+        n += 1
+    assert n > 100
+
+
+def test_observation_json_falls_back_to_the_json_module():
+    for obs in ({1: "x", "hand": ["QS"]}, {"n": 2 ** 70}, {"name": "Pāṇḍava \"quoted\" \\ \u0001"}):
+        assert observation_json(obs) == json.dumps(obs, separators=(",", ":"), ensure_ascii=False)
+    assert observation_json({1: "x"}) == '{"1":"x"}'
+
+
+def test_framed_messages_are_the_bytes_protobuf_writes():
+    text = {s: observation_json(o) for s, o in enumerate(observations("304", deals=1)) if s < 4}
+    events = [pb.GameEvent(game_id="g7", index=0, deal_started=pb.DealStarted(deal=1, dealer=3)),
+              pb.GameEvent(game_id="g7", index=1, action=pb.ActionTaken(deal=1, seat=2, action="JS",
+                                                                         by_default=True)),
+              pb.GameEvent(game_id="g7", index=2, deal_ended=pb.DealEnded(
+                  deal=1, hands=[pb.Cards(cards=["JS", "9S", "AS", "TS"] * 8)] * 4, result_json="{}" * 200))]
+    assert len(events[2].SerializeToString()) > 128         # a length of two varint bytes
+    for seat, obs in text.items():
+        for n in range(len(events) + 1):
+            req = pb.DecisionRequest(request_id=f"g7.{seat}", game_id="g7", seat=seat, observation_json=obs * 20,
+                                     legal_actions=["pass", "bid 160"], deadline_ms=2000, time_bank_ms=seat,
+                                     attempt=seat % 2, resumed=seat == 3)
+            framed = framing.decision_message(req.SerializeToString(), [e.SerializeToString() for e in events[:n]])
+            req.events.extend(events[:n])
+            assert framed == pb.ServerMessage(decision=req).SerializeToString()
+            assert pb.ServerMessage.FromString(framed).decision == req
+    for e in events:
+        assert framing.event_message(e.SerializeToString()) == pb.ServerMessage(event=e).SerializeToString()
+    assert [framing.varint(n) for n in (0, 1, 127, 128, 300, 2 ** 21)] == \
+        [b"\x00", b"\x01", b"\x7f", b"\x80\x01", b"\xac\x02", b"\x80\x80\x80\x01"]
+
+
+def test_lazy_observation_parses_on_first_read_only():
+    obs = next(observations("29", deals=1))
+    text = observation_json(obs)
+    lazy = Observation(text)
+    assert lazy.text == text and lazy._d is None      # nothing parsed yet
+    assert lazy["seat"] == 0 and lazy.get("nothing", 7) == 7 and "hand" in lazy
+    assert dict(lazy) == obs and len(lazy) == len(obs) and list(lazy) == list(obs)
+    with pytest.raises(KeyError):
+        lazy["nothing"]
+    assert isinstance(Observation("{}"), Observation) and dict(Observation("{}")) == {}
+    with pytest.raises(ValueError):
+        Observation("{bad")["seat"]      # a bad text fails where it is read (decide: a BotError)
+
+
+def test_a_lazy_observation_bot_plays_a_match_over_grpc(tmp_path):
+    """Two SDK bots in processes of their own (threads=False: answered from the reading
+    loop), one with lazy_observation: each decision's observation names the bot's seat
+    and the request's legal actions, and the match has no fault."""
+    s = Server(tmp_path / "data")
+    try:
+        outs = {}
+        for name, lazy in (("lz", True), ("dc", False)):
+            outs[name] = tmp_path / f"{name}.json"
+            cmd = [*EVENT_BOT, "--name", name, "--token", s.token(name), "--server", s.addr, "--batch",
+                   "--out", str(outs[name])] + (["--lazy"] if lazy else [])
+            s.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                            env=env(), cwd=ROOT))
+        s.wait_connected(["lz", "dc"])
+        [res] = s.run_matches("29", ["lz", "dc", "lz", "dc"], seed=5, max_deals=2)
+        assert res.error == "" and res.faults == 0 and res.deals == 2
+        rec = record(res.record)
+        end = time.monotonic() + 30
+        while not all(o.exists() and json.loads(o.read_text())["games_ended"] == 1 for o in outs.values()):
+            assert time.monotonic() < end, "the bots did not see the game end"
+            time.sleep(0.05)
+        got = {k: json.loads(o.read_text())["decisions"] for k, o in outs.items()}
+        assert got["lz"]["types"] == ["Observation"] and got["dc"]["types"] == ["dict"]
+        # every action of the record was a decision of one of the two bots, none defaulted
+        actions = sum(len(d["actions"]) for d in rec["deals"])
+        assert got["lz"]["disagree"] == got["dc"]["disagree"] == 0
+        assert got["lz"]["agree"] + got["dc"]["agree"] == actions > 40
+    finally:
+        s.stop()
+
+
+def test_an_answer_that_cannot_be_sent_does_not_end_the_bot(tmp_path):
+    """threads=False answers from the reading loop: an answer protobuf cannot encode
+    (decide returned a lone surrogate) is logged there, as a task's failure was, and the
+    bot plays on: that one decision times out (default action), every later one is
+    answered."""
+    s = Server(tmp_path / "data")
+    try:
+        outs = {}
+        for name, extra in (("us", ["--unsendable-first"]), ("ok", [])):
+            outs[name] = tmp_path / f"{name}.json"
+            cmd = [*EVENT_BOT, "--name", name, "--token", s.token(name), "--server", s.addr, "--batch",
+                   "--lazy", "--out", str(outs[name]), *extra]
+            s.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                            env=env(), cwd=ROOT))
+        s.wait_connected(["us", "ok"])
+        [res] = s.run_matches("28", ["us", "ok", "us", "ok"], seed=2, max_deals=2, move_ms=300, bank_ms=0)
+        assert res.error == "" and res.deals == 2
+        rec = record(res.record)
+        kinds = [v["kind"] for v in rec["arena"]["verdicts"]]
+        assert kinds == ["TIMEOUT"]
+        assert rec["arena"]["verdicts"][0]["seat"] in (0, 2)
+        assert sum(len(d["by_default"]) for d in rec["arena"]["deals"]) == 1
+        assert all(p.poll() is None for p in s.procs)       # both bots still running
+    finally:
+        s.stop()
