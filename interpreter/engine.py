@@ -453,10 +453,7 @@ class State:
         the widow, and a suit named secretly as trump (``trump S`` of ``trump.mode:
         secret``, §29b.5) keep their card or suit hidden from the other seats."""
         if viewer != seat_of_action:
-            head, _, rest = action.partition(" ")
-            if (head in ("take", "discard") or (head == "trump-card" and rest in self.v.deck.card_index)
-                    or (head == "trump" and self.v.trump_mode == "secret")):
-                return head
+            return self.v.hidden_forms.get(action, action)   # built with the variant's actions
         return action
 
     def observation(self, seat: int) -> dict:
@@ -470,6 +467,7 @@ class State:
         text = v.deck.text
         is_decl = seat == self.declarer
         knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
+        hidden = v.hidden_forms     # what public_action hides from the other seats
         return {
             "variant": v.name,
             "seat": seat,
@@ -481,7 +479,7 @@ class State:
             "hand": [text[c] for c in self.hands[seat]],
             "hand_sizes": [len(h) for h in self.hands],
             "sitting_out": [s for s in range(v.players) if self.out[s]],
-            "history": [[s, self.public_action(s, a, seat)] for s, a in self.history],
+            "history": [[s, a if s == seat else hidden.get(a, a)] for s, a in self.history],
             "high_bid": self.bid or None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
             "denomination": v.denomination_name.get(self.denomination),
@@ -505,7 +503,8 @@ class State:
             "set_aside": [text[c] for c in self.set_aside] if is_decl and self.set_aside else None,
             "trick": [[s, text[c]] for s, c in zip(self.trick_seats, self.trick_cards)],
             "tricks": self.tricks_json(),
-            "points": self.trick_points(),
+            # while the deal is played the points taken are the tricks' (_score adds a widow)
+            "points": self.seat_points[:] if self.to_act >= 0 else self.trick_points(),
             "declared": sorted(self.declared),
             "answers": sorted(self.answers),
             "score": self.seat_scores(),

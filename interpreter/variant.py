@@ -196,6 +196,14 @@ class Variant:
                                         for ans in decl.answers)
         self.actions = tuple(table)
         self.action_map = {str(a): a for a in table}
+        # the actions that other seats see in another form (State.public_action): that form
+        secret = self.trump_mode == "secret"
+        self.hidden_forms = {}
+        for a in table:
+            head, _, rest = a.partition(" ")
+            if head in ("take", "discard") or (head == "trump-card" and rest in d.card_index) \
+                    or (head == "trump" and secret):
+                self.hidden_forms[a] = head
         # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
         # kind -> the variant's action of that kind for each card id
         self.card_actions = {"play": self.play_text, "trump-card": self.trump_card_text,
