@@ -21,9 +21,9 @@ DEFAULT_SERVER = "127.0.0.1:50051"
 def _port(text):
     """A TCP port 0..65535 (0: any free port)."""
     import argparse
-    v = _conv("--port")(text)
+    v = _conv("a port")(text)
     if v > 65535:
-        raise argparse.ArgumentTypeError(f"--port must be at most 65535, not {v}")
+        raise argparse.ArgumentTypeError(f"a port is at most 65535, not {v}")
     return v
 
 

@@ -124,9 +124,9 @@ class Reader:
 
 class Spectators:
     """The arena's spectators: at most ``limit`` readers, and the feed of every game's
-    events (the last ``keep``). ``sweep`` drops, every ``every_s`` seconds, the readers
-    whose position the feed no longer keeps, even one blocked because its client does
-    not read."""
+    events (the last ``keep``). ``sweep`` drops, every ``every_s`` seconds (at most
+    ``most`` at a time), the readers whose position the feed no longer keeps, even one
+    blocked because its client does not read."""
 
     def __init__(self, limit: int = 1000, keep: int = 20_000):
         self.limit = limit
@@ -143,11 +143,14 @@ class Spectators:
         """A spectator went away."""
         self.readers.discard(r)
 
-    async def sweep(self, every_s: float = 0.5) -> None:
-        """Drop readers that fell behind, until cancelled."""
+    async def sweep(self, every_s: float = 0.1, most: int = 50) -> None:
+        """Drop readers that fell behind, until cancelled: at most ``most`` each time, so
+        that a crowd of idle spectators falling behind together is dropped over several
+        loop turns rather than in one long one (each drop ends a gRPC call)."""
         while True:
             await asyncio.sleep(every_s)
-            for r in [r for r in self.readers if r.pos < r.feed.first]:
+            behind = [r for r in self.readers if r.pos < r.feed.first]
+            for r in behind[:most]:
                 self.readers.discard(r)
                 if r.drop is not None:
                     r.drop(f"the spectator fell {r.feed.first - r.pos} events behind (the arena keeps "

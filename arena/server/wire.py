@@ -310,7 +310,9 @@ class ArenaServer:
         if request.game_id:
             game = arena.games.get(request.game_id)
             if game is None:
-                await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {request.game_id!r} is running")
+                await context.abort(grpc.StatusCode.NOT_FOUND,
+                                    f"no game {request.game_id[:64]!r}{'...' if len(request.game_id) > 64 else ''}"
+                                    " is running")
             feed, pos, first = game.feed, 0, []
         else:
             # the running games from their start, then every event from now on

@@ -46,15 +46,17 @@ def environment():
     return env
 
 
-def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1) -> web.Application:
+def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
+             watch_token: str | None = None) -> web.Application:
     """The application over ``site``; ``arena`` (host:port): follow its live games, a
-    page getting the states changed in each ``batch_s`` seconds as one message."""
+    page getting the states changed in each ``batch_s`` seconds as one message;
+    ``watch_token``: the token of an arena served with --private-watch."""
     env = environment()
     app = web.Application()
     hub = None
     if arena:
         from .live import LiveHub
-        hub = LiveHub(arena)
+        hub = LiveHub(arena, token=watch_token)
 
         async def start(app):
             hub.start()
@@ -101,17 +103,28 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1) -> web.
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def bot(request):
-        return page("bot.html", bot=site.bot(request.match_info["name"]))
+        b = site.bot(request.match_info["name"])
+        if not b["variants"] and not b["arena_games"]:
+            raise web.HTTPNotFound(text=f"no games of bot {request.match_info['name'][:64]!r}")
+        return page("bot.html", bot=b)
+
+    def page_number(request) -> int:
+        """The ``page`` query parameter (0-based); 400 unless a whole number >= 0."""
+        text = request.query.get("page", "0") or "0"
+        if not text.isdigit() or len(text) > 9:
+            raise web.HTTPBadRequest(text=f"page must be a whole number from 0, not {text[:20]!r}")
+        return int(text)
 
     async def live(request):
         if hub is None:
             raise web.HTTPNotFound(text="no arena: start taash web with --arena ADDR")
+        page_number(request)
         return page("live.html", connected=hub is not None and hub.connected)
 
     async def events(request):
         if hub is None:
             raise web.HTTPNotFound(text="no arena: start with --arena ADDR")
-        page_no = max(0, int(request.query.get("page", "0") or 0))
+        page_no = page_number(request)
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
         await resp.prepare(request)
         q = hub.subscribe()
@@ -178,9 +191,10 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1) -> web.
 
 
 def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | None = None,
-          print_fn=print) -> None:
-    """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``."""
-    app = make_app(site, arena)
+          print_fn=print, watch_token: str | None = None) -> None:
+    """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``.
+    Raises OSError if ``host:port`` cannot be bound (in use, no such address)."""
+    app = make_app(site, arena, watch_token=watch_token)
 
     async def main():
         runner = web.AppRunner(app)

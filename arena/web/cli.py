@@ -18,6 +18,17 @@ def _site(args):
 def cmd_web(args) -> int:
     from ..ladder import StoreError
     from .app import serve
+    if not args.store and not os.path.isdir(args.data):
+        print(f"taash: error: no data directory {args.data!r} (the --data of an arena or a ladder)",
+              file=sys.stderr)
+        return 1
+    token = args.watch_token
+    if token is None:   # an arena served with --private-watch keeps it there
+        try:
+            with open(os.path.join(args.data, "watch-token")) as f:
+                token = f.read().strip() or None
+        except OSError:
+            token = None
     try:
         site = _site(args)
     except StoreError as e:
@@ -25,7 +36,12 @@ def cmd_web(args) -> int:
         return 1
     if args.nice:
         os.nice(args.nice)
-    serve(site, args.host, args.port, args.arena)
+    try:
+        serve(site, args.host, args.port, args.arena, watch_token=token)
+    except OSError as e:     # the address: in use, or no such host
+        print(f"taash: error: cannot serve the web pages on {args.host}:{args.port}: "
+              f"{e.strerror or e}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -53,7 +69,11 @@ def add_commands(sub) -> None:
                    help="the ladder database instead: sqlite:///FILE or postgresql://...")
     w.add_argument("--arena", metavar="ADDR", help="show the live games of the arena at ADDR (host:port)")
     w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    w.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free port)")
+    from ..cli_arena import _port
+    w.add_argument("--port", type=_port, default=8080, help="port (default 8080; 0: any free port)")
+    w.add_argument("--watch-token", metavar="T",
+                   help="the watch token of an arena served with --private-watch (default: DIR/watch-token "
+                        "if there is one)")
     w.add_argument("--nice", type=int, default=0, metavar="N",
                    help="lower this process's CPU priority by N (e.g. 10 beside a busy arena on the same machine)")
     w.set_defaults(fn=cmd_web)

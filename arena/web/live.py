@@ -104,10 +104,12 @@ class LiveHub:
     """Follows the arena at ``addr`` (host:port) with one `WatchBatches` call for every game and
     tells its subscribers which game states changed (no copy and no JSON per event: a
     page serializes only its own games, at most once per batch). Reconnects every
-    ``retry_s`` seconds while the arena is away. ``games``: id -> state of running games."""
+    ``retry_s`` seconds while the arena is away. ``token``: the watch token of an arena
+    served with --private-watch. ``games``: id -> state of running games."""
 
-    def __init__(self, addr: str, retry_s: float = 1.0):
+    def __init__(self, addr: str, retry_s: float = 1.0, token: str | None = None):
         self.addr = addr
+        self.metadata = [("authorization", f"Bearer {token}")] if token else None
         self.retry_s = retry_s
         self.games: dict[str, dict] = {}
         self.subs: set[Subscriber] = set()
@@ -170,7 +172,8 @@ class LiveHub:
                 async with grpc.aio.insecure_channel(self.addr, options=[("grpc.max_receive_message_length", 8 << 20)]) as ch:
                     call = ch.unary_stream("/taash.arena.v1.Arena/WatchBatches",
                                            request_serializer=apb.WatchRequest.SerializeToString,
-                                           response_deserializer=pb.GameEventBatch.FromString)(apb.WatchRequest())
+                                           response_deserializer=pb.GameEventBatch.FromString)(apb.WatchRequest(),
+                                                                                           metadata=self.metadata)
                     self.connected = True
                     async for batch in call:
                         self._apply(batch.events)

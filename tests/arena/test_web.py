@@ -182,3 +182,38 @@ def test_bot_page_counts_its_own_faults_by_kind(tmp_path):
     assert status == 200 and "TIMEOUT" in html and gid in html
     view = game_view(rec)
     assert [v["index"] for v in view["deals"][0]["verdicts"]] == [3, 5, 9] and view["bots"][1] == "y"
+
+
+def test_unknown_bot_and_bad_page_numbers_are_refused(site):
+    (s1, t1, _), = asyncio.run(_get(site, "/bot/nobody"))
+    assert s1 == 404 and "nobody" in t1
+
+    async def live():
+        app = make_app(site, arena="127.0.0.1:1")    # no arena there: the pages still answer
+        async with TestClient(TestServer(app)) as c:
+            return [(await c.get(p)).status for p in ("/live?page=abc", "/live?page=-1",
+                                                       "/live?page=99999999999999999999", "/live?page=2",
+                                                       "/live/events?page=x")]
+    assert asyncio.run(live()) == [400, 400, 400, 200, 400]
+
+
+def test_web_command_refuses_bad_arguments_in_one_line(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    from tests.helpers import ROOT
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    cases = [(["--port", "99999"], "a port is at most 65535"),
+             (["--data", str(tmp_path / "missing")], "no data directory"),
+             (["--data", str(tmp_path), "--port", str(busy.getsockname()[1])], "address already in use")]
+    try:
+        for argv, words in cases:
+            r = subprocess.run([sys.executable, "-m", "arena.cli", "web", *argv], capture_output=True, text=True,
+                               cwd=ROOT, timeout=60)
+            assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (argv, r.stderr)
+            assert words in r.stderr.strip().splitlines()[-1], r.stderr     # said in its last line
+    finally:
+        busy.close()
+    assert not (tmp_path / "missing").exists()

@@ -55,3 +55,22 @@ def test_web_pages_follow_the_arena_and_stop_with_it(tmp_path, how):
         p.wait(10)
     assert _refused(arena_port)
     assert _refused(web_port), "the web pages outlived the arena"
+
+
+def test_web_pages_follow_a_private_watch_arena(tmp_path):
+    """--private-watch: the pages read DIR/watch-token and still follow the arena."""
+    p = subprocess.Popen([sys.executable, "-m", "arena.cli", "arena", "serve", "--port", "0", "--web", "0",
+                          "--private-watch", "--data", str(tmp_path), "--quiet"], stdout=subprocess.PIPE, text=True,
+                         cwd=ROOT)
+    try:
+        lines = [p.stdout.readline(), p.stdout.readline()]
+        url = re.search(r"web pages on (http://[\d.]+:\d+/)", "".join(lines)).group(1)
+        for _ in range(200):
+            live = json.load(urllib.request.urlopen(url + "live.json", timeout=5))
+            if live["connected"]:
+                break
+            time.sleep(0.05)
+        assert live["connected"] is True
+    finally:
+        p.terminate()
+        p.wait(10)
