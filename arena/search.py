@@ -95,6 +95,8 @@ INFER = _os.environ.get("TAASH_SEARCH_INFER", "0") == "1"
 INFER_EPS = float(_os.environ.get("TAASH_SEARCH_EPS", 0.2))
 LEAD = _os.environ.get("TAASH_SEARCH_LEAD", "0") == "1"
 SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
+FEW_BIDS = _os.environ.get("TAASH_SEARCH_BIDS", "few") == "few"
+PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 1.0))   # the heuristic's action is left only for a lead of this many standard errors
 
 
 class RebuildError(TaashError):
@@ -572,6 +574,46 @@ class SearchBot:
             st.apply_id(a.id)
         return w
 
+    def _prior(self, root: State, seat: int, ids: list, arms: list):
+        """The arm (index into ``ids``) of the heuristic bot's action at ``root`` for
+        ``seat`` (arena/heuristic.py, from the seat's observation), or None."""
+        acts = self.v.actions
+        text = self.rollout.model().decide(root.observation(seat), [str(acts[i]) for i in ids])
+        a = self.v.action_map.get(str(text))
+        if a is None:
+            return None
+        key = _arm_key(a)
+        for j in arms:
+            if _arm_key(acts[ids[j]]) == key:
+                return j
+        return None
+
+    def _few_bids(self, ids: list, arms: list, keep) -> list:
+        """The arms worth searching in an auction: of the bids (``bid`` actions with a
+        (number, denomination) argument), the lowest of each denomination and those of
+        the number of the heuristic's bid (``keep``); every other action. Rollouts let
+        the other seats pass, so a higher bid of one denomination plays out alike and
+        differs by the scoring alone; 56's 150 bids become about 13."""
+        acts = self.v.actions
+        low = {}
+        for j in arms:
+            a = acts[ids[j]]
+            if a.kind == "bid" and isinstance(a.arg, tuple):
+                den = a.arg[1]
+                if den not in low or a.arg[0] < acts[ids[low[den]]].arg[0]:
+                    low[den] = j
+        if not low:
+            return arms
+        ka = acts[ids[keep]] if keep is not None else None
+        want = ka.arg[0] if ka is not None and ka.kind == "bid" and isinstance(ka.arg, tuple) else None
+        out = []
+        for j in arms:
+            a = acts[ids[j]]
+            if (a.kind != "bid" or not isinstance(a.arg, tuple) or j == keep
+                    or low[a.arg[1]] == j or a.arg[0] == want):
+                out.append(j)
+        return out
+
     # the generator of one decision: a function of (seed, observation)
     def _rng(self, obs: dict) -> random.Random:
         key = json.dumps([str(self.seed), obs], sort_keys=True, separators=(",", ":"), default=str)
@@ -639,11 +681,18 @@ class SearchBot:
         seen_codes = set()
         arms = []
         for j in range(k):
-            a = v.actions[ids[j]]
-            key = (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
+            key = _arm_key(v.actions[ids[j]])
             if key not in seen_codes:
                 seen_codes.add(key)
                 arms.append(j)
+        keep = self._prior(root, seat, ids, arms) if PRIOR_Z > 0 else None
+        if keep is not None:                  # searched first in every world, never dropped
+            arms.remove(keep)
+            arms.insert(0, keep)
+        if FEW_BIDS:
+            arms = self._few_bids(ids, arms, keep)
+        searched = len(arms)
+        dsum, dsq, dn = [0.0] * k, [0.0] * k, [0] * k   # paired differences with ``keep``
         rounds = max(1, math.ceil(math.log2(len(arms))))
         checks = self._checks(root, seat) if INFER else []
         start = clock()
@@ -657,11 +706,13 @@ class SearchBot:
             worlds += 1
             w = self._weight(world, checks) if checks else 1.0
             wseed = rng.getrandbits(64)
+            vals = {}
             for j in arms:
                 st = world.copy()
                 st.apply_id(ids[j])
                 run(st, random.Random(wseed))   # the same rollout draws for every action
-                total[j] += w * value(st, seat)
+                x = vals[j] = value(st, seat)
+                total[j] += w * x
                 count[j] += w
                 playouts += 1
                 in_round += 1
@@ -669,6 +720,12 @@ class SearchBot:
                 if playouts >= cap or now >= end:
                     done = True
                     break
+            if keep in vals:
+                base = vals[keep]
+                for j, x in vals.items():
+                    dsum[j] += x - base
+                    dsq[j] += (x - base) ** 2
+                    dn[j] += 1
             if done:
                 break
             # the playouts this decision can afford, and the share of one round
@@ -679,6 +736,10 @@ class SearchBot:
             if in_round >= afford / rounds:
                 arms.sort(key=lambda j: (-total[j] / count[j], j))
                 arms = arms[:(len(arms) + 1) // 2]
+                if keep is not None:
+                    if keep in arms:
+                        arms.remove(keep)
+                    arms.insert(0, keep)
                 in_round = 0
         best, bv = arms[0], None
         for j in sorted(arms):
@@ -686,9 +747,25 @@ class SearchBot:
                 m = total[j] / count[j]
                 if bv is None or m > bv + 1e-12:
                     best, bv = j, m
+        lead = None
+        if keep is not None and best != keep:
+            # leave the heuristic's action only for a significant lead over it
+            n_ = dn[best]
+            mean = dsum[best] / n_ if n_ else 0.0
+            se = math.sqrt(max(0.0, dsq[best] / n_ - mean * mean) / (n_ - 1)) if n_ > 1 else float("inf")
+            lead = (mean, se)
+            if n_ < 2 or mean <= PRIOR_Z * se:
+                best = keep
         self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000,
-                      "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)}}
+                      "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)},
+                      "prior": None if keep is None else str(v.actions[ids[keep]]), "arms": searched,
+                      "lead": lead}
         return v.actions[ids[best]]
+
+
+def _arm_key(a):
+    """Actions of one key act alike (``bid 28 S`` and ``bid S 28``): kind and code."""
+    return (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
 
 
 def _default_text(v, legal):
