@@ -12,7 +12,7 @@ import pytest
 
 from arena.search import SearchBot, rebuild
 from arena.sdk import GameInfo
-from interpreter import Match, load_variant, shipped_variants
+from interpreter import Match, State, load_variant, shipped_variants
 
 
 def random_states(name, count, seed):
@@ -166,3 +166,27 @@ def test_auction_searches_the_lowest_bid_of_each_denomination():
         bot = SearchBot(v, seed=1, budget_ms=None, playouts=30)
         bot.decide_state(st, st.to_act)
         assert bot.stats["arms"] == (6 if h.split()[1] == "28" else 12)
+
+
+def test_a_hidden_trump_is_inferred_from_the_declarers_hand():
+    """28 (RULES.md §28.5): the eldest bids 14, the others pass and it lays a trump card
+    face down from its first four cards JH 9H AH 7S. To a defender the choice is hidden;
+    a world in which the card is a heart (the longest suit, the rollout's choice) keeps
+    weight 1, one in which it is 7S weighs TRUMP_EPS."""
+    from arena.search import TRUMP_EPS
+    v = load_variant("28")
+    deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
+    eldest = State(v, dealer=0, hands=[deck[i::4] for i in range(4)]).to_act
+    first = ["JH", "9H", "AH", "7S"]
+    rest = [c for c in deck if c not in first]
+    hands = [rest[8 * i:8 * i + 8] for i in range(3)]
+    hands.insert(eldest, first + rest[24:28])
+    bot = SearchBot(v, seed=0, budget_ms=None, playouts=10)
+    for card, want in (("9H", 1.0), ("7S", TRUMP_EPS)):
+        st = State(v, dealer=0, hands=hands)
+        for a in ["bid 14", "pass", "pass", "pass", "trump-card " + card]:
+            st.apply(a)
+        defender = (eldest + 1) % 4
+        assert bot._hidden_trump(st, defender) == 4
+        assert bot._hidden_trump(st, eldest) is None       # it knows its own card
+        assert bot._trump_likelihood(st, 4) == want
