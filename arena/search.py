@@ -62,8 +62,7 @@ most strength); partner calls and widow exchanges are uniform; in play a questio
 any answer, a declaration is never made (it may be a wager: the root searches them
 all), the exposure is asked for half the time it may be, and a card is, with
 probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
-random (``LEAD``: a master card of the world's open hands instead, off by default: it
-measured no better); a follower takes a trick that holds points (or as the last to play)
+random; a follower takes a trick that holds points (or as the last to play)
 with its cheapest winning card, gives points to a trick its side holds as the last to
 play, else plays its cheapest card; otherwise a legal card at random. A card "wins" when
 it is of the suit led or an exposed trump and ranks above every card of the trick that
@@ -71,18 +70,16 @@ counts the same way: an approximation of the rollout only, never of the rules (t
 engine plays the tricks). Rollout policies that use the world's open hands are the
 usual choice in PIMC (GIB's double-dummy solver goes further). Measured: bench/search.py.
 
-Inference from the calls (``INFER``, off by default): each world weighted by how well
-a model of a bidder (the heuristic bot's hand estimate) explains the other seats' last
-calls, as in policy-based inference (Rebstock, Solinas, Buro, Sturtevant, IEEE CoG
-2019). Uniform worlds ignore that a seat bids the trump it holds; but on the 56 bar
-ladder (200 deals, 50 ms) it measured no better (26.9 against 25.9 without, intervals
-±6.5) and it costs worlds, so it is off.
+Measured and dropped (no better on 200-deal ladders at 50 ms): weighting the worlds by
+a model of a bidder (the heuristic's hand estimate) explaining the other seats' calls,
+as in policy-based inference (Rebstock, Solinas, Buro, Sturtevant, IEEE CoG 2019): on
+56, 26.9 against 25.9 without (intervals ±6.5), at the cost of worlds; leading a
+master card of the world's open hands in rollouts instead of a random card.
 
 Switches for experiments (environment, read at import): TAASH_SEARCH_GREEDY,
-TAASH_SEARCH_SPECIAL, TAASH_SEARCH_SMEAR, TAASH_SEARCH_LEAD, TAASH_SEARCH_INFER,
-TAASH_SEARCH_EPS, TAASH_SEARCH_PRIOR_Z (0: no prior), TAASH_SEARCH_BIDS ("all": every
-bid searched), TAASH_SEARCH_TRUMP_EPS (1: no inference of a hidden trump) (the
-constants below).
+TAASH_SEARCH_SPECIAL, TAASH_SEARCH_SMEAR, TAASH_SEARCH_PRIOR_Z (0: no prior),
+TAASH_SEARCH_BIDS ("all": every bid searched), TAASH_SEARCH_TRUMP_EPS (1: no inference
+of a hidden trump) (the constants below).
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
@@ -118,9 +115,6 @@ DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
 GREEDY = float(_os.environ.get("TAASH_SEARCH_GREEDY", 0.8))   # chance that a rollout follows with the cheap winning card
 SPECIAL = float(_os.environ.get("TAASH_SEARCH_SPECIAL", 0.5))   # chance that a rollout asks for the exposure when it may
-INFER = _os.environ.get("TAASH_SEARCH_INFER", "0") == "1"
-INFER_EPS = float(_os.environ.get("TAASH_SEARCH_EPS", 0.2))
-LEAD = _os.environ.get("TAASH_SEARCH_LEAD", "0") == "1"
 SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 TRUMP_TRIES = 20
 TRUMP_EPS = float(_os.environ.get("TAASH_SEARCH_TRUMP_EPS", 0.2))   # 1: no inference of a hidden trump
@@ -385,14 +379,6 @@ class Rollout:
         self.acts = v.actions
         self.nondefault = NOT_DEFAULT
 
-    def model(self):
-        """The heuristic bot of this variant, whose hand estimate models a bidder."""
-        m = getattr(self, "_model", None)
-        if m is None:
-            from .bots import heuristic_bot
-            m = self._model = heuristic_bot(self.v)
-        return m
-
     def run(self, st: State, rng: random.Random) -> None:
         """Play ``st`` to the end of the deal."""
         size = self.size
@@ -460,22 +446,8 @@ class Rollout:
             return ids[0]
         trick = st.trick_cards
         point, strength, suit_of = self.point, self.strength, self.suit_of
-        if not trick:
-            if not LEAD:
-                return cards[int(rng.random() * len(cards))]
-            # leading: a master card of this world (no other hand holds a stronger card of
-            # its suit), the one with most points; else the cheapest card
-            top = [0] * self.nsuits
-            me = st.to_act
-            for s, h in enumerate(st.hands):
-                if s != me:
-                    for c in h:
-                        if strength[c] > top[suit_of[c]]:
-                            top[suit_of[c]] = strength[c]
-            masters = [c for c in cards if strength[c] > top[suit_of[c]]]
-            if masters:
-                return max(masters, key=lambda c: (point[c], strength[c]))
-            return min(cards, key=lambda c: (point[c], strength[c]))
+        if not trick:                 # leading: at random
+            return cards[int(rng.random() * len(cards))]
         led = st.led
         trump = st.trump if st.trump_exposed else -1
 
@@ -523,6 +495,8 @@ class SearchBot:
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.rollout = Rollout(variant)
+        from .bots import heuristic_bot
+        self.heuristic = heuristic_bot(variant)       # the prior (arena/heuristic.py)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
 
@@ -543,71 +517,11 @@ class SearchBot:
         their = sum(pts[s] for s in others)
         return sc[seat] - sum(sc[s] for s in others) / len(others) + self.tie * (my_pts - their)
 
-    # -- inference from the other seats' calls -------------------------------------------
-    def _checks(self, root: State, seat: int) -> list:
-        """History indices of the calls to explain in each world: the last auction call
-        (bid or pass) of each other seat."""
-        last = {}
-        for k, (t, a) in enumerate(root.history):
-            if t != seat and a.kind in ("bid", "pass") and not any(
-                    b.kind in ("play", "trump", "trump-card") for _, b in root.history[:k]):
-                last[t] = k
-        return sorted(last.values())
-
-    def _weight(self, world: State, checks: list) -> float:
-        """The likelihood of the other seats' calls in this world under a model of a
-        bidder (the heuristic bot's hand estimate, arena/heuristic.py): a bidder bids
-        the denomination its hand is best in and no more than it expects to take, and
-        passes when it could not afford the next bid. Each checked call the model would
-        not make multiplies the world's weight by ``INFER_EPS``. Uniform worlds ignore
-        what the bids say (a bid names its trump because the bidder holds it); weighting
-        them by a policy model is the inference of Rebstock, Solinas, Buro, Sturtevant
-        ("Policy based inference in trick-taking card games", IEEE CoG 2019) and of
-        GIB's bidding (Ginsberg 2001), here with a hand-written model."""
-        v = self.v
-        m = self.rollout.model()
-        text = v.deck.text
-        st = State(v, dealer=world.dealer, hands=[[text[c] for c in h] for h in world.dealt],
-                   widow=[text[c] for c in world.widow] or None, scores=world.start_scores,
-                   deal_number=world.deal_number)
-        w = 1.0
-        want = set(checks)
-        team = (v.players // 2) if v.partnership == "fixed" else 1
-        slack = m.trick_value
-        for k, (t, a) in enumerate(world.history):
-            if k in want:
-                hand = [text[c] for c in st.hands[t]]
-                ests = {su: m.side_estimate(hand, su, team) for su in m.suits}
-                best = max(ests, key=ests.get)
-                est = ests[best]
-                if a.kind == "bid":
-                    number, den = a.arg
-                    if den in ests or den == "NT":
-                        if den == "NT":
-                            nt = m.side_estimate(hand, None, team)
-                            ok = nt >= est
-                            est = max(est, nt)
-                        else:
-                            ok = den == best
-                        if not ok:
-                            w *= INFER_EPS
-                    if number > est * 0.92 + slack:
-                        w *= INFER_EPS
-                else:   # a pass, though the next bid was affordable
-                    nxt = (st.bid + v.bid_step) if st.bid else v.min_bid
-                    if st.high_bidder < 0 or st.side[st.high_bidder] != st.side[t] or v.partnership != "fixed":
-                        if est * 0.92 >= nxt + slack:
-                            w *= INFER_EPS
-                if k == checks[-1]:
-                    break
-            st.apply_id(a.id)
-        return w
-
     def _prior(self, root: State, seat: int, ids: list, arms: list):
         """The arm (index into ``ids``) of the heuristic bot's action at ``root`` for
         ``seat`` (arena/heuristic.py, from the seat's observation), or None."""
         acts = self.v.actions
-        text = self.rollout.model().decide(root.observation(seat), [str(acts[i]) for i in ids])
+        text = self.heuristic.decide(root.observation(seat), [str(acts[i]) for i in ids])
         a = self.v.action_map.get(str(text))
         if a is None:
             return None
@@ -757,7 +671,6 @@ class SearchBot:
         searched = len(arms)
         dsum, dsq, dn = [0.0] * k, [0.0] * k, [0] * k   # paired differences with ``keep``
         rounds = max(1, math.ceil(math.log2(len(arms))))
-        checks = self._checks(root, seat) if INFER else []
         hidden = self._hidden_trump(root, seat) if TRUMP_EPS < 1 else None
         start = clock()
         in_round = 0
@@ -772,7 +685,6 @@ class SearchBot:
             except TaashError:
                 break
             worlds += 1
-            w = self._weight(world, checks) if checks else 1.0
             wseed = rng.getrandbits(64)
             vals = {}
             for j in arms:
@@ -780,8 +692,8 @@ class SearchBot:
                 st.apply_id(ids[j])
                 run(st, random.Random(wseed))   # the same rollout draws for every action
                 x = vals[j] = value(st, seat)
-                total[j] += w * x
-                count[j] += w
+                total[j] += x
+                count[j] += 1
                 playouts += 1
                 in_round += 1
                 now = clock()
