@@ -481,7 +481,9 @@ class SearchBot:
     decision (None: no time bound); ``playouts``: rollouts per decision (None: no count
     bound; at least one of the two must be set). Both agent forms: ``decide_state``
     (in process) and ``decide`` (an observation: the arena, the ladder).
-    ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms)."""
+    ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms; values:
+    the mean per action; prior: the heuristic's action; arms: the actions searched;
+    lead: (mean, standard error) of the best action's lead over the prior's, or None)."""
 
     name = "search"
     takes_game = True          # arena.registry.ArenaAgent passes the game (its time control)
@@ -640,9 +642,12 @@ class SearchBot:
         """Sequential halving over the legal actions (Karnin, Koren, Somekh, "Almost
         optimal exploration in multi-armed bandits", ICML 2013): the budget is cut into
         ceil(log2 k) rounds; in a round every surviving action is played in the same
-        fresh worlds; at its end the worse half (by mean value so far) is dropped. So an
-        auction of a hundred bids spends most rollouts on its few best bids. The time
-        budget is turned into rollouts from the rate measured so far."""
+        fresh worlds; at its end the worse half (by mean value so far) is dropped, but
+        never the heuristic's action (the prior), searched first in each world. The
+        action of best mean is played if its paired lead over the prior's exceeds
+        ``PRIOR_Z`` standard errors, else the prior's. Worlds are drawn by `resample`,
+        accepted by `_trump_likelihood` while another seat's trump choice is hidden. The
+        time budget is turned into rollouts from the rate measured so far."""
         v = self.v
         k = len(ids)
         total = [0.0] * k
