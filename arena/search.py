@@ -20,7 +20,32 @@ them on its few best. An action's value is the mean, over worlds, of the deal's 
 scoring) less the mean change of the seats of other sides (a match is won against
 them), plus a small term for its side's card points (≤ ``TIE_WEIGHT``), which breaks
 ties between actions of equal score (keeping points when the contract is decided). The
-action of highest mean is played (ties: the first in RULES.md §0.10 order).
+action of highest mean is played (ties: the first in RULES.md §0.10 order), unless the
+prior says otherwise (below).
+
+A prior from the heuristic bot (arena/heuristic.py, generic too): its action at the
+root is searched in every world and never dropped, and the bot leaves it only for an
+action whose mean lead over it in the same worlds (paired differences: common random
+numbers) exceeds ``PRIOR_Z`` standard errors. Prior knowledge in Monte Carlo search,
+as in progressive bias (Chaslot, Winands, van den Herik, Uiterwijk, Bouzy,
+"Progressive strategies for Monte-Carlo tree search", New Math. and Natural
+Computation 4(3), 2008) and the prior of Gelly and Silver ("Combining online and
+offline knowledge in UCT", ICML 2007): with few worlds (56's six hands leave about 20
+per decision at 50 ms) a noisy mean no longer overrules a sound default. In the
+auction the arms are cut (`SearchBot._few_bids`): of the bids with a denomination
+only the lowest of each and those of the heuristic's number are searched, since a
+rollout lets the other seats pass and higher bids of one denomination play out alike.
+Measured on 200-deal duplicate ladders at 50 ms (docs/bots.md): 56 went from
+intervals overlapping to 43.6 against 6.4; without the prior the 56 auction was
+decided on one or two worlds.
+
+Inference of a hidden trump (``TRUMP_EPS``): while another seat's trump choice is
+hidden from the bot (a face-down card, RULES.md §28.5, or a suit named secretly,
+§29b.5), ``resample`` draws the face-down card uniformly among the declarer's cards; a
+world is then accepted with probability 1 if that card is of the suit the rollout
+policy's declarer would have chosen (`Rollout.trump`: its longest suit then), else
+``TRUMP_EPS`` (rejection sampling, at most ``TRUMP_TRIES`` draws): policy-based
+inference (Rebstock et al. 2019, below), with the rollout's own policy as the model.
 
 Why not ISMCTS (Cowling, Powley, Whitehouse, "Information Set Monte Carlo Tree Search",
 IEEE TCIAIG 4(2), 2012): at 10-200 ms per decision in pure Python a deal's worth of
@@ -37,8 +62,7 @@ most strength); partner calls and widow exchanges are uniform; in play a questio
 any answer, a declaration is never made (it may be a wager: the root searches them
 all), the exposure is asked for half the time it may be, and a card is, with
 probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
-random (``LEAD``: a master card of the world's open hands instead, off by default: it
-measured no better); a follower takes a trick that holds points (or as the last to play)
+random; a follower takes a trick that holds points (or as the last to play)
 with its cheapest winning card, gives points to a trick its side holds as the last to
 play, else plays its cheapest card; otherwise a legal card at random. A card "wins" when
 it is of the suit led or an exposed trump and ranks above every card of the trick that
@@ -46,16 +70,16 @@ counts the same way: an approximation of the rollout only, never of the rules (t
 engine plays the tricks). Rollout policies that use the world's open hands are the
 usual choice in PIMC (GIB's double-dummy solver goes further). Measured: bench/search.py.
 
-Inference from the calls (``INFER``, off by default): each world weighted by how well
-a model of a bidder (the heuristic bot's hand estimate) explains the other seats' last
-calls, as in policy-based inference (Rebstock, Solinas, Buro, Sturtevant, IEEE CoG
-2019). Uniform worlds ignore that a seat bids the trump it holds; but on the 56 bar
-ladder (200 deals, 50 ms) it measured no better (26.9 against 25.9 without, intervals
-±6.5) and it costs worlds, so it is off.
+Measured and dropped (no better on 200-deal ladders at 50 ms): weighting the worlds by
+a model of a bidder (the heuristic's hand estimate) explaining the other seats' calls,
+as in policy-based inference (Rebstock, Solinas, Buro, Sturtevant, IEEE CoG 2019): on
+56, 26.9 against 25.9 without (intervals ±6.5), at the cost of worlds; leading a
+master card of the world's open hands in rollouts instead of a random card.
 
 Switches for experiments (environment, read at import): TAASH_SEARCH_GREEDY,
-TAASH_SEARCH_SPECIAL, TAASH_SEARCH_SMEAR, TAASH_SEARCH_LEAD, TAASH_SEARCH_INFER,
-TAASH_SEARCH_EPS (the constants below).
+TAASH_SEARCH_SPECIAL, TAASH_SEARCH_SMEAR, TAASH_SEARCH_PRIOR_Z (0: no prior),
+TAASH_SEARCH_BIDS ("all": every bid searched), TAASH_SEARCH_TRUMP_EPS (1: no inference
+of a hidden trump) (the constants below).
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
@@ -91,10 +115,11 @@ DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
 GREEDY = float(_os.environ.get("TAASH_SEARCH_GREEDY", 0.8))   # chance that a rollout follows with the cheap winning card
 SPECIAL = float(_os.environ.get("TAASH_SEARCH_SPECIAL", 0.5))   # chance that a rollout asks for the exposure when it may
-INFER = _os.environ.get("TAASH_SEARCH_INFER", "0") == "1"
-INFER_EPS = float(_os.environ.get("TAASH_SEARCH_EPS", 0.2))
-LEAD = _os.environ.get("TAASH_SEARCH_LEAD", "0") == "1"
 SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
+TRUMP_TRIES = 20
+TRUMP_EPS = float(_os.environ.get("TAASH_SEARCH_TRUMP_EPS", 0.2))   # 1: no inference of a hidden trump
+FEW_BIDS = _os.environ.get("TAASH_SEARCH_BIDS", "few") == "few"
+PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 1.0))   # the heuristic's action is left only for a lead of this many standard errors
 
 
 class RebuildError(TaashError):
@@ -354,14 +379,6 @@ class Rollout:
         self.acts = v.actions
         self.nondefault = NOT_DEFAULT
 
-    def model(self):
-        """The heuristic bot of this variant, whose hand estimate models a bidder."""
-        m = getattr(self, "_model", None)
-        if m is None:
-            from .bots import heuristic_bot
-            m = self._model = heuristic_bot(self.v)
-        return m
-
     def run(self, st: State, rng: random.Random) -> None:
         """Play ``st`` to the end of the deal."""
         size = self.size
@@ -429,22 +446,8 @@ class Rollout:
             return ids[0]
         trick = st.trick_cards
         point, strength, suit_of = self.point, self.strength, self.suit_of
-        if not trick:
-            if not LEAD:
-                return cards[int(rng.random() * len(cards))]
-            # leading: a master card of this world (no other hand holds a stronger card of
-            # its suit), the one with most points; else the cheapest card
-            top = [0] * self.nsuits
-            me = st.to_act
-            for s, h in enumerate(st.hands):
-                if s != me:
-                    for c in h:
-                        if strength[c] > top[suit_of[c]]:
-                            top[suit_of[c]] = strength[c]
-            masters = [c for c in cards if strength[c] > top[suit_of[c]]]
-            if masters:
-                return max(masters, key=lambda c: (point[c], strength[c]))
-            return min(cards, key=lambda c: (point[c], strength[c]))
+        if not trick:                 # leading: at random
+            return cards[int(rng.random() * len(cards))]
         led = st.led
         trump = st.trump if st.trump_exposed else -1
 
@@ -478,7 +481,9 @@ class SearchBot:
     decision (None: no time bound); ``playouts``: rollouts per decision (None: no count
     bound; at least one of the two must be set). Both agent forms: ``decide_state``
     (in process) and ``decide`` (an observation: the arena, the ladder).
-    ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms)."""
+    ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms; values:
+    the mean per action; prior: the heuristic's action; arms: the actions searched;
+    lead: (mean, standard error) of the best action's lead over the prior's, or None)."""
 
     name = "search"
     takes_game = True          # arena.registry.ArenaAgent passes the game (its time control)
@@ -492,6 +497,8 @@ class SearchBot:
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.rollout = Rollout(variant)
+        from .bots import heuristic_bot
+        self.heuristic = heuristic_bot(variant)       # the prior (arena/heuristic.py)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
 
@@ -512,65 +519,79 @@ class SearchBot:
         their = sum(pts[s] for s in others)
         return sc[seat] - sum(sc[s] for s in others) / len(others) + self.tie * (my_pts - their)
 
-    # -- inference from the other seats' calls -------------------------------------------
-    def _checks(self, root: State, seat: int) -> list:
-        """History indices of the calls to explain in each world: the last auction call
-        (bid or pass) of each other seat."""
-        last = {}
-        for k, (t, a) in enumerate(root.history):
-            if t != seat and a.kind in ("bid", "pass") and not any(
-                    b.kind in ("play", "trump", "trump-card") for _, b in root.history[:k]):
-                last[t] = k
-        return sorted(last.values())
+    def _prior(self, root: State, seat: int, ids: list, arms: list):
+        """The arm (index into ``ids``) of the heuristic bot's action at ``root`` for
+        ``seat`` (arena/heuristic.py, from the seat's observation), or None."""
+        acts = self.v.actions
+        text = self.heuristic.decide(root.observation(seat), [str(acts[i]) for i in ids])
+        a = self.v.action_map.get(str(text))
+        if a is None:
+            return None
+        key = _arm_key(a)
+        for j in arms:
+            if _arm_key(acts[ids[j]]) == key:
+                return j
+        return None
 
-    def _weight(self, world: State, checks: list) -> float:
-        """The likelihood of the other seats' calls in this world under a model of a
-        bidder (the heuristic bot's hand estimate, arena/heuristic.py): a bidder bids
-        the denomination its hand is best in and no more than it expects to take, and
-        passes when it could not afford the next bid. Each checked call the model would
-        not make multiplies the world's weight by ``INFER_EPS``. Uniform worlds ignore
-        what the bids say (a bid names its trump because the bidder holds it); weighting
-        them by a policy model is the inference of Rebstock, Solinas, Buro, Sturtevant
-        ("Policy based inference in trick-taking card games", IEEE CoG 2019) and of
-        GIB's bidding (Ginsberg 2001), here with a hand-written model."""
+    def _hidden_trump(self, root: State, seat: int):
+        """The history index of another seat's trump choice that is still hidden from
+        ``seat`` (a face-down trump card, RULES.md §28.5, or a suit named secretly,
+        §29b.5: the observation shows only its kind), or None."""
+        obs = root.observation(seat)
+        if obs.get("trump") is not None:
+            return None
+        for k, (t, a) in enumerate(obs["history"]):
+            if t != seat and a in ("trump-card", "trump"):
+                return k
+        return None
+
+    def _trump_likelihood(self, world: State, k: int) -> float:
+        """1 if in ``world`` the hidden trump choice (history index ``k``) is of the suit
+        the rollout policy's declarer would choose from the cards it held then (its
+        longest suit, `Rollout.trump`), else ``TRUMP_EPS``: the resampled face-down card
+        is uniform among the declarer's cards, while a declarer chooses its trump from
+        its hand (policy-based inference, Rebstock et al. 2019)."""
         v = self.v
-        m = self.rollout.model()
+        real = world.history[k][1]
+        if real.code is None:          # a dealt card laid face down unseen: no choice
+            return 1.0
         text = v.deck.text
         st = State(v, dealer=world.dealer, hands=[[text[c] for c in h] for h in world.dealt],
                    widow=[text[c] for c in world.widow] or None, scores=world.start_scores,
                    deal_number=world.deal_number)
-        w = 1.0
-        want = set(checks)
-        team = (v.players // 2) if v.partnership == "fixed" else 1
-        slack = m.trick_value
-        for k, (t, a) in enumerate(world.history):
-            if k in want:
-                hand = [text[c] for c in st.hands[t]]
-                ests = {su: m.side_estimate(hand, su, team) for su in m.suits}
-                best = max(ests, key=ests.get)
-                est = ests[best]
-                if a.kind == "bid":
-                    number, den = a.arg
-                    if den in ests or den == "NT":
-                        if den == "NT":
-                            nt = m.side_estimate(hand, None, team)
-                            ok = nt >= est
-                            est = max(est, nt)
-                        else:
-                            ok = den == best
-                        if not ok:
-                            w *= INFER_EPS
-                    if number > est * 0.92 + slack:
-                        w *= INFER_EPS
-                else:   # a pass, though the next bid was affordable
-                    nxt = (st.bid + v.bid_step) if st.bid else v.min_bid
-                    if st.high_bidder < 0 or st.side[st.high_bidder] != st.side[t] or v.partnership != "fixed":
-                        if est * 0.92 >= nxt + slack:
-                            w *= INFER_EPS
-                if k == checks[-1]:
-                    break
+        for _, a in world.history[:k]:
             st.apply_id(a.id)
-        return w
+        pick = v.actions[self.rollout.trump(st, st.legal_ids())]
+        suit = self.rollout.suit_of
+        same = (pick.code if pick.kind == "trump" else suit[pick.code]) == \
+            (real.code if real.kind == "trump" else suit[real.code])
+        return 1.0 if same else TRUMP_EPS
+
+    def _few_bids(self, ids: list, arms: list, keep) -> list:
+        """The arms worth searching in an auction: of the bids (``bid`` actions with a
+        (number, denomination) argument), the lowest of each denomination and those of
+        the number of the heuristic's bid (``keep``); every other action. Rollouts let
+        the other seats pass, so a higher bid of one denomination plays out alike and
+        differs by the scoring alone; 56's 150 bids become about 13."""
+        acts = self.v.actions
+        low = {}
+        for j in arms:
+            a = acts[ids[j]]
+            if a.kind == "bid" and isinstance(a.arg, tuple):
+                den = a.arg[1]
+                if den not in low or a.arg[0] < acts[ids[low[den]]].arg[0]:
+                    low[den] = j
+        if not low:
+            return arms
+        ka = acts[ids[keep]] if keep is not None else None
+        want = ka.arg[0] if ka is not None and ka.kind == "bid" and isinstance(ka.arg, tuple) else None
+        out = []
+        for j in arms:
+            a = acts[ids[j]]
+            if (a.kind != "bid" or not isinstance(a.arg, tuple) or j == keep
+                    or low[a.arg[1]] == j or a.arg[0] == want):
+                out.append(j)
+        return out
 
     # the generator of one decision: a function of (seed, observation)
     def _rng(self, obs: dict) -> random.Random:
@@ -621,9 +642,12 @@ class SearchBot:
         """Sequential halving over the legal actions (Karnin, Koren, Somekh, "Almost
         optimal exploration in multi-armed bandits", ICML 2013): the budget is cut into
         ceil(log2 k) rounds; in a round every surviving action is played in the same
-        fresh worlds; at its end the worse half (by mean value so far) is dropped. So an
-        auction of a hundred bids spends most rollouts on its few best bids. The time
-        budget is turned into rollouts from the rate measured so far."""
+        fresh worlds; at its end the worse half (by mean value so far) is dropped, but
+        never the heuristic's action (the prior), searched first in each world. The
+        action of best mean is played if its paired lead over the prior's exceeds
+        ``PRIOR_Z`` standard errors, else the prior's. Worlds are drawn by `resample`,
+        accepted by `_trump_likelihood` while another seat's trump choice is hidden. The
+        time budget is turned into rollouts from the rate measured so far."""
         v = self.v
         k = len(ids)
         total = [0.0] * k
@@ -639,36 +663,54 @@ class SearchBot:
         seen_codes = set()
         arms = []
         for j in range(k):
-            a = v.actions[ids[j]]
-            key = (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
+            key = _arm_key(v.actions[ids[j]])
             if key not in seen_codes:
                 seen_codes.add(key)
                 arms.append(j)
+        keep = self._prior(root, seat, ids, arms) if PRIOR_Z > 0 else None
+        if keep is not None:                  # searched first in every world, never dropped
+            arms.remove(keep)
+            arms.insert(0, keep)
+        if FEW_BIDS:
+            arms = self._few_bids(ids, arms, keep)
+        searched = len(arms)
+        dsum, dsq, dn = [0.0] * k, [0.0] * k, [0] * k   # paired differences with ``keep``
         rounds = max(1, math.ceil(math.log2(len(arms))))
-        checks = self._checks(root, seat) if INFER else []
+        hidden = self._hidden_trump(root, seat) if TRUMP_EPS < 1 else None
         start = clock()
         in_round = 0
         done = False
         while not done and len(arms) > 1:
             try:
                 world = root.resample(seat, rng)
+                for _ in range(TRUMP_TRIES):   # rejection: accept with the world's likelihood
+                    if not hidden or rng.random() < self._trump_likelihood(world, hidden):
+                        break
+                    world = root.resample(seat, rng)
             except TaashError:
                 break
             worlds += 1
-            w = self._weight(world, checks) if checks else 1.0
             wseed = rng.getrandbits(64)
+            vals = {}
             for j in arms:
                 st = world.copy()
                 st.apply_id(ids[j])
                 run(st, random.Random(wseed))   # the same rollout draws for every action
-                total[j] += w * value(st, seat)
-                count[j] += w
+                x = vals[j] = value(st, seat)
+                total[j] += x
+                count[j] += 1
                 playouts += 1
                 in_round += 1
                 now = clock()
                 if playouts >= cap or now >= end:
                     done = True
                     break
+            if keep in vals:
+                base = vals[keep]
+                for j, x in vals.items():
+                    dsum[j] += x - base
+                    dsq[j] += (x - base) ** 2
+                    dn[j] += 1
             if done:
                 break
             # the playouts this decision can afford, and the share of one round
@@ -679,6 +721,10 @@ class SearchBot:
             if in_round >= afford / rounds:
                 arms.sort(key=lambda j: (-total[j] / count[j], j))
                 arms = arms[:(len(arms) + 1) // 2]
+                if keep is not None:
+                    if keep in arms:
+                        arms.remove(keep)
+                    arms.insert(0, keep)
                 in_round = 0
         best, bv = arms[0], None
         for j in sorted(arms):
@@ -686,9 +732,25 @@ class SearchBot:
                 m = total[j] / count[j]
                 if bv is None or m > bv + 1e-12:
                     best, bv = j, m
+        lead = None
+        if keep is not None and best != keep:
+            # leave the heuristic's action only for a significant lead over it
+            n_ = dn[best]
+            mean = dsum[best] / n_ if n_ else 0.0
+            se = math.sqrt(max(0.0, dsq[best] / n_ - mean * mean) / (n_ - 1)) if n_ > 1 else float("inf")
+            lead = (mean, se)
+            if n_ < 2 or mean <= PRIOR_Z * se:
+                best = keep
         self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000,
-                      "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)}}
+                      "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)},
+                      "prior": None if keep is None else str(v.actions[ids[keep]]), "arms": searched,
+                      "lead": lead}
         return v.actions[ids[best]]
+
+
+def _arm_key(a):
+    """Actions of one key act alike (``bid 28 S`` and ``bid S 28``): kind and code."""
+    return (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
 
 
 def _default_text(v, legal):

@@ -12,7 +12,7 @@ import pytest
 
 from arena.search import SearchBot, rebuild
 from arena.sdk import GameInfo
-from interpreter import Match, load_variant, shipped_variants
+from interpreter import Match, State, load_variant, shipped_variants
 
 
 def random_states(name, count, seed):
@@ -120,3 +120,73 @@ def test_one_match_over_the_arena(tmp_path):
         assert len(rec["deals"]) == 2
     finally:
         s.stop()
+
+
+@pytest.mark.parametrize("name", ["28", "56", "304-solo", "house/56-cot"])
+def test_too_few_rollouts_to_tell_actions_apart_play_the_heuristic_action(name):
+    """The heuristic's action is the prior: with 3 rollouts no other action is tried in
+    two worlds, so the bot plays what the heuristic bot plays (arena/heuristic.py)."""
+    from arena.bots import heuristic_bot
+    for v, st in random_states(name, 8, seed=5):
+        seat = st.to_act
+        h = heuristic_bot(v)
+        bot = SearchBot(v, seed=2, budget_ms=None, playouts=3)
+        legal = [str(x) for x in st.legal_actions()]
+        want = h.decide(st.observation(seat), legal)
+        got = bot.decide_state(st, seat)
+        if bot.stats["arms"] > 1:
+            assert str(got) == want
+            assert bot.stats["prior"] == want
+
+
+def test_leaves_the_heuristic_action_only_for_a_significant_lead():
+    """With 400 rollouts the bot may play another action than the heuristic's, and then
+    only when its mean lead over it in the same worlds exceeds one standard error."""
+    from arena.search import PRIOR_Z
+    moved = 0
+    for v, st in random_states("29", 12, seed=8):
+        bot = SearchBot(v, seed=4, budget_ms=None, playouts=400)
+        a = bot.decide_state(st, st.to_act)
+        if bot.stats["prior"] is not None and str(a) != bot.stats["prior"]:
+            mean, se = bot.stats["lead"]
+            assert mean > PRIOR_Z * se
+            moved += 1
+    assert moved >= 1
+
+
+def test_auction_searches_the_lowest_bid_of_each_denomination():
+    """56's opening call (RULES.md §56.4: the eldest must bid 28..56 in S, H, D, C, NT or
+    NOES, two forms for a suit): the bot searches the six bids of 28 and, when the
+    heuristic bids higher, its number in every denomination: 6 or 12 arms, not 114."""
+    from arena.bots import heuristic_bot
+    v = load_variant("56")
+    for seed in range(4):
+        st = Match(v, seed).new_deal()
+        h = heuristic_bot(v).decide(st.observation(st.to_act), [str(x) for x in st.legal_actions()])
+        bot = SearchBot(v, seed=1, budget_ms=None, playouts=30)
+        bot.decide_state(st, st.to_act)
+        assert bot.stats["arms"] == (6 if h.split()[1] == "28" else 12)
+
+
+def test_a_hidden_trump_is_inferred_from_the_declarers_hand():
+    """28 (RULES.md §28.5): the eldest bids 14, the others pass and it lays a trump card
+    face down from its first four cards JH 9H AH 7S. To a defender the choice is hidden;
+    a world in which the card is a heart (the longest suit, the rollout's choice) keeps
+    weight 1, one in which it is 7S weighs TRUMP_EPS."""
+    from arena.search import TRUMP_EPS
+    v = load_variant("28")
+    deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
+    eldest = State(v, dealer=0, hands=[deck[i::4] for i in range(4)]).to_act
+    first = ["JH", "9H", "AH", "7S"]
+    rest = [c for c in deck if c not in first]
+    hands = [rest[8 * i:8 * i + 8] for i in range(3)]
+    hands.insert(eldest, first + rest[24:28])
+    bot = SearchBot(v, seed=0, budget_ms=None, playouts=10)
+    for card, want in (("9H", 1.0), ("7S", TRUMP_EPS)):
+        st = State(v, dealer=0, hands=hands)
+        for a in ["bid 14", "pass", "pass", "pass", "trump-card " + card]:
+            st.apply(a)
+        defender = (eldest + 1) % 4
+        assert bot._hidden_trump(st, defender) == 4
+        assert bot._hidden_trump(st, eldest) is None       # it knows its own card
+        assert bot._trump_likelihood(st, 4) == want
