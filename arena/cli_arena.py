@@ -13,7 +13,7 @@ import signal
 import sys
 
 from .cli import CLIError, _parse_set
-from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError
+from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError, read_watch_token
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 
@@ -402,11 +402,7 @@ def cmd_watch(args) -> int:
     from google.protobuf.json_format import MessageToDict
     from .pb import arena_pb2 as apb
     from .pb import arena_pb2_grpc
-    token = args.token
-    path = os.path.join(args.data, "watch-token")
-    if token is None and os.path.isfile(path):
-        with open(path) as f:
-            token = f.read().strip()
+    token = args.token if args.token is not None else read_watch_token(args.data)
     md = [("authorization", f"Bearer {token}")] if token else None
     with grpc.insecure_channel(args.server) as ch:
         try:

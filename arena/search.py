@@ -464,9 +464,9 @@ class Rollout:
             # the trick is the side's so far: give it points if the card cannot take it over
             # as a trump would (a card that does not outrank the winner)
             give = [c for c in cards if key(c) <= best and suit_of[c] != trump]
-            if give and len(trick) == self.v.players - sum(st.out) - 1:
+            if give and len(trick) == st._active - 1:
                 return max(give, key=lambda c: (point[c], -strength[c]))
-        if sum(point[c] for c in trick) > 0 or len(trick) == self.v.players - sum(st.out) - 1:
+        if sum(point[c] for c in trick) > 0 or len(trick) == st._active - 1:
             winners = [c for c in cards if key(c) > best]
             if winners:
                 return min(winners, key=lambda c: (key(c) >= 200, point[c] < 0, strength[c]))
@@ -684,7 +684,7 @@ class SearchBot:
             try:
                 world = root.resample(seat, rng)
                 for _ in range(TRUMP_TRIES):   # rejection: accept with the world's likelihood
-                    if not hidden or rng.random() < self._trump_likelihood(world, hidden):
+                    if hidden is None or rng.random() < self._trump_likelihood(world, hidden):
                         break
                     world = root.resample(seat, rng)
             except TaashError:

@@ -40,6 +40,15 @@ def check_bot_name(name: str) -> str:
     return name
 
 
+def read_watch_token(data_dir: str | os.PathLike) -> str | None:
+    """The watch token in ``data_dir``/watch-token (an arena served with --private-watch
+    makes it), or None if there is none; never creates it."""
+    try:
+        return (Path(data_dir) / "watch-token").read_text().strip() or None
+    except OSError:
+        return None
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

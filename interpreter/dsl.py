@@ -44,6 +44,9 @@ from .loader import data_dir
 from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT  # noqa: F401 (types)
 
 GRAMMAR_PATH = data_dir("grammar") / "rules.lark"  # package data (loader.data_dir)
+# the words that are never names: the ones the grammar's NAME excludes
+KEYWORDS = tuple(re.search(r"^NAME: /\(\?!\(([a-z|]+)\)", GRAMMAR_PATH.read_text(encoding="utf-8"),
+                           re.M).group(1).split("|"))
 
 # `none` (-1) may stand for a value of these types
 _NONEABLE = {SUIT, SEAT, SIDE, CARD}

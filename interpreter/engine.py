@@ -270,11 +270,11 @@ class State:
         if not legal:
             raise ValueError("the deal is over: no seat is to act")
         a = default_of(legal)
-        seat = self.to_act
-        shown = self.public_action(seat, a, None)
-        if shown == a:
+        hidden = self.v.hidden_forms          # as public_action shows them to the others
+        shown = hidden.get(a)
+        if shown is None:
             return a
-        same = [x for x in legal if x.kind == a.kind and self.public_action(seat, x, None) == shown]
+        same = [x for x in legal if hidden.get(x) == shown]
         if rng is None:
             rng = random.Random(f"taash-default:{self.dealer}:{self.dealt}:{self.widow}:{len(self.history)}")
         elif not isinstance(rng, random.Random):
@@ -358,11 +358,17 @@ class State:
         ``contract`` rules, asked as the deal starts."""
         v = self.v
         n = v.players
-        self.declarer = v.rules["contract.declarer"](self, -1, None, None) % n
-        self.target = v.rules["contract.target"](self, self.declarer, None, None)
-        if v.partnership != "fixed":
+        declarer = v.rules["contract.declarer"](self, -1, None, None) % n
+        self._set_contract(declarer, v.rules["contract.target"](self, declarer, None, None))
+
+    def _set_contract(self, declarer: int, target: int) -> None:
+        """The contract is made (by the auction or the ``contract`` rules): the declarer,
+        its target and, without fixed partnerships, its side (0) against the others (1)."""
+        self.declarer, self.target = declarer, target
+        if self.v.partnership != "fixed":
+            n = self.v.players
             self.side = [1] * n + [-1]
-            self.side[self.declarer] = 0
+            self.side[declarer] = 0
 
     def _seat_out(self):
         """Take up ``out`` (set by ``sits_out`` effects): the turn order of the seats that
@@ -660,14 +666,10 @@ class Auction(Phase):
                 while nxt in s.passed and nxt != seat:
                     nxt = (nxt + 1) % n
         if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.rules["auction.ends"](s, seat, None, None):
-            s.declarer = s.high_bidder
-            if s.declarer < 0:  # everybody passed: the deal is thrown in
+            if s.high_bidder < 0:  # everybody passed: the deal is thrown in
                 s._end_deal()
                 return
-            s.target = s.bid
-            if v.partnership != "fixed":
-                s.side = [1] * n + [-1]
-                s.side[s.declarer] = 0
+            s._set_contract(s.high_bidder, s.bid)
             s._next_step()
             return
         s.to_act = nxt

@@ -196,14 +196,11 @@ class Variant:
                                         for ans in decl.answers)
         self.actions = tuple(table)
         self.action_map = {str(a): a for a in table}
-        # the actions that other seats see in another form (State.public_action): that form
-        secret = self.trump_mode == "secret"
-        self.hidden_forms = {}
-        for a in table:
-            head, _, rest = a.partition(" ")
-            if head in ("take", "discard") or (head == "trump-card" and rest in d.card_index) \
-                    or (head == "trump" and secret):
-                self.hidden_forms[a] = head
+        # the actions that other seats see in another form (State.public_action): their kind
+        hidden = self.take_text + self.discard_text + self.trump_card_text
+        if self.trump_mode == "secret":
+            hidden = hidden + self.trump_text
+        self.hidden_forms = {a: a.kind for a in hidden}
         # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
         # kind -> the variant's action of that kind for each card id
         self.card_actions = {"play": self.play_text, "trump-card": self.trump_card_text,
@@ -616,14 +613,11 @@ def _load_variant(path: Path, options: dict | None) -> Variant:
         rules=rules, sources=sources)
 
 
-KEYWORDS = ("when", "else", "otherwise", "if", "and", "or", "not", "in", "true", "false", "none")
-
-
 def _variable_problems(data: dict, opts: dict, problem) -> dict:
     """The ``variables:`` of a file (name -> spec), each name checked against the names a
     rule already has (engine names, functions, assignable names, options, keywords);
     ``problem(path, message)`` records each clash."""
-    from .dsl import FUNCTIONS, HOOK_NAMES, LVALUES, NAMES
+    from .dsl import FUNCTIONS, HOOK_NAMES, KEYWORDS, LVALUES, NAMES
     out = data.get("variables", {}) or {}
     hook_names = {n for hn in HOOK_NAMES.values() for n in hn}
     for k in out:

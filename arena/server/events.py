@@ -91,27 +91,6 @@ class Feed:
             await asyncio.shield(self._waiter)
 
 
-BATCH_BYTES = 1 << 20      # a GameEventBatch holds about this much at most (the 4 MiB limit)
-
-
-def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
-    """Serialized GameEventBatch messages holding ``events`` (serialized GameEvents) in
-    order, each of about ``limit`` bytes at most (an event larger than that is a batch of
-    its own). Built by framing the bytes as field 1 of the batch (protobuf's encoding of a
-    repeated message field: tag 0x0A, length, bytes), without parsing them again."""
-    parts, size = [], 0
-    for data in events:
-        if size + len(data) > limit and parts:
-            yield b"".join(parts)
-            parts, size = [], 0
-        head = b"\x0a" + framing.varint(len(data))
-        parts.append(head)
-        parts.append(data)
-        size += len(head) + len(data)
-    if parts:
-        yield b"".join(parts)
-
-
 class Reader:
     """One spectator: its ``feed``, its position ``pos`` in it (the next event it takes)
     and ``drop``, set by the wire, which ends its call with the reason given."""

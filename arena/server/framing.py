@@ -38,6 +38,8 @@ def varint(n: int) -> bytes:
 EVENT = _key(pb.ServerMessage, "event")
 DECISION = _key(pb.ServerMessage, "decision")
 EVENTS = _key(pb.DecisionRequest, "events")
+BATCH = _key(pb.GameEventBatch, "events")
+BATCH_BYTES = 1 << 20      # a GameEventBatch holds about this much at most (the 4 MiB limit)
 # DecisionRequest.events is its last field, so appending events keeps protobuf's order
 assert pb_field_number(pb.DecisionRequest, "events") == max(f.number for f in pb.DecisionRequest.DESCRIPTOR.fields)
 
@@ -56,3 +58,20 @@ def decision_message(request: bytes, events: list[bytes]) -> bytes:
             parts += (EVENTS, varint(len(ev)), ev)
         request = b"".join(parts)
     return DECISION + varint(len(request)) + request
+
+
+def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
+    """Serialized GameEventBatch messages holding ``events`` (serialized GameEvents) in
+    order, each of about ``limit`` bytes at most (an event larger than that is a batch of
+    its own)."""
+    parts, size = [], 0
+    for data in events:
+        if size + len(data) > limit and parts:
+            yield b"".join(parts)
+            parts, size = [], 0
+        head = BATCH + varint(len(data))
+        parts.append(head)
+        parts.append(data)
+        size += len(head) + len(data)
+    if parts:
+        yield b"".join(parts)

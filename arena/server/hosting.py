@@ -276,10 +276,6 @@ class Arena:
         if conn.kill is not None:
             conn.kill()
 
-    def disconnect(self, conn: Connection, how: int, message: str = "") -> None:
-        """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it) or V.CRASHED;
-        ``message`` replaces the verdict's usual sentence."""
-
     def close(self, conn: Connection, status: str, message: str) -> None:
         """The arena ends a stream (a re-issued or revoked token, too many bad messages):
         its seats go through the disconnect path at once (verdict CLOSED_BY_ARENA, then

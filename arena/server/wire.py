@@ -24,7 +24,8 @@ from interpreter import VariantError, load_variant
 from ..pb import arena_pb2 as apb
 from ..store import Store, StoreError
 from . import persist
-from .events import Behind, Spectators, batch_messages
+from .events import Behind, Spectators
+from .framing import batch_messages
 from .faults import Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..store import DEFAULT_DATA_DIR
+from ..store import DEFAULT_DATA_DIR, read_watch_token
 
 
 def _site(args):
@@ -22,13 +22,7 @@ def cmd_web(args) -> int:
         print(f"taash: error: no data directory {args.data!r} (the --data of an arena or a ladder)",
               file=sys.stderr)
         return 1
-    token = args.watch_token
-    if token is None:   # an arena served with --private-watch keeps it there
-        try:
-            with open(os.path.join(args.data, "watch-token")) as f:
-                token = f.read().strip() or None
-        except OSError:
-            token = None
+    token = args.watch_token if args.watch_token is not None else read_watch_token(args.data)
     try:
         site = _site(args)
     except StoreError as e:
