@@ -101,13 +101,17 @@ class Reader:
         self.feed, self.pos, self.drop = feed, pos, None
 
 
+MAX_SPECTATORS = 1000      # Watch calls at once (taash arena serve --max-spectators)
+SPECTATOR_BACKLOG = 20_000  # events a spectator of every game may fall behind (--spectator-backlog)
+
+
 class Spectators:
     """The arena's spectators: at most ``limit`` readers, and the feed of every game's
     events (the last ``keep``). ``sweep`` drops, every ``every_s`` seconds (at most
     ``most`` at a time), the readers whose position the feed no longer keeps, even one
     blocked because its client does not read."""
 
-    def __init__(self, limit: int = 1000, keep: int = 20_000):
+    def __init__(self, limit: int = MAX_SPECTATORS, keep: int = SPECTATOR_BACKLOG):
         self.limit = limit
         self.readers: set[Reader] = set()
         self.feed = Feed(keep)

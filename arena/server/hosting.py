@@ -160,14 +160,14 @@ class Seat:
 class Pending:
     """A decision the arena is waiting for."""
 
-    __slots__ = ("rid", "game", "seat", "st", "legal", "legal_set", "obs_json", "conn", "sent_at",
+    __slots__ = ("rid", "game", "seat", "st", "legal", "legal_set", "conn", "sent_at",
                  "spent", "deadline", "strikes", "result", "how", "waiter", "sends")
 
-    def __init__(self, rid, game, seat, st, legal, obs_json):
+    def __init__(self, rid, game, seat, st, legal):
         self.rid, self.game, self.seat, self.st = rid, game, seat, st
         # text -> the engine's Action: a legal answer goes back to the engine as its own
         # Action (the game loop's fast path, no parse of the text)
-        self.legal, self.legal_set, self.obs_json = legal, {a: a for a in legal}, obs_json
+        self.legal, self.legal_set = legal, {a: a for a in legal}
         self.conn = None
         self.sent_at = 0.0
         self.spent = 0.0            # seconds used on earlier connections
@@ -212,8 +212,6 @@ class Game:
         self.deal_log: list[dict] = []
         self.feed = events.Feed()       # its serialized GameEvents, for its spectators
         self.nevents = 0
-        self.over = False
-        self.start_msgs: dict[str, bytes] = {}
         self.faults = FaultCounts(len(self.bots))
 
     def t_ms(self) -> int:
@@ -545,7 +543,7 @@ class Arena:
         obs_json = observation_json(st.observation(s))
         rid = f"{game.id}.{game.nreq}"
         game.nreq += 1
-        p = Pending(rid, game, s, st, legal, obs_json)
+        p = Pending(rid, game, s, st, legal)
         self.pending[rid] = p
         try:
             while p.result is None:
@@ -685,7 +683,6 @@ class Arena:
         self._publish(game, pb.GameEvent(game_ended=pb.GameEnded(
             complete=m.over, score=result["score"], winners=result["winners"], seed=game.seed,
             deals=len(m.deals), record=result["record"])))
-        game.over = True
         game.feed.close()
         self.games.pop(game.id, None)
         self.finished[game.id] = ",".join(game.bots)

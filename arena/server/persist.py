@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import asdict
 
 from ..store import Store, StoreError
 
@@ -25,8 +26,7 @@ def record_of(game, unfinished: dict | None, error: str | None) -> tuple[dict, d
     record["variant"] = game.ref
     arena = {
         "game_id": game.id, "bots": game.bots,
-        "time_control": {"move_ms": game.tc.move_ms, "bank_ms": game.tc.bank_ms,
-                         "grace_ms": game.tc.grace_ms, "max_strikes": game.tc.max_strikes},
+        "time_control": asdict(game.tc),
         "started": _iso(game.started), "finished": _iso(time.time()),
         "complete": m.over, "deals": [{"t_ms": d["t_ms"], "by_default": d["by_default"]}
                                      for d in game.deal_log[:len(m.deals)]],
@@ -67,12 +67,10 @@ def journal_start(store: Store, game, max_deals: int = 0, run=None) -> None:
     logged: the game goes on, unjournaled. ``run(fn, *args)`` runs the write (the arena's
     store thread, which keeps the store's writes in order on its one connection); by
     default it is called here."""
-    tc = game.tc
     (run or _call)(_journal, store, game.id, 0, {
         "variant": game.ref, "options": game.options, "seed": game.seed, "bots": game.bots,
         "max_deals": max_deals,
-        "time_control": {"move_ms": tc.move_ms, "bank_ms": tc.bank_ms, "grace_ms": tc.grace_ms,
-                         "max_strikes": tc.max_strikes},
+        "time_control": asdict(game.tc),
         "started": game.started})
 
 

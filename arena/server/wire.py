@@ -24,7 +24,7 @@ from interpreter import VariantError, load_variant
 from ..pb import arena_pb2 as apb
 from ..store import Store, StoreError
 from . import persist
-from .events import Behind, Spectators
+from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, Behind, Spectators
 from .framing import batch_messages
 from .faults import Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
@@ -122,7 +122,8 @@ class ArenaServer:
     event-loop turn that has events)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
-                 salt: str = "", max_spectators: int = 1000, spectator_backlog: int = 20_000,
+                 salt: str = "", max_spectators: int = MAX_SPECTATORS,
+                 spectator_backlog: int = SPECTATOR_BACKLOG,
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
                  batch_wait_s: float = BATCH_WAIT_S):
         self.store = store
@@ -469,8 +470,8 @@ def deal_secret(data_dir) -> str:
 
 async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                 defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False,
-                max_spectators: int = 1000, private_watch: bool = False,
-                spectator_backlog: int = 20_000, send_limit: int = SEND_LIMIT) -> None:
+                max_spectators: int = MAX_SPECTATORS, private_watch: bool = False,
+                spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
     a seed gives the same cards as `taash simulate` and in-process ladders).
