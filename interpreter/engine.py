@@ -717,14 +717,20 @@ class Auction(Phase):
 
 class Doubling(Phase):
     """A round of doubling after the contract (RULES.md §H): each defender in turn from
-    next(declarer) may double; after a double each contractor in turn may redouble."""
+    next(declarer) may double; after a double each contractor in turn may redouble. A
+    seat that sits out the deal (a flow `declare` step before this one) takes no part;
+    with no defender left to double, the step passes."""
 
     name = "doubling"
 
     def enter(self, s):
         n = s.v.players
-        s.doubling_queue = [t for t in _order_from(s.declarer + 1, n) if s.side[t] != s.side[s.declarer]]
-        s.to_act = s.doubling_queue.pop(0)
+        s.doubling_queue = [t for t in _order_from(s.declarer + 1, n)
+                            if s.side[t] != s.side[s.declarer] and not s.out[t]]
+        if s.doubling_queue:
+            s.to_act = s.doubling_queue.pop(0)
+        else:
+            s._next_step()
 
     def legal(self, s):
         v = s.v
@@ -734,7 +740,8 @@ class Doubling(Phase):
         n = s.v.players
         if a.kind == "double":
             s.doubled = 1
-            s.doubling_queue = [t for t in _order_from(seat + 1, n) if s.side[t] == s.side[s.declarer]]
+            s.doubling_queue = [t for t in _order_from(seat + 1, n)
+                                if s.side[t] == s.side[s.declarer] and not s.out[t]]
         elif a.kind == "redouble":
             s.doubled = 2
             s.doubling_queue = []
