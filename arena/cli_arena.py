@@ -525,7 +525,9 @@ def add_commands(sub) -> None:
     m.add_argument("--parallel", type=_conv("--parallel", 1), default=1, metavar="P",
                    help="matches played at once (default 1)")
     m.add_argument("--max-deals", type=_conv("--max-deals"), default=0, metavar="N",
-                   help="stop each match after N deals (default: play it to the end)")
+                   help="stop each match after N deals (default: play it to the end: its "
+                        "match.ends rule, or the variant's match.max_deals, 1000 unless the "
+                        "file sets it; a match stopped by a limit has no winners)")
     m.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                    help="how long to wait for the bots to connect (default 30)")
     _time_args(m, server_side=False)

@@ -29,6 +29,7 @@ number in ``auction.may_bid``, the card and "played after the exposure" in
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 import difflib
 import functools
 import re
@@ -167,7 +168,7 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
           ast.AugAssign, ast.If, ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Call,
           ast.keyword, ast.Compare, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.IfExp, ast.NamedExpr,
           ast.List, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
-          ast.GeneratorExp, ast.ListComp, ast.comprehension)  # quantifiers over a finite list
+          ast.GeneratorExp, ast.ListComp, ast.comprehension, ast.Slice)  # quantifiers over a finite list
 
 
 class Compiler:
@@ -369,7 +370,12 @@ class Compiler:
              "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
              "_at": _at, "_played": _played,
              "_in_suit": _in_suit_of(len(self.deck.ranks), len(self.deck.suits)),
-             "_not_in_suit": _not_in_suit, "_only": _only}
+             "_not_in_suit": _not_in_suit, "_only": _only, "_bisect": bisect_left}
+        # in_suit's bounds by suit code; none (-1) and the no-trump codes (-2, ...) at the
+        # end, read by negative index: 0..0, no card (names._in_suit_code)
+        nranks, pad = len(self.deck.ranks), [0] * (1 - min(self.denominations.values(), default=-1))
+        g["_SUIT_LO"] = [i * nranks for i in range(len(self.deck.suits))] + pad
+        g["_SUIT_HI"] = [(i + 1) * nranks for i in range(len(self.deck.suits))] + pad
         g.update(self.seat_and_set_helpers())
         assert set(g) - {"__builtins__"} == set(names.HELPERS)
         return g

@@ -54,8 +54,6 @@ FIELDS: dict[str, dict[str, str]] = {
     "variables": {"vars": "list", "start_vars": "="},
 }
 _ALL_FIELDS = tuple(f for group in FIELDS.values() for f in group)
-_COPY = {kind: tuple(f for group in FIELDS.values() for f, k in group.items() if k == kind)
-         for kind in ("=", "list", "lists", "set", "dict")}
 
 
 class State:
@@ -82,8 +80,8 @@ class State:
 
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
                  scores=None, deal_number: int = 0, variables=None):
-        """Start a deal. ``hands``: per seat, the card texts in the order dealt (§0.7),
-        and ``widow`` the widow's cards; without hands the deck is shuffled from ``seed``.
+        """Start a deal. ``hands``: per seat, the card texts (or card ids) in the order
+        dealt (§0.7), and ``widow`` the widow's cards; without hands the deck is shuffled from ``seed``.
         ``scores``: the match scores before this deal (per side, or per seat when the
         match scores seats). ``variables``: the values of the variant's variables after the
         previous deal (`State.vars`; its match-scope ones are carried, the others start
@@ -281,19 +279,7 @@ class State:
             rng = random.Random(rng)
         return rng.choice(same)
 
-    def copy(self) -> "State":
-        """An independent copy: applying actions to it leaves this state unchanged (lists
-        are copied one level deep; the deal's cards and the variant are shared)."""
-        new = State.__new__(State)
-        for name in _COPY["="]:
-            setattr(new, name, getattr(self, name))
-        for name in _COPY["list"]:
-            setattr(new, name, getattr(self, name)[:])
-        new.hands = [h[:] for h in self.hands]
-        new.declared = self.declared.copy()
-        new.declared_keys = self.declared_keys.copy()
-        new.answers = self.answers.copy()
-        return new
+    # copy(): made from FIELDS below the class (_copy_function)
 
     def resample(self, seat: int, rng=None) -> "State":
         """An independent State at the same point in which every card ``seat`` cannot see
@@ -393,26 +379,27 @@ class State:
     def _advance(self):
         """Run the flow from ``step``: deal the packets of dealing steps (§0.7), enter the
         next phase, or score the deal when the flow is done."""
-        flow = self.v.flow
-        n = self.v.players
-        while self.step < len(flow):
-            step = flow[self.step]
-            if isinstance(step, dict) and "declare" not in step:
-                if "deal" in step:
-                    k = sum(step["deal"])
-                    for s in range(n):
-                        p = self._dealt_pos[s]
-                        cards = self.dealt[s][p:p + k]
-                        if self._skip is not None and self._skip[0] == s and p <= self._skip[1] < p + k:
-                            cards = [c for i, c in enumerate(cards) if p + i != self._skip[1]]
-                        self.hands[s].extend(cards)
-                        self.hands[s].sort()
-                        self._dealt_pos[s] = p + k
+        steps = self.v.steps
+        while self.step < len(steps):
+            name, k = steps[self.step]
+            if k is not None:  # a dealing step: k cards to each seat
+                skip, pos = self._skip, self._dealt_pos
+                for s, hand in enumerate(self.hands):
+                    p = pos[s]
+                    cards = self.dealt[s][p:p + k]
+                    if skip is not None and skip[0] == s and p <= skip[1] < p + k:
+                        cards = [c for i, c in enumerate(cards) if p + i != skip[1]]
+                    hand += cards
+                    hand.sort()
+                    pos[s] = p + k
                 self.step += 1
                 continue
-            handler = PHASES.get(step if isinstance(step, str) else "declare")
+            if name == "skip":
+                self.step += 1
+                continue
+            handler = PHASES.get(name)
             if handler is None:
-                raise ValueError(f"unknown flow step {step!r}")
+                raise ValueError(f"unknown flow step {name!r}")
             self.handler = handler
             handler.enter(self)
             return
@@ -561,6 +548,32 @@ class State:
         return [a for _, a in self.history]
 
 
+def _copy_function():
+    """`State.copy`, made from the table ``FIELDS``: one statement per field, as
+    `dataclasses` makes ``__init__`` (about 2.5 times faster than a loop of getattr and
+    setattr: copy is the search bots' hot path). The source holds only the field names of
+    this module, each checked to be an identifier; nothing from a variant file."""
+    how = {"=": "self.{0}", "list": "self.{0}[:]", "lists": "[x[:] for x in self.{0}]",
+           "set": "self.{0}.copy()", "dict": "self.{0}.copy()"}
+    lines = ["def copy(self):", "    new = _new(State)"]
+    for group in FIELDS.values():
+        for name, kind in group.items():
+            if not name.isidentifier():
+                raise ValueError(f"bad field name {name!r}")
+            lines.append(f"    new.{name} = " + how[kind].format(name))
+    lines.append("    return new")
+    namespace = {"_new": State.__new__, "State": State}
+    exec(compile("\n".join(lines), "<State.copy>", "exec"), namespace)  # engine field names only
+    fn = namespace["copy"]
+    fn.__qualname__ = "State.copy"
+    fn.__doc__ = """An independent copy: applying actions to it leaves this state unchanged
+        (lists are copied one level deep; the deal's cards and the variant are shared)."""
+    return fn
+
+
+State.copy = _copy_function()
+
+
 class Phase:
     """One phase of a deal (DESIGN.md, "What is generic"): ``enter(s)`` sets who acts
     first, ``legal(s)`` lists the legal actions of ``s.to_act`` (RULES.md §0.10 order),
@@ -615,13 +628,10 @@ class Auction(Phase):
     def legal(self, s):
         v = s.v
         me = s.to_act
-        r = v.rules
-        out = []
-        if r["auction.may_pass"](s, me, None, None):
-            out.append(v.pass_action.id)
-        may_bid = r["auction.may_bid"]
+        out = [v.pass_action.id] if v.may_pass(s, me, None, None) else []
+        may_bid = v.may_bid
         high = s.bid
-        may_equal = r["auction.may_equal"]  # None: the file has no such rule
+        may_equal = v.may_equal  # None: the file has no such rule
         if (may_equal is not None and s.high_bidder >= 0 and s.high_bidder != me
                 and not s.equal_bid and may_equal(s, me, None, None)):
             high -= 1  # an equal bid is allowed (every two bids still raise the high bid)
@@ -629,10 +639,10 @@ class Auction(Phase):
         # there), so it is asked once per number, for every form of that number
         for b, ids in v.bid_number_ids[bisect_right(v.bid_numbers, high):]:
             if may_bid(s, me, b, None):
-                out.extend(ids)
-        if s.doubled == 0 and s.high_bidder >= 0 and r["auction.may_double"](s, me, None, None):
+                out += ids
+        if s.doubled == 0 and v.may_double is not None and s.high_bidder >= 0 and v.may_double(s, me, None, None):
             out.append(v.double_action.id)
-        if s.doubled == 1 and r["auction.may_redouble"](s, me, None, None):
+        if s.doubled == 1 and v.may_redouble is not None and v.may_redouble(s, me, None, None):
             out.append(v.redouble_action.id)
         return out or [v.pass_action.id]
 
@@ -665,7 +675,7 @@ class Auction(Phase):
             if v.final_pass:
                 while nxt in s.passed and nxt != seat:
                     nxt = (nxt + 1) % n
-        if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.rules["auction.ends"](s, seat, None, None):
+        if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.auction_ends(s, seat, None, None):
             if s.high_bidder < 0:  # everybody passed: the deal is thrown in
                 s._end_deal()
                 return
@@ -707,14 +717,20 @@ class Auction(Phase):
 
 class Doubling(Phase):
     """A round of doubling after the contract (RULES.md §H): each defender in turn from
-    next(declarer) may double; after a double each contractor in turn may redouble."""
+    next(declarer) may double; after a double each contractor in turn may redouble. A
+    seat that sits out the deal (a flow `declare` step before this one) takes no part;
+    with no defender left to double, the step passes."""
 
     name = "doubling"
 
     def enter(self, s):
         n = s.v.players
-        s.doubling_queue = [t for t in _order_from(s.declarer + 1, n) if s.side[t] != s.side[s.declarer]]
-        s.to_act = s.doubling_queue.pop(0)
+        s.doubling_queue = [t for t in _order_from(s.declarer + 1, n)
+                            if s.side[t] != s.side[s.declarer] and not s.out[t]]
+        if s.doubling_queue:
+            s.to_act = s.doubling_queue.pop(0)
+        else:
+            s._next_step()
 
     def legal(self, s):
         v = s.v
@@ -724,7 +740,8 @@ class Doubling(Phase):
         n = s.v.players
         if a.kind == "double":
             s.doubled = 1
-            s.doubling_queue = [t for t in _order_from(seat + 1, n) if s.side[t] == s.side[s.declarer]]
+            s.doubling_queue = [t for t in _order_from(seat + 1, n)
+                                if s.side[t] == s.side[s.declarer] and not s.out[t]]
         elif a.kind == "redouble":
             s.doubled = 2
             s.doubling_queue = []
@@ -897,7 +914,7 @@ class Play(Phase):
         if v.dedupe_plays:
             cards = sorted(set(cards))  # a new list
         checks = v.declaration_checks
-        if not checks and (s.trump_exposed or s.trump < 0):
+        if not checks and (v.may_expose is None or s.trump_exposed or s.trump < 0):
             return cards if v.dedupe_plays else cards[:]  # ids of plays are card ids
         out = []
         if checks:
@@ -905,7 +922,7 @@ class Play(Phase):
             for i, when, su in checks:
                 if i not in keys and when(s, me, su, None):
                     out.append(i)
-        if s.trump >= 0 and not s.trump_exposed and v.may_expose(s, me, None, None):
+        if v.may_expose is not None and s.trump >= 0 and not s.trump_exposed and v.may_expose(s, me, None, None):
             out.append(v.expose_action.id)
         out.extend(cards)
         return out
@@ -987,10 +1004,15 @@ class Play(Phase):
         the suit led; of identical cards the first played ranks higher."""
         v = s.v
         cards, seats = s.trick_cards, s.trick_seats
-        winner = seats[Play.best(s)]
+        if v.plain_trump:  # the keys from the deck's table (the hot path of Play.best)
+            keys = list(map(v.deck.trick_keys[s.trump][s.led].__getitem__, cards))
+        else:
+            keys = Play.trick_keys(s)
+        winner = seats[keys.index(max(keys))]
         pts = sum(map(v.deck.point_of.__getitem__, cards))
-        s.tricks_done += 1
-        if s.tricks_done == v.tricks:
+        done = s.tricks_done = s.tricks_done + 1
+        last = done == v.tricks
+        if last:
             pts += v.last_trick
         side = s.side[winner]
         s.side_points[side] += pts
@@ -1000,9 +1022,11 @@ class Play(Phase):
         s.tricks.append((seats[0], tuple(cards), winner))
         if v.after_trick is not None:
             v.after_trick(s, winner, winner, seats[0])
-        s.trick_cards, s.trick_seats, s.trick_after = [], [], []
+        s.trick_cards = []
+        s.trick_seats = []
+        s.trick_after = []
         s.led = -1
-        if s.tricks_done == v.tricks:
+        if last:
             s._score()
         else:
             s.to_act = winner
@@ -1046,23 +1070,29 @@ def _deal_from_seed(v: Variant, dealer: int, seed):
     deck = v.deck.cards()
     random.Random(seed).shuffle(deck)
     n = v.players
-    dealt = [[] for _ in range(n)]
-    order = [dealt[(dealer + 1 + i) % n] for i in range(n)]
-    pos = 0
-    for k in v.deal_packets:
-        for hand in order:
-            hand += deck[pos:pos + k]
-            pos += k
-    return dealt, deck[pos:]
+    take = deck.__getitem__
+    dealt = [None] * n
+    for j, pos in enumerate(v.deal_positions):  # j-th seat from eldest
+        dealt[(dealer + 1 + j) % n] = list(map(take, pos))
+    return dealt, deck[v.deal_dealt:]
 
 
 def _deal_given(v: Variant, hands, widow):
-    """Check explicit hands (card texts per seat in the order dealt) against the deck."""
+    """Check explicit hands (per seat in the order dealt: card texts, or card ids as
+    ints) against the deck."""
     deck = v.deck
     n = v.players
     if len(hands) != n:
         raise ValueError(f"expected hands for {n} seats, got {len(hands)}")
     want = v.cards_per_seat
+    ids = [c for h in hands for c in h]
+    ids += widow
+    try:
+        whole = sorted(ids) == deck._deck_cards   # ids making up the deck (the resampler's)
+    except TypeError:
+        whole = False
+    if whole and len(widow) == v.widow_size and all(len(h) == want for h in hands):
+        return [list(h) for h in hands], list(widow)
     dealt = []
     for s, h in enumerate(hands):
         if len(h) != want:

@@ -158,10 +158,8 @@ def _new_state(start, dealt, widow):
     dealt) and ``widow``."""
     from .engine import State
     v, dealer, scores, number, variables = start
-    text = v.deck.text
-    return State(v, dealer=dealer, hands=[[text[c] for c in h] for h in dealt],
-                 widow=[text[c] for c in widow] or None, scores=scores, deal_number=number,
-                 variables=list(variables))
+    return State(v, dealer=dealer, hands=dealt, widow=widow or None, scores=scores,
+                 deal_number=number, variables=list(variables))
 
 
 class _Probe:

@@ -330,6 +330,20 @@ def _of_list(fn: str, a: ast.expr) -> ast.expr:
     return ifexp(a, call(fn, copy.deepcopy(a)), const(0))
 
 
+def _in_suit_code(c, cards: ast.expr, suit: ast.expr) -> ast.expr:
+    """``in_suit(cards, suit)``: the suit's cards are one slice of the sorted list (ids
+    ``suit * ranks ..``; see dsl._in_suit_of), made inline as
+    ``(h := cards)[_bisect(h, _SUIT_LO[(u := suit)]):_bisect(h, _SUIT_HI[u])]`` (a
+    suit that is none or a no-trump denomination has the bounds 0..0: no card); where
+    an assignment expression may not stand (a quantifier's list), the helper."""
+    if c._no_walrus:
+        return call("_in_suit", cards, suit)
+    h, u = c.tmp(), c.tmp()
+    lo = call("_bisect", var(h), sub(var("_SUIT_LO"), ast.NamedExpr(var(u, store=True), suit)))
+    hi = call("_bisect", var(h), sub(var("_SUIT_HI"), var(u)))
+    return ast.Subscript(ast.NamedExpr(var(h, store=True), cards), ast.Slice(lo, hi), _LOAD)
+
+
 def _extreme(word: str, a: list[str]) -> str:
     return f"the {word} score" if a == ["the score"] else f"the {word} of {', '.join(a)}"
 
@@ -341,7 +355,7 @@ def _of_sides(name, typ, helper, word, doc) -> Function:
 
 
 FUNCTION_ENTRIES: tuple[Function, ...] = (
-    Function("in_suit", (CARDS, SUIT), CARDS, (), lambda c, a, b: call("_in_suit", a, b),
+    Function("in_suit", (CARDS, SUIT), CARDS, (), lambda c, a, b: _in_suit_code(c, a, b),
              lambda a: f"{a[0]} of {a[1]}", "the cards of a suit"),
     Function("not_in_suit", (CARDS, SUIT), CARDS, (), lambda c, a, b: call("_not_in_suit", a, b),
              lambda a: f"{a[0]} not of {a[1]}", "the cards not of a suit"),
@@ -475,7 +489,7 @@ for _e in NAME_ENTRIES:
 ASSIGNABLE: dict[str, Assignable] = {e.name: e for e in ASSIGNABLE_ENTRIES}
 FUNCTIONS: dict[str, Function] = {e.name: e for e in FUNCTION_ENTRIES}
 HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "_played",
-           "_in_suit", "_not_in_suit", "_only",
+           "_in_suit", "_not_in_suit", "_only", "_bisect", "_SUIT_LO", "_SUIT_HI",
            # issue 11
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
            "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH")
@@ -529,7 +543,8 @@ def check_registry() -> frozenset[str]:
     """Each entry's code touches exactly the State attributes its data names, and names
     only parameters and helpers. Returns every attribute name the entries' code uses
     (State fields, and methods such as ``get``). Raises RegistryError."""
-    c = SimpleNamespace(players=4, tricks=8, min_bid=1, max_bid=2)
+    c = SimpleNamespace(players=4, tricks=8, min_bid=1, max_bid=2, _no_walrus=0,
+                        tmp=iter(f"_t{i}" for i in range(1, 10 ** 6)).__next__)
     bad = []
     seen: set[str] = set()
     for e in NAME_ENTRIES:
@@ -554,7 +569,7 @@ def check_registry() -> frozenset[str]:
         if used != set(fields):
             bad.append(f"{what} names State fields {sorted(fields)} but its code uses {sorted(used)}")
         strange = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-                   and n.id not in allowed and not n.id.startswith("_a")}  # _aN: the probe's arguments
+                   and n.id not in allowed and not n.id.startswith(("_a", "_t"))}  # the probe's arguments, temporaries
         if strange:
             bad.append(f"{what} names {sorted(strange)}, which are neither parameters nor helpers")
     if bad:

@@ -6,6 +6,7 @@ located problems for any bad file or option (never anything else).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,6 +127,8 @@ class Variant:
     widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
+    # hook -> its value, for the rules that are constants (folded by the compiler)
+    constants: dict = field(repr=False, default_factory=dict)
 
     def __post_init__(self):
         n = self.players
@@ -225,8 +228,27 @@ class Variant:
                              for k in step["deal"]]
         self.declare_from = self.rules.get("flow.declare")  # the `declare` step's first seat
         r = self.rules
+        never = {hook for hook, value in self.constants.items() if value is False}
+        # the hot path's rules; None for a condition that is always false (not asked)
         self.may_play = r.get("play.may_play")
-        self.may_expose = r.get("play.may_expose")
+        self.may_expose = None if "play.may_expose" in never else r.get("play.may_expose")
+        self.may_double = None if "auction.may_double" in never else r.get("auction.may_double")
+        self.may_redouble = None if "auction.may_redouble" in never else r.get("auction.may_redouble")
+        self.may_pass, self.may_bid, self.may_equal = (r.get(f"auction.{k}") for k in ("may_pass", "may_bid", "may_equal"))
+        self.auction_ends = r.get("auction.ends")
+        # packets per step of the flow: (phase name, None), or ("deal", cards per seat)
+        self.steps = [(step, None) if isinstance(step, str) else ("declare", None) if "declare" in step
+                      else ("deal", sum(step["deal"])) if "deal" in step else ("skip", None)
+                      for step in self.flow]
+        # the positions in the shuffled deck of the cards each seat is dealt, from eldest
+        # (§0.7: each packet to every seat in turn), and of the widow: the rest
+        pos, at = [[] for _ in range(self.players)], 0
+        for k in self.deal_packets:
+            for j in range(self.players):
+                pos[j].extend(range(at, at + k))
+                at += k
+        self.deal_positions = pos
+        self.deal_dealt = at
         self.counts_as_trump = r.get("play.counts_as_trump")
         self.after_trick = r.get("play.after_trick")
         # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
@@ -278,7 +300,7 @@ class Variant:
         blob = json.dumps({"data": self.data, "options": self.options}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    @property
+    @functools.cached_property
     def cards_per_seat(self) -> int:
         """Cards dealt to each seat (RULES.md §0.7)."""
         return sum(sum(step["deal"]) for step in self.flow if isinstance(step, dict) and "deal" in step)
@@ -591,6 +613,7 @@ def _load_variant(path: Path, options: dict | None) -> Variant:
     rules["flow.declare"] = None
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
+    constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
     decls = [Declaration(n, d.get("description", ""), d.get("action", f"declare {n}"),
                          bool(d.get("per_suit")), rules[f"declare.{n}.when"],
                          rules[f"declare.{n}.effect"], tuple(d.get("answers", ())),
@@ -610,7 +633,7 @@ def _load_variant(path: Path, options: dict | None) -> Variant:
         score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
         max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
         variables=variables, has_auction=has_auction, widow_set_aside=set_aside,
-        rules=rules, sources=sources)
+        rules=rules, sources=sources, constants=constants)
 
 
 def _variable_problems(data: dict, opts: dict, problem) -> dict:

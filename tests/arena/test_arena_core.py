@@ -24,7 +24,7 @@ import grpc
 import pytest
 
 from tests.helpers import ROOT
-from tests.helpers.arena_util import Server, env, record, verdict_kinds
+from tests.helpers.arena_util import Server, env, record
 from interpreter import replay
 from arena.pb import arena_pb2 as apb
 from arena.pb import arena_pb2_grpc
@@ -155,7 +155,8 @@ def test_a_bot_stream_never_read_is_dropped_as_a_fault(tmp_path):
                               move_ms=300, bank_ms=1, grace_ms=300, max_strikes=3)
         assert res.error == "" and res.deals == 1
         rec = record(res.record)
-        kinds = verdict_kinds(rec)
+        # the idle bot's seat 0 (on a loaded machine a random bot may also answer late)
+        kinds = [v["kind"] for v in rec["arena"]["verdicts"] if v["seat"] == 0]
         crashed = [v for v in rec["arena"]["verdicts"] if v["kind"] == "CRASHED"]
         assert len(crashed) == 1 and crashed[0]["seat"] == 0
         assert "not read (40 messages waiting)" in crashed[0]["message"]

@@ -245,6 +245,51 @@ def test_every_seat_sitting_out_is_ignored(tmp_path):
     assert all(len(cards) == 4 for _l, cards, _w in st.tricks) and len(st.tricks) == 8
 
 
+DOUBLING_AFTER_DECLARE = """\
+    extends: "house/29-single-hand"
+    name: doubling-after-declare
+    flow:
+      - deal: [4]
+      - auction
+      - trump
+      - deal: [4]
+      - declare: declarer
+      - doubling
+      - play
+    declarations:
+      single:
+        effect: |
+          sits_out[partner_of(me)] = true
+          sits_out[dealer] = true
+    """
+
+
+def test_seats_that_sit_out_take_no_part_in_a_later_doubling(tmp_path):
+    v = fixture(tmp_path, DOUBLING_AFTER_DECLARE)
+    st = State(v, dealer=3, hands=single_hands())
+    # 0 declares; his partner 2 and the dealer 3 sit out; 1 passes at the declare step
+    do(st, "0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S", "0 declare single", "1 pass")
+    assert st.out == [False, False, True, True]
+    # doubling (RULES.md §H): defenders from next(declarer) = 1, then 3 (out): only 1;
+    # after his double the contractors from 2 (out), then 0: only 0 may redouble
+    assert st.phase == "doubling" and st.to_act == 1
+    do(st, "1 double")
+    assert st.phase == "doubling" and st.to_act == 0
+    do(st, "0 redouble")
+    # play: tricks of two, seat 0 (the declarer, single) leads
+    assert st.phase == "play" and st.to_act == 0 and st.doubled == 2
+    do(st, "0 play JS", "1 play JH")
+    assert st.tricks[-1] == (0, (st.v.deck.parse("JS"), st.v.deck.parse("JH")), 0)
+
+
+def test_a_pass_of_the_only_defender_left_ends_the_doubling(tmp_path):
+    st = State(fixture(tmp_path, DOUBLING_AFTER_DECLARE), dealer=3, hands=single_hands())
+    do(st, "0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S", "0 declare single", "1 pass",
+       "1 pass")
+    # seat 3, the other defender, sits out: nobody else is asked
+    assert st.phase == "play" and st.to_act == 0 and st.doubled == 0
+
+
 # == fixtures: trump.chooser, a kitty set aside ============================================
 def fixture(tmp_path, text):
     p = tmp_path / "fixture.yaml"
