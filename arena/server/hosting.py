@@ -178,7 +178,7 @@ class Pending:
         self.obs_json, self.on_wake = obs_json, on_wake
         # text -> the engine's Action: a legal answer goes back to the engine as its own
         # Action (the game loop's fast path, no parse of the text)
-        self.legal, self.legal_set = legal, {a: a for a in legal}
+        self.legal, self.legal_set = legal, dict(zip(legal, legal))
         self.conn = None
         self.sent_at = 0.0
         self.spent = 0.0            # seconds used on earlier connections

@@ -262,9 +262,11 @@ class ArenaServer:
                                  "dropped as a fault")
         arena.connect(conn)
         task = asyncio.ensure_future(reader())
+        write = context.write       # the handler writes (no async generator between)
         try:
             while True:
-                item = await conn.queue.get()
+                queue = conn.queue
+                item = queue.get_nowait() if queue.qsize() else await queue.get()
                 if item is None:
                     break
                 if type(item) is tuple:         # a decision request: its clock starts now
@@ -273,7 +275,7 @@ class ArenaServer:
                 elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
                     how[0] = V.CLOSED_BY_ARENA
                     await context.abort(grpc.StatusCode[item.status], item.message)
-                yield item
+                await write(item)
         except asyncio.CancelledError:
             how[0] = V.CRASHED
             raise
