@@ -208,7 +208,10 @@ class Playout:
             return None
 
     def send(self, answer):
-        """Apply ``answer`` at the pending decision; the next decision point or None."""
+        """Apply ``answer`` at the pending decision; the next decision point or None
+        (also once over: nothing more is applied)."""
+        if self.played is not None:
+            return None
         try:
             return self._gen.send(answer)
         except StopIteration as e:

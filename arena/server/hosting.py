@@ -171,7 +171,7 @@ class Pending:
 
     __slots__ = ("rid", "game", "seat", "st", "legal", "legal_set", "conn", "sent_at",
                  "spent", "deadline", "strikes", "result", "how", "sends", "obs_json", "on_wake",
-                 "timer", "timer_at", "away_since", "busy", "closed")
+                 "away_since", "busy", "closed")
 
     def __init__(self, rid, game, seat, st, legal, obs_json: str = "", on_wake=None):
         self.rid, self.game, self.seat, self.st = rid, game, seat, st
@@ -187,8 +187,6 @@ class Pending:
         self.result = None          # the answer, or a NoAnswer once settled by default
         self.how = None             # "answer" or the Verdict kind that settled it
         self.sends = 0
-        self.timer = None           # asyncio.TimerHandle of the next look, due at timer_at
-        self.timer_at = 0.0
         self.away_since = None      # monotonic time the seat's absence began to be counted
         self.busy = False           # being looked at (Arena._progress): a wake is not needed
         self.closed = False         # settled and handed to the game loop
@@ -230,6 +228,8 @@ class Game:
         self.playout: Playout | None = None     # the game loop, driven by Arena._drive
         self.asking: Pending | None = None      # the open decision
         self.done: asyncio.Future | None = None  # set when the playout ends (run_game awaits it)
+        self.timer = None       # asyncio.TimerHandle of the next look at the open decision, due at timer_at
+        self.timer_at = 0.0
 
     def t_ms(self) -> int:
         """Milliseconds since the game began."""
@@ -603,14 +603,16 @@ class Arena:
             p.busy = False
 
     def _timer(self, p: Pending, at: float) -> None:
-        """Look at ``p`` again at monotonic time ``at`` (one timer per decision: kept if
-        already due then)."""
-        if p.timer is not None:
-            if p.timer_at == at:
+        """Look at ``p`` again at monotonic time ``at``, or before: one timer per game,
+        kept while it is due no later than that (a look before the deadline only sets the
+        timer again), so that a decision answered in time costs no timer of its own."""
+        game = p.game
+        if game.timer is not None:
+            if game.timer_at <= at:
                 return
-            p.timer.cancel()
-        p.timer_at = at
-        p.timer = asyncio.get_running_loop().call_at(at, _timer_due, p)   # loop.time() is time.monotonic()
+            game.timer.cancel()
+        game.timer_at = at
+        game.timer = asyncio.get_running_loop().call_at(at, _timer_due, game)   # loop.time() is time.monotonic()
 
     def _wake(self, p: Pending) -> None:
         """``p.wake()``: look at ``p``; once it is settled, its game goes on from here
@@ -626,9 +628,6 @@ class Arena:
         """``p`` is settled: forget it, count its time against the seat's bank; returns
         its result for the game loop (a legal Action, or a NoAnswer)."""
         p.closed = True
-        if p.timer is not None:
-            p.timer.cancel()
-            p.timer = None
         game, s = p.game, p.seat
         seat = game.seats[s]
         self.pending.pop(p.rid, None)
@@ -649,12 +648,12 @@ class Arena:
     def _abandon(self, game: Game) -> None:
         """The game stops where it is (the arena is stopping, or the game failed): its
         open decision is closed as cancelled, the game loop ends."""
+        if game.timer is not None:
+            game.timer.cancel()
+            game.timer = None
         p = game.asking
         if p is not None and not p.closed:
             p.closed = True
-            if p.timer is not None:
-                p.timer.cancel()
-                p.timer = None
             self.pending.pop(p.rid, None)
             game.asking = None
             game.closed[p.rid] = (game.seats[p.seat].bot, "cancelled" if p.result is None else p.how, p.seat)
@@ -820,9 +819,11 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def _timer_due(p: Pending) -> None:
-    p.timer = None
-    p.wake()
+def _timer_due(game: Game) -> None:
+    game.timer = None
+    p = game.asking
+    if p is not None:
+        p.wake()
 
 
 def _fail(game: Game, e: BaseException) -> None:

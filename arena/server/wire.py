@@ -239,8 +239,12 @@ class ArenaServer:
         how = [None]
 
         async def reader():
+            read = context.read     # not `async for` over request_iterator: one layer less a message
             try:
-                async for raw in request_iterator:
+                while True:
+                    raw = await read()
+                    if raw is grpc.aio.EOF:
+                        break
                     try:
                         arena.on_message(conn, raw)
                     except Exception:
