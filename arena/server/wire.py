@@ -249,6 +249,10 @@ class ArenaServer:
                         arena.on_message(conn, raw)
                     except Exception:
                         log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
+                    # let the writers go first: an answer has just queued the next request
+                    # (hosting.Arena._drive), and starting its write before this stream's next
+                    # read takes about half the hand-off off each decision (bench/arena.py)
+                    await asyncio.sleep(0)
                 # A cancelled call ends this iteration too, and the cancellation of the
                 # handler follows: give it a moment before calling this a clean close.
                 await asyncio.sleep(0.1)
