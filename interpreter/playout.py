@@ -44,8 +44,11 @@ fault hook ``on_fault(Fault)``.
 
 Why a generator: the arena is asyncio (asking a seat is awaiting a remote answer) and
 simulate and the ladder are plain calls. `steps` is the sequence itself as a generator
-that yields each decision point ``(state, seat)`` and is sent the answer; the sync
-driver `play` and the async driver `play_async` only ask the agents. The sequence is thus
+that yields each decision point ``(state, seat)`` and is sent the answer; `Playout` is
+the same as calls (``start``, then ``send`` per answer, each returning the next decision
+point or None), for a driver that is called back when an answer comes (the arena
+applies a bot's answer from the stream that brought it); the sync driver `play` and the
+async driver `play_async` are loops over a `Playout` that only ask the agents. The sequence is thus
 written once, needs neither threads nor asyncio here, and costs one ``send`` per decision
 (about 0.1 µs). It also builds nothing a caller did not ask for: no observation for a
 state agent, no record (``match.record()`` is the caller's), no event unless a hook is
@@ -170,6 +173,56 @@ def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_
     return played
 
 
+class Playout:
+    """`steps` as a synchronous step API: ``start()`` deals and returns the first
+    decision point ``(state, seat)``; ``send(answer)`` applies an answer (an action, its
+    text or a `NoAnswer`, as `steps` is sent) and returns the next decision point, or
+    None once the match is played (or the deal limit reached): ``played`` is then the
+    number of deals played. The keywords are those of `steps`; an exception from a hook
+    or the engine comes out of ``start``/``send`` and ends the playout. For a driver that
+    is called back when an answer arrives (the arena); `play` and `play_async` loop over
+    it.
+
+    >>> from interpreter import Match, load_variant
+    >>> p = Playout(Match(load_variant("28"), seed=1), max_deals=1)
+    >>> at = p.start()
+    >>> while at is not None:
+    ...     state, seat = at
+    ...     at = p.send(state.legal_actions()[0])
+    >>> p.played
+    1
+    """
+
+    __slots__ = ("_gen", "played")
+
+    def __init__(self, match, **kw):
+        self._gen = steps(match, **kw)
+        self.played: int | None = None      # deals played, once over
+
+    def start(self):
+        """The first decision point ``(state, seat)``, or None if there is none."""
+        try:
+            return next(self._gen)
+        except StopIteration as e:
+            self.played = e.value
+            return None
+
+    def send(self, answer):
+        """Apply ``answer`` at the pending decision; the next decision point or None
+        (also once over: nothing more is applied)."""
+        if self.played is not None:
+            return None
+        try:
+            return self._gen.send(answer)
+        except StopIteration as e:
+            self.played = e.value
+            return None
+
+    def close(self) -> None:
+        """Abandon the match where it is (the match keeps the deals already finished)."""
+        self._gen.close()
+
+
 def play(match, agents, *, prefer: str = "state", **kw):
     """Play ``match`` on (see `steps` for the keywords) with ``agents[seat]`` in each
     seat; returns ``match``. Each agent is asked through `policy(agent, prefer)`; an
@@ -178,17 +231,15 @@ def play(match, agents, *, prefer: str = "state", **kw):
     if len(agents) != match.v.players:
         raise ValueError(f"{match.v.players} seats need {match.v.players} agents, not {len(agents)}")
     ask = [policy(a, prefer) for a in agents]
-    gen = steps(match, **kw)
-    try:
-        st, seat = next(gen)
-        while True:
-            try:
-                answer = ask[seat](st, seat)
-            except Exception as e:
-                answer = NoAnswer(ERROR, e)
-            st, seat = gen.send(answer)
-    except StopIteration:
-        pass
+    p = Playout(match, **kw)
+    at = p.start()
+    while at is not None:
+        st, seat = at
+        try:
+            answer = ask[seat](st, seat)
+        except Exception as e:
+            answer = NoAnswer(ERROR, e)
+        at = p.send(answer)
     return match
 
 
@@ -197,15 +248,13 @@ async def play_async(match, decide, **kw):
     seat)`` at each decision (a remote seat may answer a `NoAnswer` of its own kind);
     returns ``match``. An exception from ``decide`` is a fault of kind `ERROR`;
     cancellation (asyncio.CancelledError) ends the match where it is."""
-    gen = steps(match, **kw)
-    try:
-        st, seat = next(gen)
-        while True:
-            try:
-                answer = await decide(st, seat)
-            except Exception as e:
-                answer = NoAnswer(ERROR, e)
-            st, seat = gen.send(answer)
-    except StopIteration:
-        pass
+    p = Playout(match, **kw)
+    at = p.start()
+    while at is not None:
+        st, seat = at
+        try:
+            answer = await decide(st, seat)
+        except Exception as e:
+            answer = NoAnswer(ERROR, e)
+        at = p.send(answer)
     return match

@@ -27,6 +27,12 @@ def pb_field_number(message, field: str) -> int:
 def varint(n: int) -> bytes:
     """``n`` (>= 0) as a protobuf varint: 7 bits a byte, low first, high bit set on all
     but the last."""
+    if n < _SHORT:
+        return _VARINTS[n]
+    return _varint(n)
+
+
+def _varint(n: int) -> bytes:
     out = bytearray()
     while n > 0x7F:
         out.append(n & 0x7F | 0x80)
@@ -34,6 +40,9 @@ def varint(n: int) -> bytes:
     out.append(n)
     return bytes(out)
 
+
+_SHORT = 1 << 14    # every length of an event or a request: one or two bytes, made once
+_VARINTS = [_varint(n) for n in range(_SHORT)]
 
 EVENT = _key(pb.ServerMessage, "event")
 DECISION = _key(pb.ServerMessage, "decision")

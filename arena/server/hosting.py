@@ -1,7 +1,14 @@
 """Game hosting: connections, seats, pending decisions, time control, the fault policy
 of docs/protocol.md. No gRPC here: a Connection is a queue of serialized ServerMessages
 that the wire (wire.py) drains, and bot messages arrive as raw bytes. Everything runs on
-one asyncio event loop, so the engine is only ever touched from one thread."""
+one asyncio event loop, so the engine is only ever touched from one thread.
+
+A game is driven by callbacks, not by a task of its own: the game loop is
+`interpreter.playout.Playout`, and a decision that settles (a legal answer read from a
+bot's stream, a timer, a connection change) applies its action and opens the next
+decision from that callback (`Arena._drive`), so the next request is queued for its
+seat's stream with no task woken in between. `Arena.run_game` only awaits the game's
+end."""
 
 from __future__ import annotations
 
@@ -17,7 +24,7 @@ import orjson
 from google.protobuf.message import DecodeError
 
 from interpreter import Match
-from interpreter.playout import NoAnswer, play_async
+from interpreter.playout import NoAnswer, Playout
 
 from ..pb import messages_pb2 as pb
 from ..store import Store
@@ -158,16 +165,20 @@ class Seat:
 
 
 class Pending:
-    """A decision the arena is waiting for."""
+    """A decision the arena is waiting for. ``on_wake(pending)`` is called by `wake`
+    (the arena's `Arena._wake`); ``obs_json`` is the request's observation (sent again
+    after a reconnect)."""
 
     __slots__ = ("rid", "game", "seat", "st", "legal", "legal_set", "conn", "sent_at",
-                 "spent", "deadline", "strikes", "result", "how", "waiter", "sends")
+                 "spent", "deadline", "strikes", "result", "how", "sends", "obs_json", "on_wake",
+                 "away_since", "busy", "closed")
 
-    def __init__(self, rid, game, seat, st, legal):
+    def __init__(self, rid, game, seat, st, legal, obs_json: str = "", on_wake=None):
         self.rid, self.game, self.seat, self.st = rid, game, seat, st
+        self.obs_json, self.on_wake = obs_json, on_wake
         # text -> the engine's Action: a legal answer goes back to the engine as its own
         # Action (the game loop's fast path, no parse of the text)
-        self.legal, self.legal_set = legal, {a: a for a in legal}
+        self.legal, self.legal_set = legal, dict(zip(legal, legal))
         self.conn = None
         self.sent_at = 0.0
         self.spent = 0.0            # seconds used on earlier connections
@@ -175,8 +186,10 @@ class Pending:
         self.strikes = 0
         self.result = None          # the answer, or a NoAnswer once settled by default
         self.how = None             # "answer" or the Verdict kind that settled it
-        self.waiter = None
         self.sends = 0
+        self.away_since = None      # monotonic time the seat's absence began to be counted
+        self.busy = False           # being looked at (Arena._progress): a wake is not needed
+        self.closed = False         # settled and handed to the game loop
 
     def written(self, conn) -> None:
         """The request is being written to ``conn``'s stream: its clock starts now (the
@@ -187,10 +200,9 @@ class Pending:
             self.sent_at = now
 
     def wake(self):
-        """Wake the game waiting on this decision (an answer, a connection change)."""
-        w = self.waiter
-        if w is not None and not w.done():
-            w.set_result(None)
+        """Look at this decision again (an answer, a connection change, its timer)."""
+        if self.on_wake is not None and not self.busy and not self.closed:
+            self.on_wake(self)
 
 
 class Game:
@@ -213,6 +225,11 @@ class Game:
         self.feed = events.Feed()       # its serialized GameEvents, for its spectators
         self.nevents = 0
         self.faults = FaultCounts(len(self.bots))
+        self.playout: Playout | None = None     # the game loop, driven by Arena._drive
+        self.asking: Pending | None = None      # the open decision
+        self.done: asyncio.Future | None = None  # set when the playout ends (run_game awaits it)
+        self.timer = None       # asyncio.TimerHandle of the next look at the open decision, due at timer_at
+        self.timer_at = 0.0
 
     def t_ms(self) -> int:
         """Milliseconds since the game began."""
@@ -522,75 +539,142 @@ class Arena:
         events.publish(game, ev, self.spectators, to_bots)
 
     # -- decisions ------------------------------------------------------------------
-    async def _wait(self, p: Pending, timeout: float) -> None:
-        loop = asyncio.get_running_loop()
-        fut = p.waiter = loop.create_future()
-        h = loop.call_later(max(0.0, timeout), _resolve, fut)
-        try:
-            await fut
-        finally:
-            h.cancel()
-            p.waiter = None
-
-    async def _decide(self, game: Game, st, s: int):
-        """The remote seat ``s``: ask its bot for an action under the time controls and
-        the fault policy (strikes, timeouts, absence: each verdict is given here). Returns
-        a legal answer, or a `NoAnswer` of the verdict's kind when the decision was
-        settled without one (the game loop then applies ``st.default_action()``)."""
+    def _ask(self, game: Game, st, s: int) -> Pending:
+        """Open the decision of remote seat ``s`` at ``st`` and look at it once
+        (`_progress`: the request goes to the seat's bot, or the seat's absence is
+        counted). Returns the Pending; it may already be settled (an absent seat whose
+        grace is spent)."""
         legal = st.legal_actions()
-        seat = game.seats[s]
-        tc = game.tc
-        obs_json = observation_json(st.observation(s))
         rid = f"{game.id}.{game.nreq}"
         game.nreq += 1
-        p = Pending(rid, game, s, st, legal)
+        p = Pending(rid, game, s, st, legal, observation_json(st.observation(s)), self._wake)
         self.pending[rid] = p
+        game.asking = p
+        self._progress(p)
+        return p
+
+    def _progress(self, p: Pending) -> None:
+        """One look at the open decision ``p`` under the time controls and the fault
+        policy (docs/protocol.md): (re)send the request when the seat's connection is new
+        to it, settle it ABSENT once the seat is away past its grace budget or TIMEOUT
+        past its deadline (each verdict is given here), else set its timer for the next
+        look. Called when it opens and at each wake; a wake during the look is not
+        needed (the look reads everything afresh)."""
+        if p.busy or p.closed:
+            return
+        p.busy = True
         try:
-            while p.result is None:
-                conn = self._seat_conn(game, s)
-                now = time.monotonic()
-                if conn is None:
-                    if seat.grace_ms <= 0:
-                        self._settle(p, V.ABSENT,
-                                     message="the seat is away and its grace budget is spent: "
-                                             "default action applied")
-                        break
-                    await self._wait(p, seat.grace_ms / 1000)
-                    seat.grace_ms -= (time.monotonic() - now) * 1000
-                    continue
-                if p.conn is not conn:
-                    allowed = max(0.0, tc.move_ms + seat.bank_ms - p.spent * 1000)
-                    p.conn, p.sent_at = conn, now
-                    # the bot is told `allowed`; its answer counts if read within the grace
-                    p.deadline = now + (allowed + NETWORK_GRACE_MS) / 1000
-                    # the wire calls p.written(conn) as it hands the request to gRPC, and
-                    # the clock starts again from there
-                    conn.send_decision(pb.DecisionRequest(
-                        request_id=rid, game_id=game.id, seat=s, observation_json=obs_json,
-                        legal_actions=legal, deadline_ms=int(allowed), time_bank_ms=int(seat.bank_ms),
-                        attempt=p.strikes, resumed=p.sends > 0).SerializeToString(), p)
-                    p.sends += 1
-                remaining = p.deadline - now
-                if remaining <= 0:
-                    self._settle(p, V.TIMEOUT,
-                                 message="no legal answer before the deadline: default action applied")
-                    break
-                await self._wait(p, remaining)
+            game, s = p.game, p.seat
+            seat = game.seats[s]
+            now = time.monotonic()
+            if p.away_since is not None:        # the seat was away since then
+                seat.grace_ms -= (now - p.away_since) * 1000
+                p.away_since = None
+            if p.result is not None:
+                return
+            conn = self._seat_conn(game, s)
+            if conn is None:
+                if seat.grace_ms <= 0:
+                    self._settle(p, V.ABSENT,
+                                 message="the seat is away and its grace budget is spent: "
+                                         "default action applied")
+                else:
+                    p.away_since = now
+                    self._timer(p, now + seat.grace_ms / 1000)
+                return
+            if p.conn is not conn:
+                tc = game.tc
+                allowed = max(0.0, tc.move_ms + seat.bank_ms - p.spent * 1000)
+                p.conn, p.sent_at = conn, now
+                # the bot is told `allowed`; its answer counts if read within the grace
+                p.deadline = now + (allowed + NETWORK_GRACE_MS) / 1000
+                # the wire calls p.written(conn) as it hands the request to gRPC, and
+                # the clock starts again from there
+                conn.send_decision(pb.DecisionRequest(
+                    request_id=p.rid, game_id=game.id, seat=s, observation_json=p.obs_json,
+                    legal_actions=p.legal, deadline_ms=int(allowed), time_bank_ms=int(seat.bank_ms),
+                    attempt=p.strikes, resumed=p.sends > 0).SerializeToString(), p)
+                p.sends += 1
+            if p.deadline <= now:
+                self._settle(p, V.TIMEOUT, message="no legal answer before the deadline: default action applied")
+            else:
+                self._timer(p, p.deadline)
         finally:
-            self.pending.pop(rid, None)
-            if p.result is None:    # cancelled: the game is being stopped
-                p.how = "cancelled"
-            game.closed[rid] = (seat.bot, p.how, s)
-        used = p.spent + (time.monotonic() - p.sent_at if p.conn is not None else 0.0)
+            p.busy = False
+
+    def _timer(self, p: Pending, at: float) -> None:
+        """Look at ``p`` again at monotonic time ``at``, or before: one timer per game,
+        kept while it is due no later than that (a look before the deadline only sets the
+        timer again), so that a decision answered in time costs no timer of its own."""
+        game = p.game
+        if game.timer is not None:
+            if game.timer_at <= at:
+                return
+            game.timer.cancel()
+        game.timer_at = at
+        game.timer = asyncio.get_running_loop().call_at(at, _timer_due, game)   # loop.time() is time.monotonic()
+
+    def _wake(self, p: Pending) -> None:
+        """``p.wake()``: look at ``p``; once it is settled, its game goes on from here
+        (`_drive`). An exception ends the game with it (`Arena.run_game` records it)."""
+        try:
+            self._progress(p)
+            if p.result is not None and not p.closed:
+                self._drive(p.game, self._close(p))
+        except Exception as e:
+            _fail(p.game, e)
+
+    def _close(self, p: Pending):
+        """``p`` is settled: forget it, count its time against the seat's bank; returns
+        its result for the game loop (a legal Action, or a NoAnswer)."""
+        p.closed = True
+        game, s = p.game, p.seat
+        seat = game.seats[s]
+        self.pending.pop(p.rid, None)
+        game.asking = None
+        game.closed[p.rid] = (seat.bot, p.how, s)
+        now = time.monotonic()
+        used = p.spent + (now - p.sent_at if p.conn is not None else 0.0)
         if p.how == "TIMEOUT":
             seat.bank_ms = 0
         else:
-            over = used * 1000 - tc.move_ms
+            over = used * 1000 - game.tc.move_ms
             if over > 0:
                 seat.bank_ms = max(0.0, seat.bank_ms - over)
         if self.measure and p.how == "answer":
-            self.latencies.append(time.monotonic() - p.sent_at)
+            self.latencies.append(now - p.sent_at)
         return p.result
+
+    def _abandon(self, game: Game) -> None:
+        """The game stops where it is (the arena is stopping, or the game failed): its
+        open decision is closed as cancelled, the game loop ends."""
+        if game.timer is not None:
+            game.timer.cancel()
+            game.timer = None
+        p = game.asking
+        if p is not None and not p.closed:
+            p.closed = True
+            self.pending.pop(p.rid, None)
+            game.asking = None
+            game.closed[p.rid] = (game.seats[p.seat].bot, "cancelled" if p.result is None else p.how, p.seat)
+        if game.playout is not None:
+            game.playout.close()
+
+    def _drive(self, game: Game, answer=None, start: bool = False) -> None:
+        """Play ``game`` on from here: apply ``answer`` (or deal the first deal, with
+        ``start``), then open each next decision until one must wait for its bot; at the
+        end of the playout, ``game.done`` is set. Nothing once ``game.done`` is done (the
+        game was stopped or failed)."""
+        while not game.done.done():
+            at = game.playout.start() if start else game.playout.send(answer)
+            start = False
+            if at is None:
+                game.done.set_result(None)
+                return
+            p = self._ask(game, *at)
+            if p.result is None:
+                return          # waits for its bot: the wake goes on from there
+            answer = self._close(p)
 
     # -- games ----------------------------------------------------------------------
     async def run_game(self, variant, seed: int, bots: list[str], tc: TimeControl | None = None,
@@ -651,13 +735,13 @@ class Arena:
                 deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
                 widow=[text[c] for c in st.widow], result_json=json.dumps(st.result()))))
 
-        async def ask(st, s):
-            return await self._decide(game, st, s)
-
         log.info("game %s: %s seed %s, bots %s", game_id, game.ref, seed, ",".join(bots))
+        game.playout = Playout(m, max_deals=max_deals or None, deals=deals, on_deal_start=deal_started,
+                               on_action=action_taken, on_deal_end=deal_ended)
+        game.done = asyncio.get_running_loop().create_future()
         try:
-            await play_async(m, ask, max_deals=max_deals or None, deals=deals, on_deal_start=deal_started,
-                             on_action=action_taken, on_deal_end=deal_ended)
+            self._drive(game, start=True)
+            await game.done
         except asyncio.CancelledError:
             error = "the arena stopped before the game ended"
             if not self.stopping:   # the caller went away: nobody to tell
@@ -666,6 +750,7 @@ class Arena:
             error = f"{type(e).__name__}: {e}"
             log.error("game %s failed:\n%s", game_id, traceback.format_exc())
         finally:
+            self._abandon(game)
             result = await self._finish(game, playing["dlog"] if playing.get("st") is not None else None,
                                         error)
         return result
@@ -734,6 +819,17 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def _resolve(fut):
-    if not fut.done():
-        fut.set_result(None)
+def _timer_due(game: Game) -> None:
+    game.timer = None
+    p = game.asking
+    if p is not None:
+        p.wake()
+
+
+def _fail(game: Game, e: BaseException) -> None:
+    """End ``game`` with the error ``e`` (an engine or arena bug, raised while driving
+    it from a callback): `Arena.run_game` records it."""
+    if game.done is not None and not game.done.done():
+        game.done.set_exception(e)
+    else:
+        log.error("game %s: error after its end: %r", game.id, e)

@@ -239,12 +239,20 @@ class ArenaServer:
         how = [None]
 
         async def reader():
+            read = context.read     # not `async for` over request_iterator: one layer less a message
             try:
-                async for raw in request_iterator:
+                while True:
+                    raw = await read()
+                    if raw is grpc.aio.EOF:
+                        break
                     try:
                         arena.on_message(conn, raw)
                     except Exception:
                         log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
+                    # let the writers go first: an answer has just queued the next request
+                    # (hosting.Arena._drive), and starting its write before this stream's next
+                    # read takes about half the hand-off off each decision (bench/arena.py)
+                    await asyncio.sleep(0)
                 # A cancelled call ends this iteration too, and the cancellation of the
                 # handler follows: give it a moment before calling this a clean close.
                 await asyncio.sleep(0.1)
@@ -262,9 +270,11 @@ class ArenaServer:
                                  "dropped as a fault")
         arena.connect(conn)
         task = asyncio.ensure_future(reader())
+        write = context.write       # the handler writes (no async generator between)
         try:
             while True:
-                item = await conn.queue.get()
+                queue = conn.queue
+                item = queue.get_nowait() if queue.qsize() else await queue.get()
                 if item is None:
                     break
                 if type(item) is tuple:         # a decision request: its clock starts now
@@ -273,7 +283,7 @@ class ArenaServer:
                 elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
                     how[0] = V.CLOSED_BY_ARENA
                     await context.abort(grpc.StatusCode[item.status], item.message)
-                yield item
+                await write(item)
         except asyncio.CancelledError:
             how[0] = V.CRASHED
             raise

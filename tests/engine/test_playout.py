@@ -11,7 +11,7 @@ import random
 import pytest
 
 from interpreter import IllegalActionError, InvalidActionError, Match, State, load_variant, replay
-from interpreter.playout import ERROR, ILLEGAL, INVALID, NoAnswer, play, play_async, steps
+from interpreter.playout import ERROR, ILLEGAL, INVALID, NoAnswer, Playout, play, play_async, steps
 
 
 class Seeded:
@@ -218,3 +218,29 @@ def test_given_deals_are_dealt():
     spec = {"hands": rec["hands"], "widow": rec["widow"], "dealer": (rec["dealer"] + 1) % 4}
     m = play(Match(v, 99), [first_legal] * 4, max_deals=1, deals=[spec])
     assert m.record()["deals"][0]["hands"] == rec["hands"] and m.deals[0].dealer == spec["dealer"]
+
+
+def test_the_step_api_plays_the_same_match_as_the_loop_and_ends_with_the_deals_played():
+    # Playout (the arena's driver: called back per answer) is the loop of `play`, as calls
+    v = load_variant("29")
+    _, _, rec = record_of("29", 4, 3)
+    m = Match(v, 4)
+    agents = [Seeded(f"0:{s}") for s in range(v.players)]
+    p = Playout(m, max_deals=3)
+    at, n = p.start(), 0
+    while at is not None:
+        st, seat = at
+        at = p.send(agents[seat].decide_state(st, seat))
+        n += 1
+    assert m.record() == rec
+    assert p.played == len(rec["deals"]) == 3
+    assert n == sum(len(d["actions"]) for d in rec["deals"])
+    assert p.send("pass") is None and p.played == 3       # over: nothing more is applied
+    # a NoAnswer is a fault with the default applied, as in the loop
+    kinds = []
+    q = Playout(Match(v, 4), max_deals=1, on_fault=lambda f: kinds.append((f.kind, f.seat)))
+    st, seat = q.start()
+    st2, _ = q.send(NoAnswer("TIMEOUT"))
+    assert kinds == [("TIMEOUT", seat)] and st2.history[-1][0] == seat
+    # a match already at its deal limit has no decision at all
+    assert Playout(m, max_deals=3).start() is None
