@@ -120,6 +120,26 @@ def test_quantifiers_over_cards_and_those_over_seats(tmp_path):
         assert [v.may_expose(st, seat, None, None) for seat in range(4)] == want, rule
 
 
+def test_in_suit_of_none_and_of_a_no_trump_denomination_is_no_card(tmp_path):
+    """`in_suit` is made inline (two bisections into the sorted hand); a suit that is none
+    (the suit led before the lead) or a no-trump denomination (56's NT, NOES: codes below
+    none) gives no card, and a suit gives that suit's cards: in G5 every seat holds two
+    spades (trump S), and nobody has led yet."""
+    rule = "count(in_suit(hand, led)) == 0 and count(in_suit(hand, trump)) == 2"
+    st = g5_play(variant_file(tmp_path, f"play:\n  may_expose: {rule}\n"))
+    assert [st.v.may_expose(st, seat, None, None) for seat in range(4)] == [True] * 4
+    v = variant_file(tmp_path, "auction:\n  may_bid: count(in_suit(hand, denomination)) == 0\n",
+                     base="56")
+    st = State(v, dealer=5, seed=3)
+    do(st, "0 bid 28 NT")
+    # after 0's bid of 28 NT the denomination is NT: no card is of it, every bid is allowed
+    assert st.v.may_bid(st, 1, 29, None) is True
+    do(st, "1 bid 29 S")
+    # now it is S: seat 2 may bid only while he holds no spade
+    spades = [c for c in st.hands[2] if st.v.deck.suit_of[c] == 0]
+    assert st.v.may_bid(st, 2, 30, None) is (not spades)
+
+
 # -- 2. the trick as data, beats ---------------------------------------------------------
 def test_must_beat_the_winning_card(tmp_path):
     """The guide's must-beat example: a player who cannot follow suit must beat the card
