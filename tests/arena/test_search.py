@@ -190,3 +190,28 @@ def test_a_hidden_trump_is_inferred_from_the_declarers_hand():
         assert bot._hidden_trump(st, defender) == 4
         assert bot._hidden_trump(st, eldest) is None       # it knows its own card
         assert bot._trump_likelihood(st, 4) == want
+
+
+def test_rollouts_ask_for_the_exposure_to_take_a_trick_with_points():
+    """28 (RULES.md §28.5-28.7): the eldest bids 14 and lays 9H face down (hearts are
+    trump); the next seat, void in spades and holding KH, may ask for the exposure. The
+    rollout asks when the declarer leads JS (3 points, the declarer's side holds the
+    trick), not when it leads 8S (no points, and two seats are still to play)."""
+    from arena.search import Rollout
+    v = load_variant("28")
+    deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
+    eldest = State(v, dealer=0, hands=[deck[i::4] for i in range(4)]).to_act
+    packets = [(["JH", "9H", "AH", "7S"], ["JS", "8S", "7D", "8D"]),
+               (["KH", "QD", "JD", "9D"], ["AD", "TD", "KD", "QC"]),
+               (["9S", "AS", "TS", "KS"], ["QS", "TH", "8H", "7H"]),
+               (["QH", "JC", "9C", "AC"], ["TC", "KC", "8C", "7C"])]
+    hands = [None] * 4
+    for k, (a, b) in enumerate(packets):
+        hands[(eldest + k) % 4] = a + b
+    r = Rollout(v)
+    for lead, want in (("JS", True), ("8S", False)):
+        st = State(v, dealer=0, hands=hands)
+        for a in ["bid 14", "pass", "pass", "pass", "trump-card 9H", "play " + lead]:
+            st.apply(a)
+        assert st.to_act == (eldest + 1) % 4 and "expose" in st.legal_actions()
+        assert r.wants_exposure(st) is want
