@@ -427,14 +427,12 @@ class Rollout:
         me = st.to_act
         trump = st.trump
         suit_of = self.suit_of
-        if trump is None or trump < 0 or not any(suit_of[c] == trump for c in st.hands[me]):
+        if trump < 0 or not any(suit_of[c] == trump for c in st.hands[me]):
+            return False
+        winner = st.trick_winner()      # the trick as it stands (no trump counts yet)
+        if winner < 0 or st.side[winner] == st.side[me]:
             return False
         trick = st.trick_cards
-        led, strength = st.led, self.strength
-        keys = [100 + strength[c] if suit_of[c] == led else 0 for c in trick]
-        side = st.side
-        if side[st.trick_seats[keys.index(max(keys))]] == side[me]:
-            return False
         return sum(self.point[c] for c in trick) > 0 or len(trick) == st._active - 1
 
     def default(self, ids):

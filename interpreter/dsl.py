@@ -369,13 +369,13 @@ class Compiler:
              "_CARD": [row + [-1] for row in self.deck.card_table],
              "_SUIT_OF": self.deck.suit_of + [-1], "_RANK_OF": self.deck.rank_of + [-1],
              "_at": _at, "_played": _played,
-             "_in_suit": _in_suit_of(len(self.deck.ranks), len(self.deck.suits)),
              "_not_in_suit": _not_in_suit, "_only": _only, "_bisect": bisect_left}
         # in_suit's bounds by suit code; none (-1) and the no-trump codes (-2, ...) at the
         # end, read by negative index: 0..0, no card (names._in_suit_code)
         nranks, pad = len(self.deck.ranks), [0] * (1 - min(self.denominations.values(), default=-1))
-        g["_SUIT_LO"] = [i * nranks for i in range(len(self.deck.suits))] + pad
-        g["_SUIT_HI"] = [(i + 1) * nranks for i in range(len(self.deck.suits))] + pad
+        lo = g["_SUIT_LO"] = [i * nranks for i in range(len(self.deck.suits))] + pad
+        hi = g["_SUIT_HI"] = [(i + 1) * nranks for i in range(len(self.deck.suits))] + pad
+        g["_in_suit"] = _in_suit_of(lo, hi)
         g.update(self.seat_and_set_helpers())
         assert set(g) - {"__builtins__"} == set(names.HELPERS)
         return g
@@ -1059,17 +1059,15 @@ def verify(module: ast.Module) -> None:
             raise AssertionError(f"generated code holds a constant {n.value!r}")
 
 
-def _in_suit_of(nranks: int, nsuits: int):
-    """``in_suit(cards, suit)`` for this deck. Card lists in rules are always sorted
-    (hands are kept sorted; every function keeps the order), and the cards of a suit are
-    the contiguous ids ``suit * nranks ..``, so the suit's cards are one slice."""
-    from bisect import bisect_left
-    bounds = [i * nranks for i in range(nsuits + 1)]
+def _in_suit_of(lo: list[int], hi: list[int]):
+    """``in_suit(cards, suit)`` for this deck, as a function (where the inline form of
+    names._in_suit_code may not stand). Card lists in rules are always sorted (hands are
+    kept sorted; every function keeps the order), and the cards of a suit are the
+    contiguous ids ``lo[suit] .. hi[suit]``, so the suit's cards are one slice; ``lo``
+    and ``hi`` end with zeros for the negative codes (none, no-trump): no card."""
 
     def in_suit(cards, suit):
-        if suit < 0:
-            return []
-        return cards[bisect_left(cards, bounds[suit]):bisect_left(cards, bounds[suit + 1])]
+        return cards[bisect_left(cards, lo[suit]):bisect_left(cards, hi[suit])]
     return in_suit
 
 

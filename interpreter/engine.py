@@ -81,7 +81,8 @@ class State:
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
                  scores=None, deal_number: int = 0, variables=None):
         """Start a deal. ``hands``: per seat, the card texts (or card ids) in the order
-        dealt (§0.7), and ``widow`` the widow's cards; without hands the deck is shuffled from ``seed``.
+        dealt (§0.7), and ``widow`` the widow's cards; without hands the deck is shuffled
+        from ``seed``.
         ``scores``: the match scores before this deal (per side, or per seat when the
         match scores seats). ``variables``: the values of the variant's variables after the
         previous deal (`State.vars`; its match-scope ones are carried, the others start
@@ -969,9 +970,8 @@ class Play(Phase):
         ``play.counts_as_trump``, asked now)."""
         v = s.v
         cards, seats = s.trick_cards, s.trick_seats
-        if v.plain_trump:
-            kt = v.deck.trick_keys[s.trump][s.led]
-            return [kt[c] for c in cards]
+        if v.plain_trump:  # the deck's table: the hot path
+            return list(map(v.deck.trick_keys[s.trump][s.led].__getitem__, cards))
         deck = v.deck
         strength, suit_of, led, after = deck.strength, deck.suit_of, s.led, s.trick_after
         counts = v.counts_as_trump
@@ -1004,11 +1004,7 @@ class Play(Phase):
         the suit led; of identical cards the first played ranks higher."""
         v = s.v
         cards, seats = s.trick_cards, s.trick_seats
-        if v.plain_trump:  # the keys from the deck's table (the hot path of Play.best)
-            keys = list(map(v.deck.trick_keys[s.trump][s.led].__getitem__, cards))
-        else:
-            keys = Play.trick_keys(s)
-        winner = seats[keys.index(max(keys))]
+        winner = seats[Play.best(s)]
         pts = sum(map(v.deck.point_of.__getitem__, cards))
         done = s.tricks_done = s.tricks_done + 1
         last = done == v.tricks
@@ -1074,7 +1070,7 @@ def _deal_from_seed(v: Variant, dealer: int, seed):
     dealt = [None] * n
     for j, pos in enumerate(v.deal_positions):  # j-th seat from eldest
         dealt[(dealer + 1 + j) % n] = list(map(take, pos))
-    return dealt, deck[v.deal_dealt:]
+    return dealt, deck[n * v.cards_per_seat:]
 
 
 def _deal_given(v: Variant, hands, widow):
@@ -1088,7 +1084,7 @@ def _deal_given(v: Variant, hands, widow):
     ids = [c for h in hands for c in h]
     ids += widow
     try:
-        whole = sorted(ids) == deck._deck_cards   # ids making up the deck (the resampler's)
+        whole = sorted(ids) == deck.cards()   # ids making up the deck (the resampler's)
     except TypeError:
         whole = False
     if whole and len(widow) == v.widow_size and all(len(h) == want for h in hands):

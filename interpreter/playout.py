@@ -201,11 +201,7 @@ class Playout:
 
     def start(self):
         """The first decision point ``(state, seat)``, or None if there is none."""
-        try:
-            return next(self._gen)
-        except StopIteration as e:
-            self.played = e.value
-            return None
+        return self.send(None)
 
     def send(self, answer):
         """Apply ``answer`` at the pending decision; the next decision point or None

@@ -6,7 +6,6 @@ located problems for any bad file or option (never anything else).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -248,7 +247,7 @@ class Variant:
                 pos[j].extend(range(at, at + k))
                 at += k
         self.deal_positions = pos
-        self.deal_dealt = at
+        self.cards_per_seat = at // self.players   # cards dealt to each seat (RULES.md §0.7)
         self.counts_as_trump = r.get("play.counts_as_trump")
         self.after_trick = r.get("play.after_trick")
         # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
@@ -300,10 +299,6 @@ class Variant:
         blob = json.dumps({"data": self.data, "options": self.options}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    @functools.cached_property
-    def cards_per_seat(self) -> int:
-        """Cards dealt to each seat (RULES.md §0.7)."""
-        return sum(sum(step["deal"]) for step in self.flow if isinstance(step, dict) and "deal" in step)
 
 
 def _option_problems(decl: dict, given: dict, fname: str):

@@ -627,12 +627,9 @@ class Arena:
     def _close(self, p: Pending):
         """``p`` is settled: forget it, count its time against the seat's bank; returns
         its result for the game loop (a legal Action, or a NoAnswer)."""
-        p.closed = True
-        game, s = p.game, p.seat
-        seat = game.seats[s]
-        self.pending.pop(p.rid, None)
-        game.asking = None
-        game.closed[p.rid] = (seat.bot, p.how, s)
+        self._forget(p, p.how)
+        game = p.game
+        seat = game.seats[p.seat]
         now = time.monotonic()
         used = p.spent + (now - p.sent_at if p.conn is not None else 0.0)
         if p.how == "TIMEOUT":
@@ -645,6 +642,14 @@ class Arena:
             self.latencies.append(now - p.sent_at)
         return p.result
 
+    def _forget(self, p: Pending, how: str) -> None:
+        """``p`` is no longer open: out of the arena's pending decisions and its game's
+        asking, into the game's closed ones as ``how`` settled it."""
+        p.closed = True
+        self.pending.pop(p.rid, None)
+        p.game.asking = None
+        p.game.closed[p.rid] = (p.game.seats[p.seat].bot, how, p.seat)
+
     def _abandon(self, game: Game) -> None:
         """The game stops where it is (the arena is stopping, or the game failed): its
         open decision is closed as cancelled, the game loop ends."""
@@ -653,10 +658,7 @@ class Arena:
             game.timer = None
         p = game.asking
         if p is not None and not p.closed:
-            p.closed = True
-            self.pending.pop(p.rid, None)
-            game.asking = None
-            game.closed[p.rid] = (game.seats[p.seat].bot, "cancelled" if p.result is None else p.how, p.seat)
+            self._forget(p, "cancelled" if p.result is None else p.how)
         if game.playout is not None:
             game.playout.close()
 
