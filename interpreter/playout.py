@@ -47,8 +47,9 @@ simulate and the ladder are plain calls. `steps` is the sequence itself as a gen
 that yields each decision point ``(state, seat)`` and is sent the answer; `Playout` is
 the same as calls (``start``, then ``send`` per answer, each returning the next decision
 point or None), for a driver that is called back when an answer comes (the arena
-applies a bot's answer from the stream that brought it); the sync driver `play` and the
-async driver `play_async` are loops over a `Playout` that only ask the agents. The sequence is thus
+applies a bot's answer from the stream that brought it); the async driver `play_async`
+is a loop over a `Playout` that only asks the agents, and the sync driver `play` the same
+loop over `steps` itself (one call less per decision). The sequence is thus
 written once, needs neither threads nor asyncio here, and costs one ``send`` per decision
 (about 0.1 µs). It also builds nothing a caller did not ask for: no observation for a
 state agent, no record (``match.record()`` is the caller's), no event unless a hook is
@@ -142,7 +143,7 @@ def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_
             st = match.new_deal()
         if on_deal_start is not None:
             on_deal_start(st)
-        while not st.is_terminal:
+        while st.to_act >= 0:
             seat = st.to_act
             answer = yield st, seat
             try:
@@ -180,8 +181,7 @@ class Playout:
     None once the match is played (or the deal limit reached): ``played`` is then the
     number of deals played. The keywords are those of `steps`; an exception from a hook
     or the engine comes out of ``start``/``send`` and ends the playout. For a driver that
-    is called back when an answer arrives (the arena); `play` and `play_async` loop over
-    it.
+    is called back when an answer arrives (the arena); `play_async` loops over it.
 
     >>> from interpreter import Match, load_variant
     >>> p = Playout(Match(load_variant("28"), seed=1), max_deals=1)
@@ -227,16 +227,18 @@ def play(match, agents, *, prefer: str = "state", **kw):
     if len(agents) != match.v.players:
         raise ValueError(f"{match.v.players} seats need {match.v.players} agents, not {len(agents)}")
     ask = [policy(a, prefer) for a in agents]
-    p = Playout(match, **kw)
-    at = p.start()
-    while at is not None:
-        st, seat = at
-        try:
-            answer = ask[seat](st, seat)
-        except Exception as e:
-            answer = NoAnswer(ERROR, e)
-        at = p.send(answer)
-    return match
+    gen = steps(match, **kw)  # as Playout does, with no call between (the hot path of simulate)
+    send = gen.send
+    try:
+        st, seat = send(None)
+        while True:
+            try:
+                answer = ask[seat](st, seat)
+            except Exception as e:
+                answer = NoAnswer(ERROR, e)
+            st, seat = send(answer)
+    except StopIteration:
+        return match
 
 
 async def play_async(match, decide, **kw):
