@@ -92,7 +92,10 @@ class Variable:
 @dataclass
 class Variant:
     """A loaded variant. Read-only by convention; `rules` maps a hook name (see HOOKS) to
-    its compiled function, `sources` to its generated Python source."""
+    its compiled function, `sources` to its generated Python source. Set by the loader:
+    ``play_legal(state) -> list[int]``, the play phase's legal action ids as one function
+    made from the rules (dsl.Compiler.build_play_legal; ``play_legal_source`` its source),
+    and ``phases``, flow step -> phase handler (engine.phases_of)."""
     name: str
     title: str
     path: Path
