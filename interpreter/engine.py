@@ -217,14 +217,16 @@ class State:
 
     def apply_id(self, i: int) -> None:
         """Apply the action of id ``i`` (see `legal_ids`). Raises IllegalActionError if it
-        is not legal now (the state is then unchanged)."""
+        is not legal now, InvalidActionError if it is no action id of the variant (the
+        state is then unchanged)."""
         legal = self._legal
         if legal is None:
             legal = self.legal_ids()
         if i not in legal:
             acts = self.v.actions
-            raise IllegalActionError(acts[i] if type(i) is int and 0 <= i < len(acts) else i,
-                                     self.legal_actions())
+            if type(i) is not int or not 0 <= i < len(acts):
+                raise InvalidActionError(i, self.legal_actions())
+            raise IllegalActionError(acts[i], self.legal_actions())
         v = self.v
         seat = self.to_act
         self._legal = self._legal_actions = None

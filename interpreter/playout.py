@@ -29,7 +29,8 @@ Agents (the contract of an in-process bot; the arena's bots see the same through
   ``state.legal_actions()``, ``state.copy()`` and ``state.resample(seat, rng)`` (a copy
   in which every card the seat cannot see is dealt again consistently with what it
   knows); it must not read other seats' hands, the widow or ``history`` directly, and
-  must not change ``state`` (search on copies). Nothing enforces this in process: the
+  must not change ``state`` (search on copies). It may answer an action id (an entry of
+  ``state.legal_ids()``) instead of the action: the hot path, with no Action looked up. Nothing enforces this in process: the
   ladder and the arena (which only ever sends observations) are where it is checked.
 
 An agent with both methods is a state agent unless the driver is asked for
@@ -123,7 +124,7 @@ def policy(agent, prefer: str = "state"):
 def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_fault=None,
           on_deal_start=None, on_action=None, on_deal_end=None):
     """The sequence of a match, as a generator: yields ``(state, seat)`` at each decision
-    and is sent the answer (an action, its text, or a `NoAnswer`); returns the number of
+    and is sent the answer (an action, its text, its id, or a `NoAnswer`); returns the number of
     deals it played. Drivers: `play`, `play_async`.
 
     ``match``: an `interpreter.Match` (played on from where it is). ``max_deals``: stop
@@ -147,8 +148,10 @@ def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_
             seat = st.to_act
             answer = yield st, seat
             try:
-                if type(answer) is Action and st.v.actions[answer.id] is answer:
-                    st.apply_id(answer.id)      # one of this variant's own: the hot path
+                if type(answer) is int:         # an action id (a state agent's): the hot path
+                    st.apply_id(answer)
+                elif type(answer) is Action and st.v.actions[answer.id] is answer:
+                    st.apply_id(answer.id)      # one of this variant's own
                 else:
                     st.apply(answer)
                 by_default = False
