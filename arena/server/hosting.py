@@ -766,12 +766,15 @@ class Arena:
             dlog["t_ms"].append(game.t_ms())
             if by_default:
                 dlog["by_default"].append(len(dlog["actions"]) - 1)
-            ev = pb.ActionTaken(deal=game.deal, seat=s, action=st.public_action(s, action, None),
-                                by_default=by_default)
+            msg = pb.GameEvent()
+            ev = msg.action         # filled in place (GameEvent(action=...) would copy it)
+            ev.deal, ev.seat, ev.action = game.deal, s, st.public_action(s, action, None)
+            if by_default:
+                ev.by_default = True
             if len(st.tricks) > playing["tricks"]:   # this play completed a trick
                 playing["tricks"] = n = len(st.tricks)
                 ev.trick.number, ev.trick.winner, ev.trick.points = n, st.tricks[-1][2], st.trick_points_of(n - 1)
-            publish(game, pb.GameEvent(action=ev))
+            publish(game, msg)
 
         def deal_ended(st):
             playing["st"] = None
