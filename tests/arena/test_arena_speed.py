@@ -214,3 +214,23 @@ def test_record_file_parses_back_to_the_record(tmp_path):
     assert json.loads(text) == {**record, "seats": {"0": "n", "3": "w"}}
     assert text.startswith('{\n  "variant": "29",\n  "bots": [\n    "Pāṇḍava')
     store.close()
+
+
+def test_sweep_frees_the_places_of_spectators_behind_without_ending_their_calls():
+    from arena.server.events import Behind, Spectators
+
+    async def main():
+        sp = Spectators(limit=3, keep=5)
+        behind, current = sp.admit(sp.feed, 0), sp.admit(sp.feed, 0)
+        for i in range(8):                  # 8 events, 5 kept: positions 0-2 are gone
+            sp.feed.append(b"e%d" % i)
+        current.pos = 6
+        task = asyncio.ensure_future(sp.sweep(every_s=0.01))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        assert sp.readers == {current}      # the one behind left the count
+        with pytest.raises(Behind) as e:    # and its own next look ends its call
+            sp.feed.since(behind.pos)
+        assert e.value.missed == 3
+        assert sp.feed.since(current.pos) == [b"e6", b"e7"]
+    asyncio.run(main())
