@@ -25,7 +25,8 @@ bots in another (two cores: one each):
   of 2 deals (about 5 s) mostly that start. --repeat N: N pairs, and their median.
 
 The bots ask for batched events (Hello.batch_events) unless --no-batch. Prints one table
-and the ratios arena/echo, with each side's CPU per decision (round trip) in the run;
+and the ratios arena/echo, with each side's CPU per decision (round trip) in the run and
+the server's write and read system calls per decision (/proc/self/io);
 --repeat N runs arena and echo in turn N times per concurrency and prints the median
 ratio too (on a shared machine one pair of runs can be far off). Needs nothing but the project's venv.
 """
