@@ -156,6 +156,8 @@ class BotClient:
                  retry_max_s: float = 5.0, channel=None, batch_events: bool = False,
                  lazy_observation: bool = False):
         self.bot = as_bot(bot)
+        hook = self.bot.on_event       # not called per event when it is Bot's own, which does nothing
+        self._on_event = None if getattr(hook, "__func__", None) is Bot.on_event else hook
         self.token, self.name, self.server = token, name, server
         self.max_games, self.threads, self.client = max_games, threads, client
         self.retry_max_s = retry_max_s
@@ -318,12 +320,13 @@ class BotClient:
             log.info("connected to %s as %s", self.server, msg.welcome.bot)
 
     def _event(self, ev: pb.GameEvent) -> None:
-        game = self.games.get(ev.game_id)
-        try:
-            self.bot.on_event(game, ev)
-        except Exception:
-            log.exception("on_event failed")
-        if ev.WhichOneof("event") == "game_ended":
+        if self._on_event is not None:
+            try:
+                self._on_event(self.games.get(ev.game_id), ev)
+            except Exception:
+                log.exception("on_event failed")
+        if ev.HasField("game_ended"):
+            game = self.games.get(ev.game_id)
             self.games.pop(ev.game_id, None)
             prefix = ev.game_id + "."
             for rid in [r for r in self.answered if r.startswith(prefix)]:
@@ -342,7 +345,8 @@ class BotClient:
         t.add_done_callback(self._tasks.discard)
 
     async def _answer(self, d: pb.DecisionRequest, legal: list[str]) -> None:
-        self._requests[d.request_id] = d
+        rid = d.request_id
+        self._requests[rid] = d
         game = self.games.get(d.game_id) or GameInfo(d.game_id, "", {}, {}, [], [d.seat], {})
         try:
             obs = Observation(d.observation_json) if self.lazy_observation else _json(d.observation_json)
@@ -352,8 +356,8 @@ class BotClient:
             else:
                 action = self.bot.decide(obs, legal, game)
         except Exception as e:
-            log.exception("decide failed for %s", d.request_id)
-            await self._write(pb.BotMessage(error=pb.BotError(request_id=d.request_id,
+            log.exception("decide failed for %s", rid)
+            await self._write(pb.BotMessage(error=pb.BotError(request_id=rid,
                                                               message=f"{type(e).__name__}: {e}"[:500])))
             return
         if not isinstance(action, str):
@@ -361,11 +365,13 @@ class BotClient:
             action = str(action)
         if action not in legal:
             log.error("decide returned %r, which is not among the legal actions %s", action, legal)
-        self.answered[d.request_id] = action
+        self.answered[rid] = action
         if len(self.answered) > 10000:
             for k in list(self.answered)[:5000]:
                 del self.answered[k]
-        await self._write(pb.BotMessage(answer=pb.Answer(request_id=d.request_id, action=action)))
+        msg = pb.BotMessage()
+        msg.answer.request_id, msg.answer.action = rid, action    # in place (Answer(...) would be copied)
+        await self._write(msg)
 
     async def _write(self, msg: pb.BotMessage) -> None:
         async with self._write_lock:

@@ -21,6 +21,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import orjson
+
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_DATA_DIR = "arena-data"
 
@@ -117,6 +119,17 @@ class Store:
         raise NotImplementedError
 
 
+def record_bytes(record: dict) -> bytes:
+    """A game's record as the UTF-8 JSON of its file: indented by two spaces, written by
+    orjson (a record of a few deals: about 0.1 ms, against 1 ms or more for the json
+    module's indented form, which is pure Python; its write is on every game's end); a
+    value orjson does not take (an integer past 64 bits) falls back to the json module."""
+    try:
+        return orjson.dumps(record, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return json.dumps(record, indent=2, ensure_ascii=False).encode()
+
+
 class SQLiteStore(Store):
     """The default store: SQLite plus JSON record files in one directory ``data_dir``.
     Safe to use from several processes at once (`taash arena token` while the arena runs).
@@ -204,7 +217,7 @@ class SQLiteStore(Store):
         path = self.record_path(game_id)
         tmp = path.with_name(path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps(record, indent=1))
+            tmp.write_bytes(record_bytes(record))
             tmp.replace(path)
             row = (time.time(), meta.get("variant"), meta.get("seed"), json.dumps(meta.get("bots")),
                    int(bool(meta.get("complete"))), json.dumps(meta.get("score")),

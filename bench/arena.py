@@ -25,7 +25,8 @@ bots in another (two cores: one each):
   of 2 deals (about 5 s) mostly that start. --repeat N: N pairs, and their median.
 
 The bots ask for batched events (Hello.batch_events) unless --no-batch. Prints one table
-and the ratios arena/echo, with each side's CPU per decision (round trip) in the run;
+and the ratios arena/echo, with each side's CPU per decision (round trip) in the run and
+the server's write and read system calls per decision (/proc/self/io);
 --repeat N runs arena and echo in turn N times per concurrency and prints the median
 ratio too (on a shared machine one pair of runs can be far off). Needs nothing but the project's venv.
 """
@@ -59,6 +60,16 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
+def io_calls() -> tuple[int, int]:
+    """(read, write) system calls of this process so far (/proc/self/io; zeros elsewhere):
+    a write call is one sendmsg of gRPC's transport, the most costly part of a message."""
+    try:
+        f = dict(line.split(": ") for line in Path("/proc/self/io").read_text().splitlines())
+        return int(f["syscr"]), int(f["syscw"])
+    except (OSError, KeyError, ValueError):
+        return 0, 0
+
+
 def tune_gc():
     """What `taash arena serve` does too: fewer collections of the long-lived heap."""
     from arena.server import tune_gc as tune
@@ -88,14 +99,14 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
         await asyncio.sleep(0.05)
     arena.measure = True
     tune_gc()
-    c0 = os.times()
+    c0, io0 = os.times(), io_calls()
     t0 = time.perf_counter()
     results = await asyncio.gather(*(arena.run_game(v, 1000 + g, bots, max_deals=deals) for g in range(games)))
     dt = time.perf_counter() - t0
     lat = arena.latencies
     errors = [r["error"] for r in results if r["error"]]
-    cpu = os.times()
-    print(json.dumps({"decisions": len(lat), "seconds": dt, "server_cpu": cpu.user + cpu.system,
+    cpu, io = os.times(), io_calls()
+    print(json.dumps({"decisions": len(lat), "syscr": io[0] - io0[0], "syscw": io[1] - io0[1], "seconds": dt, "server_cpu": cpu.user + cpu.system,
                       "server_cpu_run": cpu.user + cpu.system - c0.user - c0.system, "p50_ms": pct(lat, 50) * 1000,
                       "p99_ms": pct(lat, 99) * 1000, "faults": sum(r["faults"] for r in results),
                       "errors": errors[:3]}), flush=True)
@@ -119,10 +130,11 @@ async def echo_server() -> None:
     # "go" on stdin starts the CPU count; the end of stdin prints it
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.readline)
-    c0 = os.times()
+    c0, io0 = os.times(), io_calls()
     await loop.run_in_executor(None, sys.stdin.readline)
-    c = os.times()
-    print(json.dumps({"server_cpu_run": c.user + c.system - c0.user - c0.system}), flush=True)
+    c, io = os.times(), io_calls()
+    print(json.dumps({"server_cpu_run": c.user + c.system - c0.user - c0.system,
+                      "syscr": io[0] - io0[0], "syscw": io[1] - io0[1]}), flush=True)
     await srv.wait_for_termination()
 
 
@@ -195,7 +207,8 @@ async def run_arena(games: int, deals: int, variant: str, players: int, batch: b
     bots_cpu = c.user + c.system - c0.user - c0.system
     n = max(1, r["decisions"])
     print(f"  (arena server cpu {r['server_cpu']:.1f} s, {r['server_cpu_run'] / n * 1e6:.0f} us per decision "
-          f"in the run; bots cpu {bots_cpu:.1f} s, {bots_cpu / n * 1e6:.0f} us per decision; wall {r['seconds']:.1f} s)")
+          f"in the run, {r['syscw'] / n:.2f} writes {r['syscr'] / n:.2f} reads (system calls) per decision; "
+          f"bots cpu {bots_cpu:.1f} s, {bots_cpu / n * 1e6:.0f} us per decision; wall {r['seconds']:.1f} s)")
     return r
 
 
@@ -225,13 +238,15 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
     dt = time.perf_counter() - t0
     c = os.times()
     proc.stdin.close()
-    server_cpu = json.loads(proc.stdout.readline())["server_cpu_run"]
+    srv = json.loads(proc.stdout.readline())
+    server_cpu = srv["server_cpu_run"]
     for ch in chans:
         await ch.close()
     proc.terminate()
     proc.wait()
     client_cpu = c.user + c.system - c0.user - c0.system
-    print(f"  (echo server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip; client cpu "
+    print(f"  (echo server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip, {srv['syscw'] / len(lat):.2f} "
+          f"writes {srv['syscr'] / len(lat):.2f} reads (system calls) per round trip; client cpu "
           f"{client_cpu / len(lat) * 1e6:.0f} us per round trip; wall {dt:.1f} s)")
     return {"decisions": len(lat), "seconds": dt, "per_s": len(lat) / dt,
             "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000}

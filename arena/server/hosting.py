@@ -17,6 +17,7 @@ import json
 import logging
 import time
 import traceback
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
@@ -90,8 +91,51 @@ SEND_LIMIT = 10_000
 FINISHED_KEPT = 2_000
 
 
+class Outbox:
+    """The messages waiting to be written on one stream, in order, for one reader (the
+    stream's writer in the wire): the calls of asyncio.Queue that the wire uses
+    (``put_nowait``, ``qsize``, ``get_nowait``, ``get``) on a deque with at most one
+    waiter, without asyncio.Queue's per-call loop lookup and waiter list (one decision
+    puts and gets one message: this is on every decision's path). Unbounded: the
+    Connection bounds it."""
+
+    __slots__ = ("items", "_waiter")
+
+    def __init__(self):
+        self.items: deque = deque()
+        self._waiter: asyncio.Future | None = None
+
+    def qsize(self) -> int:
+        """Messages waiting."""
+        return len(self.items)
+
+    def put_nowait(self, item) -> None:
+        """Add ``item`` and wake the reader if it waits."""
+        self.items.append(item)
+        w = self._waiter
+        if w is not None:
+            self._waiter = None
+            if not w.done():
+                w.set_result(None)
+
+    def get_nowait(self):
+        """The oldest item; IndexError when there is none."""
+        return self.items.popleft()
+
+    async def get(self):
+        """The oldest item, once there is one."""
+        while not self.items:
+            w = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await w
+            finally:
+                if self._waiter is w:
+                    self._waiter = None
+        return self.items.popleft()
+
+
 class Connection:
-    """One bot stream. Outgoing messages are serialized bytes in ``queue`` (None ends it),
+    """One bot stream. Outgoing messages are serialized bytes in ``queue`` (an `Outbox`; None ends it),
     at most ``limit`` of them: past that ``on_overflow(self)`` is called and nothing
     more is queued. With ``batch`` (Hello.batch_events) public events are ``held`` and
     go out inside the next DecisionRequest (``send_decision``), or one by one before any
@@ -110,7 +154,7 @@ class Connection:
         self.token = token
         self.meter = BadMeter()
         self.hellos = 0
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue = Outbox()
         self.alive = True
         self.games: set[str] = set()
         self.seats = 0
@@ -286,7 +330,7 @@ class Arena:
         log.warning("bot %s: %d messages not read: stream dropped (%s)", conn.bot, conn.limit, conn.peer)
         self.disconnect(conn, V.CRASHED, message=f"the seat's stream was not read ({conn.limit} "
                                                  "messages waiting): dropped")
-        conn.queue = asyncio.Queue()    # free what it held
+        conn.queue = Outbox()    # free what it held
         conn.queue.put_nowait(None)
         if conn.kill is not None:
             conn.kill()
@@ -618,7 +662,8 @@ class Arena:
         """``p.wake()``: look at ``p``; once it is settled, its game goes on from here
         (`_drive`). An exception ends the game with it (`Arena.run_game` records it)."""
         try:
-            self._progress(p)
+            if p.result is None or p.away_since is not None:    # else (an answer) nothing to look at
+                self._progress(p)
             if p.result is not None and not p.closed:
                 self._drive(p.game, self._close(p))
         except Exception as e:
@@ -721,12 +766,15 @@ class Arena:
             dlog["t_ms"].append(game.t_ms())
             if by_default:
                 dlog["by_default"].append(len(dlog["actions"]) - 1)
-            ev = pb.ActionTaken(deal=game.deal, seat=s, action=st.public_action(s, action, None),
-                                by_default=by_default)
+            msg = pb.GameEvent()
+            ev = msg.action         # filled in place (GameEvent(action=...) would copy it)
+            ev.deal, ev.seat, ev.action = game.deal, s, st.public_action(s, action, None)
+            if by_default:
+                ev.by_default = True
             if len(st.tricks) > playing["tricks"]:   # this play completed a trick
                 playing["tricks"] = n = len(st.tricks)
                 ev.trick.number, ev.trick.winner, ev.trick.points = n, st.tricks[-1][2], st.trick_points_of(n - 1)
-            publish(game, pb.GameEvent(action=ev))
+            publish(game, msg)
 
         def deal_ended(st):
             playing["st"] = None

@@ -332,7 +332,6 @@ class ArenaServer:
             pos = feed.end
             first = [d for g in list(arena.games.values()) for d in g.feed.since(0)]
         reader = spectators.admit(feed, pos)
-        reader.drop = _dropper(context, grpc.StatusCode.RESOURCE_EXHAUSTED)
         try:
             await context.send_initial_metadata(())     # accepted: the client may know it now
             if first:

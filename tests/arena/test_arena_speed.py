@@ -10,11 +10,16 @@
 - the SDK's lazy `Observation` reads as the parsed JSON and parses nothing until read,
   and a bot with it plays a match over gRPC (the arena and the bots in processes of
   their own);
-- a bot answering from its reading loop (threads=False) survives an answer it cannot send.
+- a bot answering from its reading loop (threads=False) survives an answer it cannot send;
+- a connection's `Outbox` gives its messages in the order put, to a reader that waits or
+  not, and a reader cancelled while waiting loses nothing;
+- a game's record file (orjson, indented) parses back to the record itself, non-ASCII
+  text, integer keys and integers past 64 bits included.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import subprocess
@@ -26,7 +31,8 @@ import pytest
 from arena.pb import messages_pb2 as pb
 from arena.sdk import Observation
 from arena.server import framing
-from arena.server.hosting import observation_json
+from arena.server.hosting import Outbox, observation_json
+from arena.store import SQLiteStore
 from interpreter import Match, load_variant
 from interpreter.playout import steps
 from tests.helpers import ROOT
@@ -160,3 +166,71 @@ def test_an_answer_that_cannot_be_sent_does_not_end_the_bot(tmp_path):
         assert all(p.poll() is None for p in s.procs)       # both bots still running
     finally:
         s.stop()
+
+
+def test_outbox_keeps_order_and_wakes_its_reader():
+    async def main():
+        box = Outbox()
+        got = []
+
+        async def reader(n):
+            for _ in range(n):
+                got.append(await box.get())
+        t = asyncio.ensure_future(reader(3))
+        await asyncio.sleep(0)              # the reader now waits on an empty box
+        assert box.qsize() == 0 and not t.done()
+        box.put_nowait(b"a")
+        box.put_nowait(b"b")                # two puts before it runs: one wake, both read
+        await asyncio.sleep(0)
+        assert got == [b"a", b"b"]
+        box.put_nowait(None)
+        await t
+        assert got == [b"a", b"b", None] and box.qsize() == 0
+        # a reader cancelled while waiting: the next one gets what comes after
+        waiting = asyncio.ensure_future(box.get())
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        box.put_nowait(b"c")
+        box.put_nowait(b"d")
+        assert box.qsize() == 2 and box.get_nowait() == b"c"
+        assert await box.get() == b"d"
+        with pytest.raises(IndexError):
+            box.get_nowait()
+    asyncio.run(main())
+
+
+def test_record_file_parses_back_to_the_record(tmp_path):
+    store = SQLiteStore(tmp_path)
+    record = {"variant": "29", "bots": ["Pāṇḍava \"q\" \\", "b"], "seats": {0: "n", 3: "w"},
+              "seed": 2 ** 70, "deals": [{"actions": ["pass", "bid 16"], "t_ms": [0, 12]}], "none": None}
+    path = store.save_game(store.new_game_id(), {"variant": "29", "seed": 1, "bots": ["a", "b"]}, record)
+    text = open(path, encoding="utf-8").read()
+    assert json.loads(text) == {**record, "seats": {"0": "n", "3": "w"}}     # JSON keys are strings
+    record.pop("seed")                  # without the big integer: orjson writes it, two-space indent
+    path = store.save_game(store.new_game_id(), {"variant": "29"}, record)
+    text = open(path, encoding="utf-8").read()
+    assert json.loads(text) == {**record, "seats": {"0": "n", "3": "w"}}
+    assert text.startswith('{\n  "variant": "29",\n  "bots": [\n    "Pāṇḍava')
+    store.close()
+
+
+def test_sweep_frees_the_places_of_spectators_behind_without_ending_their_calls():
+    from arena.server.events import Behind, Spectators
+
+    async def main():
+        sp = Spectators(limit=3, keep=5)
+        behind, current = sp.admit(sp.feed, 0), sp.admit(sp.feed, 0)
+        for i in range(8):                  # 8 events, 5 kept: positions 0-2 are gone
+            sp.feed.append(b"e%d" % i)
+        current.pos = 6
+        task = asyncio.ensure_future(sp.sweep(every_s=0.01))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        assert sp.readers == {current}      # the one behind left the count
+        with pytest.raises(Behind) as e:    # and its own next look ends its call
+            sp.feed.since(behind.pos)
+        assert e.value.missed == 3
+        assert sp.feed.since(current.pos) == [b"e6", b"e7"]
+    asyncio.run(main())
