@@ -21,11 +21,12 @@ class RandomBot:
         """One legal action (a text form), uniformly at random (``observation`` unused)."""
         return legal_actions[self._randrange(len(legal_actions))]
 
-    def decide_state(self, state, seat: int):
-        """As a state agent: the same draw among ``state.legal_actions()``; reads nothing
-        else, so no observation is built (the fast path of `taash simulate`)."""
+    def decide_state(self, state, seat: int) -> int:
+        """As a state agent: the same draw among ``state.legal_ids()``, answered as the
+        action's id; reads nothing else, so no observation is built (the fast path of
+        `taash simulate`)."""
         legal = state.legal_ids()
-        return state.v.actions[legal[self._randrange(len(legal))]]
+        return legal[self._randrange(len(legal))]
 
 
 class ObservationRandomBot(RandomBot):

@@ -5,6 +5,9 @@ Usage: python bench/playouts.py [--deals N] [--seed S] [--repeat R] [--simulate 
 
 Prints, per variant: deals/s and decisions/s of random playouts (on the hot path,
 ``legal_ids``/``apply_id``; the ``legal_actions``/``apply`` path on Actions for 29 too),
+each deal dealt as ref29.py deals, on the same deals (one generator shuffles the deck and
+makes the choices; the shuffle is timed; the hands are given to ``State``), and for 29
+also from a seed per deal (as a Match deals: a new generator per deal, about 15 us more),
 ``copy()`` + ``apply()`` per second and ``resample()`` per second at trick 4 (the search
 bot's hot path); then the ref29 figures and the 29 ratio (interpreted time / ref29 time,
 each run paired with a ref29 run right after it so both see the same machine load; the
@@ -30,15 +33,27 @@ from interpreter import State, load_variant, shipped_variants  # noqa: E402
 REF29 = ROOT.parent / "shared" / "bench" / "ref29.py"
 
 
-def run_engine(v, deals: int, seed: int, ids: bool = True) -> tuple[float, int]:
-    """Play ``deals`` random deals; returns (seconds, decisions). ``ids``: on the hot path
-    (``legal_ids``/``apply_id``), else through ``legal_actions()``/``apply()`` on Actions."""
+def run_engine(v, deals: int, seed: int, ids: bool = True, seeded: bool = False) -> tuple[float, int]:
+    """Play ``deals`` random deals; returns (seconds, decisions). Each deal is dealt as
+    ref29.py deals (the deck shuffled by the one generator that also makes the choices,
+    the shuffle timed) and given to ``State`` as hands; ``seeded``: from a seed per deal
+    instead (``State(v, seed=...)``, as a Match deals: a new generator per deal).
+    ``ids``: on the hot path (``legal_ids``/``apply_id``), else through
+    ``legal_actions()``/``apply()`` on Actions."""
     rng = random.Random(seed)
     decisions = 0
+    n, k = v.players, v.cards_per_seat
+    deck = v.deck.cards()
     t0 = time.perf_counter()
     dealer = 0
     for i in range(deals):
-        st = State(v, dealer=dealer, seed=rng.random())
+        if seeded:
+            st = State(v, dealer=dealer, seed=rng.random())
+        else:
+            cards = deck[:]
+            rng.shuffle(cards)
+            st = State(v, dealer=dealer, hands=[cards[j * k:(j + 1) * k] for j in range(n)],
+                       widow=cards[n * k:])
         legal_of, apply = (st.legal_ids, st.apply_id) if ids else (st.legal_actions, st.apply)
         while st.to_act >= 0:
             legal = legal_of()
@@ -153,6 +168,9 @@ def main(argv=None) -> int:
         if name == "29":
             adt, adec = min(run_engine(v, a.deals, a.seed, ids=False) for _ in range(a.repeat))
             print(f"{'29 (legal_actions/apply)':32} {a.deals / adt:10.0f} {adec / adt:12.0f}")
+            sdt, sdec = min(run_engine(v, a.deals, a.seed, seeded=True) for _ in range(a.repeat))
+            print(f"{'29 (a seed per deal)':32} {a.deals / sdt:10.0f} {sdec / sdt:12.0f}"
+                  f"   ({sdt / dt:.2f}x the time of dealt hands)")
     if not ref:
         r = run_ref29(a.deals, a.seed)
         if r is None:

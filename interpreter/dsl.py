@@ -29,6 +29,7 @@ number in ``auction.may_bid``, the card and "played after the exposure" in
 from __future__ import annotations
 
 import ast
+import copy
 from bisect import bisect_left
 import difflib
 import functools
@@ -353,7 +354,69 @@ class Compiler:
         verify(module)
         g = self.helpers()
         exec(compile(module, "<taash rules>", "exec"), g)  # made from the checked tree only
+        self._globals = g
         return {n: Compiled(defs[i], g[n], self.consts[n]) for i, n in enumerate(self.names)}
+
+    def build_play_legal(self, may_play: str, checks, expose=None, face_down: bool = False,
+                         dedupe: bool = False):
+        """The play phase's legal actions (RULES.md §0.4, §0.8, §28.7) as one function
+        ``f(state) -> list[int]`` of the seat to act, with the rules written into it rather
+        than called: the hot path of ``engine.Play``. Called after ``build()``.
+
+        ``may_play``: the function name of ``play.may_play``; ``checks``: (action id,
+        function name of the declaration's ``when``, suit code or None), in the legal
+        list's order; ``expose``: (action id, function name of ``play.may_expose``) or
+        None when the rule is never true; ``face_down``: the declarer's face-down trump
+        card is his only card at the last trick; ``dedupe``: a deck with copies (one id
+        per card). The list: a question's answers; else the declarations whose ``when``
+        holds and are not made yet, then expose, then the cards ``may_play`` gives (the
+        hand when it gives none). Each rule's expression is lowered again from its
+        checked tree, its parameters ``x``/``y`` replaced by the constants it is asked
+        with; the frame is the fixed template below (no variant text)."""
+        rules = {fname: (typed, lets) for fname, typed, _, lets in self.rules}
+        body = _template("""
+if s.question is not None:
+    return _answers(s)
+me = s.to_act""")
+        if face_down:
+            body += _template("""
+if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
+    return [s.trump_card]""")
+
+        def inline(fname, x):
+            typed, lets = rules[fname]
+            stmts, expr = self.lower_stmts(lets), self.lower(typed)
+            return [_Params(x).visit(st) for st in stmts], _Params(x).visit(expr)
+
+        stmts, cards = inline(may_play, None)
+        body += stmts + _template("_cards = CARDS or s.hands[me]", CARDS=cards)
+        if dedupe:
+            body += _template("_cards = _sorted_set(_cards)")
+        tests = []
+        for i, fname, suit in checks:
+            stmts, when = inline(fname, suit)
+            tests.append((stmts, _template("if ID not in s.declared_keys and WHEN:\n    _out += [ID]",
+                                           ID=names.const(i), WHEN=when)))
+        if expose is not None:
+            stmts, when = inline(expose[1], None)
+            tests.append((stmts, _template("if s.trump >= 0 and not s.trump_exposed and WHEN:\n    _out += [ID]",
+                                           ID=names.const(expose[0]), WHEN=when)))
+        if not tests:
+            body += _template("return _cards" if dedupe else "return _cards[:]")
+        else:
+            body += _template("_out = []")
+            for stmts, test in tests:
+                body += stmts + test
+            body += _template("_out += _cards\nreturn _out")
+        fdef = ast.FunctionDef("play_legal", ast.arguments([], [ast.arg("s")], None, [], [], None, []),
+                               body, [], None, None, **_TYPE_PARAMS)
+        fdef.lineno = fdef.end_lineno = 1
+        module = ast.Module([fdef], [])
+        ast.fix_missing_locations(module)
+        verify(module, _PLAY_NAMES, _PLAY_ATTRIBUTES)
+        g = dict(self._globals, _answers=_answers, _sorted_set=_sorted_set)
+        exec(compile(module, "<taash play>", "exec"), g)  # the template and the checked trees only
+        return Compiled(fdef, g["play_legal"])
 
     def helpers(self) -> dict:
         """The globals of the compiled module: names.HELPERS and nothing else."""
@@ -1040,23 +1103,65 @@ def _assign(target: ast.expr, op: str, value: ast.expr) -> ast.stmt:
     return ast.AugAssign(target, _AUG[op](), value)
 
 
-def verify(module: ast.Module) -> None:
+def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset()) -> None:
     """Check the generated module holds only what the compiler makes: the node kinds of
     expressions, assignments and ``if`` (no loop but the comprehensions of quantifiers,
     over a finite list; no lambda, import...), names that are parameters, helpers or
     compiler-made locals (``_vN``, ``_tN``, ``_qN``), attributes
-    from the registry, and int/bool/str constants. Raises AssertionError (a compiler bug)."""
-    allowed = set(names.PARAMS) | set(names.HELPERS)
+    from the registry, and int/bool/str constants; ``more_names``/``more_attributes``:
+    those of an engine template (`Compiler.build_play_legal`). Raises AssertionError (a
+    compiler bug)."""
+    allowed = set(names.PARAMS) | set(names.HELPERS) | set(more_names)
+    attributes = names.ATTRIBUTES | set(more_attributes)
     for n in ast.walk(module):
         if not isinstance(n, _NODES):
             raise AssertionError(f"generated code holds a {type(n).__name__}")
         if isinstance(n, ast.Name) and n.id not in allowed and not (
                 n.id[:2] in ("_v", "_t", "_q") and n.id[2:].isdigit()):
             raise AssertionError(f"generated code names {n.id!r}")
-        if isinstance(n, ast.Attribute) and n.attr not in names.ATTRIBUTES:
+        if isinstance(n, ast.Attribute) and n.attr not in attributes:
             raise AssertionError(f"generated code reads attribute {n.attr!r}")
         if isinstance(n, ast.Constant) and type(n.value) not in (int, bool, str, type(None)):
             raise AssertionError(f"generated code holds a constant {n.value!r}")
+
+
+# the play template's own names and the State fields it reads (Compiler.build_play_legal)
+_PLAY_NAMES = frozenset({"_cards", "_out", "_answers", "_sorted_set"})
+_PLAY_ATTRIBUTES = frozenset({"question", "to_act", "trump_card", "declarer", "hands",
+                              "declared_keys", "trump", "trump_exposed"})
+
+
+def _template(text: str, **holes: ast.expr) -> list[ast.stmt]:
+    """Statements of an engine template (text of this module, never of a variant), each
+    name in ``holes`` replaced by its ast."""
+    class Fill(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return copy.deepcopy(holes[n.id]) if n.id in holes else n
+    return [Fill().visit(st) for st in ast.parse(text.strip()).body]
+
+
+class _Params(ast.NodeTransformer):
+    """A rule's ast with its parameters ``x`` and ``y`` replaced by the constants it is
+    asked with (``y`` is none wherever a rule is inlined)."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def visit_Name(self, n):
+        if n.id == "x":
+            return ast.Constant(self.x)
+        if n.id == "y":
+            return ast.Constant(None)
+        return n
+
+
+def _answers(s) -> list[int]:
+    """The answers of the question pending (the ids of its answer actions)."""
+    return [a.id for a in s.question[1].answer_actions]
+
+
+def _sorted_set(cards: list[int]) -> list[int]:
+    return sorted(set(cards))
 
 
 def _in_suit_of(lo: list[int], hi: list[int]):

@@ -217,14 +217,16 @@ class State:
 
     def apply_id(self, i: int) -> None:
         """Apply the action of id ``i`` (see `legal_ids`). Raises IllegalActionError if it
-        is not legal now (the state is then unchanged)."""
+        is not legal now, InvalidActionError if it is no action id of the variant (the
+        state is then unchanged)."""
         legal = self._legal
         if legal is None:
             legal = self.legal_ids()
         if i not in legal:
             acts = self.v.actions
-            raise IllegalActionError(acts[i] if type(i) is int and 0 <= i < len(acts) else i,
-                                     self.legal_actions())
+            if type(i) is not int or not 0 <= i < len(acts):
+                raise InvalidActionError(i, self.legal_actions())
+            raise IllegalActionError(acts[i], self.legal_actions())
         v = self.v
         seat = self.to_act
         self._legal = self._legal_actions = None
@@ -398,7 +400,7 @@ class State:
             if name == "skip":
                 self.step += 1
                 continue
-            handler = PHASES.get(name)
+            handler = self.v.phases.get(name)
             if handler is None:
                 raise ValueError(f"unknown flow step {name!r}")
             self.handler = handler
@@ -892,7 +894,10 @@ class Play(Phase):
     """The play of the tricks (RULES.md §0.4): the variant's ``play.may_play`` gives the
     cards that may be played; declarations (§0.8) and ``expose`` (§28.7, §29b.6: offered
     while trump is chosen and not public, when ``play.may_expose`` holds) come before the
-    cards in the legal list; a question is answered at once by its answering seat."""
+    cards in the legal list; a question is answered at once by its answering seat.
+    The legal list is one function per variant, those rules written into it
+    (`interpreter.dsl.Compiler.build_play_legal`; `phases_of` gives each variant its
+    Play)."""
 
     name = "play"
 
@@ -904,29 +909,8 @@ class Play(Phase):
         s.to_act = s.next_active(v.rules["play.leader"](s, -1, None, None) % v.players)
 
     def legal(self, s):
-        if s.question is not None:
-            return [a.id for a in s.question[1].answer_actions]
-        v = s.v
-        me = s.to_act
-        hand = s.hands[me]
-        if s.trump_card >= 0 and me == s.declarer and not hand:
-            return [s.trump_card]  # the face-down card, at the last trick
-        cards = v.may_play(s, me, None, None) or hand
-        if v.dedupe_plays:
-            cards = sorted(set(cards))  # a new list
-        checks = v.declaration_checks
-        if not checks and (v.may_expose is None or s.trump_exposed or s.trump < 0):
-            return cards if v.dedupe_plays else cards[:]  # ids of plays are card ids
-        out = []
-        if checks:
-            keys = s.declared_keys
-            for i, when, su in checks:
-                if i not in keys and when(s, me, su, None):
-                    out.append(i)
-        if v.may_expose is not None and s.trump >= 0 and not s.trump_exposed and v.may_expose(s, me, None, None):
-            out.append(v.expose_action.id)
-        out.extend(cards)
-        return out
+        """Per variant, `phases_of` puts the variant's own function here."""
+        return s.v.play_legal(s)
 
     def apply(self, s, seat, a):
         kind = a.kind  # plays are applied by State.apply_id, the hot path
@@ -1048,6 +1032,15 @@ DONE = Done()
 PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
                             "trump": Trump(), "call_partner": CallPartner(), "play": Play(),
                             "declare": Declare()}
+
+
+def phases_of(v: Variant) -> dict[str, Phase]:
+    """Flow step -> phase handler for variant ``v``: the shared handlers, and a `Play` of
+    its own whose ``legal`` is the variant's generated function (``v.play_legal``, made by
+    `interpreter.dsl.Compiler.build_play_legal`), called with no method in between."""
+    play = Play()
+    play.legal = v.play_legal
+    return dict(PHASES, play=play)
 
 
 def per_seat(v: Variant, values) -> list[int]:

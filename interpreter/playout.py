@@ -29,7 +29,8 @@ Agents (the contract of an in-process bot; the arena's bots see the same through
   ``state.legal_actions()``, ``state.copy()`` and ``state.resample(seat, rng)`` (a copy
   in which every card the seat cannot see is dealt again consistently with what it
   knows); it must not read other seats' hands, the widow or ``history`` directly, and
-  must not change ``state`` (search on copies). Nothing enforces this in process: the
+  must not change ``state`` (search on copies). It may answer an action id (an entry of
+  ``state.legal_ids()``) instead of the action: the hot path, with no Action looked up. Nothing enforces this in process: the
   ladder and the arena (which only ever sends observations) are where it is checked.
 
 An agent with both methods is a state agent unless the driver is asked for
@@ -47,8 +48,9 @@ simulate and the ladder are plain calls. `steps` is the sequence itself as a gen
 that yields each decision point ``(state, seat)`` and is sent the answer; `Playout` is
 the same as calls (``start``, then ``send`` per answer, each returning the next decision
 point or None), for a driver that is called back when an answer comes (the arena
-applies a bot's answer from the stream that brought it); the sync driver `play` and the
-async driver `play_async` are loops over a `Playout` that only ask the agents. The sequence is thus
+applies a bot's answer from the stream that brought it); the async driver `play_async`
+is a loop over a `Playout` that only asks the agents, and the sync driver `play` the same
+loop over `steps` itself (one call less per decision). The sequence is thus
 written once, needs neither threads nor asyncio here, and costs one ``send`` per decision
 (about 0.1 µs). It also builds nothing a caller did not ask for: no observation for a
 state agent, no record (``match.record()`` is the caller's), no event unless a hook is
@@ -122,7 +124,7 @@ def policy(agent, prefer: str = "state"):
 def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_fault=None,
           on_deal_start=None, on_action=None, on_deal_end=None):
     """The sequence of a match, as a generator: yields ``(state, seat)`` at each decision
-    and is sent the answer (an action, its text, or a `NoAnswer`); returns the number of
+    and is sent the answer (an action, its text, its id, or a `NoAnswer`); returns the number of
     deals it played. Drivers: `play`, `play_async`.
 
     ``match``: an `interpreter.Match` (played on from where it is). ``max_deals``: stop
@@ -142,12 +144,14 @@ def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_
             st = match.new_deal()
         if on_deal_start is not None:
             on_deal_start(st)
-        while not st.is_terminal:
+        while st.to_act >= 0:
             seat = st.to_act
             answer = yield st, seat
             try:
-                if type(answer) is Action and st.v.actions[answer.id] is answer:
-                    st.apply_id(answer.id)      # one of this variant's own: the hot path
+                if type(answer) is int:         # an action id (a state agent's): the hot path
+                    st.apply_id(answer)
+                elif type(answer) is Action and st.v.actions[answer.id] is answer:
+                    st.apply_id(answer.id)      # one of this variant's own
                 else:
                     st.apply(answer)
                 by_default = False
@@ -180,8 +184,7 @@ class Playout:
     None once the match is played (or the deal limit reached): ``played`` is then the
     number of deals played. The keywords are those of `steps`; an exception from a hook
     or the engine comes out of ``start``/``send`` and ends the playout. For a driver that
-    is called back when an answer arrives (the arena); `play` and `play_async` loop over
-    it.
+    is called back when an answer arrives (the arena); `play_async` loops over it.
 
     >>> from interpreter import Match, load_variant
     >>> p = Playout(Match(load_variant("28"), seed=1), max_deals=1)
@@ -227,16 +230,18 @@ def play(match, agents, *, prefer: str = "state", **kw):
     if len(agents) != match.v.players:
         raise ValueError(f"{match.v.players} seats need {match.v.players} agents, not {len(agents)}")
     ask = [policy(a, prefer) for a in agents]
-    p = Playout(match, **kw)
-    at = p.start()
-    while at is not None:
-        st, seat = at
-        try:
-            answer = ask[seat](st, seat)
-        except Exception as e:
-            answer = NoAnswer(ERROR, e)
-        at = p.send(answer)
-    return match
+    gen = steps(match, **kw)  # as Playout does, with no call between (the hot path of simulate)
+    send = gen.send
+    try:
+        st, seat = send(None)
+        while True:
+            try:
+                answer = ask[seat](st, seat)
+            except Exception as e:
+                answer = NoAnswer(ERROR, e)
+            st, seat = send(answer)
+    except StopIteration:
+        return match
 
 
 async def play_async(match, decide, **kw):

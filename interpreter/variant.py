@@ -92,7 +92,10 @@ class Variable:
 @dataclass
 class Variant:
     """A loaded variant. Read-only by convention; `rules` maps a hook name (see HOOKS) to
-    its compiled function, `sources` to its generated Python source."""
+    its compiled function, `sources` to its generated Python source. Set by the loader:
+    ``play_legal(state) -> list[int]``, the play phase's legal action ids as one function
+    made from the rules (dsl.Compiler.build_play_legal; ``play_legal_source`` its source),
+    and ``phases``, flow step -> phase handler (engine.phases_of)."""
     name: str
     title: str
     path: Path
@@ -617,7 +620,7 @@ def _load_variant(path: Path, options: dict | None) -> Variant:
     variables = tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
                                spec.get("description", ""), i, rules[f"variables.{k}.initial"])
                       for i, (k, spec) in enumerate(vars_data.items()))
-    return Variant(
+    v = Variant(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
         partnership=partnership, deck=deck, flow=flow, tricks=per_seat, widow_size=widow,
@@ -629,6 +632,16 @@ def _load_variant(path: Path, options: dict | None) -> Variant:
         max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
         variables=variables, has_auction=has_auction, widow_set_aside=set_aside,
         rules=rules, sources=sources, constants=constants)
+    # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)
+    checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in v.declaration_actions
+              if d.at == "play"]
+    expose = None if v.may_expose is None else (v.expose_action.id, names["play.may_expose"])
+    play = comp.build_play_legal(names["play.may_play"], checks, expose,
+                                 face_down=v.trump_mode == "hidden", dedupe=v.dedupe_plays)
+    v.play_legal, v.play_legal_source = play.fn, play.source
+    from .engine import phases_of  # engine imports this module
+    v.phases = phases_of(v)
+    return v
 
 
 def _variable_problems(data: dict, opts: dict, problem) -> dict:

@@ -103,6 +103,8 @@ def faults_of(agent, n=8):
     (RuntimeError("boom"), ERROR, RuntimeError),
     ("play JH", ILLEGAL, IllegalActionError),   # an action of 29, not legal in the auction
     ("play 1X", INVALID, InvalidActionError),   # no action of 29 at all
+    (load_variant("29").action_map["play JH"].id, ILLEGAL, IllegalActionError),  # its id
+    (10 ** 6, INVALID, InvalidActionError),     # an id of no action
     (None, INVALID, (InvalidActionError, TypeError)),   # not even text
 ])
 def test_each_fault_calls_the_hook_once_and_gets_the_default(answer, kind, error):

@@ -315,3 +315,42 @@ def test_beats_agrees_with_the_trick_winner(name, seed, data):
         assert not s.beats(s.to_act, win, win) and s.beats(s.to_act, win, -1)
 
     run_deals(name, seed, data, check=check, extra=1)
+
+
+# -- the generated play step is the rules asked one by one --------------------------------
+def play_legal_by_rules(s) -> list[int]:
+    """RULES.md §0.4, §0.8, §28.7, from the variant's compiled rules asked one at a time
+    (each its own function, as `taash rules` shows it): a question's answers; the face-down
+    trump card alone at the declarer's last card; else the play declarations not made yet
+    whose `when` holds, expose when `play.may_expose` holds (trump chosen, not public),
+    then the cards `play.may_play` gives (the hand when it gives none), one id per card."""
+    v, me = s.v, s.to_act
+    if s.question is not None:
+        return [a.id for a in s.question[1].answer_actions]
+    hand = s.hands[me]
+    if s.trump_card >= 0 and me == s.declarer and not hand:
+        return [s.trump_card]
+    cards = sorted(set(v.rules["play.may_play"](s, me, None, None) or hand))
+    out = [a.id for a, decl, su in v.declaration_actions
+           if decl.at == "play" and a.id not in s.declared_keys and decl.when(s, me, su, None)]
+    expose = v.rules["play.may_expose"]
+    if s.trump >= 0 and not s.trump_exposed and expose is not None and expose(s, me, None, None):
+        out.append(v.expose_action.id)
+    return out + cards
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(30), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_generated_play_legal_is_the_rules(name, seed, data):
+    """``Variant.play_legal`` (one function made from the checked trees,
+    dsl.Compiler.build_play_legal) gives, at every decision of play, what the variant's
+    rules give asked one by one, and a list of its own (not the hand)."""
+    def check(s):
+        if s.is_terminal or s.phase != "play":
+            return
+        got = s.v.play_legal(s)
+        assert got == play_legal_by_rules(s)
+        assert got is not s.hands[s.to_act]
+
+    run_deals(name, seed, data, check=check, extra=2)
