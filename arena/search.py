@@ -131,6 +131,9 @@ SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 TRUMP_TRIES = 20
 TRUMP_EPS = float(_os.environ.get("TAASH_SEARCH_TRUMP_EPS", 0.2))   # 1: no inference of a hidden trump
 FEW_BIDS = _os.environ.get("TAASH_SEARCH_BIDS", "few") == "few"
+LEAD_MASTER = _os.environ.get("TAASH_SEARCH_LEAD", "random") == "master"
+DECLARE = _os.environ.get("TAASH_SEARCH_DECLARE", "1") == "1"
+CALL = _os.environ.get("TAASH_SEARCH_CALL", "1") == "1"
 PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 1.0))   # the heuristic's action is left only for a lead of this many standard errors
 
 
@@ -390,12 +393,20 @@ class Rollout:
         self.size = d.size
         self.acts = v.actions
         self.nondefault = NOT_DEFAULT
+        # declarations with an effect on the contract (a marriage, a pair), not wagers: the
+        # variant's own data says which (as arena/heuristic.py reads it)
+        decl = (v.data or {}).get("declarations") or {}
+        eff = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")}
+        self.helpful = frozenset(a.id for a in v.actions if a.kind == "declare"
+                                 and isinstance(a.arg, tuple) and a.arg[0] in eff) if DECLARE else frozenset()
 
     def run(self, st: State, rng: random.Random) -> None:
         """Play ``st`` to the end of the deal."""
         size = self.size
         expose = self.v.expose_action.id
         rand = rng.random
+        acts = self.acts
+        helpful = self.helpful
         while st.to_act >= 0:
             ids = st.legal_ids()
             if len(ids) == 1:
@@ -407,7 +418,17 @@ class Rollout:
                     st.apply_id(ids[int(rand() * len(ids))])
                     continue
                 if ids[0] >= size:
-                    # never a declaration (it may be a wager); an expose to take a trick
+                    # a declaration that moves the target, never a wager; an expose to
+                    # take a trick
+                    if helpful:
+                        for i in ids:
+                            if i in helpful:
+                                break
+                        else:
+                            i = -1
+                        if i >= 0:
+                            st.apply_id(i)
+                            continue
                     if expose in ids and self.wants_exposure(st):
                         st.apply_id(expose)
                         continue
@@ -417,6 +438,8 @@ class Rollout:
                 st.apply_id(self.default(ids))
             elif ph == "trump":
                 st.apply_id(self.trump(st, ids))
+            elif CALL and acts[ids[0]].kind == "call-partner":
+                st.apply_id(self.call(st, ids))
             else:
                 st.apply_id(ids[int(rand() * len(ids))])
 
@@ -463,6 +486,14 @@ class Rollout:
                 best, key = i, k
         return best
 
+    def call(self, st, ids):
+        """A partner call: the strongest card of the trump named (then of any suit, then
+        the most points), as a declarer calls the card that helps it most."""
+        suit_of, strength, point, acts = self.suit_of, self.strength, self.point, self.acts
+        trump = st.trump
+        return max(ids, key=lambda i: (suit_of[acts[i].code] == trump, strength[acts[i].code],
+                                       point[acts[i].code], -i))
+
     def play(self, st, ids, rng):
         """Following: the cheapest card that beats the trick so far if the trick holds
         points, else the cheapest card; leading: at random. Declarations and exposes
@@ -474,6 +505,18 @@ class Rollout:
         trick = st.trick_cards
         point, strength, suit_of = self.point, self.strength, self.suit_of
         if not trick:                 # leading: at random
+            if LEAD_MASTER:
+                # a master card: no other seat's card of its suit ranks above it
+                top = [-1] * self.nsuits
+                hands, me = st.hands, st.to_act
+                for t in range(len(hands)):
+                    if t != me:
+                        for c in hands[t]:
+                            if strength[c] > top[suit_of[c]]:
+                                top[suit_of[c]] = strength[c]
+                masters = [c for c in cards if strength[c] > top[suit_of[c]]]
+                if masters:
+                    return max(masters, key=lambda c: (point[c], strength[c]))
             return cards[int(rng.random() * len(cards))]
         led = st.led
         trump = st.trump if st.trump_exposed else -1
