@@ -58,9 +58,11 @@ Rollout policy (`Rollout`), generic, from the engine's phases and action kinds a
 deck's strengths and points only: the auction and doubling take ``default_action()`` (a
 pass where allowed: the bot values a bid as "the contract at this bid", the others
 passing); a trump or face-down trump card goes to the declarer's longest suit (then the
-most strength); partner calls and widow exchanges are uniform; in play a question gets
-any answer, a declaration is never made (it may be a wager: the root searches them
-all), the exposure of a hidden trump is asked for when the seat holds a card of the
+most strength); a partner call names the strongest card of the trump the declarer
+lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
+a question gets any answer, a declaration with an effect on the contract in the
+variant's data (a marriage, a pair: it moves the target) is made as soon as it is legal,
+a wager (a slam) never (the root searches them all), the exposure of a hidden trump is asked for when the seat holds a card of the
 world's trump and another side holds a trick with points (or the seat plays last),
 as a follower takes such a trick below, and a card is, with
 probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
@@ -131,7 +133,6 @@ SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 TRUMP_TRIES = 20
 TRUMP_EPS = float(_os.environ.get("TAASH_SEARCH_TRUMP_EPS", 0.2))   # 1: no inference of a hidden trump
 FEW_BIDS = _os.environ.get("TAASH_SEARCH_BIDS", "few") == "few"
-LEAD_MASTER = _os.environ.get("TAASH_SEARCH_LEAD", "random") == "master"
 DECLARE = _os.environ.get("TAASH_SEARCH_DECLARE", "1") == "1"
 CALL = _os.environ.get("TAASH_SEARCH_CALL", "1") == "1"
 PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 1.0))   # the heuristic's action is left only for a lead of this many standard errors
@@ -505,18 +506,6 @@ class Rollout:
         trick = st.trick_cards
         point, strength, suit_of = self.point, self.strength, self.suit_of
         if not trick:                 # leading: at random
-            if LEAD_MASTER:
-                # a master card: no other seat's card of its suit ranks above it
-                top = [-1] * self.nsuits
-                hands, me = st.hands, st.to_act
-                for t in range(len(hands)):
-                    if t != me:
-                        for c in hands[t]:
-                            if strength[c] > top[suit_of[c]]:
-                                top[suit_of[c]] = strength[c]
-                masters = [c for c in cards if strength[c] > top[suit_of[c]]]
-                if masters:
-                    return max(masters, key=lambda c: (point[c], strength[c]))
             return cards[int(rng.random() * len(cards))]
         led = st.led
         trump = st.trump if st.trump_exposed else -1
