@@ -60,9 +60,8 @@ pass where allowed: the bot values a bid as "the contract at this bid", the othe
 passing); a trump or face-down trump card goes to the declarer's longest suit (then the
 most strength); a partner call names the strongest card of the trump the declarer
 lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
-a question gets any answer, a declaration with an effect on the contract in the
-variant's data (a marriage, a pair: it moves the target) is made as soon as it is legal,
-a wager (a slam) never (the root searches them all), the exposure of a hidden trump is asked for when the seat holds a card of the
+a question gets any answer, a declaration is never made (it may be a wager: the root
+searches them all), the exposure of a hidden trump is asked for when the seat holds a card of the
 world's trump and another side holds a trick with points (or the seat plays last),
 as a follower takes such a trick below, and a card is, with
 probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
@@ -89,12 +88,25 @@ a 56 auction decision at 50 ms (23 passing); still 35.9 against 14.1 on 56 with 
 heuristic call per seat. Asking for the exposure at random half the time it may be
 (before the rule above): 29-hidden-trump 32.0 against 18.0, events won/drawn/lost
 19/3/3, against 38.1/11.9, 21/4/0 with the rule (28: 30.0/20.0, 17/4/4 against
-33.3/16.7, 14/10/1; seed 0, 200 deals).
+33.3/16.7, 14/10/1; seed 0, 200 deals). The partner call above (before it: uniform) on
+304, seed 0, 400 deals: events won/drawn/lost 36/10/4, +1.8 per event, 29.5 against
+20.5 (35/12/3 and 37/9/4, +1.8, before). Mixed, so a switch, off: rollouts that make
+every declaration with an effect in the variant's data (a marriage, a pair) as soon as
+it is legal, never a wager (TAASH_SEARCH_DECLARE=1): on 304 the bot made 77% of its
+contracts against 74% and won 34/11/5, +2.0 per event, but 27.6 against 22.4; 304-solo
+43.9 against 6.1 (216 deals; 40.4 against 9.6 without); 29 at 200 deals 16/6/3 against
+19/5/1 without (27.4/22.6 against 32.6/17.4, load 4 to 5). Dropped, on 304 with the
+declarations, compared on the events both runs had played: leading a master card
+(15/7/1 against 19/3/1 at 23 events), a follower leaving a trick its side holds
+(23/4/3, +1.5 per event, against 23/5/2, +2.3, at 30), ``PRIOR_Z`` 0.5 (23/12/4 against
+28/8/3 at 39), a greedy rollout always (``GREEDY`` 1: 19/3/5 against 22/3/2 at 27).
 
 Switches for experiments (environment, read at import): TAASH_SEARCH_GREEDY,
 TAASH_SEARCH_SMEAR, TAASH_SEARCH_PRIOR_Z (0: no prior),
 TAASH_SEARCH_BIDS ("all": every bid searched), TAASH_SEARCH_TRUMP_EPS (1: no inference
-of a hidden trump) (the constants below).
+of a hidden trump), TAASH_SEARCH_CALL (0: uniform partner calls in rollouts),
+TAASH_SEARCH_DECLARE (1: rollouts make declarations with an effect) (the constants
+below).
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
@@ -133,7 +145,7 @@ SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 TRUMP_TRIES = 20
 TRUMP_EPS = float(_os.environ.get("TAASH_SEARCH_TRUMP_EPS", 0.2))   # 1: no inference of a hidden trump
 FEW_BIDS = _os.environ.get("TAASH_SEARCH_BIDS", "few") == "few"
-DECLARE = _os.environ.get("TAASH_SEARCH_DECLARE", "1") == "1"
+DECLARE = _os.environ.get("TAASH_SEARCH_DECLARE", "0") == "1"   # 1: rollouts make declarations with an effect
 CALL = _os.environ.get("TAASH_SEARCH_CALL", "1") == "1"
 PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 1.0))   # the heuristic's action is left only for a lead of this many standard errors
 
@@ -386,7 +398,7 @@ class Rollout:
     """The cheap policy that finishes a world's deal (module docstring): generic, from
     phases, action kinds and the deck's strengths and points."""
 
-    def __init__(self, v):
+    def __init__(self, v, declare: bool = DECLARE):
         self.v = v
         d = v.deck
         self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
@@ -399,7 +411,7 @@ class Rollout:
         decl = (v.data or {}).get("declarations") or {}
         eff = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")}
         self.helpful = frozenset(a.id for a in v.actions if a.kind == "declare"
-                                 and isinstance(a.arg, tuple) and a.arg[0] in eff) if DECLARE else frozenset()
+                                 and isinstance(a.arg, tuple) and a.arg[0] in eff) if declare else frozenset()
 
     def run(self, st: State, rng: random.Random) -> None:
         """Play ``st`` to the end of the deal."""

@@ -239,10 +239,11 @@ def test_rollouts_call_the_strongest_trump_not_held():
 def test_rollouts_declare_a_marriage_that_moves_the_target():
     """304 (RULES.md §304.9): wherever a seat may show a marriage the rollout shows it, and
     the declarer's target moves by 20 (40 in trump): down when shown by the declarer's
-    side, up when shown by a defender. Never a slam (§304.10: a wager)."""
+    side, up when shown by a defender. Never a slam (§304.10: a wager). (The rollouts'
+    declarations are a switch, TAASH_SEARCH_DECLARE, off by default.)"""
     from arena.search import Rollout
     v = load_variant("304")
-    r = Rollout(v)
+    r = Rollout(v, declare=True)
     seen = 0
     for v_, st in random_states("304", 400, 7):
         ids = st.legal_ids()
