@@ -141,7 +141,7 @@ def test_too_few_rollouts_to_tell_actions_apart_play_the_heuristic_action(name):
 
 def test_leaves_the_heuristic_action_only_for_a_significant_lead():
     """With 400 rollouts the bot may play another action than the heuristic's, and then
-    only when its mean lead over it in the same worlds exceeds one standard error."""
+    only when its mean lead over it in the same worlds exceeds PRIOR_Z standard errors."""
     from arena.search import PRIOR_Z
     moved = 0
     for v, st in random_states("29", 12, seed=8):
