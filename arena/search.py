@@ -37,7 +37,11 @@ only the lowest of each and those of the heuristic's number are searched, since 
 rollout lets the other seats pass and higher bids of one denomination play out alike.
 Measured on 200-deal duplicate ladders at 50 ms (docs/bots.md): 56 went from
 intervals overlapping to 43.6 against 6.4; without the prior the 56 auction was
-decided on one or two worlds.
+decided on one or two worlds. ``PRIOR_Z`` 2 (it was 1) on 304, seed 0, 400 deals: events
+won/drawn/lost 40/8/2, 32.2 (25.2..39.1) against 17.8 (10.9..24.8), apart (36/10/4,
+29.5 against 20.5 at 1); 28 at seed 1, 200 deals, 20/5/0 (19/4/2 at 1); 29 at 200 deals
+18/5/2 (19/5/1 at 1): a noisy lead of one standard error over the heuristic's action
+was a loss more often than a gain.
 
 Inference of a hidden trump (``TRUMP_EPS``): while another seat's trump choice is
 hidden from the bot (a face-down card, RULES.md §28.5, or a suit named secretly,
@@ -58,9 +62,10 @@ Rollout policy (`Rollout`), generic, from the engine's phases and action kinds a
 deck's strengths and points only: the auction and doubling take ``default_action()`` (a
 pass where allowed: the bot values a bid as "the contract at this bid", the others
 passing); a trump or face-down trump card goes to the declarer's longest suit (then the
-most strength); partner calls and widow exchanges are uniform; in play a question gets
-any answer, a declaration is never made (it may be a wager: the root searches them
-all), the exposure of a hidden trump is asked for when the seat holds a card of the
+most strength); a partner call names the strongest card of the trump the declarer
+lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
+a question gets any answer, a declaration is never made (it may be a wager: the root
+searches them all), the exposure of a hidden trump is asked for when the seat holds a card of the
 world's trump and another side holds a trick with points (or the seat plays last),
 as a follower takes such a trick below, and a card is, with
 probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
@@ -87,12 +92,25 @@ a 56 auction decision at 50 ms (23 passing); still 35.9 against 14.1 on 56 with 
 heuristic call per seat. Asking for the exposure at random half the time it may be
 (before the rule above): 29-hidden-trump 32.0 against 18.0, events won/drawn/lost
 19/3/3, against 38.1/11.9, 21/4/0 with the rule (28: 30.0/20.0, 17/4/4 against
-33.3/16.7, 14/10/1; seed 0, 200 deals).
+33.3/16.7, 14/10/1; seed 0, 200 deals). The partner call above (before it: uniform) on
+304, seed 0, 400 deals: events won/drawn/lost 36/10/4, +1.8 per event, 29.5 against
+20.5 (35/12/3 and 37/9/4, +1.8, before). Mixed, so a switch, off: rollouts that make
+every declaration with an effect in the variant's data (a marriage, a pair) as soon as
+it is legal, never a wager (TAASH_SEARCH_DECLARE=1): on 304 the bot made 77% of its
+contracts against 74% and won 34/11/5, +2.0 per event, but 27.6 against 22.4; 304-solo
+43.9 against 6.1 (216 deals; 40.4 against 9.6 without); 29 at 200 deals 16/6/3 against
+19/5/1 without (27.4/22.6 against 32.6/17.4, load 4 to 5). Dropped, on 304 with the
+declarations, compared on the events both runs had played: leading a master card
+(15/7/1 against 19/3/1 at 23 events), a follower leaving a trick its side holds
+(23/4/3, +1.5 per event, against 23/5/2, +2.3, at 30), ``PRIOR_Z`` 0.5 (23/12/4 against
+28/8/3 at 39), a greedy rollout always (``GREEDY`` 1: 19/3/5 against 22/3/2 at 27).
 
 Switches for experiments (environment, read at import): TAASH_SEARCH_GREEDY,
 TAASH_SEARCH_SMEAR, TAASH_SEARCH_PRIOR_Z (0: no prior),
 TAASH_SEARCH_BIDS ("all": every bid searched), TAASH_SEARCH_TRUMP_EPS (1: no inference
-of a hidden trump) (the constants below).
+of a hidden trump), TAASH_SEARCH_CALL (0: uniform partner calls in rollouts),
+TAASH_SEARCH_DECLARE (1: rollouts make declarations with an effect) (the constants
+below).
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
@@ -131,7 +149,9 @@ SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
 TRUMP_TRIES = 20
 TRUMP_EPS = float(_os.environ.get("TAASH_SEARCH_TRUMP_EPS", 0.2))   # 1: no inference of a hidden trump
 FEW_BIDS = _os.environ.get("TAASH_SEARCH_BIDS", "few") == "few"
-PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 1.0))   # the heuristic's action is left only for a lead of this many standard errors
+DECLARE = _os.environ.get("TAASH_SEARCH_DECLARE", "0") == "1"   # 1: rollouts make declarations with an effect
+CALL = _os.environ.get("TAASH_SEARCH_CALL", "1") == "1"
+PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 2.0))   # the heuristic's action is left only for a lead of this many standard errors
 
 
 class RebuildError(TaashError):
@@ -382,7 +402,7 @@ class Rollout:
     """The cheap policy that finishes a world's deal (module docstring): generic, from
     phases, action kinds and the deck's strengths and points."""
 
-    def __init__(self, v):
+    def __init__(self, v, declare: bool = DECLARE):
         self.v = v
         d = v.deck
         self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
@@ -390,12 +410,20 @@ class Rollout:
         self.size = d.size
         self.acts = v.actions
         self.nondefault = NOT_DEFAULT
+        # declarations with an effect on the contract (a marriage, a pair), not wagers: the
+        # variant's own data says which (as arena/heuristic.py reads it)
+        decl = (v.data or {}).get("declarations") or {}
+        eff = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")}
+        self.helpful = frozenset(a.id for a in v.actions if a.kind == "declare"
+                                 and isinstance(a.arg, tuple) and a.arg[0] in eff) if declare else frozenset()
 
     def run(self, st: State, rng: random.Random) -> None:
         """Play ``st`` to the end of the deal."""
         size = self.size
         expose = self.v.expose_action.id
         rand = rng.random
+        acts = self.acts
+        helpful = self.helpful
         while st.to_act >= 0:
             ids = st.legal_ids()
             if len(ids) == 1:
@@ -407,7 +435,17 @@ class Rollout:
                     st.apply_id(ids[int(rand() * len(ids))])
                     continue
                 if ids[0] >= size:
-                    # never a declaration (it may be a wager); an expose to take a trick
+                    # a declaration that moves the target, never a wager; an expose to
+                    # take a trick
+                    if helpful:
+                        for i in ids:
+                            if i in helpful:
+                                break
+                        else:
+                            i = -1
+                        if i >= 0:
+                            st.apply_id(i)
+                            continue
                     if expose in ids and self.wants_exposure(st):
                         st.apply_id(expose)
                         continue
@@ -417,6 +455,8 @@ class Rollout:
                 st.apply_id(self.default(ids))
             elif ph == "trump":
                 st.apply_id(self.trump(st, ids))
+            elif CALL and acts[ids[0]].kind == "call-partner":
+                st.apply_id(self.call(st, ids))
             else:
                 st.apply_id(ids[int(rand() * len(ids))])
 
@@ -462,6 +502,14 @@ class Rollout:
             if key is None or k > key:
                 best, key = i, k
         return best
+
+    def call(self, st, ids):
+        """A partner call: the strongest card of the trump named (then of any suit, then
+        the most points), as a declarer calls the card that helps it most."""
+        suit_of, strength, point, acts = self.suit_of, self.strength, self.point, self.acts
+        trump = st.trump
+        return max(ids, key=lambda i: (suit_of[acts[i].code] == trump, strength[acts[i].code],
+                                       point[acts[i].code], -i))
 
     def play(self, st, ids, rng):
         """Following: the cheapest card that beats the trick so far if the trick holds

@@ -141,7 +141,7 @@ def test_too_few_rollouts_to_tell_actions_apart_play_the_heuristic_action(name):
 
 def test_leaves_the_heuristic_action_only_for_a_significant_lead():
     """With 400 rollouts the bot may play another action than the heuristic's, and then
-    only when its mean lead over it in the same worlds exceeds one standard error."""
+    only when its mean lead over it in the same worlds exceeds PRIOR_Z standard errors."""
     from arena.search import PRIOR_Z
     moved = 0
     for v, st in random_states("29", 12, seed=8):
@@ -215,3 +215,49 @@ def test_rollouts_ask_for_the_exposure_to_take_a_trick_with_points():
             st.apply(a)
         assert st.to_act == (eldest + 1) % 4 and "expose" in st.legal_actions()
         assert r.wants_exposure(st) is want
+
+
+def test_rollouts_call_the_strongest_trump_not_held():
+    """304 (RULES.md §304.4-304.5): all four pass, so the dealer (seat 0) is declarer at
+    150; it names clubs and calls a partner. Holding JC and 9C (clubs rank J 9 A T K Q 8
+    7), the rollout's declarer calls AC, the strongest club it lacks; holding JC alone,
+    9C."""
+    from arena.search import Rollout
+    v = load_variant("304")
+    deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
+    r = Rollout(v)
+    for mine, want in ((["JC", "9C"], "call AC"), (["JC", "8C"], "call 9C")):
+        rest = [c for c in deck if c not in mine]
+        hands = [mine + rest[:6], rest[6:14], rest[14:22], rest[22:30]]
+        st = State(v, dealer=0, hands=hands)
+        for a in ["pass", "pass", "pass", "pass", "trump C"]:
+            st.apply(a)
+        assert st.to_act == 0 and "call AC" in st.legal_actions()
+        assert str(v.actions[r.call(st, st.legal_ids())]) == want
+
+
+def test_rollouts_declare_a_marriage_that_moves_the_target():
+    """304 (RULES.md §304.9): wherever a seat may show a marriage the rollout shows it, and
+    the declarer's target moves by 20 (40 in trump): down when shown by the declarer's
+    side, up when shown by a defender. Never a slam (§304.10: a wager). (The rollouts'
+    declarations are a switch, TAASH_SEARCH_DECLARE, off by default.)"""
+    from arena.search import Rollout
+    v = load_variant("304")
+    r = Rollout(v, declare=True)
+    seen = 0
+    for v_, st in random_states("304", 400, 7):
+        ids = st.legal_ids()
+        marriage = [i for i in ids if v.actions[i].kind == "declare" and v.actions[i].arg[0] == "marriage"]
+        if not marriage or st.phase != "play":
+            continue
+        seen += 1
+        a = v.actions[marriage[0]]
+        amount = 40 if v.deck.suits.index(a.arg[1]) == st.trump else 20
+        ours = st.side[st.to_act] == st.side[st.declarer]
+        before, n, at = st.target, len(st.history), st.copy()
+        r.run(st, random.Random(seen))
+        assert st.history[n][1] == a            # the first marriage legal, at once
+        assert not any(str(x) == "declare slam" for _, x in st.history[n:])
+        at.apply_id(a.id)
+        assert at.target == before + (-amount if ours else amount)
+    assert seen >= 3
