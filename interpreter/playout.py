@@ -29,9 +29,10 @@ Agents (the contract of an in-process bot; the arena's bots see the same through
   ``state.legal_actions()``, ``state.copy()`` and ``state.resample(seat, rng)`` (a copy
   in which every card the seat cannot see is dealt again consistently with what it
   knows); it must not read other seats' hands, the widow or ``history`` directly, and
-  must not change ``state`` (search on copies). It may answer an action id (an entry of
-  ``state.legal_ids()``) instead of the action: the hot path, with no Action looked up. Nothing enforces this in process: the
+  must not change ``state`` (search on copies). Nothing enforces this in process: the
   ladder and the arena (which only ever sends observations) are where it is checked.
+  It may answer an action id (an entry of ``state.legal_ids()``) instead of the action:
+  the hot path, with no Action looked up.
 
 An agent with both methods is a state agent unless the driver is asked for
 ``prefer="observation"`` (the ladder does: a game in process is then the same game as in
