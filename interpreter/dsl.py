@@ -385,8 +385,8 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
 
         def inline(fname, x):
             typed, lets = rules[fname]
-            stmts, expr = self.lower_stmts(lets), self.lower(typed)
-            return [_Params(x).visit(st) for st in stmts], _Params(x).visit(expr)
+            params = _Params(x)
+            return [params.visit(st) for st in self.lower_stmts(lets)], params.visit(self.lower(typed))
 
         stmts, cards = inline(may_play, None)
         body += stmts + _template("_cards = CARDS or s.hands[me]", CARDS=cards)

@@ -216,15 +216,12 @@ class Variant:
         self.call_ids = [a.id for a in self.call_text]
         self.take_ids = [a.id for a in self.take_text]
         self.discard_ids = [a.id for a in self.discard_text]
-        # the hot path reads these directly
-        self.declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions
-                                   if decl.at == "play"]
-        # declarations of the flow's `declare` step (Declare), in the same form
+        # declarations of the flow's `declare` step (Declare), read by the hot path (the
+        # play's are written into play_legal: dsl.Compiler.build_play_legal)
         self.flow_declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions
                                         if decl.at == "flow"]
         # turn order: the next seat of each seat (State._next while no seat sits out)
         self.next_seat = [(s + 1) % self.players for s in range(self.players)]
-        self.dedupe_plays = d.copies > 1
         # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
         self.deal_packets = [k for step in self.flow if isinstance(step, dict) and "deal" in step
                              for k in step["deal"]]
@@ -232,7 +229,6 @@ class Variant:
         r = self.rules
         never = {hook for hook, value in self.constants.items() if value is False}
         # the hot path's rules; None for a condition that is always false (not asked)
-        self.may_play = r.get("play.may_play")
         self.may_expose = None if "play.may_expose" in never else r.get("play.may_expose")
         self.may_double = None if "auction.may_double" in never else r.get("auction.may_double")
         self.may_redouble = None if "auction.may_redouble" in never else r.get("auction.may_redouble")
@@ -637,7 +633,7 @@ def _load_variant(path: Path, options: dict | None) -> Variant:
               if d.at == "play"]
     expose = None if v.may_expose is None else (v.expose_action.id, names["play.may_expose"])
     play = comp.build_play_legal(names["play.may_play"], checks, expose,
-                                 face_down=v.trump_mode == "hidden", dedupe=v.dedupe_plays)
+                                 face_down=v.trump_mode == "hidden", dedupe=v.deck.copies > 1)
     v.play_legal, v.play_legal_source = play.fn, play.source
     from .engine import phases_of  # engine imports this module
     v.phases = phases_of(v)
