@@ -45,13 +45,14 @@ class Deck:
                              for c in range(self.size)] for led in range(ns)] for t in range(ns)]
         self.trick_keys.append([[self.strength[c] + (100 if self.suit_of[c] == led else 0)
                                  for c in range(self.size)] for led in range(ns)])
-        self._deck_cards = [c for c in range(self.size) for _ in range(self.copies)]
+        # every card id, copies included, in canonical order (read only: see cards())
+        self.all_cards = [c for c in range(self.size) for _ in range(self.copies)]
         # _CARD[rank][suit] -> card id, as the compiled rules use it
         self.card_table = [[s * nr + r for s in range(len(self.suits))] for r in range(nr)]
 
     def cards(self) -> list[int]:
         """Every card of the deck, copies included, in canonical order (a new list)."""
-        return self._deck_cards[:]
+        return self.all_cards[:]
 
     def total_points(self) -> int:
         """Card points of the whole deck (copies included), without any trick bonus."""

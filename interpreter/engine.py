@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right, insort
+from itertools import chain
 
 from .actions import Action, default_of
 from .errors import IllegalActionError, InvalidActionError
@@ -988,8 +989,13 @@ class Play(Phase):
         the suit led; of identical cards the first played ranks higher."""
         v = s.v
         cards, seats = s.trick_cards, s.trick_seats
-        winner = seats[Play.best(s)]
-        pts = sum(map(v.deck.point_of.__getitem__, cards))
+        deck = v.deck
+        if v.plain_trump:  # Play.best with the deck's table: the hot path
+            keys = list(map(deck.trick_keys[s.trump][s.led].__getitem__, cards))
+            winner = seats[keys.index(max(keys))]
+        else:
+            winner = seats[Play.best(s)]
+        pts = sum(map(deck.point_of.__getitem__, cards))
         done = s.tricks_done = s.tricks_done + 1
         last = done == v.tricks
         if last:
@@ -1074,14 +1080,15 @@ def _deal_given(v: Variant, hands, widow):
     if len(hands) != n:
         raise ValueError(f"expected hands for {n} seats, got {len(hands)}")
     want = v.cards_per_seat
-    ids = [c for h in hands for c in h]
+    ids = list(chain.from_iterable(hands))
     ids += widow
     try:
-        whole = sorted(ids) == deck.cards()   # ids making up the deck (the resampler's)
+        ids.sort()
+        whole = ids == deck.all_cards   # ids making up the deck (the resampler's)
     except TypeError:
         whole = False
     if whole and len(widow) == v.widow_size and all(len(h) == want for h in hands):
-        return [list(h) for h in hands], list(widow)
+        return list(map(list, hands)), list(widow)
     dealt = []
     for s, h in enumerate(hands):
         if len(h) != want:
