@@ -408,15 +408,85 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
             for stmts, test in tests:
                 body += stmts + test
             body += _template("_out += _cards\nreturn _out")
-        fdef = ast.FunctionDef("play_legal", ast.arguments([], [ast.arg("s")], None, [], [], None, []),
+        return self._template_function("play_legal", body, _PLAY_NAMES, _PLAY_ATTRIBUTES,
+                                       _answers=_answers, _sorted_set=_sorted_set)
+
+    def build_auction_legal(self, may_pass: str, may_bid: str, may_equal, may_double, may_redouble,
+                            numbers, pass_id: int, double_id, redouble_id):
+        """The auction's legal calls (RULES.md §0.5, §0.10; `engine.Auction`) as one function
+        ``f(state) -> list[int]`` of the seat to act, the rules written into it: the hot
+        path of the auction, as `build_play_legal` is of play. Called after ``build()``.
+
+        ``may_pass``, ``may_bid``: function names of the rules; ``may_equal``,
+        ``may_double``, ``may_redouble``: function names, or None for a rule the file does
+        not have or that is always false; ``numbers``: (bid number, [action ids of its
+        bids]) in rising order; ``pass_id``, ``double_id``, ``redouble_id``: action ids
+        (None where the variant has no such call). The list: pass when ``may_pass``
+        holds; each number above the high bid (or equal to it, when ``may_equal`` holds
+        for a seat not holding it and the last bid was not itself equal) for which
+        ``may_bid`` holds, with ``number`` that constant, all of its bids; double,
+        redouble; pass alone when nothing else is. One test per number, unrolled (the
+        numbers are the file's, bounded)."""
+        rules = {fname: (typed, lets) for fname, typed, _, lets in self.rules}
+
+        def inline(fname, x):
+            typed, lets = rules[fname]
+            params = _Params(x)
+            return [params.visit(st) for st in self.lower_stmts(lets)], params.visit(self.lower(typed))
+
+        const = names.const
+        stmts, when = inline(may_pass, None)
+        body = _template("me = s.to_act") + stmts + _template("_out = [PASS] if WHEN else []",
+                                                               PASS=const(pass_id), WHEN=when)
+        body += _template("_high = s.bid")
+        if may_equal is not None:
+            stmts, when = inline(may_equal, None)
+            body += _template("""
+if s.high_bidder >= 0 and s.high_bidder != me and not s.equal_bid:
+    STMTS
+    if WHEN:
+        _high -= 1""", WHEN=when)
+            body[-1].body[:1] = stmts  # the rule's lets, asked only when the test is
+        for number, ids in numbers:
+            stmts, when = inline(may_bid, number)
+            test = _template("""
+if _high < NUMBER:
+    STMTS
+    if WHEN:
+        _out += IDS""", NUMBER=const(number), WHEN=when, IDS=ast.List([const(i) for i in ids], ast.Load()))
+            test[0].body[:1] = stmts
+            body += test
+        if may_double is not None:
+            stmts, when = inline(may_double, None)
+            body += _template("""
+if s.doubled == 0 and s.high_bidder >= 0:
+    STMTS
+    if WHEN:
+        _out += [ID]""", WHEN=when, ID=const(double_id))
+            body[-1].body[:1] = stmts
+        if may_redouble is not None:
+            stmts, when = inline(may_redouble, None)
+            body += _template("""
+if s.doubled == 1:
+    STMTS
+    if WHEN:
+        _out += [ID]""", WHEN=when, ID=const(redouble_id))
+            body[-1].body[:1] = stmts
+        body += _template("return _out or [PASS]", PASS=const(pass_id))
+        return self._template_function("auction_legal", body, _AUCTION_NAMES, _AUCTION_ATTRIBUTES)
+
+    def _template_function(self, name: str, body, more_names, more_attributes, **helpers) -> Compiled:
+        """``def name(s): body``, verified (the template's names and State fields besides the
+        registry's) and compiled with the rules' globals and ``helpers``."""
+        fdef = ast.FunctionDef(name, ast.arguments([], [ast.arg("s")], None, [], [], None, []),
                                body, [], None, None, **_TYPE_PARAMS)
         fdef.lineno = fdef.end_lineno = 1
         module = ast.Module([fdef], [])
         ast.fix_missing_locations(module)
-        verify(module, _PLAY_NAMES, _PLAY_ATTRIBUTES)
-        g = dict(self._globals, _answers=_answers, _sorted_set=_sorted_set)
-        exec(compile(module, "<taash play>", "exec"), g)  # the template and the checked trees only
-        return Compiled(fdef, g["play_legal"])
+        verify(module, more_names, more_attributes)
+        g = dict(self._globals, **helpers)
+        exec(compile(module, f"<taash {name}>", "exec"), g)  # the template and the checked trees only
+        return Compiled(fdef, g[name])
 
     def helpers(self) -> dict:
         """The globals of the compiled module: names.HELPERS and nothing else."""
@@ -1129,6 +1199,11 @@ def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset
 _PLAY_NAMES = frozenset({"_cards", "_out", "_answers", "_sorted_set"})
 _PLAY_ATTRIBUTES = frozenset({"question", "to_act", "trump_card", "declarer", "hands",
                               "declared_keys", "trump", "trump_exposed"})
+
+
+# the auction template's own names and the State fields it reads (Compiler.build_auction_legal)
+_AUCTION_NAMES = frozenset({"_out", "_high"})
+_AUCTION_ATTRIBUTES = frozenset({"to_act", "bid", "high_bidder", "equal_bid", "doubled"})
 
 
 def _template(text: str, **holes: ast.expr) -> list[ast.stmt]:

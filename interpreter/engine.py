@@ -1041,12 +1041,19 @@ PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "excha
 
 
 def phases_of(v: Variant) -> dict[str, Phase]:
-    """Flow step -> phase handler for variant ``v``: the shared handlers, and a `Play` of
-    its own whose ``legal`` is the variant's generated function (``v.play_legal``, made by
-    `interpreter.dsl.Compiler.build_play_legal`), called with no method in between."""
+    """Flow step -> phase handler for variant ``v``: the shared handlers, and a `Play` (and
+    an `Auction`) of its own whose ``legal`` is the variant's generated function
+    (``v.play_legal``, ``v.auction_legal``, made by `interpreter.dsl.Compiler`'s
+    ``build_play_legal`` and ``build_auction_legal``), called with no method in between.
+    `Auction.legal` asks the rules one by one: the same list (a property test holds the
+    two together)."""
     play = Play()
     play.legal = v.play_legal
-    return dict(PHASES, play=play)
+    if v.auction_legal is None:
+        return dict(PHASES, play=play)
+    auction = Auction()
+    auction.legal = v.auction_legal
+    return dict(PHASES, play=play, auction=auction)
 
 
 def per_seat(v: Variant, values) -> list[int]:

@@ -95,7 +95,8 @@ class Variant:
     its compiled function, `sources` to its generated Python source. Set by the loader:
     ``play_legal(state) -> list[int]``, the play phase's legal action ids as one function
     made from the rules (dsl.Compiler.build_play_legal; ``play_legal_source`` its source),
-    and ``phases``, flow step -> phase handler (engine.phases_of)."""
+    ``auction_legal(state) -> list[int]``, the auction's likewise when the flow has one
+    (dsl.Compiler.build_auction_legal; ``auction_legal_source``; else None), and ``phases``, flow step -> phase handler (engine.phases_of)."""
     name: str
     title: str
     path: Path
@@ -635,6 +636,15 @@ def _load_variant(path: Path, options: dict | None) -> Variant:
     play = comp.build_play_legal(names["play.may_play"], checks, expose,
                                  face_down=v.trump_mode == "hidden", dedupe=v.deck.copies > 1)
     v.play_legal, v.play_legal_source = play.fn, play.source
+    v.auction_legal = v.auction_legal_source = None
+    if v.has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
+        def hook(h, present):
+            return names[f"auction.{h}"] if present is not None else None
+        auction = comp.build_auction_legal(
+            names["auction.may_pass"], names["auction.may_bid"], hook("may_equal", v.may_equal),
+            hook("may_double", v.may_double), hook("may_redouble", v.may_redouble), v.bid_number_ids,
+            v.pass_action.id, v.double_action.id, v.redouble_action.id)
+        v.auction_legal, v.auction_legal_source = auction.fn, auction.source
     from .engine import phases_of  # engine imports this module
     v.phases = phases_of(v)
     return v

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as hs
 
 from interpreter import Match, load_variant, replay, replay_json, shipped_variants
+from interpreter.engine import PHASES
 
 from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
                                  check_tricks, obs_json, oracle_points, play_out,
@@ -315,6 +316,28 @@ def test_beats_agrees_with_the_trick_winner(name, seed, data):
         assert not s.beats(s.to_act, win, win) and s.beats(s.to_act, win, -1)
 
     run_deals(name, seed, data, check=check, extra=1)
+
+
+# -- the generated auction step is the rules asked one by one -----------------------------
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(30), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_generated_auction_legal_is_the_rules(name, seed, data):
+    """``Variant.auction_legal`` (dsl.Compiler.build_auction_legal) gives, at every call of
+    the auction, what `engine.Auction.legal` gives asking ``may_pass``, ``may_bid`` (once
+    per bid number), ``may_equal``, ``may_double`` and ``may_redouble`` one by one
+    (RULES.md §0.5, §0.10): the same ids in the same order."""
+    asked = []
+
+    def check(s):
+        if s.is_terminal or s.phase != "auction":
+            return
+        assert s.v.auction_legal(s) == PHASES["auction"].legal(s)
+        asked.append(1)
+
+    run_deals(name, seed, data, check=check, extra=1)
+    if load_variant(name).has_auction:
+        assert asked, "no call of the auction was checked"
 
 
 # -- the generated play step is the rules asked one by one --------------------------------
