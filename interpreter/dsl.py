@@ -412,7 +412,7 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
                                        _answers=_answers, _sorted_set=_sorted_set)
 
     def build_auction_legal(self, may_pass: str, may_bid: str, may_equal, may_double, may_redouble,
-                            numbers, pass_id: int, double_id, redouble_id):
+                            numbers, pass_id: int, double_id: int, redouble_id: int) -> Compiled:
         """The auction's legal calls (RULES.md §0.5, §0.10; `engine.Auction`) as one function
         ``f(state) -> list[int]`` of the seat to act, the rules written into it: the hot
         path of the auction, as `build_play_legal` is of play. Called after ``build()``.
@@ -420,8 +420,8 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         ``may_pass``, ``may_bid``: function names of the rules; ``may_equal``,
         ``may_double``, ``may_redouble``: function names, or None for a rule the file does
         not have or that is always false; ``numbers``: (bid number, [action ids of its
-        bids]) in rising order; ``pass_id``, ``double_id``, ``redouble_id``: action ids
-        (None where the variant has no such call). The list: pass when ``may_pass``
+        bids]) in rising order; ``pass_id``, ``double_id``, ``redouble_id``: the calls'
+        action ids. The list: pass when ``may_pass``
         holds; each number above the high bid (or equal to it, when ``may_equal`` holds
         for a seat not holding it and the last bid was not itself equal) for which
         ``may_bid`` holds, with ``number`` that constant, all of its bids; double,

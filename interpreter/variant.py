@@ -96,7 +96,8 @@ class Variant:
     ``play_legal(state) -> list[int]``, the play phase's legal action ids as one function
     made from the rules (dsl.Compiler.build_play_legal; ``play_legal_source`` its source),
     ``auction_legal(state) -> list[int]``, the auction's likewise when the flow has one
-    (dsl.Compiler.build_auction_legal; ``auction_legal_source``; else None), and ``phases``, flow step -> phase handler (engine.phases_of)."""
+    (dsl.Compiler.build_auction_legal; ``auction_legal_source``; else None), and
+    ``phases``, flow step -> phase handler (engine.phases_of)."""
     name: str
     title: str
     path: Path
