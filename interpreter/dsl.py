@@ -355,6 +355,7 @@ class Compiler:
         g = self.helpers()
         exec(compile(module, "<taash rules>", "exec"), g)  # made from the checked tree only
         self._globals = g
+        self._trees = {fname: (typed, lets) for fname, typed, _, lets in self.rules}  # for _inline
         return {n: Compiled(defs[i], g[n], self.consts[n]) for i, n in enumerate(self.names)}
 
     def build_play_legal(self, may_play: str, checks, expose=None, face_down: bool = False,
@@ -373,7 +374,7 @@ class Compiler:
         hand when it gives none). Each rule's expression is lowered again from its
         checked tree, its parameters ``x``/``y`` replaced by the constants it is asked
         with; the frame is the fixed template below (no variant text)."""
-        rules = {fname: (typed, lets) for fname, typed, _, lets in self.rules}
+        inline = self._inline
         body = _template("""
 if s.question is not None:
     return _answers(s)
@@ -382,11 +383,6 @@ me = s.to_act""")
             body += _template("""
 if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
     return [s.trump_card]""")
-
-        def inline(fname, x):
-            typed, lets = rules[fname]
-            params = _Params(x)
-            return [params.visit(st) for st in self.lower_stmts(lets)], params.visit(self.lower(typed))
 
         stmts, cards = inline(may_play, None)
         body += stmts + _template("_cards = CARDS or s.hands[me]", CARDS=cards)
@@ -427,53 +423,40 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         ``may_bid`` holds, with ``number`` that constant, all of its bids; double,
         redouble; pass alone when nothing else is. One test per number, unrolled (the
         numbers are the file's, bounded)."""
-        rules = {fname: (typed, lets) for fname, typed, _, lets in self.rules}
-
-        def inline(fname, x):
-            typed, lets = rules[fname]
-            params = _Params(x)
-            return [params.visit(st) for st in self.lower_stmts(lets)], params.visit(self.lower(typed))
-
-        const = names.const
+        inline, const = self._inline, names.const
         stmts, when = inline(may_pass, None)
         body = _template("me = s.to_act") + stmts + _template("_out = [PASS] if WHEN else []",
                                                                PASS=const(pass_id), WHEN=when)
         body += _template("_high = s.bid")
         if may_equal is not None:
-            stmts, when = inline(may_equal, None)
-            body += _template("""
-if s.high_bidder >= 0 and s.high_bidder != me and not s.equal_bid:
-    STMTS
-    if WHEN:
-        _high -= 1""", WHEN=when)
-            body[-1].body[:1] = stmts  # the rule's lets, asked only when the test is
+            body += self._guarded("s.high_bidder >= 0 and s.high_bidder != me and not s.equal_bid",
+                                  may_equal, None, "_high -= 1")
         for number, ids in numbers:
-            stmts, when = inline(may_bid, number)
-            test = _template("""
-if _high < NUMBER:
-    STMTS
-    if WHEN:
-        _out += IDS""", NUMBER=const(number), WHEN=when, IDS=ast.List([const(i) for i in ids], ast.Load()))
-            test[0].body[:1] = stmts
-            body += test
+            body += self._guarded("_high < NUMBER", may_bid, number, "_out += IDS", NUMBER=const(number),
+                                  IDS=ast.List([const(i) for i in ids], ast.Load()))
         if may_double is not None:
-            stmts, when = inline(may_double, None)
-            body += _template("""
-if s.doubled == 0 and s.high_bidder >= 0:
-    STMTS
-    if WHEN:
-        _out += [ID]""", WHEN=when, ID=const(double_id))
-            body[-1].body[:1] = stmts
+            body += self._guarded("s.doubled == 0 and s.high_bidder >= 0", may_double, None, "_out += [ID]",
+                                  ID=const(double_id))
         if may_redouble is not None:
-            stmts, when = inline(may_redouble, None)
-            body += _template("""
-if s.doubled == 1:
-    STMTS
-    if WHEN:
-        _out += [ID]""", WHEN=when, ID=const(redouble_id))
-            body[-1].body[:1] = stmts
+            body += self._guarded("s.doubled == 1", may_redouble, None, "_out += [ID]", ID=const(redouble_id))
         body += _template("return _out or [PASS]", PASS=const(pass_id))
         return self._template_function("auction_legal", body, _AUCTION_NAMES, _AUCTION_ATTRIBUTES)
+
+    def _guarded(self, guard: str, fname: str, x, then: str, **holes) -> list[ast.stmt]:
+        """``if guard:`` the rule's lets, then ``if`` its value ``: then`` (the rule inlined
+        with ``x``; the lets asked only when the guard holds). ``guard``, ``then``: template
+        text of this module, never a variant's."""
+        stmts, when = self._inline(fname, x)
+        test = _template(f"if {guard}:\n    STMTS\n    if WHEN:\n        {then}", WHEN=when, **holes)
+        test[0].body[:1] = stmts
+        return test
+
+    def _inline(self, fname: str, x) -> tuple[list[ast.stmt], ast.expr]:
+        """Rule ``fname`` lowered again from its checked tree: its lets' statements and its
+        value, ``x``/``y`` replaced by the constants it is asked with (`_Params`)."""
+        typed, lets = self._trees[fname]
+        params = _Params(x)
+        return [params.visit(st) for st in self.lower_stmts(lets)], params.visit(self.lower(typed))
 
     def _template_function(self, name: str, body, more_names, more_attributes, **helpers) -> Compiled:
         """``def name(s): body``, verified (the template's names and State fields besides the
