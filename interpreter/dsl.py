@@ -379,6 +379,7 @@ class Compiler:
 if s.question is not None:
     return _answers(s)
 me = s.to_act""")
+        hand_at = len(body)  # `_hand = s.hands[me]` goes here, once the rest reads _hand
         if face_down:
             body += _template("""
 if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
@@ -404,6 +405,9 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
             for stmts, test in tests:
                 body += stmts + test
             body += _template("_out += _cards\nreturn _out")
+        # the seat's hand is read once (nothing here changes it): one local for every read
+        body = [_HandOnce().visit(st) for st in body]
+        body[hand_at:hand_at] = _template("_hand = s.hands[me]")
         return self._template_function("play_legal", body, _PLAY_NAMES, _PLAY_ATTRIBUTES,
                                        _answers=_answers, _sorted_set=_sorted_set)
 
@@ -455,7 +459,7 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         """Rule ``fname`` lowered again from its checked tree: its lets' statements and its
         value, ``x``/``y`` replaced by the constants it is asked with (`_Params`)."""
         typed, lets = self._trees[fname]
-        params = _Params(x)
+        params = _Params(x, self._globals["_CARD"])
         return [params.visit(st) for st in self.lower_stmts(lets)], params.visit(self.lower(typed))
 
     def _template_function(self, name: str, body, more_names, more_attributes, **helpers) -> Compiled:
@@ -1179,7 +1183,7 @@ def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset
 
 
 # the play template's own names and the State fields it reads (Compiler.build_play_legal)
-_PLAY_NAMES = frozenset({"_cards", "_out", "_answers", "_sorted_set"})
+_PLAY_NAMES = frozenset({"_cards", "_out", "_hand", "_answers", "_sorted_set"})
 _PLAY_ATTRIBUTES = frozenset({"question", "to_act", "trump_card", "declarer", "hands",
                               "declared_keys", "trump", "trump_exposed"})
 
@@ -1198,18 +1202,45 @@ def _template(text: str, **holes: ast.expr) -> list[ast.stmt]:
     return [Fill().visit(st) for st in ast.parse(text.strip()).body]
 
 
+class _HandOnce(ast.NodeTransformer):
+    """``s.hands[me]`` read as the local ``_hand`` (play's legal list: the hand does not
+    change while it is made)."""
+
+    def visit_Subscript(self, n):
+        self.generic_visit(n)
+        if (isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Attribute) and n.value.attr == "hands"
+                and isinstance(n.value.value, ast.Name) and n.value.value.id == "s"
+                and isinstance(n.slice, ast.Name) and n.slice.id == "me"):
+            return ast.copy_location(ast.Name("_hand", ast.Load()), n)
+        return n
+
+
 class _Params(ast.NodeTransformer):
     """A rule's ast with its parameters ``x`` and ``y`` replaced by the constants it is
-    asked with (``y`` is none wherever a rule is inlined)."""
+    asked with (``y`` is none wherever a rule is inlined), and a card of a constant rank
+    and suit (``_CARD[r][s]``, the compiler's table ``card_table``) made that constant."""
 
-    def __init__(self, x):
+    def __init__(self, x, card_table):
         self.x = x
+        self.card_table = card_table
 
     def visit_Name(self, n):
         if n.id == "x":
             return ast.Constant(self.x)
         if n.id == "y":
             return ast.Constant(None)
+        return n
+
+    def visit_Subscript(self, n):
+        self.generic_visit(n)
+        inner = n.value
+        if (isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and inner.value.id == "_CARD"
+                and isinstance(inner.slice, ast.Constant) and isinstance(n.slice, ast.Constant)
+                and type(inner.slice.value) is int and type(n.slice.value) is int):
+            r, su = inner.slice.value, n.slice.value
+            if -len(self.card_table) <= r < len(self.card_table) and -len(self.card_table[r]) <= su < len(
+                    self.card_table[r]):   # else left to fail where it is asked, as before
+                return ast.copy_location(ast.Constant(self.card_table[r][su]), n)
         return n
 
 

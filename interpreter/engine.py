@@ -236,18 +236,15 @@ class State:
             self.handler.apply(self, seat, v.actions[i])
             return
         # a play (ids of plays are card ids): the hot path, written here rather than in Play
-        if i == self.trump_card and seat == self.declarer and not self.hands[seat]:
-            Play.expose(self, seat)  # the face-down card, exposed as it is played (§28.8)
-        else:
+        if v.plain_play:
             self.hands[seat].remove(i)
-        if i == self.called_card and seat == self.partner:
-            self.partner_revealed = True  # §304.7
+        else:
+            Play.card_played(self, seat, i)
         cards = self.trick_cards
         if not cards:
             self.led = v.deck.suit_of[i]
         cards.append(i)
         self.trick_seats.append(seat)
-        self.trick_after.append(self.trump_exposed)
         if len(cards) < self._active:
             self.to_act = self._next[seat]
         else:
@@ -939,6 +936,20 @@ class Play(Phase):
         if seat == s.partner:
             s.partner_revealed = True  # a declaration reveals the partner (§304.7)
         decl.effect(s, seat, suit, None)
+
+    @staticmethod
+    def card_played(s, seat: int, card: int) -> None:
+        """What playing ``card`` does besides leaving the hand, in a variant that is not
+        `Variant.plain_play`: the face-down trump card is exposed as it is played (§28.8),
+        the called card reveals the partner (§304.7), and whether trump was public is
+        kept for ``play.counts_as_trump`` (``trick_after``)."""
+        if card == s.trump_card and seat == s.declarer and not s.hands[seat]:
+            Play.expose(s, seat)
+        else:
+            s.hands[seat].remove(card)
+        if card == s.called_card and seat == s.partner:
+            s.partner_revealed = True
+        s.trick_after.append(s.trump_exposed)
 
     @staticmethod
     def expose(s, seat):

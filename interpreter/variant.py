@@ -254,6 +254,10 @@ class Variant:
         # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
         self.plain_trump = (self.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
                             .replace(" ", "") == "suit(card)==trump") if self.data else False
+        # a card played only leaves the hand and joins the trick: no face-down trump card,
+        # no called card, §0.4's trumps (engine.State.apply_id; else Play.card_played)
+        self.plain_play = (self.plain_trump and self.trump_mode != "hidden"
+                           and all(name != "call_partner" for name, _ in self.steps))
 
     def variable_json(self, var: Variable, value):
         """A variable's value as JSON: a number, true/false, a seat or side number, a suit,
