@@ -84,12 +84,18 @@ def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_en
     def on_fault(f):
         faults[f.seat] += 1
 
-    m = Match(variant, match_seed)
-    hook = None if on_deal_end is None else (lambda st: on_deal_end(m))
-    play(m, agents, max_deals=max_deals, on_fault=on_fault, on_deal_end=hook)
-    return {"line": {"seed": m.seed, "deals": len(m.deals), **m.summary()}, "deals": len(m.deals),
-            "made": sum(st.made is True for st in m.deals), "thrown": sum(st.declarer < 0 for st in m.deals),
-            "faults": faults, "match": m if keep else None}
+    m = Match(variant, match_seed, keep_deals=keep)  # a State per deal only for a record
+    made = thrown = 0
+
+    def deal_end(st):
+        nonlocal made, thrown
+        made += st.made is True
+        thrown += st.declarer < 0
+        if on_deal_end is not None:
+            on_deal_end(m)
+    play(m, agents, max_deals=max_deals, on_fault=on_fault, on_deal_end=deal_end)
+    return {"line": {"seed": m.seed, "deals": m.played, **m.summary()}, "deals": m.played,
+            "made": made, "thrown": thrown, "faults": faults, "match": m if keep else None}
 
 
 def simulate_entries(variant, bots=None):
@@ -160,7 +166,7 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
     tick = None
     if bar and deals is not None:
         def tick(m):
-            n = total_deals + len(m.deals)
+            n = total_deals + m.played
             if n % 64 == 0 or n == deals:
                 bar[0].update(bar[1], completed=n)
     try:

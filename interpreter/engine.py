@@ -1130,16 +1130,22 @@ class Match:
     deal to deal, and the end of the match by the variant's ``match.ends`` rule (§0.9).
 
     ``seed`` (int) fixes the first dealer and every shuffle; the same seed gives the same
-    match for the same actions.
+    match for the same actions. ``played``: the number of finished deals; ``deals``: their
+    States, in order (empty when the match keeps none).
     """
 
-    def __init__(self, variant: Variant, seed: int = 0, salt: str = ""):
+    def __init__(self, variant: Variant, seed: int = 0, salt: str = "", keep_deals: bool = True):
         """``salt``: a secret mixed into every shuffle, so that knowing ``seed`` does not
         reveal the cards (the arena uses its own; records hold the hands, so a replay
-        needs no salt)."""
+        needs no salt). ``keep_deals``: False keeps no finished State (``deals`` stays
+        empty and `record` is refused), for long simulations that only count: a match of
+        random bots can run to the 1,000-deal cap, and holding its States made `taash
+        simulate` about 1.5x slower (bench/playouts.py --simulate)."""
         self.v = variant
         self.seed = seed
         self.salt = salt
+        self.keep_deals = keep_deals
+        self.played = 0
         n = variant.players
         self.scores = [variant.score_start] * (variant.sides if variant.score_unit == "side" else n)
         self.dealer = random.Random(f"taash-first-dealer:{salt}{seed}").randrange(n)
@@ -1158,14 +1164,16 @@ class Match:
         if self.over:
             raise ValueError("the match is over")
         d = self.dealer if dealer is None else dealer
-        return State(self.v, dealer=d, hands=hands, widow=widow, seed=self.deal_seed(len(self.deals)),
-                     scores=self.scores, deal_number=len(self.deals), variables=self.vars)
+        return State(self.v, dealer=d, hands=hands, widow=widow, seed=self.deal_seed(self.played),
+                     scores=self.scores, deal_number=self.played, variables=self.vars)
 
     def finish_deal(self, state: State) -> None:
         """Take a terminal deal's scores, pass the deal on, and check the match end."""
         if not state.is_terminal:
             raise ValueError("the deal is not over")
-        self.deals.append(state)
+        self.played += 1
+        if self.keep_deals:
+            self.deals.append(state)
         self.scores = list(state.scores)
         self.vars = list(state.vars)
         self.dealer = self.next_dealer(state)
@@ -1174,7 +1182,7 @@ class Match:
             seat_scores = state.seat_scores(self.scores)
             top = max(seat_scores)
             self.winners = [s for s, x in enumerate(seat_scores) if x == top]
-        elif len(self.deals) >= self.v.max_deals:
+        elif self.played >= self.v.max_deals:
             self.over, self.ended_by = True, "deal limit"  # stopped, not won: no winners
 
     def next_dealer(self, state: State) -> int:
@@ -1192,7 +1200,10 @@ class Match:
         return per_seat(self.v, self.scores)
 
     def record(self, options=None) -> dict:
-        """The match as a record (docs/records.md)."""
+        """The match as a record (docs/records.md). Raises ValueError for a match that
+        keeps no deals."""
+        if not self.keep_deals and self.played:
+            raise ValueError("this match kept no deals (keep_deals=False): it has no record")
         text = self.v.deck.text
         return {
             "format": "taash-record/1",

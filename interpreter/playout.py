@@ -137,8 +137,8 @@ def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_
     ``on_deal_end(state)`` after ``match.finish_deal``. An exception from a hook or the
     engine ends the generator with that exception."""
     played = 0
-    while not match.over and (max_deals is None or len(match.deals) < max_deals):
-        spec = deals[len(match.deals)] if deals and len(match.deals) < len(deals) else None
+    while not match.over and (max_deals is None or match.played < max_deals):
+        spec = deals[match.played] if deals and match.played < len(deals) else None
         if spec:
             st = match.new_deal(hands=spec.get("hands"), widow=spec.get("widow"), dealer=spec.get("dealer"))
         else:
