@@ -246,3 +246,20 @@ def test_the_step_api_plays_the_same_match_as_the_loop_and_ends_with_the_deals_p
     assert kinds == [("TIMEOUT", seat)] and st2.history[-1][0] == seat
     # a match already at its deal limit has no decision at all
     assert Playout(m, max_deals=3).start() is None
+
+
+@pytest.mark.parametrize("name", ["29", "304"])
+def test_a_match_that_keeps_no_deals_plays_the_same_match(name):
+    # keep_deals=False (taash simulate without --record): the same deals, scores and end,
+    # counted in `played`; no State kept, so no record
+    v = load_variant(name)
+    kept = play(Match(v, 3), [Seeded(f"k:{s}") for s in range(v.players)], max_deals=7)
+    light = Match(v, 3, keep_deals=False)
+    ends = []
+    play(light, [Seeded(f"k:{s}") for s in range(v.players)], max_deals=7,
+         on_deal_end=lambda st: ends.append((st.dealer, st.scores, st.actions())))
+    assert light.played == kept.played == len(kept.deals) == 7 and light.deals == []
+    assert ends == [(st.dealer, st.scores, st.actions()) for st in kept.deals]
+    assert light.scores == kept.scores and light.over == kept.over
+    with pytest.raises(ValueError, match="kept no deals"):
+        light.record()
