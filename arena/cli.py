@@ -76,13 +76,19 @@ def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_en
     a new agent per seat from ``entries`` (`arena.registry.BotEntry`), seeded
     ``"{match_seed}:{seat}"``, so a match depends on its seed alone (the same on any
     process or Ray worker). Returns {"line": the summary's match line, "deals",
-    "made", "thrown" (ints), "faults" (per seat), "match" (the Match if ``keep``)}."""
+    "made", "thrown" (ints), "faults" (per seat), "first_faults" (seat -> its first
+    fault in words), "match" (the Match if ``keep``)}."""
     from interpreter.playout import play
     agents = [e.make(variant, f"{match_seed}:{s}") for s, e in enumerate(entries)]
     faults = [0] * variant.players
+    first = {}   # seat -> its first fault, in words
 
     def on_fault(f):
         faults[f.seat] += 1
+        if f.seat not in first:
+            why = f"{type(f.error).__name__}: {f.error}" if f.error is not None else "no answer"
+            first[f.seat] = (f"match seed {match_seed}, deal {m.played + 1}: {f.kind.lower()} "
+                             f"({why}); {f.default} applied")
 
     m = Match(variant, match_seed, keep_deals=keep)  # a State per deal only for a record
     made = thrown = 0
@@ -95,7 +101,8 @@ def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_en
             on_deal_end(m)
     play(m, agents, max_deals=max_deals, on_fault=on_fault, on_deal_end=deal_end)
     return {"line": {"seed": m.seed, "deals": m.played, **m.summary()}, "deals": m.played,
-            "made": made, "thrown": thrown, "faults": faults, "match": m if keep else None}
+            "made": made, "thrown": thrown, "faults": faults, "first_faults": first,
+            "match": m if keep else None}
 
 
 def simulate_entries(variant, bots=None):
@@ -126,6 +133,8 @@ def simulate_summary(variant, seed, entries, results) -> dict:
         "contracts_made": made,
         "contracts_made_rate": round(made / played, 4) if played else None,
         "faults": [sum(r["faults"][s] for r in results) for s in range(variant.players)],
+        "first_faults": [next((r["first_faults"][s] for r in results if s in r["first_faults"]), None)
+                         for s in range(variant.players)],
         "matches": [r["line"] for r in results],
     }
 
@@ -238,6 +247,10 @@ def cmd_simulate(args) -> int:
               f" ({rate:.1%})" if rate is not None else "no contract played")
     if any(summary["faults"]):
         con.print("faults (default actions applied) per seat: " + " ".join(map(str, summary["faults"])))
+        for seat, text in enumerate(summary["first_faults"]):
+            if text is not None:
+                con.print(f"  seat {seat} ({summary['bots'][seat]}), first fault: {text}", highlight=False,
+                          markup=False, soft_wrap=True)
     n = summary["deals"]
     con.print(f"{n} deal{'s' if n != 1 else ''} in {dt:.2f} s")
     if targets is not None:
@@ -266,8 +279,8 @@ def _bots_list(text):
 def _record_targets(path: str, count: int) -> list[Path]:
     """Where the records of ``count`` matches go: FILE, holding them all (one record, or
     a set of records for several: docs/records.md); inside a folder given with a trailing
-    / or an existing folder, one file per match, match-1.json, ... Raises CLIError if the
-    place cannot be written."""
+    / (made if its parent exists) or an existing folder, one file per match,
+    match-1.json, ... Raises CLIError if the place cannot be written."""
     import os
     if not path:
         raise CLIError("--record needs a file name")
@@ -275,6 +288,11 @@ def _record_targets(path: str, count: int) -> list[Path]:
     if path.endswith(("/", os.sep)) or p.is_dir():
         folder = p
         targets = [folder / f"match-{i + 1}.json" for i in range(count)]
+        if not folder.exists() and folder.parent.is_dir():
+            try:
+                folder.mkdir()
+            except OSError as e:
+                raise CLIError(f"cannot make the folder {folder}: {e.strerror or e}") from None
     else:
         folder = p.parent
         targets = [p]

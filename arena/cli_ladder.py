@@ -107,8 +107,8 @@ def cmd_run(args) -> int:
             out.print(f"{args.variant}: {deals_total} deals rated: {top}", highlight=False)
 
     try:
+        runner, names = make_runner(args)   # the variant and bots checked before any database is made
         store = _store(args)
-        runner, names = make_runner(args)
         events = store.events(runner.variant.ref)
         clock.update(t0=time.perf_counter(), base=events[-1]["deals_total"] if events else 0)
         summary = run_ladder(store, runner, names, args.deals, settings, workers=workers, on_event=on_event)

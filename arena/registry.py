@@ -67,13 +67,37 @@ class BotEntry:
         return f
 
     def make(self, variant, seed=0):
-        """A new agent of this bot for ``variant``."""
+        """A new agent of this bot for ``variant``. Raises UnknownBotError for a factory
+        that does not take ``(variant)`` or ``(variant, seed)``, or that gives no agent
+        (an object with ``decide``, ``decide_state`` or a function)."""
         f = self.load()
-        return f(variant, seed) if self._cache["seeded"] else f(variant)
+        args = (variant, seed) if self._cache["seeded"] else (variant,)
+        if not _accepts(f, args):
+            raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} must take (variant) or "
+                                  "(variant, seed) and give an agent")
+        agent = f(*args)
+        if not (hasattr(agent, "decide") or hasattr(agent, "decide_state") or callable(agent)):
+            raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} gave {agent!r}, which is no agent: "
+                                  "give an object with decide(observation, legal) or decide_state(state, seat), "
+                                  "or a function (observation, legal) -> action")
+        return agent
 
     def __reduce__(self):
         # to worker processes: by spec, so that the factory is imported there
         return (BotEntry, (self.name, self.factory, self.description, self.arena))
+
+
+def _accepts(f, args) -> bool:
+    """Whether ``f`` can be called with the positional ``args`` (True when its signature
+    cannot be read)."""
+    import inspect
+    try:
+        inspect.signature(f).bind(*args)
+    except TypeError:
+        return False
+    except ValueError:
+        return True
+    return True
 
 
 def _takes_seed(f) -> bool:

@@ -227,7 +227,8 @@ class State:
             acts = self.v.actions
             if type(i) is not int or not 0 <= i < len(acts):
                 raise InvalidActionError(i, self.legal_actions())
-            raise IllegalActionError(acts[i], self.legal_actions())
+            raise IllegalActionError(acts[i], [], f"the deal is over: no action is legal, not {str(acts[i])!r}"
+                                     ) if self.to_act < 0 else IllegalActionError(acts[i], self.legal_actions())
         v = self.v
         seat = self.to_act
         self._legal = self._legal_actions = None
@@ -456,8 +457,10 @@ class State:
         the widow to the declarer, the partner to the holder of the called card), scores
         and, when it is to act, its legal actions. ``exposed_card``: the face-down trump
         card once exposed, shown to every seat (RULES.md §28.7, §28.8). A function of the
-        seat's information set only."""
+        seat's information set only. Raises ValueError for a seat that is not one."""
         v = self.v
+        if type(seat) is not int or not 0 <= seat < v.players:
+            raise ValueError(f"seat must be 0..{v.players - 1}, not {seat!r}")
         text = v.deck.text
         is_decl = seat == self.declarer
         knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
@@ -1168,9 +1171,14 @@ class Match:
                      scores=self.scores, deal_number=self.played, variables=self.vars)
 
     def finish_deal(self, state: State) -> None:
-        """Take a terminal deal's scores, pass the deal on, and check the match end."""
+        """Take a terminal deal's scores, pass the deal on, and check the match end.
+        Raises ValueError for a deal not over, or not the one `new_deal` started (a deal
+        finished twice, another match's, one started from other scores)."""
         if not state.is_terminal:
             raise ValueError("the deal is not over")
+        if state.v is not self.v or state.deal_number != self.played or state.start_scores != self.scores:
+            raise ValueError(f"not this match's next deal: finish the deal new_deal() gave "
+                             f"(deal {self.played + 1}, from scores {self.scores}), once")
         self.played += 1
         if self.keep_deals:
             self.deals.append(state)

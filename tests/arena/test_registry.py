@@ -127,3 +127,28 @@ def test_a_one_module_bot_registered_once_plays_in_simulate_and_the_ladder(examp
             if st.to_act in seats:
                 assert a == st.legal_actions()[-1]
             st.apply(a)
+
+
+def _no_args():
+    return None
+
+
+def _not_an_agent(variant):
+    return 42
+
+
+@pytest.mark.parametrize("factory, words", [
+    ("tests.arena.test_registry:_no_args", "must take (variant) or (variant, seed)"),
+    ("tests.arena.test_registry:_not_an_agent", "gave 42, which is no agent"),
+])
+def test_a_factory_that_gives_no_agent_is_one_clear_error(factory, words):
+    # the wrong signature, or no agent given: UnknownBotError (one line), not a TypeError
+    # from deep in the game loop
+    entry = registry.BotEntry("mine", factory)
+    with pytest.raises(registry.UnknownBotError) as e:
+        entry.make(load_variant("29"), 0)
+    assert words in str(e.value) and "\n" not in str(e.value)
+    r = subprocess.run([sys.executable, "-m", "arena.cli", "simulate", "29", "--bots",
+                        f"mine={factory},random,random,random", "--deals", "2"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr

@@ -307,3 +307,35 @@ def test_several_matches_recorded_in_one_file_replay_from_it(tmp_path):
                                                  "illegal action 'bid 99'")
     bad.write_text(json.dumps({"format": "taash-records/1", "records": []}))
     assert_one_clear_error(taash("replay", bad), "a set of records needs 'records'")
+
+
+def test_a_bot_that_raises_shows_its_first_fault(tmp_path):
+    # every fault is counted; the first of each seat is said, with its error, so that a
+    # crashing bot of the user's is not a silent column of default actions
+    (tmp_path / "crashbot.py").write_text(
+        "class Crash:\n"
+        "    def decide(self, observation, legal):\n"
+        "        raise RuntimeError('my bot broke')\n\n"
+        "def crash(variant):\n"
+        "    return Crash()\n")
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="200", PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+    r = subprocess.run([sys.executable, "-m", "arena.cli", "simulate", "29", "--bots",
+                        "me=crashbot:crash,random,random,random", "--deals", "2"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "seat 0 (me), first fault: match seed 0, deal 1: error (RuntimeError: my bot broke)" in r.stdout
+    assert "seat 1" not in r.stdout
+    j = subprocess.run([sys.executable, "-m", "arena.cli", "simulate", "29", "--bots",
+                        "me=crashbot:crash,random,random,random", "--deals", "2", "--json"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    out = json.loads(j.stdout)
+    assert out["faults"][0] > 0 and out["faults"][1:] == [0, 0, 0]
+    assert "RuntimeError: my bot broke" in out["first_faults"][0] and out["first_faults"][1:] == [None] * 3
+
+
+def test_a_record_folder_named_with_a_slash_is_made(tmp_path):
+    r = taash("simulate", "28", "--matches", 2, "--record", str(tmp_path / "new") + "/")
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "new").glob("*.json")) == ["match-1.json", "match-2.json"]
+    r = taash("simulate", "28", "--matches", 2, "--record", str(tmp_path / "no" / "such") + "/")
+    assert_one_clear_error(r, "no such folder")

@@ -263,3 +263,35 @@ def test_a_match_that_keeps_no_deals_plays_the_same_match(name):
     assert light.scores == kept.scores and light.over == kept.over
     with pytest.raises(ValueError, match="kept no deals"):
         light.record()
+
+
+def test_a_match_finishes_only_its_next_deal_and_once():
+    # Match.finish_deal refuses a deal finished twice, another match's deal, or one that
+    # did not start from the match's scores: the record would disagree with the match
+    v = load_variant("29")
+    m = Match(v, 2)
+    st = m.new_deal()
+    while not st.is_terminal:
+        st.apply(st.default_action())
+    m.finish_deal(st)
+    with pytest.raises(ValueError, match="not this match's next deal"):
+        m.finish_deal(st)
+    other = State(v, dealer=3, seed=99, scores=[5, 5])
+    while not other.is_terminal:
+        other.apply(other.default_action())
+    with pytest.raises(ValueError, match="not this match's next deal"):
+        m.finish_deal(other)
+    assert m.played == 1 and len(m.deals) == 1
+    assert replay(m.record()).seat_scores() == m.seat_scores()
+
+
+def test_after_the_end_no_action_and_no_seat_beyond_the_table():
+    v = load_variant("29")
+    st = State(v, dealer=0, seed=1)
+    while not st.is_terminal:
+        st.apply(st.default_action())
+    with pytest.raises(IllegalActionError, match="the deal is over"):
+        st.apply("pass")
+    for seat in (4, -1, "0"):
+        with pytest.raises(ValueError, match="seat must be 0..3"):
+            st.observation(seat)

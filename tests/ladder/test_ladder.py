@@ -338,3 +338,10 @@ def test_cli_refuses_other_settings_and_keeps_the_standings(tmp_path):
     r = run_cli("run", "--variant", "28", "--bots", "heuristic,random", "--deals", "8", "--seed", "2", "--data", d)
     assert r.returncode == 1 and "was started with --seed 1" in r.stderr and "Traceback" not in r.stderr
     assert run_cli("standings", "--data", d, "--json").stdout == before
+
+
+@pytest.mark.parametrize("args", [["--variant", "nosuch"], ["--variant", "29", "--bots", "heuristic,nosuch"]])
+def test_a_ladder_refused_for_its_variant_or_bots_makes_no_database(tmp_path, args):
+    r = run_cli("run", *args, "--data", str(tmp_path / "e"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert not (tmp_path / "e").exists()
