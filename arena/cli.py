@@ -368,7 +368,8 @@ def _print_replay(rec, m) -> None:
               f"{side_pts[st.side[st.declarer]]} points, {'made' if r['made'] else 'failed'}; "
               f"score change {r['score_change']}{shown}")
     s = m.summary()
-    print(f"match: score {s['score']}, {'over' if s['over'] else 'not over'}"
+    over = {"rule": "over", "deal limit": "stopped at the deal limit (no winner)"}.get(s["ended_by"], "not over")
+    print(f"match: score {s['score']}, {over if s['over'] else 'not over'}"
           + (f", winners {s['winners']}" if s["winners"] else ""))
 
 
