@@ -19,7 +19,10 @@ class RandomBot:
         self._randrange = self.rng._randbelow
 
     def decide(self, observation: dict, legal_actions: list[str]) -> str:
-        """One legal action (a text form), uniformly at random (``observation`` unused)."""
+        """One legal action (a text form), uniformly at random (``observation`` unused).
+        Raises ValueError when there is none."""
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
         return legal_actions[self._randrange(len(legal_actions))]
 
     def decide_state(self, state, seat: int) -> int:
@@ -27,6 +30,8 @@ class RandomBot:
         action's id; reads nothing else, so no observation is built (the fast path of
         `taash simulate`)."""
         legal = state.legal_ids()
+        if not legal:
+            raise ValueError("no legal action to choose from: the deal is over")
         return legal[self._randrange(len(legal))]
 
 

@@ -141,20 +141,25 @@ def simulate_summary(variant, seed, entries, results) -> dict:
 
 @contextmanager
 def fewer_collections():
-    """Collect garbage less often for a while, then as before. A match keeps the states of
-    its deals, so simulating grows a heap of long-lived objects that every full collection
-    walks: about a quarter of `taash simulate 29`'s time (bench/playouts.py --simulate).
-    The engine makes no reference cycles per deal, so little is left for the collector:
-    what exists is frozen and the first generation's threshold raised (as `taash arena
-    serve` does, `arena.server.tune_gc`); on exit both are undone."""
+    """Collect garbage less often for a while, then as before. Simulating makes many
+    objects that live a while (the states of a match's deals when it keeps them for a
+    record, the matches kept), which full collections walk again and again (about a
+    quarter of `taash simulate 29`'s time before matches kept no deals). The engine makes
+    no reference cycles per deal, so little is left for the collector: what exists is
+    frozen and the first generation's threshold raised (as `taash arena serve` does,
+    `arena.server.tune_gc`); on exit both are undone. A process that froze objects
+    already (or an enclosing call) keeps its freeze."""
     old = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.collect()
+        gc.freeze()
     gc.set_threshold(50_000, 20, 100)
     try:
         yield
     finally:
-        gc.unfreeze()
+        if freeze:
+            gc.unfreeze()
         gc.set_threshold(*old)
 
 
@@ -279,8 +284,8 @@ def _bots_list(text):
 def _record_targets(path: str, count: int) -> list[Path]:
     """Where the records of ``count`` matches go: FILE, holding them all (one record, or
     a set of records for several: docs/records.md); inside a folder given with a trailing
-    / (made if its parent exists) or an existing folder, one file per match,
-    match-1.json, ... Raises CLIError if the place cannot be written."""
+    / (made when the records are written, if its parent exists) or an existing folder, one
+    file per match, match-1.json, ... Raises CLIError if the place cannot be written."""
     import os
     if not path:
         raise CLIError("--record needs a file name")
@@ -288,17 +293,13 @@ def _record_targets(path: str, count: int) -> list[Path]:
     if path.endswith(("/", os.sep)) or p.is_dir():
         folder = p
         targets = [folder / f"match-{i + 1}.json" for i in range(count)]
-        if not folder.exists() and folder.parent.is_dir():
-            try:
-                folder.mkdir()
-            except OSError as e:
-                raise CLIError(f"cannot make the folder {folder}: {e.strerror or e}") from None
     else:
         folder = p.parent
         targets = [p]
-    if not folder.is_dir():
+    where = folder if folder.exists() or folder == p.parent else folder.parent  # a folder to make: its parent
+    if not where.is_dir():
         raise CLIError(f"cannot write records in {folder}: no such folder")
-    if not os.access(folder, os.W_OK):
+    if not os.access(where, os.W_OK):
         raise CLIError(f"cannot write records in {folder}: permission denied")
     return targets
 
@@ -322,6 +323,7 @@ def _write_records(targets, matches, options):
     for p, data in files:
         tmp = p.with_name(p.name + ".tmp")
         try:
+            p.parent.mkdir(exist_ok=True)   # a folder named with a trailing / (checked: its parent is)
             tmp.write_text(json.dumps(data, indent=1))
             tmp.replace(p)
         except OSError as e:

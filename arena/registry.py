@@ -92,11 +92,13 @@ def _accepts(f, args) -> bool:
     cannot be read)."""
     import inspect
     try:
-        inspect.signature(f).bind(*args)
+        sig = inspect.signature(f)
+    except (TypeError, ValueError):
+        return True
+    try:
+        sig.bind(*args)
     except TypeError:
         return False
-    except ValueError:
-        return True
     return True
 
 

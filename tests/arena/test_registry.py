@@ -152,3 +152,10 @@ def test_a_factory_that_gives_no_agent_is_one_clear_error(factory, words):
                         f"mine={factory},random,random,random", "--deals", "2"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_random_bot_refuses_an_empty_choice():
+    # with no legal action there is nothing to draw (a draw below 0 would never end)
+    from arena.bots import RandomBot
+    with pytest.raises(ValueError, match="no legal action"):
+        RandomBot(0).decide({}, [])

@@ -339,3 +339,9 @@ def test_a_record_folder_named_with_a_slash_is_made(tmp_path):
     assert sorted(p.name for p in (tmp_path / "new").glob("*.json")) == ["match-1.json", "match-2.json"]
     r = taash("simulate", "28", "--matches", 2, "--record", str(tmp_path / "no" / "such") + "/")
     assert_one_clear_error(r, "no such folder")
+
+
+def test_a_refused_simulation_makes_no_record_folder(tmp_path):
+    r = taash("simulate", "29", "--bots", "nosuch,random,random,random", "--record", str(tmp_path / "out") + "/")
+    assert r.returncode != 0 and "unknown bot 'nosuch'" in r.stderr
+    assert not (tmp_path / "out").exists()
