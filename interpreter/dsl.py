@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import operator
 from bisect import bisect_left
 import difflib
 import functools
@@ -435,16 +436,27 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         if may_equal is not None:
             body += self._guarded("s.high_bidder >= 0 and s.high_bidder != me and not s.equal_bid",
                                   may_equal, None, "_high -= 1")
-        for number, ids in numbers:
-            body += self._guarded("_high < NUMBER", may_bid, number, "_out += IDS", NUMBER=const(number),
-                                  IDS=ast.List([const(i) for i in ids], ast.Load()))
+        bids = [(number, ids, self._inline(may_bid, number)) for number, ids in numbers]
+        if may_equal is None and all(_above_high(stmts, when, number) for number, _, (stmts, when) in bids):
+            # the rule says only "above the high bid", as the guard does: the bids above
+            # each high bid are one list, looked up
+            above = [tuple(i for number, ids, _ in bids if number > h for i in ids)
+                     for h in range(max((number for number, _ in numbers), default=0) + 1)]
+            body += _template("_out += _ABOVE[_high] if _high < TOP else []", TOP=const(len(above)))
+            extra = {"_ABOVE": tuple(above)}
+        else:
+            extra = {}
+            for number, ids in numbers:
+                body += self._guarded("_high < NUMBER", may_bid, number, "_out += IDS", NUMBER=const(number),
+                                      IDS=ast.List([const(i) for i in ids], ast.Load()))
         if may_double is not None:
             body += self._guarded("s.doubled == 0 and s.high_bidder >= 0", may_double, None, "_out += [ID]",
                                   ID=const(double_id))
         if may_redouble is not None:
             body += self._guarded("s.doubled == 1", may_redouble, None, "_out += [ID]", ID=const(redouble_id))
         body += _template("return _out or [PASS]", PASS=const(pass_id))
-        return self._template_function("auction_legal", body, _AUCTION_NAMES, _AUCTION_ATTRIBUTES)
+        return self._template_function("auction_legal", body, _AUCTION_NAMES | set(extra), _AUCTION_ATTRIBUTES,
+                                       **extra)
 
     def _guarded(self, guard: str, fname: str, x, then: str, **holes) -> list[ast.stmt]:
         """``if guard:`` the rule's lets, then ``if`` its value ``: then`` (the rule inlined
@@ -1202,6 +1214,25 @@ def _template(text: str, **holes: ast.expr) -> list[ast.stmt]:
     return [Fill().visit(st) for st in ast.parse(text.strip()).body]
 
 
+def _above_high(stmts, when, number) -> bool:
+    """Whether a rule inlined for bid ``number`` (its lets ``stmts``, its value ``when``)
+    says no more than the auction template's guard ``s.bid < number``: true, or
+    ``number > high_bid`` written either way round (`Compiler.build_auction_legal`)."""
+    if stmts:
+        return False
+    if isinstance(when, ast.Constant):
+        return when.value is True
+    if not (isinstance(when, ast.Compare) and len(when.ops) == 1):
+        return False
+    a, op, b = when.left, when.ops[0], when.comparators[0]
+    if isinstance(op, ast.Lt):
+        a, b, op = b, a, ast.Gt()
+    high = (lambda n: isinstance(n, ast.Attribute) and n.attr == "bid" and isinstance(n.value, ast.Name)
+            and n.value.id == "s")
+    return (isinstance(op, ast.Gt) and isinstance(a, ast.Constant) and type(a.value) is int
+            and a.value == number and high(b))
+
+
 class _HandOnce(ast.NodeTransformer):
     """``s.hands[me]`` read as the local ``_hand`` (play's legal list: the hand does not
     change while it is made)."""
@@ -1229,6 +1260,39 @@ class _Params(ast.NodeTransformer):
             return ast.Constant(self.x)
         if n.id == "y":
             return ast.Constant(None)
+        return n
+
+    _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+                ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+    def visit_Compare(self, n):
+        # two int constants (a parameter made one): the comparison's value
+        self.generic_visit(n)
+        parts = [n.left, *n.comparators]
+        if len(n.ops) == 1 and type(n.ops[0]) in self._COMPARE and all(
+                isinstance(p, ast.Constant) and type(p.value) is int for p in parts):
+            return ast.copy_location(ast.Constant(self._COMPARE[type(n.ops[0])](parts[0].value, parts[1].value)), n)
+        return n
+
+    def visit_BoolOp(self, n):
+        # leading constants decided as Python does: `False or x` is x, `True or x` is True
+        # (and the converse for `and`); anything else is left as it is
+        self.generic_visit(n)
+        stop = isinstance(n.op, ast.Or)     # the constant that decides the whole
+        values = list(n.values)
+        while len(values) > 1 and isinstance(values[0], ast.Constant) and type(values[0].value) is bool:
+            if values[0].value is stop:
+                return ast.copy_location(ast.Constant(stop), n)
+            values.pop(0)
+        if len(values) == 1:
+            return values[0]
+        n.values = values
+        return n
+
+    def visit_UnaryOp(self, n):
+        self.generic_visit(n)
+        if isinstance(n.op, ast.Not) and isinstance(n.operand, ast.Constant) and type(n.operand.value) is bool:
+            return ast.copy_location(ast.Constant(not n.operand.value), n)
         return n
 
     def visit_Subscript(self, n):
