@@ -386,6 +386,14 @@ class State:
             name, k = steps[self.step]
             if k is not None:  # a dealing step: k cards to each seat
                 skip, pos = self._skip, self._dealt_pos
+                if skip is None:  # each seat has had as many cards: one position for all
+                    p = pos[0]
+                    for hand, dealt in zip(self.hands, self.dealt):
+                        hand += dealt[p:p + k]
+                        hand.sort()
+                    self._dealt_pos = [p + k] * len(pos)
+                    self.step += 1
+                    continue
                 for s, hand in enumerate(self.hands):
                     p = pos[s]
                     cards = self.dealt[s][p:p + k]
