@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
                          replay, replay_json, shipped_variants)
 
 from . import registry
+from .gcpolicy import fewer_collections
 from .registry import UnknownBotError
 
 
@@ -137,30 +136,6 @@ def simulate_summary(variant, seed, entries, results) -> dict:
                          for s in range(variant.players)],
         "matches": [r["line"] for r in results],
     }
-
-
-@contextmanager
-def fewer_collections():
-    """Collect garbage less often for a while, then as before. Simulating makes many
-    objects that live a while (the states of a match's deals when it keeps them for a
-    record, the matches kept), which full collections walk again and again (about a
-    quarter of `taash simulate 29`'s time before matches kept no deals). The engine makes
-    no reference cycles per deal, so little is left for the collector: what exists is
-    frozen and the first generation's threshold raised (as `taash arena serve` does,
-    `arena.server.tune_gc`); on exit both are undone. A process that froze objects
-    already (or an enclosing call) keeps its freeze."""
-    old = gc.get_threshold()
-    freeze = gc.get_freeze_count() == 0
-    if freeze:
-        gc.collect()
-        gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
-    try:
-        yield
-    finally:
-        if freeze:
-            gc.unfreeze()
-        gc.set_threshold(*old)
 
 
 def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None,
@@ -293,10 +268,10 @@ def _record_targets(path: str, count: int) -> list[Path]:
     if path.endswith(("/", os.sep)) or p.is_dir():
         folder = p
         targets = [folder / f"match-{i + 1}.json" for i in range(count)]
+        where = folder if folder.exists() else folder.parent    # a folder to make: its parent
     else:
-        folder = p.parent
+        folder = where = p.parent
         targets = [p]
-    where = folder if folder.exists() or folder == p.parent else folder.parent  # a folder to make: its parent
     if not where.is_dir():
         raise CLIError(f"cannot write records in {folder}: no such folder")
     if not os.access(where, os.W_OK):
@@ -371,7 +346,7 @@ def _print_replay(rec, m) -> None:
               f"score change {r['score_change']}{shown}")
     s = m.summary()
     over = {"rule": "over", "deal limit": "stopped at the deal limit (no winner)"}.get(s["ended_by"], "not over")
-    print(f"match: score {s['score']}, {over if s['over'] else 'not over'}"
+    print(f"match: score {s['score']}, {over}"
           + (f", winners {s['winners']}" if s["winners"] else ""))
 
 

@@ -47,7 +47,8 @@ class BotEntry:
 
     def load(self):
         """The factory itself. Raises UnknownBotError if its module or attribute cannot
-        be imported or it is not callable."""
+        be imported, it is not callable, or it takes neither ``(variant)`` nor
+        ``(variant, seed)``."""
         f = self._cache.get("f")
         if f is None:
             f = self.factory
@@ -62,20 +63,20 @@ class BotEntry:
             if not callable(f):
                 raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} is not callable: "
                                       "give a factory f(variant) -> agent")
+            seeded = _seeded(f)
+            if seeded is None:
+                raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} must take (variant) or "
+                                      "(variant, seed) and give an agent")
+            self._cache["seeded"] = seeded
             self._cache["f"] = f
-            self._cache["seeded"] = _takes_seed(f)
         return f
 
     def make(self, variant, seed=0):
         """A new agent of this bot for ``variant``. Raises UnknownBotError for a factory
-        that does not take ``(variant)`` or ``(variant, seed)``, or that gives no agent
-        (an object with ``decide``, ``decide_state`` or a function)."""
+        that does not take ``(variant)`` or ``(variant, seed)`` (`load`), or that gives no
+        agent (an object with ``decide``, ``decide_state`` or a function)."""
         f = self.load()
-        args = (variant, seed) if self._cache["seeded"] else (variant,)
-        if not _accepts(f, args):
-            raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} must take (variant) or "
-                                  "(variant, seed) and give an agent")
-        agent = f(*args)
+        agent = f(variant, seed) if self._cache["seeded"] else f(variant)
         if not (hasattr(agent, "decide") or hasattr(agent, "decide_state") or callable(agent)):
             raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} gave {agent!r}, which is no agent: "
                                   "give an object with decide(observation, legal) or decide_state(state, seat), "
@@ -87,30 +88,22 @@ class BotEntry:
         return (BotEntry, (self.name, self.factory, self.description, self.arena))
 
 
-def _accepts(f, args) -> bool:
-    """Whether ``f`` can be called with the positional ``args`` (True when its signature
-    cannot be read)."""
+def _seeded(f) -> bool | None:
+    """How factory ``f`` is called: True for ``(variant, seed)``, False for ``(variant)``,
+    None when it takes neither. A signature that cannot be read is taken as ``(variant,
+    seed)``."""
     import inspect
     try:
         sig = inspect.signature(f)
     except (TypeError, ValueError):
         return True
-    try:
-        sig.bind(*args)
-    except TypeError:
-        return False
-    return True
-
-
-def _takes_seed(f) -> bool:
-    """Whether factory ``f`` takes a second positional argument (the seed)."""
-    import inspect
-    try:
-        params = list(inspect.signature(f).parameters.values())
-    except (TypeError, ValueError):
-        return True
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
+    for args in ((None, None), (None,)):
+        try:
+            sig.bind(*args)
+        except TypeError:
+            continue
+        return len(args) == 2
+    return None
 
 
 _BOTS: dict[str, BotEntry] = {}

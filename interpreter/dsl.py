@@ -427,7 +427,8 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         for a seat not holding it and the last bid was not itself equal) for which
         ``may_bid`` holds, with ``number`` that constant, all of its bids; double,
         redouble; pass alone when nothing else is. One test per number, unrolled (the
-        numbers are the file's, bounded)."""
+        numbers are the file's, bounded); when ``may_bid`` says no more than "above the
+        high bid" (`_above_high`) and no bid may equal it, one table lookup instead."""
         inline, const = self._inline, names.const
         stmts, when = inline(may_pass, None)
         body = _template("me = s.to_act") + stmts + _template("_out = [PASS] if WHEN else []",
@@ -435,34 +436,37 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         body += _template("_high = s.bid")
         if may_equal is not None:
             body += self._guarded("s.high_bidder >= 0 and s.high_bidder != me and not s.equal_bid",
-                                  may_equal, None, "_high -= 1")
-        bids = [(number, ids, self._inline(may_bid, number)) for number, ids in numbers]
-        if may_equal is None and all(_above_high(stmts, when, number) for number, _, (stmts, when) in bids):
+                                  inline(may_equal, None), "_high -= 1")
+        bids = [(number, ids, inline(may_bid, number)) for number, ids in numbers]
+        extra = {}
+        if may_equal is None and all(_above_high(*rule, number) for number, _, rule in bids):
             # the rule says only "above the high bid", as the guard does: the bids above
             # each high bid are one list, looked up
             above = [tuple(i for number, ids, _ in bids if number > h for i in ids)
                      for h in range(max((number for number, _ in numbers), default=0) + 1)]
             body += _template("_out += _ABOVE[_high] if _high < TOP else []", TOP=const(len(above)))
-            extra = {"_ABOVE": tuple(above)}
+            extra["_ABOVE"] = tuple(above)
         else:
-            extra = {}
-            for number, ids in numbers:
-                body += self._guarded("_high < NUMBER", may_bid, number, "_out += IDS", NUMBER=const(number),
+            for number, ids, rule in bids:
+                body += self._guarded("_high < NUMBER", rule, "_out += IDS", NUMBER=const(number),
                                       IDS=ast.List([const(i) for i in ids], ast.Load()))
         if may_double is not None:
-            body += self._guarded("s.doubled == 0 and s.high_bidder >= 0", may_double, None, "_out += [ID]",
-                                  ID=const(double_id))
+            body += self._guarded("s.doubled == 0 and s.high_bidder >= 0", inline(may_double, None),
+                                  "_out += [ID]", ID=const(double_id))
         if may_redouble is not None:
-            body += self._guarded("s.doubled == 1", may_redouble, None, "_out += [ID]", ID=const(redouble_id))
+            body += self._guarded("s.doubled == 1", inline(may_redouble, None), "_out += [ID]",
+                                  ID=const(redouble_id))
         body += _template("return _out or [PASS]", PASS=const(pass_id))
         return self._template_function("auction_legal", body, _AUCTION_NAMES | set(extra), _AUCTION_ATTRIBUTES,
                                        **extra)
 
-    def _guarded(self, guard: str, fname: str, x, then: str, **holes) -> list[ast.stmt]:
-        """``if guard:`` the rule's lets, then ``if`` its value ``: then`` (the rule inlined
-        with ``x``; the lets asked only when the guard holds). ``guard``, ``then``: template
-        text of this module, never a variant's."""
-        stmts, when = self._inline(fname, x)
+    @staticmethod
+    def _guarded(guard: str, rule, then: str, **holes) -> list[ast.stmt]:
+        """``if guard:`` the rule's lets, then ``if`` its value ``: then``; ``rule``: an
+        inlined rule, (lets, value) as `_inline` gives it (the lets asked only when the
+        guard holds). ``guard``, ``then``: template text of this module, never a
+        variant's."""
+        stmts, when = rule
         test = _template(f"if {guard}:\n    STMTS\n    if WHEN:\n        {then}", WHEN=when, **holes)
         test[0].body[:1] = stmts
         return test

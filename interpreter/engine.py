@@ -227,8 +227,9 @@ class State:
             acts = self.v.actions
             if type(i) is not int or not 0 <= i < len(acts):
                 raise InvalidActionError(i, self.legal_actions())
-            raise IllegalActionError(acts[i], [], f"the deal is over: no action is legal, not {str(acts[i])!r}"
-                                     ) if self.to_act < 0 else IllegalActionError(acts[i], self.legal_actions())
+            if self.to_act < 0:
+                raise IllegalActionError(acts[i], [], f"the deal is over: no action is legal, not {str(acts[i])!r}")
+            raise IllegalActionError(acts[i], self.legal_actions())
         v = self.v
         seat = self.to_act
         self._legal = self._legal_actions = None
@@ -385,23 +386,14 @@ class State:
         while self.step < len(steps):
             name, k = steps[self.step]
             if k is not None:  # a dealing step: k cards to each seat
-                skip, pos = self._skip, self._dealt_pos
-                if skip is None:  # each seat has had as many cards: one position for all
-                    p = pos[0]
-                    for hand, dealt in zip(self.hands, self.dealt):
-                        hand += dealt[p:p + k]
-                        hand.sort()
-                    self._dealt_pos = [p + k] * len(pos)
-                    self.step += 1
-                    continue
-                for s, hand in enumerate(self.hands):
-                    p = pos[s]
-                    cards = self.dealt[s][p:p + k]
+                skip, p = self._skip, self._dealt_pos[0]   # every seat has had as many cards
+                for s, (hand, dealt) in enumerate(zip(self.hands, self.dealt)):
+                    cards = dealt[p:p + k]
                     if skip is not None and skip[0] == s and p <= skip[1] < p + k:
                         cards = [c for i, c in enumerate(cards) if p + i != skip[1]]
                     hand += cards
                     hand.sort()
-                    pos[s] = p + k
+                self._dealt_pos = [p + k] * len(self.hands)
                 self.step += 1
                 continue
             if name == "skip":

@@ -27,6 +27,7 @@ from google.protobuf.message import DecodeError
 from interpreter import Match
 from interpreter.playout import NoAnswer, Playout
 
+from ..gcpolicy import tune_gc  # noqa: F401  (the server's, re-exported)
 from ..pb import messages_pb2 as pb
 from ..store import Store
 from . import events, framing, persist
@@ -857,16 +858,6 @@ class Arena:
         self.tasks.add(t)
         t.add_done_callback(self.tasks.discard)
         return t
-
-
-def tune_gc() -> None:
-    """Collect garbage less often: a server holding many games has a large long-lived
-    heap that every full collection walks. Freezes what exists now and raises the
-    first-generation threshold (the arena makes no reference cycles per decision)."""
-    import gc
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
 
 
 def _timer_due(game: Game) -> None:
