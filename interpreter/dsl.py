@@ -401,6 +401,10 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
                                            ID=names.const(expose[0]), WHEN=when)))
         if not tests:
             body += _template("return _cards" if dedupe else "return _cards[:]")
+        elif len(tests) == 1:     # the common case: no list to build when the test fails
+            stmts, test = tests[0]
+            test[0].body = _template("return [ID] + _cards", ID=test[0].body[0].value.elts[0])
+            body += stmts + test + _template("return _cards" if dedupe else "return _cards[:]")
         else:
             body += _template("_out = []")
             for stmts, test in tests:
@@ -1181,7 +1185,8 @@ def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset
     expressions, assignments and ``if`` (no loop but the comprehensions of quantifiers,
     over a finite list; no lambda, import...), names that are parameters, helpers or
     compiler-made locals (``_vN``, ``_tN``, ``_qN``), attributes
-    from the registry, and int/bool/str constants; ``more_names``/``more_attributes``:
+    from the registry, and int/bool/str constants (and tuples of ints: a row of the card
+    table, `_Params`); ``more_names``/``more_attributes``:
     those of an engine template (`Compiler.build_play_legal`). Raises AssertionError (a
     compiler bug)."""
     allowed = set(names.PARAMS) | set(names.HELPERS) | set(more_names)
@@ -1194,7 +1199,8 @@ def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset
             raise AssertionError(f"generated code names {n.id!r}")
         if isinstance(n, ast.Attribute) and n.attr not in attributes:
             raise AssertionError(f"generated code reads attribute {n.attr!r}")
-        if isinstance(n, ast.Constant) and type(n.value) not in (int, bool, str, type(None)):
+        if isinstance(n, ast.Constant) and type(n.value) not in (int, bool, str, type(None)) and not (
+                type(n.value) is tuple and all(type(c) is int for c in n.value)):
             raise AssertionError(f"generated code holds a constant {n.value!r}")
 
 
@@ -1252,8 +1258,9 @@ class _HandOnce(ast.NodeTransformer):
 
 class _Params(ast.NodeTransformer):
     """A rule's ast with its parameters ``x`` and ``y`` replaced by the constants it is
-    asked with (``y`` is none wherever a rule is inlined), and a card of a constant rank
-    and suit (``_CARD[r][s]``, the compiler's table ``card_table``) made that constant."""
+    asked with (``y`` is none wherever a rule is inlined), the cards of a constant rank
+    (``_CARD[r]``, a row of the compiler's table ``card_table``) made a tuple constant,
+    and a card of a constant rank and suit (``_CARD[r][s]``) that card's id."""
 
     def __init__(self, x, card_table):
         self.x = x
@@ -1300,15 +1307,17 @@ class _Params(ast.NodeTransformer):
         return n
 
     def visit_Subscript(self, n):
+        # `_CARD[r]` of a constant rank: that row, a tuple constant; indexed by a constant
+        # suit too: that card's id. An index out of range is left to fail where it is
+        # asked, as before.
         self.generic_visit(n)
-        inner = n.value
-        if (isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and inner.value.id == "_CARD"
-                and isinstance(inner.slice, ast.Constant) and isinstance(n.slice, ast.Constant)
-                and type(inner.slice.value) is int and type(n.slice.value) is int):
-            r, su = inner.slice.value, n.slice.value
-            if -len(self.card_table) <= r < len(self.card_table) and -len(self.card_table[r]) <= su < len(
-                    self.card_table[r]):   # else left to fail where it is asked, as before
-                return ast.copy_location(ast.Constant(self.card_table[r][su]), n)
+        if (isinstance(n.value, ast.Name) and n.value.id == "_CARD" and isinstance(n.slice, ast.Constant)
+                and type(n.slice.value) is int and -len(self.card_table) <= n.slice.value < len(self.card_table)):
+            return ast.copy_location(ast.Constant(tuple(self.card_table[n.slice.value])), n)
+        row = n.value
+        if (isinstance(row, ast.Constant) and type(row.value) is tuple and isinstance(n.slice, ast.Constant)
+                and type(n.slice.value) is int and -len(row.value) <= n.slice.value < len(row.value)):
+            return ast.copy_location(ast.Constant(row.value[n.slice.value]), n)
         return n
 
 

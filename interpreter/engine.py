@@ -106,7 +106,7 @@ class State:
         self._dealt_pos = [0] * n
         self._skip = None
         self.step = 0
-        self.handler = None
+        self.handler = DONE     # to_act < 0 exactly when the handler is DONE (legal: [])
         self.to_act = -1
         self.history = []
         self._legal = None
@@ -203,7 +203,7 @@ class State:
         id). The list is the state's own: do not change it."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self.handler.legal(self) if self.to_act >= 0 else []
+            legal = self._legal = self.handler.legal(self)
         return legal
 
     def apply(self, action) -> None:

@@ -109,7 +109,8 @@ def test_never_stuck(name, seed, data):
             assert 0 <= s.to_act < v.players
             assert s.phase not in ("done", "deal")
         else:
-            assert s.legal_actions() == [] and s.to_act == -1
+            # the handler is DONE exactly when no seat is to act (State.legal_ids asks it)
+            assert s.legal_actions() == [] and s.to_act == -1 and s.phase == "done"
 
     # play_out asserts: legal actions non-empty and without duplicates, <= 500 actions
     run_deals(name, seed, data, check=check, extra=5)
