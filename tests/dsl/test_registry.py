@@ -225,6 +225,15 @@ def test_verify_refuses_what_the_compiler_never_makes():
         ast.fix_missing_locations(m)
         return m
     dsl.verify(module("def r0(s, me, x, y):\n    return s.hands[me]\n"))
+
+    def indexed(row):       # `return ROW[me]`, ROW a constant as the compiler's fold makes it
+        m = module("def r0(s, me, x, y):\n    return ROW[me]\n")
+        m.body[0].body[0].value.value = ast.Constant(row)
+        return m
+    dsl.verify(indexed((4, 12, -1)))    # a card-table row (dsl._Params)
+    for row in (("a", 1), (1, (2,)), (1.5,), frozenset({1})):
+        with pytest.raises(AssertionError):
+            dsl.verify(indexed(row))
     for bad in ("def r0(s, me, x, y):\n    while True:\n        pass\n",
                 "def r0(s, me, x, y):\n    return open('f')\n",
                 "def r0(s, me, x, y):\n    return s.__class__\n",
@@ -232,6 +241,14 @@ def test_verify_refuses_what_the_compiler_never_makes():
                 "def r0(s, me, x, y):\n    return 1.5\n"):
         with pytest.raises(AssertionError):
             dsl.verify(module(bad))
+
+
+def test_inlined_card_table_rows_are_constants():
+    # 29's pair: holds("K", trump) and holds("Q", trump): the rows of K and Q folded to
+    # tuples of card ids (spades, hearts, diamonds, clubs, then -1 for no suit)
+    src = load_variant("29").play_legal_source
+    assert "_CARD" not in src
+    assert "(4, 12, 20, 28, -1)[s.trump] in _hand" in src and "(5, 13, 21, 29, -1)[s.trump] in _hand" in src
 
 
 @pytest.mark.parametrize("name", shipped_variants())
