@@ -59,7 +59,11 @@ class BotEntry:
                     for part in attr.split("."):
                         f = getattr(f, part)
                 except (ImportError, AttributeError, ValueError) as e:
-                    raise UnknownBotError(f"cannot load bot {self.name!r} from {self.factory!r}: {e}") from None
+                    hint = ""
+                    if isinstance(e, ModuleNotFoundError) and e.name == mod.split(".")[0]:
+                        hint = (" (the taash command does not look in the current directory: "
+                                "add the module's folder to PYTHONPATH)")
+                    raise UnknownBotError(f"cannot load bot {self.name!r} from {self.factory!r}: {e}{hint}") from None
             if not callable(f):
                 raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} is not callable: "
                                       "give a factory f(variant) -> agent")
@@ -73,10 +77,15 @@ class BotEntry:
 
     def make(self, variant, seed=0):
         """A new agent of this bot for ``variant``. Raises UnknownBotError for a factory
-        that does not take ``(variant)`` or ``(variant, seed)`` (`load`), or that gives no
-        agent (an object with ``decide``, ``decide_state`` or a function)."""
+        that does not take ``(variant)`` or ``(variant, seed)`` (`load`), that raises (its
+        error is the cause), or that gives no agent (an object with ``decide``,
+        ``decide_state`` or a function)."""
         f = self.load()
-        agent = f(variant, seed) if self._cache["seeded"] else f(variant)
+        try:
+            agent = f(variant, seed) if self._cache["seeded"] else f(variant)
+        except Exception as e:
+            raise UnknownBotError(f"bot {self.name!r}: its factory {self.factory!r} raised "
+                                  f"{type(e).__name__}: {e}") from e
         if not (hasattr(agent, "decide") or hasattr(agent, "decide_state") or callable(agent)):
             raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} gave {agent!r}, which is no agent: "
                                   "give an object with decide(observation, legal) or decide_state(state, seat), "

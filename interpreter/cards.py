@@ -8,6 +8,8 @@ and one text form.
 
 from __future__ import annotations
 
+from .errors import StateError
+
 SUIT_LETTERS = ("S", "H", "D", "C")
 RANK_LETTERS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")  # the 52-card pack
 MAX_COPIES = 8  # copies of each card a deck may hold
@@ -59,8 +61,11 @@ class Deck:
         return sum(self.point_of) * self.copies
 
     def parse(self, text: str) -> int:
-        """Card id of a text form like ``JH``. Raises ValueError for a card not in the deck."""
+        """Card id of a text form like ``JH`` (a card id, an int, is itself). Raises
+        StateError (a ValueError) for a card not in the deck."""
+        if type(text) is int and 0 <= text < self.size:
+            return text
         try:
             return self.card_index[text]
-        except KeyError:
-            raise ValueError(f"{text!r} is not a card of this deck") from None
+        except (KeyError, TypeError):   # not a card text (an unhashable value too)
+            raise StateError(f"{text!r} is not a card of this deck") from None

@@ -22,7 +22,7 @@ from bisect import bisect_right, insort
 from itertools import chain
 
 from .actions import Action, default_of
-from .errors import IllegalActionError, InvalidActionError
+from .errors import IllegalActionError, InvalidActionError, StateError
 from .variant import Variant
 
 
@@ -92,7 +92,7 @@ class State:
         v = self.v = variant
         n = v.players
         if not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+            raise StateError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
         self.dealer = dealer
         self.deal_number = deal_number
         nscores = v.sides if v.score_unit == "side" else n
@@ -167,7 +167,7 @@ class State:
         initial rule may read the variables before it)."""
         vs = self.v.variables
         if carried is not None and len(carried) != len(vs):
-            raise ValueError(f"expected {len(vs)} variable values, got {len(carried)}")
+            raise StateError(f"expected {len(vs)} variable values, got {len(carried)}")
         self.vars = [0] * len(vs)
         for var in vs:
             if var.scope == "match" and carried is not None:
@@ -269,7 +269,7 @@ class State:
         agree)."""
         legal = self.legal_actions()
         if not legal:
-            raise ValueError("the deal is over: no seat is to act")
+            raise StateError("the deal is over: no seat is to act")
         a = default_of(legal)
         hidden = self.v.hidden_forms          # as public_action shows them to the others
         shown = hidden.get(a)
@@ -460,7 +460,7 @@ class State:
         seat's information set only. Raises ValueError for a seat that is not one."""
         v = self.v
         if type(seat) is not int or not 0 <= seat < v.players:
-            raise ValueError(f"seat must be 0..{v.players - 1}, not {seat!r}")
+            raise StateError(f"seat must be 0..{v.players - 1}, not {seat!r}")
         text = v.deck.text
         is_decl = seat == self.declarer
         knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
@@ -1044,7 +1044,7 @@ class Done(Phase):
         return []
 
     def apply(self, s, seat, a):
-        raise ValueError("the deal is over")
+        raise StateError("the deal is over")
 
 
 DONE = Done()
@@ -1099,7 +1099,7 @@ def _deal_given(v: Variant, hands, widow):
     deck = v.deck
     n = v.players
     if len(hands) != n:
-        raise ValueError(f"expected hands for {n} seats, got {len(hands)}")
+        raise StateError(f"expected hands for {n} seats, got {len(hands)}")
     want = v.cards_per_seat
     ids = list(chain.from_iterable(hands))
     ids += widow
@@ -1113,17 +1113,17 @@ def _deal_given(v: Variant, hands, widow):
     dealt = []
     for s, h in enumerate(hands):
         if len(h) != want:
-            raise ValueError(f"seat {s} has {len(h)} cards; each seat is dealt {want}")
+            raise StateError(f"seat {s} has {len(h)} cards; each seat is dealt {want}")
         dealt.append([deck.parse(t) for t in h])
     if len(widow) != v.widow_size:
-        raise ValueError(f"the widow has {len(widow)} cards; the variant deals {v.widow_size}")
+        raise StateError(f"the widow has {len(widow)} cards; the variant deals {v.widow_size}")
     wid = [deck.parse(t) for t in widow]
     counts = {}
     for c in [c for h in dealt for c in h] + wid:
         counts[c] = counts.get(c, 0) + 1
     for c in range(deck.size):
         if counts.get(c, 0) != deck.copies:
-            raise ValueError(f"the hands hold {counts.get(c, 0)} of {deck.text[c]}; the deck has {deck.copies}")
+            raise StateError(f"the hands hold {counts.get(c, 0)} of {deck.text[c]}; the deck has {deck.copies}")
     return dealt, wid
 
 
@@ -1165,7 +1165,7 @@ class Match:
     def new_deal(self, hands=None, widow=None, dealer=None) -> State:
         """Start the next deal (from the match seed unless ``hands`` are given)."""
         if self.over:
-            raise ValueError("the match is over")
+            raise StateError("the match is over")
         d = self.dealer if dealer is None else dealer
         return State(self.v, dealer=d, hands=hands, widow=widow, seed=self.deal_seed(self.played),
                      scores=self.scores, deal_number=self.played, variables=self.vars)
@@ -1175,9 +1175,9 @@ class Match:
         Raises ValueError for a deal not over, or not the one `new_deal` started (a deal
         finished twice, another match's, one started from other scores)."""
         if not state.is_terminal:
-            raise ValueError("the deal is not over")
+            raise StateError("the deal is not over")
         if state.v is not self.v or state.deal_number != self.played or state.start_scores != self.scores:
-            raise ValueError(f"not this match's next deal: finish the deal new_deal() gave "
+            raise StateError(f"not this match's next deal: finish the deal new_deal() gave "
                              f"(deal {self.played + 1}, from scores {self.scores}), once")
         self.played += 1
         if self.keep_deals:
@@ -1211,7 +1211,7 @@ class Match:
         """The match as a record (docs/records.md). Raises ValueError for a match that
         keeps no deals."""
         if not self.keep_deals and self.played:
-            raise ValueError("this match kept no deals (keep_deals=False): it has no record")
+            raise StateError("this match kept no deals (keep_deals=False): it has no record")
         text = self.v.deck.text
         return {
             "format": "taash-record/1",

@@ -6,6 +6,10 @@
   ``InvalidActionError`` (text that is no action of this variant, such as ``play 1X``)
   and ``IllegalActionError`` (an action of the variant, not legal now).
 - ``RecordError``: a record that cannot be read or replayed.
+- ``StateError``: an argument a State, a Match or a game loop refuses (a seat or dealer
+  that is not one, hands that do not make up the deck, a card that is not of the deck, a
+  call on a deal or match that is over, or not over yet).
+- ``ResampleError`` (interpreter.information): no consistent deal found, an engine bug.
 
 Each is also a ``ValueError``, so code written against the earlier engine still catches it.
 """
@@ -43,3 +47,10 @@ class IllegalActionError(ActionError):
     def __init__(self, action, legal, message=None):
         super().__init__(action, legal, message or
                          f"illegal action {str(action)!r}; legal: {', '.join(map(str, legal))}")
+
+
+class StateError(TaashError, ValueError):
+    """An argument the engine refuses for what it is, not for the rules of the game: a
+    seat or dealer that is not one, hands that do not make up the deck, a card text that
+    is not of the deck, ``default_action`` or ``new_deal`` when the deal or match is
+    over, ``finish_deal`` before the deal is over."""

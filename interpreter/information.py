@@ -101,7 +101,7 @@ from bisect import bisect_right, insort
 from collections import OrderedDict
 from math import factorial
 
-from .errors import IllegalActionError, TaashError
+from .errors import IllegalActionError, StateError, TaashError
 
 MAX_TRIES = 2000
 _CACHE_SIZE = 32
@@ -131,7 +131,7 @@ def resample(state, seat: int, rng=None, max_tries: int = MAX_TRIES):
     False
     """
     if not isinstance(seat, int) or not 0 <= seat < state.v.players:
-        raise ValueError(f"seat must be 0..{state.v.players - 1}, not {seat!r}")
+        raise StateError(f"seat must be 0..{state.v.players - 1}, not {seat!r}")
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
     return resampler(state, seat).sample(rng, max_tries)

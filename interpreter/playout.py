@@ -63,7 +63,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action
-from .errors import ActionError, InvalidActionError
+from .errors import ActionError, InvalidActionError, StateError
 
 # kinds of faults the loop finds itself (a remote seat's NoAnswer brings its own kind)
 ERROR = "error"        # the agent raised an exception
@@ -106,7 +106,7 @@ def policy(agent, prefer: str = "state"):
     "observation" uses ``decide`` when it has one. Raises TypeError for an object that
     is no agent."""
     if prefer not in ("state", "observation"):
-        raise ValueError(f"prefer must be 'state' or 'observation', not {prefer!r}")
+        raise StateError(f"prefer must be 'state' or 'observation', not {prefer!r}")
     by_state = getattr(agent, "decide_state", None)
     by_obs = getattr(agent, "decide", None)
     if by_obs is None and by_state is None and callable(agent):
@@ -229,7 +229,7 @@ def play(match, agents, *, prefer: str = "state", **kw):
     exception it raises is a fault of kind `ERROR` (KeyboardInterrupt and SystemExit are
     not caught)."""
     if len(agents) != match.v.players:
-        raise ValueError(f"{match.v.players} seats need {match.v.players} agents, not {len(agents)}")
+        raise StateError(f"{match.v.players} seats need {match.v.players} agents, not {len(agents)}")
     ask = [policy(a, prefer) for a in agents]
     gen = steps(match, **kw)  # as Playout does, with no call between (the hot path of simulate)
     send = gen.send

@@ -480,10 +480,11 @@ class Arena:
             self._settle(p, V.STRIKE_OUT, action=action,
                          message=f"{p.strikes} illegal answers to this request: default action applied")
         else:
+            left = tc.max_strikes - p.strikes
             self._verdict(game, p.seat, V.ILLEGAL_ACTION, conn=conn, rid=rid, action=action,
                           legal=p.legal, strikes=p.strikes,
-                          message=f"not legal here; answer again with one of the legal "
-                                  f"actions before the deadline ({tc.max_strikes - p.strikes} tries left)")
+                          message=f"not legal here; answer again with one of the legal actions before "
+                                  f"the deadline ({left} {'try' if left == 1 else 'tries'} left)")
 
     def _bad(self, conn: Connection) -> None:
         """A bad message of ``conn``: close the stream once it is past its limit."""

@@ -137,9 +137,17 @@ def _not_an_agent(variant):
     return 42
 
 
+def _raises(variant, seed):
+    raise KeyError("no such table")
+
+
 @pytest.mark.parametrize("factory, words", [
     ("tests.arena.test_registry:_no_args", "must take (variant) or (variant, seed)"),
     ("tests.arena.test_registry:_not_an_agent", "gave 42, which is no agent"),
+    ("tests.arena.test_registry:_raises", "its factory 'tests.arena.test_registry:_raises' raised KeyError: "
+                                          "'no such table'"),
+    ("nosuchbotmodule:factory", "No module named 'nosuchbotmodule' (the taash command does not look in "
+                                "the current directory: add the module's folder to PYTHONPATH)"),
 ])
 def test_a_factory_that_gives_no_agent_is_one_clear_error(factory, words):
     # the wrong signature, or no agent given: UnknownBotError (one line), not a TypeError
