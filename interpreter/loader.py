@@ -8,6 +8,7 @@ anything else for a bad file.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
 import importlib.resources
@@ -426,9 +427,16 @@ def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
         loc = None
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+            allowed = ", ".join(sorted(err.schema.get("properties", {})))
+            for k in extra:     # each unknown key where it is written
+                at = locs.get(path + (k, KEY)) or locate(locs, path + (k,), fname)
+                where = ".".join(str(p) for p in path + (k,))
+                near = difflib.get_close_matches(str(k), list(err.schema.get("properties", {})), 1)
+                out.append(Problem(at.file, at.line, at.column, f"{where}: unknown key {k!r}"
+                                   + (f"; did you mean {near[0]!r}?" if near else "")
+                                   + (f" (allowed: {allowed})" if allowed else "")))
             if extra:
-                loc = locs.get(path + (extra[0], KEY)) or locate(locs, path + (extra[0],), fname)
-                path = path + (extra[0],)
+                continue
         elif err.validator == "required":
             missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
             if missing and path + (missing[0],) in locs:  # removed with `null` in a child file
@@ -442,6 +450,22 @@ def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
         msg = _schema_message(err, path)
         out.append(Problem(loc.file, loc.line, loc.column, f"{where}: {msg}"))
     return out
+
+
+def without_unknown_keys(data: dict):
+    """``data`` without the keys the schema does not know, when those are its only
+    violations (so that the rest of the file can still be checked), else None."""
+    errors = list(schema_validator().iter_errors(data))
+    if not errors or any(e.validator != "additionalProperties" or not isinstance(e.instance, dict) for e in errors):
+        return None
+    cleaned = copy.deepcopy(data)
+    for e in errors:
+        node = cleaned
+        for p in e.absolute_path:
+            node = node[p]
+        for k in set(e.instance) - set(e.schema.get("properties", {})):
+            node.pop(k, None)
+    return cleaned
 
 
 def show(value) -> str:

@@ -14,7 +14,7 @@ from .errors import InvalidActionError
 from .cards import Deck
 from .dsl import _NC, BOOL, CARDS, INT, SEAT, Compiler, DefineError, DSLError
 from .loader import (KEY, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw, locate,
-                     resolve_name, schema_problems)
+                     resolve_name, schema_problems, without_unknown_keys)
 
 # hook -> (path in the file, expected kind, default rule text or None if required)
 HOOKS = {
@@ -349,11 +349,17 @@ def load_variant(name: str | Path, options: dict | None = None) -> Variant:
         raise VariantError(inherited(e.problems, path)) from None
 
 
-def _load_variant(path: Path, options: dict | None) -> Variant:
-    data, locs = load_raw(path)
+def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
+    data, locs = raw or load_raw(path)
     fname = str(path)
     problems = schema_problems(data, locs, fname)
     if problems:
+        cleaned = without_unknown_keys(data) if raw is None else None
+        if cleaned is not None:     # only unknown keys: check the rest too, to report all at once
+            try:
+                _load_variant(path, options, (cleaned, locs))
+            except VariantError as e:
+                problems += e.problems
         raise VariantError(problems)
 
     def at(*p) -> Loc:

@@ -71,6 +71,7 @@ def _dropper(context, code):
     return drop
 
 
+STOPPING = "the arena is stopping"    # the status details of calls it ends or refuses then
 BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 50 ms
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 
@@ -224,7 +225,13 @@ class ArenaServer:
             await self.server.stop(grace)
 
     # -- Play ---------------------------------------------------------------------------
+    async def _refuse_if_stopping(self, context) -> None:
+        """A call that comes while the arena drains (`stop`) ends UNAVAILABLE at once."""
+        if self.arena is None or self.arena.stopping:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, STOPPING)
+
     async def _play(self, request_iterator, context):
+        await self._refuse_if_stopping(context)
         tok, name = await _bearer(context, "missing token: send the metadata 'authorization: Bearer "
                                            "<token>' (issue a token with `taash arena token NAME`)")
         bot = self.store.bot_for_token(tok)
@@ -307,6 +314,7 @@ class ArenaServer:
         yields lists of serialized GameEvents in order (those of running games first)
         until the feed ends; aborts one that falls behind. ``gather_s``: once an event is
         there, wait this long (seconds) for more before yielding them together."""
+        await self._refuse_if_stopping(context)
         if self.watch_token is not None:
             tok, _, _ = _credentials(context)
             if tok not in (self.watch_token, self.admin_token):
@@ -347,8 +355,10 @@ class ArenaServer:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                         f"the spectator fell {e.missed} events behind (the arena keeps "
                                         f"the last {feed.keep}): dropped")
-                if not batch:
-                    return      # the feed is closed: the game is over or the arena stopping
+                if not batch:   # the feed is closed: the game is over, or the arena stopping
+                    if arena.stopping:
+                        await context.abort(grpc.StatusCode.UNAVAILABLE, STOPPING)
+                    return
                 reader.pos += len(batch)
                 yield batch
         finally:

@@ -108,6 +108,20 @@ def test_unknown_nested_key(tmp_path):
     check(p, 4, 3, "unknown key 'may_plya'")
 
 
+def test_each_unknown_key_where_it_is_and_the_rest_checked_too(tmp_path):
+    # lines 3-7: auction: / min_bidd: 16 / max_bidd: 20 / scoring: / made: ... >=>= target
+    p = write(tmp_path, HEAD + "auction:\n  min_bidd: 16\n  max_bidd: 20\nscoring:\n"
+                              "  made: points(declarer_side) >=>= target\n")
+    with pytest.raises(VariantError) as info:
+        load_variant(p)
+    got = [(pr.line, pr.column, pr.message.split(" (allowed")[0]) for pr in info.value.problems]
+    assert got == [(4, 3, "auction.min_bidd: unknown key 'min_bidd'; did you mean 'min_bid'?"),
+                   (5, 3, "auction.max_bidd: unknown key 'max_bidd'; did you mean 'max_bid'?"),
+                   # `  made: points(declarer_side) >=>= target`: the second '>=' at column 33
+                   (7, 33, "scoring.made: unexpected '>='; expected '(', a name, a number, a quoted string, "
+                           "all, any")]
+
+
 def test_bad_option(tmp_path):
     pr = first_problem("29", {"nope": 1})
     assert pr.file == str((VARIANTS_DIR / "29.yaml").resolve())
