@@ -87,7 +87,7 @@ class State:
         ``scores``: the match scores before this deal (per side, or per seat when the
         match scores seats). ``variables``: the values of the variant's variables after the
         previous deal (`State.vars`; its match-scope ones are carried, the others start
-        again), None at the start of a match. Raises ValueError for hands that do not make
+        again), None at the start of a match. Raises StateError for hands that do not make
         up the deck, or ``variables`` of the wrong length."""
         v = self.v = variant
         n = v.players
@@ -255,7 +255,7 @@ class State:
     def default_action(self, rng=None) -> Action:
         """The action taken for ``to_act`` when its seat did not answer in time: the first
         legal action (RULES.md §0.10 order) that is not a declaration, an expose, a double
-        or a redouble; a question is answered with its first answer. Raises ValueError on
+        or a redouble; a question is answered with its first answer. Raises StateError on
         a terminal state.
 
         A hidden choice reveals nothing: when that action's public form differs from
@@ -457,7 +457,7 @@ class State:
         the widow to the declarer, the partner to the holder of the called card), scores
         and, when it is to act, its legal actions. ``exposed_card``: the face-down trump
         card once exposed, shown to every seat (RULES.md §28.7, §28.8). A function of the
-        seat's information set only. Raises ValueError for a seat that is not one."""
+        seat's information set only. Raises StateError for a seat that is not one."""
         v = self.v
         if type(seat) is not int or not 0 <= seat < v.players:
             raise StateError(f"seat must be 0..{v.players - 1}, not {seat!r}")
@@ -1172,7 +1172,7 @@ class Match:
 
     def finish_deal(self, state: State) -> None:
         """Take a terminal deal's scores, pass the deal on, and check the match end.
-        Raises ValueError for a deal not over, or not the one `new_deal` started (a deal
+        Raises StateError for a deal not over, or not the one `new_deal` started (a deal
         finished twice, another match's, one started from other scores)."""
         if not state.is_terminal:
             raise StateError("the deal is not over")
@@ -1208,7 +1208,7 @@ class Match:
         return per_seat(self.v, self.scores)
 
     def record(self, options=None) -> dict:
-        """The match as a record (docs/records.md). Raises ValueError for a match that
+        """The match as a record (docs/records.md). Raises StateError for a match that
         keeps no deals."""
         if not self.keep_deals and self.played:
             raise StateError("this match kept no deals (keep_deals=False): it has no record")

@@ -117,7 +117,7 @@ def resample(state, seat: int, rng=None, max_tries: int = MAX_TRIES):
     """A new, independent `State` at the same point as ``state`` whose cards unseen by
     ``seat`` are dealt again uniformly among the deals consistent with ``seat``'s
     information (module docstring). ``rng``: a ``random.Random`` (or a seed); the same
-    rng state gives the same result. Raises ValueError for a seat out of range,
+    rng state gives the same result. Raises StateError for a seat out of range,
     ResampleError when ``max_tries`` proposals are all rejected.
 
     >>> import random
