@@ -141,11 +141,14 @@ def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: i
     line. Raises LadderError when a factory fails (the bot's name and the error)."""
     import logging
     from interpreter.playout import ERROR, play
+    from ..registry import UnknownBotError
     bots = {}
     for name in dict.fromkeys(spec.bots):
         try:
             bots[name] = TimedAgent(factories[name](variant), move_ms, bank_ms)
         except Exception as e:
+            if isinstance(e, UnknownBotError) and e.__cause__ is not None:
+                e = e.__cause__         # BotEntry.make names the factory's own error
             raise LadderError(f"bot {name!r} could not be made for {variant.ref}: its factory raised "
                               f"{_error_line(e)}") from None
     m = Match(variant, spec.seed)
