@@ -30,7 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.pb import messages_pb2 as pb  # noqa: E402
-from arena.server.hosting import Arena, Connection, TimeControl, tune_gc  # noqa: E402
+from arena.gcpolicy import tune_gc  # noqa: E402
+from arena.server.hosting import Arena, Connection, TimeControl  # noqa: E402
 from arena.store import SQLiteStore  # noqa: E402
 from interpreter import load_variant  # noqa: E402
 

@@ -390,26 +390,24 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         body += stmts + _template("_cards = CARDS or s.hands[me]", CARDS=cards)
         if dedupe:
             body += _template("_cards = _sorted_set(_cards)")
-        tests = []
+        tests = []      # (lets, guard text of this module, its holes) in the list's order
         for i, fname, suit in checks:
             stmts, when = inline(fname, suit)
-            tests.append((stmts, _template("if ID not in s.declared_keys and WHEN:\n    _out += [ID]",
-                                           ID=names.const(i), WHEN=when)))
+            tests.append((stmts, "ID not in s.declared_keys and WHEN", {"ID": names.const(i), "WHEN": when}))
         if expose is not None:
             stmts, when = inline(expose[1], None)
-            tests.append((stmts, _template("if s.trump >= 0 and not s.trump_exposed and WHEN:\n    _out += [ID]",
-                                           ID=names.const(expose[0]), WHEN=when)))
-        if not tests:
-            body += _template("return _cards" if dedupe else "return _cards[:]")
-        elif len(tests) == 1:     # the common case: no list to build when the test fails
-            stmts, test = tests[0]
-            test[0].body = _template("return [ID] + _cards", ID=test[0].body[0].value.elts[0])
-            body += stmts + test + _template("return _cards" if dedupe else "return _cards[:]")
-        else:
+            tests.append((stmts, "s.trump >= 0 and not s.trump_exposed and WHEN",
+                          {"ID": names.const(expose[0]), "WHEN": when}))
+        cards_out = "return _cards" if dedupe else "return _cards[:]"
+        if len(tests) == 1:     # the common case: no list to build when the test fails
+            stmts, guard, holes = tests[0]
+            body += stmts + _template(f"if {guard}:\n    return [ID] + _cards", **holes)
+        elif tests:
             body += _template("_out = []")
-            for stmts, test in tests:
-                body += stmts + test
-            body += _template("_out += _cards\nreturn _out")
+            for stmts, guard, holes in tests:
+                body += stmts + _template(f"if {guard}:\n    _out += [ID]", **holes)
+            cards_out = "_out += _cards\nreturn _out"
+        body += _template(cards_out)
         # the seat's hand is read once (nothing here changes it): one local for every read
         body = [_HandOnce().visit(st) for st in body]
         body[hand_at:hand_at] = _template("_hand = s.hands[me]")

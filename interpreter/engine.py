@@ -34,7 +34,7 @@ from .variant import Variant
 # "lists" a list of lists, "set"/"dict" a copy. __slots__ and copy() come from this table.
 FIELDS: dict[str, dict[str, str]] = {
     "match": {"v": "=", "deal_number": "=", "scores": "list", "start_scores": "list"},
-    "deal": {"dealer": "=", "dealt": "=", "widow": "=", "hands": "lists", "_dealt_pos": "list",
+    "deal": {"dealer": "=", "dealt": "=", "widow": "=", "hands": "lists", "_dealt": "=",
              "_skip": "=", "step": "=", "handler": "=", "to_act": "=",
              "history": "list", "_legal": "=", "_legal_actions": "=",
              "out": "list", "_next": "=", "_active": "=", "declare_queue": "="},
@@ -103,7 +103,7 @@ class State:
         else:
             self.dealt, self.widow = _deal_given(v, hands, widow or [])
         self.hands = [[] for _ in range(n)]
-        self._dealt_pos = [0] * n
+        self._dealt = 0         # cards dealt to each seat so far (every seat has as many)
         self._skip = None
         self.step = 0
         self.handler = DONE     # to_act < 0 exactly when the handler is DONE (legal: [])
@@ -386,14 +386,14 @@ class State:
         while self.step < len(steps):
             name, k = steps[self.step]
             if k is not None:  # a dealing step: k cards to each seat
-                skip, p = self._skip, self._dealt_pos[0]   # every seat has had as many cards
+                skip, p = self._skip, self._dealt
                 for s, (hand, dealt) in enumerate(zip(self.hands, self.dealt)):
                     cards = dealt[p:p + k]
                     if skip is not None and skip[0] == s and p <= skip[1] < p + k:
                         cards = [c for i, c in enumerate(cards) if p + i != skip[1]]
                     hand += cards
                     hand.sort()
-                self._dealt_pos = [p + k] * len(self.hands)
+                self._dealt = p + k
                 self.step += 1
                 continue
             if name == "skip":
@@ -459,8 +459,7 @@ class State:
         card once exposed, shown to every seat (RULES.md §28.7, §28.8). A function of the
         seat's information set only. Raises StateError for a seat that is not one."""
         v = self.v
-        if type(seat) is not int or not 0 <= seat < v.players:
-            raise StateError(f"seat must be 0..{v.players - 1}, not {seat!r}")
+        v.check_seat(seat)
         text = v.deck.text
         is_decl = seat == self.declarer
         knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
@@ -808,7 +807,7 @@ class Trump(Phase):
         if v.trump_mode == "hidden":
             me = s.to_act
             out = [v.trump_card_ids[c] for c in sorted(set(s.hands[me]))]
-            if v.dealt_card and s._dealt_pos[me] < v.dealt_card:
+            if v.dealt_card and s._dealt < v.dealt_card:
                 out.append(v.dealt_card_text.id)
             return out
         return list(v.trump_ids)

@@ -101,7 +101,7 @@ from bisect import bisect_right, insort
 from collections import OrderedDict
 from math import factorial
 
-from .errors import IllegalActionError, StateError, TaashError
+from .errors import IllegalActionError, TaashError
 
 MAX_TRIES = 2000
 _CACHE_SIZE = 32
@@ -130,8 +130,7 @@ def resample(state, seat: int, rng=None, max_tries: int = MAX_TRIES):
     >>> r.dealt == st.dealt          # the cards of the other seats were dealt again
     False
     """
-    if not isinstance(seat, int) or not 0 <= seat < state.v.players:
-        raise StateError(f"seat must be 0..{state.v.players - 1}, not {seat!r}")
+    state.v.check_seat(seat)
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
     return resampler(state, seat).sample(rng, max_tries)

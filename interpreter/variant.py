@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .actions import Action
-from .errors import InvalidActionError
+from .errors import InvalidActionError, StateError
 from .cards import Deck
 from .dsl import _NC, BOOL, CARDS, INT, SEAT, Compiler, DefineError, DSLError
 from .loader import (KEY, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw, locate,
@@ -276,6 +276,11 @@ class Variant:
         ``public_only`` is false; of one ``scope`` if given), in the file's order."""
         return {var.name: self.variable_json(var, values[var.index]) for var in self.variables
                 if (var.public or not public_only) and (scope is None or var.scope == scope)}
+
+    def check_seat(self, seat) -> None:
+        """Raises StateError unless ``seat`` (an int) is a seat of this variant, 0..players-1."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise StateError(f"seat must be 0..{self.players - 1}, not {seat!r}")
 
     def action(self, text: str) -> Action:
         """The action whose text form is ``text``. Raises InvalidActionError for text

@@ -11,9 +11,10 @@ and spectators), `persist` (what a game's end writes).
     await server.stop()
 """
 
+from ..gcpolicy import tune_gc
 from .events import Behind, Feed, Spectators
 from .hosting import (PROTOCOL, PUBLIC_FAULTS, SEND_LIMIT, VERSION, Arena, Connection, Game, Pending,
-                      Seat, TimeControl, tune_gc)
+                      Seat, TimeControl)
 from .wire import SERVER_OPTIONS, SERVICE, ArenaServer, deal_secret, serve
 
 __all__ = ["Arena", "ArenaServer", "Behind", "Connection", "Feed", "Game", "Pending", "PROTOCOL",

@@ -27,7 +27,6 @@ from google.protobuf.message import DecodeError
 from interpreter import Match
 from interpreter.playout import NoAnswer, Playout
 
-from ..gcpolicy import tune_gc  # noqa: F401  (the server's, re-exported)
 from ..pb import messages_pb2 as pb
 from ..store import Store
 from . import events, framing, persist

@@ -21,13 +21,14 @@ from grpc_health.v1.health_pb2 import HealthCheckResponse
 
 from interpreter import VariantError, load_variant
 
+from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
 from ..store import Store, StoreError
 from . import persist
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, Behind, Spectators
 from .framing import batch_messages
 from .faults import Closed
-from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V, tune_gc
+from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
 
 log = logging.getLogger("taash.arena")
 
