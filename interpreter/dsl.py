@@ -411,8 +411,92 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         # the seat's hand is read once (nothing here changes it): one local for every read
         body = [_HandOnce().visit(st) for st in body]
         body[hand_at:hand_at] = _template("_hand = s.hands[me]")
+        # for build_play_step: no question is pending after a play (a declaration asks
+        # it, an answer ends it), so its test is left out there
+        assert isinstance(body[0], ast.If) and body[0].test.left.attr == "question"
+        self._play_legal_body = body[1:]
         return self._template_function("play_legal", body, _PLAY_NAMES, _PLAY_ATTRIBUTES,
                                        _answers=_answers, _sorted_set=_sorted_set)
+
+    def build_play_step(self, plain_play: bool, apply_id, card_played, end_trick, actions,
+                        plain_trump: bool = False, tricks: int = 0, last_trick: int = 0,
+                        after_trick=None) -> Compiled:
+        """``State.apply_id`` for a variant, ``f(s, i)``, with the play of a card written
+        out and the next seat's legal plays made at once by `build_play_legal`'s body (its
+        ``return X`` become ``s._legal = X``): the hot path of playouts and search, one
+        call a play where the engine's method takes three (apply, the phase's legal, the
+        legal list). Called after `build_play_legal`. Anything but a legal play whose legal
+        list is made (another phase, an action not legal, no list yet) goes to the
+        engine's ``apply_id`` (the same method on the State). ``plain_play``:
+        `Variant.plain_play` (else ``card_played`` does what a play does besides leaving
+        the hand). ``actions``: the variant's Actions by id. The end of a trick is
+        ``end_trick(s)`` (`engine.Play.end_trick`), or with ``plain_trump``
+        (`Variant.plain_trump`: the deck's table ranks the cards, RULES.md §0.4) written
+        out as it does: ``tricks`` a deal, ``last_trick`` points for the last, the
+        ``play.after_trick`` rule ``after_trick`` (or None); the next leader's legal plays
+        are then made at once too. The template is this module's text; the rules' part
+        is the checked body."""
+        legal = []
+        for st in self._play_legal_body:
+            st = _LegalInto().visit(copy.deepcopy(st))
+            legal += st if isinstance(st, list) else [st]
+        remove = "s.hands[seat].remove(i)" if plain_play else "_card_played(s, seat, i)"
+        body = _template(f"""
+_legal = s._legal
+if _legal is None or i not in _legal or i >= SIZE:
+    return _apply_id(s, i)
+seat = s.to_act
+s._legal_actions = None
+s.history.append((seat, _ACTIONS[i]))
+{remove}
+_trick = s.trick_cards
+if not _trick:
+    s.led = _SUIT_OF[i]
+_trick.append(i)
+s.trick_seats.append(seat)
+if len(_trick) < s._active:
+    s.to_act = s._next[seat]
+    LEGAL""", SIZE=names.const(len(self.deck.suit_of)))
+        body[-1].body[-1:] = legal
+        helpers = {}
+        if not plain_trump:
+            body += _template("s._legal = None\n_end_trick(s)")
+        else:   # engine.Play.end_trick with the deck's table
+            body += _template("""
+_seats = s.trick_seats
+_keys = _list(_map(_TRICK_KEYS[s.trump][s.led].__getitem__, _trick))
+winner = _seats[_keys.index(_max(_keys))]
+_points = _sum(_map(_POINT_OF.__getitem__, _trick))
+_done = s.tricks_done = s.tricks_done + 1
+if _done == TRICKS:
+    _points += LAST
+_side = s.side[winner]
+s.side_points[_side] += _points
+s.seat_points[winner] += _points
+s.side_tricks[_side] += 1
+s.trick_sides.append(_side)
+s.tricks.append((_seats[0], _tuple(_trick), winner))""", TRICKS=names.const(tricks), LAST=names.const(last_trick))
+            if after_trick is not None:
+                body += _template("_after_trick(s, winner, winner, _seats[0])")
+            body += _template("""
+s.trick_cards = []
+s.trick_seats = []
+s.trick_after = []
+s.led = -1
+if _done == TRICKS:
+    s._legal = None
+    s._score()
+    return
+s.to_act = winner
+LEGAL""", TRICKS=names.const(tricks))
+            body[-1:] = copy.deepcopy(legal)
+            helpers = dict(_list=list, _map=map, _max=max, _sum=sum, _tuple=tuple, _after_trick=after_trick,
+                           _TRICK_KEYS=self.deck.trick_keys, _POINT_OF=self.deck.point_of)
+        return self._template_function("apply_id", body, _PLAY_NAMES | _STEP_NAMES,
+                                       _PLAY_ATTRIBUTES | _STEP_ATTRIBUTES, params=("s", "i"),
+                                       _answers=_answers, _sorted_set=_sorted_set, _apply_id=apply_id,
+                                       _card_played=card_played, _end_trick=end_trick, _ACTIONS=tuple(actions),
+                                       **helpers)
 
     def build_auction_legal(self, may_pass: str, may_bid: str, may_equal, may_double, may_redouble,
                             numbers, pass_id: int, double_id: int, redouble_id: int) -> Compiled:
@@ -480,15 +564,17 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         params = _Params(x, self._globals["_CARD"])
         return [params.visit(st) for st in self.lower_stmts(lets)], params.visit(self.lower(typed))
 
-    def _template_function(self, name: str, body, more_names, more_attributes, **helpers) -> Compiled:
-        """``def name(s): body``, verified (the template's names and State fields besides the
-        registry's) and compiled with the rules' globals and ``helpers``."""
-        fdef = ast.FunctionDef(name, ast.arguments([], [ast.arg("s")], None, [], [], None, []),
+    def _template_function(self, name: str, body, more_names, more_attributes, params=("s",),
+                           **helpers) -> Compiled:
+        """``def name(s): body`` (or the names ``params``), verified (the template's names
+        and State fields besides the registry's) and compiled with the rules' globals and
+        ``helpers``."""
+        fdef = ast.FunctionDef(name, ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
                                body, [], None, None, **_TYPE_PARAMS)
         fdef.lineno = fdef.end_lineno = 1
         module = ast.Module([fdef], [])
         ast.fix_missing_locations(module)
-        verify(module, more_names, more_attributes)
+        verify(module, more_names, more_attributes, _STEP_NODES if name == "apply_id" else ())
         g = dict(self._globals, **helpers)
         exec(compile(module, f"<taash {name}>", "exec"), g)  # the template and the checked trees only
         return Compiled(fdef, g[name])
@@ -1178,19 +1264,20 @@ def _assign(target: ast.expr, op: str, value: ast.expr) -> ast.stmt:
     return ast.AugAssign(target, _AUG[op](), value)
 
 
-def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset()) -> None:
+def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset(), more_nodes=()) -> None:
     """Check the generated module holds only what the compiler makes: the node kinds of
     expressions, assignments and ``if`` (no loop but the comprehensions of quantifiers,
     over a finite list; no lambda, import...), names that are parameters, helpers or
     compiler-made locals (``_vN``, ``_tN``, ``_qN``), attributes
     from the registry, and int/bool/str constants (and tuples of ints: a row of the card
     table, `_Params`); ``more_names``/``more_attributes``:
-    those of an engine template (`Compiler.build_play_legal`). Raises AssertionError (a
-    compiler bug)."""
+    those of an engine template (`Compiler.build_play_legal`), ``more_nodes`` its node
+    kinds besides those of rules (the play step's tuple and expression statements).
+    Raises AssertionError (a compiler bug)."""
     allowed = set(names.PARAMS) | set(names.HELPERS) | set(more_names)
     attributes = names.ATTRIBUTES | set(more_attributes)
     for n in ast.walk(module):
-        if not isinstance(n, _NODES):
+        if not isinstance(n, _NODES) and not isinstance(n, more_nodes):
             raise AssertionError(f"generated code holds a {type(n).__name__}")
         if isinstance(n, ast.Name) and n.id not in allowed and not (
                 n.id[:2] in ("_v", "_t", "_q") and n.id[2:].isdigit()):
@@ -1206,6 +1293,25 @@ def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset
 _PLAY_NAMES = frozenset({"_cards", "_out", "_hand", "_answers", "_sorted_set"})
 _PLAY_ATTRIBUTES = frozenset({"question", "to_act", "trump_card", "declarer", "hands",
                               "declared_keys", "trump", "trump_exposed"})
+
+
+# the play step's own names and the State fields it reads or sets (Compiler.build_play_step)
+_STEP_NAMES = frozenset({"i", "seat", "_legal", "_trick", "_apply_id", "_card_played", "_end_trick",
+                         "_ACTIONS", "_SUIT_OF", "_seats", "_keys", "winner", "_points", "_done", "_side",
+                         "_list", "_map", "_max", "_sum", "_tuple", "_after_trick", "_TRICK_KEYS", "_POINT_OF"})
+_STEP_NODES = (ast.Expr, ast.Tuple)
+_STEP_ATTRIBUTES = frozenset({"_legal", "_legal_actions", "history", "append", "remove", "trick_cards",
+                              "led", "trick_seats", "_active", "_next", "__getitem__", "index", "tricks_done",
+                              "side", "side_points", "seat_points", "side_tricks", "trick_sides", "tricks",
+                              "trick_after", "_score"})
+
+
+class _LegalInto(ast.NodeTransformer):
+    """``return X`` of the play template's body as ``s._legal = X`` then ``return``
+    (`Compiler.build_play_step`)."""
+
+    def visit_Return(self, n):
+        return _template("s._legal = X\nreturn", X=n.value)
 
 
 # the auction template's own names and the State fields it reads (Compiler.build_auction_legal)

@@ -79,6 +79,11 @@ class State:
 
     __slots__ = _ALL_FIELDS
 
+    def __new__(cls, variant=None, *args, **kwargs):
+        """A State of ``variant``'s own class (`state_class`: the same State, with the
+        variant's generated ``apply_id``)."""
+        return object.__new__(getattr(variant, "state_class", cls) if cls is State else cls)
+
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
                  scores=None, deal_number: int = 0, variables=None):
         """Start a deal. ``hands``: per seat, the card texts (or card ids) in the order
@@ -249,6 +254,9 @@ class State:
         self.trick_seats.append(seat)
         if len(cards) < self._active:
             self.to_act = self._next[seat]
+            # the next seat's legal plays now: the next apply reads them anyway (one
+            # call of legal_ids less per play on the hot path)
+            self._legal = self.handler.legal(self)
         else:
             Play.end_trick(self)
 
@@ -387,12 +395,17 @@ class State:
             name, k = steps[self.step]
             if k is not None:  # a dealing step: k cards to each seat
                 skip, p = self._skip, self._dealt
-                for s, (hand, dealt) in enumerate(zip(self.hands, self.dealt)):
-                    cards = dealt[p:p + k]
-                    if skip is not None and skip[0] == s and p <= skip[1] < p + k:
-                        cards = [c for i, c in enumerate(cards) if p + i != skip[1]]
-                    hand += cards
-                    hand.sort()
+                if skip is None:
+                    for hand, dealt in zip(self.hands, self.dealt):
+                        hand += dealt[p:p + k]
+                        hand.sort()
+                else:
+                    for s, (hand, dealt) in enumerate(zip(self.hands, self.dealt)):
+                        cards = dealt[p:p + k]
+                        if skip[0] == s and p <= skip[1] < p + k:
+                            cards = [c for i, c in enumerate(cards) if p + i != skip[1]]
+                        hand += cards
+                        hand.sort()
                 self._dealt = p + k
                 self.step += 1
                 continue
@@ -558,14 +571,14 @@ def _copy_function():
     this module, each checked to be an identifier; nothing from a variant file."""
     how = {"=": "self.{0}", "list": "self.{0}[:]", "lists": "[x[:] for x in self.{0}]",
            "set": "self.{0}.copy()", "dict": "self.{0}.copy()"}
-    lines = ["def copy(self):", "    new = _new(State)"]
+    lines = ["def copy(self):", "    new = _new(type(self))"]
     for group in FIELDS.values():
         for name, kind in group.items():
             if not name.isidentifier():
                 raise ValueError(f"bad field name {name!r}")
             lines.append(f"    new.{name} = " + how[kind].format(name))
     lines.append("    return new")
-    namespace = {"_new": State.__new__, "State": State}
+    namespace = {"_new": object.__new__}
     exec(compile("\n".join(lines), "<State.copy>", "exec"), namespace)  # engine field names only
     fn = namespace["copy"]
     fn.__qualname__ = "State.copy"
@@ -1069,6 +1082,17 @@ def phases_of(v: Variant) -> dict[str, Phase]:
     return dict(PHASES, play=play, auction=auction)
 
 
+def state_class(v: Variant, apply_id) -> type:
+    """The class of ``v``'s States: `State` with ``apply_id`` the variant's own, made by
+    `interpreter.dsl.Compiler.build_play_step` (a play written out, the next legal plays
+    made at once; everything else goes to `State.apply_id`). ``State(v, ...)`` makes one
+    (`State.__new__`); it is a State in every other respect."""
+    apply_id.__doc__ = State.apply_id.__doc__
+    apply_id.__qualname__ = "State.apply_id"
+    return type("State", (State,), {"__slots__": (), "__doc__": State.__doc__, "__module__": State.__module__,
+                                    "__qualname__": "State", "apply_id": apply_id})
+
+
 def per_seat(v: Variant, values) -> list[int]:
     """Per-side values (scores, changes) shown per seat; per-seat values unchanged."""
     if v.score_unit == "side":
@@ -1107,7 +1131,7 @@ def _deal_given(v: Variant, hands, widow):
         whole = ids == deck.all_cards   # ids making up the deck (the resampler's)
     except TypeError:
         whole = False
-    if whole and len(widow) == v.widow_size and all(len(h) == want for h in hands):
+    if whole and len(widow) == v.widow_size and all(map(want.__eq__, map(len, hands))):
         return list(map(list, hands)), list(widow)
     dealt = []
     for s, h in enumerate(hands):

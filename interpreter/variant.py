@@ -661,8 +661,12 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             hook("may_double", v.may_double), hook("may_redouble", v.may_redouble), v.bid_number_ids,
             v.pass_action.id, v.double_action.id, v.redouble_action.id)
         v.auction_legal, v.auction_legal_source = auction.fn, auction.source
-    from .engine import phases_of  # engine imports this module
+    from .engine import Play, State, phases_of, state_class  # engine imports this module
     v.phases = phases_of(v)
+    # apply_id with the play written out (the hot path; Compiler.build_play_step)
+    step = comp.build_play_step(v.plain_play, State.apply_id, Play.card_played, Play.end_trick, v.actions,
+                                v.plain_trump, v.tricks, v.last_trick, v.after_trick)
+    v.state_class, v.play_step_source = state_class(v, step.fn), step.source
     return v
 
 
