@@ -140,6 +140,7 @@ class ArenaServer:
         self.server = None
         self.admin_token = None
         self.health = None
+        self._watch_tasks: set = set()     # the tasks of the Watch calls being served
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
@@ -221,6 +222,11 @@ class ArenaServer:
             self.arena.spectators.feed.close()
             self._sweeper.cancel()
             await asyncio.sleep(0.2)
+            # a spectator that does not read is stuck in a write its window does not take:
+            # end it here (gRPC logs a cancelled handler only at debug level; left to the
+            # server's stop, each would print a traceback)
+            for t in list(self._watch_tasks):
+                t.cancel()
             self.arena.writer.shutdown(wait=True)
         if self.server is not None:
             await self.server.stop(grace)
@@ -341,6 +347,8 @@ class ArenaServer:
             pos = feed.end
             first = [d for g in list(arena.games.values()) for d in g.feed.since(0)]
         reader = spectators.admit(feed, pos)
+        task = asyncio.current_task()
+        self._watch_tasks.add(task)
         try:
             await context.send_initial_metadata(())     # accepted: the client may know it now
             if first:
@@ -363,6 +371,7 @@ class ArenaServer:
                 reader.pos += len(batch)
                 yield batch
         finally:
+            self._watch_tasks.discard(task)
             spectators.leave(reader)
 
     # -- admin --------------------------------------------------------------------------
