@@ -17,6 +17,7 @@ class RandomBot:
         self.rng = random.Random(seed)
         # randrange(n) for n >= 1 is _randbelow(n): the same draws, one call fewer
         self._randrange = self.rng._randbelow
+        self._getrandbits = self.rng.getrandbits
 
     def decide(self, observation: dict, legal_actions: list[str]) -> str:
         """One legal action (a text form), uniformly at random (``observation`` unused).
@@ -30,9 +31,16 @@ class RandomBot:
         action's id; reads nothing else, so no observation is built (the fast path of
         `taash simulate`)."""
         legal = state.legal_ids()
-        if not legal:
+        n = len(legal)
+        if not n:
             raise ValueError("no legal action to choose from: the deal is over")
-        return legal[self._randrange(len(legal))]
+        # randrange(n) written out (random._randbelow_with_getrandbits): the same draw,
+        # no call of its own (this is simulate's hot path)
+        k = n.bit_length()
+        r = self._getrandbits(k)
+        while r >= n:
+            r = self._getrandbits(k)
+        return legal[r]
 
 
 class ObservationRandomBot(RandomBot):

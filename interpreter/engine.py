@@ -22,6 +22,7 @@ from bisect import bisect_right, insort
 from itertools import chain
 
 from .actions import Action, default_of
+from .draws import shuffle
 from .errors import IllegalActionError, InvalidActionError, StateError
 from .variant import Variant
 
@@ -1107,7 +1108,7 @@ def _order_from(start: int, n: int) -> list[int]:
 def _deal_from_seed(v: Variant, dealer: int, seed):
     """Shuffle from ``seed`` and deal in the flow's packets, seat by seat from eldest (§0.7)."""
     deck = v.deck.cards()
-    random.Random(seed).shuffle(deck)
+    shuffle(deck, random.Random(seed))     # as random.shuffle, faster (draws.py)
     n = v.players
     take = deck.__getitem__
     dealt = [None] * n

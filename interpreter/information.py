@@ -101,6 +101,7 @@ from bisect import bisect_right, insort
 from collections import OrderedDict
 from math import factorial
 
+from .draws import shuffle
 from .errors import IllegalActionError, TaashError
 
 MAX_TRIES = 2000
@@ -459,7 +460,7 @@ class Resampler:
             total, (cums, rows) = self._memo[(j, r)]
             row = rows[bisect_right(cums, rng.randrange(total))]
             cs = list(cards)
-            rng.shuffle(cs)
+            shuffle(cs, rng)
             k = 0
             for g, m in enumerate(row):
                 if m:
@@ -468,7 +469,7 @@ class Resampler:
             r = tuple(a - b for a, b in zip(r, row))
         for g, ps in enumerate(self.groups):
             cs = into[g]
-            rng.shuffle(cs)
+            shuffle(cs, rng)
             for p, c in zip(ps, cs):
                 deal[p] = c
         return deal

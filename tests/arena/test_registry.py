@@ -167,3 +167,25 @@ def test_the_random_bot_refuses_an_empty_choice():
     from arena.bots import RandomBot
     with pytest.raises(ValueError, match="no legal action"):
         RandomBot(0).decide({}, [])
+
+
+def test_the_random_bot_as_a_state_agent_draws_as_randrange():
+    # its draw is randrange written out: the n-th decision takes the n-th randrange of
+    # Random(seed), whatever the number of legal actions (1, powers of two, between)
+    import random
+
+    from arena.bots import RandomBot
+
+    class At:   # what decide_state reads of a State
+        def __init__(self, legal):
+            self.legal = legal
+
+        def legal_ids(self):
+            return self.legal
+
+    sizes = [1, 2, 3, 5, 8, 9, 17, 31, 32, 33, 100] * 20
+    bot, ref = RandomBot("7:2"), random.Random("7:2")
+    got = [bot.decide_state(At(list(range(10, 10 + n))), 0) for n in sizes]
+    assert got == [10 + ref.randrange(n) for n in sizes]
+    with pytest.raises(ValueError, match="no legal action"):
+        bot.decide_state(At([]), 0)
