@@ -48,12 +48,23 @@ def test_real_observations_of_every_shipped_variant_fit_the_schema(name):
         obs = observations(name, bot, seed, deals=2)
         assert obs
         for o in obs:
+            # the schema names every key (additionalProperties is open, so this is the
+            # check that it does not fall behind the engine)
+            assert set(o) == set(SCHEMA["properties"]), set(o) ^ set(SCHEMA["properties"])
             errors = sorted(check.iter_errors(o), key=str)
             assert not errors, f"{name} seat {o['seat']} {o['phase']}: {errors[0].message} at {list(errors[0].path)}"
             assert o["to_act"] == o["seat"] and o["legal_actions"]
             phases.add(o["phase"])
     # every variant has a play; one without an auction (court-piece) has a trump choice
     assert {"auction" if load_variant(name).has_auction else "trump", "play"} <= phases
+
+
+def test_the_schema_requires_every_key_it_names_and_protocol_md_lists_them():
+    import re
+    assert SCHEMA["required"] == list(SCHEMA["properties"])
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    listed = re.search(r"Today's keys: `([^`]*)`", doc).group(1).split()
+    assert listed == SCHEMA["required"]
 
 
 def test_the_schema_is_strict_where_it_matters():
