@@ -18,7 +18,13 @@ from .registry import UnknownBotError
 
 
 class CLIError(Exception):
-    """A usage error: printed as `taash: error: ...`, exit 2."""
+    """A usage error: printed as `taash: error: ...`, exit 2; with ``located`` the message
+    is located problems (``file:line:col: error: ...``, as `taash check` prints them),
+    printed as they are."""
+
+    def __init__(self, message: str, located: bool = False):
+        super().__init__(message)
+        self.located = located
 
 
 def _parse_set(items) -> dict:
@@ -460,7 +466,7 @@ def main(argv=None) -> int:
         print(f"taash: error: {e}", file=sys.stderr)
         return 1
     except CLIError as e:
-        print(f"taash: error: {e}", file=sys.stderr)
+        print(e if e.located else f"taash: error: {e}", file=sys.stderr)
         return 2
     except UnknownBotError as e:
         print(f"taash: error: {e}", file=sys.stderr)

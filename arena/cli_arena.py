@@ -347,7 +347,7 @@ def _variant_text(name: str, options: dict) -> str:
         load_variant(path, options or None)      # its problems located in the caller's file
         data, _ = load_raw(path)
     except VariantError as e:
-        raise CLIError("\n".join(p.format() for p in e.problems)) from None
+        raise CLIError("\n".join(p.format() for p in e.problems), located=True) from None
     return json.dumps(data)
 
 

@@ -397,12 +397,16 @@ class Arena:
         if game.id not in conn.games:
             conn.games.add(game.id)
             conn.send(self._game_start(game, conn.bot, resumed=seat.away or game.match is not None))
+        waiting = [p for p in self.pending.values() if p.game is game and p.seat == s]
         if seat.away:
             seat.away = False
-            self._verdict(game, s, V.RESUMED, message="the seat is back; a pending request is sent again")
-        for p in self.pending.values():
-            if p.game is game and p.seat == s:
-                p.wake()
+            if waiting:
+                self._verdict(game, s, V.RESUMED, rid=waiting[0].rid,
+                              message="the seat is back; its pending request is sent again")
+            else:
+                self._verdict(game, s, V.RESUMED, message="the seat is back; no request of it is pending")
+        for p in waiting:
+            p.wake()
 
     def _seat_conn(self, game: Game, s: int) -> Connection | None:
         seat = game.seats[s]

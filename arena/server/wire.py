@@ -19,7 +19,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1.health_pb2 import HealthCheckResponse
 
-from interpreter import VariantError, load_variant
+from interpreter import VariantError, load_variant, shipped_variants
 
 from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
@@ -421,9 +421,12 @@ class ArenaServer:
             else:
                 v = load_variant(request.variant, options or None)
         except VariantError as e:
-            where = "" if request.variant_yaml else "(a variant path is read on the arena's host) "
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                where + "\n".join(p.format() for p in e.problems)[:4000])
+            shipped = not request.variant_yaml and request.variant in shipped_variants()
+            # a shipped variant's problem is an option's: named by the variant, not by a path
+            text = "\n".join(f"{request.variant}: {p.message}" if shipped and p.line < 1 else p.format()
+                             for p in e.problems)
+            where = "" if request.variant_yaml or shipped else "(a variant path is read on the arena's host) "
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, (where + text)[:4000])
         bots = list(request.bots)
         if len(bots) != v.players:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,

@@ -138,6 +138,10 @@ def test_disconnect_and_resume_the_pending_decision(server, tmp_path):
     acts = check_answers_applied(rec, log)
     assert not any(dflt for *_, dflt in acts)
     assert [v["kind"] for v in log["verdicts"]] == ["RESUMED"]
+    # the verdict names the request it sends again (it had none before this was mended)
+    assert [v["request_id"] for v in log["verdicts"]] == [req3["request_id"]]
+    [resumed] = [v for v in rec["arena"]["verdicts"] if v["kind"] == "RESUMED"]
+    assert resumed["request_id"] == req3["request_id"] and "pending request is sent again" in resumed["message"]
 
 
 @pytest.mark.slow

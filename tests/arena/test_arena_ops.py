@@ -305,7 +305,16 @@ def test_a_variant_file_of_the_caller_is_sent_as_text(server, tmp_path):
     out = subprocess.run([*TAASH, "arena", "match", "bad.yaml", "--bots", "r,r,r", "--server", server.addr,
                           "--data", str(server.data)], capture_output=True, text=True, env=env(), cwd=tmp_path,
                          timeout=120)
-    assert out.returncode == 2 and "bad.yaml:2:" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    # printed as `taash check` prints it: the location first, "error:" once
+    assert out.stderr.startswith(str(tmp_path / "bad.yaml") + ":") and "bad.yaml:2:" in out.stderr, out.stderr
+    assert "taash: error:" not in out.stderr
+    # a shipped name with a bad option: the arena's problem, with no word of paths
+    out = subprocess.run([*TAASH, "arena", "match", "29", "--bots", "r,r,r,r", "--set", "nope=1", "--server",
+                          server.addr, "--data", str(server.data)], capture_output=True, text=True, env=env(),
+                         cwd=tmp_path, timeout=120)
+    assert out.returncode == 1 and "invalid argument: 29: unknown option 'nope'" in out.stderr, out.stderr
+    assert "variant path" not in out.stderr and out.stderr.count("error:") == 1
     # a name that is neither here nor shipped: the arena's answer says where it looked
     out = subprocess.run([*TAASH, "arena", "match", "elsewhere.yaml", "--bots", "r,r,r,r", "--server", server.addr,
                           "--data", str(server.data)], capture_output=True, text=True, env=env(), cwd=tmp_path,
