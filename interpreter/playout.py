@@ -50,10 +50,10 @@ that yields each decision point ``(state, seat)`` and is sent the answer; `Playo
 the same as calls (``start``, then ``send`` per answer, each returning the next decision
 point or None), for a driver that is called back when an answer comes (the arena
 applies a bot's answer from the stream that brought it); the async driver `play_async`
-is a loop over a `Playout` that only asks the agents, and the sync driver `play` the same
-loop over `steps` itself (one call less per decision). The sequence is thus
-written once, needs neither threads nor asyncio here, and costs one ``send`` per decision
-(about 0.1 µs). It also builds nothing a caller did not ask for: no observation for a
+is a loop over a `Playout` that only asks the agents, and the sync driver `play` gives
+`steps` the agents to ask itself (``ask``: no switch of generator per decision). The
+sequence is thus written once, needs neither threads nor asyncio here, and costs at most
+one ``send`` per decision (about 0.1 µs). It also builds nothing a caller did not ask for: no observation for a
 state agent, no record (``match.record()`` is the caller's), no event unless a hook is
 given.
 """
@@ -123,10 +123,13 @@ def policy(agent, prefer: str = "state"):
 
 
 def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_fault=None,
-          on_deal_start=None, on_action=None, on_deal_end=None):
+          on_deal_start=None, on_action=None, on_deal_end=None, ask=None):
     """The sequence of a match, as a generator: yields ``(state, seat)`` at each decision
     and is sent the answer (an action, its text, its id, or a `NoAnswer`); returns the number of
-    deals it played. Drivers: `play`, `play_async`.
+    deals it played. Drivers: `play`, `play_async`. With ``ask`` (a list per seat of
+    functions ``f(state, seat) -> answer``, as `policy` makes them) it asks them itself
+    and yields nothing (an exception from one is a `NoAnswer` of kind `ERROR`): `play`'s
+    way, with no switch of generator per decision.
 
     ``match``: an `interpreter.Match` (played on from where it is). ``max_deals``: stop
     once the match holds that many deals (None: until ``match.over``). ``deals``: per
@@ -147,7 +150,13 @@ def steps(match, *, max_deals: int | None = None, deals: list | None = None, on_
             on_deal_start(st)
         while st.to_act >= 0:
             seat = st.to_act
-            answer = yield st, seat
+            if ask is None:
+                answer = yield st, seat
+            else:
+                try:
+                    answer = ask[seat](st, seat)
+                except Exception as e:
+                    answer = NoAnswer(ERROR, e)
             try:
                 if type(answer) is int:         # an action id (a state agent's): the hot path
                     st.apply_id(answer)
@@ -231,18 +240,8 @@ def play(match, agents, *, prefer: str = "state", **kw):
     if len(agents) != match.v.players:
         raise StateError(f"{match.v.players} seats need {match.v.players} agents, not {len(agents)}")
     ask = [policy(a, prefer) for a in agents]
-    gen = steps(match, **kw)  # as Playout does, with no call between (the hot path of simulate)
-    send = gen.send
-    try:
-        st, seat = send(None)
-        while True:
-            try:
-                answer = ask[seat](st, seat)
-            except Exception as e:
-                answer = NoAnswer(ERROR, e)
-            st, seat = send(answer)
-    except StopIteration:
-        return match
+    next(steps(match, ask=ask, **kw), None)     # asks the agents itself: yields nothing
+    return match
 
 
 async def play_async(match, decide, **kw):
