@@ -311,7 +311,7 @@ class Compiler:
                         lets.append(self.let(d))
                     except DSLError as e:
                         errors.append(e)
-                typed = self.value(inner)
+                typed = self.value(inner, kind)
                 const = typed.const
                 try:
                     self.expect(inner, typed.type, kind, "this rule")
@@ -657,7 +657,7 @@ LEGAL""", TRICKS=names.const(tricks))
             return
         if got == want or (got == NONE and want in _NONEABLE):
             return
-        raise DSLError(f"{what} should be a {want}, not a {got}", *_pos(node))
+        raise DSLError(f"{what} should be {_a(want)}, not {_a(got)}", *_pos(node))
 
     @_collecting
     def stmt(self, node: Tree, depth: int) -> T:
@@ -685,7 +685,7 @@ LEGAL""", TRICKS=names.const(tricks))
                                    *_pos(expr))
                 var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
                 if name in self.locals and self.locals[name][1] != etyp:
-                    raise DSLError(f"'{name}' was a {self.locals[name][1]}, not a {etyp}", *_pos(expr))
+                    raise DSLError(f"'{name}' was {_a(self.locals[name][1])}, not {_a(etyp)}", *_pos(expr))
                 if name not in self.locals:
                     self.unread[name] = _pos(lv)
                 self.locals[name] = (var, etyp, _NC)
@@ -700,7 +700,7 @@ LEGAL""", TRICKS=names.const(tricks))
                 score = entry.index == "score"
                 want = self.score_unit if score else entry.index
                 if idx.type != want:
-                    raise DSLError(f"index of '{name}' should be a {want}, not a {idx.type}"
+                    raise DSLError(f"index of '{name}' should be {_a(want)}, not {_a(idx.type)}"
                                    + (f" (this match keeps scores per {want})" if score else ""),
                                    *_pos(lv.children[1]))
             elif len(lv.children) != 1:
@@ -724,7 +724,7 @@ LEGAL""", TRICKS=names.const(tricks))
         if len(lv.children) != 1:
             raise DSLError(f"'{name}' is a variable of one {typ}: it cannot be indexed", *_pos(lv))
         if op != "=" and typ != INT:
-            raise DSLError(f"'{op}' changes a number; '{name}' is a {typ}: write `{name} = ...`",
+            raise DSLError(f"'{op}' changes a number; '{name}' is {_a(typ)}: write `{name} = ...`",
                            *_pos(lv))
         val = self.value(expr)
         self.expect(expr, val.type, typ, f"the value assigned to '{name}'")
@@ -803,12 +803,37 @@ LEGAL""", TRICKS=names.const(tricks))
 
     def check_defines(self) -> dict[str, str]:
         """Check every named expression on its own (with the names of every hook), so that
-        one no rule uses is checked too. Returns {name: type}. Raises DefineError."""
+        one no rule uses is checked too, each to its end as a rule is. Returns {name: type}.
+        Raises DefineError: the first problem, with every problem in ``errors`` (by named
+        expression, then by position). A problem inside another named expression it uses is
+        kept only if that one is checked later, so that each is reported once (and a cycle
+        once, where it closes)."""
         self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
-        out = {}
+        out, problems, checked = {}, [], set()
         for name in self.defines:
-            self.locals, self._expansions = {}, 0
-            out[name] = self.define(None, name).type
+            self.locals, self._expansions, self.failed = {}, 0, {}
+            self.errors = errors = []
+            self._expanding.append(name)
+            try:
+                tree = self.parse(self.defines[name], "expr_rule")
+                if len(tree.children) > 1:
+                    raise DSLError("a named expression cannot hold `let`: define each part by name",
+                                   *_pos(tree.children[0]))
+                out[name] = self.value(tree.children[0]).type
+            except DSLError as e:
+                errors.extend(e.errors)
+            finally:
+                self._expanding.pop()
+                self.errors = None
+            for e in sorted(errors, key=lambda e: (e.line, e.column)):
+                if not isinstance(e, DefineError):  # in this one's own text
+                    problems.append(DefineError(e.message, e.line, e.column, name))
+                elif e.define not in checked:      # in one it uses, not checked yet
+                    problems.append(e)
+            checked.add(name)
+        if problems:
+            problems[0].errors = problems
+            raise problems[0]
         return out
 
     def strength(self, t: T) -> T:
@@ -826,7 +851,7 @@ LEGAL""", TRICKS=names.const(tricks))
         name = self.fresh_name(tok, "the variable of " + op)
         tset = self.value(set_node)
         if tset.type not in _ELEMENT:
-            raise DSLError(f"{op}(...) goes over cards or seats, not a {tset.type}", *_pos(set_node))
+            raise DSLError(f"{op}(...) goes over cards or seats, not {_a(tset.type)}", *_pos(set_node))
         self._q += 1
         qvar = f"_q{self._q}"
         self.locals[name] = (qvar, _ELEMENT[tset.type], _NC)
@@ -838,14 +863,15 @@ LEGAL""", TRICKS=names.const(tricks))
         return T(op, tset.type if op == "those" else BOOL, _NC, [tset, body], qvar)
 
     @_collecting
-    def value(self, node) -> T:
-        """The typed tree of an expression node. Raises DSLError."""
+    def value(self, node, want: str | None = None) -> T:
+        """The typed tree of an expression node; ``want``, the rule's type, is passed to
+        its cases. Raises DSLError."""
         if isinstance(node, Token):
             raise DSLError(f"unexpected '{node}'", node.line, node.column)
         d = node.data
         ch = node.children
         if d == "cases":
-            return self.cases(node)
+            return self.cases(node, want)
         if d == "number":
             return T("const", INT, int(ch[0]))
         if d == "true":
@@ -910,14 +936,14 @@ LEGAL""", TRICKS=names.const(tricks))
                 return T("error", ERROR)
             if op in ("==", "!="):
                 if not (at == bt or NONE in (at, bt) and (at in _NONEABLE or bt in _NONEABLE)):
-                    raise DSLError(f"cannot compare a {at} with a {bt}", *_pos(node))
+                    raise DSLError(f"cannot compare {_a(at)} with {_a(bt)}", *_pos(node))
                 if at in (CARDS, LIST):
                     raise DSLError(f"cannot compare {at} with '{op}'", *_pos(node))
             elif at == bt == RANK:   # by strength: none ranks below every rank
                 ta, tb = self.strength(ta), self.strength(tb)
             else:
                 if at != INT or bt != INT:
-                    raise DSLError(f"'{op}' compares numbers (or two ranks), not a {at} and a {bt}",
+                    raise DSLError(f"'{op}' compares numbers (or two ranks), not {_a(at)} and {_a(bt)}",
                                    *_pos(node))
             const = _NC
             if ta.const is not _NC and tb.const is not _NC:
@@ -930,7 +956,7 @@ LEGAL""", TRICKS=names.const(tricks))
             if not ((at == CARD and bt == CARDS) or (at == INT and bt == LIST)
                     or (at == SEAT and bt == SEATS)):
                 raise DSLError(f"'in' needs a card and cards (a seat and seats, a number and a "
-                               f"list), not a {at} and {bt}", *_pos(node))
+                               f"list), not {_a(at)} and {_a(bt)}", *_pos(node))
             return T("compare", BOOL, _NC, [ta, tb], "in" if d == "member" else "not in")
         if d == "binop":
             a, op, b = ch
@@ -948,45 +974,59 @@ LEGAL""", TRICKS=names.const(tricks))
             a, i = ch
             ta, ti = self.value(a), self.value(i)
             if ta.type != LIST:
-                raise DSLError(f"only a list can be indexed, not a {ta.type}", *_pos(node))
+                raise DSLError(f"only a list can be indexed, not {_a(ta.type)}", *_pos(node))
             if ti.type != self.score_unit:
-                raise DSLError(f"an index of the score should be a {self.score_unit}, not a {ti.type} "
+                raise DSLError(f"an index of the score should be a {self.score_unit}, not {_a(ti.type)} "
                                f"(this match keeps scores per {self.score_unit})", *_pos(i))
             return T("index", INT, _NC, [ta, ti])
         raise DSLError(f"unsupported construct '{d}'", *_pos(node))
 
-    def cases(self, node) -> T:
+    def cases(self, node, want: str | None = None) -> T:
+        """``when C: V ... else: V``. ``want`` is the rule's type when it is known: each
+        case's value is checked against it, and each case of another type is a problem of
+        its own. Without it (a named expression), the cases must agree with each other."""
         kids = []
         default = None
-        typ = None
+        typ = want
         for c in node.children:
             if c.data == "case":
                 tc = self.value(c.children[0])
-                self.expect(c.children[0], tc.type, BOOL, "the condition after 'when'")
+                try:
+                    self.expect(c.children[0], tc.type, BOOL, "the condition after 'when'")
+                except DSLError as e:
+                    self.report(e)
                 if tc.const is False:
-                    raise DSLError("this case can never apply (its condition is always false)",
-                                   *_pos(c.children[0]))
-                tv = self.value(c.children[1])
-                vt = tv.type
-                if vt == ERROR:
-                    pass
-                elif typ is None or typ == NONE:
-                    if typ == NONE and vt not in _NONEABLE | {NONE}:
-                        raise DSLError(f"every case should give one type, not none and a {vt}",
-                                       *_pos(c.children[1]))
-                    typ = vt
-                elif vt != typ and not (vt == NONE and typ in _NONEABLE):
-                    raise DSLError(f"every case should give a {typ}, not a {vt}", *_pos(c.children[1]))
+                    self.report(DSLError("this case can never apply (its condition is always false)",
+                                         *_pos(c.children[0])))
+                vnode = c.children[1]
+            else:
+                vnode = c.children[0]
+            tv = self.value(vnode)
+            vt = tv.type
+            if want is not None:
+                if vt == ERROR or vt == want or (vt == NONE and want in _NONEABLE):
+                    self.expect(vnode, vt, want, "")  # a misspelt name: a hint of the type
+                else:
+                    self.report(DSLError(f"every case should give {_a(want)}, not {_a(vt)}", *_pos(vnode)))
+            elif vt == ERROR:
+                pass
+            elif typ is None or (typ == NONE and vt in _NONEABLE):
+                typ = vt
+            elif vt != typ and not (vt == NONE and typ in _NONEABLE):
+                self.report(DSLError(f"every case should give one type: an earlier case gives {_a(typ)}, "
+                                     f"this one {_a(vt)}", *_pos(vnode)))
+            if c.data == "case":
                 kids += [tc, tv]
             else:
-                tv = self.value(c.children[0])
-                vt = tv.type
-                if vt != ERROR and typ is not None and vt != typ and not (
-                        (vt == NONE and typ in _NONEABLE) or (typ == NONE and vt in _NONEABLE)):
-                    raise DSLError(f"every case should give a {typ}, not a {vt}", *_pos(c.children[0]))
-                typ = vt if typ in (None, NONE) and vt != ERROR else typ
                 default = tv
         return T("cases", typ, _NC, kids, default)
+
+    def report(self, e: DSLError) -> None:
+        """A problem after which checking can go on: recorded while a rule is checked to its
+        end, else raised."""
+        if self.errors is None:
+            raise e
+        self.errors.append(e)
 
     def literal(self, node, text: str) -> T:
         deck = self.deck
@@ -1092,7 +1132,7 @@ LEGAL""", TRICKS=names.const(tricks))
                 if want == SET:
                     if v.type not in _ELEMENT or set_type not in (None, v.type):
                         raise DSLError(f"argument {i + 1} of {fname}() should be "
-                                       f"{set_type or 'cards or seats'}, not a {v.type}", *_pos(a))
+                                       f"{set_type or 'cards or seats'}, not {_a(v.type)}", *_pos(a))
                     set_type = v.type
                     continue
                 if want == names.ANSWER:
@@ -1483,6 +1523,18 @@ def _pos(node) -> tuple[int, int]:
         if p != (1, 1):
             return p
     return 1, 1
+
+
+def _a(typ: str) -> str:
+    """A type as a message names one value of it: "a number", "an answer", but "cards",
+    "seats", "none" (a set or nothing takes no article).
+
+    >>> _a(CARDS), _a(INT), _a(names.ANSWER)
+    ('cards', 'a number', 'an answer')
+    """
+    if typ in (CARDS, SEATS, NONE, SET):
+        return typ
+    return ("an " if typ[0] in "aeiou" else "a ") + typ
 
 
 def _typed_hint(e: DSLError, want: str) -> None:

@@ -579,8 +579,9 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
 
     try:
         comp.check_defines()
-    except DefineError as e:
-        dsl_problem(("define", e.define), e)
+    except DefineError as err:
+        for e in err.errors:  # every problem of every named expression
+            dsl_problem(("define", e.define), e)
 
     for hook, (p, kind, default) in HOOKS.items():
         if hook in AUCTION_HOOKS and not has_auction:

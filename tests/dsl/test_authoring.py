@@ -187,3 +187,58 @@ def test_played_is_none_until_a_seat_plays_and_whole_after_the_trick(tmp_path):
     for a in ["play JS", "play JH", "play 7S"]:
         st.apply(a)
     assert st.target == 16   # after the trick, both cards were there
+
+
+# -- cases are checked against the rule's own type ----------------------------------------
+
+def test_a_case_of_the_wrong_type_is_blamed_not_the_right_one(tmp_path):
+    # may_play gives cards: line 5 `    when leading: 3`, the `3` at 5 + 14 = 19; the `else:
+    # hand` of line 6 is right
+    _, probs = problems_of(tmp_path, HEAD + "play:\n  may_play: |\n    when leading: 3\n    else: hand\n")
+    assert probs == [(5, 19, "play.may_play: every case should give cards, not a number")]
+
+
+def test_a_case_of_a_seat_rule_is_checked_against_a_seat(tmp_path):
+    # line 5 `    when true: 3`, the `3` at 5 + 11 = 16
+    _, probs = problems_of(tmp_path, HEAD + "play:\n  leader: |\n    when true: 3\n    else: eldest\n")
+    assert probs == [(5, 16, "play.leader: every case should give a seat, not a number")]
+
+
+def test_every_case_of_the_wrong_type_is_a_problem(tmp_path):
+    # lines 5-7 of may_play: `3` at 5 + 14 = 19, `trump` (a suit) at 5 + 6 = 11
+    _, probs = problems_of(tmp_path, HEAD + "play:\n  may_play: |\n    when leading: 3\n"
+                                            "    when trump_exposed: hand\n    else: trump\n")
+    assert probs == [(5, 19, "play.may_play: every case should give cards, not a number"),
+                     (7, 11, "play.may_play: every case should give cards, not a suit")]
+
+
+def test_cases_of_a_named_expression_must_agree(tmp_path):
+    # a named expression has no type of its own: the later case is blamed, not the first.
+    # line 6 `    else: 3`, the `3` at 5 + 6 = 11
+    _, probs = problems_of(tmp_path, HEAD + "define:\n  pick: |\n    when leading: hand\n    else: 3\n")
+    assert probs == [(6, 11, "define.pick: every case should give one type: an earlier case "
+                             "gives cards, this one a number")]
+
+
+# -- named expressions are checked to their end, as rules are ------------------------------
+
+def test_every_problem_of_a_named_expression(tmp_path):
+    # line 4: `  void: ` is 8 characters, the value starts at column 9: the '=' at
+    # 9 + 26 = 35, trump_exposd at 9 + 34 = 43, hgh_bid at 9 + 51 = 60
+    _, probs = problems_of(tmp_path, HEAD + "define:\n  void: count(in_suit(hand, led)) = 0 and "
+                                            "trump_exposd and hgh_bid > 3\n")
+    assert [(ln, col) for ln, col, _ in probs] == [(4, 35), (4, 43), (4, 60)]
+    assert probs[0][2].startswith("define.void: unexpected '=': to compare, write '=='")
+    assert probs[1][2] == ("define.void: unknown name 'trump_exposd' (did you mean 'trump_exposed', "
+                           "of type condition?)")
+    assert probs[2][2] == "define.void: unknown name 'hgh_bid' (did you mean 'high_bid', of type number?)"
+
+
+def test_every_named_expression_is_checked_and_each_problem_reported_once(tmp_path):
+    # a and b make a cycle, closed at b's `a` (line 5, column 6), reported once; b's `zz`
+    # (5 + 8 = 14) too; c uses b and has its own `yy` (line 6, 6 + 10 = 16)
+    _, probs = problems_of(tmp_path, HEAD + "define:\n  a: b + 1\n  b: a + 1 + zz\n  c: b > 1 and yy\n")
+    assert probs == [(5, 6, "define.b: 'a' is defined in terms of itself (a -> b -> a); named "
+                            "expressions cannot be recursive"),
+                     (5, 14, "define.b: unknown name 'zz'"),
+                     (6, 16, "define.c: unknown name 'yy'")]

@@ -193,7 +193,7 @@ def test_type_error_number_plus_condition(tmp_path):
 def test_type_error_cards_equals_number(tmp_path):
     p = write(tmp_path, HEAD + "auction:\n  may_pass: hand == 3\n")
     # line 4: the comparison starts with the value, column 13
-    check(p, 4, 13, "cannot compare a cards with a number")
+    check(p, 4, 13, "cannot compare cards with a number")
 
 
 def test_rule_never_satisfied(tmp_path):
@@ -383,7 +383,7 @@ def block(key: str, rule: str, section: str = "play") -> str:
     # beats() compares cards: `me` (col 7) is a seat
     ("beats(me, winning_card)", 5, 11, "argument 1 of beats() should be a card, not a seat"),
     # a union of cards and seats: `seats` at col 19
-    ("count(union(hand, seats)) > 0", 5, 23, "argument 2 of union() should be cards, not a seats"),
+    ("count(union(hand, seats)) > 0", 5, 23, "argument 2 of union() should be cards, not seats"),
     # ranks compare with ranks only: the comparison starts at col 1
     ("rank(winning_card) > 3", 5, 5, "'>' compares numbers (or two ranks), not a rank and a number"),
     # a seat is named, never numbered: `1` (col 1) is a number

@@ -75,3 +75,12 @@ def test_guide_preset_example_switches_with_an_option(tmp_path):
     p.write_text(src)
     assert "12" not in load_variant(p).sources["match.ends"]
     assert "12" in load_variant(p, {"long_match": True}).sources["match.ends"]
+
+
+def test_guide_says_one_thing_about_a_flow_without_an_auction():
+    # "The flow" once said every flow needs an auction, which the checker, the section "A
+    # flow without an auction" and variants/court-piece.yaml contradict
+    flow = GUIDE.split("\n### The flow\n", 1)[1].split("\n### ", 1)[0]
+    assert "cannot be written" not in flow and "exactly one `auction`" not in flow
+    assert "The `auction` step is optional" in flow
+    assert not load_variant("court-piece").has_auction

@@ -507,7 +507,7 @@ PLAY_TIME = {
     "none branch in may_play (if/else)": (("play", "may_play"), "hand if leading else none",
                                           "play.may_play: both branches"),
     "none branch in may_play (cases)": (("play", "may_play"), "when leading: hand\nelse: none",
-                                        "play.may_play: every case should give a cards"),
+                                        "play.may_play: every case should give cards, not none"),
     "none branch as the right side of 'in'": (("play", "counts_as_trump"),
                                               '"7C" in (hand if trump_hidden else none)',
                                               "play.counts_as_trump: both branches"),
