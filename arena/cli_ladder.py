@@ -18,9 +18,11 @@ class UsageError(Exception):
     here, not by arena.cli, so that it works under `python -m arena.cli` too.)"""
 
 
-def _store(args):
+def _store(args, create: bool = False):
+    """The ladder store of ``--store``/``--data``; a command that only reads it does not
+    create it (NoLadder, a StoreError, when there is none)."""
     from .ladder import open_store
-    return open_store(args.store, args.data)
+    return open_store(args.store, args.data, create)
 
 
 def _fail(e) -> int:
@@ -67,7 +69,12 @@ def make_runner(args):
                               f"({', '.join(names) or 'none'}): start some with `taash bot ...`, or name them with --bots")
         return runner, names
     from .registry import names as bot_names
-    specs = dict(parse_bot_spec(b) for b in (args.bots or bot_names()))
+    pairs = [parse_bot_spec(b) for b in (args.bots or bot_names())]
+    specs = dict(pairs)
+    if len(specs) < len(pairs):
+        twice = sorted({n for n, _ in pairs if sum(m == n for m, _ in pairs) > 1})
+        raise LadderError(f"--bots names {', '.join(repr(n) for n in twice)} more than once: "
+                          "each bot of a ladder has one name (NAME=module:factory to name one)")
     if args.cluster == "ray":
         from .ladder.cluster import RayRunner
         return RayRunner(args.variant, specs, address=args.address, num_cpus=args.workers), sorted(specs)
@@ -108,7 +115,7 @@ def cmd_run(args) -> int:
 
     try:
         runner, names = make_runner(args)   # the variant and bots checked before any database is made
-        store = _store(args)
+        store = _store(args, create=True)
         events = store.events(runner.variant.ref)
         clock.update(t0=time.perf_counter(), base=events[-1]["deals_total"] if events else 0)
         summary = run_ladder(store, runner, names, args.deals, settings, workers=workers, on_event=on_event)
@@ -192,19 +199,26 @@ def cmd_plot(args) -> int:
 
 def cmd_verify(args) -> int:
     from interpreter import load_variant
-    from .ladder import StoreError, recompute
+    from .ladder import LadderError, StoreError, recompute
     try:
         store = _store(args)
         variants = _variants(store, args)
         bad = 0
+        if not variants:
+            return _fail(f"no ladder in {args.store or args.data}: nothing to verify"
+                         + (f" of {args.variant}" if getattr(args, "variant", None) else ""))
         for v in variants:
-            again = [s.to_json() for s in recompute(store, load_variant(v)).table()]
+            differ = []
+            again = [s.to_json() for s in recompute(store, load_variant(v), differ).table()]
             stored = [s.to_json() for s in store.standings(v)]
             same = again == stored
-            bad += not same
+            bad += not same or bool(differ)
+            for line in differ:
+                print(line)
             print(f"{v}: {len(store.events(v))} events, standings from the records "
-                  f"{'equal' if same else 'DIFFER FROM'} the stored standings")
-    except StoreError as e:
+                  f"{'equal' if same else 'DIFFER FROM'} the stored standings"
+                  + (f"; {len(differ)} games' stored scores differ from their records" if differ else ""))
+    except (StoreError, LadderError) as e:
         return _fail(e)
     return 1 if bad else 0
 

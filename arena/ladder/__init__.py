@@ -13,9 +13,9 @@ from .ladder import LadderSettings, RunSummary, recompute, run_ladder, variant_r
 from .ratings import BotStanding, GameResult, Ratings
 from .runners import ArenaRunner, InProcessRunner, LadderError, parse_bot_spec
 from .schedule import GameSpec, plan_round, round_seed, seatings
-from .store import LadderStore, SQLiteLadderStore, StoreError, open_store
+from .store import LadderStore, NoLadder, SQLiteLadderStore, StoreError, open_store
 
-__all__ = ["LadderSettings", "RunSummary", "recompute", "run_ladder", "variant_ref", "BotStanding",
+__all__ = ["NoLadder", "LadderSettings", "RunSummary", "recompute", "run_ladder", "variant_ref", "BotStanding",
            "GameResult", "Ratings", "ArenaRunner", "InProcessRunner", "LadderError", "parse_bot_spec",
            "GameSpec", "plan_round", "round_seed", "seatings", "LadderStore", "SQLiteLadderStore",
            "StoreError", "open_store"]

@@ -172,11 +172,14 @@ def run_ladder(store, runner, bots, deals: int, settings: LadderSettings, worker
                       state["deals_total"], len(rounds), ratings.table())
 
 
-def recompute(store, variant) -> Ratings:
+def recompute(store, variant, differ: list | None = None) -> Ratings:
     """The standings computed again from the stored records: every rated event, in the
     order it was rated, from its games' records replayed by the engine (the stored
-    scores where a game has no record). Compare with ``store.standings(ref)``."""
-    from interpreter import replay
+    scores where a game has no record). Compare with ``store.standings(ref)``.
+    ``differ``: a list to which a line is added for each game whose stored scores are not
+    what its record replays to. Raises LadderError naming the game whose record does not
+    replay."""
+    from interpreter import TaashError, replay
     ref = variant_ref(variant)
     games = store.games(ref, records=True)
     ratings = Ratings()
@@ -185,8 +188,15 @@ def recompute(store, variant) -> Ratings:
         for key in ev["games"]:
             g = games[key]
             if g.record is not None:
-                m = replay(g.record, variant)
-                g = type(g)(g.key, g.bots, m.seat_scores(), len(m.deals), g.record)
+                try:
+                    m = replay(g.record, variant)
+                except TaashError as e:
+                    raise LadderError(f"{ref} game {key}: its record does not replay: {e}") from None
+                scores = m.seat_scores()
+                if differ is not None and list(scores) != list(g.scores):
+                    differ.append(f"{ref} game {key}: stored scores {list(g.scores)}, its record replays "
+                                  f"to {list(scores)}")
+                g = type(g)(g.key, g.bots, scores, len(m.deals), g.record)
             results.append(g)
         ratings.apply(variant.partnership, variant.side_of, results)
     return ratings

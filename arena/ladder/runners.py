@@ -129,6 +129,24 @@ def _error_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0] if text else ''}".rstrip(": ")
 
 
+def make_bot(factory, name: str, variant):
+    """An agent of bot ``name`` from its ``factory`` (`bot_factory`). Raises LadderError
+    naming the bot and what went wrong: the factory's own error when it raised, or that it
+    gave no agent."""
+    from ..registry import UnknownBotError
+    try:
+        return factory(variant)
+    except UnknownBotError as e:
+        if e.__cause__ is None:     # it raised nothing: it gave no agent (BotEntry.make says so)
+            raise LadderError(f"bot {name!r} could not be made for {variant.ref}: {e}") from None
+        e = e.__cause__             # BotEntry.make names the factory's own error
+        raise LadderError(f"bot {name!r} could not be made for {variant.ref}: its factory raised "
+                          f"{_error_line(e)}") from None
+    except Exception as e:
+        raise LadderError(f"bot {name!r} could not be made for {variant.ref}: its factory raised "
+                          f"{_error_line(e)}") from None
+
+
 def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: int = MOVE_MS,
               bank_ms: int = BANK_MS) -> GameResult:
     """Play one game in this process through `interpreter.playout.play`: ``factories``
@@ -141,16 +159,9 @@ def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: i
     line. Raises LadderError when a factory fails (the bot's name and the error)."""
     import logging
     from interpreter.playout import ERROR, play
-    from ..registry import UnknownBotError
     bots = {}
     for name in dict.fromkeys(spec.bots):
-        try:
-            bots[name] = TimedAgent(factories[name](variant), move_ms, bank_ms)
-        except Exception as e:
-            if isinstance(e, UnknownBotError) and e.__cause__ is not None:
-                e = e.__cause__         # BotEntry.make names the factory's own error
-            raise LadderError(f"bot {name!r} could not be made for {variant.ref}: its factory raised "
-                              f"{_error_line(e)}") from None
+        bots[name] = TimedAgent(make_bot(factories[name], name, variant), move_ms, bank_ms)
     m = Match(variant, spec.seed)
     faults = [0]
     told = set()
@@ -202,6 +213,10 @@ class InProcessRunner:
         self.specs = dict(bots)
         self.variant = load_variant(variant_name, self.options or None)
         self.factories = {name: bot_factory(spec) for name, spec in self.specs.items()}
+        # each bot made once here, so that one that cannot be made stops the ladder before
+        # its store holds anything (settings, round plans)
+        for name in self.specs:
+            make_bot(self.factories[name], name, self.variant)
 
     def bots(self) -> list[str]:
         """The bots this runner can seat."""

@@ -283,13 +283,22 @@ class _Cursor:
         return self.cur.fetchall()
 
 
+class NoLadder(StoreError):
+    """A command that only reads a ladder was pointed at a SQLite file that does not exist
+    (nothing is created for it)."""
+
+
 class SQLiteLadderStore(SQLLadderStore):
     """The default store: one SQLite file (WAL journal, full sync: a committed game
     survives a crash of the machine too). Several processes may use it at once. Raises
-    StoreError if the file cannot be created or opened."""
+    StoreError if the file cannot be created or opened; with ``create`` False, NoLadder
+    if it does not exist (the commands that only read: nothing is left behind by a
+    mistyped path)."""
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, create: bool = True):
         self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise NoLadder(f"no ladder in {self.path} (run one with `taash ladder run`)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
@@ -335,21 +344,23 @@ def _redact(url: str) -> str:
     return f"{scheme}//{cred.split(':', 1)[0]}:***@{tail}"
 
 
-def open_store(spec: str | os.PathLike | None = None, data_dir: str | os.PathLike = "arena-data") -> LadderStore:
+def open_store(spec: str | os.PathLike | None = None, data_dir: str | os.PathLike = "arena-data",
+               create: bool = True) -> LadderStore:
     """The store a configuration string names: None -> ``DATA_DIR/ladder.sqlite3``; a
     ``sqlite:///PATH`` URL or a path ending in ``.sqlite3``/``.db`` -> that SQLite file; any
-    other path -> ``PATH/ladder.sqlite3``; ``postgresql://...`` -> PostgreSQL. Raises
-    StoreError."""
+    other path -> ``PATH/ladder.sqlite3``; ``postgresql://...`` -> PostgreSQL. ``create``
+    False: a SQLite file that does not exist raises NoLadder instead of being created.
+    Raises StoreError."""
     if spec is None or spec == "":
-        return SQLiteLadderStore(Path(data_dir) / DB_FILE)
+        return SQLiteLadderStore(Path(data_dir) / DB_FILE, create)
     s = str(spec)
     if s.startswith(("postgresql://", "postgres://")):
         return PostgresLadderStore(s)
     if s.startswith("sqlite:///"):
-        return SQLiteLadderStore(s[len("sqlite:///"):])   # sqlite:///rel/path, sqlite:////abs/path
+        return SQLiteLadderStore(s[len("sqlite:///"):], create)   # sqlite:///rel/path, sqlite:////abs/path
     if "://" in s:
         raise StoreError(f"unknown ladder store {s!r}: give a directory, sqlite:///FILE or postgresql://...")
     p = Path(s)
     if p.suffix in (".sqlite3", ".sqlite", ".db"):
-        return SQLiteLadderStore(p)
-    return SQLiteLadderStore(p / DB_FILE)
+        return SQLiteLadderStore(p, create)
+    return SQLiteLadderStore(p / DB_FILE, create)

@@ -10,9 +10,15 @@ from ..store import DEFAULT_DATA_DIR, read_watch_token
 
 
 def _site(args):
-    from ..ladder import open_store
+    """The pages' data: the ladder of --store/--data if there is one (none is created:
+    the pages only read), and the arena's data directory."""
+    from ..ladder import NoLadder, open_store
     from .data import Site
-    return Site(open_store(args.store, args.data), args.data)
+    try:
+        ladder = open_store(args.store, args.data, create=False)
+    except NoLadder:
+        ladder = None
+    return Site(ladder, args.data)
 
 
 def cmd_web(args) -> int:

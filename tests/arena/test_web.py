@@ -217,3 +217,14 @@ def test_web_command_refuses_bad_arguments_in_one_line(tmp_path):
     finally:
         busy.close()
     assert not (tmp_path / "missing").exists()
+
+
+def test_the_pages_create_no_ladder_where_there_is_none(tmp_path):
+    # docs/web.md: nothing on the pages writes the store; an arena's data directory
+    # without a ladder stays without one
+    from argparse import Namespace
+
+    from arena.web.cli import _site
+    site = _site(Namespace(store=None, data=str(tmp_path)))
+    assert site.ladder is None and site.variants() == []
+    assert list(tmp_path.iterdir()) == []

@@ -44,3 +44,8 @@ def raises(variant):
 
 def broken_factory(variant):
     raise RuntimeError(f"cannot build a bot for {variant.name}")
+
+
+def no_agent(variant):
+    """A factory that returns nothing (no agent)."""
+    return None

@@ -320,12 +320,24 @@ def test_cli_run_standings_plot_verify(tmp_path):
     (["run", "--variant", "29", "--workers", "two"], 2, "--workers must be an integer"),
     (["run", "--variant", "nosuch"], 1, "nosuch"),
     (["run", "--variant", "29", "--arena", "127.0.0.1:9"], 1, "no admin token"),
-    (["standings", "--variant", "29"], 2, "no ladder for 29"),
-    (["plot"], 1, "no rated games to plot"),
+    (["standings", "--variant", "29"], 1, "no ladder in"),      # none created (test_ladder_faults.py)
+    (["plot"], 1, "no ladder in"),
     (["run", "--variant", "29", "--store", "mysql://x"], 1, "unknown ladder store"),
 ])
 def test_cli_errors_are_one_clear_line(tmp_path, args, code, message):
     r = run_cli(*args, "--data", str(tmp_path / "e"))
+    assert r.returncode == code, r.stderr
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["standings", "--variant", "29"], 2, "no ladder for 29"),
+    (["plot"], 1, "no rated games to plot"),
+])
+def test_cli_errors_of_a_database_without_that_ladder(tmp_path, args, code, message):
+    from arena.ladder import open_store
+    open_store(None, tmp_path).close()
+    r = run_cli(*args, "--data", str(tmp_path))
     assert r.returncode == code, r.stderr
     assert message in r.stderr and "Traceback" not in r.stderr
 

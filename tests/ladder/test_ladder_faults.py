@@ -58,12 +58,15 @@ def test_a_timeout_in_worker_processes_too():
         assert mine and all(mine) and res.faults == len(mine)
 
 
-def test_a_failing_factory_is_a_ladder_error():
-    runner = InProcessRunner("29", {"slow": BotEntry("slow", "tests.helpers.ladder_bots:broken_factory"),
-                                    "random": "random"})
+def test_a_failing_factory_is_a_ladder_error_before_any_game():
     with pytest.raises(LadderError, match=r"bot 'slow' could not be made for 29: its factory raised "
                                           r"RuntimeError: cannot build a bot for 29"):
-        list(runner.results([SPEC]))
+        InProcessRunner("29", {"slow": BotEntry("slow", "tests.helpers.ladder_bots:broken_factory"),
+                               "random": "random"})
+    # a factory that gives no agent is not said to have raised
+    with pytest.raises(LadderError) as e:
+        InProcessRunner("29", {"none": BotEntry("none", "tests.helpers.ladder_bots:no_agent"), "random": "random"})
+    assert "gave None, which is no agent" in str(e.value) and "raised" not in str(e.value)
 
 
 def run_cli(*args):
@@ -78,6 +81,33 @@ def test_cli_a_failing_factory_is_one_line(tmp_path):
     assert r.returncode == 1
     assert "taash: error: bot 'x' could not be made for 29: its factory raised RuntimeError" in r.stderr
     assert "Traceback" not in r.stderr
+    # nothing was stored: the same directory takes a ladder of other settings at once
+    assert not (tmp_path / "d" / "ladder.sqlite3").exists()
+    r = run_cli("run", "--variant", "29", "--bots", "heuristic,random", "--deals", "4", "--game-deals", "2",
+                "--duplicate", "--seed", "5", "--data", str(tmp_path / "d"), "--json")
+    assert r.returncode == 0, r.stderr
+
+
+def test_cli_a_bot_named_twice_is_refused(tmp_path):
+    r = run_cli("run", "--variant", "29", "--bots", "a=heuristic,a=random", "--deals", "2",
+                "--data", str(tmp_path / "d"))
+    assert r.returncode == 1 and "--bots names 'a' more than once" in r.stderr
+    assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize("command", ["standings", "verify", "plot"])
+def test_commands_that_read_a_ladder_create_none(tmp_path, command):
+    # a mistyped --data is an error, and leaves no database behind
+    r = run_cli(command, "--data", str(tmp_path / "typo"))
+    assert r.returncode == 1 and f"no ladder in {tmp_path / 'typo' / 'ladder.sqlite3'}" in r.stderr, r.stderr
+    assert not (tmp_path / "typo").exists()
+
+
+def test_verify_with_nothing_to_verify_fails(tmp_path):
+    from arena.ladder import open_store
+    open_store(None, tmp_path).close()          # a ladder database with no ladder in it
+    r = run_cli("verify", "--data", str(tmp_path))
+    assert r.returncode == 1 and "nothing to verify" in r.stderr
 
 
 def test_cli_a_raising_decide_and_a_hung_bot_are_faults_named_once(tmp_path):
@@ -92,3 +122,28 @@ def test_cli_a_raising_decide_and_a_hung_bot_are_faults_named_once(tmp_path):
     # one line per bot and game (2 games), whichever of its seats faulted first
     assert len(raised) == 2 and all("its decide raised ValueError: this bot is broken" in ln for ln in raised)
     assert len(hung) == 2 and all("it did not answer in time" in ln for ln in hung)
+
+
+def test_verify_names_a_game_whose_stored_scores_or_record_are_wrong(tmp_path):
+    import json
+    import sqlite3
+    r = run_cli("run", "--variant", "28", "--bots", "heuristic,random", "--deals", "2", "--game-deals", "1",
+                "--data", str(tmp_path), "--json")
+    assert r.returncode == 0, r.stderr
+    assert run_cli("verify", "--data", str(tmp_path)).returncode == 0
+    db = sqlite3.connect(tmp_path / "ladder.sqlite3")
+    key, scores, record = db.execute("SELECT game_key, scores, record FROM games ORDER BY game_key").fetchone()
+    wrong = [s + 1 for s in json.loads(scores)]
+    db.execute("UPDATE games SET scores = ? WHERE game_key = ?", (json.dumps(wrong), key))
+    db.commit()
+    r = run_cli("verify", "--data", str(tmp_path))
+    assert r.returncode == 1
+    assert f"28 game {key}: stored scores {wrong}, its record replays to {json.loads(scores)}" in r.stdout
+    # a record that does not replay: the game is named, in one line
+    rec = json.loads(record)
+    rec["deals"][0]["actions"][0] = "bid 999"
+    db.execute("UPDATE games SET record = ? WHERE game_key = ?", (json.dumps(rec), key))
+    db.commit()
+    r = run_cli("verify", "--data", str(tmp_path))
+    assert r.returncode == 1 and f"28 game {key}: its record does not replay" in r.stderr
+    assert "Traceback" not in r.stderr
