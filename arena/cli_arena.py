@@ -141,10 +141,14 @@ def cmd_token(args) -> int:
         tok = store.issue_token(args.name)
     except StoreError as e:
         raise CLIError(str(e)) from None
+    from .registry import names as bot_names
+    example = args.name if args.name in bot_names() else "heuristic"   # a built-in of that name, if any
     print(tok)
     print(f"token for bot {args.name!r}" + (" (the previous one no longer works: a running arena closes "
                                             "its streams within a second)" if existed else "")
-          + f"; run it with: taash bot heuristic --name {args.name} --token {tok}", file=sys.stderr)
+          + f"; run a bot under this name with: taash bot {example} --name {args.name} --token {tok}"
+          + ("" if example == args.name else " (or another of `taash bots`, or your own through the SDK)"),
+          file=sys.stderr)
     return 0
 
 
