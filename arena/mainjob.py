@@ -167,8 +167,12 @@ def node_bot_argv(log) -> list[str] | None:
     return [node, str(NODE_DIR / "bot.js")]
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: the job stops as on Ctrl-C (its children are ended), and exits 143."""
+
+
 def _interrupt(signum, frame):
-    raise KeyboardInterrupt   # SIGTERM stops the job as Ctrl-C does: children are ended
+    raise Terminated
 
 
 def _prepare(data: Path) -> None:
@@ -232,9 +236,10 @@ def main(argv=None) -> int:
     except OSError as e:  # an unusable data directory, or a process that cannot start
         print(f"main job: error: {e.strerror or e}: {e.filename or args.data}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("main job: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        terminated = isinstance(e, Terminated)
+        print(f"main job: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        return 143 if terminated else 130     # 128 + the signal, as a shell reports it
     finally:
         if procs is not None:
             procs.stop()

@@ -83,6 +83,8 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
 
     async def game(request):
         src, key = request.query.get("src", ""), request.query.get("key", "")
+        if not src or not key:
+            raise web.HTTPBadRequest(text="a game is named by ?src=arena|VARIANT&key=GAME")
         rec = site.record(src, key)
         if rec is None:
             raise web.HTTPNotFound(text=f"no record of game {key}")

@@ -61,7 +61,8 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
-def test_sigkill_of_the_main_job_ends_the_arena_and_the_bots(tmp_path):
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_main_job_ends_the_arena_and_the_bots(tmp_path, how):
     job = subprocess.Popen([sys.executable, "-m", "arena.mainjob", "--data", str(tmp_path / "run"),
                             "--variants", "29", "--deals", "4000", "--no-node", "--bhoos-deals", "0"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
@@ -72,8 +73,10 @@ def test_sigkill_of_the_main_job_ends_the_arena_and_the_bots(tmp_path):
         cmds = [Path(f"/proc/{k}/cmdline").read_bytes().replace(b"\0", b" ").decode() for k in kids]
         assert sum("arena serve" in c for c in cmds) == 1
         assert sum(" bot " in c for c in cmds) == 3          # random, heuristic, search
-        os.kill(job.pid, signal.SIGKILL)
-        job.wait(30)
+        os.kill(job.pid, how)
+        code = job.wait(30)
+        # SIGTERM: it stops its children itself and exits 128 + 15, as a shell reports it
+        assert code == (-9 if how == signal.SIGKILL else 143)
         end = time.monotonic() + 60
         while any(_alive(k) for k in kids) and time.monotonic() < end:
             time.sleep(0.2)

@@ -228,3 +228,9 @@ def test_the_pages_create_no_ladder_where_there_is_none(tmp_path):
     site = _site(Namespace(store=None, data=str(tmp_path)))
     assert site.ladder is None and site.variants() == []
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_page_without_its_name_is_a_bad_request(site):
+    got = asyncio.run(_get(site, "/game", "/game?src=29", "/game?key=k1"))
+    assert [s for s, _, _ in got] == [400, 400, 400]
+    assert "?src=arena|VARIANT&key=GAME" in got[0][1]
