@@ -165,6 +165,14 @@ def test_match_after_the_server_stops_says_what_it_received(tmp_path):
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
         lines = read_until(client, "1 deals", 120)
         assert lines and lines[-1].startswith("g")
+        # stop it while a game is being played (its journal is in the store), not between
+        # two games: a game that has not begun when the arena stops has nothing to report
+        import sqlite3
+        db = sqlite3.connect(f"file:{s.data / 'arena.sqlite3'}?mode=ro", uri=True, timeout=10)
+        end = time.monotonic() + 60
+        while not db.execute("SELECT count(*) FROM journal").fetchone()[0] and time.monotonic() < end:
+            time.sleep(0.002)
+        db.close()
         s.proc.send_signal(signal.SIGTERM)
         s.proc.wait(30)
         client.wait(60)
