@@ -72,7 +72,8 @@ def make_runner(args):
     pairs = [parse_bot_spec(b) for b in (args.bots or bot_names())]
     specs = dict(pairs)
     if len(specs) < len(pairs):
-        twice = sorted({n for n, _ in pairs if sum(m == n for m, _ in pairs) > 1})
+        from collections import Counter
+        twice = sorted(n for n, k in Counter(n for n, _ in pairs).items() if k > 1)
         raise LadderError(f"--bots names {', '.join(repr(n) for n in twice)} more than once: "
                           "each bot of a ladder has one name (NAME=module:factory to name one)")
     if args.cluster == "ray":
@@ -204,9 +205,8 @@ def cmd_verify(args) -> int:
         store = _store(args)
         variants = _variants(store, args)
         bad = 0
-        if not variants:
-            return _fail(f"no ladder in {args.store or args.data}: nothing to verify"
-                         + (f" of {args.variant}" if getattr(args, "variant", None) else ""))
+        if not variants:    # (a --variant with no ladder is refused by _variants)
+            return _fail(f"no ladder in {args.store or args.data}: nothing to verify")
         for v in variants:
             differ = []
             again = [s.to_json() for s in recompute(store, load_variant(v), differ).table()]

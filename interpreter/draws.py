@@ -21,9 +21,10 @@ def shuffle(x: list, rng: random.Random) -> None:
     below ``i + 1`` by ``getrandbits`` of ``(i + 1).bit_length()`` bits, redrawn while too
     large), with the draw written out, so the same generator state gives the same
     permutation at about 40% of the time (no Python call per card). A generator whose
-    class draws otherwise (a subclass that overrides ``random`` alone) is left to its
-    own ``shuffle`` (as is any object with a ``shuffle`` of its own). Deals (`interpreter.engine`) and resamples (`interpreter.information`)
-    shuffle here; tests/engine/test_draws.py holds it equal to ``random.shuffle``."""
+    class draws otherwise (a subclass that overrides ``random`` alone), or any other
+    object with a ``shuffle``, is left to its own. Deals (`interpreter.engine`) and
+    resamples (`interpreter.information`) shuffle here; tests/engine/test_draws.py holds
+    it equal to ``random.shuffle``."""
     if getattr(type(rng), "_randbelow", None) is not _WITH_GETRANDBITS:
         rng.shuffle(x)
         return

@@ -760,11 +760,15 @@ LEGAL""", TRICKS=names.const(tricks))
         return T("let", None, kids=[val], info=var)
 
     def define_tree(self, name: str) -> Tree:
+        """The parse tree of named expression ``name`` (parsed once). Raises DefineError,
+        with every problem of its text in ``errors``."""
         if name not in self._define_trees:
             try:
                 tree = self.parse(self.defines[name], "expr_rule")
             except DSLError as e:
-                raise DefineError(e.message, e.line, e.column, name) from None
+                found = [DefineError(x.message, x.line, x.column, name) for x in e.errors]
+                found[0].errors = found
+                raise found[0] from None
             if len(tree.children) > 1:
                 raise DefineError("a named expression cannot hold `let`: define each part by name",
                                   *_pos(tree.children[0]), name)
@@ -815,11 +819,7 @@ LEGAL""", TRICKS=names.const(tricks))
             self.errors = errors = []
             self._expanding.append(name)
             try:
-                tree = self.parse(self.defines[name], "expr_rule")
-                if len(tree.children) > 1:
-                    raise DSLError("a named expression cannot hold `let`: define each part by name",
-                                   *_pos(tree.children[0]))
-                out[name] = self.value(tree.children[0]).type
+                out[name] = self.value(self.define_tree(name)).type
             except DSLError as e:
                 errors.extend(e.errors)
             finally:

@@ -136,15 +136,13 @@ def make_bot(factory, name: str, variant):
     from ..registry import UnknownBotError
     try:
         return factory(variant)
-    except UnknownBotError as e:
-        if e.__cause__ is None:     # it raised nothing: it gave no agent (BotEntry.make says so)
-            raise LadderError(f"bot {name!r} could not be made for {variant.ref}: {e}") from None
-        e = e.__cause__             # BotEntry.make names the factory's own error
-        raise LadderError(f"bot {name!r} could not be made for {variant.ref}: its factory raised "
-                          f"{_error_line(e)}") from None
     except Exception as e:
-        raise LadderError(f"bot {name!r} could not be made for {variant.ref}: its factory raised "
-                          f"{_error_line(e)}") from None
+        what = f"bot {name!r} could not be made for {variant.ref}"
+        if isinstance(e, UnknownBotError):
+            if e.__cause__ is None:     # it raised nothing: it gave no agent (BotEntry.make says so)
+                raise LadderError(f"{what}: {e}") from None
+            e = e.__cause__             # BotEntry.make names the factory's own error
+        raise LadderError(f"{what}: its factory raised {_error_line(e)}") from None
 
 
 def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: int = MOVE_MS,

@@ -397,16 +397,17 @@ class Arena:
         if game.id not in conn.games:
             conn.games.add(game.id)
             conn.send(self._game_start(game, conn.bot, resumed=seat.away or game.match is not None))
-        waiting = [p for p in self.pending.values() if p.game is game and p.seat == s]
+        p = game.asking     # the game's one open decision, if any
+        waiting = p if p is not None and p.seat == s else None
         if seat.away:
             seat.away = False
-            if waiting:
-                self._verdict(game, s, V.RESUMED, rid=waiting[0].rid,
+            if waiting is not None:
+                self._verdict(game, s, V.RESUMED, rid=waiting.rid,
                               message="the seat is back; its pending request is sent again")
             else:
                 self._verdict(game, s, V.RESUMED, message="the seat is back; no request of it is pending")
-        for p in waiting:
-            p.wake()
+        if waiting is not None:
+            waiting.wake()
 
     def _seat_conn(self, game: Game, s: int) -> Connection | None:
         seat = game.seats[s]
