@@ -103,7 +103,8 @@ def cmd_serve(args) -> int:
         try:
             await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
-                        spectator_backlog=args.spectator_backlog, send_limit=args.max_queued)
+                        spectator_backlog=args.spectator_backlog, send_limit=args.max_queued,
+                        spectator_rate=args.spectator_rate)
         except asyncio.CancelledError:
             pass
 
@@ -414,12 +415,16 @@ def cmd_watch(args) -> int:
         except Unreachable:
             return _unreachable(args.server)
         try:
-            for ev in arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=args.game or ""), metadata=md):
-                if args.json:   # the .proto's field names, every field (seat 0, a zero score)
-                    print(json.dumps(MessageToDict(ev, preserving_proto_field_name=True,
-                                                   always_print_fields_with_no_presence=True)), flush=True)
-                else:
-                    print(describe_event(ev), flush=True)
+            # WatchBatches: the same events, several a message (the arena's spectator budget
+            # then lets this follow a busy arena; docs/protocol.md, "Spectators")
+            stub = arena_pb2_grpc.ArenaStub(ch)
+            for batch in stub.WatchBatches(apb.WatchRequest(game_id=args.game or ""), metadata=md):
+                for ev in batch.events:
+                    if args.json:   # the .proto's field names, every field (seat 0, a zero score)
+                        print(json.dumps(MessageToDict(ev, preserving_proto_field_name=True,
+                                                       always_print_fields_with_no_presence=True)), flush=True)
+                    else:
+                        print(describe_event(ev), flush=True)
         except grpc.RpcError as e:
             return _rpc_error(e, args.server)
     return 0
@@ -496,6 +501,10 @@ def add_commands(sub) -> None:
                    help="Watch calls at once; more are refused (default 1000)")
     s.add_argument("--spectator-backlog", type=_conv("--spectator-backlog", 1), default=20_000, metavar="N",
                    help="a spectator of every game that falls N events behind is dropped (default 20000)")
+    s.add_argument("--spectator-rate", type=_conv("--spectator-rate"), default=1_000, metavar="N",
+                   help="messages a second to all spectators together, so that spectators cannot "
+                        "slow the games; a spectator that cannot keep up within it falls behind "
+                        "(0: no bound; default 1000)")
     s.add_argument("--max-queued", type=_conv("--max-queued", 1), default=10_000, metavar="N",
                    help="a bot stream with N messages not read is dropped as a fault (default 10000)")
     s.add_argument("--private-watch", action="store_true",

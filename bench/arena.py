@@ -18,11 +18,12 @@ bots in another (two cores: one each):
 
 - spectators: the arena run again at --spectator-games games (default 100) with
   --spectators idle spectators attached (default 1000; Watch of every game from another
-  process, never read), beside the same run without them, --spectator-deals deals per
-  game (default 6). Attaching them costs once: at the first events the arena writes to
-  every stream until its flow-control window is full (then a stream that is not read
-  blocks and costs nothing); a run of 6 deals measures the arena as it then runs, a run
-  of 2 deals (about 5 s) mostly that start. --repeat N: N pairs, and their median.
+  process, never read, gRPC's default flow-control window: each takes about a thousand
+  events before its stream blocks), beside the same run without them, --spectator-deals
+  deals per game (default 6). What the arena writes to all spectators together is
+  bounded by --spectator-rate messages a second (the arena's default, 1000): the idle
+  spectators fall behind and are dropped as the run goes (the line says how many were
+  still attached at its end). --repeat N: N pairs, and their median.
 
 The bots ask for batched events (Hello.batch_events) unless --no-batch. Prints one table
 and the ratios arena/echo, with each side's CPU per decision (round trip) in the run and
@@ -77,7 +78,8 @@ def tune_gc():
 
 
 # -- server processes -------------------------------------------------------------------
-async def arena_server(games: int, deals: int, variant: str, data: str, spectators: int = 0) -> None:
+async def arena_server(games: int, deals: int, variant: str, data: str, spectators: int = 0,
+                       rate: int = 1000) -> None:
     """The arena side: serve, wait for the bots, play ``games`` games at once, print the
     figures as JSON on stdout."""
     from interpreter import load_variant
@@ -87,7 +89,7 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
     names = [f"bench{s}" for s in range(4)]
     tokens = {n: store.issue_token(n) for n in names}
     server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000),
-                         max_spectators=max(1000, spectators))
+                         max_spectators=max(1000, spectators), spectator_rate=rate)
     port = await server.start("127.0.0.1", 0)
     print(json.dumps({"port": port, "tokens": tokens}), flush=True)
     arena = server.arena
@@ -109,6 +111,7 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
     print(json.dumps({"decisions": len(lat), "syscr": io[0] - io0[0], "syscw": io[1] - io0[1], "seconds": dt, "server_cpu": cpu.user + cpu.system,
                       "server_cpu_run": cpu.user + cpu.system - c0.user - c0.system, "p50_ms": pct(lat, 50) * 1000,
                       "p99_ms": pct(lat, 99) * 1000, "faults": sum(r["faults"] for r in results),
+                      "spectators_left": len(arena.spectators.readers),
                       "errors": errors[:3]}), flush=True)
     await server.stop()
 
@@ -139,11 +142,9 @@ async def echo_server() -> None:
 
 
 async def idle_spectators(addr: str, n: int) -> None:
-    """``n`` Watch calls of every game that are never read (small receive windows)."""
+    """``n`` Watch calls of every game that are never read (gRPC's default windows)."""
     from arena.pb import arena_pb2 as apb, arena_pb2_grpc
-    chans = [grpc.aio.insecure_channel(addr, options=[("grpc.use_local_subchannel_pool", 1),
-                                                      ("grpc.http2.lookahead_bytes", 1024),
-                                                      ("grpc.http2.bdp_probe", 0)]) for _ in range(8)]
+    chans = [grpc.aio.insecure_channel(addr, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(8)]
     calls = [arena_pb2_grpc.ArenaStub(chans[i % 8]).Watch(apb.WatchRequest()) for i in range(n)]
     await asyncio.gather(*(c.initial_metadata() for c in calls))
     print(json.dumps({"watching": n}), flush=True)
@@ -171,10 +172,10 @@ def channels(addr: str, streams: int) -> list:
 
 
 async def run_arena(games: int, deals: int, variant: str, players: int, batch: bool = True,
-                    spectators: int = 0) -> dict:
+                    spectators: int = 0, rate: int = 1000) -> dict:
     from arena.sdk import BotClient
     data = tempfile.mkdtemp(prefix="taash-bench-")
-    proc, info = spawn("arena", games, deals, variant, data, spectators)
+    proc, info = spawn("arena", games, deals, variant, data, spectators, rate)
     addr = f"127.0.0.1:{info['port']}"
     watchers = spawn("spectators", addr, spectators)[0] if spectators else None
     rng = random.Random(7)
@@ -267,12 +268,14 @@ def main(argv=None) -> int:
     ap.add_argument("--spectator-deals", type=int, default=6,
                     help="deals per game of the spectator run (default 6: the spectators' fixed cost at the first "
                          "events, each stream's window filled once, is spread as in a long-running arena)")
+    ap.add_argument("--spectator-rate", type=int, default=1000,
+                    help="the arena's --spectator-rate in both runs (0: no bound)")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.role:
         role, rest = args.role[0], args.role[1:]
         if role == "arena":
-            asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4])))
+            asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4]), int(rest[5])))
         elif role == "spectators":
             asyncio.run(idle_spectators(rest[0], int(rest[1])))
         else:
@@ -307,11 +310,13 @@ def main(argv=None) -> int:
         g, deals = args.spectator_games, args.spectator_deals
         ratios = []
         for _ in range(args.repeat):      # without and with in turn, so both see the same load
-            runs = [(n, asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, n)))
+            runs = [(n, asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, n,
+                                              args.spectator_rate)))
                     for n in (0, args.spectators)]
             for n, r in runs:
                 print(f"{g:>6} {'+' + str(n) + ' spec':>10} {r['decisions']:>6} {r['per_s']:>9.0f} "
-                      f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
+                      f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
+                      + (f"   ({r['spectators_left']} still attached at the end)" if n else ""))
             ratios.append(runs[1][1]['per_s'] / runs[0][1]['per_s'])
             print(f"{g:>6} {'ratio':>6} {'':>10} {ratios[-1]:>9.2f} "
                   f"{runs[1][1]['p50_ms'] / runs[0][1]['p50_ms']:>8.2f} "

@@ -7,12 +7,17 @@ arena's feed of every game (O(1), whatever the number of spectators) and wakes t
 readers once per loop turn; each spectator's Watch call drains the feeds with a cursor of
 its own. A spectator of every game that falls more than the arena feed's length behind
 is dropped (`Behind`); a spectator of one game reads that game's whole feed (a game is
-bounded), so it can be slow without loss.
+bounded), so it can be slow without loss. What all spectators together are sent is
+bounded by a `Budget` of messages a second: a client that does not read still takes the
+arena's writes until its flow-control window is full (about a thousand events with
+gRPC's default 64 KiB window), and without a bound a thousand such clients would take
+most of the arena's time (bench/arena.py: the games at 0.3 of their speed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from itertools import islice
 
@@ -92,28 +97,106 @@ class Feed:
 
 
 class Reader:
-    """One spectator: its ``feed`` and its position ``pos`` in it (the next event it takes)."""
+    """One spectator: its ``feed`` and its position ``pos`` in it (the next event it
+    sends); ``missed`` > 0 once `Spectators.sweep` found it that many events behind (its
+    call is then to end)."""
 
-    __slots__ = ("feed", "pos")
+    __slots__ = ("feed", "pos", "missed")
 
     def __init__(self, feed: Feed, pos: int):
         self.feed, self.pos = feed, pos
+        self.missed = 0
 
 
 MAX_SPECTATORS = 1000      # Watch calls at once (taash arena serve --max-spectators)
 SPECTATOR_BACKLOG = 20_000  # events a spectator of every game may fall behind (--spectator-backlog)
+SPECTATOR_RATE = 1_000      # messages a second to all spectators together (--spectator-rate)
+
+
+class Budget:
+    """A token bucket shared by every spectator: ``rate`` messages a second in all,
+    at most ``burst`` at once (a tenth of a second's worth by default); ``rate`` 0: no
+    bound. `take` returns at once while there are tokens, else waits its turn, first
+    come first served (a waiter whose call is cancelled loses its turn). Waiters are
+    served by one timer, about every ``period_s``, each time as many as the tokens
+    allow. ``clock``: seconds, monotonic (tests give their own)."""
+
+    def __init__(self, rate: float = SPECTATOR_RATE, burst: float | None = None,
+                 period_s: float = 0.01, clock=time.monotonic):
+        if rate < 0:
+            raise ValueError("a spectator rate is 0 (no bound) or more messages a second")
+        self.rate = rate
+        self.burst = burst if burst is not None else max(1.0, rate / 10)
+        self.period_s = period_s
+        self.clock = clock
+        self.tokens = self.burst
+        self.t = clock()
+        self.waiting: deque[asyncio.Future] = deque()
+        self._timer = None
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+
+    def take_nowait(self) -> bool:
+        """Take one message's token if there is one and nobody waits before."""
+        if not self.rate:
+            return True
+        if self.waiting:
+            return False
+        self._refill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    async def take(self) -> None:
+        """Take one message's token, waiting for it in turn."""
+        if self.take_nowait():
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self.waiting.append(fut)
+        self._arm()
+        await fut
+
+    def _arm(self) -> None:
+        if self._timer is None and self.waiting:
+            need = min(len(self.waiting), max(1.0, self.rate * self.period_s))
+            wait = max(0.0, (need - self.tokens) / self.rate)
+            self._timer = asyncio.get_running_loop().call_later(wait, self._grant)
+
+    def _grant(self) -> None:
+        self._timer = None
+        self._refill()
+        waiting = self.waiting
+        while waiting and self.tokens >= 1:
+            f = waiting.popleft()
+            if not f.done():
+                f.set_result(None)
+                self.tokens -= 1
+        self._arm()
+
+    def close(self) -> None:
+        """Stop the timer (the arena stops); waiters are left to their cancellation."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class Spectators:
-    """The arena's spectators: at most ``limit`` readers, and the feed of every game's
-    events (the last ``keep``). ``sweep`` takes out, every ``every_s`` seconds, the
-    readers whose position the feed no longer keeps, even one blocked because its client
-    does not read; each such call then ends itself (`Behind`, in the wire)."""
+    """The arena's spectators: at most ``limit`` readers, the feed of every game's
+    events (the last ``keep``) and the `Budget` of messages a second (``rate``) they
+    share. ``sweep`` takes out, every ``every_s`` seconds, the readers whose position
+    the feed no longer keeps, even one blocked because its client does not read; each
+    such call then ends itself (``Reader.missed``, `Behind`, in the wire)."""
 
-    def __init__(self, limit: int = MAX_SPECTATORS, keep: int = SPECTATOR_BACKLOG):
+    def __init__(self, limit: int = MAX_SPECTATORS, keep: int = SPECTATOR_BACKLOG,
+                 rate: float = SPECTATOR_RATE):
         self.limit = limit
         self.readers: set[Reader] = set()
         self.feed = Feed(keep)
+        self.budget = Budget(rate)
 
     def admit(self, feed: Feed, pos: int) -> Reader:
         """A new reader of ``feed`` from ``pos`` (the caller checks ``limit`` first)."""
@@ -139,6 +222,7 @@ class Spectators:
             await asyncio.sleep(every_s)
             behind = [r for r in self.readers if r.pos < r.feed.first]
             for r in behind:
+                r.missed = r.feed.first - r.pos
                 self.readers.discard(r)
 
 

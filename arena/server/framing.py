@@ -72,15 +72,15 @@ def decision_message(request: bytes, events: list[bytes]) -> bytes:
 def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):
     """Serialized GameEventBatch messages holding ``events`` (serialized GameEvents) in
     order, each of about ``limit`` bytes at most (an event larger than that is a batch of
-    its own)."""
+    its own), as (message, number of events in it) pairs."""
     parts, size = [], 0
     for data in events:
         if size + len(data) > limit and parts:
-            yield b"".join(parts)
+            yield b"".join(parts), len(parts) // 2
             parts, size = [], 0
         head = BATCH + varint(len(data))
         parts.append(head)
         parts.append(data)
         size += len(head) + len(data)
     if parts:
-        yield b"".join(parts)
+        yield b"".join(parts), len(parts) // 2

@@ -25,7 +25,7 @@ from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
 from ..store import Store, StoreError
 from . import persist
-from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, Behind, Spectators
+from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators
 from .framing import batch_messages
 from .faults import Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
@@ -77,6 +77,11 @@ BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 
 
+def _one_each(events):
+    """Watch's framing: one message per event."""
+    return ((e, 1) for e in events)
+
+
 def _credentials(context) -> tuple[str, str | None, str | None]:
     """(token, taash-bot name or None, error or None) from the call's metadata, parsed
     strictly: one ``authorization`` entry, ``Bearer <token>`` (the scheme in any case,
@@ -119,7 +124,8 @@ class ArenaServer:
     running games (their records are saved as cut short) and stops the server.
     ``max_spectators``: Watch calls at once (more are refused RESOURCE_EXHAUSTED);
     ``spectator_backlog``: events a spectator of every game may fall behind before it is
-    dropped; ``watch_token``: if set, Watch needs it (or the admin token); ``batch_wait_s``:
+    dropped; ``spectator_rate``: messages a second to all spectators together (0: no
+    bound; events.Budget); ``watch_token``: if set, Watch needs it (or the admin token); ``batch_wait_s``:
     how long WatchBatches gathers events before a message (seconds; 0: one message per
     event-loop turn that has events)."""
 
@@ -127,12 +133,13 @@ class ArenaServer:
                  salt: str = "", max_spectators: int = MAX_SPECTATORS,
                  spectator_backlog: int = SPECTATOR_BACKLOG,
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
-                 batch_wait_s: float = BATCH_WAIT_S):
+                 batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE):
         self.store = store
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
         self.wait_ms = wait_ms
         self.max_spectators, self.spectator_backlog = max_spectators, spectator_backlog
+        self.spectator_rate = spectator_rate
         self.watch_token = watch_token
         self.send_limit = send_limit
         self.batch_wait_s = batch_wait_s
@@ -146,7 +153,8 @@ class ArenaServer:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
         Raises OSError if the address cannot be bound."""
         self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt,
-                           spectators=Spectators(self.max_spectators, self.spectator_backlog))
+                           spectators=Spectators(self.max_spectators, self.spectator_backlog,
+                                                  self.spectator_rate))
         self.arena.send_limit = self.send_limit
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
@@ -220,6 +228,7 @@ class ArenaServer:
                 for c in conns:
                     c.queue.put_nowait(None)
             self.arena.spectators.feed.close()
+            self.arena.spectators.budget.close()
             self._sweeper.cancel()
             await asyncio.sleep(0.2)
             # a spectator that does not read is stuck in a write its window does not take:
@@ -306,26 +315,19 @@ class ArenaServer:
             arena.disconnect(conn, how[0] or V.CRASHED)
 
     # -- Watch --------------------------------------------------------------------------
-    # The handlers write (no async generator of theirs between): a message costs a write
-    # call less (bench/arena.py's spectator run: each idle spectator takes writes until
-    # its window is full).
     async def _watch(self, request, context):
-        write = context.write
-        async for batch in self._spectate(request, context):
-            for data in batch:
-                await write(data)
+        await self._spectate(request, context, _one_each)
 
     async def _watch_batches(self, request, context):
-        write = context.write
-        async for batch in self._spectate(request, context, self.batch_wait_s):
-            for data in batch_messages(batch):
-                await write(data)
+        await self._spectate(request, context, batch_messages, self.batch_wait_s)
 
-    async def _spectate(self, request, context, gather_s: float = 0.0):
+    async def _spectate(self, request, context, messages, gather_s: float = 0.0):
         """A spectator's call (Watch, WatchBatches): checks its token and the cap, then
-        yields lists of serialized GameEvents in order (those of running games first)
-        until the feed ends; aborts one that falls behind. ``gather_s``: once an event is
-        there, wait this long (seconds) for more before yielding them together."""
+        writes the events in order (those of running games first) until the feed ends,
+        as ``messages(events)`` frames them: (message, events in it) pairs. Each message
+        takes a token of the spectators' budget first (events.Budget). A call that falls
+        behind ends RESOURCE_EXHAUSTED. ``gather_s``: once an event is there, wait this
+        long (seconds) for more before writing them."""
         await self._refuse_if_stopping(context)
         if self.watch_token is not None:
             tok, _, _ = _credentials(context)
@@ -345,39 +347,53 @@ class ArenaServer:
                 await context.abort(grpc.StatusCode.NOT_FOUND,
                                     f"no game {request.game_id[:64]!r}{'...' if len(request.game_id) > 64 else ''}"
                                     " is running")
-            feed, pos, first = game.feed, 0, []
+            feed, pos, batch = game.feed, 0, []
         else:
             # the running games from their start, then every event from now on
             feed = spectators.feed
             pos = feed.end
-            first = [d for g in list(arena.games.values()) for d in g.feed.since(0)]
+            batch = [d for g in list(arena.games.values()) for d in g.feed.since(0)]
         reader = spectators.admit(feed, pos)
+        counted = False       # the batch's events count in reader.pos (not those of the running games)
         task = asyncio.current_task()
         self._watch_tasks.add(task)
+        write, take = context.write, spectators.budget.take
         try:
             await context.send_initial_metadata(())     # accepted: the client may know it now
-            if first:
-                yield first
-            del first
             while True:
+                for data, n in messages(batch):
+                    if reader.missed:
+                        break
+                    await take()
+                    if reader.missed:   # swept while it waited its turn
+                        break
+                    await write(data)
+                    if counted:
+                        reader.pos += n
+                del batch
+                if reader.missed:
+                    await self._behind(context, reader.missed, feed)
                 await feed.wait(reader.pos)
                 if gather_s and not feed.closed:
                     await asyncio.sleep(gather_s)
                 try:
                     batch = feed.since(reader.pos)
                 except Behind as e:
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                        f"the spectator fell {e.missed} events behind (the arena keeps "
-                                        f"the last {feed.keep}): dropped")
+                    await self._behind(context, e.missed, feed)
                 if not batch:   # the feed is closed: the game is over, or the arena stopping
                     if arena.stopping:
                         await context.abort(grpc.StatusCode.UNAVAILABLE, STOPPING)
                     return
-                reader.pos += len(batch)
-                yield batch
+                counted = True
         finally:
             self._watch_tasks.discard(task)
             spectators.leave(reader)
+
+    @staticmethod
+    async def _behind(context, missed: int, feed) -> None:
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                            f"the spectator fell {missed} events behind (the arena keeps "
+                            f"the last {feed.keep}): dropped")
 
     # -- admin --------------------------------------------------------------------------
     async def _admin(self, context) -> None:
@@ -508,12 +524,14 @@ def deal_secret(data_dir) -> str:
 async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                 defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False,
                 max_spectators: int = MAX_SPECTATORS, private_watch: bool = False,
-                spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT) -> None:
+                spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT,
+                spectator_rate: float = SPECTATOR_RATE) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
     a seed gives the same cards as `taash simulate` and in-process ladders).
     ``max_spectators`` caps the Watch calls at once; a spectator of every game more than
-    ``spectator_backlog`` events behind is dropped; a bot stream with ``send_limit``
+    ``spectator_backlog`` events behind is dropped; all spectators together are sent at
+    most ``spectator_rate`` messages a second (0: no bound); a bot stream with ``send_limit``
     messages not read is dropped as a fault (CRASHED); ``private_watch``: watching needs
     the token of DATA/watch-token (made on first use) or the admin token. Raises
     StoreError or OSError for a bad data directory or address."""
@@ -527,7 +545,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     try:
         server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
                              max_spectators=max_spectators, spectator_backlog=spectator_backlog,
-                             send_limit=send_limit,
+                             send_limit=send_limit, spectator_rate=spectator_rate,
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
         tune_gc()

@@ -6,6 +6,8 @@ arena (`taash arena serve`), bots and spectators in processes of their own, over
 - a spectator that never reads is dropped with RESOURCE_EXHAUSTED while the games go on
   and finish; a spectator that reads sees every event of every game, in order, and one
   that reads WatchBatches the same events in fewer messages (an idle one is dropped alike);
+- what all spectators are sent is bounded by --spectator-rate: an idle spectator with
+  gRPC's default window falls behind and is dropped, a WatchBatches reader keeps up;
 - a bot stream that is never read is dropped as a fault (CRASHED) past --max-queued;
   its game finishes (the seat is then absent);
 - batched events (Hello.batch_events) carry the same events, in the same order, as one
@@ -141,6 +143,51 @@ def test_a_spectator_that_never_reads_is_dropped_and_the_games_finish(tmp_path):
         assert [e["index"] for e in evs] == list(range(len(evs)))     # nothing skipped
         assert evs[0]["type"] == "game_started" and evs[-1]["type"] == "game_ended"
         assert sum(e["type"] == "action" for e in evs) == sum(len(d["actions"]) for d in rec["deals"])
+
+
+def test_spectators_together_are_sent_at_most_the_spectator_rate(tmp_path):
+    """An idle spectator with gRPC's default window (64 KiB: every event of these games
+    fits) is sent no more than --spectator-rate allows, falls behind and is dropped;
+    without the bound it took every event at once and was never dropped. A spectator
+    that reads WatchBatches keeps up within the same budget and sees every game whole."""
+    s = Server(tmp_path / "data", "--spectator-rate", "50", "--spectator-backlog", "300")
+    procs = []
+    try:
+        idle, reader = tmp_path / "idle.json", tmp_path / "reader.json"
+        spawn(procs, [*CLIENT, "idle", "--default-window", "--server", s.addr, "--out", str(idle)])
+        spawn(procs, [*CLIENT, "read", "--batches", "--server", s.addr, "--out", str(reader)])
+        for f in (idle, reader):
+            wait_file(Path(str(f) + ".open"))
+        s.bot("random", "r1", s.token("r1"))
+        s.bot("random", "r2", s.token("r2"))
+        s.wait_connected(["r1", "r2"])
+        results = s.run_matches("29", ["r1", "r2", "r1", "r2"], matches=4, seed=9, max_deals=4)
+        assert len(results) == 4 and all(r.deals == 4 and r.error == "" for r in results)
+        Path(str(idle) + ".go").write_text("")
+        wait_file(idle)
+        got = json.loads(idle.read_text())
+        assert got["code"] == "RESOURCE_EXHAUSTED", got["code"]
+        assert "fell" in got["details"] and "behind" in got["details"]
+        # sent at most 50 a second while its call was open, plus the bucket's burst (5)
+        assert got["messages"] <= 50 * got["seconds"] + 5, (got["messages"], got["seconds"])
+        total = sum(2 + sum(2 + len(d["actions"]) for d in record(r.record)["deals"]) for r in results)
+        assert got["messages"] < total
+    finally:
+        s.stop()
+        for p in procs:
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    seen = json.loads(reader.read_text())
+    by_game = {}
+    for e in seen["events"]:
+        by_game.setdefault(e["game"], []).append(e)
+    assert sorted(by_game) == sorted(r.game_id for r in results)
+    for r in results:
+        evs = by_game[r.game_id]
+        assert [e["index"] for e in evs] == list(range(len(evs)))
+        assert evs[-1]["type"] == "game_ended"
 
 
 def test_a_bot_stream_never_read_is_dropped_as_a_fault(tmp_path):

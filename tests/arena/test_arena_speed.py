@@ -234,3 +234,47 @@ def test_sweep_frees_the_places_of_spectators_behind_without_ending_their_calls(
         assert e.value.missed == 3
         assert sp.feed.since(current.pos) == [b"e6", b"e7"]
     asyncio.run(main())
+
+
+def test_the_spectators_budget_gives_rate_a_second_first_come_first_served():
+    from arena.server.events import Budget
+    now = [0.0]
+    b = Budget(rate=100, burst=3, clock=lambda: now[0])
+    assert [b.take_nowait() for _ in range(4)] == [True, True, True, False]     # the burst, then none
+    now[0] += 0.015                     # 1.5 tokens come back: one message
+    assert [b.take_nowait(), b.take_nowait()] == [True, False]
+    now[0] += 10                        # never more than the burst
+    assert sum(b.take_nowait() for _ in range(10)) == 3
+    assert Budget(rate=0).take_nowait() and all(Budget(rate=0).take_nowait() for _ in range(10 ** 4))
+    with pytest.raises(ValueError):
+        Budget(rate=-1)
+
+    async def main():
+        b = Budget(rate=200, burst=1, period_s=0.005)
+        order = []
+
+        async def spectator(name):
+            await b.take()
+            order.append(name)
+        assert b.take_nowait()          # the one token: the others wait, in turn
+        tasks = [asyncio.ensure_future(spectator(n)) for n in "abcd"]
+        await asyncio.sleep(0)
+        assert len(b.waiting) == 4 and not b.take_nowait()      # nobody jumps the queue
+        tasks[1].cancel()               # "b" leaves: its turn goes to the next
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert order == ["a", "c", "d"] and not b.waiting
+        b.close()
+    asyncio.run(main())
+
+
+def test_batch_messages_say_how_many_events_each_holds():
+    events = [pb.GameEvent(game_id="g1", index=i, deal_started=pb.DealStarted(deal=i, dealer=i % 4)).SerializeToString()
+              for i in range(50)]
+    out = list(framing.batch_messages(events, limit=200))
+    assert len(out) > 3 and sum(n for _, n in out) == 50
+    got = []
+    for data, n in out:
+        batch = pb.GameEventBatch.FromString(data)
+        assert len(batch.events) == n
+        got += [e.SerializeToString() for e in batch.events]
+    assert got == events

@@ -8,7 +8,9 @@ bot's Play stream (``--token`` is the bot's) and never answers. Either way it wr
 when the call ends: the events it read (type, game, index) and the call's status code
 and details. It writes FILE.open once the call is accepted (its first message or, for an
 idle one, the call's initial metadata). ``--batches``: a spectator calls WatchBatches
-instead of Watch; FILE then also holds the number of messages it read."""
+instead of Watch; FILE then also holds the number of messages it read. ``--default-window``:
+gRPC's default flow-control window (64 KiB) instead of a small one; FILE then also holds
+``seconds``, from the call's acceptance to its end."""
 
 from __future__ import annotations
 
@@ -38,12 +40,14 @@ def main() -> None:
     ap.add_argument("--game", default="")
     ap.add_argument("--token")
     ap.add_argument("--batches", action="store_true")
+    ap.add_argument("--default-window", action="store_true")
     a = ap.parse_args()
     out = Path(a.out)
     md = [("authorization", f"Bearer {a.token}")] if a.token else None
     seen, code, details, messages = [], "OK", "", 0
     # a small receive window, so that a spectator that does not read makes the arena wait
-    opts = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
+    opts = [] if a.default_window else [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
+    t_open = None
     with grpc.insecure_channel(a.server, options=opts) as ch:
         stub = arena_pb2_grpc.ArenaStub(ch)
         if a.mode == "idle-bot":
@@ -54,6 +58,7 @@ def main() -> None:
             call = stub.Watch(apb.WatchRequest(game_id=a.game), metadata=md)
         try:
             call.initial_metadata()
+            t_open = time.monotonic()
             Path(a.out + ".open").write_text("")
             if a.mode != "read":
                 while not Path(a.out + ".go").exists():
@@ -67,7 +72,9 @@ def main() -> None:
                     seen.append({"type": ev.WhichOneof("event"), "game": ev.game_id, "index": ev.index})
         except grpc.RpcError as e:
             code, details = e.code().name, e.details()
-    out.write_text(json.dumps({"events": seen, "code": code, "details": details, "messages": messages}))
+    seconds = time.monotonic() - t_open if t_open is not None else None
+    out.write_text(json.dumps({"events": seen, "code": code, "details": details, "messages": messages,
+                               "seconds": seconds}))
 
 
 if __name__ == "__main__":
