@@ -41,6 +41,15 @@ def spawn(procs, cmd):
     return p
 
 
+def reap(procs):
+    """Wait for the spectator processes (their calls end with the server), killing a stuck one."""
+    for p in procs:
+        try:
+            p.wait(20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 def wait_file(path: Path, timeout=60.0):
     end = time.monotonic() + timeout
     while not path.exists():
@@ -124,11 +133,7 @@ def test_a_spectator_that_never_reads_is_dropped_and_the_games_finish(tmp_path):
         assert len(got["events"]) < total
     finally:
         s.stop()        # the reading spectator's call ends with the server
-        for p in procs:
-            try:
-                p.wait(20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        reap(procs)
     seen = json.loads(reader.read_text())
     seen_b = json.loads(reader_b.read_text())
     assert seen_b["events"] == seen["events"]      # the same events in the same order
@@ -174,11 +179,7 @@ def test_spectators_together_are_sent_at_most_the_spectator_rate(tmp_path):
         assert got["messages"] < total
     finally:
         s.stop()
-        for p in procs:
-            try:
-                p.wait(20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        reap(procs)
     seen = json.loads(reader.read_text())
     by_game = {}
     for e in seen["events"]:
