@@ -130,6 +130,16 @@ def record_bytes(record: dict) -> bytes:
         return json.dumps(record, indent=2, ensure_ascii=False).encode()
 
 
+def _compact(value) -> str:
+    """``value`` as compact JSON text (orjson; the json module for what orjson does not
+    take, such as an integer past 64 bits). The store writes journals on the arena's store
+    thread, which holds the interpreter's lock while it encodes."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 class SQLiteStore(Store):
     """The default store: SQLite plus JSON record files in one directory ``data_dir``.
     Safe to use from several processes at once (`taash arena token` while the arena runs).
@@ -203,9 +213,11 @@ class SQLiteStore(Store):
         return [r[0] for r in self.db.execute("SELECT name FROM bots ORDER BY name")]
 
     def new_game_id(self) -> str:
-        cur = self.db.execute("INSERT INTO games(created) VALUES(?)", (time.time(),))
-        game_id = f"g{cur.lastrowid:06d}"
-        self.db.execute("UPDATE games SET game_id=? WHERE id=?", (game_id, cur.lastrowid))
+        with self.db:       # one transaction: one commit, not two
+            self.db.execute("BEGIN")
+            cur = self.db.execute("INSERT INTO games(created) VALUES(?)", (time.time(),))
+            game_id = f"g{cur.lastrowid:06d}"
+            self.db.execute("UPDATE games SET game_id=? WHERE id=?", (game_id, cur.lastrowid))
         return game_id
 
     def record_path(self, game_id: str) -> Path:
@@ -247,7 +259,7 @@ class SQLiteStore(Store):
     def journal(self, game_id: str, n: int, entry: dict) -> None:
         try:
             self.db.execute("INSERT OR REPLACE INTO journal(game_id, n, entry) VALUES(?,?,?)",
-                            (game_id, n, json.dumps(entry, separators=(",", ":"))))
+                            (game_id, n, _compact(entry)))
         except sqlite3.Error as e:
             raise StoreError(f"cannot write the journal of game {game_id}: {e}") from None
 

@@ -25,6 +25,11 @@ bots in another (two cores: one each):
   spectators fall behind and are dropped as the run goes (the line says how many were
   still attached at its end). --repeat N: N pairs, and their median.
 
+Throughput is also given while all G games play (column "all G": the decisions made
+before the first game ends, over that time; the echo's loops likewise): games of random
+bots differ in length, so the whole run's figure has a tail where fewer games play, which
+the echo's equal loops do not have.
+
 The bots ask for batched events (Hello.batch_events) unless --no-batch. Prints one table
 and the ratios arena/echo, with each side's CPU per decision (round trip) in the run and
 the server's write and read system calls per decision (/proc/self/io);
@@ -103,12 +108,19 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
     tune_gc()
     c0, io0 = os.times(), io_calls()
     t0 = time.perf_counter()
-    results = await asyncio.gather(*(arena.run_game(v, 1000 + g, bots, max_deals=deals) for g in range(games)))
+    first: dict = {}        # when the first game ends: the decisions made while all games played
+
+    async def game(g):
+        r = await arena.run_game(v, 1000 + g, bots, max_deals=deals)
+        if not first:
+            first.update(t=time.perf_counter() - t0, n=len(arena.latencies))
+        return r
+    results = await asyncio.gather(*(game(g) for g in range(games)))
     dt = time.perf_counter() - t0
     lat = arena.latencies
     errors = [r["error"] for r in results if r["error"]]
     cpu, io = os.times(), io_calls()
-    print(json.dumps({"decisions": len(lat), "syscr": io[0] - io0[0], "syscw": io[1] - io0[1], "seconds": dt, "server_cpu": cpu.user + cpu.system,
+    print(json.dumps({"decisions": len(lat), "all_playing_per_s": first["n"] / first["t"], "syscr": io[0] - io0[0], "syscw": io[1] - io0[1], "seconds": dt, "server_cpu": cpu.user + cpu.system,
                       "server_cpu_run": cpu.user + cpu.system - c0.user - c0.system, "p50_ms": pct(lat, 50) * 1000,
                       "p99_ms": pct(lat, 99) * 1000, "faults": sum(r["faults"] for r in results),
                       "spectators_left": len(arena.spectators.readers),
@@ -220,6 +232,8 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
     payload = os.urandom(size)
     lat: list[float] = []
 
+    first: dict = {}
+
     async def game(g):
         calls = [chans[(g * 4 + s) % len(chans)].stream_stream("/bench.Echo/Echo")() for s in range(4)]
         for i in range(rounds):
@@ -228,6 +242,8 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
             await c.write(payload)
             await c.read()
             lat.append(time.perf_counter() - t)
+        if not first:
+            first.update(t=time.perf_counter() - t0, n=len(lat))
         for c in calls:
             await c.done_writing()
     tune_gc()
@@ -249,7 +265,7 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
     print(f"  (echo server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip, {srv['syscw'] / len(lat):.2f} "
           f"writes {srv['syscr'] / len(lat):.2f} reads (system calls) per round trip; client cpu "
           f"{client_cpu / len(lat) * 1e6:.0f} us per round trip; wall {dt:.1f} s)")
-    return {"decisions": len(lat), "seconds": dt, "per_s": len(lat) / dt,
+    return {"decisions": len(lat), "seconds": dt, "per_s": len(lat) / dt, "all_playing_per_s": first["n"] / first["t"],
             "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000}
 
 
@@ -286,25 +302,29 @@ def main(argv=None) -> int:
     print(f"arena vs bare gRPC echo on localhost, {args.variant}, max({args.deals}, 100/games) deals per game, "
           f"{players} bot connections per game; python {sys.version.split()[0]}, grpcio {grpc.__version__}, "
           f"{os.cpu_count()} cores")
-    print(f"{'games':>6} {'what':>6} {'decisions':>10} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+    print(f"{'games':>6} {'what':>6} {'decisions':>10} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8} {'all G':>9}")
     for g in args.games:
         deals = max(args.deals, 100 // g)     # enough decisions for stable figures at low concurrency
-        ratios = []
+        ratios, steady = [], []
         for _ in range(args.repeat):          # arena and echo in turn, so both see the same load
             a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch))
             size = 900
             rounds = max(4, a["decisions"] // g)
             e = asyncio.run(run_echo(g, rounds, size))
             for what, r in (("arena", a), ("echo", e)):
-                print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}")
+                print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
+                      f"{r['all_playing_per_s']:>9.0f}")
             ratios.append(a["per_s"] / e["per_s"])
+            steady.append(a["all_playing_per_s"] / e["all_playing_per_s"])
             print(f"{g:>6} {'ratio':>6} {'':>10} {a['per_s'] / e['per_s']:>9.2f} "
-                  f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f}"
+                  f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f} {steady[-1]:>9.2f}"
                   + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
             if a.get("errors"):
                 print("errors:", a["errors"])
         if len(ratios) > 1:
-            print(f"{g:>6} {'median':>6} {'':>10} {statistics.median(ratios):>9.2f}   (throughput ratio of "
+            print(f"{g:>6} {'median':>6} {'':>10} {statistics.median(ratios):>9.2f} {'':>17} "
+                  f"{statistics.median(steady):>9.2f}   (while all {g} play: {' '.join(f'{x:.2f}' for x in steady)};")
+            print(f"{'':>44}throughput ratio of "
                   f"{len(ratios)} runs: {' '.join(f'{x:.2f}' for x in ratios)})", flush=True)
     if args.spectators:
         g, deals = args.spectator_games, args.spectator_deals

@@ -69,7 +69,8 @@ class TimeControl:
 
 
 def observation_json(obs: dict) -> str:
-    """``obs`` (State.observation) as the compact JSON text of DecisionRequest.observation_json:
+    """``obs`` (State.observation) as the compact JSON text of DecisionRequest.observation_json
+    (and of DealEnded.result_json):
     no spaces, non-ASCII as itself, the same text as ``json.dumps(obs, separators=(",", ":"),
     ensure_ascii=False)``, written by orjson (several times faster); a value orjson does
     not take (a non-string key, an integer past 64 bits) falls back to the json module."""
@@ -274,6 +275,7 @@ class Game:
         self.done: asyncio.Future | None = None  # set when the playout ends (run_game awaits it)
         self.timer = None       # asyncio.TimerHandle of the next look at the open decision, due at timer_at
         self.timer_at = 0.0
+        self.json: tuple[str, str] | None = None    # GameStart's options_json and variant_json
 
     def t_ms(self) -> int:
         """Milliseconds since the game began."""
@@ -419,9 +421,10 @@ class Arena:
         return conn
 
     def _game_start(self, game: Game, bot: str, resumed: bool) -> bytes:
+        if game.json is None:       # the same texts for every seat: made once a game
+            game.json = (json.dumps(game.options), json.dumps(getattr(game.v, "data", {}) or {}, default=str))
         msg = pb.ServerMessage(game_start=pb.GameStart(
-            game_id=game.id, variant=game.ref, options_json=json.dumps(game.options),
-            variant_json=json.dumps(getattr(game.v, "data", {}) or {}, default=str),
+            game_id=game.id, variant=game.ref, options_json=game.json[0], variant_json=game.json[1],
             bots=game.bots, your_seats=game.seats_of(bot), time_control=game.tc.to_pb(),
             resumed=resumed))
         return msg.SerializeToString()
@@ -789,7 +792,7 @@ class Arena:
             # the deal's cards as its record holds them (Match.record)
             publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
                 deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
-                widow=[text[c] for c in st.widow], result_json=json.dumps(st.result()))))
+                widow=[text[c] for c in st.widow], result_json=observation_json(st.result()))))
 
         log.info("game %s: %s seed %s, bots %s", game_id, game.ref, seed, ",".join(bots))
         game.playout = Playout(m, max_deals=max_deals or None, deals=deals, on_deal_start=deal_started,
