@@ -499,8 +499,8 @@ def add_commands(sub) -> None:
                         "that knows a seed cannot compute the hands)")
     s.add_argument("--max-spectators", type=_conv("--max-spectators"), default=1000, metavar="N",
                    help="Watch calls at once; more are refused (default 1000)")
-    s.add_argument("--spectator-backlog", type=_conv("--spectator-backlog", 1), default=20_000, metavar="N",
-                   help="a spectator of every game that falls N events behind is dropped (default 20000)")
+    s.add_argument("--spectator-backlog", type=_conv("--spectator-backlog", 1), default=5_000, metavar="N",
+                   help="a spectator of every game that falls N events behind is dropped (default 5000)")
     s.add_argument("--spectator-rate", type=_conv("--spectator-rate"), default=1_000, metavar="N",
                    help="messages a second to all spectators together, so that spectators cannot "
                         "slow the games; a spectator that cannot keep up within it falls behind "

@@ -109,7 +109,7 @@ class Reader:
 
 
 MAX_SPECTATORS = 1000      # Watch calls at once (taash arena serve --max-spectators)
-SPECTATOR_BACKLOG = 20_000  # events a spectator of every game may fall behind (--spectator-backlog)
+SPECTATOR_BACKLOG = 5_000  # events a spectator of every game may fall behind (--spectator-backlog)
 SPECTATOR_RATE = 1_000      # messages a second to all spectators together (--spectator-rate)
 
 
@@ -127,6 +127,8 @@ class Budget:
             raise ValueError("a spectator rate is 0 (no bound) or more messages a second")
         self.rate = rate
         self.burst = burst if burst is not None else max(1.0, rate / 10)
+        if self.burst < 1:
+            raise ValueError("a burst of less than one message would never let one through")
         self.period_s = period_s
         self.clock = clock
         self.tokens = self.burst

@@ -248,6 +248,8 @@ def test_the_spectators_budget_gives_rate_a_second_first_come_first_served():
     assert Budget(rate=0).take_nowait() and all(Budget(rate=0).take_nowait() for _ in range(10 ** 4))
     with pytest.raises(ValueError):
         Budget(rate=-1)
+    with pytest.raises(ValueError):
+        Budget(rate=10, burst=0.5)
 
     async def main():
         b = Budget(rate=200, burst=1, period_s=0.005)

@@ -57,7 +57,8 @@ def test_stopping_ends_watch_and_refuses_new_calls(tmp_path):
 
 
 async def _stop_with_spectators_that_do_not_read(tmp):
-    server = ArenaServer(SQLiteStore(tmp), TimeControl())
+    # no spectator budget and a backlog they do not reach: stuck in writes, not dropped
+    server = ArenaServer(SQLiteStore(tmp), TimeControl(), spectator_rate=0, spectator_backlog=100_000)
     port = await server.start("127.0.0.1", 0)
     # small receive windows: a stream that is not read blocks the server's writes soon
     opts = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
