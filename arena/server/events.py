@@ -180,10 +180,16 @@ class Budget:
         self._arm()
 
     def close(self) -> None:
-        """Stop the timer (the arena stops); waiters are left to their cancellation."""
+        """No bound from now on (the arena stops): the timer ends and every waiter goes
+        on, so that each spectator reaches the end of the feed and its status."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self.rate = 0
+        while self.waiting:
+            f = self.waiting.popleft()
+            if not f.done():
+                f.set_result(None)
 
 
 class Spectators:

@@ -265,7 +265,11 @@ def test_the_spectators_budget_gives_rate_a_second_first_come_first_served():
         tasks[1].cancel()               # "b" leaves: its turn goes to the next
         await asyncio.gather(*tasks, return_exceptions=True)
         assert order == ["a", "c", "d"] and not b.waiting
-        b.close()
+        late = [asyncio.ensure_future(spectator(n)) for n in "xy"]
+        await asyncio.sleep(0)
+        b.close()                       # the arena stops: waiters go on, and no bound from then
+        await asyncio.gather(*late)
+        assert order[3:] == ["x", "y"] and b.take_nowait()
     asyncio.run(main())
 
 
