@@ -148,7 +148,7 @@ def cmd_token(args) -> int:
     print(f"token for bot {args.name!r}" + (" (the previous one no longer works: a running arena closes "
                                             "its streams within a second)" if existed else "")
           + f"; run a bot under this name with: taash bot {example} --name {args.name} --token {tok}"
-          + ("" if example == args.name else " (or another of `taash bots`, or your own through the SDK)"),
+          + ("" if example == args.name else " (or another built-in bot: `taash bot --help`; or your own through the SDK)"),
           file=sys.stderr)
     return 0
 
@@ -498,13 +498,13 @@ def add_commands(sub) -> None:
                         "mixes a secret of its data directory into every shuffle, so that a bot "
                         "that knows a seed cannot compute the hands)")
     s.add_argument("--max-spectators", type=_conv("--max-spectators"), default=1000, metavar="N",
-                   help="Watch calls at once; more are refused (default 1000)")
+                   help="Watch calls at once; more are refused (0: nobody may watch; default 1000)")
     s.add_argument("--spectator-backlog", type=_conv("--spectator-backlog", 1), default=5_000, metavar="N",
                    help="a spectator of every game that falls N events behind is dropped (default 5000)")
     s.add_argument("--spectator-rate", type=_conv("--spectator-rate"), default=1_000, metavar="N",
-                   help="messages a second to all spectators together, so that spectators cannot "
-                        "slow the games; a spectator that cannot keep up within it falls behind "
-                        "(0: no bound; default 1000)")
+                   help="units a second (a message, or a KiB of a longer one) sent to all spectators "
+                        "together, the least behind first, so that spectators cannot slow the games; "
+                        "one that cannot keep up falls behind and is dropped (0: no bound; default 1000)")
     s.add_argument("--max-queued", type=_conv("--max-queued", 1), default=10_000, metavar="N",
                    help="a bot stream with N messages not read is dropped as a fault (default 10000)")
     s.add_argument("--private-watch", action="store_true",

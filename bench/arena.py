@@ -20,8 +20,9 @@ bots in another (two cores: one each):
   --spectators idle spectators attached (default 1000; Watch of every game from another
   process, never read, gRPC's default flow-control window: each takes about a thousand
   events before its stream blocks), beside the same run without them, --spectator-deals
-  deals per game (default 6). What the arena writes to all spectators together is
-  bounded by --spectator-rate messages a second (the arena's default, 1000): the idle
+  deals per game (default 6); --spectator-batches: WatchBatches calls instead. What the
+  arena writes to all spectators together is bounded by --spectator-rate units a second
+  (a message or a KiB; the arena's default, 1000), the least behind first: the idle
   spectators fall behind and are dropped as the run goes (the line says how many were
   still attached at its end). --repeat N: N pairs, and their median.
 
@@ -153,11 +154,13 @@ async def echo_server() -> None:
     await srv.wait_for_termination()
 
 
-async def idle_spectators(addr: str, n: int) -> None:
-    """``n`` Watch calls of every game that are never read (gRPC's default windows)."""
+async def idle_spectators(addr: str, n: int, batches: bool = False) -> None:
+    """``n`` Watch (or WatchBatches) calls of every game that are never read (gRPC's
+    default windows)."""
     from arena.pb import arena_pb2 as apb, arena_pb2_grpc
     chans = [grpc.aio.insecure_channel(addr, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(8)]
-    calls = [arena_pb2_grpc.ArenaStub(chans[i % 8]).Watch(apb.WatchRequest()) for i in range(n)]
+    calls = [(arena_pb2_grpc.ArenaStub(chans[i % 8]).WatchBatches if batches else
+              arena_pb2_grpc.ArenaStub(chans[i % 8]).Watch)(apb.WatchRequest()) for i in range(n)]
     await asyncio.gather(*(c.initial_metadata() for c in calls))
     print(json.dumps({"watching": n}), flush=True)
     await asyncio.sleep(1e9)
@@ -184,12 +187,12 @@ def channels(addr: str, streams: int) -> list:
 
 
 async def run_arena(games: int, deals: int, variant: str, players: int, batch: bool = True,
-                    spectators: int = 0, rate: int = 1000) -> dict:
+                    spectators: int = 0, rate: int = 1000, batches_of_spectators: bool = False) -> dict:
     from arena.sdk import BotClient
     data = tempfile.mkdtemp(prefix="taash-bench-")
     proc, info = spawn("arena", games, deals, variant, data, spectators, rate)
     addr = f"127.0.0.1:{info['port']}"
-    watchers = spawn("spectators", addr, spectators)[0] if spectators else None
+    watchers = spawn("spectators", addr, spectators, int(batches_of_spectators))[0] if spectators else None
     rng = random.Random(7)
     chans = channels(addr, games * players)
     clients = []
@@ -284,6 +287,8 @@ def main(argv=None) -> int:
     ap.add_argument("--spectator-deals", type=int, default=6,
                     help="deals per game of the spectator run (default 6: the spectators' fixed cost at the first "
                          "events, each stream's window filled once, is spread as in a long-running arena)")
+    ap.add_argument("--spectator-batches", action="store_true",
+                    help="the idle spectators call WatchBatches rather than Watch")
     ap.add_argument("--spectator-rate", type=int, default=1000,
                     help="the arena's --spectator-rate in both runs (0: no bound)")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
@@ -293,7 +298,7 @@ def main(argv=None) -> int:
         if role == "arena":
             asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4]), int(rest[5])))
         elif role == "spectators":
-            asyncio.run(idle_spectators(rest[0], int(rest[1])))
+            asyncio.run(idle_spectators(rest[0], int(rest[1]), rest[2] == "1"))
         else:
             asyncio.run(echo_server())
         return 0
@@ -331,7 +336,7 @@ def main(argv=None) -> int:
         ratios = []
         for _ in range(args.repeat):      # without and with in turn, so both see the same load
             runs = [(n, asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, n,
-                                              args.spectator_rate)))
+                                              args.spectator_rate, args.spectator_batches)))
                     for n in (0, args.spectators)]
             for n, r in runs:
                 print(f"{g:>6} {'+' + str(n) + ' spec':>10} {r['decisions']:>6} {r['per_s']:>9.0f} "

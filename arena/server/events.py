@@ -8,15 +8,16 @@ readers once per loop turn; each spectator's Watch call drains the feeds with a 
 its own. A spectator of every game that falls more than the arena feed's length behind
 is dropped (`Behind`); a spectator of one game reads that game's whole feed (a game is
 bounded), so it can be slow without loss. What all spectators together are sent is
-bounded by a `Budget` of messages a second: a client that does not read still takes the
-arena's writes until its flow-control window is full (about a thousand events with
-gRPC's default 64 KiB window), and without a bound a thousand such clients would take
-most of the arena's time (bench/arena.py: the games at 0.3 of their speed).
+bounded by a `Budget` of messages and KiB a second: a client that does not read still
+takes the arena's writes until its flow-control window is full (a thousand events and
+more: gRPC clients grow their windows by default), and without a bound a thousand such
+clients took the games to 0.3 of their speed (bench/arena.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import time
 from collections import deque
 from itertools import islice
@@ -98,42 +99,55 @@ class Feed:
 
 class Reader:
     """One spectator: its ``feed`` and its position ``pos`` in it (the next event it
-    sends); ``missed`` > 0 once `Spectators.sweep` found it that many events behind (its
-    call is then to end)."""
+    sends); ``dropped`` > 0 once `Spectators.sweep` has dropped it, that many events
+    behind the end of its feed (its call is then to end)."""
 
-    __slots__ = ("feed", "pos", "missed")
+    __slots__ = ("feed", "pos", "dropped")
 
     def __init__(self, feed: Feed, pos: int):
         self.feed, self.pos = feed, pos
-        self.missed = 0
+        self.dropped = 0
 
 
 MAX_SPECTATORS = 1000      # Watch calls at once (taash arena serve --max-spectators)
 SPECTATOR_BACKLOG = 5_000  # events a spectator of every game may fall behind (--spectator-backlog)
-SPECTATOR_RATE = 1_000      # messages a second to all spectators together (--spectator-rate)
+SPECTATOR_RATE = 1_000      # units a second to all spectators together (--spectator-rate)
+UNIT_BYTES = 1024           # a message costs one unit, or one per KiB of it
+
+
+def cost(data: bytes) -> int:
+    """What a message costs the spectators' budget: one unit, or one per started KiB
+    (a WatchBatches message can hold a second of every game's events)."""
+    return 1 + (len(data) - 1) // UNIT_BYTES if data else 1
 
 
 class Budget:
-    """A token bucket shared by every spectator: ``rate`` messages a second in all,
-    at most ``burst`` at once (a tenth of a second's worth by default); ``rate`` 0: no
-    bound. `take` returns at once while there are tokens, else waits its turn, first
-    come first served (a waiter whose call is cancelled loses its turn). Waiters are
-    served by one timer, about every ``period_s``, each time as many as the tokens
-    allow. ``clock``: seconds, monotonic (tests give their own)."""
+    """What all spectators together may be sent: ``rate`` units a second (a message,
+    or a KiB of a longer one: `cost`), at most ``burst`` of them saved up (a tenth of a
+    second's worth by default); ``rate`` 0: no bound. `take` returns at once while there
+    are units and nobody waits, else waits its turn; waiters are served the least behind
+    first (``behind``: events between the spectator's position and the end of its feed;
+    first come first served among equals), so spectators that keep up are not starved by
+    clients that take messages without reading them, which fall behind and are dropped
+    (`Spectators.sweep`). A message dearer than what is saved goes once there is a unit,
+    leaving the budget in debt. A waiter whose call is cancelled loses its turn. One
+    timer serves the waiters about every ``period_s``. ``clock``: seconds, monotonic
+    (tests give their own)."""
 
     def __init__(self, rate: float = SPECTATOR_RATE, burst: float | None = None,
                  period_s: float = 0.01, clock=time.monotonic):
         if rate < 0:
-            raise ValueError("a spectator rate is 0 (no bound) or more messages a second")
+            raise ValueError("a spectator rate is 0 (no bound) or more units a second")
         self.rate = rate
         self.burst = burst if burst is not None else max(1.0, rate / 10)
         if self.burst < 1:
-            raise ValueError("a burst of less than one message would never let one through")
+            raise ValueError("a burst of less than one unit would never let a message through")
         self.period_s = period_s
         self.clock = clock
         self.tokens = self.burst
         self.t = clock()
-        self.waiting: deque[asyncio.Future] = deque()
+        self.waiting: list = []     # heap of (behind, arrival, future, units)
+        self._arrivals = 0
         self._timer = None
 
     def _refill(self) -> None:
@@ -141,31 +155,32 @@ class Budget:
         self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
         self.t = now
 
-    def take_nowait(self) -> bool:
-        """Take one message's token if there is one and nobody waits before."""
+    def take_nowait(self, units: int = 1) -> bool:
+        """Take ``units`` if there is at least one unit and nobody waits."""
         if not self.rate:
             return True
         if self.waiting:
             return False
         self._refill()
         if self.tokens >= 1:
-            self.tokens -= 1
+            self.tokens -= units
             return True
         return False
 
-    async def take(self) -> None:
-        """Take one message's token, waiting for it in turn."""
-        if self.take_nowait():
+    async def take(self, units: int = 1, behind: int = 0) -> None:
+        """Take ``units`` for one message of a spectator ``behind`` events behind,
+        waiting for its turn."""
+        if self.take_nowait(units):
             return
         fut = asyncio.get_running_loop().create_future()
-        self.waiting.append(fut)
+        self._arrivals += 1
+        heapq.heappush(self.waiting, (behind, self._arrivals, fut, units))
         self._arm()
         await fut
 
     def _arm(self) -> None:
         if self._timer is None and self.waiting:
-            need = min(len(self.waiting), max(1.0, self.rate * self.period_s))
-            wait = max(0.0, (need - self.tokens) / self.rate)
+            wait = max(0.0, (max(1.0, self.rate * self.period_s) - self.tokens) / self.rate)
             self._timer = asyncio.get_running_loop().call_later(wait, self._grant)
 
     def _grant(self) -> None:
@@ -173,10 +188,10 @@ class Budget:
         self._refill()
         waiting = self.waiting
         while waiting and self.tokens >= 1:
-            f = waiting.popleft()
+            _, _, f, units = heapq.heappop(waiting)
             if not f.done():
                 f.set_result(None)
-                self.tokens -= 1
+                self.tokens -= units
         self._arm()
 
     def close(self) -> None:
@@ -187,7 +202,7 @@ class Budget:
             self._timer = None
         self.rate = 0
         while self.waiting:
-            f = self.waiting.popleft()
+            f = heapq.heappop(self.waiting)[2]
             if not f.done():
                 f.set_result(None)
 
@@ -197,7 +212,7 @@ class Spectators:
     events (the last ``keep``) and the `Budget` of messages a second (``rate``) they
     share. ``sweep`` takes out, every ``every_s`` seconds, the readers whose position
     the feed no longer keeps, even one blocked because its client does not read; each
-    such call then ends itself (``Reader.missed``, `Behind`, in the wire)."""
+    such call then ends itself (``Reader.dropped``, `Behind`, in the wire)."""
 
     def __init__(self, limit: int = MAX_SPECTATORS, keep: int = SPECTATOR_BACKLOG,
                  rate: float = SPECTATOR_RATE):
@@ -230,7 +245,7 @@ class Spectators:
             await asyncio.sleep(every_s)
             behind = [r for r in self.readers if r.pos < r.feed.first]
             for r in behind:
-                r.missed = r.feed.first - r.pos
+                r.dropped = r.feed.end - r.pos
                 self.readers.discard(r)
 
 

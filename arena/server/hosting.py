@@ -840,8 +840,9 @@ class Arena:
                 c.games.discard(game.id)
                 if c.held:
                     c.flush()
-        log.info("game %s over: score %s, winners %s, %d verdicts", game.id, result["score"],
-                 result["winners"], len(game.verdicts))
+        log.info("game %s %s: score %s, winners %s, %d verdicts", game.id,
+                 f"cut short ({error})" if error else "over",
+                 result["score"], result["winners"], len(game.verdicts))
         return result
 
     async def wait_for_bots(self, names, timeout_s: float) -> list[str]:

@@ -25,7 +25,7 @@ from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
 from ..store import Store, StoreError
 from . import persist
-from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators
+from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
 from .faults import Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
@@ -306,7 +306,12 @@ class ArenaServer:
                 elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
                     how[0] = V.CLOSED_BY_ARENA
                     await context.abort(grpc.StatusCode[item.status], item.message)
-                await write(item)
+                try:
+                    await write(item)
+                except Exception:
+                    if context.done():          # the bot went away during the write
+                        break
+                    raise
         except asyncio.CancelledError:
             how[0] = V.CRASHED
             raise
@@ -325,16 +330,18 @@ class ArenaServer:
         """A spectator's call (Watch, WatchBatches): checks its token and the cap, then
         writes the events in order (those of running games first) until the feed ends,
         as ``messages(events)`` frames them: (message, events in it) pairs. Each message
-        takes a token of the spectators' budget first (events.Budget). A call that falls
-        behind ends RESOURCE_EXHAUSTED. ``gather_s``: once an event is there, wait this
+        takes its cost from the spectators' budget first (events.Budget: the least behind
+        first). A call that falls behind ends RESOURCE_EXHAUSTED; one whose client went
+        away during a write ends quietly. ``gather_s``: once an event is there, wait this
         long (seconds) for more before writing them."""
         await self._refuse_if_stopping(context)
         if self.watch_token is not None:
             tok, _, _ = _credentials(context)
             if tok not in (self.watch_token, self.admin_token):
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                                    "this arena needs a watch token to watch (metadata 'authorization: "
-                                    "Bearer <token>', from DATA_DIR/watch-token)")
+                                    ("the token given is neither this arena's watch token nor its admin token"
+                                     if tok else "this arena needs a watch token to watch") +
+                                    " (metadata 'authorization: Bearer <token>', from DATA_DIR/watch-token)")
         arena = self.arena
         spectators = arena.spectators
         if len(spectators.readers) >= spectators.limit:
@@ -344,9 +351,11 @@ class ArenaServer:
         if request.game_id:
             game = arena.games.get(request.game_id)
             if game is None:
+                over = request.game_id in arena.finished
                 await context.abort(grpc.StatusCode.NOT_FOUND,
                                     f"no game {request.game_id[:64]!r}{'...' if len(request.game_id) > 64 else ''}"
-                                    " is running")
+                                    " is running" + ("; it is over: `taash replay` its record, DATA_DIR/records/"
+                                                     f"{request.game_id}.json" if over else ""))
             feed, pos, batch = game.feed, 0, []
         else:
             # the running games from their start, then every event from now on
@@ -362,24 +371,29 @@ class ArenaServer:
             await context.send_initial_metadata(())     # accepted: the client may know it now
             while True:
                 for data, n in messages(batch):
-                    if reader.missed:
+                    if reader.dropped:
                         break
-                    await take()
-                    if reader.missed:   # swept while it waited its turn
+                    await take(cost(data), feed.end - reader.pos)
+                    if reader.dropped:      # swept while it waited its turn
                         break
-                    await write(data)
+                    try:
+                        await write(data)
+                    except Exception:
+                        if context.done():  # the client went away during the write
+                            return
+                        raise
                     if counted:
                         reader.pos += n
                 del batch
-                if reader.missed:
-                    await self._behind(context, reader.missed, feed)
+                if reader.dropped:
+                    await self._behind(context, reader.dropped, feed)
                 await feed.wait(reader.pos)
                 if gather_s and not feed.closed:
                     await asyncio.sleep(gather_s)
                 try:
                     batch = feed.since(reader.pos)
-                except Behind as e:
-                    await self._behind(context, e.missed, feed)
+                except Behind:
+                    await self._behind(context, feed.end - reader.pos, feed)
                 if not batch:   # the feed is closed: the game is over, or the arena stopping
                     if arena.stopping:
                         await context.abort(grpc.StatusCode.UNAVAILABLE, STOPPING)
@@ -390,9 +404,9 @@ class ArenaServer:
             spectators.leave(reader)
 
     @staticmethod
-    async def _behind(context, missed: int, feed) -> None:
+    async def _behind(context, behind: int, feed) -> None:
         await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                            f"the spectator fell {missed} events behind (the arena keeps "
+                            f"the spectator fell {behind} events behind (the arena keeps "
                             f"the last {feed.keep}): dropped")
 
     # -- admin --------------------------------------------------------------------------

@@ -57,12 +57,12 @@ def wait_file(path: Path, timeout=60.0):
         time.sleep(0.05)
 
 
-def watch_error(addr, token=None):
-    """The status of a Watch call from this process for a game that does not exist:
+def watch_error(addr, token=None, game_id="g-none"):
+    """The status of a Watch call from this process for a game that is not running:
     (code, details). NOT_FOUND means the call passed the token and the cap."""
     md = [("authorization", f"Bearer {token}")] if token else None
     with grpc.insecure_channel(addr) as ch:
-        call = arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id="g-none"), metadata=md, timeout=30)
+        call = arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(game_id=game_id), metadata=md, timeout=30)
         try:
             list(call)
         except grpc.RpcError as e:
@@ -77,7 +77,8 @@ def test_spectator_cap_and_watch_token(tmp_path):
         tok = (tmp_path / "data" / "watch-token").read_text().strip()
         code, details = watch_error(s.addr)
         assert code == grpc.StatusCode.UNAUTHENTICATED and "watch token" in details
-        assert watch_error(s.addr, token="taash_wrong")[0] == grpc.StatusCode.UNAUTHENTICATED
+        code, details = watch_error(s.addr, token="taash_wrong")
+        assert code == grpc.StatusCode.UNAUTHENTICATED and "neither this arena's watch token" in details
         outs = [tmp_path / f"w{i}.json" for i in range(2)]
         for o in outs:
             spawn(procs, [*CLIENT, "read", "--server", s.addr, "--out", str(o), "--token", tok])
@@ -168,6 +169,9 @@ def test_spectators_together_are_sent_at_most_the_spectator_rate(tmp_path):
         s.wait_connected(["r1", "r2"])
         results = s.run_matches("29", ["r1", "r2", "r1", "r2"], matches=4, seed=9, max_deals=4)
         assert len(results) == 4 and all(r.deals == 4 and r.error == "" for r in results)
+        code, details = watch_error(s.addr, game_id=results[0].game_id)      # a game that is over
+        assert code == grpc.StatusCode.NOT_FOUND and "it is over" in details
+        assert f"records/{results[0].game_id}.json" in details
         Path(str(idle) + ".go").write_text("")
         wait_file(idle)
         got = json.loads(idle.read_text())

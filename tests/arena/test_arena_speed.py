@@ -236,16 +236,21 @@ def test_sweep_frees_the_places_of_spectators_behind_without_ending_their_calls(
     asyncio.run(main())
 
 
-def test_the_spectators_budget_gives_rate_a_second_first_come_first_served():
-    from arena.server.events import Budget
+def test_the_spectators_budget_gives_rate_units_a_second_the_least_behind_first():
+    from arena.server.events import Budget, cost
     now = [0.0]
     b = Budget(rate=100, burst=3, clock=lambda: now[0])
     assert [b.take_nowait() for _ in range(4)] == [True, True, True, False]     # the burst, then none
-    now[0] += 0.015                     # 1.5 tokens come back: one message
+    now[0] += 0.015                     # 1.5 units come back: one message
     assert [b.take_nowait(), b.take_nowait()] == [True, False]
     now[0] += 10                        # never more than the burst
     assert sum(b.take_nowait() for _ in range(10)) == 3
-    assert Budget(rate=0).take_nowait() and all(Budget(rate=0).take_nowait() for _ in range(10 ** 4))
+    now[0] += 10
+    assert b.take_nowait(40) and b.tokens == 3 - 40     # a dear message goes, in debt
+    now[0] += 0.3                       # 30 units pay back part of it: still nothing
+    assert not b.take_nowait()
+    assert Budget(rate=0).take_nowait() and all(Budget(rate=0).take_nowait(10 ** 6) for _ in range(10 ** 4))
+    assert [cost(b"x"), cost(b"x" * 1024), cost(b"x" * 1025), cost(b"x" * 10_000)] == [1, 1, 2, 10]
     with pytest.raises(ValueError):
         Budget(rate=-1)
     with pytest.raises(ValueError):
@@ -255,17 +260,19 @@ def test_the_spectators_budget_gives_rate_a_second_first_come_first_served():
         b = Budget(rate=200, burst=1, period_s=0.005)
         order = []
 
-        async def spectator(name):
-            await b.take()
+        async def spectator(name, behind):
+            await b.take(1, behind)
             order.append(name)
-        assert b.take_nowait()          # the one token: the others wait, in turn
-        tasks = [asyncio.ensure_future(spectator(n)) for n in "abcd"]
+        assert b.take_nowait()          # the one unit: the others wait
+        tasks = [asyncio.ensure_future(spectator(n, behind))
+                 for n, behind in (("idle", 900), ("a", 3), ("b", 3), ("c", 0))]
         await asyncio.sleep(0)
         assert len(b.waiting) == 4 and not b.take_nowait()      # nobody jumps the queue
-        tasks[1].cancel()               # "b" leaves: its turn goes to the next
+        tasks[2].cancel()               # "b" leaves: its turn goes to the next
         await asyncio.gather(*tasks, return_exceptions=True)
-        assert order == ["a", "c", "d"] and not b.waiting
-        late = [asyncio.ensure_future(spectator(n)) for n in "xy"]
+        # the least behind first, the first come among equals; the far-behind client last
+        assert order == ["c", "a", "idle"] and not b.waiting
+        late = [asyncio.ensure_future(spectator(n, 0)) for n in "xy"]
         await asyncio.sleep(0)
         b.close()                       # the arena stops: waiters go on, and no bound from then
         await asyncio.gather(*late)
