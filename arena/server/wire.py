@@ -77,6 +77,18 @@ BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 
 
+async def _written(write, data, context) -> bool:
+    """``await write(data)``; False when the client went away during the write (gRPC then
+    raises its own error, which would be logged with a traceback), True once written."""
+    try:
+        await write(data)
+    except Exception:
+        if context.done():
+            return False
+        raise
+    return True
+
+
 def _one_each(events):
     """Watch's framing: one message per event."""
     return ((e, 1) for e in events)
@@ -306,12 +318,8 @@ class ArenaServer:
                 elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
                     how[0] = V.CLOSED_BY_ARENA
                     await context.abort(grpc.StatusCode[item.status], item.message)
-                try:
-                    await write(item)
-                except Exception:
-                    if context.done():          # the bot went away during the write
-                        break
-                    raise
+                if not await _written(write, item, context):
+                    break
         except asyncio.CancelledError:
             how[0] = V.CRASHED
             raise
@@ -376,12 +384,8 @@ class ArenaServer:
                     await take(cost(data), feed.end - reader.pos)
                     if reader.dropped:      # swept while it waited its turn
                         break
-                    try:
-                        await write(data)
-                    except Exception:
-                        if context.done():  # the client went away during the write
-                            return
-                        raise
+                    if not await _written(write, data, context):
+                        return
                     if counted:
                         reader.pos += n
                 del batch
