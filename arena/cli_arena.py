@@ -21,37 +21,39 @@ DEFAULT_SERVER = "127.0.0.1:50051"
 def _port(text):
     """A TCP port 0..65535 (0: any free port)."""
     import argparse
-    v = _conv("a port")(text)
+    v = _conv()(text)
     if v > 65535:
         raise argparse.ArgumentTypeError(f"a port is at most 65535, not {v}")
     return v
 
 
-def _conv(name, minimum=0):
+def _conv(minimum=0):
+    """An argparse type: an integer from ``minimum`` to 2**31-1 (argparse names the
+    option before the message: "argument --deals: must be at least 1, not 0")."""
     import argparse
 
     def conv(text):
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
         if v < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be at least {minimum}, not {v}")
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {v}")
         if v > 2**31 - 1:
-            raise argparse.ArgumentTypeError(f"{name} is too large: {v}")
+            raise argparse.ArgumentTypeError(f"is too large: {v}")
         return v
     return conv
 
 
 def _time_args(p, server_side: bool) -> None:
     what = "arena default" if server_side else "the arena's default"
-    p.add_argument("--move-ms", type=_conv("--move-ms", 1), metavar="MS",
+    p.add_argument("--move-ms", type=_conv(1), metavar="MS",
                    help=f"free time per decision (ms; {what}: 2000)")
-    p.add_argument("--bank-ms", type=_conv("--bank-ms"), metavar="MS",
+    p.add_argument("--bank-ms", type=_conv(), metavar="MS",
                    help=f"time bank per seat per game (ms; {what}: 20000)")
-    p.add_argument("--grace-ms", type=_conv("--grace-ms"), metavar="MS",
+    p.add_argument("--grace-ms", type=_conv(), metavar="MS",
                    help=f"reconnect budget per seat per game (ms; {what}: 15000)")
-    p.add_argument("--strikes", type=_conv("--strikes", 1), metavar="N",
+    p.add_argument("--strikes", type=_conv(1), metavar="N",
                    help=f"illegal answers to one request before the default action ({what}: 3)")
 
 
@@ -497,15 +499,15 @@ def add_commands(sub) -> None:
                    help="deal from the seeds alone, as `taash simulate` does (by default the arena "
                         "mixes a secret of its data directory into every shuffle, so that a bot "
                         "that knows a seed cannot compute the hands)")
-    s.add_argument("--max-spectators", type=_conv("--max-spectators"), default=1000, metavar="N",
+    s.add_argument("--max-spectators", type=_conv(), default=1000, metavar="N",
                    help="Watch calls at once; more are refused (0: nobody may watch; default 1000)")
-    s.add_argument("--spectator-backlog", type=_conv("--spectator-backlog", 1), default=5_000, metavar="N",
+    s.add_argument("--spectator-backlog", type=_conv(1), default=5_000, metavar="N",
                    help="a spectator of every game that falls N events behind is dropped (default 5000)")
-    s.add_argument("--spectator-rate", type=_conv("--spectator-rate"), default=1_000, metavar="N",
+    s.add_argument("--spectator-rate", type=_conv(), default=1_000, metavar="N",
                    help="units a second (a message, or a KiB of a longer one) sent to all spectators "
                         "together, the least behind first, so that spectators cannot slow the games; "
                         "one that cannot keep up falls behind and is dropped (0: no bound; default 1000)")
-    s.add_argument("--max-queued", type=_conv("--max-queued", 1), default=10_000, metavar="N",
+    s.add_argument("--max-queued", type=_conv(1), default=10_000, metavar="N",
                    help="a bot stream with N messages not read is dropped as a fault (default 10000)")
     s.add_argument("--private-watch", action="store_true",
                    help="watching needs a token: the one in DIR/watch-token (made on first start) "
@@ -532,12 +534,12 @@ def add_commands(sub) -> None:
                    "yours: it is read and checked here and its text sent to the arena")
     m.add_argument("--bots", required=True, metavar="NAME,NAME,...",
                    help="bot name per seat; a name may fill several seats (both seats of a side)")
-    m.add_argument("--matches", type=_conv("--matches", 1), default=1, metavar="M", help="matches (default 1)")
+    m.add_argument("--matches", type=_conv(1), default=1, metavar="M", help="matches (default 1)")
     m.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first match (default 0)")
     m.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
-    m.add_argument("--parallel", type=_conv("--parallel", 1), default=1, metavar="P",
+    m.add_argument("--parallel", type=_conv(1), default=1, metavar="P",
                    help="matches played at once (default 1)")
-    m.add_argument("--max-deals", type=_conv("--max-deals"), default=0, metavar="N",
+    m.add_argument("--max-deals", type=_conv(), default=0, metavar="N",
                    help="stop each match after N deals (default: play it to the end: its "
                         "match.ends rule, or the variant's match.max_deals, 1000 unless the "
                         "file sets it; a match stopped by a limit has no winners)")
@@ -582,10 +584,10 @@ def add_commands(sub) -> None:
     b.add_argument("--token", metavar="T", help="its token (default $TAASH_TOKEN)")
     server_arg(b)
     b.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices, for a seeded bot such as random (default 0)")
-    b.add_argument("--games", type=_conv("--games", 1), metavar="N", help="stop after N games (default: never)")
-    b.add_argument("--budget-ms", type=_conv("--budget-ms", 1), metavar="N",
+    b.add_argument("--games", type=_conv(1), metavar="N", help="stop after N games (default: never)")
+    b.add_argument("--budget-ms", type=_conv(1), metavar="N",
                    help="a search bot's time per decision, ms (default 50; never above half the decision's deadline)")
-    b.add_argument("--playouts", type=_conv("--playouts", 1), metavar="N",
+    b.add_argument("--playouts", type=_conv(1), metavar="N",
                    help="a search bot's rollouts per decision (reproducible decisions; default: time only)")
     b.add_argument("--batch-events", action="store_true",
                    help="receive the public events inside the next decision request (fewer messages; "

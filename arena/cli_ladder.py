@@ -254,15 +254,15 @@ def add_commands(sub) -> None:
                    help=f"bots to pair: in-process, registered bots ({', '.join(bot_names())}) or "
                         "NAME=package.module:factory (default: every registered bot); "
                         "with --arena, bot names (default: every connected bot)")
-    r.add_argument("--deals", type=_int("--deals", 1), default=200, metavar="N",
+    r.add_argument("--deals", type=_int(1), default=200, metavar="N",
                    help="play until the planned rounds hold N deals in all (whole rounds; default 200)")
     r.add_argument("--duplicate", action="store_true",
                    help="replay each round's cards in every seating of each pairing (card luck cancels)")
     r.add_argument("--seed", type=int, default=0, metavar="S", help="the ladder's seed (default 0)")
-    r.add_argument("--workers", type=_int("--workers", 1), metavar="W",
+    r.add_argument("--workers", type=_int(1), metavar="W",
                    help="games at once (default 1 in-process, 4 with --arena; with --cluster ray "
                         "and no --address: the CPUs of the local Ray, default all)")
-    r.add_argument("--game-deals", type=_int("--game-deals", 1), default=4, metavar="G",
+    r.add_argument("--game-deals", type=_int(1), default=4, metavar="G",
                    help="deals per game (default 4; a match that ends first plays fewer)")
     r.add_argument("--schedule", choices=["round-robin", "rating"], default="round-robin",
                    help="who plays whom each round: every pair, or neighbours in the standings")
@@ -274,12 +274,12 @@ def add_commands(sub) -> None:
                    "default: a local Ray started for the run, with --workers CPUs")
     r.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                    help="with --arena: how long a game waits for its bots to connect (default 30)")
-    r.add_argument("--move-ms", type=_int("--move-ms", 0), metavar="MS",
+    r.add_argument("--move-ms", type=_int(0), metavar="MS",
                    help="each decision's free time, in-process bots too (default: the arena's, 2000; "
                         "docs/protocol.md, Time)")
-    r.add_argument("--bank-ms", type=_int("--bank-ms", 0), metavar="MS",
+    r.add_argument("--bank-ms", type=_int(0), metavar="MS",
                    help="each seat's time bank per game (default: the arena's, 20000)")
-    r.add_argument("--every", type=_int("--every", 1), default=10, metavar="K",
+    r.add_argument("--every", type=_int(1), default=10, metavar="K",
                    help="print the ratings every K rated events (default 10)")
     r.add_argument("--quiet", action="store_true", help="print only the standings")
     r.add_argument("--json", action="store_true", help="print the summary and standings as JSON")

@@ -202,7 +202,7 @@ def test_cli_errors_are_clear(server, tmp_path):
     out = run("arena", "serve", "--port", port, "--data", str(tmp_path / "d2"))
     assert out.returncode == 1 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
     out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--matches", "0", *common)
-    assert out.returncode == 2 and "--matches must be at least 1" in out.stderr
+    assert out.returncode == 2 and "argument --matches: must be at least 1, not 0" in out.stderr
 
 
 def test_a_python_bot_is_one_function(server, tmp_path):

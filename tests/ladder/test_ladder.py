@@ -316,8 +316,8 @@ def test_cli_run_standings_plot_verify(tmp_path):
     (["run", "--variant", "29", "--bots", "heuristic,nosuch"], 1, "unknown bot 'nosuch'"),
     (["run", "--variant", "29", "--bots", "heuristic"], 1, "at least 2 bots"),
     (["run", "--variant", "29", "--bots", "x=nosuchmodule:f,random"], 1, "cannot load bot"),
-    (["run", "--variant", "29", "--deals", "0"], 2, "--deals must be at least 1"),
-    (["run", "--variant", "29", "--workers", "two"], 2, "--workers must be an integer"),
+    (["run", "--variant", "29", "--deals", "0"], 2, "argument --deals: must be at least 1, not 0"),
+    (["run", "--variant", "29", "--workers", "two"], 2, "argument --workers: must be an integer"),
     (["run", "--variant", "nosuch"], 1, "nosuch"),
     (["run", "--variant", "29", "--arena", "127.0.0.1:9"], 1, "no admin token"),
     (["standings", "--variant", "29"], 1, "no ladder in"),      # none created (test_ladder_faults.py)
