@@ -130,12 +130,15 @@ def record_bytes(record: dict) -> bytes:
         return json.dumps(record, indent=2, ensure_ascii=False).encode()
 
 
-def _compact(value) -> str:
-    """``value`` as compact JSON text (orjson; the json module for what orjson does not
-    take, such as an integer past 64 bits). The store writes journals on the arena's store
-    thread, which holds the interpreter's lock while it encodes."""
+def compact_json(value) -> str:
+    """``value`` as compact JSON text: no spaces, non-ASCII as itself, the same text as
+    ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``, written by orjson
+    (several times faster); a value orjson does not take (a non-string key, an integer
+    past 64 bits) falls back to the json module. The arena's observations and deal
+    results, and the store's journal entries (written on the arena's store thread, which
+    holds the interpreter's lock while it encodes)."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(value).decode()
     except TypeError:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -259,7 +262,7 @@ class SQLiteStore(Store):
     def journal(self, game_id: str, n: int, entry: dict) -> None:
         try:
             self.db.execute("INSERT OR REPLACE INTO journal(game_id, n, entry) VALUES(?,?,?)",
-                            (game_id, n, _compact(entry)))
+                            (game_id, n, compact_json(entry)))
         except sqlite3.Error as e:
             raise StoreError(f"cannot write the journal of game {game_id}: {e}") from None
 

@@ -209,7 +209,7 @@ class Budget:
 
 class Spectators:
     """The arena's spectators: at most ``limit`` readers, the feed of every game's
-    events (the last ``keep``) and the `Budget` of messages a second (``rate``) they
+    events (the last ``keep``) and the `Budget` of units a second (``rate``) they
     share. ``sweep`` takes out, every ``every_s`` seconds, the readers whose position
     the feed no longer keeps, even one blocked because its client does not read; each
     such call then ends itself (``Reader.dropped``, `Behind`, in the wire)."""

@@ -21,14 +21,13 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-import orjson
 from google.protobuf.message import DecodeError
 
 from interpreter import Match
 from interpreter.playout import NoAnswer, Playout
 
 from ..pb import messages_pb2 as pb
-from ..store import Store
+from ..store import Store, compact_json
 from . import events, framing, persist
 from .faults import BAD_BURST, BAD_RATE, NETWORK_GRACE_MS, BadMeter, Closed, FaultCounts, clip
 
@@ -68,16 +67,9 @@ class TimeControl:
         return replace(self, **kw)
 
 
-def observation_json(obs: dict) -> str:
-    """``obs`` (State.observation) as the compact JSON text of DecisionRequest.observation_json
-    (and of DealEnded.result_json):
-    no spaces, non-ASCII as itself, the same text as ``json.dumps(obs, separators=(",", ":"),
-    ensure_ascii=False)``, written by orjson (several times faster); a value orjson does
-    not take (a non-string key, an integer past 64 bits) falls back to the json module."""
-    try:
-        return orjson.dumps(obs).decode()
-    except TypeError:
-        return json.dumps(obs, separators=(",", ":"), ensure_ascii=False)
+# State.observation as DecisionRequest.observation_json (and a deal's result as
+# DealEnded.result_json): compact JSON, the json module's text, written by orjson
+observation_json = compact_json
 
 
 def _kind_name(kind: int) -> str:
@@ -275,7 +267,9 @@ class Game:
         self.done: asyncio.Future | None = None  # set when the playout ends (run_game awaits it)
         self.timer = None       # asyncio.TimerHandle of the next look at the open decision, due at timer_at
         self.timer_at = 0.0
-        self.json: tuple[str, str] | None = None    # GameStart's options_json and variant_json
+        # GameStart's texts, the same for every seat
+        self.options_json = json.dumps(options)
+        self.variant_json = json.dumps(getattr(variant, "data", {}) or {}, default=str)
 
     def t_ms(self) -> int:
         """Milliseconds since the game began."""
@@ -421,10 +415,8 @@ class Arena:
         return conn
 
     def _game_start(self, game: Game, bot: str, resumed: bool) -> bytes:
-        if game.json is None:       # the same texts for every seat: made once a game
-            game.json = (json.dumps(game.options), json.dumps(getattr(game.v, "data", {}) or {}, default=str))
         msg = pb.ServerMessage(game_start=pb.GameStart(
-            game_id=game.id, variant=game.ref, options_json=game.json[0], variant_json=game.json[1],
+            game_id=game.id, variant=game.ref, options_json=game.options_json, variant_json=game.variant_json,
             bots=game.bots, your_seats=game.seats_of(bot), time_control=game.tc.to_pb(),
             resumed=resumed))
         return msg.SerializeToString()
@@ -750,7 +742,7 @@ class Arena:
         for s in range(variant.players):
             self._seat_conn(game, s)
         self._publish(game, pb.GameEvent(game_started=pb.GameStarted(
-            variant=game.ref, options_json=json.dumps(options), bots=bots, time_control=tc.to_pb(),
+            variant=game.ref, options_json=game.options_json, bots=bots, time_control=tc.to_pb(),
             sides=variant.side_of if variant.partnership == "fixed" else ())),
             to_bots=False)
         m = game.match = Match(variant, seed, salt=self.salt)

@@ -136,8 +136,9 @@ class ArenaServer:
     running games (their records are saved as cut short) and stops the server.
     ``max_spectators``: Watch calls at once (more are refused RESOURCE_EXHAUSTED);
     ``spectator_backlog``: events a spectator of every game may fall behind before it is
-    dropped; ``spectator_rate``: messages a second to all spectators together (0: no
-    bound; events.Budget); ``watch_token``: if set, Watch needs it (or the admin token); ``batch_wait_s``:
+    dropped; ``spectator_rate``: units (a message, or a KiB of a longer one) a second to
+    all spectators together (0: no bound; events.Budget); ``watch_token``: if set, Watch
+    needs it (or the admin token); ``batch_wait_s``:
     how long WatchBatches gathers events before a message (seconds; 0: one message per
     event-loop turn that has events)."""
 
@@ -549,7 +550,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     a seed gives the same cards as `taash simulate` and in-process ladders).
     ``max_spectators`` caps the Watch calls at once; a spectator of every game more than
     ``spectator_backlog`` events behind is dropped; all spectators together are sent at
-    most ``spectator_rate`` messages a second (0: no bound); a bot stream with ``send_limit``
+    most ``spectator_rate`` units a second (events.Budget; 0: no bound); a bot stream with ``send_limit``
     messages not read is dropped as a fault (CRASHED); ``private_watch``: watching needs
     the token of DATA/watch-token (made on first use) or the admin token. Raises
     StoreError or OSError for a bad data directory or address."""

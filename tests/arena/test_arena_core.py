@@ -50,6 +50,16 @@ def reap(procs):
             p.kill()
 
 
+def events_by_game(seen, results):
+    """A reading spectator's events (watch_client's FILE) by game id; every game of
+    ``results`` (RunMatches results) is there, and no other."""
+    by_game = {}
+    for e in seen["events"]:
+        by_game.setdefault(e["game"], []).append(e)
+    assert sorted(by_game) == sorted(r.game_id for r in results)
+    return by_game
+
+
 def wait_file(path: Path, timeout=60.0):
     end = time.monotonic() + timeout
     while not path.exists():
@@ -139,10 +149,7 @@ def test_a_spectator_that_never_reads_is_dropped_and_the_games_finish(tmp_path):
     seen_b = json.loads(reader_b.read_text())
     assert seen_b["events"] == seen["events"]      # the same events in the same order
     assert seen["messages"] == len(seen["events"]) and seen_b["messages"] < len(seen["events"])
-    by_game = {}
-    for e in seen["events"]:
-        by_game.setdefault(e["game"], []).append(e)
-    assert sorted(by_game) == sorted(r.game_id for r in results)
+    by_game = events_by_game(seen, results)
     for r in results:
         evs = by_game[r.game_id]
         rec = record(r.record)
@@ -185,10 +192,7 @@ def test_spectators_together_are_sent_at_most_the_spectator_rate(tmp_path):
         s.stop()
         reap(procs)
     seen = json.loads(reader.read_text())
-    by_game = {}
-    for e in seen["events"]:
-        by_game.setdefault(e["game"], []).append(e)
-    assert sorted(by_game) == sorted(r.game_id for r in results)
+    by_game = events_by_game(seen, results)
     for r in results:
         evs = by_game[r.game_id]
         assert [e["index"] for e in evs] == list(range(len(evs)))
