@@ -14,7 +14,17 @@ bots in another (two cores: one each):
   (the server's clock, from sending a DecisionRequest to receiving the legal answer).
 - echo: a bare bidirectional gRPC echo server (no protobuf, no game); G concurrent
   ping-pong loops, each over 4 streams in turn like a game's seats, with messages of the
-  size of an average DecisionRequest. Figures: round trips per second and round-trip time.
+  size of an average DecisionRequest. Its streams are opened (one round trip each) before
+  the clock starts, as the arena's bots are connected before its games start. Figures:
+  round trips per second and round-trip time.
+- wire (--wire): the arena's wire without its game hosting (the Play method, a reader and
+  a writer task per stream joined by the arena's Outbox, each answer sending a ready
+  DecisionRequest of the variant to the next seat), with the same bots and decisions per
+  game: what the arena would do if hosting cost nothing; "wire/e" is its ratio to the echo.
+
+The bots are the Python SDK (--bots sdk, the default) or, with --bots raw, clients as lean
+as the echo's (raw gRPC, parse the ServerMessage, answer a random legal action): the
+arena's own cost, without the SDK's.
 
 - spectators: the arena run again at --spectator-games games (default 100) with
   --spectators idle spectators attached (default 1000; Watch of every game from another
@@ -129,6 +139,108 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
     await server.stop()
 
 
+def sample_request(variant: str) -> bytes:
+    """A ServerMessage with a DecisionRequest of ``variant`` from the middle of a deal (its
+    observation, legal actions and four batched ActionTaken events), as the arena sends
+    one: what the wire-only server sends for every decision."""
+    from interpreter import Match, load_variant
+    from arena.pb import messages_pb2 as mpb
+    from arena.store import compact_json
+    v = load_variant(variant)
+    st = Match(v, 5).new_deal()
+    rng = random.Random(1)
+    while st.to_act >= 0 and len(st.history) < 20:
+        st.apply(rng.choice(st.legal_actions()))
+    s = st.to_act
+    events = [mpb.GameEvent(game_id="000123", index=i, action=mpb.ActionTaken(deal=1, seat=i % v.players, action=a))
+              for i, (_, a) in enumerate(st.history[-4:])]
+    return mpb.ServerMessage(decision=mpb.DecisionRequest(
+        request_id="000123.20", game_id="000123", seat=s, observation_json=compact_json(st.observation(s)),
+        legal_actions=st.legal_actions(), deadline_ms=60_000, events=events)).SerializeToString()
+
+
+async def wire_server(games: int, rounds: int, variant: str, players: int) -> None:
+    """The arena's wire without its game hosting: the Play method over raw bytes, each
+    stream with a reader task and a writer task joined by the arena's Outbox (as
+    arena.server.wire does); every ``players`` streams in order of arrival make a game
+    that asks its seats in turn; each answer sends the same ready DecisionRequest
+    (`sample_request`) to the next seat, ``rounds`` times per game. No engine, no
+    observation, no events, no store, no authentication: what the arena would cost if
+    hosting cost nothing."""
+    from arena.server import SERVER_OPTIONS
+    from arena.server.hosting import Outbox
+    req = sample_request(variant)
+    lat: list[float] = []
+    seats: list[list] = []          # per game: its streams' outboxes
+    left = [games]
+    done = asyncio.get_running_loop().create_future()
+    t = {}
+
+    async def play(request_iterator, context):
+        out = Outbox()
+        g, s = divmod(sum(len(x) for x in seats), players)
+        if s == 0:
+            seats.append([])
+        seats[g].append(out)
+        if len(seats) == games and len(seats[-1]) == players:
+            t["t0"] = time.perf_counter()
+            t["c0"] = os.times()
+            for outs in seats:       # every game asks its seat 0
+                outs[0].put_nowait(req)
+                games_state[id(outs)] = {"n": 0, "sent": time.perf_counter()}
+
+        async def reader():
+            read = context.read
+            while True:
+                raw = await read()
+                if raw is grpc.aio.EOF:
+                    break
+                if len(seats[g]) < players or id(seats[g]) not in games_state:
+                    continue            # the Hello, before the game starts
+                gs = games_state[id(seats[g])]
+                now = time.perf_counter()
+                lat.append(now - gs["sent"])
+                gs["n"] += 1
+                if gs["n"] < rounds:
+                    gs["sent"] = now
+                    seats[g][gs["n"] % players].put_nowait(req)
+                else:
+                    left[0] -= 1
+                    if left[0] == 0 and not done.done():
+                        done.set_result(time.perf_counter())
+                        for outs in seats:      # every handler ends: no call is cancelled
+                            for o in outs:
+                                o.put_nowait(None)
+                await asyncio.sleep(0)
+        task = asyncio.ensure_future(reader())
+        write = context.write
+        try:
+            while True:
+                item = out.get_nowait() if out.qsize() else await out.get()
+                if item is None:
+                    break
+                await write(item)
+        finally:
+            task.cancel()
+    games_state: dict = {}
+    srv = grpc.aio.server(options=SERVER_OPTIONS)
+    srv.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "taash.arena.v1.Arena", {"Play": grpc.stream_stream_rpc_method_handler(play)}),))
+    port = srv.add_insecure_port("127.0.0.1:0")
+    await srv.start()
+    tune_gc()
+    print(json.dumps({"port": port, "tokens": {f"bench{s}": "none" for s in range(4)}}), flush=True)
+    end = await done
+    c, io = os.times(), (0, 0)
+    dt = end - t["t0"]
+    print(json.dumps({"decisions": len(lat), "all_playing_per_s": len(lat) / dt, "syscr": 0, "syscw": 0,
+                      "seconds": dt, "server_cpu": c.user + c.system,
+                      "server_cpu_run": c.user + c.system - t["c0"].user - t["c0"].system,
+                      "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000, "faults": 0,
+                      "spectators_left": 0, "errors": []}), flush=True)
+    await srv.stop(0)
+
+
 async def echo_server() -> None:
     """A bare bidirectional echo over gRPC (raw bytes, same server options)."""
     from arena.server import SERVER_OPTIONS
@@ -186,27 +298,63 @@ def channels(addr: str, streams: int) -> list:
             for _ in range(n)]
 
 
+async def raw_bot(chan, token: str, name: str, batch: bool, rng: random.Random, stopping: asyncio.Event) -> None:
+    """A bot as lean as the echo's client: raw gRPC on the Play method, a random legal
+    action, no SDK (what the arena costs, without the Python SDK's own work)."""
+    from arena.pb import messages_pb2 as mpb
+    call = chan.stream_stream("/taash.arena.v1.Arena/Play")(
+        metadata=(("authorization", f"Bearer {token}"), ("taash-bot", name)))
+    await call.write(mpb.BotMessage(hello=mpb.Hello(client="bench-raw", batch_events=batch)).SerializeToString())
+    parse = mpb.ServerMessage.FromString
+    while not stopping.is_set():
+        raw = await call.read()
+        if raw is grpc.aio.EOF:
+            return
+        msg = parse(raw)
+        if msg.WhichOneof("msg") == "decision":
+            d = msg.decision
+            legal = d.legal_actions
+            out = mpb.BotMessage()
+            out.answer.request_id, out.answer.action = d.request_id, legal[rng.randrange(len(legal))]
+            await call.write(out.SerializeToString())
+    call.cancel()
+
+
 async def run_arena(games: int, deals: int, variant: str, players: int, batch: bool = True,
-                    spectators: int = 0, rate: int = 1000, batches_of_spectators: bool = False) -> dict:
+                    spectators: int = 0, rate: int = 1000, batches_of_spectators: bool = False,
+                    raw: bool = False, wire_rounds: int = 0) -> dict:
+    """One arena run (or, with ``wire_rounds``, one run of the wire-only server, that many
+    decisions per game) with the bench's bots; returns the server's figures."""
     from arena.sdk import BotClient
     data = tempfile.mkdtemp(prefix="taash-bench-")
-    proc, info = spawn("arena", games, deals, variant, data, spectators, rate)
+    if wire_rounds:
+        proc, info = spawn("wire", games, wire_rounds, variant, players)
+    else:
+        proc, info = spawn("arena", games, deals, variant, data, spectators, rate)
     addr = f"127.0.0.1:{info['port']}"
     watchers = spawn("spectators", addr, spectators, int(batches_of_spectators))[0] if spectators else None
     rng = random.Random(7)
     chans = channels(addr, games * players)
     clients = []
+    stopping = asyncio.Event()
     for g in range(games):
         for s in range(players):
             name = f"bench{s % 4}"
+            if raw:
+                clients.append(raw_bot(chans[(g * players + s) % len(chans)], info["tokens"][name], name, batch,
+                                       rng, stopping))
+                continue
             clients.append(BotClient(lambda o, legal: legal[rng.randrange(len(legal))], info["tokens"][name],
                                      name, addr, threads=False, channel=chans[(g * players + s) % len(chans)],
                                      batch_events=batch, lazy_observation=True))
-    tasks = [asyncio.ensure_future(c.run()) for c in clients]
+    tasks = [asyncio.ensure_future(c if raw else c.run()) for c in clients]
     tune_gc()
     c0 = os.times()
     line = await asyncio.get_running_loop().run_in_executor(None, proc.stdout.readline)
+    stopping.set()
     for c in clients:
+        if raw:
+            continue
         c.stop()
     await asyncio.gather(*tasks, return_exceptions=True)
     for ch in chans:
@@ -236,9 +384,19 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
     lat: list[float] = []
 
     first: dict = {}
+    ready, start = [0], asyncio.Event()
 
     async def game(g):
+        # the streams are opened (one round trip each) before the clock starts, as the
+        # arena's bots connect before its games start
         calls = [chans[(g * 4 + s) % len(chans)].stream_stream("/bench.Echo/Echo")() for s in range(4)]
+        for c in calls:
+            await c.write(payload)
+            await c.read()
+        ready[0] += 1
+        if ready[0] == games:
+            start.set()
+        await start.wait()
         for i in range(rounds):
             c = calls[i % 4]
             t = time.perf_counter()
@@ -250,11 +408,13 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
         for c in calls:
             await c.done_writing()
     tune_gc()
+    tasks = [asyncio.ensure_future(game(g)) for g in range(games)]
+    await start.wait()
     proc.stdin.write("go\n")
     proc.stdin.flush()
     c0 = os.times()
     t0 = time.perf_counter()
-    await asyncio.gather(*(game(g) for g in range(games)))
+    await asyncio.gather(*tasks)
     dt = time.perf_counter() - t0
     c = os.times()
     proc.stdin.close()
@@ -279,6 +439,12 @@ def main(argv=None) -> int:
                     help="deals per game (default 2; at least 100/games, for enough decisions)")
     ap.add_argument("--variant", default="29")
     ap.add_argument("--no-batch", action="store_true", help="bots get one message per event (no batch_events)")
+    ap.add_argument("--wire", action="store_true",
+                    help="also run the wire-only server (the arena's wire, no game hosting: what the arena "
+                         "would do if hosting cost nothing) with the same bots and decisions per game")
+    ap.add_argument("--bots", choices=("sdk", "raw"), default="sdk",
+                    help="sdk: the Python SDK's BotClient (default); raw: bots as lean as the echo's client "
+                         "(raw gRPC, no SDK), so that the figure is the arena's cost alone")
     ap.add_argument("--repeat", type=int, default=1,
                     help="arena and echo runs per concurrency, in turn (a shared machine is noisy: "
                          "the median ratio is printed)")
@@ -295,7 +461,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.role:
         role, rest = args.role[0], args.role[1:]
-        if role == "arena":
+        if role == "wire":
+            asyncio.run(wire_server(int(rest[0]), int(rest[1]), rest[2], int(rest[3])))
+        elif role == "arena":
             asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4]), int(rest[5])))
         elif role == "spectators":
             asyncio.run(idle_spectators(rest[0], int(rest[1]), rest[2] == "1"))
@@ -312,11 +480,13 @@ def main(argv=None) -> int:
         deals = max(args.deals, 100 // g)     # enough decisions for stable figures at low concurrency
         ratios, steady = [], []
         for _ in range(args.repeat):          # arena and echo in turn, so both see the same load
-            a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch))
+            a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw"))
             size = 900
             rounds = max(4, a["decisions"] // g)
             e = asyncio.run(run_echo(g, rounds, size))
-            for what, r in (("arena", a), ("echo", e)):
+            w = (asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw",
+                                       wire_rounds=rounds)) if args.wire else None)
+            for what, r in (("arena", a), ("echo", e)) + ((("wire", w),) if w else ()):
                 print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
                       f"{r['all_playing_per_s']:>9.0f}")
             ratios.append(a["per_s"] / e["per_s"])
@@ -324,6 +494,8 @@ def main(argv=None) -> int:
             print(f"{g:>6} {'ratio':>6} {'':>10} {a['per_s'] / e['per_s']:>9.2f} "
                   f"{a['p50_ms'] / e['p50_ms']:>8.2f} {a['p99_ms'] / e['p99_ms']:>8.2f} {steady[-1]:>9.2f}"
                   + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
+            if w:
+                print(f"{g:>6} {'wire/e':>6} {'':>10} {w['per_s'] / e['per_s']:>9.2f}   (the wire alone, no hosting)")
             if a.get("errors"):
                 print("errors:", a["errors"])
         if len(ratios) > 1:
