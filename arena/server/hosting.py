@@ -67,9 +67,9 @@ class TimeControl:
         return replace(self, **kw)
 
 
-# State.observation as DecisionRequest.observation_json (and a deal's result as
-# DealEnded.result_json): compact JSON, the json module's text, written by orjson
-observation_json = compact_json
+# a deal's result as DealEnded.result_json: compact JSON, the json module's text, written
+# by orjson (a DecisionRequest's observation is State.observation_json, the same form)
+result_json = compact_json
 
 
 def _kind_name(kind: int) -> str:
@@ -592,7 +592,7 @@ class Arena:
         legal = st.legal_actions()
         rid = f"{game.id}.{game.nreq}"
         game.nreq += 1
-        p = Pending(rid, game, s, st, legal, observation_json(st.observation(s)), self._wake)
+        p = Pending(rid, game, s, st, legal, st.observation_json(s), self._wake)
         self.pending[rid] = p
         game.asking = p
         self._progress(p)
@@ -784,7 +784,7 @@ class Arena:
             # the deal's cards as its record holds them (Match.record)
             publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
                 deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
-                widow=[text[c] for c in st.widow], result_json=observation_json(st.result()))))
+                widow=[text[c] for c in st.widow], result_json=result_json(st.result()))))
 
         log.info("game %s: %s seed %s, bots %s", game_id, game.ref, seed, ",".join(bots))
         game.playout = Playout(m, max_deals=max_deals or None, deals=deals, on_deal_start=deal_started,

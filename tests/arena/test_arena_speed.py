@@ -31,8 +31,9 @@ import pytest
 from arena.pb import messages_pb2 as pb
 from arena.sdk import Observation
 from arena.server import framing
-from arena.server.hosting import Outbox, observation_json
+from arena.server.hosting import Outbox
 from arena.store import SQLiteStore
+from arena.store import compact_json as observation_json
 from interpreter import Match, load_variant
 from interpreter.playout import steps
 from tests.helpers import ROOT
@@ -71,6 +72,38 @@ def test_observation_json_falls_back_to_the_json_module():
     for obs in ({1: "x", "hand": ["QS"]}, {"n": 2 ** 70}, {"name": "Pāṇḍava \"quoted\" \\ \u0001"}):
         assert observation_json(obs) == json.dumps(obs, separators=(",", ":"), ensure_ascii=False)
     assert observation_json({1: "x"}) == '{"1":"x"}'
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_state_observation_json_is_the_json_modules_text(name):
+    # what the arena sends: State.observation_json, its history and tricks kept between calls
+    v = load_variant(name)
+    rng = random.Random(5)
+    gen = steps(Match(v, 5), max_deals=2)
+    n = 0
+    try:
+        st, seat = next(gen)
+        while True:
+            for s in range(v.players):
+                assert st.observation_json(s) == json.dumps(st.observation(s), separators=(",", ":"),
+                                                            ensure_ascii=False)
+                n += 1
+            st, seat = gen.send(rng.choice(st.legal_actions()))
+    except StopIteration:
+        pass
+    assert n > 100
+
+
+def test_state_observation_json_falls_back_to_the_json_module():
+    # a public variable past 64 bits: orjson refuses it, the json module writes it
+    v = load_variant("house/29-dealer-keeps")
+    st = Match(v, 1).new_deal()
+    kept = next(x for x in v.variables if x.name == "kept")
+    assert kept.public and kept.type == "number"
+    st.vars[kept.index] = 2 ** 70
+    text = st.observation_json(st.to_act)
+    assert text == json.dumps(st.observation(st.to_act), separators=(",", ":"), ensure_ascii=False)
+    assert str(2 ** 70) in text
 
 
 def test_framed_messages_are_the_bytes_protobuf_writes():

@@ -3,6 +3,7 @@ file under variants/ is picked up without editing this file).
 
 1. never stuck      2. cards conserved    3. points add up     4. trick winners (oracle)
 5. §0.10 order      6. records replay     7. copy independence 8. observation invariance
+9. observation_json is the observation's JSON text, on a state and on its copies
 
 Hypothesis draws the deal seed and the index of every legal action taken (properties 1-5
 also play a few extra deals cheaply with a random.Random; whole matches use a seeded
@@ -235,6 +236,29 @@ def test_copy_is_independent(name, seed, data):
     cp2 = st.copy()
     play_out(st, choose)
     assert fingerprint(cp2) == before
+
+
+# -- 9. observation_json: the observation's JSON, whatever the state's past ---------------
+def check_json_views(st):
+    """Every seat's observation_json is the json module's compact text of its observation."""
+    for s in range(st.v.players):
+        assert st.observation_json(s) == json.dumps(st.observation(s), separators=(",", ":"),
+                                                    ensure_ascii=False), (report(st), s)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=examples(20), **SETTINGS)
+@given(seed=seeds, data=hs.data())
+def test_observation_json_is_the_observations_text(name, seed, data):
+    # its kept JSON of the history and tricks must follow the state it is asked of: a
+    # copy taken midway and played on differently, and the original played on after it
+    v, st, choose = deal_at_random_point(name, seed, data)
+    check_json_views(st)
+    cp = st.copy()
+    play_out(cp, choose, check=check_json_views)
+    check_json_views(cp)
+    play_out(st, lambda legal: len(legal) - 1, check=check_json_views)
+    check_json_views(st)
 
 
 # -- 8. observation invariance under re-dealing the unseen cards ----------------------------
