@@ -65,6 +65,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")     # not gRPC's INFO lines about closed connections
 import grpc  # noqa: E402
 
 SERVER_OPTIONS_NAME = "arena.server.SERVER_OPTIONS"
@@ -220,6 +221,8 @@ async def wire_server(games: int, rounds: int, variant: str, players: int) -> No
                 if item is None:
                     break
                 await write(item)
+        except asyncio.CancelledError:      # the bot went first (its client stopped)
+            pass
         finally:
             task.cancel()
     games_state: dict = {}
