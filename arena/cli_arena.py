@@ -86,6 +86,15 @@ def cmd_serve(args) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
     tc = _time_control(args)
+    if args.web:        # its port is taken: say so before serving, not after (the child's error)
+        import socket
+        try:
+            with socket.socket(socket.AF_INET6 if ":" in args.web_host else socket.AF_INET) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind((args.web_host, args.web))
+        except OSError as e:
+            raise CLIError(f"--web {args.web}: cannot serve the web pages on {args.web_host}:{args.web}: "
+                           f"{e.strerror or e}") from None
 
     web = []   # the `taash web` child of --web, started once the arena's port is known
 
@@ -209,8 +218,9 @@ class Unreachable(Exception):
 
 
 def _unreachable(server) -> int:
-    print(f"taash: error: cannot reach the arena at {server}: is `taash arena serve` running?",
-          file=sys.stderr)
+    hint = ("is `taash arena serve` running?" if ":" in server
+            else f"no port given: the arena's address is HOST:PORT (default {DEFAULT_SERVER})")
+    print(f"taash: error: cannot reach the arena at {server or repr(server)}: {hint}", file=sys.stderr)
     return 1
 
 
@@ -231,6 +241,13 @@ def cmd_match(args) -> int:
     from .pb import messages_pb2 as pb
     if not -2**63 <= args.seed < 2**63:
         raise CLIError("--seed must fit in 64 bits")
+    if args.seed + args.matches - 1 >= 2**63:
+        raise CLIError(f"match i plays --seed + i: --seed {args.seed} with --matches {args.matches} "
+                       f"passes {2**63 - 1}, the largest seed (64 bits)")
+    from .server.wire import MAX_PARALLEL
+    if args.parallel > MAX_PARALLEL:
+        raise CLIError(f"--parallel is {args.parallel}; the arena plays at most {MAX_PARALLEL} matches "
+                       "of one call at once")
     if not 0 <= args.wait <= 86400:
         raise CLIError("--wait must be between 0 and 86400 seconds")
     bots = [b.strip() for b in args.bots.split(",")]
@@ -399,8 +416,8 @@ def describe_event(ev) -> str:
         return f"{head} deal {d.deal} over: {d.result_json}\n    hands: {hands}"
     if kind == "game_ended":
         g = ev.game_ended
-        return (f"{head} game over: score {' '.join(map(str, g.score))}, winners {list(g.winners)}, "
-                f"seed {g.seed}, record {g.record}")
+        return (f"{head} {'game over' if g.complete else 'game ended before the match was over'}: score {' '.join(map(str, g.score))}, "
+                f"winners {list(g.winners)}, seed {g.seed}, record {g.record}")
     return head
 
 

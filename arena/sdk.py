@@ -168,7 +168,10 @@ class BotClient:
         self.games: dict[str, GameInfo] = {}
         self.games_done = 0
         self.answered: dict[str, str] = {}   # request id -> action sent (to answer a resend)
-        self._requests: dict[str, pb.DecisionRequest] = {}   # open requests, for retries
+        # the open request of each (game, seat), for a retry after ILLEGAL_ACTION: a newer
+        # request of the seat replaces it (a long match keeps one per seat, not every one)
+        self._requests: dict[str, pb.DecisionRequest] = {}
+        self._latest: dict[tuple[str, int], str] = {}
         self._call = None
         self._channel = channel
         self._own_channel = channel is None
@@ -333,6 +336,8 @@ class BotClient:
                 del self.answered[rid]
             for rid in [r for r in self._requests if r.startswith(prefix)]:
                 del self._requests[rid]
+            for k in [k for k in self._latest if k[0] == ev.game_id]:
+                del self._latest[k]
             self.games_done += 1
             try:
                 self.bot.on_game_end(game, ev.game_ended)
@@ -346,6 +351,11 @@ class BotClient:
 
     async def _answer(self, d: pb.DecisionRequest, legal: list[str]) -> None:
         rid = d.request_id
+        seat_key = (d.game_id, d.seat)
+        old = self._latest.get(seat_key)
+        if old is not None and old != rid:
+            self._requests.pop(old, None)
+        self._latest[seat_key] = rid
         self._requests[rid] = d
         game = self.games.get(d.game_id) or GameInfo(d.game_id, "", {}, {}, [], [d.seat], {})
         try:

@@ -794,7 +794,8 @@ class Arena:
             self._drive(game, start=True)
             await game.done
         except asyncio.CancelledError:
-            error = "the arena stopped before the game ended"
+            error = ("the arena stopped before the game ended" if self.stopping else
+                     "stopped before its end: the call that started it went away")
             if not self.stopping:   # the caller went away: nobody to tell
                 raise
         except Exception as e:  # an engine or arena bug: the game ends, recorded as it was

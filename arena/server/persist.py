@@ -47,12 +47,15 @@ def record_of(game, unfinished: dict | None, error: str | None) -> tuple[dict, d
 def write(store: Store, variant_ref: str, result: dict, record: dict) -> dict:
     """Save ``record`` and its row (``result`` from record_of) in ``store``; fill in
     ``result["record"]`` (the path) and return ``result``. A StoreError is logged and
-    joins ``result["error"]``. Touches no engine object: safe on the store's thread."""
+    joins ``result["error"]``; so does any other failure to save (a value the database
+    refuses), named by its type: the game still ends, its journal kept. Touches no engine
+    object: safe on the store's thread."""
     try:
         result["record"] = store.save_game(result["game_id"], {**result, "variant": variant_ref}, record)
-    except StoreError as e:
-        log.error("%s", e)
-        result["error"] = (result["error"] + "; " if result["error"] else "") + str(e)
+    except Exception as e:
+        text = str(e) if isinstance(e, StoreError) else f"game {result['game_id']} not saved: {type(e).__name__}: {e}"
+        log.error("%s", text)
+        result["error"] = (result["error"] + "; " if result["error"] else "") + text
     return result
 
 
@@ -95,8 +98,8 @@ def _call(fn, *args):
 def _journal(store: Store, game_id: str, n: int, entry: dict) -> None:
     try:
         store.journal(game_id, n, entry)
-    except StoreError as e:
-        log.error("%s", e)
+    except Exception as e:      # a StoreError, or a value the database refuses
+        log.error("game %s: journal entry %d not written: %s", game_id, n, e)
 
 
 def recover(store: Store) -> list[dict]:
@@ -104,7 +107,8 @@ def recover(store: Store) -> list[dict]:
     kill -9, a power cut): its record holds the deals its journal held, marked cut short
     (``complete`` false unless the match had ended, arena ``error`` = CUT_BY_CRASH), and
     replays with `taash replay`. Returns their GameResult dicts (see `record_of`); a game
-    whose variant no longer loads is logged and kept for a later start."""
+    whose variant no longer loads, or whose record cannot be saved, is logged and kept
+    for a later start."""
     from interpreter import Match, load_variant
     from .hosting import Game, TimeControl
     out = []
@@ -130,5 +134,7 @@ def recover(store: Store) -> list[dict]:
             continue
         ended = m.over or (head.get("max_deals") and len(m.deals) >= head["max_deals"])
         result, record = record_of(game, None, None if ended else CUT_BY_CRASH)
-        out.append(write(store, game.ref, result, record))
+        result = write(store, game.ref, result, record)
+        if result["record"]:        # else logged by write, its journal kept
+            out.append(result)
     return out

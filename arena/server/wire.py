@@ -72,6 +72,11 @@ def _dropper(context, code):
     return drop
 
 
+# Limits of a MatchRequest (docs/protocol.md, "Limits"): what `taash arena match` allows too
+MAX_SEED = 2**63 - 1            # seeds are stored as 64-bit integers
+MAX_PARALLEL = 10_000           # games of one call at once
+MAX_TIME_FIELD = 2**31 - 1      # each time_control field (ms; strikes)
+
 STOPPING = "the arena is stopping"    # the status details of calls it ends or refuses then
 BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 50 ms
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
@@ -442,12 +447,34 @@ class ArenaServer:
                 raise ValueError("options must be a JSON object")
         except ValueError as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad options_json: {e}")
+        except RecursionError:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "bad options_json: nested too deeply")
+        n = max(1, request.matches)
+        if request.seed + n - 1 > MAX_SEED:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"match i plays seed + i: seed {request.seed} with {n} matches passes "
+                                f"{MAX_SEED}, the largest seed (64 bits)")
+        if request.parallel > MAX_PARALLEL:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"parallel is {request.parallel}; at most {MAX_PARALLEL} matches at once")
+        tcm = request.time_control
+        for f in ("move_ms", "bank_ms", "grace_ms", "max_strikes"):
+            if getattr(tcm, f) > MAX_TIME_FIELD:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                    f"time_control.{f} is {getattr(tcm, f)}; at most {MAX_TIME_FIELD}")
         try:
             if request.variant_yaml:    # the caller's file, sent as text: kept in DATA/variants/
                 if len(request.variant_yaml) > MAX_VARIANT_TEXT:
                     await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                         f"variant_yaml is {len(request.variant_yaml)} characters; "
                                         f"at most {MAX_VARIANT_TEXT}")
+                base = _extends_of(request.variant_yaml)
+                if base is not None and base not in shipped_variants():
+                    # the caller's side merges its own `extends:` chain (taash arena match):
+                    # a file on the arena's host is no base for a caller's text
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                        f"variant_yaml extends {str(base)[:200]!r}: `extends:` of a sent variant "
+                                        "must be a shipped name (taash variants lists them); send the merged text")
                 try:
                     path = self.store.save_variant(request.variant_yaml)
                 except StoreError as e:
@@ -482,36 +509,51 @@ class ArenaServer:
                                     f"not connected after {wait_s:g} s: {', '.join(missing)} "
                                     "(start it with `taash bot ... --name NAME --token TOKEN`)")
         tc = self.defaults.merged(request.time_control)
-        n = max(1, request.matches)
-        sem = asyncio.Semaphore(max(1, request.parallel))
-        ref = request.variant
-
-        async def one(i):
-            async with sem:
-                return await arena.run_game(v, request.seed + i, bots, tc, request.max_deals, ref=None)
-
-        tasks = [arena.spawn(one(i)) for i in range(n)]
-        del ref
+        parallel = min(n, max(1, request.parallel))
+        # at most `parallel` games exist at a time, each started as one ends: a call for
+        # many matches holds no more than that (not a task per match waiting its turn)
+        running: set = set()
+        started = 0
         try:
-            for fut in asyncio.as_completed(tasks):
-                try:
-                    r = await fut
-                except asyncio.CancelledError:
-                    if asyncio.current_task().cancelling() or not arena.stopping:
-                        raise   # the caller went away
-                    continue    # a game not begun when the arena stopped: nothing to report
-                except Exception as e:
-                    yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
-                    continue
-                yield apb.MatchUpdate(game=apb.GameResult(
-                    game_id=r["game_id"], seed=r["seed"], bots=r["bots"], deals=r["deals"], score=r["score"],
-                    winners=r["winners"], complete=r["complete"], faults=r["faults"], record=r["record"],
-                    error=r["error"]))
+            while True:
+                while len(running) < parallel and started < n and not arena.stopping:
+                    running.add(arena.spawn(arena.run_game(v, request.seed + started, bots, tc,
+                                                           request.max_deals, ref=None)))
+                    started += 1
+                if not running:
+                    break
+                done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for fut in done:
+                    running.discard(fut)
+                    try:
+                        r = fut.result()
+                    except asyncio.CancelledError:
+                        if not arena.stopping:
+                            raise
+                        continue    # a game stopped with the arena before it began
+                    except Exception as e:
+                        yield apb.MatchUpdate(game=apb.GameResult(error=f"{type(e).__name__}: {e}"))
+                        continue
+                    yield apb.MatchUpdate(game=apb.GameResult(
+                        game_id=r["game_id"], seed=r["seed"], bots=r["bots"], deals=r["deals"], score=r["score"],
+                        winners=r["winners"], complete=r["complete"], faults=r["faults"], record=r["record"],
+                        error=r["error"]))
         finally:
             # the caller went away (Ctrl-C, a timeout): its games stop too, saved as cut short
-            for t in tasks:
+            for t in running:
                 if not t.done():
                     t.cancel()
+
+
+def _extends_of(text: str):
+    """The ``extends:`` value of a variant's YAML or JSON text (None: none, or text that
+    does not parse as a mapping: `load_variant` then says what is wrong with it)."""
+    import yaml
+    try:
+        tree = yaml.safe_load(text)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    return tree.get("extends") if isinstance(tree, dict) else None
 
 
 def _lock(data_dir: Path):

@@ -63,7 +63,14 @@ class Site:
                 p = st.record_path(key)
             except Exception:
                 return None
-            return json.loads(p.read_text()) if p.is_file() else None
+            if not p.is_file():
+                return None
+            rec = json.loads(p.read_text())
+            # a caller's variant file is named relative to the record (DATA/variants/)
+            v = rec.get("variant")
+            if isinstance(v, str) and not Path(v).is_absolute() and (p.parent / v).is_file():
+                rec["variant"] = str((p.parent / v).resolve())
+            return rec
         if not self.ladder or source not in self.variants():
             return None
         g = self.ladder.games(source, records=True).get(key)

@@ -190,6 +190,8 @@ def test_cli_errors_are_clear(server, tmp_path):
     assert out.returncode == 2 and "--bots takes bot names" in out.stderr
     out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--server", "127.0.0.1:1", "--data", str(server.data))
     assert out.returncode == 1 and "cannot reach the arena at 127.0.0.1:1" in out.stderr
+    out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--server", "127.0.0.1", "--data", str(server.data))
+    assert out.returncode == 1 and "no port given: the arena's address is HOST:PORT" in out.stderr
     out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--data", str(tmp_path / "elsewhere"))
     assert out.returncode == 2 and "no admin token" in out.stderr
     out = run("arena", "token", "bad name!", "--data", str(server.data))

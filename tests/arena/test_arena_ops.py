@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,8 +14,10 @@ import threading
 import time
 from pathlib import Path
 
+import grpc
 import pytest
 
+from arena.store import SQLiteStore
 from tests.helpers.arena_util import ROOT, TAASH, Server, env, record
 
 
@@ -130,6 +133,11 @@ def test_a_failed_bind_is_one_line(server, tmp_path):
     assert out.returncode == 1
     assert out.stderr.splitlines() == [out.stderr.strip()]
     assert out.stderr.startswith(f"taash: error: cannot listen on 127.0.0.1:{port}")
+    # --web on a taken port: refused before the arena serves (it used to serve on, its pages not)
+    out = server.taash("arena", "serve", "--port", "0", "--web", port, "--data", str(tmp_path / "d3"), timeout=60)
+    assert out.returncode == 2 and out.stderr.splitlines() == [out.stderr.strip()], out.stderr
+    assert f"--web {port}: cannot serve the web pages on 127.0.0.1:{port}" in out.stderr
+    assert "listening" not in out.stdout
 
 
 def test_a_bot_at_a_wrong_address_says_so(server):
@@ -304,11 +312,20 @@ def test_a_variant_file_of_the_caller_is_sent_as_text(server, tmp_path):
     assert out.returncode == 0, out.stderr
     [m] = json.loads(out.stdout)["matches"]
     rec = record(m["record"])
-    kept = Path(rec["variant"])
+    # named relative to the record, so that the data directory can be moved or copied
+    assert not Path(rec["variant"]).is_absolute(), rec["variant"]
+    kept = (Path(m["record"]).parent / rec["variant"]).resolve()
     assert kept.parent == (server.data / "variants").resolve() and kept.is_file()
     assert json.loads(kept.read_text())["name"] == "my-28" and "extends" not in json.loads(kept.read_text())
     rj = subprocess.run([*TAASH, "replay", m["record"], "--json"], capture_output=True, text=True, env=env(),
                         cwd=ROOT, timeout=120)
+    assert rj.returncode == 0, rj.stderr
+    assert json.loads(rj.stdout)["match"]["score"] == m["score"]
+    moved = tmp_path / "copy-of-data"
+    for d in ("records", "variants"):
+        shutil.copytree(server.data / d, moved / d)
+    rj = subprocess.run([*TAASH, "replay", str(moved / "records" / Path(m["record"]).name), "--json"],
+                        capture_output=True, text=True, env=env(), cwd=tmp_path, timeout=120)
     assert rj.returncode == 0, rj.stderr
     assert json.loads(rj.stdout)["match"]["score"] == m["score"]
     # a bad file is found here, located in the caller's file
@@ -409,3 +426,78 @@ def test_one_arena_per_data_directory(server):
     assert out.returncode == 1
     assert out.stderr.strip() == (f"taash: error: another arena is serving from {server.data} (it holds "
                                   f"{server.data / 'arena.lock'}): stop it or give another --data")
+
+
+def test_a_match_request_past_the_limits_is_refused_with_its_reason(server):
+    # a raw client's MatchRequest: each limit of docs/protocol.md is an INVALID_ARGUMENT
+    # naming the field, never a game that fails later or a data directory that cannot be
+    # saved to (a seed past 64 bits used to stop the arena from starting again)
+    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    from arena.pb import messages_pb2 as pb
+
+    def refused(**kw):
+        req = apb.MatchRequest(variant="29", bots=["r"] * 4, max_deals=1, **kw)
+        with grpc.insecure_channel(server.addr) as ch:
+            with pytest.raises(grpc.RpcError) as e:
+                list(arena_pb2_grpc.ArenaStub(ch).RunMatches(
+                    req, metadata=[("authorization", f"Bearer {server.admin}")], timeout=60))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, e.value
+        return e.value.details()
+
+    assert "largest seed" in refused(seed=2**63 - 1, matches=2)
+    assert "at most 10000" in refused(parallel=10_001)
+    assert "time_control.move_ms" in refused(time_control=pb.TimeControl(move_ms=2**32 - 1, bank_ms=2**32 - 1))
+    assert "nested too deeply" in refused(options_json="[" * 100_000 + "]" * 100_000)
+    # a sent variant extends shipped names only, never a file on the arena's host
+    host_file = server.data.parent / "host.yaml"
+    host_file.write_text('extends: "28"\nname: host-28\n')
+    assert "must be a shipped name" in refused(variant_yaml=f"extends: {host_file}\nname: mine\n")
+    # the caller's side says so first
+    out = server.taash("arena", "match", "29", "--bots", "r,r,r,r", "--seed", str(2**63 - 1), "--matches", "2",
+                       "--server", server.addr, "--data", str(server.data), timeout=120)
+    assert out.returncode == 2 and "largest seed" in out.stderr and "Traceback" not in out.stderr
+    # the last seed there is still playable
+    [g] = server.run_matches("29", ["r"] * 4, seed=2**63 - 1, max_deals=1)
+    assert g.error == "" and g.seed == 2**63 - 1 and Path(g.record).is_file()
+
+
+def test_a_call_for_many_matches_holds_only_its_parallel_games(server):
+    # a million matches, two at a time: the arena starts each game as one ends (it used to
+    # make a task per match up front: gigabytes, and a SIGTERM that took minutes)
+    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    req = apb.MatchRequest(variant="28", bots=["r"] * 4, matches=1_000_000, parallel=2, max_deals=1, seed=7_000_000)
+    got = []
+    with grpc.insecure_channel(server.addr) as ch:
+        call = arena_pb2_grpc.ArenaStub(ch).RunMatches(req, metadata=[("authorization", f"Bearer {server.admin}")],
+                                                       timeout=120)
+        for u in call:
+            if u.WhichOneof("update") == "game":
+                got.append(u.game)
+                if len(got) == 4:
+                    break
+        call.cancel()
+    assert [g.error for g in got] == [""] * 4 and sorted(g.seed for g in got) == [7_000_000, 7_000_001, 7_000_002, 7_000_003]
+    time.sleep(1)
+    out = server.taash("arena", "bots", "--server", server.addr, "--data", str(server.data), timeout=60)
+    assert out.returncode == 0 and "0 seats" in out.stdout, out.stdout     # the cancelled games let go
+    games = SQLiteStore(server.data).games()
+    assert len([g for g in games if g["seed"] >= 7_000_000 and g["variant"] == "28"]) <= 6
+
+
+def test_a_game_the_store_refuses_is_logged_and_the_arena_starts_again(tmp_path, caplog):
+    # a journal whose game cannot be saved (a seed past SQLite's 64-bit integers, as a
+    # client could once ask for): recovery logs it and keeps it, and the start goes on
+    from arena.server import persist
+    store = SQLiteStore(tmp_path / "data")
+    store.journal("g000001", 0, {"variant": "28", "options": {}, "seed": 2**63, "bots": ["a", "b", "a", "b"],
+                                 "max_deals": 1, "time_control": {"move_ms": 2000, "bank_ms": 0, "grace_ms": 0,
+                                                                  "max_strikes": 3},
+                                 "started": time.time()})
+    assert persist.recover(store) == []
+    assert "g000001 not saved: OverflowError" in caplog.text
+    assert "g000001" in store.journals()                 # kept for a later start
+    s = Server(tmp_path / "data")                        # a real arena on that directory starts
+    try:
+        assert s.taash("arena", "bots", "--server", s.addr, "--data", str(s.data), timeout=60).returncode == 0
+    finally:
+        s.stop()

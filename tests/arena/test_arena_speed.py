@@ -324,3 +324,46 @@ def test_batch_messages_say_how_many_events_each_holds():
         assert len(batch.events) == n
         got += [e.SerializeToString() for e in batch.events]
     assert got == events
+
+
+def test_the_sdk_keeps_one_open_request_per_seat_however_long_the_match(tmp_path):
+    # a real arena and one SDK client in all four seats of a 6-deal match: the requests it
+    # keeps for a retry stay one per seat (they used to pile up until the game's end,
+    # about 50 KB a deal of each running game)
+    import asyncio
+    import grpc
+    from arena.sdk import Bot, BotClient
+    from arena.server import ArenaServer, TimeControl
+
+    async def main():
+        store = SQLiteStore(tmp_path / "data")
+        server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000))
+        port = await server.start("127.0.0.1", 0)
+        kept = []
+        client = None
+
+        class Last(Bot):
+            def decide(self, observation, legal_actions, game=None):
+                return legal_actions[-1]
+
+            def on_event(self, game, event):
+                kept.append(len(client._requests))
+        client = BotClient(Last(), store.issue_token("b"), "b", f"127.0.0.1:{port}", threads=False,
+                           batch_events=True)
+        task = asyncio.ensure_future(client.run())
+        await server.arena.wait_for_bots(["b"], 10)
+        result = await server.arena.run_game(load_variant("28"), 3, ["b"] * 4, max_deals=6)
+        for _ in range(500):        # its GameEnded on the way
+            if client.games_done:
+                break
+            await asyncio.sleep(0.01)
+        client.stop()
+        await asyncio.wait_for(task, 10)
+        await server.stop()
+        store.close()
+        return result, kept, client
+
+    result, kept, client = asyncio.run(main())
+    assert result["error"] == "" and result["deals"] == 6 and result["faults"] == 0
+    assert len(kept) > 6 * 32 and max(kept) <= 4, max(kept)
+    assert client._requests == {} and client._latest == {}     # the game's end lets go of them

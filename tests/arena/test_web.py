@@ -20,6 +20,7 @@ from arena.web.data import Site, card_parts, game_view
 from arena.web.live import apply_event
 from arena.web.report import write_report
 from interpreter import Match, load_variant
+from tests.helpers import ROOT
 
 
 def first_legal_record(variant="29", seed=3, deals=2):
@@ -234,3 +235,22 @@ def test_a_game_page_without_its_name_is_a_bad_request(site):
     got = asyncio.run(_get(site, "/game", "/game?src=29", "/game?key=k1"))
     assert [s for s, _, _ in got] == [400, 400, 400]
     assert "?src=arena|VARIANT&key=GAME" in got[0][1]
+
+
+def test_a_game_of_a_callers_variant_file_shows_from_a_moved_data_directory(tmp_path):
+    # the arena keeps a caller's variant text in DATA/variants/ and names it relative to the
+    # record: the game's page still replays once the directory is moved
+    import shutil
+    from arena.store import SQLiteStore
+    st = SQLiteStore(tmp_path / "data")
+    kept = st.save_variant((ROOT / "variants" / "28.yaml").read_text())
+    rec = first_legal_record("28", deals=1)
+    rec["variant"] = str(kept)
+    gid = st.new_game_id()
+    path = st.save_game(gid, {"variant": str(kept), "seed": 3, "bots": ["x"] * 4, "complete": False,
+                              "score": [0] * 4, "winners": [], "faults": 0}, rec)
+    assert json.loads(open(path).read())["variant"] == f"../variants/{kept.name}"
+    shutil.move(tmp_path / "data", tmp_path / "moved")
+    got = Site(None, tmp_path / "moved").record("arena", gid)
+    assert got["variant"] == str((tmp_path / "moved" / "variants" / kept.name).resolve())
+    assert len(game_view(got)["deals"]) == 1
