@@ -98,6 +98,12 @@ def run_ladder(store, runner, bots, deals: int, settings: LadderSettings, worker
     if keep < len(rounds):
         store.drop_rounds(ref, keep)
         del rounds[keep:]
+    new = sorted(set(bots) - {b for r in rounds for g in r for b in g.bots})
+    if rounds and new and sum(g.deals for r in rounds for g in r) >= deals:
+        # nothing would be played: the bots asked for would not join
+        raise LadderError(f"the {ref} ladder in this store already has its {deals} deals without "
+                          f"{', '.join(new)}: give a larger --deals to extend it with them, or use another "
+                          "--data directory")
     events = store.events(ref)
     state = {"deals_total": events[-1]["deals_total"] if events else 0,
              "rated": {e["event"] for e in events}, "played": 0}

@@ -220,6 +220,18 @@ def test_a_different_setting_is_refused_and_nothing_is_lost(tmp_path):
     assert [s.to_json() for s in store.standings("28")] == before
 
 
+def test_new_bots_on_a_finished_ladder_are_told_to_extend_it(tmp_path):
+    # it used to play nothing and print the old standings, as if the new bot had been rated
+    store, _ = ladder(tmp_path, "28", 8, game_deals=4)
+    before = [s.to_json() for s in store.standings("28")]
+    bots = {"heuristic": "heuristic", "other": "random"}
+    with pytest.raises(LadderError, match="already has its 8 deals without other: give a larger --deals"):
+        run_ladder(store, InProcessRunner("28", bots), list(bots), 8, LadderSettings(game_deals=4))
+    assert [s.to_json() for s in store.standings("28")] == before
+    summary = run_ladder(store, InProcessRunner("28", bots), list(bots), 16, LadderSettings(game_deals=4))
+    assert "other" in {s.bot for s in summary.standings}
+
+
 def test_the_store_never_keeps_a_game_or_an_event_twice(tmp_path):
     store = open_store(str(tmp_path / "x.sqlite3"))
     spec = GameSpec("r00000/a/b/s0", "r00000/a/b/s0", 0, 1, ("a", "b", "a", "b"), 1)
