@@ -168,7 +168,6 @@ async def wire_server(games: int, rounds: int, variant: str, players: int) -> No
     (`sample_request`) to the next seat, ``rounds`` times per game. No engine, no
     observation, no events, no store, no authentication: what the arena would cost if
     hosting cost nothing."""
-    from arena.server import SERVER_OPTIONS
     from arena.server.hosting import Outbox
     req = sample_request(variant)
     lat: list[float] = []
@@ -226,15 +225,10 @@ async def wire_server(games: int, rounds: int, variant: str, players: int) -> No
         finally:
             task.cancel()
     games_state: dict = {}
-    srv = grpc.aio.server(options=SERVER_OPTIONS)
-    srv.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-        "taash.arena.v1.Arena", {"Play": grpc.stream_stream_rpc_method_handler(play)}),))
-    port = srv.add_insecure_port("127.0.0.1:0")
-    await srv.start()
-    tune_gc()
+    srv, port = await raw_server("taash.arena.v1.Arena", "Play", play)
     print(json.dumps({"port": port, "tokens": {f"bench{s}": "none" for s in range(4)}}), flush=True)
     end = await done
-    c, io = os.times(), (0, 0)
+    c = os.times()
     dt = end - t["t0"]
     print(json.dumps({"decisions": len(lat), "all_playing_per_s": len(lat) / dt, "syscr": 0, "syscw": 0,
                       "seconds": dt, "server_cpu": c.user + c.system,
@@ -244,19 +238,26 @@ async def wire_server(games: int, rounds: int, variant: str, players: int) -> No
     await srv.stop(0)
 
 
+async def raw_server(service: str, method: str, handler):
+    """A started gRPC server (the arena's options) with one bidirectional ``method`` of
+    ``service`` over raw bytes on a free local port, the GC tuned: (server, port)."""
+    from arena.server import SERVER_OPTIONS
+    srv = grpc.aio.server(options=SERVER_OPTIONS)
+    srv.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        service, {method: grpc.stream_stream_rpc_method_handler(handler)}),))
+    port = srv.add_insecure_port("127.0.0.1:0")
+    await srv.start()
+    tune_gc()
+    return srv, port
+
+
 async def echo_server() -> None:
     """A bare bidirectional echo over gRPC (raw bytes, same server options)."""
-    from arena.server import SERVER_OPTIONS
 
     async def echo(req_iter, context):
         async for m in req_iter:
             yield m
-    srv = grpc.aio.server(options=SERVER_OPTIONS)
-    srv.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-        "bench.Echo", {"Echo": grpc.stream_stream_rpc_method_handler(echo)}),))
-    port = srv.add_insecure_port("127.0.0.1:0")
-    await srv.start()
-    tune_gc()
+    srv, port = await raw_server("bench.Echo", "Echo", echo)
     print(json.dumps({"port": port}), flush=True)
     # "go" on stdin starts the CPU count; the end of stdin prints it
     loop = asyncio.get_running_loop()
