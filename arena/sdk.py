@@ -165,6 +165,7 @@ class BotClient:
         self.lazy_observation = lazy_observation
         self.received: dict[str, int] = {}  # ServerMessages received, per kind
         self.events_in_decisions = 0        # events received inside DecisionRequests
+        self.events_in_batches = 0          # events received inside ServerMessage.events
         self.games: dict[str, GameInfo] = {}
         self.games_done = 0
         self.answered: dict[str, str] = {}   # request id -> action sent (to answer a resend)
@@ -318,6 +319,11 @@ class BotClient:
                               "max_strikes": tc.max_strikes})
         elif which == "event":
             self._event(msg.event)
+        elif which == "events":     # batch_events: the held events no decision carries
+            evs = msg.events.events
+            self.events_in_batches += len(evs)
+            for ev in evs:
+                self._event(ev)
         elif which == "welcome":
             self._welcomed = True
             log.info("connected to %s as %s", self.server, msg.welcome.bot)

@@ -43,18 +43,20 @@ class BotError(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("welcome", "game_start", "decision", "verdict", "event")
+    __slots__ = ("welcome", "game_start", "decision", "verdict", "event", "events")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     GAME_START_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     game_start: GameStart
     decision: DecisionRequest
     verdict: Verdict
     event: GameEvent
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., verdict: _Optional[_Union[Verdict, _Mapping]] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ...) -> None: ...
+    events: GameEventBatch
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., verdict: _Optional[_Union[Verdict, _Mapping]] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ..., events: _Optional[_Union[GameEventBatch, _Mapping]] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot", "protocol", "server")

@@ -45,6 +45,7 @@ _SHORT = 1 << 14    # every length of an event or a request: one or two bytes, m
 _VARINTS = [_varint(n) for n in range(_SHORT)]
 
 EVENT = _key(pb.ServerMessage, "event")
+EVENT_BATCH = _key(pb.ServerMessage, "events")
 DECISION = _key(pb.ServerMessage, "decision")
 EVENTS = _key(pb.DecisionRequest, "events")
 BATCH = _key(pb.GameEventBatch, "events")
@@ -56,6 +57,12 @@ assert pb_field_number(pb.DecisionRequest, "events") == max(f.number for f in pb
 def event_message(event: bytes) -> bytes:
     """A ServerMessage carrying one serialized GameEvent."""
     return EVENT + varint(len(event)) + event
+
+
+def batch_event_messages(events: list[bytes]) -> list[bytes]:
+    """ServerMessages carrying ``events`` (serialized GameEvents) in order as
+    ``ServerMessage.events`` batches (one, unless they pass `BATCH_BYTES`)."""
+    return [EVENT_BATCH + varint(len(b)) + b for b, _ in batch_messages(events)]
 
 
 def decision_message(request: bytes, events: list[bytes]) -> bytes:

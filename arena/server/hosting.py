@@ -131,7 +131,7 @@ class Connection:
     """One bot stream. Outgoing messages are serialized bytes in ``queue`` (an `Outbox`; None ends it),
     at most ``limit`` of them: past that ``on_overflow(self)`` is called and nothing
     more is queued. With ``batch`` (Hello.batch_events) public events are ``held`` and
-    go out inside the next DecisionRequest (``send_decision``), or one by one before any
+    go out inside the next DecisionRequest (``send_decision``), or as one ServerMessage.events batch before any
     other message, so that the order of everything the bot receives is kept. ``token``:
     the one it authenticated with (the arena closes the stream when it is re-issued or
     revoked); ``meter``: its bad messages (faults.BadMeter)."""
@@ -174,11 +174,16 @@ class Connection:
             self._put((framing.decision_message(req, held), pending, self))
 
     def flush(self) -> None:
-        """Send the held events one message each (before a message that is no
-        decision, or at the end of a game)."""
+        """Send the held events (before a message that is no decision, or at the end of
+        a game): as one ServerMessage.events batch in batch mode, else (batching just
+        turned off) one message each."""
         held, self.held = self.held, []
-        for ev in held:
-            self._put(framing.event_message(ev))
+        if self.batch:
+            for m in framing.batch_event_messages(held):
+                self._put(m)
+        else:
+            for ev in held:
+                self._put(framing.event_message(ev))
 
     def _put(self, data) -> None:
         if not self.alive:
