@@ -14,7 +14,8 @@ bots in another (two cores: one each):
   (the server's clock, from sending a DecisionRequest to receiving the legal answer).
 - echo: a bare bidirectional gRPC echo server (no protobuf, no game); G concurrent
   ping-pong loops, each over 4 streams in turn like a game's seats, with messages of the
-  size of an average DecisionRequest. Its streams are opened (one round trip each) before
+  size of an average DecisionRequest (as the arena run just before made them: the
+  ServerMessage bytes, batched events included; about 1.3 KB in 29). Its streams are opened (one round trip each) before
   the clock starts, as the arena's bots are connected before its games start. Figures:
   round trips per second and round-trip time.
 - wire (--wire): the arena's wire without its game hosting (the Play method, a reader and
@@ -94,6 +95,20 @@ def tune_gc():
     tune()
 
 
+def _count_decision_bytes() -> list[int]:
+    """From now on, the size of each DecisionRequest message this arena process makes
+    (the ServerMessage bytes, held events included) is appended to the list returned."""
+    from arena.server import framing
+    make, sizes = framing.decision_message, []
+
+    def counted(request, events):
+        m = make(request, events)
+        sizes.append(len(m))
+        return m
+    framing.decision_message = counted
+    return sizes
+
+
 # -- server processes -------------------------------------------------------------------
 async def arena_server(games: int, deals: int, variant: str, data: str, spectators: int = 0,
                        rate: int = 1000) -> None:
@@ -117,6 +132,7 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
            or len(arena.spectators.readers) < spectators):
         await asyncio.sleep(0.05)
     arena.measure = True
+    sizes = _count_decision_bytes()
     tune_gc()
     c0, io0 = os.times(), io_calls()
     t0 = time.perf_counter()
@@ -136,6 +152,7 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
                       "server_cpu_run": cpu.user + cpu.system - c0.user - c0.system, "p50_ms": pct(lat, 50) * 1000,
                       "p99_ms": pct(lat, 99) * 1000, "faults": sum(r["faults"] for r in results),
                       "spectators_left": len(arena.spectators.readers),
+                      "decision_bytes": sum(sizes) / max(1, len(sizes)),
                       "errors": errors[:3]}), flush=True)
     await server.stop()
 
@@ -429,7 +446,7 @@ async def run_echo(games: int, rounds: int, size: int) -> dict:
     proc.terminate()
     proc.wait()
     client_cpu = c.user + c.system - c0.user - c0.system
-    print(f"  (echo server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip, {srv['syscw'] / len(lat):.2f} "
+    print(f"  (echo of {size} B messages: server cpu {server_cpu / len(lat) * 1e6:.0f} us per round trip, {srv['syscw'] / len(lat):.2f} "
           f"writes {srv['syscr'] / len(lat):.2f} reads (system calls) per round trip; client cpu "
           f"{client_cpu / len(lat) * 1e6:.0f} us per round trip; wall {dt:.1f} s)")
     return {"decisions": len(lat), "seconds": dt, "per_s": len(lat) / dt, "all_playing_per_s": first["n"] / first["t"],
@@ -485,7 +502,7 @@ def main(argv=None) -> int:
         ratios, steady = [], []
         for _ in range(args.repeat):          # arena and echo in turn, so both see the same load
             a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw"))
-            size = 900
+            size = round(a["decision_bytes"]) or 900     # the echo's messages: the arena's average request
             rounds = max(4, a["decisions"] // g)
             e = asyncio.run(run_echo(g, rounds, size))
             w = (asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw",
