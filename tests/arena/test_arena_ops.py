@@ -501,3 +501,35 @@ def test_a_game_the_store_refuses_is_logged_and_the_arena_starts_again(tmp_path,
         assert s.taash("arena", "bots", "--server", s.addr, "--data", str(s.data), timeout=60).returncode == 0
     finally:
         s.stop()
+
+
+def test_game_ids_are_one_statement_each_and_stay_unique(tmp_path):
+    # a data directory of an older arena (its games table without the trigger, a game
+    # id already handed out): new ids go on from its rows; a game saved under an id the
+    # store did not hand out (the ladder's) takes a row number and no id is used twice
+    import sqlite3
+    d = tmp_path / "data"
+    (d / "records").mkdir(parents=True)
+    db = sqlite3.connect(d / "arena.sqlite3")
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT UNIQUE, created REAL NOT NULL,
+            finished REAL, variant TEXT, seed INTEGER, bots TEXT, complete INTEGER,
+            score TEXT, winners TEXT, faults INTEGER, record TEXT);
+        INSERT INTO games(game_id, created) VALUES('g000001', 0);""")
+    db.commit()
+    db.close()
+    store = SQLiteStore(d)
+    calls = []
+    store.db.set_trace_callback(calls.append)
+    assert store.new_game_id() == "g000002"
+    # one statement (sqlite traces it again for its trigger), no BEGIN, UPDATE or COMMIT
+    assert calls and all(c.startswith("INSERT INTO games(created) VALUES(") for c in calls)
+    store.db.set_trace_callback(None)
+    store.save_game("ladder-7", {"variant": "29", "bots": ["a"] * 4, "score": [0, 0], "winners": []},
+                    {"variant": "29"})
+    ids = [store.new_game_id() for _ in range(3)]
+    assert ids == ["g000004", "g000005", "g000006"]
+    rows = store.db.execute("SELECT id, game_id FROM games ORDER BY id").fetchall()
+    assert rows == [(1, "g000001"), (2, "g000002"), (3, "ladder-7"), (4, "g000004"), (5, "g000005"),
+                    (6, "g000006")]
+    store.close()
