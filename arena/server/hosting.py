@@ -92,11 +92,12 @@ class Outbox:
     puts and gets one message: this is on every decision's path). Unbounded: the
     Connection bounds it."""
 
-    __slots__ = ("items", "_waiter")
+    __slots__ = ("items", "_waiter", "_loop")
 
     def __init__(self):
         self.items: deque = deque()
         self._waiter: asyncio.Future | None = None
+        self._loop = None       # the reader's loop, once known (get_running_loop makes a system call)
 
     def qsize(self) -> int:
         """Messages waiting."""
@@ -118,7 +119,10 @@ class Outbox:
     async def get(self):
         """The oldest item, once there is one."""
         while not self.items:
-            w = self._waiter = asyncio.get_running_loop().create_future()
+            loop = self._loop
+            if loop is None:
+                loop = self._loop = asyncio.get_running_loop()
+            w = self._waiter = loop.create_future()
             try:
                 await w
             finally:
