@@ -376,17 +376,19 @@ class Arena:
             game = self.games.get(gid)
             if game is None:
                 continue
+            p = game.asking     # the game's one open decision, if any
             for s, seat in enumerate(game.seats):
                 if seat.conn is conn:
                     seat.conn = None
                     seat.away = True
-                    self._verdict(game, s, how, message=message or "the seat's connection "
+                    # the verdict names the seat's open request, if it has one
+                    rid = p.rid if p is not None and p.seat == s and p.result is None else ""
+                    self._verdict(game, s, how, rid=rid, message=message or "the seat's connection "
                                   + ("was closed by the bot" if how == V.DISCONNECTED else "broke"))
-            for p in list(self.pending.values()):
-                if p.game is game and p.conn is conn:
-                    p.spent += now - p.sent_at
-                    p.conn = None
-                    p.wake()
+            if p is not None and p.conn is conn and not p.closed:
+                p.spent += now - p.sent_at
+                p.conn = None
+                p.wake()
 
     def _live_conn(self, bot: str) -> Connection | None:
         best = None
@@ -408,7 +410,8 @@ class Arena:
             seat.away = False
             if waiting is not None:
                 self._verdict(game, s, V.RESUMED, rid=waiting.rid,
-                              message="the seat is back; its pending request is sent again")
+                              message="the seat is back; its pending request is sent again" if waiting.sends
+                              else "the seat is back; its pending request is sent now (it had not been sent)")
             else:
                 self._verdict(game, s, V.RESUMED, message="the seat is back; no request of it is pending")
         if waiting is not None:

@@ -172,3 +172,88 @@ def test_sdk_reconnects_and_resumes(server, tmp_path):
     assert verdict_kinds(rec) == ["CRASHED", "RESUMED"]
     acts = check_answers_applied(rec, log)
     assert not any(dflt for *_, dflt in acts)
+
+
+def test_verdicts_of_a_seat_that_goes_and_comes_back_name_its_open_request(tmp_path):
+    # hosting alone (no gRPC: its connections are answered in this process). Bot "b"
+    # holds seats 1 and 3. Its stream goes while no request of it is open (DISCONNECTED
+    # without a request id); the next decision is one of its seats', and is not sent
+    # while it is away; a new stream gets it (RESUMED: "sent now", the request id,
+    # resumed false). That stream breaks while the request is open (CRASHED with its id
+    # for that seat); the next one gets it again (RESUMED: "sent again", resumed true),
+    # and the deal is played out.
+    import asyncio
+    from arena.pb import messages_pb2 as pb
+    from arena.server.hosting import Arena, Connection, TimeControl
+    from arena.server.faults import V
+    from arena.store import SQLiteStore
+
+    def drain(c):       # the messages queued on c so far, parsed
+        out = []
+        while c.queue.qsize():
+            item = c.queue.get_nowait()
+            if type(item) is tuple:
+                item[1].written(item[2])
+                item = item[0]
+            out.append(pb.ServerMessage.FromString(item))
+        return out
+
+    def split(msgs):
+        return ([m.verdict for m in msgs if m.HasField("verdict")],
+                [m.decision for m in msgs if m.HasField("decision")])
+
+    async def main():
+        arena = Arena(SQLiteStore(tmp_path / "data"), TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000))
+        v = load_variant("28")
+        a, b1 = Connection("a"), Connection("b")
+        arena.connect(a)
+        arena.connect(b1)
+        seed = next(s for s in range(100) if Match(v, s).new_deal().to_act % 2 == 0)   # a seat of "a" first
+        game = asyncio.ensure_future(arena.run_game(v, seed, ["a", "b", "a", "b"], max_deals=1))
+
+        def answer(c, d):
+            m = pb.BotMessage()
+            m.answer.request_id, m.answer.action = d.request_id, d.legal_actions[0]
+            arena.on_message(c, m.SerializeToString())
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if any(type(i) is tuple for i in a.queue.items):
+                break
+        assert not any(type(i) is tuple for i in b1.queue.items)        # nothing asked of b yet
+        arena.disconnect(b1, V.DISCONNECTED)
+        [d] = split(drain(a))[1]
+        answer(a, d)                                                    # b's seat is next, b away
+        p = arena.games[d.game_id].asking
+        assert p is not None and p.seat in (1, 3) and p.sends == 0
+        b2 = Connection("b")
+        arena.connect(b2)
+        verdicts, asked = split(drain(b2))
+        assert [(x.kind, x.seat, x.request_id) for x in verdicts] == [
+            (V.RESUMED, s, p.rid if s == p.seat else "") for s in (1, 3)]
+        [mine] = [x for x in verdicts if x.request_id]
+        assert "sent now" in mine.message
+        assert [x.request_id for x in asked] == [p.rid] and not asked[0].resumed
+        arena.disconnect(b2, V.CRASHED)                                 # with the request open
+        b3 = Connection("b")
+        arena.connect(b3)
+        verdicts, asked = split(drain(b3))
+        [mine] = [x for x in verdicts if x.request_id]
+        assert mine.request_id == p.rid and "sent again" in mine.message
+        assert [x.request_id for x in asked] == [p.rid] and asked[0].resumed
+        answer(b3, asked[0])
+        conns = {"a": a, "b": b3}
+        while not game.done():      # play the deal out, first legal action
+            for c in conns.values():
+                for x in split(drain(c))[1]:
+                    answer(c, x)
+            await asyncio.sleep(0.01)
+        return game.result(), p.rid, p.seat
+
+    result, rid, seat = asyncio.run(main())
+    assert result["error"] == "" and result["deals"] == 1
+    rec = json.loads(open(result["record"]).read())
+    got = [(v["kind"], v["seat"], v["request_id"]) for v in rec["arena"]["verdicts"]]
+    named = {s: rid if s == seat else None for s in (1, 3)}
+    assert got == ([("DISCONNECTED", s, None) for s in (1, 3)] + [("RESUMED", s, named[s]) for s in (1, 3)]
+                   + [("CRASHED", s, named[s]) for s in (1, 3)] + [("RESUMED", s, named[s]) for s in (1, 3)])
+    assert replay(rec).deals[-1].is_terminal
