@@ -68,11 +68,19 @@ class Observation(Mapping):
     the parse. It is a `Mapping` (``obs["hand"]``, ``obs.get("trump")``, ``in``, iteration,
     ``dict(obs)``); ``text`` is the JSON text as received."""
 
-    __slots__ = ("text", "_d")
+    __slots__ = ("_text", "_d")
 
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, text):
+        self._text = text       # the text, or the DecisionRequest it is read from on first use
         self._d = None
+
+    @property
+    def text(self) -> str:
+        """The observation's JSON text as received."""
+        t = self._text
+        if type(t) is not str:
+            t = self._text = t.observation_json
+        return t
 
     def _dict(self) -> dict:
         d = self._d
@@ -280,17 +288,21 @@ class BotClient:
         """Handle one ServerMessage; returns the answer's coroutine to await at once
         (threads=False) or None."""
         which = msg.WhichOneof("msg")
-        self.received[which] = self.received.get(which, 0) + 1
+        received = self.received
+        received[which] = received.get(which, 0) + 1
         if which == "decision":
             d = msg.decision
-            self.events_in_decisions += len(d.events)
-            for ev in d.events:
-                self._event(ev)
-            if d.request_id in self.answered:   # resent after a reconnect: answer again
-                aw = self._write(pb.BotMessage(answer=pb.Answer(
-                    request_id=d.request_id, action=self.answered[d.request_id])))
+            events = d.events
+            if events:
+                self.events_in_decisions += len(events)
+                for ev in events:
+                    self._event(ev)
+            rid = d.request_id
+            sent = self.answered.get(rid)
+            if sent is not None:    # resent after a reconnect: answer again
+                aw = self._write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=sent)))
             else:
-                aw = self._answer(d, list(d.legal_actions))
+                aw = self._answer(d, list(d.legal_actions), rid)
             if not self.threads:
                 return aw
             self._spawn(aw)
@@ -355,17 +367,19 @@ class BotClient:
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
 
-    async def _answer(self, d: pb.DecisionRequest, legal: list[str]) -> None:
-        rid = d.request_id
-        seat_key = (d.game_id, d.seat)
+    async def _answer(self, d: pb.DecisionRequest, legal: list[str], rid: str | None = None) -> None:
+        if rid is None:
+            rid = d.request_id
+        gid = d.game_id
+        seat_key = (gid, d.seat)
         old = self._latest.get(seat_key)
         if old is not None and old != rid:
             self._requests.pop(old, None)
         self._latest[seat_key] = rid
         self._requests[rid] = d
-        game = self.games.get(d.game_id) or GameInfo(d.game_id, "", {}, {}, [], [d.seat], {})
+        game = self.games.get(gid) or GameInfo(gid, "", {}, {}, [], [d.seat], {})
         try:
-            obs = Observation(d.observation_json) if self.lazy_observation else _json(d.observation_json)
+            obs = Observation(d) if self.lazy_observation else _json(d.observation_json)
             game.extra["deadline_ms"] = d.deadline_ms   # this decision's time (a search bot keeps to half)
             if self.threads:
                 action = await asyncio.to_thread(self.bot.decide, obs, legal, game)
@@ -381,10 +395,11 @@ class BotClient:
             action = str(action)
         if action not in legal:
             log.error("decide returned %r, which is not among the legal actions %s", action, legal)
-        self.answered[rid] = action
-        if len(self.answered) > 10000:
-            for k in list(self.answered)[:5000]:
-                del self.answered[k]
+        answered = self.answered
+        answered[rid] = action
+        if len(answered) > 10000:
+            for k in list(answered)[:5000]:
+                del answered[k]
         msg = pb.BotMessage()
         msg.answer.request_id, msg.answer.action = rid, action    # in place (Answer(...) would be copied)
         await self._write(msg)

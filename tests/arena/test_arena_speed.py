@@ -141,6 +141,11 @@ def test_lazy_observation_parses_on_first_read_only():
     assert isinstance(Observation("{}"), Observation) and dict(Observation("{}")) == {}
     with pytest.raises(ValueError):
         Observation("{bad")["seat"]      # a bad text fails where it is read (decide: a BotError)
+    # made from the DecisionRequest itself (the SDK's way): its text is taken on first use
+    req = pb.DecisionRequest(request_id="g1.0", observation_json=text)
+    lazy = Observation(req)
+    assert lazy._text is req and lazy._d is None
+    assert lazy["seat"] == 0 and lazy.text == text and dict(lazy) == obs
 
 
 def test_a_lazy_observation_bot_plays_a_match_over_grpc(tmp_path):
