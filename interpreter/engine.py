@@ -502,11 +502,10 @@ class State:
         if views is None or views[0] is not history or views[1] > len(history) or views[3] is not tricks:
             views = (history, 0, ("",) * v.players, tricks, 0, "")
         if views[1] < len(history):
-            hidden = v.hidden_forms
+            aj, pj = v.action_json, v.public_action_json
             seen = list(views[2])
             for s, a in history[views[1]:]:
-                own = _dumps([s, a]).decode()
-                public = _dumps([s, hidden[a]]).decode() if a in hidden else own
+                own, public = f"[{s},{aj[a]}]", f"[{s},{pj[a]}]"
                 for t in range(v.players):
                     seen[t] = f"{seen[t]},{own if t == s else public}" if seen[t] else (own if t == s else public)
             views = (history, len(history), tuple(seen), tricks, views[4], views[5])
@@ -529,6 +528,7 @@ class State:
         text = v.deck.text
         is_decl = seat == self.declarer
         knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
+        out, passed, declared, answers = self.out, self.passed, self.declared, self.answers
         return {
             "variant": v.name,
             "seat": seat,
@@ -537,20 +537,20 @@ class State:
             "deal": self.deal_number,
             "phase": self.phase,
             "to_act": self.to_act,
-            "hand": [text[c] for c in self.hands[seat]],
-            "hand_sizes": [len(h) for h in self.hands],
-            "sitting_out": [s for s in range(v.players) if self.out[s]],
+            "hand": list(map(text.__getitem__, self.hands[seat])),
+            "hand_sizes": list(map(len, self.hands)),
+            "sitting_out": [s for s, o in enumerate(out) if o] if True in out else [],
             "history": history,
             "high_bid": self.bid or None,
             "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
             "denomination": v.denomination_name.get(self.denomination),
             "doubled": self.doubled,
-            "passed": sorted(self.passed),
+            "passed": sorted(passed) if passed else [],
             "holder": self.holder if self.holder >= 0 else None,
             "challenger": self.challenger if self.challenger >= 0 else None,
             "declarer": self.declarer if self.declarer >= 0 else None,
             "target": self.target or None,
-            "trump": self.trump_text(seat),
+            "trump": v.deck.suits[self.trump] if self.trump >= 0 and (self.trump_exposed or is_decl) else None,
             "trump_exposed": self.trump_exposed,
             "exposer": self.exposer if self.exposer >= 0 else None,
             "exposure_trick": self.exposure_trick or None,
@@ -562,13 +562,14 @@ class State:
             "widow": ([text[c] for c in self.widow_left] if is_decl and self.phase == "exchange"
                       else None),
             "set_aside": [text[c] for c in self.set_aside] if is_decl and self.set_aside else None,
-            "trick": [[s, text[c]] for s, c in zip(self.trick_seats, self.trick_cards)],
+            "trick": [[s, text[c]] for s, c in zip(self.trick_seats, self.trick_cards)] if self.trick_seats else [],
             "tricks": tricks,
             # while the deal is played the points taken are the tricks' (_score adds a widow)
             "points": self.seat_points[:] if self.to_act >= 0 else self.trick_points(),
-            "declared": sorted(self.declared),
-            "answers": sorted(self.answers),
-            "score": self.seat_scores(),
+            "declared": sorted(declared) if declared else [],
+            "answers": sorted(answers) if answers else [],
+            "score": (list(map(self.scores.__getitem__, v.side_of)) if v.score_unit == "side"
+                      else self.scores[:]),     # seat_scores()
             "variables": v.variables_json(self.vars),
             "legal_actions": self.legal_actions() if seat == self.to_act else [],
         }

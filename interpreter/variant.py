@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import orjson
+
 from .actions import Action
 from .errors import InvalidActionError, StateError
 from .cards import Deck
@@ -208,6 +210,10 @@ class Variant:
         if self.trump_mode == "secret":
             hidden = hidden + self.trump_text
         self.hidden_forms = {a: a.kind for a in hidden}
+        # each action's JSON text as its seat sees it and as the others do (the
+        # observation's history, State.observation_json)
+        self.action_json = {a: orjson.dumps(str(a)).decode() for a in table}
+        self.public_action_json = {a: orjson.dumps(self.hidden_forms.get(a, str(a))).decode() for a in table}
         # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
         # kind -> the variant's action of that kind for each card id
         self.card_actions = {"play": self.play_text, "trump-card": self.trump_card_text,
@@ -274,6 +280,8 @@ class Variant:
     def variables_json(self, values, public_only: bool = True, scope: str | None = None) -> dict:
         """{name: JSON value} of the variables (the public ones only, unless
         ``public_only`` is false; of one ``scope`` if given), in the file's order."""
+        if not self.variables:
+            return {}
         return {var.name: self.variable_json(var, values[var.index]) for var in self.variables
                 if (var.public or not public_only) and (scope is None or var.scope == scope)}
 
