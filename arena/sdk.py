@@ -302,7 +302,7 @@ class BotClient:
             if sent is not None:    # resent after a reconnect: answer again
                 aw = self._write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=sent)))
             else:
-                aw = self._answer(d, list(d.legal_actions), rid)
+                aw = self._answer(d, list(d.legal_actions))
             if not self.threads:
                 return aw
             self._spawn(aw)
@@ -367,9 +367,8 @@ class BotClient:
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
 
-    async def _answer(self, d: pb.DecisionRequest, legal: list[str], rid: str | None = None) -> None:
-        if rid is None:
-            rid = d.request_id
+    async def _answer(self, d: pb.DecisionRequest, legal: list[str]) -> None:
+        rid = d.request_id
         gid = d.game_id
         seat_key = (gid, d.seat)
         old = self._latest.get(seat_key)
