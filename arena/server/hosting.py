@@ -80,6 +80,9 @@ def _kind_name(kind: int) -> str:
 # (CRASHED; docs/protocol.md, "Limits"): a bot that does not read its stream cannot make
 # the arena hold its messages without bound.
 SEND_LIMIT = 10_000
+# a new stream takes back its bot's seats at its first message (a hello sets batching
+# first), or this many seconds after it connected (a bot that sends nothing first)
+RESUME_WAIT_S = 0.25
 # Finished games remembered to tell a late answer STALE_REQUEST (rather than UNKNOWN).
 FINISHED_KEPT = 2_000
 
@@ -141,7 +144,7 @@ class Connection:
     revoked); ``meter``: its bad messages (faults.BadMeter)."""
 
     __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id", "batch", "held",
-                 "on_overflow", "kill", "limit", "token", "meter", "hellos")
+                 "on_overflow", "kill", "limit", "token", "meter", "hellos", "resume_due")
     _next = 0
 
     def __init__(self, bot: str, peer: str = "", token: str = ""):
@@ -160,6 +163,7 @@ class Connection:
         self.on_overflow = None     # called once when the queue is full
         self.kill = None            # set by the wire: ends the stream at once
         self.limit = SEND_LIMIT
+        self.resume_due = False     # its bot's seats in running games are given back at its first message
 
     def send(self, data) -> None:
         """Queue serialized ServerMessage bytes or a `faults.Closed` (dropped if the stream
@@ -269,6 +273,7 @@ class Game:
         self.verdicts: list[dict] = []
         self.deal_log: list[dict] = []
         self.feed = events.Feed()       # its serialized GameEvents, for its spectators
+        self.missed_from: dict[str, int] = {}   # bot away -> the first event it has not been sent
         self.nevents = 0
         self.faults = FaultCounts(len(self.bots))
         self.playout: Playout | None = None     # the game loop, driven by Arena._drive
@@ -321,13 +326,27 @@ class Arena:
         conn.send(pb.ServerMessage(welcome=pb.Welcome(bot=conn.bot, protocol=PROTOCOL,
                                                       server=f"taash-arena/{VERSION}")).SerializeToString())
         log.info("bot %s connected (%s)", conn.bot, conn.peer)
+        # The seats it takes back wait for its first message (a hello sets batch_events
+        # first: what is sent on the resume is then batched as it asked), or RESUME_WAIT_S.
+        conn.resume_due = True
+        try:
+            asyncio.get_running_loop().call_later(RESUME_WAIT_S, self._resume, conn)
+        except RuntimeError:        # no loop running (a synchronous caller): at once
+            self._resume(conn)
+        self._conn_changed.set()
+        self._conn_changed = asyncio.Event()
+
+    def _resume(self, conn: Connection) -> None:
+        """Give ``conn`` the seats its bot holds in running games that have no live
+        connection (once: at its first message, or RESUME_WAIT_S after it connected)."""
+        if not conn.resume_due or not conn.alive:
+            return
+        conn.resume_due = False
         for game in list(self.games.values()):
             for s in game.seats_of(conn.bot):
                 seat = game.seats[s]
                 if seat.conn is None or not seat.conn.alive:
                     self._assign(game, s, conn)
-        self._conn_changed.set()
-        self._conn_changed = asyncio.Event()
 
     def _overflow(self, conn: Connection) -> None:
         """``conn`` has ``send_limit`` messages waiting: the bot does not read its stream.
@@ -377,6 +396,10 @@ class Arena:
             if game is None:
                 continue
             p = game.asking     # the game's one open decision, if any
+            # the events it does not get from now on are sent when it is back (_assign),
+            # unless another stream of the bot gets them
+            if not any(c is not conn and c.alive and gid in c.games for c in self.conns.get(conn.bot, ())):
+                game.missed_from.setdefault(conn.bot, game.nevents)
             for s, seat in enumerate(game.seats):
                 if seat.conn is conn:
                     seat.conn = None
@@ -401,9 +424,16 @@ class Arena:
         seat = game.seats[s]
         seat.conn = conn
         conn.seats += 1
+        missed = game.missed_from.pop(conn.bot, None)
         if game.id not in conn.games:
             conn.games.add(game.id)
             conn.send(self._game_start(game, conn.bot, resumed=seat.away or game.match is not None))
+            if missed is not None:      # the public events published while it was away, in order
+                for data in game.feed.since(missed):
+                    if conn.batch:
+                        conn.held.append(data)
+                    else:
+                        conn.send(framing.event_message(data))
         p = game.asking     # the game's one open decision, if any
         waiting = p if p is not None and p.seat == s else None
         if seat.away:
@@ -465,14 +495,16 @@ class Arena:
                 self._settle(p, V.BOT_ERROR, message=f"the bot reported an error: {clip(e.message)}")
         elif which == "hello":
             conn.client = clip(msg.hello.client, 100)
-            conn.batch = msg.hello.batch_events
+            was, conn.batch = conn.batch, msg.hello.batch_events
             if not conn.batch and conn.held:
                 conn.flush()
             conn.hellos += 1
-            if conn.hellos > 1:
+            if conn.hellos > 1 and conn.batch == was:     # a later hello that changes nothing
                 self._bad(conn)
         else:
             self._malformed(conn, None, "a BotMessage must set one of hello, answer, error")
+        if conn.resume_due:
+            self._resume(conn)
 
     def _answer(self, conn: Connection, rid: str, action: str) -> None:
         p = self.pending.get(rid)

@@ -220,6 +220,7 @@ def test_verdicts_of_a_seat_that_goes_and_comes_back_name_its_open_request(tmp_p
             if any(type(i) is tuple for i in a.queue.items):
                 break
         assert not any(type(i) is tuple for i in b1.queue.items)        # nothing asked of b yet
+        first_missed = next(iter(arena.games.values())).nevents
         arena.disconnect(b1, V.DISCONNECTED)
         [d] = split(drain(a))[1]
         answer(a, d)                                                    # b's seat is next, b away
@@ -227,19 +228,37 @@ def test_verdicts_of_a_seat_that_goes_and_comes_back_name_its_open_request(tmp_p
         assert p is not None and p.seat in (1, 3) and p.sends == 0
         b2 = Connection("b")
         arena.connect(b2)
-        verdicts, asked = split(drain(b2))
+        # its seats come back at its first message: a hello asking for batched events
+        assert not [m for m in drain(b2) if not m.HasField("welcome")]
+        hello = pb.BotMessage()
+        hello.hello.batch_events = True
+        arena.on_message(b2, hello.SerializeToString())
+        msgs = drain(b2)
+        verdicts, asked = split(msgs)
         assert [(x.kind, x.seat, x.request_id) for x in verdicts] == [
             (V.RESUMED, s, p.rid if s == p.seat else "") for s in (1, 3)]
         [mine] = [x for x in verdicts if x.request_id]
         assert "sent now" in mine.message
         assert [x.request_id for x in asked] == [p.rid] and not asked[0].resumed
+        # every public event published while b was away reaches it, batched as it asked
+        # (an events batch before the verdicts, the rest inside the request; none as a
+        # message of its own), in order, nothing twice
+        assert not [m for m in msgs if m.HasField("event")]
+        seen = [e.index for m in msgs if m.HasField("events") for e in m.events.events] + [
+            e.index for e in asked[0].events] + [pb.GameEvent.FromString(e).index for e in b2.held]   # still held
+        assert seen == list(range(first_missed, arena.games[d.game_id].nevents))
         arena.disconnect(b2, V.CRASHED)                                 # with the request open
-        b3 = Connection("b")
+        b3 = Connection("b")                                            # sends nothing first
         arena.connect(b3)
-        verdicts, asked = split(drain(b3))
+        await asyncio.sleep(0.4)                                        # its seats come back anyway
+        msgs = drain(b3)
+        verdicts, asked = split(msgs)
         [mine] = [x for x in verdicts if x.request_id]
         assert mine.request_id == p.rid and "sent again" in mine.message
         assert [x.request_id for x in asked] == [p.rid] and asked[0].resumed
+        # not batching: the events missed (its own CRASHED faults, at least) one message each
+        missed = [m.event.index for m in msgs if m.HasField("event")]
+        assert missed and missed == list(range(missed[0], missed[-1] + 1))
         answer(b3, asked[0])
         conns = {"a": a, "b": b3}
         while not game.done():      # play the deal out, first legal action
@@ -257,3 +276,30 @@ def test_verdicts_of_a_seat_that_goes_and_comes_back_name_its_open_request(tmp_p
     assert got == ([("DISCONNECTED", s, None) for s in (1, 3)] + [("RESUMED", s, named[s]) for s in (1, 3)]
                    + [("CRASHED", s, named[s]) for s in (1, 3)] + [("RESUMED", s, named[s]) for s in (1, 3)])
     assert replay(rec).deals[-1].is_terminal
+
+
+def test_a_later_hello_that_toggles_batching_is_no_bad_message(tmp_path):
+    # docs/protocol.md: a later hello turns batching off or on again; only one that
+    # changes nothing spends the stream's bad-message budget
+    import asyncio
+    from arena.pb import messages_pb2 as pb
+    from arena.server.faults import BAD_BURST
+    from arena.server.hosting import Arena, Connection, TimeControl
+    from arena.store import SQLiteStore
+
+    def hello(batch):
+        m = pb.BotMessage()
+        m.hello.batch_events = batch
+        return m.SerializeToString()
+
+    async def main():
+        arena = Arena(SQLiteStore(tmp_path / "data"), TimeControl())
+        c = Connection("a")
+        arena.connect(c)
+        spent = []
+        for batch in (True, False, True, True, True):
+            arena.on_message(c, hello(batch))
+            spent.append(round(BAD_BURST - c.meter.tokens))
+        return c.batch, spent
+    batch, spent = asyncio.run(main())
+    assert batch is True and spent == [0, 0, 0, 1, 2]
