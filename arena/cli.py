@@ -336,20 +336,49 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def _verdicts_by_deal(rec) -> dict[int, list[dict]]:
+    """An arena record's verdicts (``arena.verdicts``, docs/protocol.md) per deal index;
+    entries that are not in that shape are left out (the record is a file: any JSON)."""
+    arena = rec.get("arena")
+    found = arena.get("verdicts") if isinstance(arena, dict) else None
+    out: dict[int, list[dict]] = {}
+    for v in found if isinstance(found, list) else ():
+        if isinstance(v, dict) and type(v.get("deal")) is int and isinstance(v.get("kind"), str):
+            out.setdefault(v["deal"], []).append(v)
+    return out
+
+
+def _verdict_line(v: dict) -> str:
+    parts = [f"  verdict {v['kind']}"]
+    if type(v.get("seat")) is int:
+        parts.append(f"seat {v['seat']}")
+    if type(v.get("index")) is int:
+        parts.append(f"at action {v['index']}")
+    if isinstance(v.get("request_id"), str):
+        parts.append(f"({v['request_id']})")
+    line = " ".join(parts)
+    if isinstance(v.get("applied"), str):
+        line += f": applied {v['applied']}"
+    return line
+
+
 def _print_replay(rec, m) -> None:
     v = m.v
     print(f"{v.title} ({rec['variant']}), seed {m.seed}: {len(m.deals)} deals")
+    verdicts = _verdicts_by_deal(rec)
     for i, st in enumerate(m.deals):
         r = st.result()
         shown = "".join(f"; {k} {json.dumps(x)}" for k, x in r.get("variables", {}).items())  # public ones
         if r["declarer"] is None:
             print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in{shown}")
-            continue
-        side_pts = st.side_points
-        print(f"deal {i + 1}: dealer {r['dealer']}, declarer {r['declarer']} bid {r['bid']}, "
-              f"trump {r['trump'] or '-'}, target {r['target']}: declarer's side "
-              f"{side_pts[st.side[st.declarer]]} points, {'made' if r['made'] else 'failed'}; "
-              f"score change {r['score_change']}{shown}")
+        else:
+            side_pts = st.side_points
+            print(f"deal {i + 1}: dealer {r['dealer']}, declarer {r['declarer']} bid {r['bid']}, "
+                  f"trump {r['trump'] or '-'}, target {r['target']}: declarer's side "
+                  f"{side_pts[st.side[st.declarer]]} points, {'made' if r['made'] else 'failed'}; "
+                  f"score change {r['score_change']}{shown}")
+        for verdict in verdicts.get(i, ()):     # an arena record's: what the bots did wrong
+            print(_verdict_line(verdict))
     s = m.summary()
     over = {"rule": "over", "deal limit": "stopped at the deal limit (no winner)"}.get(s["ended_by"], "not over")
     print(f"match: score {s['score']}, {over}"

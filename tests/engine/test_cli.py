@@ -345,3 +345,24 @@ def test_a_refused_simulation_makes_no_record_folder(tmp_path):
     r = taash("simulate", "29", "--bots", "nosuch,random,random,random", "--record", str(tmp_path / "out") + "/")
     assert r.returncode != 0 and "unknown bot 'nosuch'" in r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_replay_prints_an_arena_records_verdicts_under_their_deal(recorded, tmp_path):
+    _, files = recorded
+    rec = json.loads(Path(files[0]).read_text())
+    assert len(rec["deals"]) >= 2
+    rec["arena"] = {"verdicts": [
+        {"deal": 1, "index": 3, "seat": 2, "request_id": "g000007.40", "kind": "TIMEOUT", "action": None,
+         "applied": "pass", "strikes": 0, "message": "no legal answer before the deadline"},
+        {"deal": 0, "index": 0, "seat": 1, "request_id": None, "kind": "DISCONNECTED"},
+        "not a verdict", {"deal": "x", "kind": "TIMEOUT"}]}       # a record is any JSON: left out
+    f = tmp_path / "arena.json"
+    f.write_text(json.dumps(rec))
+    r = taash("replay", f)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    d1 = next(i for i, ln in enumerate(lines) if ln.startswith("deal 1:"))
+    d2 = next(i for i, ln in enumerate(lines) if ln.startswith("deal 2:"))
+    assert lines[d1 + 1] == "  verdict DISCONNECTED seat 1 at action 0"
+    assert lines[d2 + 1] == "  verdict TIMEOUT seat 2 at action 3 (g000007.40): applied pass"
+    assert sum(ln.startswith("  verdict") for ln in lines) == 2
