@@ -550,7 +550,7 @@ class State:
             "challenger": self.challenger if self.challenger >= 0 else None,
             "declarer": self.declarer if self.declarer >= 0 else None,
             "target": self.target or None,
-            "trump": v.deck.suits[self.trump] if self.trump >= 0 and (self.trump_exposed or is_decl) else None,
+            "trump": self.trump_text(seat),
             "trump_exposed": self.trump_exposed,
             "exposer": self.exposer if self.exposer >= 0 else None,
             "exposure_trick": self.exposure_trick or None,
@@ -568,8 +568,7 @@ class State:
             "points": self.seat_points[:] if self.to_act >= 0 else self.trick_points(),
             "declared": sorted(declared) if declared else [],
             "answers": sorted(answers) if answers else [],
-            "score": (list(map(self.scores.__getitem__, v.side_of)) if v.score_unit == "side"
-                      else self.scores[:]),     # seat_scores()
+            "score": self.seat_scores(),
             "variables": v.variables_json(self.vars),
             "legal_actions": self.legal_actions() if seat == self.to_act else [],
         }

@@ -252,8 +252,8 @@ class Spectators:
 def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True) -> None:
     """Number a public event of ``game`` (a hosting.Game), add it to the game's feed and
     the spectators' feed of every game, and send it (once per connection) to the game's
-    seats' bots. A connection in batch mode (Hello.batch_events) keeps it for its next
-    DecisionRequest instead (hosting.Connection.send_decision), as the serialized bytes."""
+    seats' bots (hosting.Connection.send_event: a connection in batch mode keeps it for
+    its next DecisionRequest)."""
     ev.game_id = game.id
     ev.index = game.nevents
     game.nevents += 1
@@ -267,9 +267,6 @@ def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True
             c = seat.conn
             if c is not None and c.alive and c.id not in sent:
                 sent.add(c.id)
-                if c.batch:
-                    c.held.append(data)
-                else:
-                    if msg is None:
-                        msg = framing.event_message(data)
-                    c.send(msg)
+                if msg is None and not c.batch:
+                    msg = framing.event_message(data)   # framed once for every such stream
+                c.send_event(data, msg)

@@ -173,6 +173,15 @@ class Connection:
                 self.flush()
             self._put(data)
 
+    def send_event(self, data: bytes, message: bytes | None = None) -> None:
+        """A public event (``data``: a serialized GameEvent): held for the next
+        DecisionRequest in batch mode, else sent as a ServerMessage of its own
+        (``message``, when the caller framed it already)."""
+        if self.batch:
+            self.held.append(data)
+        else:
+            self.send(message or framing.event_message(data))
+
     def send_decision(self, req: bytes, pending) -> None:
         """Queue a DecisionRequest (``req``: serialized, without events), carrying the
         held events (batch mode), as (bytes, pending, this connection): the wire starts
@@ -430,10 +439,7 @@ class Arena:
             conn.send(self._game_start(game, conn.bot, resumed=seat.away or game.match is not None))
             if missed is not None:      # the public events published while it was away, in order
                 for data in game.feed.since(missed):
-                    if conn.batch:
-                        conn.held.append(data)
-                    else:
-                        conn.send(framing.event_message(data))
+                    conn.send_event(data)
         p = game.asking     # the game's one open decision, if any
         waiting = p if p is not None and p.seat == s else None
         if seat.away:
