@@ -22,6 +22,12 @@ bots in another (two cores: one each):
   a writer task per stream joined by the arena's Outbox, each answer sending a ready
   DecisionRequest of the variant to the next seat), with the same bots and decisions per
   game: what the arena would do if hosting cost nothing; "wire/e" is its ratio to the echo.
+- floor (--floor): the wire-only server whose games are played by the engine (bench
+  FloorGame: each answer applied to the State, its public form held for every seat, each
+  request built with the legal actions, the observation's JSON and the held events, as
+  the arena builds it), with nothing else of hosting (no time control, fault policy,
+  record, journal or spectators, no per-game cost): the least an arena of this design
+  (gRPC aio, the Python engine) does per decision; "floor/e" is its ratio to the echo.
 
 The bots are the Python SDK (--bots sdk, the default) or, with --bots raw, clients as lean
 as the echo's (raw gRPC, parse the ServerMessage, answer a random legal action): the
@@ -177,16 +183,83 @@ def sample_request(variant: str) -> bytes:
         legal_actions=st.legal_actions(), deadline_ms=60_000, events=events)).SerializeToString()
 
 
-async def wire_server(games: int, rounds: int, variant: str, players: int) -> None:
+class FloorGame:
+    """A game as the --floor server plays it: the least any arena of this design does
+    per decision. An answer is parsed and applied to the engine's State, and its public
+    form (`State.public_action`) goes to every seat as a serialized ActionTaken held for
+    its next request (hosting.Connection in batch mode); a request is the legal actions,
+    the observation's JSON (`State.observation_json`) and a DecisionRequest carrying the
+    held events (framing.decision_message), as the arena sends it. Left out: time
+    control, the fault policy, verdicts, spectators, the record and journal, and every
+    per-game cost (store rows, GameStart and the end of a game): a match that ends is
+    followed by the next at once."""
+
+    def __init__(self, variant, seed: int, game_id: str):
+        from interpreter import Match
+        self.v, self.seed, self.id = variant, seed, game_id
+        self.match = Match(variant, seed)
+        self.st = self.match.new_deal()
+        self.held: list[list[bytes]] = [[] for _ in range(variant.players)]
+        self.legal: dict = {}
+        self.nreq = 0
+
+    def answer(self, raw: bytes) -> bool:
+        """Apply the answer in BotMessage bytes ``raw`` (an action not legal: the first
+        legal one); False for a message that is no answer (a Hello)."""
+        from arena.pb import messages_pb2 as mpb
+        msg = mpb.BotMessage.FromString(raw)
+        if msg.WhichOneof("msg") != "answer":
+            return False
+        st = self.st
+        act = self.legal.get(msg.answer.action) or st.legal_actions()[0]
+        s = st.to_act
+        st.apply(act)
+        ev = mpb.GameEvent()
+        a = ev.action
+        a.deal, a.seat, a.action = st.deal_number, s, st.public_action(s, act, None)
+        data = ev.SerializeToString()
+        for h in self.held:
+            h.append(data)
+        if st.to_act < 0:
+            m = self.match
+            m.finish_deal(st)
+            if m.over:
+                from interpreter import Match
+                self.seed += 1
+                m = self.match = Match(self.v, self.seed)
+            self.st = m.new_deal()
+        return True
+
+    def request(self) -> tuple[int, bytes]:
+        """(seat, ServerMessage bytes) of the next decision."""
+        from arena.pb import messages_pb2 as mpb
+        from arena.server import framing
+        st = self.st
+        s = st.to_act
+        legal = st.legal_actions()
+        self.legal = dict(zip(legal, legal))
+        rid = f"{self.id}.{self.nreq}"
+        self.nreq += 1
+        req = mpb.DecisionRequest(request_id=rid, game_id=self.id, seat=s, observation_json=st.observation_json(s),
+                                  legal_actions=legal, deadline_ms=60_000).SerializeToString()
+        held, self.held[s] = self.held[s], []
+        return s, framing.decision_message(req, held)
+
+
+async def wire_server(games: int, rounds: int, variant: str, players: int, floor: bool = False) -> None:
     """The arena's wire without its game hosting: the Play method over raw bytes, each
     stream with a reader task and a writer task joined by the arena's Outbox (as
     arena.server.wire does); every ``players`` streams in order of arrival make a game
     that asks its seats in turn; each answer sends the same ready DecisionRequest
     (`sample_request`) to the next seat, ``rounds`` times per game. No engine, no
     observation, no events, no store, no authentication: what the arena would cost if
-    hosting cost nothing."""
+    hosting cost nothing. With ``floor``, each game is a `FloorGame` instead: the
+    engine, the observation and the events, but none of the rest of hosting."""
     from arena.server.hosting import Outbox
+    from interpreter import load_variant
     req = sample_request(variant)
+    v = load_variant(variant)
+    floors: list[FloorGame] = []
     lat: list[float] = []
     seats: list[list] = []          # per game: its streams' outboxes
     left = [games]
@@ -202,8 +275,13 @@ async def wire_server(games: int, rounds: int, variant: str, players: int) -> No
         if len(seats) == games and len(seats[-1]) == players:
             t["t0"] = time.perf_counter()
             t["c0"] = os.times()
-            for outs in seats:       # every game asks its seat 0
-                outs[0].put_nowait(req)
+            for i, outs in enumerate(seats):       # every game asks its first seat
+                if floor:
+                    floors.append(FloorGame(v, 1000 + i, f"{i:06d}"))
+                    first, data = floors[i].request()
+                    outs[first].put_nowait(data)
+                else:
+                    outs[0].put_nowait(req)
                 games_state[id(outs)] = {"n": 0, "sent": time.perf_counter()}
 
         async def reader():
@@ -214,13 +292,19 @@ async def wire_server(games: int, rounds: int, variant: str, players: int) -> No
                     break
                 if len(seats[g]) < players or id(seats[g]) not in games_state:
                     continue            # the Hello, before the game starts
+                if floor and not floors[g].answer(raw):
+                    continue            # a Hello that came after the start
                 gs = games_state[id(seats[g])]
                 now = time.perf_counter()
                 lat.append(now - gs["sent"])
                 gs["n"] += 1
                 if gs["n"] < rounds:
                     gs["sent"] = now
-                    seats[g][gs["n"] % players].put_nowait(req)
+                    if floor:
+                        nxt, data = floors[g].request()
+                        seats[g][nxt].put_nowait(data)
+                    else:
+                        seats[g][gs["n"] % players].put_nowait(req)
                 else:
                     left[0] -= 1
                     if left[0] == 0 and not done.done():
@@ -343,13 +427,14 @@ async def raw_bot(chan, token: str, name: str, batch: bool, rng: random.Random, 
 
 async def run_arena(games: int, deals: int, variant: str, players: int, batch: bool = True,
                     spectators: int = 0, rate: int = 1000, batches_of_spectators: bool = False,
-                    raw: bool = False, wire_rounds: int = 0) -> dict:
+                    raw: bool = False, wire_rounds: int = 0, floor: bool = False) -> dict:
     """One arena run (or, with ``wire_rounds``, one run of the wire-only server, that many
-    decisions per game) with the bench's bots; returns the server's figures."""
+    decisions per game; with ``floor`` too, of the floor server) with the bench's bots;
+    returns the server's figures."""
     from arena.sdk import BotClient
     data = tempfile.mkdtemp(prefix="taash-bench-")
     if wire_rounds:
-        proc, info = spawn("wire", games, wire_rounds, variant, players)
+        proc, info = spawn("wire", games, wire_rounds, variant, players, int(floor))
     else:
         proc, info = spawn("arena", games, deals, variant, data, spectators, rate)
     addr = f"127.0.0.1:{info['port']}"
@@ -463,6 +548,10 @@ def main(argv=None) -> int:
     ap.add_argument("--wire", action="store_true",
                     help="also run the wire-only server (the arena's wire, no game hosting: what the arena "
                          "would do if hosting cost nothing) with the same bots and decisions per game")
+    ap.add_argument("--floor", action="store_true",
+                    help="also run the floor server (the wire, the engine's apply and legal actions, the "
+                         "observation's JSON and the public events, none of the rest of hosting: the least an "
+                         "arena of this design does per decision) with the same bots and decisions per game")
     ap.add_argument("--bots", choices=("sdk", "raw"), default="sdk",
                     help="sdk: the Python SDK's BotClient (default); raw: bots as lean as the echo's client "
                          "(raw gRPC, no SDK), so that the figure is the arena's cost alone")
@@ -483,7 +572,7 @@ def main(argv=None) -> int:
     if args.role:
         role, rest = args.role[0], args.role[1:]
         if role == "wire":
-            asyncio.run(wire_server(int(rest[0]), int(rest[1]), rest[2], int(rest[3])))
+            asyncio.run(wire_server(int(rest[0]), int(rest[1]), rest[2], int(rest[3]), rest[4] == "1"))
         elif role == "arena":
             asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4]), int(rest[5])))
         elif role == "spectators":
@@ -507,7 +596,9 @@ def main(argv=None) -> int:
             e = asyncio.run(run_echo(g, rounds, size))
             w = (asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw",
                                        wire_rounds=rounds)) if args.wire else None)
-            for what, r in (("arena", a), ("echo", e)) + ((("wire", w),) if w else ()):
+            f = (asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw",
+                                       wire_rounds=rounds, floor=True)) if args.floor else None)
+            for what, r in (("arena", a), ("echo", e)) + ((("wire", w),) if w else ()) + ((("floor", f),) if f else ()):
                 print(f"{g:>6} {what:>6} {r['decisions']:>10} {r['per_s']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
                       f"{r['all_playing_per_s']:>9.0f}")
             ratios.append(a["per_s"] / e["per_s"])
@@ -517,6 +608,9 @@ def main(argv=None) -> int:
                   + (f"   ({a['faults']} verdicts)" if a.get("faults") else ""), flush=True)
             if w:
                 print(f"{g:>6} {'wire/e':>6} {'':>10} {w['per_s'] / e['per_s']:>9.2f}   (the wire alone, no hosting)")
+            if f:
+                print(f"{g:>6} {'floor/e':>7} {'':>9} {f['per_s'] / e['per_s']:>9.2f}   "
+                      "(the wire, the engine, the observation and the events: no other hosting)")
             if a.get("errors"):
                 print("errors:", a["errors"])
         if len(ratios) > 1:

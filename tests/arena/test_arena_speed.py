@@ -14,12 +14,16 @@
 - a connection's `Outbox` gives its messages in the order put, to a reader that waits or
   not, and a reader cancelled while waiting loses nothing;
 - a game's record file (orjson, indented) parses back to the record itself, non-ASCII
-  text, integer keys and integers past 64 bits included.
+  text, integer keys and integers past 64 bits included;
+- the floor server of bench/arena.py (--floor) does the engine's work of every decision:
+  its requests are the engine's legal actions and observation and carry every action's
+  public form, so that its figure is a true floor.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import random
 import subprocess
@@ -372,3 +376,50 @@ def test_the_sdk_keeps_one_open_request_per_seat_however_long_the_match(tmp_path
     assert result["error"] == "" and result["deals"] == 6 and result["faults"] == 0
     assert len(kept) > 6 * 32 and max(kept) <= 4, max(kept)
     assert client._requests == {} and client._latest == {}     # the game's end lets go of them
+
+
+def test_the_bench_floor_game_does_the_engines_work_of_each_decision():
+    """bench/arena.py's FloorGame beside a match played here with the same seed: each
+    request is the seat to act's, with the engine's legal actions and its
+    `State.observation_json` text, and carries the public form of every action since
+    that seat's last request, in order (the face-down trump card of 28 hidden); an
+    answer that is no legal action plays the first legal one; a Hello is no answer;
+    request ids count up; a finished match is followed by the next seed's."""
+    spec = importlib.util.spec_from_file_location("bench_arena", ROOT / "bench" / "arena.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    v = load_variant("28")
+    floor = bench.FloorGame(v, 11, "000001")
+    seed = 11
+    m = Match(v, seed)
+    st = m.new_deal()
+    rng = random.Random(3)
+    owed: list[list[str]] = [[] for _ in range(v.players)]
+    assert floor.answer(pb.BotMessage(hello=pb.Hello(client="x")).SerializeToString()) is False
+    hidden = deals = 0
+    for i in range(400):
+        s, data = floor.request()
+        d = pb.ServerMessage.FromString(data).decision
+        assert (s, d.seat, d.request_id) == (st.to_act, st.to_act, f"000001.{i}")
+        assert list(d.legal_actions) == list(st.legal_actions())
+        assert d.observation_json == st.observation_json(s)
+        assert [e.action.action for e in d.events] == owed[s]
+        owed[s] = []
+        bad = i % 7 == 3
+        act = "no such action" if bad else rng.choice(list(d.legal_actions))
+        assert floor.answer(pb.BotMessage(answer=pb.Answer(request_id=d.request_id, action=act))
+                            .SerializeToString()) is True
+        applied = st.legal_actions()[0] if bad else act
+        st.apply(applied)
+        public = st.public_action(s, applied, None)
+        hidden += public != applied
+        for t in range(v.players):
+            owed[t].append(public)
+        if st.to_act < 0:
+            deals += 1
+            m.finish_deal(st)
+            if m.over:
+                seed += 1
+                m = Match(v, seed)
+            st = m.new_deal()
+    assert deals >= 5 and hidden >= 1
