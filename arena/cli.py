@@ -145,7 +145,7 @@ def simulate_summary(variant, seed, entries, results) -> dict:
 
 
 def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None,
-             keep=True):
+             keep=True, on_match=None):
     """Play ``matches`` full matches, or matches until ``deals`` deals, match k from seed
     ``seed + k``. ``bots``: a bot per seat (registered names or specs, `arena.registry`;
     default all ``random``); each match has its own agents, seeded ``"{seed + k}:{seat}"``
@@ -153,7 +153,9 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
     arena/ladder/cluster.py, gives the same summary). Through `interpreter.playout.play`:
     no observation is built for a state agent, no record is made (``Match.record`` is
     the caller's). Returns (list of Match, summary dict); with ``keep`` False the list is
-    empty and each match is let go once summed up. Raises UnknownBotError."""
+    empty and each match is let go once summed up. ``on_match(k, match)`` is called as
+    match k (0-based) ends, with its Match when ``keep`` (else None): `taash simulate`
+    writes its record then. Raises UnknownBotError."""
     entries = simulate_entries(variant, bots)
     results = []
     total_deals = 0
@@ -173,6 +175,8 @@ def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=F
                 k += 1
                 total_deals += r["deals"]
                 results.append(r)
+                if on_match is not None:
+                    on_match(k - 1, r.get("match"))
                 if bar and deals is None:
                     bar[0].update(bar[1], completed=k)
     finally:
@@ -193,6 +197,7 @@ def cmd_simulate(args) -> int:
     targets = None
     if args.record is not None:  # before playing: a bad place loses no work
         targets = _record_targets(args.record, matches or 1)
+    folder = targets is not None and _is_folder(args.record)
     t0 = time.perf_counter()
     if args.cluster:
         if targets is not None:
@@ -206,13 +211,29 @@ def cmd_simulate(args) -> int:
             print(f"taash: error: {e}", file=sys.stderr)
             return 1
     else:
-        ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json, bots=args.bots,
-                               keep=targets is not None)
+        # one file per match (a folder): each written as its match ends; one file for
+        # all: written at the end, or with the finished matches on Ctrl-C
+        done: list = []
+
+        def finished(k, m):
+            done.append(m)
+            if folder:
+                _write_records([Path(args.record) / f"match-{k + 1}.json"], [m], options)
+        try:
+            ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json,
+                                   bots=args.bots, keep=targets is not None, on_match=finished)
+        except KeyboardInterrupt:
+            if targets is not None and done:
+                if not folder:
+                    _write_records(targets, done, options)
+                print(f"taash: {len(done)} finished match{'es' if len(done) != 1 else ''} recorded in "
+                      f"{args.record}", file=sys.stderr)
+            raise
     dt = time.perf_counter() - t0
-    if targets is not None:
-        if len(targets) > 1 and len(targets) != len(ms):
-            targets = _record_targets(args.record, len(ms))
+    if targets is not None and not folder:
         _write_records(targets, ms, options)
+    if targets is not None and folder:
+        targets = [Path(args.record) / f"match-{i + 1}.json" for i in range(len(ms))]
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -262,6 +283,12 @@ def _bots_list(text):
     return names
 
 
+def _is_folder(path: str) -> bool:
+    """--record names a folder (a trailing / or an existing folder): one file per match."""
+    import os
+    return path.endswith(("/", os.sep)) or Path(path).is_dir()
+
+
 def _record_targets(path: str, count: int) -> list[Path]:
     """Where the records of ``count`` matches go: FILE, holding them all (one record, or
     a set of records for several: docs/records.md); inside a folder given with a trailing
@@ -271,7 +298,7 @@ def _record_targets(path: str, count: int) -> list[Path]:
     if not path:
         raise CLIError("--record needs a file name")
     p = Path(path)
-    if path.endswith(("/", os.sep)) or p.is_dir():
+    if _is_folder(path):
         folder = p
         targets = [folder / f"match-{i + 1}.json" for i in range(count)]
         where = folder if folder.exists() else folder.parent    # a folder to make: its parent

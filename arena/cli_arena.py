@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+from pathlib import Path
 
 from .cli import CLIError, _parse_set
 from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError, read_watch_token
@@ -25,6 +26,21 @@ def _port(text):
     if v > 65535:
         raise argparse.ArgumentTypeError(f"a port is at most 65535, not {v}")
     return v
+
+
+def _address(text):
+    """An arena's address for a client: HOST:PORT (a port 1..65535; an IPv6 host in
+    brackets, [::1]:50051), or a gRPC target with its scheme (unix:PATH, dns:///HOST:PORT),
+    taken as it is. A wrong one is refused at once, not retried for ever (`taash bot`)."""
+    import argparse
+    if text.startswith(("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:", "vsock:")):
+        return text
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or (":" in host and not (host.startswith("[") and host.endswith("]"))):
+        raise argparse.ArgumentTypeError(f"{text!r}: the arena's address is HOST:PORT (default {DEFAULT_SERVER})")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port is a number 1..65535, not {port!r}")
+    return text
 
 
 def _conv(minimum=0):
@@ -146,7 +162,13 @@ def _start_web(args, port: int):
 
 
 # -- token -------------------------------------------------------------------------------
+def _new_data(args) -> bool:
+    """True when ``args.data`` holds no arena yet (no DIR/arena.sqlite3)."""
+    return not (Path(args.data) / "arena.sqlite3").is_file()
+
+
 def cmd_token(args) -> int:
+    new = _new_data(args)
     store = _store(args)
     try:
         existed = args.name in store.bots()
@@ -161,10 +183,15 @@ def cmd_token(args) -> int:
           + f"; run a bot under this name with: taash bot {example} --name {args.name} --token {tok}"
           + ("" if example == args.name else " (or another built-in bot: `taash bot --help`; or your own through the SDK)"),
           file=sys.stderr)
+    if new:     # a mistyped --data makes a new arena that no running one reads
+        print(f"note: {args.data} held no arena: it is new, and this token works with an arena serving from it "
+              f"(taash arena serve --data {args.data})", file=sys.stderr)
     return 0
 
 
 def cmd_revoke(args) -> int:
+    if _new_data(args):     # nothing to revoke, and nothing made
+        raise CLIError(f"no arena data in {args.data} (no arena.sqlite3): give the --data of the arena")
     store = _store(args)
     try:
         had = store.revoke_token(args.name)
@@ -218,9 +245,7 @@ class Unreachable(Exception):
 
 
 def _unreachable(server) -> int:
-    hint = ("is `taash arena serve` running?" if ":" in server
-            else f"no port given: the arena's address is HOST:PORT (default {DEFAULT_SERVER})")
-    print(f"taash: error: cannot reach the arena at {server or repr(server)}: {hint}", file=sys.stderr)
+    print(f"taash: error: cannot reach the arena at {server}: is `taash arena serve` running?", file=sys.stderr)
     return 1
 
 
@@ -503,8 +528,9 @@ def add_commands(sub) -> None:
                        help=f"the arena's data directory: tokens, games, records (default {DEFAULT_DATA_DIR})")
 
     def server_arg(p):
-        p.add_argument("--server", default=os.environ.get("TAASH_SERVER", DEFAULT_SERVER), metavar="ADDR",
-                       help=f"the arena's address (default $TAASH_SERVER or {DEFAULT_SERVER})")
+        p.add_argument("--server", type=_address, default=os.environ.get("TAASH_SERVER", DEFAULT_SERVER),
+                       metavar="ADDR", help=f"the arena's address, HOST:PORT (default $TAASH_SERVER or "
+                                            f"{DEFAULT_SERVER})")
 
     s = asub.add_parser("serve", help="run the arena server")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -525,7 +551,9 @@ def add_commands(sub) -> None:
                         "together, the least behind first, so that spectators cannot slow the games; "
                         "one that cannot keep up falls behind and is dropped (0: no bound; default 1000)")
     s.add_argument("--max-queued", type=_conv(1), default=10_000, metavar="N",
-                   help="a bot stream with N messages not read is dropped as a fault (default 10000)")
+                   help="a bot stream with N messages waiting while its client reads nothing (the "
+                        "arena's write has waited 2 s), or 10*N in any case, is dropped as a fault "
+                        "(default 10000)")
     s.add_argument("--private-watch", action="store_true",
                    help="watching needs a token: the one in DIR/watch-token (made on first start) "
                         "or the admin token")

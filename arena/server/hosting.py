@@ -78,8 +78,13 @@ def _kind_name(kind: int) -> str:
 
 # Messages waiting to be sent on one bot stream before the stream is dropped as a fault
 # (CRASHED; docs/protocol.md, "Limits"): a bot that does not read its stream cannot make
-# the arena hold its messages without bound.
+# the arena hold its messages without bound. The limit counts while the stream's write
+# has waited WRITE_STALL_S (its client takes nothing: gRPC's window is full); a stream
+# that is being written to may pass it in a burst (many games starting at once), up to
+# BURST_FACTOR times the limit.
 SEND_LIMIT = 10_000
+WRITE_STALL_S = 2.0
+BURST_FACTOR = 10
 # a new stream takes back its bot's seats at its first message (a hello sets batching
 # first), or this many seconds after it connected (a bot that sends nothing first)
 RESUME_WAIT_S = 0.25
@@ -144,7 +149,7 @@ class Connection:
     revoked); ``meter``: its bad messages (faults.BadMeter)."""
 
     __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id", "batch", "held",
-                 "on_overflow", "kill", "limit", "token", "meter", "hellos", "resume_due")
+                 "on_overflow", "kill", "limit", "token", "meter", "hellos", "resume_due", "write_since")
     _next = 0
 
     def __init__(self, bot: str, peer: str = "", token: str = ""):
@@ -161,7 +166,8 @@ class Connection:
         self.batch = False
         self.held: list[bytes] = []     # serialized GameEvents (batch mode)
         self.on_overflow = None     # called once when the queue is full
-        self.kill = None            # set by the wire: ends the stream at once
+        self.write_since = 0.0      # monotonic time the wire's write in progress began (0: none)
+        self.kill = None            # set by the wire: kill(why) ends the stream at once
         self.limit = SEND_LIMIT
         self.resume_due = False     # its bot's seats in running games are given back at its first message
 
@@ -202,15 +208,33 @@ class Connection:
             for ev in held:
                 self._put(framing.event_message(ev))
 
+    def stalled(self) -> bool:
+        """Past the send limit: ``limit`` messages wait while the stream's write has
+        waited `WRITE_STALL_S` (its client does not read), or `BURST_FACTOR` times
+        ``limit`` wait in any case."""
+        n = self.queue.qsize()
+        if n < self.limit:
+            return False
+        since = self.write_since
+        return n >= self.limit * BURST_FACTOR or (since > 0 and time.monotonic() - since >= WRITE_STALL_S)
+
     def _put(self, data) -> None:
         if not self.alive:
             return
-        if self.queue.qsize() >= self.limit:
+        if self.queue.qsize() >= self.limit and self.stalled():
             cb, self.on_overflow = self.on_overflow, None
             if cb is not None:
                 cb(self)
             return
         self.queue.put_nowait(data)
+
+
+def unread(conn: Connection) -> str:
+    """Why ``conn`` is past its send limit, for its verdict and status: the messages
+    waiting, the limit, and how long its write has waited."""
+    n, since = conn.queue.qsize(), conn.write_since
+    waited = f", none taken for {time.monotonic() - since:.1f} s" if since > 0 else ""
+    return f"{n} messages waiting{waited}; the limit is {conn.limit}"
 
 
 @dataclass
@@ -358,15 +382,15 @@ class Arena:
                     self._assign(game, s, conn)
 
     def _overflow(self, conn: Connection) -> None:
-        """``conn`` has ``send_limit`` messages waiting: the bot does not read its stream.
-        Its seats go away (CRASHED) and the stream is ended."""
-        log.warning("bot %s: %d messages not read: stream dropped (%s)", conn.bot, conn.limit, conn.peer)
-        self.disconnect(conn, V.CRASHED, message=f"the seat's stream was not read ({conn.limit} "
-                                                 "messages waiting): dropped")
+        """``conn`` is past its send limit (`Connection.stalled`): the bot does not read
+        its stream. Its seats go away (CRASHED) and the stream is ended."""
+        why = unread(conn)
+        log.warning("bot %s: %s: stream dropped (%s)", conn.bot, why, conn.peer)
+        self.disconnect(conn, V.CRASHED, message=f"the seat's stream was not read ({why}): dropped")
         conn.queue = Outbox()    # free what it held
         conn.queue.put_nowait(None)
         if conn.kill is not None:
-            conn.kill()
+            conn.kill(why)
 
     def close(self, conn: Connection, status: str, message: str) -> None:
         """The arena ends a stream (a re-issued or revoked token, too many bad messages):

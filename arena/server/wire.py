@@ -13,8 +13,10 @@ import asyncio
 import json
 import logging
 import os
+import tempfile
 import traceback
 from pathlib import Path
+from time import monotonic
 
 import grpc
 from grpc_health.v1.health_pb2 import HealthCheckResponse
@@ -92,6 +94,21 @@ async def _written(write, data, context) -> bool:
             return False
         raise
     return True
+
+
+def _sent_variant_problems(text: str, name: str, options: dict | None) -> str:
+    """The problems of a variant sent as text (MatchRequest.variant_yaml), each located
+    in ``name`` (the caller's file name), or "" when it loads. It is checked from a
+    private temporary file, so that a text that does not load is not kept in DATA/variants/
+    and its errors name no path of the arena's host."""
+    with tempfile.TemporaryDirectory(prefix="taash-sent-") as tmp:
+        probe = Path(tmp) / "variant.yaml"
+        probe.write_text(text, encoding="utf-8")
+        try:
+            load_variant(probe, options)
+        except VariantError as e:
+            return "\n".join(p.format() for p in e.problems).replace(str(probe), name)
+    return ""
 
 
 def _one_each(events):
@@ -307,8 +324,7 @@ class ArenaServer:
                 conn.queue.put_nowait(None)
 
         drop = _dropper(context, grpc.StatusCode.RESOURCE_EXHAUSTED)
-        conn.kill = lambda: drop(f"the stream was not read: {arena.send_limit} messages waiting; "
-                                 "dropped as a fault")
+        conn.kill = lambda why: drop(f"the stream was not read ({why}): dropped as a fault")
         arena.connect(conn)
         task = asyncio.ensure_future(reader())
         write = context.write       # the handler writes (no async generator between)
@@ -324,8 +340,10 @@ class ArenaServer:
                 elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
                     how[0] = V.CLOSED_BY_ARENA
                     await context.abort(grpc.StatusCode[item.status], item.message)
+                conn.write_since = monotonic()      # the send limit counts a write that waits
                 if not await _written(write, item, context):
                     break
+                conn.write_since = 0.0
         except asyncio.CancelledError:
             how[0] = V.CRASHED
             raise
@@ -475,6 +493,10 @@ class ArenaServer:
                     await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                         f"variant_yaml extends {str(base)[:200]!r}: `extends:` of a sent variant "
                                         "must be a shipped name (taash variants lists them); send the merged text")
+                problems = _sent_variant_problems(request.variant_yaml, request.variant or "variant_yaml",
+                                                  options or None)
+                if problems:        # nothing kept of a text that does not load
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problems[:4000])
                 try:
                     path = self.store.save_variant(request.variant_yaml)
                 except StoreError as e:

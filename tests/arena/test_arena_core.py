@@ -9,7 +9,8 @@ arena (`taash arena serve`), bots and spectators in processes of their own, over
 - what all spectators are sent is bounded by --spectator-rate: an idle spectator with
   gRPC's default window falls behind and is dropped, a WatchBatches reader keeps up;
 - a bot stream that is never read is dropped as a fault (CRASHED) past --max-queued;
-  its game finishes (the seat is then absent);
+  its game finishes (the seat is then absent); a burst on a stream being read (many
+  games starting at once) is no fault, up to ten times the limit;
 - batched events (Hello.batch_events) carry the same events, in the same order, as one
   message each, inside decisions and in one ServerMessage.events batch at a game's end.
 """
@@ -17,6 +18,7 @@ arena (`taash arena serve`), bots and spectators in processes of their own, over
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -30,6 +32,7 @@ from tests.helpers.arena_util import Server, env, record
 from interpreter import replay
 from arena.pb import arena_pb2 as apb
 from arena.pb import arena_pb2_grpc
+from arena.server.hosting import BURST_FACTOR, WRITE_STALL_S, Connection
 
 CLIENT = [sys.executable, "-m", "tests.helpers.watch_client"]
 EVENT_BOT = [sys.executable, "-m", "tests.helpers.event_bot"]
@@ -215,7 +218,9 @@ def test_a_bot_stream_never_read_is_dropped_as_a_fault(tmp_path):
         kinds = [v["kind"] for v in rec["arena"]["verdicts"] if v["seat"] == 0]
         crashed = [v for v in rec["arena"]["verdicts"] if v["kind"] == "CRASHED"]
         assert len(crashed) == 1 and crashed[0]["seat"] == 0
-        assert "not read (40 messages waiting)" in crashed[0]["message"]
+        m = re.search(r"not read \((\d+) messages waiting, none taken for ([\d.]+) s; the limit is 40\)",
+                      crashed[0]["message"])
+        assert m and 40 <= int(m[1]) < 400 and float(m[2]) >= 2.0, crashed[0]["message"]
         # before the drop its decisions timed out; after it, its seat is absent
         assert set(kinds) <= {"TIMEOUT", "CRASHED", "ABSENT"} and "ABSENT" in kinds
         assert kinds.index("CRASHED") < kinds.index("ABSENT")
@@ -229,6 +234,36 @@ def test_a_bot_stream_never_read_is_dropped_as_a_fault(tmp_path):
         for p in procs:
             p.kill()
         s.stop()
+
+
+def test_the_send_limit_counts_a_stalled_stream_not_a_burst():
+    """In process: a Connection past its limit while its write is under way (or none
+    is) takes more, up to BURST_FACTOR times the limit; once its write has waited
+    WRITE_STALL_S with the limit reached, the next message calls on_overflow, once, and
+    is not queued. The tester's case: 20 games starting at once on a stream with
+    --max-queued 50 queued more than 50 messages and the healthy bot was dropped."""
+    dropped = []
+
+    def fresh():
+        c = Connection("b")
+        c.limit = 5
+        c.on_overflow = dropped.append
+        return c
+    c = fresh()
+    for i in range(12):                      # a burst, nothing written yet
+        c.send(b"m")
+    c.write_since = time.monotonic() - WRITE_STALL_S / 4      # a write under way, not stalled
+    c.send(b"m")
+    assert c.queue.qsize() == 13 and dropped == [] and not c.stalled()
+    c.write_since = time.monotonic() - WRITE_STALL_S - 0.1    # its write waits: the client reads nothing
+    assert c.stalled()
+    c.send(b"m")
+    c.send(b"m")
+    assert dropped == [c] and c.queue.qsize() == 13
+    c = fresh()
+    for i in range(5 * BURST_FACTOR + 3):    # a burst past the hard bound
+        c.send(b"m")
+    assert dropped[1:] == [c] and c.queue.qsize() == 5 * BURST_FACTOR
 
 
 def test_batched_events_carry_the_same_events_as_separate_ones(tmp_path):

@@ -191,11 +191,23 @@ def test_cli_errors_are_clear(server, tmp_path):
     out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--server", "127.0.0.1:1", "--data", str(server.data))
     assert out.returncode == 1 and "cannot reach the arena at 127.0.0.1:1" in out.stderr
     out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--server", "127.0.0.1", "--data", str(server.data))
-    assert out.returncode == 1 and "no port given: the arena's address is HOST:PORT" in out.stderr
+    assert out.returncode == 2 and "'127.0.0.1': the arena's address is HOST:PORT" in out.stderr
+    # a bot at a wrong address is refused at once (it used to retry for ever)
+    out = run("bot", "random", "--name", "h1", "--token", "t", "--server", "nonsense")
+    assert out.returncode == 2 and "'nonsense': the arena's address is HOST:PORT" in out.stderr
+    out = run("arena", "watch", "--server", "127.0.0.1:99999")
+    assert out.returncode == 2 and "the port is a number 1..65535, not '99999'" in out.stderr
     out = run("arena", "match", "29", "--bots", "h1,h2,h1,h2", "--data", str(tmp_path / "elsewhere"))
     assert out.returncode == 2 and "no admin token" in out.stderr
     out = run("arena", "token", "bad name!", "--data", str(server.data))
     assert out.returncode == 2 and "invalid bot name 'bad name!'" in out.stderr
+    # a mistyped --data: revoke makes nothing; token says the directory is new
+    out = run("arena", "revoke", "h1", "--data", str(tmp_path / "typo"))
+    assert out.returncode == 2 and "no arena data in" in out.stderr and not (tmp_path / "typo").exists()
+    out = run("arena", "token", "h9", "--data", str(tmp_path / "fresh"))
+    assert out.returncode == 0 and "held no arena: it is new" in out.stderr
+    out = run("arena", "token", "h9", "--data", str(tmp_path / "fresh"))
+    assert out.returncode == 0 and "it is new" not in out.stderr
     out = run("bot", "random", "--server", server.addr)
     assert out.returncode == 2 and "no token" in out.stderr
     out = run("bot", "random", "--name", "h1", "--token", server.tokens["r1"], "--server", server.addr)

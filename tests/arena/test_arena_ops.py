@@ -436,7 +436,7 @@ def test_a_match_request_past_the_limits_is_refused_with_its_reason(server):
     from arena.pb import messages_pb2 as pb
 
     def refused(**kw):
-        req = apb.MatchRequest(variant="29", bots=["r"] * 4, max_deals=1, **kw)
+        req = apb.MatchRequest(**{"variant": "29", "bots": ["r"] * 4, "max_deals": 1, **kw})
         with grpc.insecure_channel(server.addr) as ch:
             with pytest.raises(grpc.RpcError) as e:
                 list(arena_pb2_grpc.ArenaStub(ch).RunMatches(
@@ -452,6 +452,15 @@ def test_a_match_request_past_the_limits_is_refused_with_its_reason(server):
     host_file = server.data.parent / "host.yaml"
     host_file.write_text('extends: "28"\nname: host-28\n')
     assert "must be a shipped name" in refused(variant_yaml=f"extends: {host_file}\nname: mine\n")
+    # a sent variant that does not load: located in the caller's file name, no path of the
+    # arena's host, and nothing kept of it (a fresh-eyes tester found both)
+    kept = set((server.data / "variants").glob("*")) if (server.data / "variants").is_dir() else set()
+    text = refused(variant="x.yaml", variant_yaml='extends: "29"\nname: x\nauction: {min_bid: foo}\n')
+    assert text.splitlines()[0] == 'x.yaml:3:20: error: auction.min_bid: "foo" should be a whole number'
+    assert str(server.data) not in text and "taash-sent-" not in text
+    assert "{{{{" in refused(variant="y.yaml", variant_yaml="{{{{")
+    kept_after = set((server.data / "variants").glob("*")) if (server.data / "variants").is_dir() else set()
+    assert kept_after == kept
     # the caller's side says so first
     out = server.taash("arena", "match", "29", "--bots", "r,r,r,r", "--seed", str(2**63 - 1), "--matches", "2",
                        "--server", server.addr, "--data", str(server.data), timeout=120)

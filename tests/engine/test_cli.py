@@ -366,3 +366,46 @@ def test_replay_prints_an_arena_records_verdicts_under_their_deal(recorded, tmp_
     assert lines[d1 + 1] == "  verdict DISCONNECTED seat 1 at action 0"
     assert lines[d2 + 1] == "  verdict TIMEOUT seat 2 at action 3 (g000007.40): applied pass"
     assert sum(ln.startswith("  verdict") for ln in lines) == 2
+
+
+@pytest.mark.parametrize("where", ["folder", "file"])
+def test_ctrl_c_keeps_the_records_of_the_finished_matches(tmp_path, where):
+    """SIGINT in the middle of `taash simulate --record`: the matches finished by then are
+    recorded (a folder: each file as its match ended; one file: the finished ones as a
+    set), the command says how many, exits 130, and the records replay (from a
+    fresh-eyes tester: the folder was left empty)."""
+    import signal
+    import time
+    target = tmp_path / ("recs/" if where == "folder" else "all.json")
+    if where == "folder":
+        (tmp_path / "recs").mkdir()
+    env = dict(os.environ, NO_COLOR="1")
+    p = subprocess.Popen([sys.executable, "-m", "arena.cli", "simulate", "28", "--matches", "100000", "--seed", "3",
+                          "--record", str(target) + ("/" if where == "folder" else ""), "--json"],
+                         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 60
+    while time.monotonic() < end:    # some matches done (a folder shows them; a file: give it time)
+        time.sleep(0.5)
+        if (where == "folder" and len(list((tmp_path / "recs").glob("*.json"))) >= 3
+                or where == "file" and time.monotonic() > end - 58):
+            break
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "taash: interrupted" in err
+    said = int(err.split(" finished match")[0].rsplit(" ", 1)[-1])
+    if where == "folder":
+        files = sorted((tmp_path / "recs").glob("match-*.json"), key=lambda f: int(f.stem.split("-")[1]))
+        assert len(files) == said >= 3
+        assert [f.name for f in files] == [f"match-{i + 1}.json" for i in range(said)]
+        for i in (0, said - 1):
+            rec = json.loads(files[i].read_text())
+            assert rec["seed"] == 3 + i
+            assert taash("replay", files[i], "--json").returncode == 0
+    else:
+        data = json.loads(target.read_text())
+        recs = data["records"] if "records" in data else [data]
+        assert len(recs) == said >= 1 and [r["seed"] for r in recs] == list(range(3, 3 + said))
+        for i in (0, said - 1):         # the first and the last finished, each replayed alone
+            (tmp_path / "one.json").write_text(json.dumps(recs[i]))
+            assert taash("replay", tmp_path / "one.json", "--json").returncode == 0
