@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -54,7 +55,10 @@ def cmd_check(args) -> int:
         if problems:
             bad += 1
             count += len(problems)
+            given = Path(p).resolve() if Path(p).is_file() else None
             for pr in problems:
+                if given is not None and pr.file == str(given):   # the file as the user named it
+                    pr = dataclasses.replace(pr, file=p)
                 print(pr.format(), file=sys.stderr)
         else:
             print(f"{p}: ok")

@@ -312,6 +312,12 @@ def cmd_match(args) -> int:
             if e.code().name not in _LOST:   # refused (arguments, token): nothing was played
                 return _rpc_error(e, args.server)
             lost = e
+        except KeyboardInterrupt:
+            # the call ends with this process: the arena stops its games and saves them
+            print(f"taash: interrupted after {len(results)} of {args.matches} results (each printed above); "
+                  "the arena saves the games it was playing for this call as cut short, with their records "
+                  "in its data directory (`taash arena watch` and its log name them)", file=sys.stderr)
+            raise
     results.sort(key=lambda r: r["seed"])
     wins = {b: 0 for b in dict.fromkeys(bots)}
     for r in results:
@@ -446,9 +452,31 @@ def describe_event(ev) -> str:
     return head
 
 
+def _plain_json(msg) -> dict:
+    """``msg`` as a JSON-ready dict: the .proto's field names, every field (a zero, a
+    false, seat 0), and 64-bit integers (a seed) as numbers, where protobuf's JSON writes
+    them as strings."""
+    from google.protobuf.json_format import MessageToDict
+    d = MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+    _numbers(msg.DESCRIPTOR, d)
+    return d
+
+
+def _numbers(desc, d: dict) -> None:
+    for f in desc.fields:
+        v = d.get(f.name)
+        if v is None:
+            continue
+        if f.message_type is not None:
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, dict):
+                    _numbers(f.message_type, x)
+        elif f.cpp_type in (f.CPPTYPE_INT64, f.CPPTYPE_UINT64):
+            d[f.name] = [int(x) for x in v] if isinstance(v, list) else int(v)
+
+
 def cmd_watch(args) -> int:
     import grpc
-    from google.protobuf.json_format import MessageToDict
     from .pb import arena_pb2 as apb
     from .pb import arena_pb2_grpc
     token = args.token if args.token is not None else read_watch_token(args.data)
@@ -465,8 +493,7 @@ def cmd_watch(args) -> int:
             for batch in stub.WatchBatches(apb.WatchRequest(game_id=args.game or ""), metadata=md):
                 for ev in batch.events:
                     if args.json:   # the .proto's field names, every field (seat 0, a zero score)
-                        print(json.dumps(MessageToDict(ev, preserving_proto_field_name=True,
-                                                       always_print_fields_with_no_presence=True)), flush=True)
+                        print(json.dumps(_plain_json(ev)), flush=True)
                     else:
                         print(describe_event(ev), flush=True)
         except grpc.RpcError as e:

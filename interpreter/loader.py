@@ -228,6 +228,9 @@ def _yaml_tree(path: Path):
         raise VariantError([Problem(fname, 0, 0, f"cannot read the file: {e.strerror or e}")]) from None
     lines = text.splitlines()
     try:
+        refs = _anchors_and_aliases(text, fname)
+        if refs:            # before anything is built from them: nothing can expand
+            raise VariantError(refs)
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
@@ -363,6 +366,38 @@ def _copy_locs(src, dst, prefix):
     for k, v in src.items():
         if k[:n] == prefix:
             dst[k] = v
+
+
+def _anchors_and_aliases(text: str, fname: str) -> list[Problem]:
+    """A problem for each YAML anchor (&name) and alias (*name) of ``text``, each at its
+    own line and column: a variant file writes its values out (an alias could expand
+    without bound). Reads the YAML events only; a syntax error is left to the parse
+    that follows, which reports it."""
+    out = []
+    loader = yaml.SafeLoader(text)
+    try:
+        while loader.check_event():
+            ev = loader.get_event()
+            if isinstance(ev, yaml.AliasEvent):
+                what = f"alias *{ev.anchor}"
+            elif getattr(ev, "anchor", None):
+                what = f"anchor &{ev.anchor}"
+            else:
+                continue
+            m = ev.start_mark
+            if len(out) == MAX_ANCHOR_PROBLEMS:     # one more for the rest, at the next one
+                out.append(Problem(fname, m.line + 1, m.column + 1, "YAML: more anchors and aliases from here"))
+                break
+            out.append(Problem(fname, m.line + 1, m.column + 1,
+                               f"YAML {what}: anchors and aliases are not supported (write the value out)"))
+    except (yaml.YAMLError, RecursionError):
+        pass
+    finally:
+        loader.dispose()
+    return out
+
+
+MAX_ANCHOR_PROBLEMS = 20     # anchors and aliases named one by one; then one problem for the rest
 
 
 def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:

@@ -343,7 +343,10 @@ def diff(v: Variant, base: Variant) -> str:
     """Markdown of the sections of ``v`` that differ from ``base``, each with the base's
     version quoted after it."""
     mine, theirs = dict(rulebook(v)), dict(rulebook(base))
-    out = [f"# {v.title}: how it differs from {base.title}\n"]
+    mine_name, their_name = v.title, base.title
+    if mine_name == their_name:     # a copy that kept its title: named by file (or name) too
+        mine_name, their_name = f"{v.title} ({v.ref})", f"{base.title} ({base.ref})"
+    out = [f"# {mine_name}: how it differs from {their_name}\n"]
     same = True
     for title, body in rulebook(v):
         if theirs.get(title) != body:

@@ -10,8 +10,8 @@ from .ratings import Z95, initial_rating
 
 def plot_history(histories: dict[str, list[dict]], out) -> Path:
     """Write the plot of ``histories`` (variant -> `LadderStore.history` rows) to ``out``
-    (a .png path; its folder is created). Returns the path. Raises ValueError if there is
-    nothing to plot, OSError if the file cannot be written."""
+    (a .png path in a folder that exists). Returns the path. Raises ValueError if there
+    is nothing to plot, OSError (naming ``out``) if the file cannot be written."""
     from matplotlib.figure import Figure   # no pyplot: no GUI backend, no global state
 
     mu0, sigma0 = initial_rating()
@@ -46,6 +46,10 @@ def plot_history(histories: dict[str, list[dict]], out) -> Path:
         axes[j // cols][j % cols].set_visible(False)
     fig.suptitle("taash ladder: ratings over time (openskill)")
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=100)
+    if not out.parent.is_dir():     # as `taash simulate --record`: no folder is made
+        raise OSError(f"cannot write {out}: no such folder {out.parent}")
+    try:
+        fig.savefig(out, dpi=100)
+    except OSError as e:
+        raise OSError(f"cannot write {out}: {e.strerror or e}") from None
     return out

@@ -53,7 +53,11 @@ def cmd_report(args) -> int:
         site = _site(args)
         out = write_report(site, args.out or os.path.join(args.data, "report.html"),
                            [args.variant] if args.variant else None)
-    except (StoreError, OSError, ValueError) as e:
+    except OSError as e:     # the place given: a folder, no such folder, no permission
+        where = args.out or os.path.join(args.data, "report.html")
+        print(f"taash: error: cannot write the report {where}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except (StoreError, ValueError) as e:
         print(f"taash: error: {e}", file=sys.stderr)
         return 1
     print(f"report written to {out}")

@@ -305,7 +305,10 @@ def test_interrupting_the_client_stops_its_games(tmp_path):
             time.sleep(0.2)
         assert seats() == 4
         client.send_signal(signal.SIGINT)
-        client.communicate(timeout=30)
+        _, err = client.communicate(timeout=30)
+        # it says what it had and where the cut game is (it said only "interrupted")
+        assert client.returncode == 130 and "Traceback" not in err
+        assert "interrupted after 0 of 1 results" in err and "saves the games it was playing" in err
         deadline = time.monotonic() + 30
         while seats() and time.monotonic() < deadline:
             time.sleep(0.2)

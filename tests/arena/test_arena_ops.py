@@ -125,6 +125,7 @@ def test_watch_json_has_the_proto_names_and_every_field(server):
     assert any(a["by_default"] is False for a in actions)            # false is printed too
     ended = mine[-1]["game_ended"]
     assert ended["record"] == g.record and ended["deals"] == 1 and len(ended["score"]) == 4
+    assert ended["seed"] == 3           # a number (protobuf's JSON writes 64-bit integers as strings)
 
 
 def test_a_failed_bind_is_one_line(server, tmp_path):

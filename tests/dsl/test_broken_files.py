@@ -48,6 +48,23 @@ def test_yaml_syntax_error(tmp_path):
     check(p, 2, 13, "YAML: mapping values are not allowed here")
 
 
+def test_each_yaml_anchor_and_alias_where_it_is(tmp_path):
+    # from a fresh-eyes tester: the error was given once per use, at the anchor, never at
+    # the alias. Line 3: `a: &a [x, y]`, line 4: `b: [*a, *a]`
+    path = write(tmp_path, HEAD + "a: &a [x, y]\nb: [*a, *a]\n")
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    assert [(p.line, p.column, p.message.split(":")[0]) for p in info.value.problems] == [
+        (3, 4, "YAML anchor &a"), (4, 5, "YAML alias *a"), (4, 9, "YAML alias *a")]
+    # past twenty, one problem says there are more: line 4 holds 30 aliases `*a, `
+    path = write(tmp_path, HEAD + "a: &a [x, y]\nb: [" + ", ".join(["*a"] * 30) + "]\n")
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    ps = info.value.problems
+    assert len(ps) == 21 and ps[-1].message == "YAML: more anchors and aliases from here"
+    assert (ps[-1].line, ps[-1].column) == (4, 5 + 4 * 19)     # the 20th alias
+
+
 def test_duplicate_key(tmp_path):
     p = write(tmp_path, HEAD + textwrap.dedent("""\
         auction:

@@ -409,3 +409,13 @@ def test_ctrl_c_keeps_the_records_of_the_finished_matches(tmp_path, where):
         for i in (0, said - 1):         # the first and the last finished, each replayed alone
             (tmp_path / "one.json").write_text(json.dumps(recs[i]))
             assert taash("replay", tmp_path / "one.json", "--json").returncode == 0
+
+
+def test_rules_diff_of_a_copy_that_kept_its_title_names_both(tmp_path):
+    # from a fresh-eyes tester: "Twenty-nine: how it differs from Twenty-nine"
+    copy = tmp_path / "my29.yaml"
+    copy.write_text((ROOT / "variants" / "29.yaml").read_text())
+    r = taash("rules", copy, "--diff", "29")
+    assert r.returncode == 0, r.stderr
+    head = r.stdout.splitlines()[0]
+    assert head == f"# Twenty-nine ({copy}): how it differs from Twenty-nine (29)"

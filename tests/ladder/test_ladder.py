@@ -320,6 +320,12 @@ def test_cli_run_standings_plot_verify(tmp_path):
     png = tmp_path / "p.png"
     pl = run_cli("plot", "--data", d, "--out", str(png))
     assert pl.returncode == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a wrong place for the plot or the report: one line, nothing made (from a fresh-eyes tester)
+    pl = run_cli("plot", "--data", d, "--out", str(tmp_path / "nonexist" / "x.png"))
+    assert pl.returncode == 1 and "no such folder" in pl.stderr and not (tmp_path / "nonexist").exists()
+    rp = run_cli("report", "--data", d, "--out", str(tmp_path))
+    assert rp.returncode == 1 and f"cannot write the report {tmp_path}: Is a directory" in rp.stderr
+    assert "Errno" not in rp.stderr
     v = run_cli("verify", "--data", d)
     assert v.returncode == 0 and "equal the stored standings" in v.stdout
 
