@@ -220,9 +220,9 @@ def cmd_simulate(args) -> int:
         done: list = []
 
         def finished(k, m):
-            done.append(m)
             if folder:
                 _write_records([Path(args.record) / f"match-{k + 1}.json"], [m], options)
+            done.append(m)      # once written: a Ctrl-C during the write counts it not
         try:
             ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json,
                                    bots=args.bots, keep=targets is not None, on_match=finished)
@@ -339,7 +339,11 @@ def _write_records(targets, matches, options):
             tmp.write_text(json.dumps(data, indent=1))
             tmp.replace(p)
         except OSError as e:
+            tmp.unlink(missing_ok=True)
             raise CLIError(f"cannot write the record {p}: {e.strerror or e}") from None
+        except BaseException:       # Ctrl-C: no half-written file is left
+            tmp.unlink(missing_ok=True)
+            raise
 
 
 def cmd_replay(args) -> int:

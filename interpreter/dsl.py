@@ -239,8 +239,12 @@ class Compiler:
             # goes on.
             start_, end = _span(e)
             if last_end[0] is None or _tokens(text[last_end[0]:start_]) >= 3:
-                err = DSLError(_parse_message(e, text), getattr(e, "line", 1) or 1,
-                               getattr(e, "column", 1) or 1)
+                tok = getattr(e, "token", None)
+                if isinstance(e, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
+                    line, column = _end_of(text)    # (Lark places the end at the last token)
+                else:
+                    line, column = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+                err = DSLError(_parse_message(e, text), line, column)
                 tok = getattr(e, "token", None)
                 if isinstance(e, UnexpectedToken) and tok.type != "$END" and str(tok) == "=" \
                         and "COMP_OP" in (e.accepts or e.expected):
@@ -1561,6 +1565,13 @@ def _tokens(text: str, most: int = 3) -> int:
             if n >= most:
                 break
     return n
+
+
+def _end_of(text: str) -> tuple[int, int]:
+    """(line, column), 1-based, just after the last character of ``text`` that is not
+    white space: where a rule that ends too early ends."""
+    off = len(text.rstrip())
+    return text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1
 
 
 def _span(e: UnexpectedInput) -> tuple[int, int]:

@@ -476,6 +476,21 @@ def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
             missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
             if missing and path + (missing[0],) in locs:  # removed with `null` in a child file
                 loc = locs[path + (missing[0],)]
+        elif err.validator == "uniqueItems" and isinstance(err.instance, list):
+            # at the item written again, named: its first repeat in the list
+            seen: list = []
+            for j, item in enumerate(err.instance):
+                if item in seen:
+                    loc = locs.get(path + (j,))
+                    if loc is not None:
+                        where = ".".join(str(p) for p in path)
+                        out.append(Problem(loc.file, loc.line, loc.column,
+                                           f"{where}: {show(item)} is written twice (item {seen.index(item) + 1} "
+                                           f"and item {j + 1})"))
+                    break
+                seen.append(item)
+            if loc is not None:
+                continue
         elif err.validator == "propertyNames" or (err.schema_path and "propertyNames" in err.schema_path):
             if isinstance(err.instance, str) and path + (err.instance, KEY) in locs:
                 loc = locs[path + (err.instance, KEY)]

@@ -148,7 +148,27 @@ def test_bad_option(tmp_path):
     assert pr.format() == f"{pr.file}: error: {pr.message}"
 
 
+def test_an_item_written_twice_is_named_where_it_is_repeated(tmp_path):
+    # from a fresh-eyes tester: the caret was at the list's '['. Line 4:
+    # `  ranks: [J, "9", A, T, K, Q, "8", "7", "7"]`, the second "7" at column 41
+    p = write(tmp_path, HEAD + 'deck:\n  ranks: [J, "9", A, T, K, Q, "8", "7", "7"]\n')
+    pr = first_problem(p)
+    assert (pr.line, pr.column) == (4, 41)
+    assert pr.message == 'deck.ranks: "7" is written twice (item 8 and item 9)'
+
+
 # -- DSL ------------------------------------------------------------------------------------
+
+def test_a_rule_that_ends_too_early_is_marked_where_it_ends(tmp_path):
+    # from a fresh-eyes tester: the caret was under the last word. Line 4:
+    # `  may_bid: number > high_bid and`, whose last character is at column 32
+    pr = first_problem(write(tmp_path, HEAD + "auction:\n  may_bid: number > high_bid and\n"))
+    assert (pr.line, pr.column) == (4, 33)
+    assert pr.message.startswith("auction.may_bid: unexpected end of the rule; expected '('")
+    # a block: the rule's last line (6) is `      (`, its '(' at column 7
+    pr = first_problem(write(tmp_path, HEAD + "auction:\n  may_bid: |\n    number > high_bid and\n      (\n"))
+    assert (pr.line, pr.column) == (6, 8)
+
 
 def test_dsl_syntax_error_in_block_scalar(tmp_path):
     p = write(tmp_path, HEAD + textwrap.dedent("""\

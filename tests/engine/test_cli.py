@@ -398,6 +398,7 @@ def test_ctrl_c_keeps_the_records_of_the_finished_matches(tmp_path, where):
         files = sorted((tmp_path / "recs").glob("match-*.json"), key=lambda f: int(f.stem.split("-")[1]))
         assert len(files) == said >= 3
         assert [f.name for f in files] == [f"match-{i + 1}.json" for i in range(said)]
+        assert not list((tmp_path / "recs").glob("*.tmp"))
         for i in (0, said - 1):
             rec = json.loads(files[i].read_text())
             assert rec["seed"] == 3 + i
