@@ -245,7 +245,6 @@ class Compiler:
                 else:
                     line, column = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
                 err = DSLError(_parse_message(e, text), line, column)
-                tok = getattr(e, "token", None)
                 if isinstance(e, UnexpectedToken) and tok.type != "$END" and str(tok) == "=" \
                         and "COMP_OP" in (e.accepts or e.expected):
                     e.interactive_parser.feed_token(Token.new_borrow_pos("COMP_OP", "==", tok))

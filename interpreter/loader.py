@@ -371,8 +371,8 @@ def _copy_locs(src, dst, prefix):
 def _anchors_and_aliases(text: str, fname: str) -> list[Problem]:
     """A problem for each YAML anchor (&name) and alias (*name) of ``text``, each at its
     own line and column: a variant file writes its values out (an alias could expand
-    without bound). Reads the YAML events only; a syntax error is left to the parse
-    that follows, which reports it."""
+    without bound). Reads the YAML events only; for text with a syntax error it returns
+    none: the parse that follows reports the syntax error first."""
     out = []
     loader = yaml.SafeLoader(text)
     try:
@@ -391,7 +391,7 @@ def _anchors_and_aliases(text: str, fname: str) -> list[Problem]:
             out.append(Problem(fname, m.line + 1, m.column + 1,
                                f"YAML {what}: anchors and aliases are not supported (write the value out)"))
     except (yaml.YAMLError, RecursionError):
-        pass
+        return []
     finally:
         loader.dispose()
     return out
