@@ -17,7 +17,8 @@ no loops, no recursion and no user-defined functions (a named expression of ``de
 expanded where it is used, and one defined in terms of itself is refused); the module's
 only loops are the comprehensions of the quantifiers ``any``/``all``/``those``, each over
 a finite list (of seats or cards), so every rule terminates; a rule is at most ``MAX_RULE_CHARS`` long and nests at most
-``MAX_DEPTH`` levels.
+``MAX_DEPTH`` levels, its quantifiers at most ``MAX_QUANTIFIER_DEPTH`` one inside another
+(so that its work is bounded by a power of the deck's size that stays small).
 
 A compiled rule is a function ``f(s, me, x, y)``: ``s`` the engine ``State`` (read
 through the fields the registry names; only effects write, to the assignable names),
@@ -128,6 +129,10 @@ _NC = object()  # "not a constant"
 MAX_RULE_CHARS = 4000  # limits that keep every rule small enough to check and compile
 MAX_DEPTH = 40
 MAX_WIDTH = 40
+# any/all/those inside the condition of another, at most this deep: each goes over up to a
+# deck of cards, so the work of a rule grows as the deck's size to this power (8 deep made
+# one deal of 28 take 42 s); the shipped variants nest one inside another at most
+MAX_QUANTIFIER_DEPTH = 2
 MAX_EXPANSIONS = 200  # uses of named expressions (define:) in one rule, nested ones included
 
 
@@ -221,6 +226,7 @@ class Compiler:
         self._define_trees: dict[str, Tree] = {}
         self._expanding: list[str] = []   # the defines being expanded, outermost first
         self._q = 0                       # quantifier variables made for this rule
+        self._in_quantifiers = 0          # conditions of any/all/those being compiled, one inside another
         self._expansions = 0              # named expressions expanded for this rule
         self._no_walrus = 0               # > 0 while lowering a comprehension's iterable
 
@@ -855,13 +861,19 @@ LEGAL""", TRICKS=names.const(tricks))
         tset = self.value(set_node)
         if tset.type not in _ELEMENT:
             raise DSLError(f"{op}(...) goes over cards or seats, not {_a(tset.type)}", *_pos(set_node))
+        if self._in_quantifiers >= MAX_QUANTIFIER_DEPTH:
+            raise DSLError(f"{op}(...) inside {MAX_QUANTIFIER_DEPTH} others: any, all and those nest at most "
+                           f"{MAX_QUANTIFIER_DEPTH} deep (each goes over up to a deck of cards, and each level "
+                           "multiplies the work of the rule)", *_pos(node))
         self._q += 1
         qvar = f"_q{self._q}"
         self.locals[name] = (qvar, _ELEMENT[tset.type], _NC)
+        self._in_quantifiers += 1
         try:
             body = self.value(body_node)
         finally:
             del self.locals[name]
+            self._in_quantifiers -= 1
         self.expect(body_node, body.type, BOOL, f"the condition of {op}(...)")
         return T(op, tset.type if op == "those" else BOOL, _NC, [tset, body], qvar)
 

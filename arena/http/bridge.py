@@ -40,6 +40,9 @@ class BridgeError(Exception):
     """The HTTP bot gave no usable answer (connection, status, body): becomes BOT_ERROR."""
 
 
+MAX_ANSWER_BYTES = 64 << 10     # an HTTP bot's answer is a few bytes of JSON; past this, BOT_ERROR
+
+
 class BridgeTimeout(Exception):
     """The HTTP bot did not answer by the arena's deadline: the arena's TIMEOUT follows."""
 
@@ -77,16 +80,26 @@ class HttpBot:
             raise BridgeError(f"GET {self.url}/hi did not answer within {timeout_s:g} s") from None
 
     async def post(self, path: str, body: dict, timeout_s: float) -> bytes:
-        """POST ``body`` as JSON; the answer's bytes. BridgeError for a refused connection
-        or a status other than 200; BridgeTimeout after ``timeout_s``."""
+        """POST ``body`` as JSON; the answer's bytes. BridgeError for a refused connection,
+        a status other than 200 (a redirect is not followed) or an answer past
+        `MAX_ANSWER_BYTES`; BridgeTimeout after ``timeout_s``, the answer's body included."""
         self.calls += 1
         try:
-            async with self.session.post(self.url + path, data=json.dumps(body),
+            async with self.session.post(self.url + path, data=json.dumps(body), allow_redirects=False,
                                          timeout=aiohttp.ClientTimeout(total=max(0.001, timeout_s))) as r:
-                data = await r.read()
                 if r.status != 200:
-                    raise BridgeError(f"POST {path} answered HTTP {r.status}: {data[:120]!r}")
-                return data
+                    head = await r.content.read(120)
+                    raise BridgeError(f"POST {path} answered HTTP {r.status}: {head!r}")
+                if (r.content_length or 0) > MAX_ANSWER_BYTES:
+                    raise BridgeError(f"POST {path}: an answer of {r.content_length} bytes; "
+                                      f"at most {MAX_ANSWER_BYTES}")
+                chunks, size = [], 0
+                async for chunk in r.content.iter_chunked(1 << 16):
+                    size += len(chunk)
+                    if size > MAX_ANSWER_BYTES:     # read no further: the connection is dropped
+                        raise BridgeError(f"POST {path}: an answer past {MAX_ANSWER_BYTES} bytes")
+                    chunks.append(chunk)
+                return b"".join(chunks)
         except asyncio.TimeoutError:
             raise BridgeTimeout(f"POST {path} gave no answer within {timeout_s * 1000:.0f} ms") from None
         except aiohttp.ClientConnectorError as e:

@@ -90,6 +90,7 @@ BURST_FACTOR = 10
 RESUME_WAIT_S = 0.25
 # Finished games remembered to tell a late answer STALE_REQUEST (rather than UNKNOWN).
 FINISHED_KEPT = 2_000
+INT32_MIN, INT32_MAX = -2**31, 2**31 - 1     # the range of the protocol's scores
 
 
 class Outbox:
@@ -891,11 +892,18 @@ class Arena:
         self._publish_counted(game)
         result, record = persist.record_of(game, unfinished, error)
         result = await self.store_call(persist.write, self.store, game.ref, result, record)
-        self._publish(game, pb.GameEvent(game_ended=pb.GameEnded(
-            complete=m.over, score=result["score"], winners=result["winners"], seed=game.seed,
-            deals=len(m.deals), record=result["record"])))
-        game.feed.close()
-        self.games.pop(game.id, None)
+        if any(not INT32_MIN <= x <= INT32_MAX for x in result["score"]):
+            # the wire's scores are 32-bit (GameEnded, GameResult); the record replays to the true ones
+            too = "a score passes the protocol's 32-bit integers: `taash replay` of the record gives the scores"
+            result["error"] = f"{result['error']}; {too}" if result["error"] else too
+            result["score"] = []
+        try:
+            self._publish(game, pb.GameEvent(game_ended=pb.GameEnded(
+                complete=m.over, score=result["score"], winners=result["winners"], seed=game.seed,
+                deals=len(m.deals), record=result["record"])))
+        finally:        # whatever happens, the game is no longer running (its spectators told)
+            game.feed.close()
+            self.games.pop(game.id, None)
         self.finished[game.id] = ",".join(game.bots)
         if len(self.finished) > FINISHED_KEPT:
             for k in list(self.finished)[:FINISHED_KEPT // 2]:

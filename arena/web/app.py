@@ -23,7 +23,9 @@ from pathlib import Path
 
 from aiohttp import web
 
-from .data import Site, card_parts, chart_svg, game_view
+from interpreter import RecordError, VariantError
+
+from .data import BadRecord, Site, card_parts, chart_svg, game_view
 
 HERE = Path(__file__).parent
 PER_PAGE = 24   # live tables on one page (the rest are listed, page by page)
@@ -85,21 +87,33 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
         src, key = request.query.get("src", ""), request.query.get("key", "")
         if not src or not key:
             raise web.HTTPBadRequest(text="a game is named by ?src=arena|VARIANT&key=GAME")
-        rec = site.record(src, key)
-        if rec is None:
-            raise web.HTTPNotFound(text=f"no record of game {key}")
+        rec = shown_record(src, key)
         bots = None
         if src != "arena":
             g = site.ladder.games(src).get(key)
             bots = list(g.bots) if g else None
-        view = game_view(rec, bots)
+        try:
+            view = game_view(rec, bots)
+        except (RecordError, VariantError) as e:     # edited, cut short, or its variant changed
+            raise web.HTTPUnprocessableEntity(text=f"the record of game {key} does not replay: {e}") from None
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:   # a shape replay did not expect
+            raise web.HTTPUnprocessableEntity(
+                text=f"the record of game {key} does not replay: {type(e).__name__}: {e}") from None
         return page("game.html", source=src, key=key, view=view)
+
+    def shown_record(src, key) -> dict:
+        """The record of ``key`` for a page; 404 if there is none, 422 if its file is no record."""
+        try:
+            rec = site.record(src, key)
+        except BadRecord as e:
+            raise web.HTTPUnprocessableEntity(text=str(e)) from None
+        if rec is None:
+            raise web.HTTPNotFound(text=f"no record of game {key}")
+        return rec
 
     async def record(request):
         src, key = request.query.get("src", ""), request.query.get("key", "")
-        rec = site.record(src, key)
-        if rec is None:
-            raise web.HTTPNotFound(text=f"no record of game {key}")
+        rec = shown_record(src, key)
         name = key.replace("/", "_") + ".json"
         return web.Response(text=json.dumps(rec, indent=1), content_type="application/json",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})

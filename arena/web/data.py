@@ -27,6 +27,11 @@ def card_parts(text: str) -> tuple[str, str, str]:
     return ("10" if rank == "T" else rank), sym, colour
 
 
+
+
+class BadRecord(Exception):
+    """A record file that cannot be shown: not JSON, or not a JSON object."""
+
 class Site:
     """The data behind the pages. ``ladder``: a LadderStore or None; ``data_dir``: the arena's
     data directory (records, arena.sqlite3) or None."""
@@ -54,7 +59,8 @@ class Site:
 
     def record(self, source: str, key: str) -> dict | None:
         """The record of game ``key``: source "arena" (records/<id>.json in the data directory)
-        or a ladder variant reference. None if there is none."""
+        or a ladder variant reference. None if there is none; BadRecord for an arena record
+        file that is not a JSON object (cut short, edited)."""
         if source == "arena":
             st = self.arena_store()
             if st is None:
@@ -65,7 +71,12 @@ class Site:
                 return None
             if not p.is_file():
                 return None
-            rec = json.loads(p.read_text())
+            try:
+                rec = json.loads(p.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as e:
+                raise BadRecord(f"the record of game {key} cannot be read: {e}") from None
+            if not isinstance(rec, dict):
+                raise BadRecord(f"the record of game {key} is not a record (a JSON object)")
             # a caller's variant file is named relative to the record (DATA/variants/)
             v = rec.get("variant")
             if isinstance(v, str) and not Path(v).is_absolute() and (p.parent / v).is_file():
@@ -140,11 +151,17 @@ class Site:
                 continue
             arena_games.append(g)
             if g.get("faults"):
-                rec = self.record("arena", g["game_id"]) or {}
-                for vd in rec.get("arena", {}).get("verdicts", []):
-                    s = vd.get("seat", -1)
-                    if 0 <= s < len(g["bots"]) and g["bots"][s] == name:
-                        faults[vd["kind"]] = faults.get(vd["kind"], 0) + 1
+                try:
+                    rec = self.record("arena", g["game_id"]) or {}
+                except BadRecord:       # one bad file costs its own faults, not the page
+                    g = {**g, "unreadable": True}
+                    arena_games[-1] = g
+                    continue
+                arena = rec.get("arena") if isinstance(rec.get("arena"), dict) else {}
+                for vd in arena.get("verdicts") or []:
+                    s = vd.get("seat", -1) if isinstance(vd, dict) else -1
+                    if isinstance(s, int) and 0 <= s < len(g["bots"]) and g["bots"][s] == name:
+                        faults[str(vd.get("kind"))] = faults.get(str(vd.get("kind")), 0) + 1
         return {"name": name, "variants": per_variant, "arena_games": arena_games,
                 "faults": dict(sorted(faults.items()))}
 

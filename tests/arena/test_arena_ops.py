@@ -543,3 +543,29 @@ def test_game_ids_are_one_statement_each_and_stay_unique(tmp_path):
     assert rows == [(1, "g000001"), (2, "g000002"), (3, "ladder-7"), (4, "g000004"), (5, "g000005"),
                     (6, "g000006")]
     store.close()
+
+
+def test_a_score_past_32_bits_ends_its_game_by_its_id_and_leaves_no_running_game(server, tmp_path):
+    """From a fresh-eyes tester: a variant whose scores pass the protocol's int32 made the
+    game end with no id ("ValueError: Value out of range"), and the game stayed running for
+    spectators and the live pages for ever. Now the result names the game and says why,
+    the record holds the true scores, and a new Watch replays no running game."""
+    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    var = tmp_path / "huge.yaml"
+    var.write_text('extends: "28"\nname: huge\nscoring:\n  effect: |\n'
+                   '    when made: score[declarer_side] += 99999999999 * 99999999999\n'
+                   '    else: score[declarer_side] -= 99999999999 * 99999999999\n')
+    [g] = server.run_matches(str(var), ["r"] * 4, seed=3, max_deals=2)
+    assert g.game_id and g.deals >= 1 and list(g.score) == []     # (such a score may end the match)
+    assert "a score passes the protocol's 32-bit integers" in g.error
+    from interpreter import replay
+    assert {abs(x) for x in replay(record(g.record)).seat_scores()} == {0, 99999999999 * 99999999999}
+    seen = []
+    with grpc.insecure_channel(server.addr) as ch:
+        call = arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(), timeout=3)
+        try:
+            for ev in call:
+                seen.append(ev.game_id)
+        except grpc.RpcError as e:
+            assert e.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert g.game_id not in seen

@@ -92,7 +92,7 @@ def test_reveals_reach_the_arena_as_expose(server):
 
 
 @pytest.mark.parametrize("mode,kind", [("500", "BOT_ERROR"), ("nonjson", "BOT_ERROR"), ("nofield", "BOT_ERROR"),
-                                       ("slow", "TIMEOUT")])
+                                       ("slow", "TIMEOUT"), ("huge", "BOT_ERROR"), ("redirect", "BOT_ERROR")])
 def test_failures_become_their_verdict(server, mode, kind):
     res, rec = play(server, mode, every=4)
     kinds = http_verdicts(rec)
@@ -100,6 +100,11 @@ def test_failures_become_their_verdict(server, mode, kind):
     assert verdict_kinds(rec) == kinds                # the random seats made no fault
     for v in rec["arena"]["verdicts"]:
         assert v["applied"]                           # the default action was applied
+    # from a fresh-eyes tester: a 200 MB answer was read whole (2 GB of memory, answers
+    # 20 s late) and a redirect was followed with a GET
+    said = {"huge": "an answer of 8388", "redirect": "answered HTTP 302"}.get(mode)
+    if said:
+        assert all(said in v["message"] for v in rec["arena"]["verdicts"]), rec["arena"]["verdicts"][0]
 
 
 def test_an_illegal_card_is_asked_again(server):

@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -183,6 +184,34 @@ def test_bot_page_counts_its_own_faults_by_kind(tmp_path):
     assert status == 200 and "TIMEOUT" in html and gid in html
     view = game_view(rec)
     assert [v["index"] for v in view["deals"][0]["verdicts"]] == [3, 5, 9] and view["bots"][1] == "y"
+
+
+
+def test_a_record_that_cannot_be_read_or_replayed_costs_only_its_own_game(tmp_path):
+    # from a fresh-eyes tester: one cut-short record file made the bot's whole page a 500,
+    # and a record that does not replay gave "500 Internal Server Error"
+    from arena.store import SQLiteStore
+    st = SQLiteStore(tmp_path)
+    good, cut, bad = (st.new_game_id() for _ in range(3))
+    row = {"variant": "29", "seed": 3, "bots": ["x", "y", "x", "y"], "complete": False, "score": [0] * 4,
+           "winners": [], "faults": 1}
+    rec = first_legal_record(deals=1)
+    rec["arena"] = {"verdicts": [{"deal": 0, "index": 3, "seat": 0, "kind": "TIMEOUT"}]}
+    st.save_game(good, row, rec)
+    path = Path(st.save_game(cut, row, rec))
+    path.write_text(path.read_text()[:500])          # cut short
+    illegal = json.loads(json.dumps(rec))
+    illegal["deals"][0]["actions"][3] = "play ZZ"
+    st.save_game(bad, row, illegal)
+    site = Site(None, tmp_path)
+    assert site.bot("x")["faults"] == {"TIMEOUT": 2}     # the good and the illegal one's records
+    got = asyncio.run(_get(site, "/bot/x", f"/game?src=arena&key={cut}", f"/record?src=arena&key={cut}",
+                           f"/game?src=arena&key={bad}", f"/game?src=arena&key={good}"))
+    (s_bot, html, _), (s_cut, t_cut, _), (s_rec, t_rec, _), (s_bad, t_bad, _), (s_good, _, _) = got
+    assert s_bot == 200 and "(record unreadable)" in html and good in html
+    assert (s_cut, s_rec) == (422, 422) and f"the record of game {cut} cannot be read" in t_cut
+    assert s_bad == 422 and f"the record of game {bad} does not replay" in t_bad and "play ZZ" in t_bad
+    assert s_good == 200
 
 
 def test_unknown_bot_and_bad_page_numbers_are_refused(site):

@@ -170,6 +170,21 @@ def test_a_rule_that_ends_too_early_is_marked_where_it_ends(tmp_path):
     assert (pr.line, pr.column) == (6, 8)
 
 
+def test_quantifiers_nest_at_most_two_deep(tmp_path):
+    # from a fresh-eyes tester: eight nested any(...) passed the check and made one deal
+    # of 28 take 42 s. Line 5: `    any(a in hand: any(b in hand: any(c in hand: a == c)))`,
+    # the third any at column 35
+    def rule(text):
+        return HEAD + f"auction:\n  may_bid: |\n    {text}\n"
+    pr = first_problem(write(tmp_path, rule("any(a in hand: any(b in hand: any(c in hand: a == c)))")))
+    assert (pr.line, pr.column) == (5, 35)
+    assert pr.message.startswith("auction.may_bid: any(...) inside 2 others: any, all and those nest at most 2 deep")
+    # two deep, and two side by side inside one, load
+    load_variant(write(tmp_path, rule("any(a in hand: any(b in hand: a == b))"), "two.yaml"))
+    load_variant(write(tmp_path, rule("any(a in hand: any(b in hand: a == b) and all(c in hand: c == a))"),
+                       "side.yaml"))
+
+
 def test_dsl_syntax_error_in_block_scalar(tmp_path):
     p = write(tmp_path, HEAD + textwrap.dedent("""\
         play:

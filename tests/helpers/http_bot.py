@@ -18,7 +18,8 @@ prints ``listening on http://127.0.0.1:PORT`` and serves until killed. MODE:
   (sleeps 3 s), ``500``, ``nonjson``, ``nofield``, ``illegal`` (a card of its hand that
   does not follow suit when it can, else a card it does not hold), ``unknown`` (``ZZ``),
   ``badreveal`` (``revealTrump`` while it could follow suit), ``crash`` (the process
-  exits at the N-th POST).
+  exits at the N-th POST), ``huge`` (a legal answer padded to 8 MiB), ``redirect`` (302
+  to ``/elsewhere``, whose GET answers a legal-looking ``{"bid": 0}``).
 """
 
 from __future__ import annotations
@@ -149,6 +150,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/hi":
             self.send(200, b'{"value": "hello"}')
+        elif self.path.startswith("/elsewhere/"):     # where `redirect` sends a bridge that follows
+            self.send(200, b'{"bid": 0, "card": "JS", "suit": "S"}')
         else:
             self.send(404, b'{"error": "no such path"}')
 
@@ -179,6 +182,14 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(200, b"hello there", "text/plain")
             elif m == "nofield":
                 return self.send(200, b'{"move": 1}')
+            elif m == "huge":
+                return self.send(200, json.dumps({**out, "pad": "x" * (8 << 20)}).encode())
+            elif m == "redirect":
+                self.send_response(302)
+                self.send_header("Location", "/elsewhere" + self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             elif self.path == "/play" and r["played"]:
                 led = r["played"][0][1]
                 if m == "illegal":
