@@ -10,15 +10,17 @@ from ..store import DEFAULT_DATA_DIR, read_watch_token
 
 
 def _site(args):
-    """The pages' data: the ladder of --store/--data if there is one (none is created:
-    the pages only read), and the arena's data directory."""
+    """The pages' data: the ladder of --store/--data if there is one, or once there is one
+    (none is created: the pages only read), and the arena's data directory."""
     from ..ladder import NoLadder, open_store
     from .data import Site
-    try:
-        ladder = open_store(args.store, args.data, create=False)
-    except NoLadder:
-        ladder = None
-    return Site(ladder, args.data)
+
+    def open_ladder():
+        try:
+            return open_store(args.store, args.data, create=False)
+        except NoLadder:        # not yet: looked for again at the next page
+            return None
+    return Site(open_ladder(), args.data, open_ladder=open_ladder)
 
 
 def cmd_web(args) -> int:

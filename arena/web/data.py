@@ -33,13 +33,23 @@ class BadRecord(Exception):
     """A record file that cannot be shown: not JSON, or not a JSON object."""
 
 class Site:
-    """The data behind the pages. ``ladder``: a LadderStore or None; ``data_dir``: the arena's
-    data directory (records, arena.sqlite3) or None."""
+    """The data behind the pages. ``ladder``: a LadderStore or None; ``open_ladder()``: the
+    LadderStore once there is one, else None (called while there is none: a ladder run
+    after the pages started shows); ``data_dir``: the arena's data directory (records,
+    arena.sqlite3) or None."""
 
-    def __init__(self, ladder=None, data_dir=None):
-        self.ladder = ladder
+    def __init__(self, ladder=None, data_dir=None, open_ladder=None):
+        self._ladder = ladder
+        self._open_ladder = open_ladder
         self.data_dir = Path(data_dir) if data_dir else None
         self._arena = None
+
+    @property
+    def ladder(self):
+        """The LadderStore, or None while there is none."""
+        if self._ladder is None and self._open_ladder is not None:
+            self._ladder = self._open_ladder()
+        return self._ladder
 
     # -- sources ---------------------------------------------------------------------
     def arena_store(self):

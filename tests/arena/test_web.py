@@ -283,3 +283,22 @@ def test_a_game_of_a_callers_variant_file_shows_from_a_moved_data_directory(tmp_
     got = Site(None, tmp_path / "moved").record("arena", gid)
     assert got["variant"] == str((tmp_path / "moved" / "variants" / kept.name).resolve())
     assert len(game_view(got)["deals"]) == 1
+
+
+def test_a_ladder_made_after_the_pages_started_shows(tmp_path):
+    # from a fresh-eyes tester: `taash arena serve --web`, then a ladder: the pages said
+    # "No ladder yet" and /ladder/56 was 404 until the web process was started again
+    import argparse
+    from arena.web.cli import _site
+    site = _site(argparse.Namespace(store=None, data=str(tmp_path)))
+    assert site.ladder is None and site.variants() == []
+    assert list(tmp_path.iterdir()) == []          # the pages made nothing
+    store = SQLiteLadderStore(tmp_path / "ladder.sqlite3")
+    store.save_settings("29", {"seed": 0})
+    g = GameResult("k1", ("ann", "bob", "ann", "bob"), [3, -1, 3, -1], 2, first_legal_record())
+    store.save_game("29", GameSpec(key="k1", event="e0", round=0, seed=0, bots=g.bots, deals=2), g, "test")
+    store.apply_event("29", "e0", ["k1"], 2, [BotStanding("ann", 27.5, 7.0, 1, 2, 1, 0, 0),
+                                               BotStanding("bob", 22.5, 7.0, 1, 2, 0, 0, 1)])
+    assert site.variants() == ["29"]
+    (s_home, home, _), (s_lad, _, _) = asyncio.run(_get(site, "/", "/ladder/29"))
+    assert s_home == 200 and "/ladder/29" in home and s_lad == 200
