@@ -27,10 +27,9 @@ def card_parts(text: str) -> tuple[str, str, str]:
     return ("10" if rank == "T" else rank), sym, colour
 
 
-
-
 class BadRecord(Exception):
     """A record file that cannot be shown: not JSON, or not a JSON object."""
+
 
 class Site:
     """The data behind the pages. ``ladder``: a LadderStore or None; ``open_ladder()``: the
