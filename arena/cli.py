@@ -221,7 +221,7 @@ def cmd_simulate(args) -> int:
 
         def finished(k, m):
             if folder:
-                _write_records([Path(args.record) / f"match-{k + 1}.json"], [m], options)
+                _write_records([_match_file(args.record, k)], [m], options)
             done.append(m)      # once written: a Ctrl-C during the write counts it not
         try:
             ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json,
@@ -237,7 +237,7 @@ def cmd_simulate(args) -> int:
     if targets is not None and not folder:
         _write_records(targets, ms, options)
     if targets is not None and folder:
-        targets = [Path(args.record) / f"match-{i + 1}.json" for i in range(len(ms))]
+        targets = [_match_file(args.record, i) for i in range(len(ms))]
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -293,6 +293,11 @@ def _is_folder(path: str) -> bool:
     return path.endswith(("/", os.sep)) or Path(path).is_dir()
 
 
+def _match_file(folder, k: int) -> Path:
+    """The record file of match ``k`` (0-based) in a --record folder: match-1.json, ..."""
+    return Path(folder) / f"match-{k + 1}.json"
+
+
 def _record_targets(path: str, count: int) -> list[Path]:
     """Where the records of ``count`` matches go: FILE, holding them all (one record, or
     a set of records for several: docs/records.md); inside a folder given with a trailing
@@ -304,7 +309,7 @@ def _record_targets(path: str, count: int) -> list[Path]:
     p = Path(path)
     if _is_folder(path):
         folder = p
-        targets = [folder / f"match-{i + 1}.json" for i in range(count)]
+        targets = [_match_file(folder, i) for i in range(count)]
         where = folder if folder.exists() else folder.parent    # a folder to make: its parent
     else:
         folder = where = p.parent

@@ -11,10 +11,9 @@ import logging
 import os
 import signal
 import sys
-from pathlib import Path
 
 from .cli import CLIError, _parse_set
-from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError, read_watch_token
+from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError, has_arena, read_watch_token
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 
@@ -162,13 +161,8 @@ def _start_web(args, port: int):
 
 
 # -- token -------------------------------------------------------------------------------
-def _new_data(args) -> bool:
-    """True when ``args.data`` holds no arena yet (no DIR/arena.sqlite3)."""
-    return not (Path(args.data) / "arena.sqlite3").is_file()
-
-
 def cmd_token(args) -> int:
-    new = _new_data(args)
+    new = not has_arena(args.data)
     store = _store(args)
     try:
         existed = args.name in store.bots()
@@ -190,7 +184,7 @@ def cmd_token(args) -> int:
 
 
 def cmd_revoke(args) -> int:
-    if _new_data(args):     # nothing to revoke, and nothing made
+    if not has_arena(args.data):     # nothing to revoke, and nothing made
         raise CLIError(f"no arena data in {args.data} (no arena.sqlite3): give the --data of the arena")
     store = _store(args)
     try:

@@ -25,6 +25,7 @@ import orjson
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_DATA_DIR = "arena-data"
+DATABASE = "arena.sqlite3"      # the arena's database in its data directory
 
 
 class StoreError(Exception):
@@ -40,6 +41,11 @@ def check_bot_name(name: str) -> str:
         raise StoreError(f"invalid bot name {name!r}: use 1-64 letters, digits, '_', '.' or '-', "
                          "starting with a letter or digit")
     return name
+
+
+def has_arena(data_dir: str | os.PathLike) -> bool:
+    """Whether ``data_dir`` holds an arena's database (a `SQLiteStore` made there)."""
+    return (Path(data_dir) / DATABASE).is_file()
 
 
 def read_watch_token(data_dir: str | os.PathLike) -> str | None:
@@ -152,7 +158,7 @@ class SQLiteStore(Store):
         self.dir = Path(data_dir)
         try:
             (self.dir / "records").mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.dir / "arena.sqlite3", timeout=30, isolation_level=None,
+            self.db = sqlite3.connect(self.dir / DATABASE, timeout=30, isolation_level=None,
                                       check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")   # WAL: safe against crashes, no fsync per commit

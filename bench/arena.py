@@ -195,7 +195,10 @@ class FloorGame:
     followed by the next at once."""
 
     def __init__(self, variant, seed: int, game_id: str):
+        from arena.pb import messages_pb2
+        from arena.server import framing
         from interpreter import Match
+        self.pb, self.framing, self.Match = messages_pb2, framing, Match   # imported once, not per decision
         self.v, self.seed, self.id = variant, seed, game_id
         self.match = Match(variant, seed)
         self.st = self.match.new_deal()
@@ -206,7 +209,7 @@ class FloorGame:
     def answer(self, raw: bytes) -> bool:
         """Apply the answer in BotMessage bytes ``raw`` (an action not legal: the first
         legal one); False for a message that is no answer (a Hello)."""
-        from arena.pb import messages_pb2 as mpb
+        mpb = self.pb
         msg = mpb.BotMessage.FromString(raw)
         if msg.WhichOneof("msg") != "answer":
             return False
@@ -224,26 +227,23 @@ class FloorGame:
             m = self.match
             m.finish_deal(st)
             if m.over:
-                from interpreter import Match
                 self.seed += 1
-                m = self.match = Match(self.v, self.seed)
+                m = self.match = self.Match(self.v, self.seed)
             self.st = m.new_deal()
         return True
 
     def request(self) -> tuple[int, bytes]:
         """(seat, ServerMessage bytes) of the next decision."""
-        from arena.pb import messages_pb2 as mpb
-        from arena.server import framing
         st = self.st
         s = st.to_act
         legal = st.legal_actions()
         self.legal = dict(zip(legal, legal))
         rid = f"{self.id}.{self.nreq}"
         self.nreq += 1
-        req = mpb.DecisionRequest(request_id=rid, game_id=self.id, seat=s, observation_json=st.observation_json(s),
+        req = self.pb.DecisionRequest(request_id=rid, game_id=self.id, seat=s, observation_json=st.observation_json(s),
                                   legal_actions=legal, deadline_ms=60_000).SerializeToString()
         held, self.held[s] = self.held[s], []
-        return s, framing.decision_message(req, held)
+        return s, self.framing.decision_message(req, held)
 
 
 async def wire_server(games: int, rounds: int, variant: str, players: int, floor: bool = False) -> None:
@@ -258,7 +258,7 @@ async def wire_server(games: int, rounds: int, variant: str, players: int, floor
     from arena.server.hosting import Outbox
     from interpreter import load_variant
     req = sample_request(variant)
-    v = load_variant(variant)
+    v = load_variant(variant) if floor else None
     floors: list[FloorGame] = []
     lat: list[float] = []
     seats: list[list] = []          # per game: its streams' outboxes

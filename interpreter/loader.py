@@ -228,14 +228,13 @@ def _yaml_tree(path: Path):
         raise VariantError([Problem(fname, 0, 0, f"cannot read the file: {e.strerror or e}")]) from None
     lines = text.splitlines()
     try:
-        refs = _anchors_and_aliases(text, fname)
-        if refs:            # before anything is built from them: nothing can expand
-            raise VariantError(refs)
-        loader = yaml.SafeLoader(text)
+        loader = _Loader(text)
         try:
             node = loader.get_single_node()
         finally:
             loader.dispose()
+        if loader.refs:     # before anything is built from them: nothing can expand
+            raise VariantError(_anchor_problems(loader.refs, fname))
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -284,16 +283,8 @@ def _yaml_tree(path: Path):
             segments = tuple(segs)
         return Loc(fname, m.line + 1, m.column + 1, style, indent, segments)
 
-    seen: set[int] = set()
-
-    def build(n, path):
+    def build(n, path):    # a tree: the file has no alias (_Loader), so no node is met twice
         locs[path] = loc_of(n)
-        if isinstance(n, (yaml.MappingNode, yaml.SequenceNode)):
-            if id(n) in seen:  # an alias: refuse, so that nothing can expand without bound
-                problems.append(Problem(fname, n.start_mark.line + 1, n.start_mark.column + 1,
-                                        "YAML anchors and aliases (&name, *name) are not supported"))
-                return None
-            seen.add(id(n))
         if isinstance(n, yaml.MappingNode):
             out = {}
             for k, v in n.value:
@@ -368,36 +359,38 @@ def _copy_locs(src, dst, prefix):
             dst[k] = v
 
 
-def _anchors_and_aliases(text: str, fname: str) -> list[Problem]:
-    """A problem for each YAML anchor (&name) and alias (*name) of ``text``, each at its
-    own line and column: a variant file writes its values out (an alias could expand
-    without bound). Reads the YAML events only; for text with a syntax error it returns
-    none: the parse that follows reports the syntax error first."""
-    out = []
-    loader = yaml.SafeLoader(text)
-    try:
-        while loader.check_event():
-            ev = loader.get_event()
-            if isinstance(ev, yaml.AliasEvent):
-                what = f"alias *{ev.anchor}"
-            elif getattr(ev, "anchor", None):
-                what = f"anchor &{ev.anchor}"
-            else:
-                continue
-            m = ev.start_mark
-            if len(out) == MAX_ANCHOR_PROBLEMS:     # one more for the rest, at the next one
-                out.append(Problem(fname, m.line + 1, m.column + 1, "YAML: more anchors and aliases from here"))
-                break
-            out.append(Problem(fname, m.line + 1, m.column + 1,
-                               f"YAML {what}: anchors and aliases are not supported (write the value out)"))
-    except (yaml.YAMLError, RecursionError):
-        return []
-    finally:
-        loader.dispose()
-    return out
-
-
 MAX_ANCHOR_PROBLEMS = 20     # anchors and aliases named one by one; then one problem for the rest
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader noting each anchor (&name) and alias (*name) as it composes
+    the file: ``refs``, (what, mark) pairs, at most `MAX_ANCHOR_PROBLEMS` + 1."""
+
+    def __init__(self, text):
+        super().__init__(text)
+        self.refs: list[tuple[str, yaml.Mark]] = []
+
+    def compose_node(self, parent, index):
+        ev = self.peek_event()
+        if len(self.refs) <= MAX_ANCHOR_PROBLEMS:
+            if isinstance(ev, yaml.AliasEvent):
+                self.refs.append((f"alias *{ev.anchor}", ev.start_mark))
+            elif getattr(ev, "anchor", None):
+                self.refs.append((f"anchor &{ev.anchor}", ev.start_mark))
+        return super().compose_node(parent, index)
+
+
+def _anchor_problems(refs, fname: str) -> list[Problem]:
+    """A problem for each anchor and alias of a file, each at its own line and column: a
+    variant file writes its values out (an alias could expand without bound); past
+    `MAX_ANCHOR_PROBLEMS`, one problem for the rest."""
+    out = [Problem(fname, m.line + 1, m.column + 1,
+                   f"YAML {what}: anchors and aliases are not supported (write the value out)")
+           for what, m in refs[:MAX_ANCHOR_PROBLEMS]]
+    if len(refs) > MAX_ANCHOR_PROBLEMS:
+        m = refs[MAX_ANCHOR_PROBLEMS][1]
+        out.append(Problem(fname, m.line + 1, m.column + 1, "YAML: more anchors and aliases from here"))
+    return out
 
 
 def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:

@@ -53,8 +53,8 @@ class Site:
     # -- sources ---------------------------------------------------------------------
     def arena_store(self):
         """The arena's SQLiteStore of ``data_dir`` if it has one (opened once), else None."""
-        if self._arena is None and self.data_dir and (self.data_dir / "arena.sqlite3").is_file():
-            from ..store import SQLiteStore
+        from ..store import SQLiteStore, has_arena
+        if self._arena is None and self.data_dir and has_arena(self.data_dir):
             self._arena = SQLiteStore(self.data_dir)
         return self._arena
 
