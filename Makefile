@@ -15,7 +15,7 @@ setup: $(BIN)/taash
 
 run: setup
 	$(BIN)/taash check variants/*.yaml variants/house/*.yaml
-	$(BIN)/python -m arena.mainjob --data run-data
+	$(BIN)/python -m taash.arena.mainjob --data run-data
 
 # the tests also need the optional extras (Ray, for tests/ladder/test_cluster*.py); make run does not
 $(VENV)/.test-extras: $(BIN)/taash pyproject.toml
@@ -28,7 +28,7 @@ test: setup $(VENV)/.test-extras
 	$(BIN)/python -m pytest
 
 docs: setup
-	$(BIN)/python -m interpreter.guide --write docs/authoring.md
+	$(BIN)/python -m taash.interpreter.guide --write docs/authoring.md
 	@for v in $$($(BIN)/taash variants); do \
 	  mkdir -p docs/rules/$$(dirname $$v); $(BIN)/taash rules $$v > docs/rules/$$v.md || exit 1; \
 	done

@@ -1,5 +1,5 @@
-"""Built-in bots that play through the engine's public contract (interpreter.playout,
-docs/protocol.md). They are registered by name in `arena.registry`."""
+"""Built-in bots that play through the engine's public contract (taash.interpreter.playout,
+docs/protocol.md). They are registered by name in `taash.arena.registry`."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def random_bot(variant=None, seed=0) -> ObservationRandomBot:
 
 
 def heuristic_bot(variant, seed=0):
-    """Registry factory of ``heuristic``: `arena.heuristic.HeuristicBot` built from the
+    """Registry factory of ``heuristic``: `taash.arena.heuristic.HeuristicBot` built from the
     variant's data as the arena sends it (GameStart.variant_json), so that it plays the
     same in process and over gRPC (``seed`` unused: it is deterministic)."""
     import json
@@ -78,6 +78,6 @@ def heuristic_bot(variant, seed=0):
 def VariantHeuristicBot():
     """The registered ``heuristic`` bot over the arena: an SDK bot ``decide(observation,
     legal, game)`` with one HeuristicBot per game, for the game's variant
-    (`arena.registry.ArenaAgent`)."""
+    (`taash.arena.registry.ArenaAgent`)."""
     from .registry import ArenaAgent, get
     return ArenaAgent(get("heuristic"))

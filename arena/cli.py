@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
+from taash.interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
                          replay, replay_json, shipped_variants)
 
 from . import registry
@@ -82,12 +82,12 @@ def _progress(total, label):
 def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_end=None,
                    keep=False) -> dict:
     """Play one match of `simulate` from ``match_seed`` (at most ``max_deals`` deals):
-    a new agent per seat from ``entries`` (`arena.registry.BotEntry`), seeded
+    a new agent per seat from ``entries`` (`taash.arena.registry.BotEntry`), seeded
     ``"{match_seed}:{seat}"``, so a match depends on its seed alone (the same on any
     process or Ray worker). Returns {"line": the summary's match line, "deals",
     "made", "thrown" (ints), "faults" (per seat), "first_faults" (seat -> its first
     fault in words), "match" (the Match if ``keep``)}."""
-    from interpreter.playout import play
+    from taash.interpreter.playout import play
     agents = [e.make(variant, f"{match_seed}:{s}") for s, e in enumerate(entries)]
     faults = [0] * variant.players
     first = {}   # seat -> its first fault, in words
@@ -151,10 +151,10 @@ def simulate_summary(variant, seed, entries, results) -> dict:
 def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None,
              keep=True, on_match=None):
     """Play ``matches`` full matches, or matches until ``deals`` deals, match k from seed
-    ``seed + k``. ``bots``: a bot per seat (registered names or specs, `arena.registry`;
+    ``seed + k``. ``bots``: a bot per seat (registered names or specs, `taash.arena.registry`;
     default all ``random``); each match has its own agents, seeded ``"{seed + k}:{seat}"``
     (`simulate_match`), so match k is the same game wherever it is played (a Ray run,
-    arena/ladder/cluster.py, gives the same summary). Through `interpreter.playout.play`:
+    arena/ladder/cluster.py, gives the same summary). Through `taash.interpreter.playout.play`:
     no observation is built for a state agent, no record is made (``Match.record`` is
     the caller's). Returns (list of Match, summary dict); with ``keep`` False the list is
     empty and each match is let go once summed up. ``on_match(k, match)`` is called as
@@ -326,7 +326,7 @@ def _write_records(targets, matches, options):
     when there is one target for several matches."""
     import os
 
-    from interpreter.records import record_set
+    from taash.interpreter.records import record_set
 
     def own(m, p):
         rec = m.record(options)
@@ -353,7 +353,7 @@ def _write_records(targets, matches, options):
 
 def cmd_replay(args) -> int:
     """Replay a record, or each record of a set in turn (docs/records.md)."""
-    from interpreter.records import records_of
+    from taash.interpreter.records import records_of
     data = read_record(args.record)
     recs = records_of(data)
     base = Path(args.record).resolve().parent
@@ -377,7 +377,7 @@ def cmd_replay(args) -> int:
 
 
 def _verdicts_by_deal(rec) -> dict[int, list[dict]]:
-    """An arena record's verdicts (``arena.verdicts``, docs/protocol.md) per deal index;
+    """An arena record's verdicts (``taash.arena.verdicts``, docs/protocol.md) per deal index;
     entries that are not in that shape are left out (the record is a file: any JSON)."""
     arena = rec.get("arena")
     found = arena.get("verdicts") if isinstance(arena, dict) else None
@@ -428,7 +428,7 @@ def _print_replay(rec, m) -> None:
 def cmd_rules(args) -> int:
     """The rulebook of a variant; with ``--diff [BASE]`` only what differs from BASE, by
     default from the variant's own parent (its ``extends:``)."""
-    from interpreter.rulebook import diff, render
+    from taash.interpreter.rulebook import diff, render
     v = load_variant(args.variant, _parse_set(args.set) or None)
     if args.diff is True:
         print(diff(v, load_variant(_parent_of(v))), end="")
@@ -443,7 +443,7 @@ def _parent_of(v) -> str:
     """The path of the file that ``v``'s own file extends. Raises CLIError if it extends none."""
     import yaml
 
-    from interpreter.loader import resolve_name
+    from taash.interpreter.loader import resolve_name
     try:  # the file has just loaded: it is valid YAML
         own = yaml.safe_load(Path(v.path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
@@ -550,5 +550,5 @@ def main(argv=None) -> int:
 if __name__ == "__main__":
     # run the imported module's main, so that its error classes are the ones that
     # the subcommand modules raise (not copies made by running this file as __main__)
-    from arena.cli import main as _main
+    from taash.arena.cli import main as _main
     sys.exit(_main())

@@ -155,7 +155,7 @@ def _start_web(args, port: int):
     reading its data directory; the child dies with the arena (docs/web.md)."""
     from .children import popen
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-    argv = [sys.executable, "-m", "arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
+    argv = [sys.executable, "-m", "taash.arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
             "--host", args.web_host, "--port", str(args.web)]
     return popen(argv)
 
@@ -381,8 +381,8 @@ def _variant_text(name: str, options: dict) -> str:
     the file checked here, with its `extends:` chain merged (so that the arena needs none
     of the caller's files), as JSON (which YAML reads). "" for a shipped name: the arena
     has those. CLIError (located problems) for a bad file."""
-    from interpreter import VariantError, load_variant
-    from interpreter.loader import VARIANTS_DIR, load_raw, resolve_name
+    from taash.interpreter import VariantError, load_variant
+    from taash.interpreter.loader import VARIANTS_DIR, load_raw, resolve_name
     try:
         path = resolve_name(name)
     except FileNotFoundError:

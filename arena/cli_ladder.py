@@ -15,7 +15,7 @@ from .store import DEFAULT_DATA_DIR
 
 class UsageError(Exception):
     """A command-line argument that cannot be used: printed as one line, exit 2. (Handled
-    here, not by arena.cli, so that it works under `python -m arena.cli` too.)"""
+    here, not by taash.arena.cli, so that it works under `python -m taash.arena.cli` too.)"""
 
 
 def _store(args, create: bool = False):
@@ -145,7 +145,7 @@ def cmd_run(args) -> int:
 
 
 def _ref(args):
-    from interpreter import load_variant
+    from taash.interpreter import load_variant
     from .ladder import variant_ref
     try:
         return variant_ref(load_variant(args.variant))
@@ -199,7 +199,7 @@ def cmd_plot(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from interpreter import load_variant
+    from taash.interpreter import load_variant
     from .ladder import LadderError, StoreError, recompute
     try:
         store = _store(args)

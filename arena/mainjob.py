@@ -1,7 +1,7 @@
 """The main job (`make run`): a ladder of the registered bots and the Node.js bot, through
 the arena over gRPC, on every shipped base variant.
 
-    python -m arena.mainjob [--data run-data] [--deals 240] [--variants 56,28,29,304,304-solo]
+    python -m taash.arena.mainjob [--data run-data] [--deals 240] [--variants 56,28,29,304,304-solo]
 
 It starts `taash arena serve` on localhost (a free port), issues tokens, starts `taash bot
 NAME` for every bot of the registry that plays over the arena (arena/registry.py: random,
@@ -40,7 +40,7 @@ class JobError(Exception):
 
 
 def _taash(*args) -> list[str]:
-    return [sys.executable, "-m", "arena.cli", *args]
+    return [sys.executable, "-m", "taash.arena.cli", *args]
 
 
 def _env() -> dict:
@@ -181,11 +181,11 @@ def _prepare(data: Path) -> None:
             raise JobError(f"{data} is not empty and was not made by the main job: give another --data")
         shutil.rmtree(data)
     data.mkdir(parents=True, exist_ok=True)
-    (data / MARK).write_text("made by python -m arena.mainjob; remade on each run\n")
+    (data / MARK).write_text("made by python -m taash.arena.mainjob; remade on each run\n")
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m arena.mainjob", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m taash.arena.mainjob", description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="run-data", help="data directory, made anew (default run-data)")
     ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated (default: the five base variants)")
     ap.add_argument("--deals", type=int, default=240, help="planned deals per variant (whole rounds; default 240)")
@@ -259,7 +259,7 @@ def main(argv=None) -> int:
 def run_ladders(con, err, data: Path, addr: str, bots: list[str], args, extra=()) -> dict:
     """The ladders of the main job through the arena at ``addr``; returns what to report.
     ``extra``: more ladders, (variant, bots, deals) each."""
-    from interpreter import load_variant
+    from taash.interpreter import load_variant
     from .cli_ladder import standings_table
     from .ladder import ArenaRunner, LadderError, LadderSettings, open_store, recompute, run_ladder
     from .ladder.plot import plot_history

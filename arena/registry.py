@@ -1,7 +1,7 @@
 """The bot registry: every bot that `taash simulate --bots`, `taash ladder run --bots`,
 `taash bot NAME` and the main job can seat by name, registered once here.
 
-    from arena import registry
+    from taash.arena import registry
     registry.names()                       # ['heuristic', 'random']
     agent = registry.make("heuristic", variant, seed=0)
 
@@ -9,7 +9,7 @@ A bot is one module with a factory ``factory(variant, seed=0) -> agent`` (``vari
 the loaded `interpreter.Variant`; ``seed``: an int or text for the bot's own choices),
 and one `register` call below. The agent is an observation agent
 (``decide(observation, legal) -> action``) or a state agent (``decide_state(state,
-seat) -> action``, for search) as `interpreter.playout` defines them: a state agent may
+seat) -> action``, for search) as `taash.interpreter.playout` defines them: a state agent may
 call only ``state.observation(seat)``, ``state.legal_actions()``, ``state.copy()`` and
 ``state.resample(seat, rng)``, and must not change the state. Over the arena only
 observations exist, so `taash bot` seats observation agents only.
@@ -202,7 +202,7 @@ class ArenaAgent:
         self._lock = threading.Lock()   # the SDK may call decide from several threads
 
     def variant_of(self, game):
-        """The loaded Variant of ``game`` (an arena.sdk.GameInfo), cached. Raises
+        """The loaded Variant of ``game`` (an taash.arena.sdk.GameInfo), cached. Raises
         VariantError if it can be loaded neither by name nor from its data."""
         import json
         key = (game.variant, json.dumps(game.options, sort_keys=True),
@@ -243,7 +243,7 @@ def _load_game_variant(game):
     import json
     import os
     import tempfile
-    from interpreter import VariantError, load_variant
+    from taash.interpreter import VariantError, load_variant
     options = dict(getattr(game, "options", None) or {}) or None
     if game.variant:
         try:
@@ -262,11 +262,11 @@ def _load_game_variant(game):
 
 
 # -- the built-in bots ------------------------------------------------------------------------
-register("random", "arena.bots:random_bot",
+register("random", "taash.arena.bots:random_bot",
          "uniform among the legal actions (over the arena and in the ladder: a function of "
          "its seed and what it sees)")
-register("heuristic", "arena.bots:heuristic_bot",
+register("heuristic", "taash.arena.bots:heuristic_bot",
          "estimates its hand for the auction and trump; plays cheap, wins tricks worth it")
-register("search", "arena.search:search_bot",
+register("search", "taash.arena.search:search_bot",
          "determinized search (PIMC): resampled deals played out to the variant's own score; "
          "50 ms a decision (TAASH_SEARCH_MS, TAASH_SEARCH_PLAYOUTS)")

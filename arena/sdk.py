@@ -1,6 +1,6 @@
 """The Python SDK for arena bots: write one function, the SDK does the rest.
 
-    from arena.sdk import run
+    from taash.arena.sdk import run
 
     def decide(observation: dict, legal_actions: list[str]) -> str:
         return legal_actions[0]

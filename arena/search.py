@@ -20,7 +20,7 @@ them on its few best. An action's value is the mean, over worlds, of the deal's 
 scoring) less the mean change of the seats of other sides (a match is won against
 them), plus a small term for its side's card points (≤ ``TIE_WEIGHT``), which breaks
 ties between actions of equal score (keeping points when the contract is decided). The
-action of highest mean is played (ties: the first in RULES.md §0.10 order), unless the
+action of highest mean is played (ties: the first in docs/rules.md §0.10 order), unless the
 prior says otherwise (below).
 
 A prior from the heuristic bot (arena/heuristic.py, generic too): its action at the
@@ -44,7 +44,7 @@ won/drawn/lost 40/8/2, 32.2 (25.2..39.1) against 17.8 (10.9..24.8), apart (36/10
 was a loss more often than a gain.
 
 Inference of a hidden trump (``TRUMP_EPS``): while another seat's trump choice is
-hidden from the bot (a face-down card, RULES.md §28.5, or a suit named secretly,
+hidden from the bot (a face-down card, docs/rules.md §28.5, or a suit named secretly,
 §29b.5), ``resample`` draws the face-down card uniformly among the declarer's cards; a
 world is then accepted with probability 1 if that card is of the suit the rollout
 policy's declarer would have chosen (`Rollout.trump`: its longest suit then), else
@@ -138,9 +138,9 @@ import random
 import time
 from collections import Counter
 
-from interpreter import State
-from interpreter.actions import NOT_DEFAULT, default_of
-from interpreter.errors import TaashError
+from taash.interpreter import State
+from taash.interpreter.actions import NOT_DEFAULT, default_of
+from taash.interpreter.errors import TaashError
 
 DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
@@ -561,7 +561,7 @@ class SearchBot:
     lead: (mean, standard error) of the best action's lead over the prior's, or None)."""
 
     name = "search"
-    takes_game = True          # arena.registry.ArenaAgent passes the game (its time control)
+    takes_game = True          # taash.arena.registry.ArenaAgent passes the game (its time control)
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None):
@@ -610,7 +610,7 @@ class SearchBot:
 
     def _hidden_trump(self, root: State, seat: int):
         """The history index of another seat's trump choice that is still hidden from
-        ``seat`` (a face-down trump card, RULES.md §28.5, or a suit named secretly,
+        ``seat`` (a face-down trump card, docs/rules.md §28.5, or a suit named secretly,
         §29b.5: the observation shows only its kind), or None."""
         obs = root.observation(seat)
         if obs.get("trump") is not None:

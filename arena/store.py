@@ -31,7 +31,7 @@ DATABASE = "arena.sqlite3"      # the arena's database in its data directory
 class StoreError(Exception):
     """A store cannot be opened, read or written (the message says which), or got a bad
     argument (a bot name, a game id). The one error of the arena's store and the ladder's
-    (arena.ladder.store raises it too)."""
+    (taash.arena.ladder.store raises it too)."""
 
 
 def check_bot_name(name: str) -> str:

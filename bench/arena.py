@@ -6,7 +6,7 @@
 For each concurrency G it runs, on localhost, with the server in one process and the
 bots in another (two cores: one each):
 
-- arena: a server (arena.server.ArenaServer) plays G games of the variant at once, each
+- arena: a server (taash.arena.server.ArenaServer) plays G games of the variant at once, each
   limited to --deals deals, between 4*G bot connections (the Python SDK, a random legal
   action, decide called on the event loop; lazy_observation, since this bot does not
   read its observation). Figures: decisions per second (all games,
@@ -75,7 +75,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")     # not gRPC's INFO lines about closed connections
 import grpc  # noqa: E402
 
-SERVER_OPTIONS_NAME = "arena.server.SERVER_OPTIONS"
+SERVER_OPTIONS_NAME = "taash.arena.server.SERVER_OPTIONS"
 
 
 def pct(xs, p):
@@ -97,14 +97,14 @@ def io_calls() -> tuple[int, int]:
 
 def tune_gc():
     """What `taash arena serve` does too: fewer collections of the long-lived heap."""
-    from arena.server import tune_gc as tune
+    from taash.arena.server import tune_gc as tune
     tune()
 
 
 def _count_decision_bytes() -> list[int]:
     """From now on, the size of each DecisionRequest message this arena process makes
     (the ServerMessage bytes, held events included) is appended to the list returned."""
-    from arena.server import framing
+    from taash.arena.server import framing
     make, sizes = framing.decision_message, []
 
     def counted(request, events):
@@ -120,9 +120,9 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
                        rate: int = 1000) -> None:
     """The arena side: serve, wait for the bots, play ``games`` games at once, print the
     figures as JSON on stdout."""
-    from interpreter import load_variant
-    from arena.server import ArenaServer, TimeControl
-    from arena.store import SQLiteStore
+    from taash.interpreter import load_variant
+    from taash.arena.server import ArenaServer, TimeControl
+    from taash.arena.store import SQLiteStore
     store = SQLiteStore(data)
     names = [f"bench{s}" for s in range(4)]
     tokens = {n: store.issue_token(n) for n in names}
@@ -167,9 +167,9 @@ def sample_request(variant: str) -> bytes:
     """A ServerMessage with a DecisionRequest of ``variant`` from the middle of a deal (its
     observation, legal actions and four batched ActionTaken events), as the arena sends
     one: what the wire-only server sends for every decision."""
-    from interpreter import Match, load_variant
-    from arena.pb import messages_pb2 as mpb
-    from arena.store import compact_json
+    from taash.interpreter import Match, load_variant
+    from taash.arena.pb import messages_pb2 as mpb
+    from taash.arena.store import compact_json
     v = load_variant(variant)
     st = Match(v, 5).new_deal()
     rng = random.Random(1)
@@ -195,9 +195,9 @@ class FloorGame:
     followed by the next at once."""
 
     def __init__(self, variant, seed: int, game_id: str):
-        from arena.pb import messages_pb2
-        from arena.server import framing
-        from interpreter import Match
+        from taash.arena.pb import messages_pb2
+        from taash.arena.server import framing
+        from taash.interpreter import Match
         self.pb, self.framing, self.Match = messages_pb2, framing, Match   # imported once, not per decision
         self.v, self.seed, self.id = variant, seed, game_id
         self.match = Match(variant, seed)
@@ -249,14 +249,14 @@ class FloorGame:
 async def wire_server(games: int, rounds: int, variant: str, players: int, floor: bool = False) -> None:
     """The arena's wire without its game hosting: the Play method over raw bytes, each
     stream with a reader task and a writer task joined by the arena's Outbox (as
-    arena.server.wire does); every ``players`` streams in order of arrival make a game
+    taash.arena.server.wire does); every ``players`` streams in order of arrival make a game
     that asks its seats in turn; each answer sends the same ready DecisionRequest
     (`sample_request`) to the next seat, ``rounds`` times per game. No engine, no
     observation, no events, no store, no authentication: what the arena would cost if
     hosting cost nothing. With ``floor``, each game is a `FloorGame` instead: the
     engine, the observation and the events, but none of the rest of hosting."""
-    from arena.server.hosting import Outbox
-    from interpreter import load_variant
+    from taash.arena.server.hosting import Outbox
+    from taash.interpreter import load_variant
     req = sample_request(variant)
     v = load_variant(variant) if floor else None
     floors: list[FloorGame] = []
@@ -342,7 +342,7 @@ async def wire_server(games: int, rounds: int, variant: str, players: int, floor
 async def raw_server(service: str, method: str, handler):
     """A started gRPC server (the arena's options) with one bidirectional ``method`` of
     ``service`` over raw bytes on a free local port, the GC tuned: (server, port)."""
-    from arena.server import SERVER_OPTIONS
+    from taash.arena.server import SERVER_OPTIONS
     srv = grpc.aio.server(options=SERVER_OPTIONS)
     srv.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
         service, {method: grpc.stream_stream_rpc_method_handler(handler)}),))
@@ -374,7 +374,7 @@ async def echo_server() -> None:
 async def idle_spectators(addr: str, n: int, batches: bool = False) -> None:
     """``n`` Watch (or WatchBatches) calls of every game that are never read (gRPC's
     default windows)."""
-    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
     chans = [grpc.aio.insecure_channel(addr, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(8)]
     calls = [(arena_pb2_grpc.ArenaStub(chans[i % 8]).WatchBatches if batches else
               arena_pb2_grpc.ArenaStub(chans[i % 8]).Watch)(apb.WatchRequest()) for i in range(n)]
@@ -406,7 +406,7 @@ def channels(addr: str, streams: int) -> list:
 async def raw_bot(chan, token: str, name: str, batch: bool, rng: random.Random, stopping: asyncio.Event) -> None:
     """A bot as lean as the echo's client: raw gRPC on the Play method, a random legal
     action, no SDK (what the arena costs, without the Python SDK's own work)."""
-    from arena.pb import messages_pb2 as mpb
+    from taash.arena.pb import messages_pb2 as mpb
     call = chan.stream_stream("/taash.arena.v1.Arena/Play")(
         metadata=(("authorization", f"Bearer {token}"), ("taash-bot", name)))
     await call.write(mpb.BotMessage(hello=mpb.Hello(client="bench-raw", batch_events=batch)).SerializeToString())
@@ -431,7 +431,7 @@ async def run_arena(games: int, deals: int, variant: str, players: int, batch: b
     """One arena run (or, with ``wire_rounds``, one run of the wire-only server, that many
     decisions per game; with ``floor`` too, of the floor server) with the bench's bots;
     returns the server's figures."""
-    from arena.sdk import BotClient
+    from taash.arena.sdk import BotClient
     data = tempfile.mkdtemp(prefix="taash-bench-")
     if wire_rounds:
         proc, info = spawn("wire", games, wire_rounds, variant, players, int(floor))
@@ -580,7 +580,7 @@ def main(argv=None) -> int:
         else:
             asyncio.run(echo_server())
         return 0
-    from interpreter import load_variant
+    from taash.interpreter import load_variant
     players = load_variant(args.variant).players
     print(f"arena vs bare gRPC echo on localhost, {args.variant}, max({args.deals}, 100/games) deals per game, "
           f"{players} bot connections per game; python {sys.version.split()[0]}, grpcio {grpc.__version__}, "

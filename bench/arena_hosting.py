@@ -5,7 +5,7 @@
     valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/dev/null \\
         python bench/arena_hosting.py --games 8 --repeat 1 --callgrind
 
-An `arena.server.hosting.Arena` plays ``--games`` games at once between connections that
+An `taash.arena.server.hosting.Arena` plays ``--games`` games at once between connections that
 are answered in this process (a random legal action, decoded from the DecisionRequest
 bytes and sent back as BotMessage bytes, as the wire hands them over), so the figure is
 what the server spends per decision beyond gRPC, plus this driver's small part. Prints the
@@ -29,11 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.pb import messages_pb2 as pb  # noqa: E402
-from arena.gcpolicy import tune_gc  # noqa: E402
-from arena.server.hosting import Arena, Connection, TimeControl  # noqa: E402
-from arena.store import SQLiteStore  # noqa: E402
-from interpreter import load_variant  # noqa: E402
+from taash.arena.pb import messages_pb2 as pb  # noqa: E402
+from taash.arena.gcpolicy import tune_gc  # noqa: E402
+from taash.arena.server.hosting import Arena, Connection, TimeControl  # noqa: E402
+from taash.arena.store import SQLiteStore  # noqa: E402
+from taash.interpreter import load_variant  # noqa: E402
 
 
 async def run(games: int, deals: int, variant: str, callgrind: bool) -> tuple[int, float]:

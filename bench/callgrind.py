@@ -58,7 +58,7 @@ def role(side: str, deals: int) -> None:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))
     import playouts
-    from interpreter import load_variant
+    from taash.interpreter import load_variant
     if side == "engine":
         v = load_variant("29")
         playouts.run_engine(v, 5, 1)    # the same warm-up in both runs

@@ -15,8 +15,8 @@ import argparse
 import random
 import time
 
-from interpreter import load_variant, shipped_variants
-from interpreter.dsl import MAX_RULE_CHARS, Compiler, DSLError
+from taash.interpreter import load_variant, shipped_variants
+from taash.interpreter.dsl import MAX_RULE_CHARS, Compiler, DSLError
 
 
 def broken_rules() -> dict[str, str]:

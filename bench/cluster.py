@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from arena.ladder import InProcessRunner, LadderSettings, open_store, run_ladder  # noqa: E402
-from arena.ladder import cluster  # noqa: E402
+from taash.arena.ladder import InProcessRunner, LadderSettings, open_store, run_ladder  # noqa: E402
+from taash.arena.ladder import cluster  # noqa: E402
 
 BOTS = {"heuristic": "heuristic", "random": "random"}
 
@@ -93,7 +93,7 @@ def main() -> int:
     dt, s2, (st2, _) = timed_ladder(local, a.variant, a.deals, settings, workers=2)
     row("local, 2 processes", dt, s2, "" if st2 == ref_standings else "STANDINGS DIFFER")
 
-    from arena.cli import simulate
+    from taash.arena.cli import simulate
     sims = []
     t = time.perf_counter()
     _, sim_ref = simulate(local.variant, None, a.sim_deals, 1, bots=a.sim_bots, keep=False)
@@ -174,7 +174,7 @@ def main() -> int:
                 st.save_game(v.ref, g, results[g.key], "bench")
             w = time.perf_counter() - t
             st.close()
-        from arena.ladder import Ratings
+        from taash.arena.ladder import Ratings
         events: dict = {}
         for g in specs:
             events.setdefault(g.event, []).append(results[g.key])

@@ -67,9 +67,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     import threading
-    from interpreter import State, load_variant, replay
-    from arena.http.bridge import BridgeClient
-    from arena.http.translate import default_ids, request_of
+    from taash.interpreter import State, load_variant, replay
+    from taash.arena.http.bridge import BridgeClient
+    from taash.arena.http.translate import default_ids, request_of
     from tests.helpers.arena_util import TAASH, Server, env, record
     v = load_variant("house/29-bhoos")
     reqs = []

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.store import SQLiteStore  # noqa: E402
-from interpreter import Match, load_variant  # noqa: E402
+from taash.arena.store import SQLiteStore  # noqa: E402
+from taash.interpreter import Match, load_variant  # noqa: E402
 
 
 def entries(variant: str, deals: int) -> list[dict]:

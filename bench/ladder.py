@@ -4,7 +4,7 @@
     python bench/ladder.py --variants 29 304 --seeds 20 --game-deals 1
 
 For each variant, each mode (plain, duplicate) and each ladder seed it runs an in-process
-round-robin ladder of the two bots (arena.ladder.run_ladder, a temporary SQLite store)
+round-robin ladder of the two bots (taash.arena.ladder.run_ladder, a temporary SQLite store)
 and notes the deals rated when the first bot's 95% interval (mu +- 1.96 sigma) first lies
 wholly above the second's and stays there to the end of the ladder (--max-deals). Prints
 the median, min and max over the seeds, how many seeds never separated, and the wall time.
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.ladder import InProcessRunner, LadderSettings, open_store, run_ladder  # noqa: E402
+from taash.arena.ladder import InProcessRunner, LadderSettings, open_store, run_ladder  # noqa: E402
 
 
 def deals_to_separate(variant, better, worse, seed, duplicate, game_deals, max_deals):

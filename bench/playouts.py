@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter import State, load_variant, shipped_variants  # noqa: E402
+from taash.interpreter import State, load_variant, shipped_variants  # noqa: E402
 
 REF29 = ROOT.parent / "shared" / "bench" / "ref29.py"
 

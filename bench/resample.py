@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.information import bench_resample  # noqa: E402
+from taash.interpreter.information import bench_resample  # noqa: E402
 
 
 def main(argv=None):

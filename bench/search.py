@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.bots import heuristic_bot  # noqa: E402
-from arena.search import SearchBot  # noqa: E402
-from interpreter import Match, State, load_variant  # noqa: E402
+from taash.arena.bots import heuristic_bot  # noqa: E402
+from taash.arena.search import SearchBot  # noqa: E402
+from taash.interpreter import Match, State, load_variant  # noqa: E402
 
 
 def decision_points(v, count, seed=1):

@@ -3,7 +3,7 @@
     python bench/soak.py                       # 10,000 games of 28 (one deal each)
     python bench/soak.py --games 3000 --every 500
 
-The server (arena.server.ArenaServer, in a process of its own) plays --games games,
+The server (taash.arena.server.ArenaServer, in a process of its own) plays --games games,
 --parallel at once, each cut after one deal, between three Python SDK bots (another
 process: this one) and one bot whose Play stream is never read: its decisions time out
 (move 100 ms, no bank, 5 ms grace), its send queue fills until the arena drops the stream
@@ -38,9 +38,9 @@ def rss_mib() -> float:
 
 
 async def server(games: int, parallel: int, every: int, max_queued: int, data: str) -> None:
-    from interpreter import load_variant
-    from arena.server import ArenaServer, TimeControl, tune_gc
-    from arena.store import SQLiteStore
+    from taash.interpreter import load_variant
+    from taash.arena.server import ArenaServer, TimeControl, tune_gc
+    from taash.arena.store import SQLiteStore
     store = SQLiteStore(data)
     names = ["idle", "s1", "s2", "s3"]
     tokens = {n: store.issue_token(n) for n in names}
@@ -72,7 +72,7 @@ async def server(games: int, parallel: int, every: int, max_queued: int, data: s
 
 async def idle_bot(addr: str, token: str, stop: threading.Event) -> int:
     """Open a Play stream, never read it; when the arena ends it, open another."""
-    from arena.pb import messages_pb2 as pb
+    from taash.arena.pb import messages_pb2 as pb
     streams = 0
     async with grpc.aio.insecure_channel(addr, options=[("grpc.http2.lookahead_bytes", 1024),
                                                         ("grpc.http2.bdp_probe", 0)]) as ch:
@@ -86,7 +86,7 @@ async def idle_bot(addr: str, token: str, stop: threading.Event) -> int:
 
 
 async def clients(addr: str, tokens: dict, proc) -> None:
-    from arena.sdk import BotClient
+    from taash.arena.sdk import BotClient
     bots = [BotClient(lambda o, legal: legal[0], tokens[n], n, addr, threads=False) for n in ("s1", "s2", "s3")]
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
     stop = threading.Event()

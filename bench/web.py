@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-TAASH = [sys.executable, "-m", "arena.cli"]
+TAASH = [sys.executable, "-m", "taash.arena.cli"]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -91,7 +91,7 @@ def renice_browser(n: int) -> None:
 def run_games(addr, data, games, deals, seed):
     """RunMatches of ``games`` games at once; returns (decisions, seconds)."""
     import grpc
-    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
     admin = (Path(data) / "admin-token").read_text().strip()
     req = apb.MatchRequest(variant="29", bots=["r1", "r2", "r1", "r2"], matches=games, parallel=games, seed=seed,
                            max_deals=deals, wait_ms=30000)

@@ -1,6 +1,6 @@
 """taash interpreter: load a variant file (YAML + rules DSL) and play it.
 
->>> from interpreter import load_variant, Match
+>>> from taash.interpreter import load_variant, Match
 >>> v = load_variant("29")
 >>> st = Match(v, seed=1).new_deal()
 >>> st.phase, len(st.observation(st.to_act)["hand"])

@@ -1,7 +1,7 @@
 """Actions: each action of a variant is one `Action`, made once when the variant loads.
 
 An `Action` is its stable text form (it *is* a ``str``: ``"play JH"``, ``"bid 20"``;
-DESIGN.md, "Actions and notation"), so it goes unchanged into records, the CLI and the
+docs/architecture.md, "Actions and notation"), so it goes unchanged into records, the CLI and the
 wire, and compares equal to its text. It also carries:
 
 - ``kind``: what the action does, one of `KINDS`;
@@ -9,7 +9,7 @@ wire, and compares equal to its text. It also carries:
 - ``id``: its index in the variant's action table (``variant.actions[a.id] is a``);
 - ``code``: the argument in the engine's terms (a card id, a suit index, ...).
 
->>> from interpreter import load_variant
+>>> from taash.interpreter import load_variant
 >>> v = load_variant("29")
 >>> a = v.action("play JH")
 >>> a == "play JH", a.kind, a.arg
@@ -30,7 +30,7 @@ KINDS = {
     "trump": "the suit letter named as trump",
     "trump-card": "the card text laid face down, or the ordinal (``seventh``) of the dealt card",
     "expose": "None",
-    "call-partner": "the card text called (RULES.md §304.5)",
+    "call-partner": "the card text called (docs/rules.md §304.5)",
     "take": "the card text taken from the widow",
     "discard": "the card text put back",
     "done": "None (the exchange is over)",
@@ -70,7 +70,7 @@ class Action(str):
 
 
 def default_of(legal) -> "Action":
-    """The default among ``legal`` (Actions in RULES.md §0.10 order): the first whose kind
+    """The default among ``legal`` (Actions in docs/rules.md §0.10 order): the first whose kind
     is not in `NOT_DEFAULT`, else the first. See `State.default_action`."""
     for a in legal:
         if a.kind not in NOT_DEFAULT:

@@ -1,4 +1,4 @@
-"""Cards and decks (RULES.md §0.3).
+"""Cards and decks (docs/rules.md §0.3).
 
 A card is a small int: ``suit_index * len(ranks) + rank_index``, where ranks are listed
 strongest first, so sorting card ids gives the canonical order of §0.10 (suits in the

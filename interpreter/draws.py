@@ -22,8 +22,8 @@ def shuffle(x: list, rng: random.Random) -> None:
     large), with the draw written out, so the same generator state gives the same
     permutation at about 40% of the time (no Python call per card). A generator whose
     class draws otherwise (a subclass that overrides ``random`` alone), or any other
-    object with a ``shuffle``, is left to its own. Deals (`interpreter.engine`) and
-    resamples (`interpreter.information`) shuffle here; tests/engine/test_draws.py holds
+    object with a ``shuffle``, is left to its own. Deals (`taash.interpreter.engine`) and
+    resamples (`taash.interpreter.information`) shuffle here; tests/engine/test_draws.py holds
     it equal to ``random.shuffle``."""
     if getattr(type(rng), "_randbelow", None) is not _WITH_GETRANDBITS:
         rng.shuffle(x)

@@ -1,12 +1,12 @@
 """The rules DSL: parse with the Lark grammar in ``grammar/rules.lark``, check names,
 arities and types, and compile each rule to a plain Python function.
 
-Every name, function and assignable name comes from one registry, ``interpreter.names``
+Every name, function and assignable name comes from one registry, ``taash.interpreter.names``
 (type, the State fields it reads, how its code is made, its rulebook words, its line in
 docs/authoring.md). The pipeline: Lark parse tree -> typed tree (``T``: each node with its
 type and, where constant, its folded value) -> Python ``ast`` -> ``compile()`` -> ``exec``.
 
-Safety (DESIGN.md, "The pipeline of a variant"): no text is parsed as Python. The ``ast``
+Safety (docs/architecture.md, "The pipeline of a variant"): no text is parsed as Python. The ``ast``
 handed to ``compile`` is built node by node from the typed tree: every identifier in it
 is a parameter, a helper, a local the compiler named (``_v0``, ``_t1``) or an attribute
 of a registry entry; every constant an ``int``, ``bool`` or ``str`` the compiler made (a
@@ -192,7 +192,7 @@ class Compiler:
     ``T``: types checked, constants folded, ``consts`` set) and built at once with
     ``build()`` (typed tree -> Python ``ast`` made from registry entries -> ``compile()``).
     Set ``only_options`` to accept options only (a preset's condition).
-    Raises RegistryError (interpreter.names) if the registry reads a field State lacks.
+    Raises RegistryError (taash.interpreter.names) if the registry reads a field State lacks.
     """
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
@@ -370,7 +370,7 @@ class Compiler:
 
     def build_play_legal(self, may_play: str, checks, expose=None, face_down: bool = False,
                          dedupe: bool = False):
-        """The play phase's legal actions (RULES.md §0.4, §0.8, §28.7) as one function
+        """The play phase's legal actions (docs/rules.md §0.4, §0.8, §28.7) as one function
         ``f(state) -> list[int]`` of the seat to act, with the rules written into it rather
         than called: the hot path of ``engine.Play``. Called after ``build()``.
 
@@ -440,7 +440,7 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         `Variant.plain_play` (else ``card_played`` does what a play does besides leaving
         the hand). ``actions``: the variant's Actions by id. The end of a trick is
         ``end_trick(s)`` (`engine.Play.end_trick`), or with ``plain_trump``
-        (`Variant.plain_trump`: the deck's table ranks the cards, RULES.md §0.4) written
+        (`Variant.plain_trump`: the deck's table ranks the cards, docs/rules.md §0.4) written
         out as it does: ``tricks`` a deal, ``last_trick`` points for the last, the
         ``play.after_trick`` rule ``after_trick`` (or None); the next leader's legal plays
         are then made at once too. The template is this module's text; the rules' part
@@ -509,7 +509,7 @@ LEGAL""", TRICKS=names.const(tricks))
 
     def build_auction_legal(self, may_pass: str, may_bid: str, may_equal, may_double, may_redouble,
                             numbers, pass_id: int, double_id: int, redouble_id: int) -> Compiled:
-        """The auction's legal calls (RULES.md §0.5, §0.10; `engine.Auction`) as one function
+        """The auction's legal calls (docs/rules.md §0.5, §0.10; `engine.Auction`) as one function
         ``f(state) -> list[int]`` of the seat to act, the rules written into it: the hot
         path of the auction, as `build_play_legal` is of play. Called after ``build()``.
 

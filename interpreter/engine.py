@@ -2,7 +2,7 @@
 
 The engine knows the vocabulary of trick-taking games (deal in packets, auction of calls,
 open or hidden trump, tricks, declarations, scoring, match end); every rule that differs
-between games is a compiled DSL rule of the `Variant` (DESIGN.md). Nothing here names a
+between games is a compiled DSL rule of the `Variant` (docs/architecture.md). Nothing here names a
 game.
 
 Engine-wide guarantees (documented in docs/authoring.md):
@@ -65,12 +65,12 @@ _ALL_FIELDS = tuple(f for group in FIELDS.values() for f in group)
 class State:
     """The whole truth of one deal, and the match score around it.
 
-    Seats are 0..players-1 (RULES.md §0.1). Cards are ints (see `interpreter.cards`);
-    actions are `Action` objects, each equal to its text form (DESIGN.md, "Actions and
+    Seats are 0..players-1 (docs/rules.md §0.1). Cards are ints (see `taash.interpreter.cards`);
+    actions are `Action` objects, each equal to its text form (docs/architecture.md, "Actions and
     notation"). The contract (docs/engine.md):
 
     - ``to_act``: the seat to act, or -1 when terminal; ``is_terminal``;
-    - ``legal_actions()``: sorted per RULES.md §0.10, never empty before the end;
+    - ``legal_actions()``: sorted per docs/rules.md §0.10, never empty before the end;
     - ``apply(action)``: raises InvalidActionError / IllegalActionError, state unchanged;
     - ``default_action()``: what is played for a seat that did not answer;
     - ``observation(seat)``: a function of that seat's information only;
@@ -200,7 +200,7 @@ class State:
         return self.to_act < 0
 
     def legal_actions(self) -> list[Action]:
-        """Legal actions of ``to_act``, ordered per RULES.md §0.10; empty only when
+        """Legal actions of ``to_act``, ordered per docs/rules.md §0.10; empty only when
         terminal. The list is the state's own: do not change it."""
         la = self._legal_actions
         if la is None:
@@ -268,7 +268,7 @@ class State:
 
     def default_action(self, rng=None) -> Action:
         """The action taken for ``to_act`` when its seat did not answer in time: the first
-        legal action (RULES.md §0.10 order) that is not a declaration, an expose, a double
+        legal action (docs/rules.md §0.10 order) that is not a declaration, an expose, a double
         or a redouble; a question is answered with its first answer. Raises StateError on
         a terminal state.
 
@@ -317,7 +317,7 @@ class State:
 
     # -- the trick as it stands (DSL names trick_winner, winning_card, higher, beats) ----
     def trick_winner(self) -> int:
-        """The seat whose card wins the current trick as it stands (RULES.md §0.4, with
+        """The seat whose card wins the current trick as it stands (docs/rules.md §0.4, with
         ``play.counts_as_trump`` asked now), or -1 before the lead."""
         return self.trick_seats[Play.best(self)] if self.trick_cards else -1
 
@@ -471,11 +471,11 @@ class State:
         return action
 
     def observation(self, seat: int) -> dict:
-        """What ``seat`` may know (DESIGN.md, "Information"), as a JSON-ready dict: its
+        """What ``seat`` may know (docs/architecture.md, "Information"), as a JSON-ready dict: its
         hand, the public history, what the rules show it alone (a hidden trump card or
         the widow to the declarer, the partner to the holder of the called card), scores
         and, when it is to act, its legal actions. ``exposed_card``: the face-down trump
-        card once exposed, shown to every seat (RULES.md §28.7, §28.8). A function of the
+        card once exposed, shown to every seat (docs/rules.md §28.7, §28.8). A function of the
         seat's information set only. Raises StateError for a seat that is not one."""
         self.v.check_seat(seat)
         hidden = self.v.hidden_forms     # what public_action hides from the other seats
@@ -583,7 +583,7 @@ class State:
 
     def trick_points_of(self, i: int) -> int:
         """The card points of completed trick ``i`` (0-based), with the last trick's bonus
-        on the last one (RULES.md §0.5)."""
+        on the last one (docs/rules.md §0.5)."""
         po = self.v.deck.point_of
         return sum(po[c] for c in self.tricks[i][1]) + (self.v.last_trick if i == self.v.tricks - 1 else 0)
 
@@ -643,8 +643,8 @@ State.copy = _copy_function()
 
 
 class Phase:
-    """One phase of a deal (DESIGN.md, "What is generic"): ``enter(s)`` sets who acts
-    first, ``legal(s)`` lists the legal actions of ``s.to_act`` (RULES.md §0.10 order),
+    """One phase of a deal (docs/architecture.md, "What is generic"): ``enter(s)`` sets who acts
+    first, ``legal(s)`` lists the legal actions of ``s.to_act`` (docs/rules.md §0.10 order),
     ``apply(s, seat, action)`` plays one legal action and moves the deal on (the next
     phase through ``s._next_step()``). Handlers hold no state: one instance serves
     every deal."""
@@ -662,13 +662,13 @@ class Phase:
 
 
 class Auction(Phase):
-    """The auction of calls (RULES.md §0.5 and each game's auction): pass, bids above the
+    """The auction of calls (docs/rules.md §0.5 and each game's auction): pass, bids above the
     high bid (§0.10: by number, then denomination), double and redouble when the variant
     allows them. ``auction.order``:
 
     - ``round``: every seat calls in turn. A full round of consecutive passes, every seat
       passed for good (``final_pass``), or the variant's ``auction.ends`` ends it.
-    - ``duel`` (RULES.md §29b.4): a *holder* and a *challenger* face each other. Seats call
+    - ``duel`` (docs/rules.md §29b.4): a *holder* and a *challenger* face each other. Seats call
       in turn from eldest until one bids (a seat that passes is out): he is the holder,
       and the next seat in turn that is not out challenges. After the challenger's call
       the holder answers; after the holder's, the challenger calls again. A holder who
@@ -763,7 +763,7 @@ class Auction(Phase):
         return -1
 
     def duel_next(self, s, seat: int, kind: str) -> int:
-        """Move the duel on after ``seat``'s call (RULES.md §29b.4): the seat to call next,
+        """Move the duel on after ``seat``'s call (docs/rules.md §29b.4): the seat to call next,
         or -1 when no seat is left to challenge (or none to open)."""
         if s.holder < 0:  # nobody has bid yet: the caller opens or is out
             if kind == "bid":
@@ -784,7 +784,7 @@ class Auction(Phase):
 
 
 class Doubling(Phase):
-    """A round of doubling after the contract (RULES.md §H): each defender in turn from
+    """A round of doubling after the contract (docs/rules.md §H): each defender in turn from
     next(declarer) may double; after a double each contractor in turn may redouble. A
     seat that sits out the deal (a flow `declare` step before this one) takes no part;
     with no defender left to double, the step passes."""
@@ -820,7 +820,7 @@ class Doubling(Phase):
 
 
 class Exchange(Phase):
-    """The declarer's exchange with the widow (RULES.md §0.5, §304s): take cards, put
+    """The declarer's exchange with the widow (docs/rules.md §0.5, §304s): take cards, put
     as many back, then ``done``; what is left of the widow and the discards are set
     aside and count for the declarer."""
 
@@ -857,7 +857,7 @@ class Exchange(Phase):
 
 class Trump(Phase):
     """The declarer (or the seat of ``trump.chooser``, with open trump) chooses trump
-    (RULES.md §0.4): names a suit (open trump), names one
+    (docs/rules.md §0.4): names a suit (open trump), names one
     secretly (``secret``: nobody else knows it until it is exposed, and no card is laid
     aside; §29b.5), or lays a card of his hand face down (hidden trump; §28.5), or takes
     the dealt card that the variant names (``trump.dealt_card``) before it is dealt to him."""
@@ -894,7 +894,7 @@ class Trump(Phase):
 
 class CallPartner(Phase):
     """The declarer calls a card he does not hold; its holder is his secret partner
-    (RULES.md §304.5)."""
+    (docs/rules.md §304.5)."""
 
     name = "call"
 
@@ -920,7 +920,7 @@ class CallPartner(Phase):
 class Declare(Phase):
     """The flow's ``declare`` step (docs/authoring.md, "Flow"): each seat in turn from the
     seat of the step's rule, once, makes one of the declarations with ``at: flow`` whose
-    ``when`` holds, or passes (``pass`` first, RULES.md §0.10). Each declaration once a
+    ``when`` holds, or passes (``pass`` first, docs/rules.md §0.10). Each declaration once a
     deal. A seat that sits out by then is skipped; ``sits_out`` takes effect at the end
     of the step."""
 
@@ -956,12 +956,12 @@ class Declare(Phase):
 
 
 class Play(Phase):
-    """The play of the tricks (RULES.md §0.4): the variant's ``play.may_play`` gives the
+    """The play of the tricks (docs/rules.md §0.4): the variant's ``play.may_play`` gives the
     cards that may be played; declarations (§0.8) and ``expose`` (§28.7, §29b.6: offered
     while trump is chosen and not public, when ``play.may_expose`` holds) come before the
     cards in the legal list; a question is answered at once by its answering seat.
     The legal list is one function per variant, those rules written into it
-    (`interpreter.dsl.Compiler.build_play_legal`; `phases_of` gives each variant its
+    (`taash.interpreter.dsl.Compiler.build_play_legal`; `phases_of` gives each variant its
     Play)."""
 
     name = "play"
@@ -1028,7 +1028,7 @@ class Play(Phase):
 
     @staticmethod
     def trick_keys(s) -> list[int]:
-        """RULES.md §0.4: the rank of each card of the current trick as it stands:
+        """docs/rules.md §0.4: the rank of each card of the current trick as it stands:
         strength, +100 in the suit led, +200 when it counts as a trump (by
         ``play.counts_as_trump``, asked now)."""
         v = s.v
@@ -1063,7 +1063,7 @@ class Play(Phase):
 
     @staticmethod
     def end_trick(s):
-        """RULES.md §0.4: the highest card counting as a trump wins, else the highest of
+        """docs/rules.md §0.4: the highest card counting as a trump wins, else the highest of
         the suit led; of identical cards the first played ranks higher."""
         v = s.v
         cards, seats = s.trick_cards, s.trick_seats
@@ -1112,7 +1112,7 @@ class Done(Phase):
 
 
 DONE = Done()
-# flow step -> its phase (variant files name the steps; DESIGN.md, "The pipeline")
+# flow step -> its phase (variant files name the steps; docs/architecture.md, "The pipeline")
 PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
                             "trump": Trump(), "call_partner": CallPartner(), "play": Play(),
                             "declare": Declare()}
@@ -1121,7 +1121,7 @@ PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "excha
 def phases_of(v: Variant) -> dict[str, Phase]:
     """Flow step -> phase handler for variant ``v``: the shared handlers, and a `Play` (and
     an `Auction`) of its own whose ``legal`` is the variant's generated function
-    (``v.play_legal``, ``v.auction_legal``, made by `interpreter.dsl.Compiler`'s
+    (``v.play_legal``, ``v.auction_legal``, made by `taash.interpreter.dsl.Compiler`'s
     ``build_play_legal`` and ``build_auction_legal``), called with no method in between.
     `Auction.legal` asks the rules one by one: the same list (a property test holds the
     two together)."""
@@ -1136,7 +1136,7 @@ def phases_of(v: Variant) -> dict[str, Phase]:
 
 def state_class(v: Variant, apply_id) -> type:
     """The class of ``v``'s States: `State` with ``apply_id`` the variant's own, made by
-    `interpreter.dsl.Compiler.build_play_step` (a play written out, the next legal plays
+    `taash.interpreter.dsl.Compiler.build_play_step` (a play written out, the next legal plays
     made at once; everything else goes to `State.apply_id`). ``State(v, ...)`` makes one
     (`State.__new__`); it is a State in every other respect."""
     apply_id.__doc__ = State.apply_id.__doc__
@@ -1271,7 +1271,7 @@ class Match:
     def next_dealer(self, state: State) -> int:
         """The dealer of the deal after ``state``: the variant's ``match.next_dealer`` rule
         asked on the finished deal (``me`` the declarer, ``made`` whether the contract was
-        made), or ``next(dealer)`` (RULES.md §0.2) without the rule or when it gives
+        made), or ``next(dealer)`` (docs/rules.md §0.2) without the rule or when it gives
         ``none``."""
         n = self.v.players
         rule = self.v.rules.get("match.next_dealer")

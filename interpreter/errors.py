@@ -9,7 +9,7 @@
 - ``StateError``: an argument a State, a Match or a game loop refuses (a seat or dealer
   that is not one, hands that do not make up the deck, a card that is not of the deck, a
   call on a deal or match that is over, or not over yet).
-- ``ResampleError`` (interpreter.information): no consistent deal found, an engine bug.
+- ``ResampleError`` (taash.interpreter.information): no consistent deal found, an engine bug.
 
 Each is also a ``ValueError``, so code written against the earlier engine still catches it.
 """
@@ -23,7 +23,7 @@ class TaashError(Exception):
 
 class ActionError(TaashError, ValueError):
     """An action refused by ``State.apply``. ``action`` is what was given, ``legal`` the
-    legal actions at that point (text forms, RULES.md §0.10 order)."""
+    legal actions at that point (text forms, docs/rules.md §0.10 order)."""
 
     def __init__(self, action, legal, message):
         self.action, self.legal = action, [str(a) for a in legal]
@@ -31,7 +31,7 @@ class ActionError(TaashError, ValueError):
 
 
 class InvalidActionError(ActionError):
-    """Text that is no action of this variant (DESIGN.md, "Actions and notation")."""
+    """Text that is no action of this variant (docs/architecture.md, "Actions and notation")."""
 
     def __init__(self, action, legal, message=None):
         if message is None:

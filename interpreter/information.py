@@ -18,9 +18,9 @@ Design (positions model)
   the distribution sought.
 - One replay of the history on the true deal follows every card from its position
   (dealt into a hand, played, laid face down, exposed, taken, discarded; engine
-  vocabulary, DESIGN.md "Actions") and marks the positions the seat has *seen*: its own
+  vocabulary, docs/architecture.md "Actions") and marks the positions the seat has *seen*: its own
   cards as it receives them, every card played, the face-down trump card if it laid it
-  (RULES.md §28.5) or once exposed (§28.7, §28.8), the widow if the engine shows it the
+  (docs/rules.md §28.5) or once exposed (§28.7, §28.8), the widow if the engine shows it the
   widow (§304s.4). Every other position is *unseen*; its cards are the *pool*.
 - A proposal puts the pool's cards on the unseen positions at random; seen cards keep
   their positions. A hidden action of another seat (its ``trump-card X``, ``take X``,
@@ -122,7 +122,7 @@ def resample(state, seat: int, rng=None, max_tries: int = MAX_TRIES):
     ResampleError when ``max_tries`` proposals are all rejected.
 
     >>> import random
-    >>> from interpreter import Match, load_variant
+    >>> from taash.interpreter import Match, load_variant
     >>> st = Match(load_variant("29"), seed=1).new_deal()
     >>> me = st.to_act
     >>> r = st.resample(me, random.Random(7))
@@ -210,7 +210,7 @@ class Resampler:
         seen = [False] * npos
         self.origin = {}          # history index -> position of the hidden action's card
         # history index of a suit named secretly by another seat and still hidden from
-        # ``seat`` (trump.mode secret, RULES.md §29b.5): each draw names a suit anew
+        # ``seat`` (trump.mode secret, docs/rules.md §29b.5): each draw names a suit anew
         self.secret_suit = None
         steps = []                # (history index, positions then in the actor's hand)
         hand = [[] for _ in range(n)]
@@ -370,7 +370,7 @@ class Resampler:
                             if q not in inside:
                                 self.excluded[q].add(c)
             st.apply(a)
-        # the holder of a called card, once known to the seat (RULES.md §304.7)
+        # the holder of a called card, once known to the seat (docs/rules.md §304.7)
         obs = self.target
         called, partner = obs.get("called_card"), obs.get("partner")
         if single and called is not None and partner is not None:

@@ -1,5 +1,5 @@
 """Load a variant file: YAML (safe loader) -> `extends:` merged -> JSON Schema -> semantic
-checks -> compiled rules (DESIGN.md, "The pipeline of a variant").
+checks -> compiled rules (docs/architecture.md, "The pipeline of a variant").
 
 Every problem is reported as a `Problem` with the file, line and column of the node that
 caused it (1-based); `VariantError` carries all problems found. Nothing here raises
@@ -24,16 +24,17 @@ from .errors import TaashError
 
 
 def data_dir(name: str) -> Path:
-    """The real path of the data folder ``name`` (``grammar`` or ``variants``).
+    """The real path of the data folder ``name`` (``grammar``, ``variants`` or ``proto``).
 
-    In an installed wheel they are package data, ``interpreter/grammar/`` and
-    ``interpreter/variants/`` (pyproject.toml maps the repository's top-level folders
-    there), found with importlib.resources. In a checkout (an editable install, or the
-    checkout on PYTHONPATH) they are the top-level folders themselves: setuptools'
-    editable finder does not map a folder without ``__init__.py`` into a package
-    (pypa/setuptools#4943). taash must be installed as files (pip does), not zipped.
+    In an installed wheel they are package data, ``taash/grammar/``, ``taash/variants/``
+    and ``taash/proto/`` (pyproject.toml maps the repository's top-level folders there),
+    found with importlib.resources. In a checkout (an editable install, or the checkout
+    on PYTHONPATH) they are the top-level folders themselves: setuptools' editable finder
+    does not map a folder without ``__init__.py`` into a package (pypa/setuptools#4943).
+    taash must be installed as files (pip does), not zipped.
     """
-    packaged = importlib.resources.files(__package__) / name
+    root = importlib.resources.files(__package__.partition(".")[0])
+    packaged = root / name
     if isinstance(packaged, Path) and packaged.is_dir():
         return packaged.resolve()
     return Path(__file__).resolve().parent.parent / name

@@ -6,7 +6,7 @@ An entry says, as data:
 - ``reads`` (``writes`` for an assignable name): the ``State`` attributes it reads, through
   the read-only view ``s`` a compiled rule gets, e.g. ``reads=("hands",)``;
 - ``build``: how the compiler makes its Python ``ast`` node, from the parameters
-  ``s, me, x, y`` of a compiled rule, the helpers of ``interpreter.dsl`` and the
+  ``s, me, x, y`` of a compiled rule, the helpers of ``taash.interpreter.dsl`` and the
   variant's fixed values (an object ``c`` with ``players``, ``tricks``, ``min_bid``,
   ``max_bid``);
 - ``words``: its plain words in the rulebook (``taash rules``, interpreter/rulebook.py);
@@ -14,11 +14,11 @@ An entry says, as data:
 
 Checks: at import, each entry's ``build`` touches exactly the ``State`` attributes its
 ``reads``/``writes`` name (so the data cannot drift from the code); ``check_state(State)``
-verifies every attribute named is a real attribute of ``State`` (``interpreter.dsl`` runs it
+verifies every attribute named is a real attribute of ``State`` (``taash.interpreter.dsl`` runs it
 once, before the first rule is compiled), so renaming a State field fails at once with a
 message naming the entry, not when a rule runs.
 
-The tables of docs/authoring.md are made from these entries by ``interpreter.guide``.
+The tables of docs/authoring.md are made from these entries by ``taash.interpreter.guide``.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def _attr(name, typ, attr, words, doc) -> Name:
 
 
 NAME_ENTRIES: tuple[Name, ...] = (
-    # seats and sides (RULES.md §0.1, §0.6)
+    # seats and sides (docs/rules.md §0.1, §0.6)
     _fixed("players", "players", "the number of players", "number of seats"),
     _n("me", SEAT, (), lambda c: var("me"), "the player",
        "the seat the rule is asked for: in each rule, the seat the table \"Who `me` is\" "
@@ -407,7 +407,7 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda c, a, b: method(var("s"), "higher", var("me"), a, b),
              lambda a: f"{a[0]} that would beat {a[1]}",
              "the cards that, played now, would rank above a card in the current trick "
-             "(RULES.md §0.4), e.g. `higher(in_suit(hand, trump), winning_card)`; all of "
+             "(docs/rules.md §0.4), e.g. `higher(in_suit(hand, trump), winning_card)`; all of "
              "them above `none`"),
     Function("abs", (INT,), INT, (), lambda c, a: call("abs", a), lambda a: f"the size of {a[0]}",
              "the absolute value of a number",
@@ -440,7 +440,7 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda c, a, b: method(var("s"), "beats", var("me"), a, b),
              lambda a: f"{a[0]} beats {a[1]}",
              "whether the first card ranks above the second in the current trick, by the "
-             "engine's own trick order (RULES.md §0.4, `counts_as_trump` asked now): a card "
+             "engine's own trick order (docs/rules.md §0.4, `counts_as_trump` asked now): a card "
              "of the trick as played, another as if `me` played it now; before the lead the "
              "second counts as led; of two identical cards neither beats the other; every "
              "card beats `none`, `none` beats nothing"),
@@ -493,9 +493,9 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            # issue 11
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
            "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH")
-"""The globals an entry's code may name beside the parameters (interpreter.dsl binds them)."""
+"""The globals an entry's code may name beside the parameters (taash.interpreter.dsl binds them)."""
 # Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
-# interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py
+# taash.interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py
 # checks every hook is here.
 ME = {
     "auction.may_pass": "the player to call",

@@ -11,8 +11,8 @@
             an action not legal now), call the fault hook and apply state.default_action()
         finish the deal (match scores, next dealer, the match end)
 
->>> from interpreter import Match, load_variant
->>> from interpreter.playout import play
+>>> from taash.interpreter import Match, load_variant
+>>> from taash.interpreter.playout import play
 >>> first = lambda observation, legal: legal[0]          # an observation agent
 >>> m = play(Match(load_variant("28"), seed=1), [first] * 4, max_deals=1)
 >>> len(m.deals), m.deals[0].is_terminal
@@ -22,7 +22,7 @@ Agents (the contract of an in-process bot; the arena's bots see the same through
 
 - **Observation agent**: ``decide(observation, legal) -> action``, or a plain function of
   those two arguments. ``observation`` is ``state.observation(seat)`` (a JSON-ready dict:
-  what the seat has seen), ``legal`` a fresh list of the legal `Action` objects (RULES.md
+  what the seat has seen), ``legal`` a fresh list of the legal `Action` objects (docs/rules.md
   §0.10 order; an Action *is* its text, so ``"play JH"`` is also an answer).
 - **State agent** (for search): ``decide_state(state, seat) -> action``, given the
   `State` itself. It must use only what ``seat`` may see: ``state.observation(seat)``,
@@ -196,7 +196,7 @@ class Playout:
     or the engine comes out of ``start``/``send`` and ends the playout. For a driver that
     is called back when an answer arrives (the arena); `play_async` loops over it.
 
-    >>> from interpreter import Match, load_variant
+    >>> from taash.interpreter import Match, load_variant
     >>> p = Playout(Match(load_variant("28"), seed=1), max_deals=1)
     >>> at = p.start()
     >>> while at is not None:

@@ -51,7 +51,7 @@ MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
 
 @dataclass(eq=False)
 class Declaration:
-    """A declaration made in play (RULES.md §0.8).
+    """A declaration made in play (docs/rules.md §0.8).
 
     name; action: its text form (``declare NAME``, or a bare word such as ``cot``);
     per_suit: one action per suit (``declare marriage H``), each suit at most once;
@@ -254,7 +254,7 @@ class Variant:
                 pos[j].extend(range(at, at + k))
                 at += k
         self.deal_positions = pos
-        self.cards_per_seat = at // self.players   # cards dealt to each seat (RULES.md §0.7)
+        self.cards_per_seat = at // self.players   # cards dealt to each seat (docs/rules.md §0.7)
         self.counts_as_trump = r.get("play.counts_as_trump")
         self.after_trick = r.get("play.after_trick")
         # the default rule of §0.4 (every trump-suit card is a trump) runs without a call

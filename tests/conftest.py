@@ -2,7 +2,7 @@
 
     tests/engine/   the engine's API, properties, records, the `taash` command line
     tests/dsl/      the variant language: loading, broken files, fuzzing, rulebooks, docs
-    tests/rules/    RULES.md case by case, per game and house rule
+    tests/rules/    docs/rules.md case by case, per game and house rule
     tests/arena/    the gRPC arena, bots, faults
     tests/ladder/   the ladder
     tests/playthroughs/, tests/records/   golden games and old records (the engine's contract)

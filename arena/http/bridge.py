@@ -1,8 +1,8 @@
 """`taash bot http URL`: an outside bot of the SmartBots 29 HTTP protocol
-(protocols/bhoos-29.md) seated in the arena as an ordinary arena bot (arena/sdk.py).
+(docs/http-bots.md) seated in the arena as an ordinary arena bot (arena/sdk.py).
 
 For each decision of one of its seats the bridge builds the protocol's request from the
-seat's observation alone (`arena.http.translate.request_of`), POSTs it to the bot (aiohttp:
+seat's observation alone (`taash.arena.http.translate.request_of`), POSTs it to the bot (aiohttp:
 one keep-alive connection pool, a timeout per request from the arena's deadline), and sends
 the arena the action of its answer (`parse_answer`). What can go wrong becomes the arena's
 fault path (docs/protocol.md, "The fault policy"; docs/http-bots.md):

@@ -1,9 +1,9 @@
 """`taash serve http --bot NAME [--host 127.0.0.1] [--port 8001]`: a bot of the registry
-(arena/registry.py) served over the SmartBots 29 HTTP protocol (protocols/bhoos-29.md), so
+(arena/registry.py) served over the SmartBots 29 HTTP protocol (docs/http-bots.md), so
 that it plays in arenas made for that protocol.
 
-Each request is answered from the request alone: `arena.http.translate.state_of` builds a
-`State` of ``house/29-bhoos`` (RULES.md §29b) consistent with it, the bot decides (an
+Each request is answered from the request alone: `taash.arena.http.translate.state_of` builds a
+`State` of ``house/29-bhoos`` (docs/rules.md §29b) consistent with it, the bot decides (an
 observation agent from ``state.observation(seat)``, a state agent from the state), and
 `answer_of` writes its answer. A request that cannot be read, or that no deal of §29b
 fits, gets 400 with ``{"error": "..."}``; a failure of the bot 500 with the same shape;
@@ -32,7 +32,7 @@ class Served:
     decision function ``answer(path, body) -> dict`` (RequestError for a bad request)."""
 
     def __init__(self, spec: str, variant: str = VARIANT, seed: int = 0):
-        from interpreter import load_variant
+        from taash.interpreter import load_variant
         from ..registry import resolve
         self.entry = resolve(spec)
         self.variant = load_variant(variant)

@@ -1,5 +1,5 @@
 """The translation between taash and the SmartBots 29 HTTP protocol
-(protocols/bhoos-29.md; the rules are RULES.md §29b, variant ``house/29-bhoos``), both ways,
+(docs/http-bots.md; the rules are docs/rules.md §29b, variant ``house/29-bhoos``), both ways,
 as pure functions with no I/O:
 
 - arena side (`taash bot http`): `request_of(observation, ids, time_ms)` builds the
@@ -12,7 +12,7 @@ as pure functions with no I/O:
 
 Cards: the protocol writes rank then suit with ``1`` for the ace (``1S``); taash writes
 ``AS``. Bids: ``0`` is ``pass``, ``N`` is ``bid N``. A reveal (``revealTrump``) is taash's
-``expose`` (RULES.md §29b.6).
+``expose`` (docs/rules.md §29b.6).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class AnswerError(ValueError):
 
 
 class RequestError(ValueError):
-    """A request that `state_of` cannot read or that no deal of RULES.md §29b fits: the
+    """A request that `state_of` cannot read or that no deal of docs/rules.md §29b fits: the
     server answers 400 with ``{"error": message}``."""
 
 
@@ -74,7 +74,7 @@ def endpoint_of(observation: dict) -> str:
     path = ENDPOINTS.get(observation.get("phase"))
     if path is None or observation.get("players") != 4:
         raise Unsupported(f"the protocol has no request for phase {observation.get('phase')!r} "
-                          f"with {observation.get('players')} players (it plays RULES.md §29b only)")
+                          f"with {observation.get('players')} players (it plays docs/rules.md §29b only)")
     return path
 
 
@@ -99,7 +99,7 @@ def request_of(observation: dict, ids: list[str] | None = None, time_ms: float =
       (``time_ms``, ms, a float), ``cards`` (the seat's hand), ``bidHistory``
       (``[[id, bid], ...]``, 0 for a pass);
     - ``/bid``: ``bidState`` ``{defenderId, challengerId, defenderBid, challengerBid}``:
-      the holder and the challenger of RULES.md §29b.4 and their last bids (0 = none yet);
+      the holder and the challenger of docs/rules.md §29b.4 and their last bids (0 = none yet);
       before the first bid the seat asked stands as the defender and the next seat not out
       as the challenger;
     - ``/play``: ``teams`` (``[{players, bid, won}]`` for seats 0+2 and 1+3: ``bid`` is the
@@ -425,18 +425,18 @@ def state_of(variant, path: str, body, rng: random.Random | None = None, tries: 
     reveal at ``trumpRevealed``) is replayed through the engine, and every card the seat
     cannot see is dealt at random among the seats that may hold it (a seat that did not
     follow suit holds none of that suit; the revealer who did not trump holds no trump, and
-    none above an opponent's winning trump it did not beat: RULES.md §29b.6). A trump suit
+    none above an opponent's winning trump it did not beat: docs/rules.md §29b.6). A trump suit
     the seat does not know is drawn at random (it changes nothing before the reveal). The
-    dealer is the seat before the first caller (RULES.md §29b.3-4). Returns (state, seat).
+    dealer is the seat before the first caller (docs/rules.md §29b.3-4). Returns (state, seat).
     Raises RequestError for a malformed request, or one that no deal of §29b fits (the seat
     asked is not the one to act, an illegal call or card in the history)."""
-    from interpreter import State
-    from interpreter.errors import TaashError
+    from taash.interpreter import State
+    from taash.interpreter.errors import TaashError
     rng = rng or random.Random(0)
     p = parse_request(path, body)
     deck_ = variant.deck
 
-    def weakness(card: str) -> int:  # the variant's order of strength (RULES.md §29b.2)
+    def weakness(card: str) -> int:  # the variant's order of strength (docs/rules.md §29b.2)
         return -deck_.strength[deck_.card_index[card]]
     n = 4
     if p.calls:
@@ -518,7 +518,7 @@ def state_of(variant, path: str, body, rng: random.Random | None = None, tries: 
         if st.phase != want:
             raise RequestError(f"after the history the deal is in its {st.phase} phase, not asking {p.path}")
         return st, p.seat
-    raise RequestError(f"the history is not a deal of RULES.md §29b: {last_err}")
+    raise RequestError(f"the history is not a deal of docs/rules.md §29b: {last_err}")
 
 
 class _Mismatch(Exception):
@@ -550,7 +550,7 @@ def _replay(st, p: Parsed, calls, tricks, rng) -> None:
         if k <= len(p.tricks) and cards:
             winner = p.tricks[k - 1][2]
             if st.observation(declarer)["tricks"][k - 1]["winner"] != winner:
-                raise _Mismatch(f"trick {k}: the winner is not {p.ids[winner]} under RULES.md §29b.6")
+                raise _Mismatch(f"trick {k}: the winner is not {p.ids[winner]} under docs/rules.md §29b.6")
     k = len(tricks)
     if p.revealed is not None and p.revealed[0] == k and st.to_act == p.revealed[1] \
             and p.revealed[1] == p.seat and not any(a == "expose" for _, a in st.history):

@@ -31,7 +31,7 @@ import math
 import os
 import time
 
-from interpreter import load_variant
+from taash.interpreter import load_variant
 
 from .runners import InProcessRunner, LadderError, bot_factory, play_game
 
@@ -250,7 +250,7 @@ def _shipped_name(variant_name: str) -> str:
 # -- simulate -----------------------------------------------------------------------------------
 def simulate_ray(variant_name: str, matches=None, deals=None, seed: int = 0, options=None, bots=None,
                  address=None, num_cpus=None, progress=False, task_matches: int | None = None):
-    """`arena.cli.simulate` on Ray: the same (Matches not kept: no records) and the same
+    """`taash.arena.cli.simulate` on Ray: the same (Matches not kept: no records) and the same
     summary. With ``deals``, matches are played ahead in tasks and taken in order until
     ``deals`` deals; the match that crosses the limit is played again here, cut at it,
     as a local run cuts it. Returns the summary dict. Raises LadderError, CLIError,

@@ -185,7 +185,7 @@ def recompute(store, variant, differ: list | None = None) -> Ratings:
     ``differ``: a list to which a line is added for each game whose stored scores are not
     what its record replays to. Raises LadderError naming the game whose record does not
     replay."""
-    from interpreter import TaashError, replay
+    from taash.interpreter import TaashError, replay
     ref = variant_ref(variant)
     games = store.games(ref, records=True)
     ratings = Ratings()

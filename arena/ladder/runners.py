@@ -19,7 +19,7 @@ import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 
-from interpreter import Match, load_variant
+from taash.interpreter import Match, load_variant
 
 from ..children import die_with_parent
 from .ratings import GameResult
@@ -34,10 +34,10 @@ class LadderError(Exception):
 
 # -- in-process bots ------------------------------------------------------------------------
 def parse_bot_spec(text: str) -> tuple[str, object]:
-    """A registered bot name (`arena.registry`: ``heuristic``, ``random``, ...),
+    """A registered bot name (`taash.arena.registry`: ``heuristic``, ``random``, ...),
     ``NAME=package.module:factory`` or ``package.module:factory`` -> (name, its
     `BotEntry`). A factory ``f(variant)`` or ``f(variant, seed)`` returns an agent
-    (`interpreter.playout`). Raises LadderError."""
+    (`taash.interpreter.playout`). Raises LadderError."""
     from .. import registry
     from ..store import StoreError, check_bot_name
     try:
@@ -78,10 +78,10 @@ class TimedAgent:
     of kind `TIMEOUT`: its answer (if any) is dropped, the default action is played and
     the seat's bank is spent. When the game runs on its process's main thread a bot that
     does not return is interrupted at its deadline (SIGALRM); elsewhere its late answer is
-    dropped once it returns. A state agent (``decide_state``) for `interpreter.playout`."""
+    dropped once it returns. A state agent (``decide_state``) for `taash.interpreter.playout`."""
 
     def __init__(self, agent, move_ms: int = MOVE_MS, bank_ms: int = BANK_MS):
-        from interpreter.playout import policy
+        from taash.interpreter.playout import policy
         self.ask = policy(agent, "observation")
         self.move_ms, self.bank_ms = move_ms, bank_ms
         self.bank: dict[int, float] = {}
@@ -96,7 +96,7 @@ class TimedAgent:
         """The agent's answer, or a NoAnswer(`TIMEOUT`) past the deadline."""
         import threading
         import time
-        from interpreter.playout import NoAnswer
+        from taash.interpreter.playout import NoAnswer
         bank = self.bank.setdefault(seat, float(self.bank_ms))
         allowed = self.move_ms + bank
         alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
@@ -147,7 +147,7 @@ def make_bot(factory, name: str, variant):
 
 def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: int = MOVE_MS,
               bank_ms: int = BANK_MS) -> GameResult:
-    """Play one game in this process through `interpreter.playout.play`: ``factories``
+    """Play one game in this process through `taash.interpreter.playout.play`: ``factories``
     maps each bot name of ``spec.bots`` to a factory ``f(variant) -> agent``; one agent
     per name plays all its seats, as an observation agent (the same game as through the
     arena), under the arena's time control (`TimedAgent`: ``move_ms`` per decision plus
@@ -156,7 +156,7 @@ def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: i
     counts; a bot whose ``decide`` raises is named once per game in a log warning, one
     line. Raises LadderError when a factory fails (the bot's name and the error)."""
     import logging
-    from interpreter.playout import ERROR, play
+    from taash.interpreter.playout import ERROR, play
     bots = {}
     for name in dict.fromkeys(spec.bots):
         bots[name] = TimedAgent(make_bot(factories[name], name, variant), move_ms, bank_ms)

@@ -4,7 +4,7 @@ that the wire (wire.py) drains, and bot messages arrive as raw bytes. Everything
 one asyncio event loop, so the engine is only ever touched from one thread.
 
 A game is driven by callbacks, not by a task of its own: the game loop is
-`interpreter.playout.Playout`, and a decision that settles (a legal answer read from a
+`taash.interpreter.playout.Playout`, and a decision that settles (a legal answer read from a
 bot's stream, a timer, a connection change) applies its action and opens the next
 decision from that callback (`Arena._drive`), so the next request is queued for its
 seat's stream with no task woken in between. `Arena.run_game` only awaits the game's
@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 
 from google.protobuf.message import DecodeError
 
-from interpreter import Match
-from interpreter.playout import NoAnswer, Playout
+from taash.interpreter import Match
+from taash.interpreter.playout import NoAnswer, Playout
 
 from ..pb import messages_pb2 as pb
 from ..store import Store, compact_json

@@ -109,7 +109,7 @@ def recover(store: Store) -> list[dict]:
     replays with `taash replay`. Returns their GameResult dicts (see `record_of`); a game
     whose variant no longer loads, or whose record cannot be saved, is logged and kept
     for a later start."""
-    from interpreter import Match, load_variant
+    from taash.interpreter import Match, load_variant
     from .hosting import Game, TimeControl
     out = []
     for game_id, entries in store.journals().items():

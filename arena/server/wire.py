@@ -21,7 +21,7 @@ from time import monotonic
 import grpc
 from grpc_health.v1.health_pb2 import HealthCheckResponse
 
-from interpreter import VariantError, load_variant, shipped_variants
+from taash.interpreter import VariantError, load_variant, shipped_variants
 
 from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from interpreter import RecordError, VariantError
+from taash.interpreter import RecordError, VariantError
 
 from .data import BadRecord, Site, card_parts, chart_svg, game_view
 

@@ -116,7 +116,7 @@ class Site:
         {"bots": [...], "cells": {a: {b: {"w", "d", "l", "diff"}}}}, diff being the sum of
         a's team's score minus b's team's (the duplicate result when the ladder plays
         duplicate: card luck cancels over the seatings)."""
-        from interpreter import load_variant
+        from taash.interpreter import load_variant
         v = load_variant(variant)
         cells: dict[str, dict[str, dict]] = {}
         bots: set[str] = set()
@@ -241,7 +241,7 @@ def game_view(rec: dict, bots=None) -> dict:
     "players", "bots", "score", "deals": [{"dealer", "hands" (per seat, as dealt), "widow",
     "steps": [{"seat", "text", "kind", "card", "trick"}], "tricks" ([{leader, cards, winner}]),
     "result", "verdicts"}]}. Raises RecordError / VariantError as `replay` does."""
-    from interpreter import replay
+    from taash.interpreter import replay
     m = replay(rec)
     arena = rec.get("arena") or {}
     bots = list(bots or arena.get("bots") or [])

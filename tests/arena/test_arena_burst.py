@@ -1,6 +1,6 @@
 """A burst: 4,000 bot streams dial in at once and 1,000 four-seat games start together.
 No stream may be refused or cancelled (gRPC's default limit on pending calls would
-refuse about a third of them: arena.server.SERVER_OPTIONS raises it). The games are
+refuse about a third of them: taash.arena.server.SERVER_OPTIONS raises it). The games are
 stopped after a few rounds; their records are saved as cut short."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.pb import messages_pb2 as pb
-from arena.server import ArenaServer, TimeControl
-from arena.store import SQLiteStore
-from interpreter import load_variant
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.server import ArenaServer, TimeControl
+from taash.arena.store import SQLiteStore
+from taash.interpreter import load_variant
 
 GAMES = 1000
 METHOD = "/taash.arena.v1.Arena/Play"

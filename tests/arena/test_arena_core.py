@@ -29,10 +29,10 @@ import pytest
 
 from tests.helpers import ROOT
 from tests.helpers.arena_util import Server, env, record
-from interpreter import replay
-from arena.pb import arena_pb2 as apb
-from arena.pb import arena_pb2_grpc
-from arena.server.hosting import BURST_FACTOR, WRITE_STALL_S, Connection
+from taash.interpreter import replay
+from taash.arena.pb import arena_pb2 as apb
+from taash.arena.pb import arena_pb2_grpc
+from taash.arena.server.hosting import BURST_FACTOR, WRITE_STALL_S, Connection
 
 CLIENT = [sys.executable, "-m", "tests.helpers.watch_client"]
 EVENT_BOT = [sys.executable, "-m", "tests.helpers.event_bot"]

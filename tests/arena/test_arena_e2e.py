@@ -14,10 +14,10 @@ import pytest
 
 from tests.helpers.arena_util import ROOT, TAASH, Server, env, record
 
-from arena.pb import arena_pb2 as apb
-from arena.pb import arena_pb2_grpc
-from arena.pb import messages_pb2 as pb
-from interpreter import replay
+from taash.arena.pb import arena_pb2 as apb
+from taash.arena.pb import arena_pb2_grpc
+from taash.arena.pb import messages_pb2 as pb
+from taash.interpreter import replay
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +167,7 @@ def test_spectators_see_public_events_only(server):
     assert [json.loads(e.result_json)["points"] for e in ends] == \
         [d["points"] for d in replay_json(m["record"])["deals"]]
     assert events[-1].game_ended.seed == 11 and events[-1].game_ended.record == m["record"]
-    from arena.cli_arena import describe_event       # what `taash arena watch` prints
+    from taash.arena.cli_arena import describe_event       # what `taash arena watch` prints
     lines = [describe_event(ev) for ev in events]
     assert lines[0].endswith("game started: 28, seats h1, h2, h1, h2")
     assert any(line.endswith(": trump-card") for line in lines)
@@ -224,7 +224,7 @@ def test_a_python_bot_is_one_function(server, tmp_path):
     script = tmp_path / "mybot.py"
     script.write_text(
         "import sys\n"
-        "from arena.sdk import run\n\n"
+        "from taash.arena.sdk import run\n\n"
         "def decide(observation, legal_actions):\n"
         "    assert observation['seat'] in (0, 2) and observation['legal_actions'] == legal_actions\n"
         "    return legal_actions[-1]\n\n"
@@ -253,7 +253,7 @@ def test_by_default_a_seed_does_not_reveal_the_cards(tmp_path):
     """Without --public-seeds the arena salts every shuffle with a secret of its data
     directory: the hands of `--seed 5` differ from `taash simulate --seed 5`, the same
     arena deals the same cards again, and the record still replays."""
-    from interpreter import Match, load_variant
+    from taash.interpreter import Match, load_variant
     s = Server(tmp_path / "data", public_seeds=False)
     try:
         tok = s.token("h")

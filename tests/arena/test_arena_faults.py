@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.helpers.arena_util import Server, record, verdict_kinds
-from interpreter import Match, load_variant, replay
+from taash.interpreter import Match, load_variant, replay
 
 TC = dict(move_ms=400, bank_ms=200, grace_ms=800, max_strikes=3)
 
@@ -183,10 +183,10 @@ def test_verdicts_of_a_seat_that_goes_and_comes_back_name_its_open_request(tmp_p
     # for that seat); the next one gets it again (RESUMED: "sent again", resumed true),
     # and the deal is played out.
     import asyncio
-    from arena.pb import messages_pb2 as pb
-    from arena.server.hosting import Arena, Connection, TimeControl
-    from arena.server.faults import V
-    from arena.store import SQLiteStore
+    from taash.arena.pb import messages_pb2 as pb
+    from taash.arena.server.hosting import Arena, Connection, TimeControl
+    from taash.arena.server.faults import V
+    from taash.arena.store import SQLiteStore
 
     def drain(c):       # the messages queued on c so far, parsed
         out = []
@@ -282,10 +282,10 @@ def test_a_later_hello_that_toggles_batching_is_no_bad_message(tmp_path):
     # docs/protocol.md: a later hello turns batching off or on again; only one that
     # changes nothing spends the stream's bad-message budget
     import asyncio
-    from arena.pb import messages_pb2 as pb
-    from arena.server.faults import BAD_BURST
-    from arena.server.hosting import Arena, Connection, TimeControl
-    from arena.store import SQLiteStore
+    from taash.arena.pb import messages_pb2 as pb
+    from taash.arena.server.faults import BAD_BURST
+    from taash.arena.server.hosting import Arena, Connection, TimeControl
+    from taash.arena.store import SQLiteStore
 
     def hello(batch):
         m = pb.BotMessage()

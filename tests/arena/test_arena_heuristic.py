@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from arena.bots import ObservationRandomBot, RandomBot, VariantHeuristicBot
-from arena.heuristic import HeuristicBot
-from arena.sdk import GameInfo
-from interpreter.actions import default_of as default_action   # State.default_action among given actions
-from interpreter import Match, load_variant, shipped_variants
+from taash.arena.bots import ObservationRandomBot, RandomBot, VariantHeuristicBot
+from taash.arena.heuristic import HeuristicBot
+from taash.arena.sdk import GameInfo
+from taash.interpreter.actions import default_of as default_action   # State.default_action among given actions
+from taash.interpreter import Match, load_variant, shipped_variants
 
 
 def duel(name, matches, max_deals):

@@ -1,4 +1,4 @@
-"""Information (DESIGN.md): the bytes the arena sends to a seat are the same when the
+"""Information (docs/architecture.md): the bytes the arena sends to a seat are the same when the
 cards that seat cannot see are re-dealt in a way consistent with what it knows.
 
 A hidden-trump game (28) is played twice through a real arena over gRPC on localhost:
@@ -15,10 +15,10 @@ import random
 import grpc
 import pytest
 
-from arena.pb import messages_pb2 as pb
-from arena.server import ArenaServer, TimeControl
-from arena.store import SQLiteStore
-from interpreter import Match, load_variant
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.server import ArenaServer, TimeControl
+from taash.arena.store import SQLiteStore
+from taash.interpreter import Match, load_variant
 
 METHOD = "/taash.arena.v1.Arena/Play"
 
@@ -137,7 +137,7 @@ def test_bytes_to_a_seat_do_not_depend_on_cards_it_cannot_see(tmp_path, seed):
     k = (declarer + 1) % v.players                    # a seat that does not see the face-down card
     # t: seat k's second play decision (a whole trick and part of another are public), or
     # its last decision before an exposure: from then on the face-down card is public
-    # (RULES.md §28.7) and may not be re-dealt
+    # (docs/rules.md §28.7) and may not be re-dealt
     plays_of_k = [i for i, a in enumerate(actions) if seats[i] == k and a.startswith("play ")]
     exposed = next((i for i, a in enumerate(actions) if a == "expose"), len(actions))
     t = plays_of_k[1]

@@ -15,8 +15,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.server.faults import BAD_BURST, DETAIL_LIMIT, TEXT_LIMIT
-from interpreter import Match, load_variant, replay
+from taash.arena.server.faults import BAD_BURST, DETAIL_LIMIT, TEXT_LIMIT
+from taash.interpreter import Match, load_variant, replay
 from tests.helpers.arena_util import Server, record, verdict_kinds
 
 
@@ -130,7 +130,7 @@ def test_a_reissued_or_revoked_token_cuts_its_stream_at_once(server, tmp_path, h
     assert [v["kind"] for v in held] == ["CLOSED_BY_ARENA", "ABSENT"]    # the close names the open request
     assert replay(rec).deals[-1].is_terminal
     # no seat in a new game: the bot is not connected (or not even known, once revoked)
-    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
     req = apb.MatchRequest(variant="28", bots=[name, other, other, other], matches=1, seed=5, max_deals=1,
                            wait_ms=500)
     with grpc.insecure_channel(server.addr) as ch, pytest.raises(grpc.RpcError) as e:
@@ -187,7 +187,7 @@ def test_an_explicit_zero_bank_and_grace_mean_zero(server, tmp_path):
 
 
 def test_a_timed_out_hidden_trump_card_is_drawn_at_random_and_replays(server, tmp_path):
-    """28 (RULES.md §28.5): a declarer that never answers gets a face-down trump card drawn
+    """28 (docs/rules.md §28.5): a declarer that never answers gets a face-down trump card drawn
     from its legal cards, the same one on replay; over seeds, not always the first."""
     server.fault_bot("silent", "mute", server.token("mute"), tmp_path / "mute.json")
     server.wait_connected(["mute"])

@@ -17,7 +17,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.store import SQLiteStore
+from taash.arena.store import SQLiteStore
 from tests.helpers.arena_util import ROOT, TAASH, Server, env, record
 
 
@@ -66,7 +66,7 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_a_killed_main_job_ends_the_arena_and_the_bots(tmp_path, how):
-    job = subprocess.Popen([sys.executable, "-m", "arena.mainjob", "--data", str(tmp_path / "run"),
+    job = subprocess.Popen([sys.executable, "-m", "taash.arena.mainjob", "--data", str(tmp_path / "run"),
                             "--variants", "29", "--deals", "4000", "--no-node", "--bhoos-deals", "0"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
     try:
@@ -211,7 +211,7 @@ def test_observations_on_the_wire_fit_the_schema(server, tmp_path):
     out = tmp_path / "obs.jsonl"
     script.write_text(
         "import json, sys\n"
-        "from arena.sdk import run\n\n"
+        "from taash.arena.sdk import run\n\n"
         "def decide(observation, legal_actions):\n"
         "    with open(sys.argv[3], 'a') as f:\n"
         "        f.write(json.dumps(observation) + '\\n')\n"
@@ -243,7 +243,7 @@ def test_kill_9_of_the_arena_mid_match_loses_no_finished_deal(tmp_path):
     on restart the game is found, saved as cut short with every deal it had finished,
     and the record replays to the score of its row."""
     import sqlite3
-    from arena.server.persist import CUT_BY_CRASH
+    from taash.arena.server.persist import CUT_BY_CRASH
     data = tmp_path / "data"
     s = Server(data)
     try:
@@ -433,8 +433,8 @@ def test_a_match_request_past_the_limits_is_refused_with_its_reason(server):
     # a raw client's MatchRequest: each limit of docs/protocol.md is an INVALID_ARGUMENT
     # naming the field, never a game that fails later or a data directory that cannot be
     # saved to (a seed past 64 bits used to stop the arena from starting again)
-    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
-    from arena.pb import messages_pb2 as pb
+    from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    from taash.arena.pb import messages_pb2 as pb
 
     def refused(**kw):
         req = apb.MatchRequest(**{"variant": "29", "bots": ["r"] * 4, "max_deals": 1, **kw})
@@ -474,7 +474,7 @@ def test_a_match_request_past_the_limits_is_refused_with_its_reason(server):
 def test_a_call_for_many_matches_holds_only_its_parallel_games(server):
     # a million matches, two at a time: the arena starts each game as one ends (it used to
     # make a task per match up front: gigabytes, and a SIGTERM that took minutes)
-    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
     req = apb.MatchRequest(variant="28", bots=["r"] * 4, matches=1_000_000, parallel=2, max_deals=1, seed=7_000_000)
     got = []
     with grpc.insecure_channel(server.addr) as ch:
@@ -497,7 +497,7 @@ def test_a_call_for_many_matches_holds_only_its_parallel_games(server):
 def test_a_game_the_store_refuses_is_logged_and_the_arena_starts_again(tmp_path, caplog):
     # a journal whose game cannot be saved (a seed past SQLite's 64-bit integers, as a
     # client could once ask for): recovery logs it and keeps it, and the start goes on
-    from arena.server import persist
+    from taash.arena.server import persist
     store = SQLiteStore(tmp_path / "data")
     store.journal("g000001", 0, {"variant": "28", "options": {}, "seed": 2**63, "bots": ["a", "b", "a", "b"],
                                  "max_deals": 1, "time_control": {"move_ms": 2000, "bank_ms": 0, "grace_ms": 0,
@@ -550,7 +550,7 @@ def test_a_score_past_32_bits_ends_its_game_by_its_id_and_leaves_no_running_game
     game end with no id ("ValueError: Value out of range"), and the game stayed running for
     spectators and the live pages for ever. Now the result names the game and says why,
     the record holds the true scores, and a new Watch replays no running game."""
-    from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+    from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
     var = tmp_path / "huge.yaml"
     var.write_text('extends: "28"\nname: huge\nscoring:\n  effect: |\n'
                    '    when made: score[declarer_side] += 99999999999 * 99999999999\n'
@@ -558,7 +558,7 @@ def test_a_score_past_32_bits_ends_its_game_by_its_id_and_leaves_no_running_game
     [g] = server.run_matches(str(var), ["r"] * 4, seed=3, max_deals=2)
     assert g.game_id and g.deals >= 1 and list(g.score) == []     # (such a score may end the match)
     assert "a score passes the protocol's 32-bit integers" in g.error
-    from interpreter import replay
+    from taash.interpreter import replay
     assert {abs(x) for x in replay(record(g.record)).seat_scores()} == {0, 99999999999 * 99999999999}
     seen = []
     with grpc.insecure_channel(server.addr) as ch:

@@ -1,12 +1,12 @@
 """The wire contract: proto/ is the source; arena/pb/ is generated from it and must not
-drift (regenerate with `python -m arena.proto_gen`)."""
+drift (regenerate with `python -m taash.arena.proto_gen`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from arena import proto_gen
-from arena.pb import arena_pb2, messages_pb2 as pb
+from taash.arena import proto_gen
+from taash.arena.pb import arena_pb2, messages_pb2 as pb
 
 
 def test_generated_code_matches_proto():

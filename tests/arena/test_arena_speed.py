@@ -32,14 +32,14 @@ import time
 
 import pytest
 
-from arena.pb import messages_pb2 as pb
-from arena.sdk import Observation
-from arena.server import framing
-from arena.server.hosting import Outbox
-from arena.store import SQLiteStore
-from arena.store import compact_json as observation_json
-from interpreter import Match, load_variant
-from interpreter.playout import steps
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.sdk import Observation
+from taash.arena.server import framing
+from taash.arena.server.hosting import Outbox
+from taash.arena.store import SQLiteStore
+from taash.arena.store import compact_json as observation_json
+from taash.interpreter import Match, load_variant
+from taash.interpreter.playout import steps
 from tests.helpers import ROOT
 from tests.helpers.arena_util import Server, env, record
 
@@ -259,7 +259,7 @@ def test_record_file_parses_back_to_the_record(tmp_path):
 
 
 def test_sweep_frees_the_places_of_spectators_behind_without_ending_their_calls():
-    from arena.server.events import Behind, Spectators
+    from taash.arena.server.events import Behind, Spectators
 
     async def main():
         sp = Spectators(limit=3, keep=5)
@@ -279,7 +279,7 @@ def test_sweep_frees_the_places_of_spectators_behind_without_ending_their_calls(
 
 
 def test_the_spectators_budget_gives_rate_units_a_second_the_least_behind_first():
-    from arena.server.events import Budget, cost
+    from taash.arena.server.events import Budget, cost
     now = [0.0]
     b = Budget(rate=100, burst=3, clock=lambda: now[0])
     assert [b.take_nowait() for _ in range(4)] == [True, True, True, False]     # the burst, then none
@@ -341,8 +341,8 @@ def test_the_sdk_keeps_one_open_request_per_seat_however_long_the_match(tmp_path
     # about 50 KB a deal of each running game)
     import asyncio
     import grpc
-    from arena.sdk import Bot, BotClient
-    from arena.server import ArenaServer, TimeControl
+    from taash.arena.sdk import Bot, BotClient
+    from taash.arena.server import ArenaServer, TimeControl
 
     async def main():
         store = SQLiteStore(tmp_path / "data")

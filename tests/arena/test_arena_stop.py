@@ -9,12 +9,12 @@ import asyncio
 
 import grpc
 
-from arena.pb import arena_pb2 as apb
-from arena.pb import arena_pb2_grpc
-from arena.pb import messages_pb2 as pb
-from arena.server import ArenaServer, TimeControl
-from arena.server.wire import STOPPING
-from arena.store import SQLiteStore
+from taash.arena.pb import arena_pb2 as apb
+from taash.arena.pb import arena_pb2_grpc
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.server import ArenaServer, TimeControl
+from taash.arena.server.wire import STOPPING
+from taash.arena.store import SQLiteStore
 
 
 async def _stop_ends_the_watch(tmp):

@@ -1,7 +1,7 @@
 """HTTP bots of the SmartBots 29 protocol in the arena (docs/http-bots.md): each test bot
-of tests/helpers/http_bot.py (written from protocols/bhoos-29.md) is a process of its own,
+of tests/helpers/http_bot.py (written from docs/http-bots.md) is a process of its own,
 seated by `taash bot http URL` (a process too) against `taash arena serve`, on
-house/29-bhoos (RULES.md §29b). Each misbehaviour ends in its documented verdict, the
+house/29-bhoos (docs/rules.md §29b). Each misbehaviour ends in its documented verdict, the
 match completes, and its record replays."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from interpreter import replay
+from taash.interpreter import replay
 from tests.helpers import ROOT
 from tests.helpers.arena_util import TAASH, Server, env, record, verdict_kinds
 

@@ -1,5 +1,5 @@
 """The translation between taash and the SmartBots 29 HTTP protocol (arena/http/translate.py,
-protocols/bhoos-29.md, RULES.md §29b), and `taash serve http` in process. Expected values
+docs/http-bots.md, docs/rules.md §29b), and `taash serve http` in process. Expected values
 are worked out by hand from the protocol notes and the rules."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as hst
 
-from interpreter import State, load_variant
-from arena.http.translate import (Answer, AnswerError, RequestError, answer_of, card_in, card_out,
+from taash.interpreter import State, load_variant
+from taash.arena.http.translate import (Answer, AnswerError, RequestError, answer_of, card_in, card_out,
                                   default_ids, parse_answer, request_of, state_of)
 
 V = load_variant("house/29-bhoos")
 IDS = ["A0", "B0", "A1", "B1"]
 
-# the captured request of protocols/bhoos-29.md (the second call after B1's reveal)
+# the captured request of docs/http-bots.md (the second call after B1's reveal)
 CAPTURED = {"playerId": "B1", "playerIds": IDS, "timeRemaining": 1215.706928,
             "cards": ["1D", "8C", "7D", "9H", "JD", "KD"],
             "bidHistory": [["B0", 16], ["A1", 0], ["B1", 0], ["A0", 0]],
@@ -50,7 +50,7 @@ def test_the_captured_request_the_revealer_must_play_9h():
 
 
 def duel():
-    """RULES.md §29b.4's example: dealer 0, eldest 1."""
+    """docs/rules.md §29b.4's example: dealer 0, eldest 1."""
     st = State(V, dealer=0, seed=4)
     asked = []
     for a in ["bid 16", "bid 17", "bid 17", "pass", "bid 18", "pass", "pass"]:
@@ -173,7 +173,7 @@ def test_a_request_to_the_wrong_seat():
 
 def test_serve_http_answers_and_refuses_in_process():
     from aiohttp.test_utils import TestClient, TestServer
-    from arena.http.serve import Served, make_app
+    from taash.arena.http.serve import Served, make_app
 
     async def go():
         async with TestClient(TestServer(make_app(Served("heuristic")))) as c:
@@ -198,7 +198,7 @@ def test_the_bridge_client_turns_each_failure_into_its_kind():
     the card without asking again."""
     from aiohttp import web
     from aiohttp.test_utils import TestServer
-    from arena.http.bridge import BridgeError, BridgeTimeout, HttpBot
+    from taash.arena.http.bridge import BridgeError, BridgeTimeout, HttpBot
 
     answers = {}
 
@@ -286,9 +286,9 @@ class _Exposer:
 def test_served_reveals_as_the_protocol_wants():
     """A served bot that asks for the reveal: as the declarer (it knows the trump) it
     answers the reveal and its card at once; any other seat the reveal alone, and plays
-    when asked again with the trump known (protocols/bhoos-29.md, "The reveal")."""
-    from arena import registry
-    from arena.http.serve import Served
+    when asked again with the trump known (docs/http-bots.md, "The reveal")."""
+    from taash.arena import registry
+    from taash.arena.http.serve import Served
     registry.register("test-exposer", lambda v: _Exposer(), replace=True)
     try:
         served = Served("test-exposer")

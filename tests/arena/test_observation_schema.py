@@ -1,6 +1,6 @@
 """proto/observation.schema.json (the JSON Schema of a DecisionRequest's
 observation_json, docs/protocol.md) against real observations of every shipped variant,
-and its example of a hidden-trump deal against the rules (RULES.md §28.7)."""
+and its example of a hidden-trump deal against the rules (docs/rules.md §28.7)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from tests.helpers import ROOT
 
-from arena.registry import resolve
-from interpreter import Match, load_variant, shipped_variants
-from interpreter.playout import play
+from taash.arena.registry import resolve
+from taash.interpreter import Match, load_variant, shipped_variants
+from taash.interpreter.playout import play
 
 SCHEMA = json.loads((ROOT / "proto" / "observation.schema.json").read_text())
 

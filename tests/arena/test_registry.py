@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from arena import registry
-from arena.cli import main as taash_main
-from arena.ladder import InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
-from arena.ladder.runners import parse_bot_spec
-from interpreter import Match, load_variant
+from taash.arena import registry
+from taash.arena.cli import main as taash_main
+from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
+from taash.arena.ladder.runners import parse_bot_spec
+from taash.interpreter import Match, load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,7 @@ def make(variant, seed=0):
 
 def taash(*args, timeout=300):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "arena.cli", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "taash.arena.cli", *map(str, args)], capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=timeout)
 
 
@@ -80,7 +80,7 @@ def test_specs_and_aliases():
     with pytest.raises(registry.UnknownBotError, match="bad bot name"):
         registry.resolve("no good=heuristic")
     with pytest.raises(ValueError, match="already registered"):
-        registry.register("random", "arena.bots:random_bot")
+        registry.register("random", "taash.arena.bots:random_bot")
 
 
 def test_simulate_seats_registered_bots_by_name():
@@ -156,7 +156,7 @@ def test_a_factory_that_gives_no_agent_is_one_clear_error(factory, words):
     with pytest.raises(registry.UnknownBotError) as e:
         entry.make(load_variant("29"), 0)
     assert words in str(e.value) and "\n" not in str(e.value)
-    r = subprocess.run([sys.executable, "-m", "arena.cli", "simulate", "29", "--bots",
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "simulate", "29", "--bots",
                         f"mine={factory},random,random,random", "--deals", "2"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr
@@ -164,7 +164,7 @@ def test_a_factory_that_gives_no_agent_is_one_clear_error(factory, words):
 
 def test_the_random_bot_refuses_an_empty_choice():
     # with no legal action there is nothing to draw (a draw below 0 would never end)
-    from arena.bots import RandomBot
+    from taash.arena.bots import RandomBot
     with pytest.raises(ValueError, match="no legal action"):
         RandomBot(0).decide({}, [])
 
@@ -174,7 +174,7 @@ def test_the_random_bot_as_a_state_agent_draws_as_randrange():
     # Random(seed), whatever the number of legal actions (1, powers of two, between)
     import random
 
-    from arena.bots import RandomBot
+    from taash.arena.bots import RandomBot
 
     class At:   # what decide_state reads of a State
         def __init__(self, legal):

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from arena.ladder.ratings import BotStanding, GameResult
-from arena.ladder.schedule import GameSpec
-from arena.ladder.store import SQLiteLadderStore
-from arena.web.app import make_app
-from arena.web.data import Site, card_parts, game_view
-from arena.web.live import apply_event
-from arena.web.report import write_report
-from interpreter import Match, load_variant
+from taash.arena.ladder.ratings import BotStanding, GameResult
+from taash.arena.ladder.schedule import GameSpec
+from taash.arena.ladder.store import SQLiteLadderStore
+from taash.arena.web.app import make_app
+from taash.arena.web.data import Site, card_parts, game_view
+from taash.arena.web.live import apply_event
+from taash.arena.web.report import write_report
+from taash.interpreter import Match, load_variant
 from tests.helpers import ROOT
 
 
@@ -39,7 +39,7 @@ def first_legal_record(variant="29", seed=3, deals=2):
 @pytest.fixture
 def site(tmp_path):
     """A ladder of 29 with two games, scores chosen by hand: in 29 seats 0 and 2 are one
-    side, 1 and 3 the other (RULES.md §0.1), so game 1 is ann's side +3 vs bob's -1 and
+    side, 1 and 3 the other (docs/rules.md §0.1), so game 1 is ann's side +3 vs bob's -1 and
     game 2 (seats swapped) bob's side +2 vs ann's 0."""
     store = SQLiteLadderStore(tmp_path / "ladder.sqlite3")
     store.save_settings("29", {"seed": 0})
@@ -71,7 +71,7 @@ def test_game_view_follows_the_tricks():
     for d, rd in zip(view["deals"], rec["deals"]):
         assert [s["text"] for s in d["steps"]] == rd["actions"]
         plays = [s for s in d["steps"] if s["kind"] == "play"]
-        # 29: 32 cards, 8 tricks of one card per seat (RULES.md §29)
+        # 29: 32 cards, 8 tricks of one card per seat (docs/rules.md §29)
         assert len(plays) == 32 and len(d["tricks"]) == 8
         assert [p["trick"] for p in plays] == [i // 4 for i in range(32)]
         assert [p["card"] for p in plays] == [c for t in d["tricks"] for c in t["cards"]]
@@ -120,7 +120,7 @@ def test_pages_load_nothing_from_another_site(site, tmp_path):
 
 
 def test_report_command(site, tmp_path):
-    from arena.cli import main
+    from taash.arena.cli import main
     assert main(["ladder", "report", "--data", str(tmp_path), "--out", str(tmp_path / "x.html")]) == 0
     assert "Head to head" in (tmp_path / "x.html").read_text()
 
@@ -160,15 +160,15 @@ def test_a_wheel_carries_the_templates_and_static_files():
     import tomllib
     from tests.helpers import ROOT
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    pats = conf["package-data"]["arena.web"]
+    pats = conf["package-data"]["taash.arena.web"]
     web = ROOT / "arena" / "web"
     files = [p.relative_to(web).as_posix() for d in ("templates", "static") for p in (web / d).rglob("*") if p.is_file()]
     assert files and all(any(fnmatch.fnmatch(f, pat) for pat in pats) for f in files), files
-    assert "arena.web" in conf["packages"]
+    assert "taash.arena.web" in conf["packages"]
 
 
 def test_bot_page_counts_its_own_faults_by_kind(tmp_path):
-    from arena.store import SQLiteStore
+    from taash.arena.store import SQLiteStore
     st = SQLiteStore(tmp_path)
     rec = first_legal_record(deals=1)
     rec["arena"] = {"game_id": "g1", "bots": ["x", "y", "x", "y"], "verdicts": [
@@ -190,7 +190,7 @@ def test_bot_page_counts_its_own_faults_by_kind(tmp_path):
 def test_a_record_that_cannot_be_read_or_replayed_costs_only_its_own_game(tmp_path):
     # from a fresh-eyes tester: one cut-short record file made the bot's whole page a 500,
     # and a record that does not replay gave "500 Internal Server Error"
-    from arena.store import SQLiteStore
+    from taash.arena.store import SQLiteStore
     st = SQLiteStore(tmp_path)
     good, cut, bad = (st.new_game_id() for _ in range(3))
     row = {"variant": "29", "seed": 3, "bots": ["x", "y", "x", "y"], "complete": False, "score": [0] * 4,
@@ -240,7 +240,7 @@ def test_web_command_refuses_bad_arguments_in_one_line(tmp_path):
              (["--data", str(tmp_path), "--port", str(busy.getsockname()[1])], "address already in use")]
     try:
         for argv, words in cases:
-            r = subprocess.run([sys.executable, "-m", "arena.cli", "web", *argv], capture_output=True, text=True,
+            r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "web", *argv], capture_output=True, text=True,
                                cwd=ROOT, timeout=60)
             assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (argv, r.stderr)
             assert words in r.stderr.strip().splitlines()[-1], r.stderr     # said in its last line
@@ -254,7 +254,7 @@ def test_the_pages_create_no_ladder_where_there_is_none(tmp_path):
     # without a ladder stays without one
     from argparse import Namespace
 
-    from arena.web.cli import _site
+    from taash.arena.web.cli import _site
     site = _site(Namespace(store=None, data=str(tmp_path)))
     assert site.ladder is None and site.variants() == []
     assert list(tmp_path.iterdir()) == []
@@ -270,7 +270,7 @@ def test_a_game_of_a_callers_variant_file_shows_from_a_moved_data_directory(tmp_
     # the arena keeps a caller's variant text in DATA/variants/ and names it relative to the
     # record: the game's page still replays once the directory is moved
     import shutil
-    from arena.store import SQLiteStore
+    from taash.arena.store import SQLiteStore
     st = SQLiteStore(tmp_path / "data")
     kept = st.save_variant((ROOT / "variants" / "28.yaml").read_text())
     rec = first_legal_record("28", deals=1)
@@ -289,7 +289,7 @@ def test_a_ladder_made_after_the_pages_started_shows(tmp_path):
     # from a fresh-eyes tester: `taash arena serve --web`, then a ladder: the pages said
     # "No ladder yet" and /ladder/56 was 404 until the web process was started again
     import argparse
-    from arena.web.cli import _site
+    from taash.arena.web.cli import _site
     site = _site(argparse.Namespace(store=None, data=str(tmp_path)))
     assert site.ladder is None and site.variants() == []
     assert list(tmp_path.iterdir()) == []          # the pages made nothing

@@ -16,12 +16,12 @@ import random
 import grpc
 from aiohttp.test_utils import TestClient, TestServer
 
-from arena.pb import messages_pb2 as pb
-from arena.server import ArenaServer, TimeControl
-from arena.store import SQLiteStore
-from arena.web.app import make_app
-from arena.web.data import Site
-from interpreter import load_variant
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.server import ArenaServer, TimeControl
+from taash.arena.store import SQLiteStore
+from taash.arena.web.app import make_app
+from taash.arena.web.data import Site
+from taash.interpreter import load_variant
 from tests.arena.test_arena_info import first_legal_deal, redeal, seats_of
 
 METHOD = "/taash.arena.v1.Arena/Play"
@@ -98,7 +98,7 @@ def test_live_events_do_not_depend_on_unseen_cards(tmp_path):
     seats, _ = seats_of(v, hands, dealer, actions)
     declarer = seats[next(i for i, a in enumerate(actions) if a.startswith("trump-card "))]
     k = (declarer + 1) % v.players
-    # t: before the face-down card is exposed (RULES.md §28.7), at least one whole trick played
+    # t: before the face-down card is exposed (docs/rules.md §28.7), at least one whole trick played
     exposed = next((i for i, a in enumerate(actions) if a == "expose"), len(actions))
     first_play = next(i for i, a in enumerate(actions) if a.startswith("play "))
     t = min(exposed, first_play + 6)

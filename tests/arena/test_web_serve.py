@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _start(tmp_path):
-    p = subprocess.Popen([sys.executable, "-m", "arena.cli", "arena", "serve", "--port", "0", "--web", "0",
+    p = subprocess.Popen([sys.executable, "-m", "taash.arena.cli", "arena", "serve", "--port", "0", "--web", "0",
                           "--data", str(tmp_path), "--quiet"], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     lines = [p.stdout.readline(), p.stdout.readline()]
     arena = re.search(r"listening on [\d.]+:(\d+)", "".join(lines))
@@ -59,7 +59,7 @@ def test_web_pages_follow_the_arena_and_stop_with_it(tmp_path, how):
 
 def test_web_pages_follow_a_private_watch_arena(tmp_path):
     """--private-watch: the pages read DIR/watch-token and still follow the arena."""
-    p = subprocess.Popen([sys.executable, "-m", "arena.cli", "arena", "serve", "--port", "0", "--web", "0",
+    p = subprocess.Popen([sys.executable, "-m", "taash.arena.cli", "arena", "serve", "--port", "0", "--web", "0",
                           "--private-watch", "--data", str(tmp_path), "--quiet"], stdout=subprocess.PIPE, text=True,
                          cwd=ROOT)
     try:

@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-from interpreter import VariantError, check_files, load_variant
-from interpreter.dsl import BOOL, Compiler, DSLError
-from interpreter.loader import VARIANTS_DIR
+from taash.interpreter import VariantError, check_files, load_variant
+from taash.interpreter.dsl import BOOL, Compiler, DSLError
+from taash.interpreter.loader import VARIANTS_DIR
 
 HEAD = 'extends: "29"\nname: broken\n'   # lines 1 and 2
 
@@ -110,18 +110,18 @@ def test_inherited_problem_two_levels_up_is_reported_at_the_childs_extends(tmp_p
 
 
 def test_who_me_is_is_documented_for_every_rule():
-    """docs/authoring.md's "Who `me` is" table (interpreter.names.ME) names every hook of
+    """docs/authoring.md's "Who `me` is" table (taash.interpreter.names.ME) names every hook of
     the file format, and declarations; a new hook needs its line there."""
-    from interpreter.names import ME
-    from interpreter.variant import HOOKS
+    from taash.interpreter.names import ME
+    from taash.interpreter.variant import HOOKS
     assert set(ME) == set(HOOKS) | {"declarations"}
 
 
 def test_me_in_counts_as_trump_is_the_cards_player(tmp_path):
     """The guide says `me` in `play.counts_as_trump` is the card's player. With a rule that
     makes only the eldest's (seat 0's) spades trumps, seat 1's ruff with the jack of spades is not a
-    trump, and the highest heart wins (RULES.md §0.4); in 29 itself the ruff wins."""
-    from interpreter import State
+    trump, and the highest heart wins (docs/rules.md §0.4); in 29 itself the ruff wins."""
+    from taash.interpreter import State
     p = tmp_path / "me.yaml"
     p.write_text(HEAD + "play:\n  counts_as_trump: suit(card) == trump and me == eldest\n")
     # dealer 3, so seat 0 is eldest: he bids 15, the others pass, he names spades and leads
@@ -151,7 +151,7 @@ def test_sides_during_a_solo_auction(tmp_path, rule, may_pass):
     """The guide: in a solo (or called) game every seat is on one side (side 1) until the
     auction ends, and the declarer's and defenders' sides are none. The eldest (seat 1)
     is then on the dealer's side; his first call may be a pass exactly when the rule holds."""
-    from interpreter import State
+    from taash.interpreter import State
     p = tmp_path / "solo.yaml"
     p.write_text(f'extends: "304-solo"\nname: solo-sides\nauction:\n  may_pass: {rule}\n')
     st = State(load_variant(p), dealer=0, seed=3)
@@ -163,7 +163,7 @@ def test_played_is_none_until_a_seat_plays_and_whole_after_the_trick(tmp_path):
     `play.after_trick` every seat's card of the trick just completed. Here a player may
     play only hearts while the dealer (seat 3, last to play) has not played, and after a
     trick in which the dealer and the eldest both played, the target goes up by 1."""
-    from interpreter import State
+    from taash.interpreter import State
     p = tmp_path / "played.yaml"
     p.write_text(HEAD + textwrap.dedent("""\
         play:

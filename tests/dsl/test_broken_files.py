@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import VariantError, load_variant
-from interpreter.loader import VARIANTS_DIR, Problem
+from taash.interpreter import VariantError, load_variant
+from taash.interpreter.loader import VARIANTS_DIR, Problem
 
 HEAD = 'extends: "29"\nname: broken\n'   # lines 1 and 2 of most files below
 
@@ -358,7 +358,7 @@ def test_problem_format_shows_line_and_caret(tmp_path):
 # -- found by a new user --------------------------------------------------------------------
 
 def test_mistake_inside_a_preset_is_found_by_check(tmp_path):
-    from interpreter import check_files
+    from taash.interpreter import check_files
     p = write(tmp_path, HEAD + "options:\n  long: false\npresets:\n  - when: long\n    set:\n"
                               "      match: {endz: 1}\n")
     problems = check_files([p])
@@ -498,9 +498,9 @@ def test_quantifier_in_a_plain_yaml_value_gets_a_hint(tmp_path):
 
 
 def test_counts_as_trump_cannot_ask_who_wins_the_trick(tmp_path):
-    """The trick's winner is found by asking counts_as_trump (RULES.md §0.4): a rule of it
+    """The trick's winner is found by asking counts_as_trump (docs/rules.md §0.4): a rule of it
     that reads the winner would never end (found by tests/dsl/test_fuzz.py)."""
-    from interpreter import VariantError, load_variant
+    from taash.interpreter import VariantError, load_variant
     f = tmp_path / "v.yaml"
     f.write_text('extends: "29"\nname: t\nplay:\n  counts_as_trump: |\n    not ("J" < rank(winning_card))\n')
     with pytest.raises(VariantError) as e:

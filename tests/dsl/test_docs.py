@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from interpreter import Match, load_variant
+from taash.interpreter import Match, load_variant
 
 from tests.helpers import ROOT
 
@@ -60,7 +60,7 @@ def _schema_keys(node, out):
 def test_guide_documents_every_key_name_and_function():
     import json
 
-    from interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
+    from taash.interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
     schema = json.loads((ROOT / "grammar" / "variant.schema.json").read_text())
     keys = _schema_keys(schema, set()) - {"default", "choices"}
     names = set(NAMES) | set(FUNCTIONS) | {n for d in HOOK_NAMES.values() for n in d}

@@ -35,9 +35,9 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from interpreter import Match, VariantError, load_variant
-from interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
-from interpreter.variant import HOOKS
+from taash.interpreter import Match, VariantError, load_variant
+from taash.interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
+from taash.interpreter.variant import HOOKS
 
 from tests.helpers import ROOT
 
@@ -585,7 +585,7 @@ def test_integer_valued_floats(case):
 BOMB_RUNNER = textwrap.dedent("""\
     import resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    from interpreter import VariantError, load_variant
+    from taash.interpreter import VariantError, load_variant
     try:
         load_variant(sys.argv[1])
     except VariantError as e:
@@ -674,7 +674,7 @@ def variables_file(draw):
 @settings(FUZZ, max_examples=150 * SCALE)
 @given(text=variables_file())
 def test_variables_files(text):
-    from interpreter import replay, replay_json
+    from taash.interpreter import replay, replay_json
     with time_guard():
         v, problems = load_and_play(write_tmp(text), text)
         event("loaded" if v is not None else "rejected")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_variant, shipped_variants
-from interpreter import dsl, engine, guide, names
-from interpreter.cards import Deck
+from taash.interpreter import load_variant, shipped_variants
+from taash.interpreter import dsl, engine, guide, names
+from taash.interpreter.cards import Deck
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "authoring.md").read_text()
@@ -62,7 +62,7 @@ def test_guide_lists_exactly_the_registry_names_assignables_and_functions():
 
 def test_guide_tables_are_current():
     assert guide.with_tables(GUIDE) == GUIDE, \
-        "docs/authoring.md tables are stale: run `python -m interpreter.guide --write docs/authoring.md`"
+        "docs/authoring.md tables are stale: run `python -m taash.interpreter.guide --write docs/authoring.md`"
 
 
 def test_guide_without_markers_is_refused():
@@ -71,7 +71,7 @@ def test_guide_without_markers_is_refused():
 
 
 def test_hook_names_belong_to_real_hooks():
-    from interpreter.variant import HOOKS
+    from taash.interpreter.variant import HOOKS
     assert set(names.HOOK_NAMES) - set(HOOKS) == {"declare.suit"}
     assert names.HOOK_NAMES["auction.may_bid"]["number"].type == names.INT
     assert names.HOOK_NAMES["scoring.effect"]["made"].type == names.BOOL
@@ -281,12 +281,12 @@ def test_compiled_names_read_the_state_as_the_rules_say():
     assert built[rules["trick"]].fn(st, me, None, None) == 1       # 1-based, none done yet
     assert built[rules["leading"]].fn(st, me, None, None) is True  # nothing led yet
     assert built[rules["hand"]].fn(st, me, None, None) == st.hands[me]
-    assert built[rules["max_bid"]].fn(st, me, None, None) == 29    # RULES.md §29.4
+    assert built[rules["max_bid"]].fn(st, me, None, None) == 29    # docs/rules.md §29.4
     assert built[rules["deals_played"]].fn(st, me, None, None) == 0
 
 
 def test_rulebook_words_come_from_the_registry():
-    from interpreter.rulebook import rule_words
+    from taash.interpreter.rulebook import rule_words
     assert rule_words("count(in_suit(hand, trump)) > 0") == \
         "the number of cards in hand of trump is more than 0"
     assert rule_words("not made", effect=False) == "the contract is not made"
@@ -318,7 +318,7 @@ def test_may_bid_reads_only_the_bid_number():
     """The engine asks auction.may_bid once per bid number for all its denominations
     (engine.Auction.legal), which is right only while the rule has no name for the
     denomination: every hook name of auction.may_bid is the bid's number (x)."""
-    from interpreter.dsl import HOOK_NAMES
+    from taash.interpreter.dsl import HOOK_NAMES
     entries = HOOK_NAMES["auction.may_bid"]
     assert sorted(entries) == ["number"]
     assert "y" not in ast.unparse(entries["number"].build(None))

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from interpreter import load_variant, shipped_variants
-from interpreter.rulebook import diff, render, rulebook, rule_words
+from taash.interpreter import load_variant, shipped_variants
+from taash.interpreter.rulebook import diff, render, rulebook, rule_words
 
 SECTIONS = ["Players", "Deck and points", "Deal", "Auction", "Trump", "Play", "Scoring", "Match"]
 

@@ -3,8 +3,8 @@ regenerate with `make docs` when a variant changes."""
 
 import pytest
 
-from interpreter import load_variant, shipped_variants
-from interpreter.rulebook import render
+from taash.interpreter import load_variant, shipped_variants
+from taash.interpreter.rulebook import render
 
 from tests.helpers import ROOT
 

@@ -1,9 +1,9 @@
 """The variant's own variables (`variables:`), `next(seat)`/`previous(seat)` and the
 next dealer (`match.next_dealer`): issue 11, items 5, 9 (the dealer) and 10.
 
-Expected values are worked out by hand from RULES.md and the rules written here. The
+Expected values are worked out by hand from docs/rules.md and the rules written here. The
 deals are the hand-built ones of tests/helpers/rules.py (dealer 3, so seat 0 is the
-eldest): G5 (RULES.md §G5: side 0 takes 15 points, side 1 14, in tricks of one suit) and
+eldest): G5 (docs/rules.md §G5: side 0 takes 15 points, side 1 14, in tricks of one suit) and
 COURT below (side 0 takes every trick).
 """
 
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import Match, RecordError, State, VariantError, load_variant, replay, replay_json
-from interpreter import names
-from interpreter.rulebook import render
+from taash.interpreter import Match, RecordError, State, VariantError, load_variant, replay, replay_json
+from taash.interpreter import names
+from taash.interpreter.rulebook import render
 
 from tests.helpers import ROOT
 from tests.helpers.props import Redealer, redeals
@@ -226,7 +226,7 @@ def test_shipped_dealer_keeps_variant(tmp_path):
 
 
 def test_next_and_previous_wrap_around_the_table(tmp_path):
-    """RULES.md §0.1: next(s) = (s + 1) mod n; previous is its inverse; none stays none."""
+    """docs/rules.md §0.1: next(s) = (s + 1) mod n; previous is its inverse; none stays none."""
     p = write(tmp_path, """\
         variables:
           a: {type: seat, scope: deal, initial: next(dealer)}
@@ -315,7 +315,7 @@ def test_replay_text_shows_public_variables(tmp_path):
     g5_deal(m, 16)
     p = tmp_path / "rec.json"
     p.write_text(json.dumps(m.record()))
-    r = subprocess.run([sys.executable, "-m", "arena.cli", "replay", str(p)], cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "replay", str(p)], cwd=ROOT,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -325,7 +325,7 @@ def test_replay_text_shows_public_variables(tmp_path):
 
 # -- re-deal invariance: a hidden and a public variable -----------------------------------------
 
-# 28 (RULES.md §28.5): the trump suit lies face down. `trump_then` keeps it (hidden: the
+# 28 (docs/rules.md §28.5): the trump suit lies face down. `trump_then` keeps it (hidden: the
 # rules may know it, no player may); `first` is the winner of trick 1 (public: every
 # player saw the trick).
 INVARIANCE = """\

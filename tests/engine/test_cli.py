@@ -1,4 +1,4 @@
-"""The real command line, run as a subprocess (`python -m arena.cli`, cwd = the project)."""
+"""The real command line, run as a subprocess (`python -m taash.arena.cli`, cwd = the project)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ SCRIPT = Path(sys.executable).parent / "taash"
 
 def taash(*args, cwd=ROOT, timeout=120) -> subprocess.CompletedProcess:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
-    return subprocess.run([sys.executable, "-m", "arena.cli", *map(str, args)], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "taash.arena.cli", *map(str, args)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -319,13 +319,13 @@ def test_a_bot_that_raises_shows_its_first_fault(tmp_path):
         "def crash(variant):\n"
         "    return Crash()\n")
     env = dict(os.environ, NO_COLOR="1", COLUMNS="200", PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
-    r = subprocess.run([sys.executable, "-m", "arena.cli", "simulate", "29", "--bots",
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "simulate", "29", "--bots",
                         "me=crashbot:crash,random,random,random", "--deals", "2"],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "seat 0 (me), first fault: match seed 0, deal 1: error (RuntimeError: my bot broke)" in r.stdout
     assert "seat 1" not in r.stdout
-    j = subprocess.run([sys.executable, "-m", "arena.cli", "simulate", "29", "--bots",
+    j = subprocess.run([sys.executable, "-m", "taash.arena.cli", "simulate", "29", "--bots",
                         "me=crashbot:crash,random,random,random", "--deals", "2", "--json"],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     out = json.loads(j.stdout)
@@ -356,7 +356,7 @@ def test_replay_prints_an_arena_records_verdicts_under_their_deal(recorded, tmp_
          "applied": "pass", "strikes": 0, "message": "no legal answer before the deadline"},
         {"deal": 0, "index": 0, "seat": 1, "request_id": None, "kind": "DISCONNECTED"},
         "not a verdict", {"deal": "x", "kind": "TIMEOUT"}]}       # a record is any JSON: left out
-    f = tmp_path / "arena.json"
+    f = tmp_path / "taash.arena.json"
     f.write_text(json.dumps(rec))
     r = taash("replay", f)
     assert r.returncode == 0, r.stderr
@@ -380,7 +380,7 @@ def test_ctrl_c_keeps_the_records_of_the_finished_matches(tmp_path, where):
     if where == "folder":
         (tmp_path / "recs").mkdir()
     env = dict(os.environ, NO_COLOR="1")
-    p = subprocess.Popen([sys.executable, "-m", "arena.cli", "simulate", "28", "--matches", "100000", "--seed", "3",
+    p = subprocess.Popen([sys.executable, "-m", "taash.arena.cli", "simulate", "28", "--matches", "100000", "--seed", "3",
                           "--record", str(target) + ("/" if where == "folder" else ""), "--json"],
                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 60

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
+import taash.interpreter as interpreter
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -23,6 +23,6 @@ def test_engine_md_examples_run():
 
 @pytest.mark.parametrize("name", sorted(m.name for m in pkgutil.iter_modules(interpreter.__path__)))
 def test_docstring_examples_run(name):
-    mod = importlib.import_module(f"interpreter.{name}")
+    mod = importlib.import_module(f"taash.interpreter.{name}")
     res = doctest.testmod(mod, optionflags=FLAGS)
     assert res.failed == 0

@@ -1,4 +1,4 @@
-"""interpreter.draws: the same permutations as random.shuffle (deals and resamples hang
+"""taash.interpreter.draws: the same permutations as random.shuffle (deals and resamples hang
 on it: a difference would change every seeded deal)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from interpreter.draws import shuffle
+from taash.interpreter.draws import shuffle
 
 
 @settings(max_examples=300, deadline=None)

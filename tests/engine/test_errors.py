@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-import interpreter
-from interpreter import Match, State, StateError, TaashError, load_variant
+import taash.interpreter as interpreter
+from taash.interpreter import Match, State, StateError, TaashError, load_variant
 
 
 def _refused(f):

@@ -22,7 +22,7 @@ from itertools import combinations
 
 import pytest
 
-from interpreter import IllegalActionError, Match, State, load_variant
+from taash.interpreter import IllegalActionError, Match, State, load_variant
 
 from tests.helpers.props import played_by_seat
 

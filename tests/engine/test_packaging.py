@@ -1,10 +1,10 @@
-"""taash as an installed package (issue 8; DESIGN.md, Layout: "grammar/ and variants/ ship
-inside the wheel as package data").
+"""taash as an installed package: one import name, `taash`; grammar/, variants/ and proto/
+ship inside the wheel as package data; the core install is the engine alone.
 
 Fast: `find_variant` on shipped names, house names, paths and unknown names, and the
 pyproject package list. Slow (`-m slow`): build a wheel from a copy of the checkout,
 install it into a new virtualenv outside the checkout (dependencies from PyPI or pip's
-cache) and use `taash` and `import interpreter` there from a directory outside the
+cache) and use `taash` and `import taash` there from a directory outside the
 checkout. Self-contained: no conftest or helpers of tests/.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import VariantError, find_variant, load_variant, shipped_variants
+from taash.interpreter import VariantError, find_variant, load_variant, shipped_variants
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -95,14 +95,17 @@ def test_find_variant_directory_is_not_a_variant(tmp_path):
 
 def test_pyproject_lists_every_package():
     """Every folder of interpreter/ and arena/ with an __init__.py is in
-    [tool.setuptools] packages (setuptools does not find them when they are listed)."""
+    [tool.setuptools] packages as taash.* (setuptools does not find them when they are
+    listed), and the repository's top-level folders map to taash.*."""
     conf = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(conf["packages"])
     for top in ("interpreter", "arena"):
         for init in (REPO / top).rglob("__init__.py"):
-            pkg = ".".join(init.parent.relative_to(REPO).parts)
+            pkg = ".".join(("taash",) + init.parent.relative_to(REPO).parts)
             assert pkg in listed, f"{pkg} is missing from [tool.setuptools] packages"
-    assert conf["package-dir"] == {"interpreter.grammar": "grammar", "interpreter.variants": "variants"}
+    assert conf["package-dir"] == {"taash": "taash", "taash.interpreter": "interpreter", "taash.arena": "arena",
+                                   "taash.grammar": "grammar", "taash.variants": "variants", "taash.proto": "proto"}
+    assert all(p == "taash" or p.startswith("taash.") for p in listed)
 
 
 # -- an installed wheel (slow) -------------------------------------------------------------------
@@ -150,31 +153,50 @@ def installed(tmp_path_factory):
 @pytest.mark.slow
 def test_wheel_holds_every_module_and_the_data(installed):
     wheel = installed[0]
-    names = set(zipfile.ZipFile(wheel).namelist())
-    want = {p.relative_to(REPO).as_posix() for top in ("interpreter", "arena")
+    zf = zipfile.ZipFile(wheel)
+    names = set(zf.namelist())
+    want = {"taash/" + p.relative_to(REPO).as_posix() for top in ("interpreter", "arena")
             for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts}
-    want |= {"interpreter/" + p.relative_to(REPO).as_posix()
-             for folder in ("grammar", "variants") for p in (REPO / folder).rglob("*") if p.is_file()}
-    assert "interpreter/grammar/rules.lark" in want and "interpreter/variants/house/56-cot.yaml" in want
+    want |= {"taash/" + p.relative_to(REPO).as_posix()
+             for folder in ("grammar", "variants", "proto") for p in (REPO / folder).rglob("*") if p.is_file()}
+    want.add("taash/__init__.py")
+    assert {"taash/grammar/rules.lark", "taash/variants/house/56-cot.yaml",
+            "taash/proto/taash/arena/v1/arena.proto", "taash/proto/observation.schema.json"} <= want
     assert want <= names, sorted(want - names)
-    assert not [n for n in names if n.split("/")[0] in ("grammar", "variants", "tests", "bench")]
+    # one top-level import name, nothing else beside it
+    assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"taash"}
+    (top_level,) = [n for n in names if n.endswith(".dist-info/top_level.txt")]
+    assert zf.read(top_level).decode().split() == ["taash"]
 
 
 @pytest.mark.slow
-def test_installed_interpreter_finds_its_package_data(installed):
+def test_installed_package_finds_its_package_data(installed):
     _, venv, bindir, site, work = installed
     py = bindir / ("python.exe" if os.name == "nt" else "python")
-    r = _run([py, "-c", "import interpreter; print(interpreter.find_variant('304-solo'))"], cwd=work)
+    r = _run([py, "-c", "import taash; print(taash.find_variant('304-solo'))"], cwd=work)
     printed = Path(r.stdout.strip())
-    assert printed == site / "interpreter" / "variants" / "304-solo.yaml"
+    assert printed == site / "taash" / "variants" / "304-solo.yaml"
     assert printed.is_relative_to(venv) and not printed.is_relative_to(REPO)
     assert printed.read_bytes() == (REPO / "variants" / "304-solo.yaml").read_bytes()
-    r = _run([py, "-c", "import interpreter, interpreter.dsl as d; print(interpreter.__file__); "
-                        "print(d.GRAMMAR_PATH); print(len(interpreter.shipped_variants()))"], cwd=work)
+    r = _run([py, "-c", "import taash, taash.interpreter.dsl as d; print(taash.__file__); "
+                        "print(d.GRAMMAR_PATH); print(len(taash.shipped_variants()))"], cwd=work)
     mod, grammar, count = r.stdout.split("\n")[:3]
-    assert Path(mod) == site / "interpreter" / "__init__.py"
-    assert Path(grammar) == site / "interpreter" / "grammar" / "rules.lark"
+    assert Path(mod) == site / "taash" / "__init__.py"
+    assert Path(grammar) == site / "taash" / "grammar" / "rules.lark"
     assert int(count) == len(shipped_variants())
+
+
+@pytest.mark.slow
+def test_core_install_is_the_engine_alone(installed):
+    """The wheel installed without extras: the engine plays, no arena library came with it."""
+    bindir, work = installed[2], installed[4]
+    py = bindir / ("python.exe" if os.name == "nt" else "python")
+    r = _run([py, "-c", "from taash import load_variant, State; st = State(load_variant('29'), seed=1); "
+                        "print(st.phase, len(st.legal_actions()))"], cwd=work)
+    assert r.stdout.split()[0] == "auction"
+    for extra in ("grpc", "google.protobuf", "aiohttp", "openskill", "matplotlib", "jinja2", "ray"):
+        r = _run([py, "-c", f"import {extra}"], cwd=work, check=False)
+        assert r.returncode != 0, f"{extra} came with the core install"
 
 
 @pytest.mark.slow
@@ -218,4 +240,4 @@ def test_installed_variants_and_rules(installed):
     r = _run([taash, "rules", "mine.yaml", "--diff", "29"], cwd=work)
     head = r.stdout.splitlines()[0]
     assert "Twenty-nine from 16" in head and "differs from Twenty-nine" in head
-    assert "16 to 29" in r.stdout and "15 to 29" in r.stdout  # mine, then 29's (RULES.md §29.4)
+    assert "16 to 29" in r.stdout and "15 to 29" in r.stdout  # mine, then 29's (docs/rules.md §29.4)

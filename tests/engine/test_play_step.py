@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from interpreter import IllegalActionError, InvalidActionError, State, load_variant, shipped_variants
-from interpreter.engine import FIELDS
+from taash.interpreter import IllegalActionError, InvalidActionError, State, load_variant, shipped_variants
+from taash.interpreter.engine import FIELDS
 
 COMPARED = [f for group in FIELDS.values() for f in group if f not in ("_legal", "_legal_actions")]
 

@@ -1,7 +1,7 @@
 """The one game loop (interpreter/playout.py): matches it plays replay from their records
 to the same result, the same seeds give the same match, and every fault (an agent that
 raises, answers illegal or invalid text, a remote seat that gives no answer) calls the
-one hook once and gets state.default_action() (RULES.md §0.10 order; docs/protocol.md)."""
+one hook once and gets state.default_action() (docs/rules.md §0.10 order; docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from interpreter import IllegalActionError, InvalidActionError, Match, State, load_variant, replay
-from interpreter.playout import ERROR, ILLEGAL, INVALID, NoAnswer, Playout, play, play_async, steps
+from taash.interpreter import IllegalActionError, InvalidActionError, Match, State, load_variant, replay
+from taash.interpreter.playout import ERROR, ILLEGAL, INVALID, NoAnswer, Playout, play, play_async, steps
 
 
 class Seeded:
@@ -110,7 +110,7 @@ def faults_of(agent, n=8):
 def test_each_fault_calls_the_hook_once_and_gets_the_default(answer, kind, error):
     st, seen = faults_of(Faulty(answer))
     d = st.dealer
-    # RULES.md §29.4 and §0.10: eldest and the next two pass by default (pass comes first);
+    # docs/rules.md §29.4 and §0.10: eldest and the next two pass by default (pass comes first);
     # then the dealer may not pass: the lowest bid, 15; three passes end the auction; the
     # declarer (the dealer) names the first suit, S (§0.10: S H D C)
     expected = ["pass", "pass", "pass", "bid 15", "pass", "pass", "pass", "trump S"]

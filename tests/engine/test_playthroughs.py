@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import shipped_variants
+from taash.interpreter import shipped_variants
 
 from tests.playthroughs import diff, parse_header, path_for
 

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as hs
 
-from interpreter import Match, load_variant, replay, replay_json, shipped_variants
-from interpreter.engine import PHASES
+from taash.interpreter import Match, load_variant, replay, replay_json, shipped_variants
+from taash.interpreter.engine import PHASES
 
 from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
                                  check_tricks, obs_json, oracle_points, play_out,
@@ -351,7 +351,7 @@ def test_generated_auction_legal_is_the_rules(name, seed, data):
     """``Variant.auction_legal`` (dsl.Compiler.build_auction_legal) gives, at every call of
     the auction, what `engine.Auction.legal` gives asking ``may_pass``, ``may_bid`` (once
     per bid number), ``may_equal``, ``may_double`` and ``may_redouble`` one by one
-    (RULES.md §0.5, §0.10): the same ids in the same order."""
+    (docs/rules.md §0.5, §0.10): the same ids in the same order."""
     asked = []
 
     def check(s):
@@ -367,7 +367,7 @@ def test_generated_auction_legal_is_the_rules(name, seed, data):
 
 # -- the generated play step is the rules asked one by one --------------------------------
 def play_legal_by_rules(s) -> list[int]:
-    """RULES.md §0.4, §0.8, §28.7, from the variant's compiled rules asked one at a time
+    """docs/rules.md §0.4, §0.8, §28.7, from the variant's compiled rules asked one at a time
     (each its own function, as `taash rules` shows it): a question's answers; the face-down
     trump card alone at the declarer's last card; else the play declarations not made yet
     whose `when` holds, expose when `play.may_expose` holds (trump chosen, not public),

@@ -87,7 +87,7 @@ def test_the_house_rule_example_runs_as_written(folder):
 def test_simulate_with_a_bot_per_seat():
     """`--bots heuristic,heuristic,random,random`: the seats get those bots, in order."""
     env = dict(os.environ, NO_COLOR="1")
-    r = subprocess.run([sys.executable, "-m", "arena.cli", "simulate", "29", "--bots",
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "simulate", "29", "--bots",
                         "heuristic,heuristic,random,random", "--deals", "20", "--seed", "2", "--json"],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr

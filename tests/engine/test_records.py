@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from interpreter import RecordError, replay, replay_json, shipped_variants
+from taash.interpreter import RecordError, replay, replay_json, shipped_variants
 
 from tests.helpers import ROOT
 from tests.records import CORPUS, HERE, expected_path, record_path
@@ -42,7 +42,7 @@ def test_old_record_replays_to_the_same_result(name, seed):
 
 def test_the_command_line_replays_an_old_record_the_same():
     name, seed, _ = CORPUS[0]
-    out = subprocess.run([sys.executable, "-m", "arena.cli", "replay", str(record_path(name, seed)), "--json"],
+    out = subprocess.run([sys.executable, "-m", "taash.arena.cli", "replay", str(record_path(name, seed)), "--json"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == json.loads(expected_path(name, seed).read_text())

@@ -1,6 +1,6 @@
 """State.resample (interpreter/information.py) and State.default_action, by property tests
 over every shipped variant at random points of random games, and the exposed trump card
-of RULES.md §28.7 in every seat's observation, worked by hand.
+of docs/rules.md §28.7 in every seat's observation, worked by hand.
 
 Self-contained: the checks below replay through the public State API only.
 """
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as hs
 
-from interpreter import Match, State, load_variant, shipped_variants
+from taash.interpreter import Match, State, load_variant, shipped_variants
 
 VARIANTS = shipped_variants()
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -168,7 +168,7 @@ def test_default_action(name, seed, stop):
 
 
 def test_default_action_answers_cot():
-    """56-cot (RULES.md §56.8): after a defender asks `cot`, the declarer's default is
+    """56-cot (docs/rules.md §56.8): after a defender asks `cot`, the declarer's default is
     the first answer, `cot yes`."""
     v = variant("house/56-cot")
     for seed in range(40):
@@ -195,7 +195,7 @@ def first_hidden_choice(name, seed, kind):
 
 
 @pytest.mark.parametrize("name,kind,hidden", [
-    ("28", "trump-card", "trump-card"),     # RULES.md §28.5: the face-down card
+    ("28", "trump-card", "trump-card"),     # docs/rules.md §28.5: the face-down card
     ("house/29-bhoos", "trump", "trump"),  # §29b.5: the suit named secretly
     ("304-solo", "take", "take"),           # §304s: a card taken from the widow
 ])
@@ -242,7 +242,7 @@ def test_visible_default_stays_the_first():
             st.apply(a)
 
 
-# -- RULES.md §28.7: the exposed card is public ----------------------------------------
+# -- docs/rules.md §28.7: the exposed card is public ----------------------------------------
 # 28, dealer 3, eldest 0 (first four cards, then the second packet, per seat)
 HANDS_28 = [["JS", "9S", "AS", "7H", "TS", "KS", "QS", "8S"],
             ["JH", "9H", "AH", "TH", "KH", "QH", "8H", "JD"],
@@ -313,7 +313,7 @@ def test_exposed_card_played_at_the_last_trick():
 
 
 def test_widow_exchange_is_redealt_for_the_defenders_only():
-    """304-solo (RULES.md §304s.4): the declarer takes both widow cards and discards two.
+    """304-solo (docs/rules.md §304s.4): the declarer takes both widow cards and discards two.
     A defender sees only `take`/`discard`: its re-deals change the cards taken and set
     aside (the history's hidden cards follow them); the declarer, who saw the widow,
     keeps widow and set-aside cards in every re-deal."""
@@ -337,8 +337,8 @@ def test_widow_exchange_is_redealt_for_the_defenders_only():
 
 
 def test_bounded_tries_raise_a_clear_error():
-    from interpreter import TaashError
-    from interpreter.information import ResampleError, resample
+    from taash.interpreter import TaashError
+    from taash.interpreter.information import ResampleError, resample
     st = Match(variant("29"), 2).new_deal()
     with pytest.raises(ResampleError, match="no consistent deal for seat 1 in 0 tries"):
         resample(st, 1, random.Random(0), max_tries=0)

@@ -2,7 +2,7 @@
 pytest puts the project root, not ``tests/``, on ``sys.path``; see tests/conftest.py).
 
 - ``rules``, ``rules2``: hand-built deals and play helpers for tests/rules/.
-- ``props``: oracles written from RULES.md for tests/engine/test_properties.py.
+- ``props``: oracles written from docs/rules.md for tests/engine/test_properties.py.
 - ``arena_util``: `taash arena serve` and bots as real processes, for tests/arena/, tests/ladder/.
 - ``fault_bot``: a misbehaving bot, run as its own process (``python -m tests.helpers.fault_bot``).
 """

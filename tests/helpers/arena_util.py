@@ -16,7 +16,7 @@ from tests.helpers import ROOT
 
 # the console script, as a user runs it (`make test` installs it in the venv)
 _SCRIPT = Path(sys.executable).parent / "taash"
-TAASH = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-c", "import sys, arena.cli; sys.exit(arena.cli.main())"]
+TAASH = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-c", "import sys, taash.arena.cli; sys.exit(taash.arena.cli.main())"]
 FAULT_BOT = [sys.executable, "-m", "tests.helpers.fault_bot"]  # run with cwd=ROOT, env()
 
 
@@ -72,7 +72,7 @@ class Server:
 
     def wait_connected(self, names, timeout=30.0) -> None:
         """Wait until each bot in ``names`` has a connection."""
-        from arena.pb import arena_pb2 as apb, arena_pb2_grpc
+        from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
         end = time.monotonic() + timeout
         with grpc.insecure_channel(self.addr) as ch:
             stub = arena_pb2_grpc.ArenaStub(ch)
@@ -88,8 +88,8 @@ class Server:
 
     def run_matches(self, variant, bots, matches=1, seed=0, max_deals=0, timeout=300, **tc):
         """RunMatches over gRPC; returns the list of GameResult messages."""
-        from arena.pb import arena_pb2 as apb, arena_pb2_grpc
-        from arena.pb import messages_pb2 as pb
+        from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
+        from taash.arena.pb import messages_pb2 as pb
         req = apb.MatchRequest(variant=variant, bots=bots, matches=matches, seed=seed, max_deals=max_deals,
                                time_control=pb.TimeControl(**tc), wait_ms=30000)
         with grpc.insecure_channel(self.addr) as ch:

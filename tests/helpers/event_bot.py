@@ -18,7 +18,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from arena.sdk import Bot, BotClient
+from taash.arena.sdk import Bot, BotClient
 
 
 class Recorder(Bot):

@@ -45,8 +45,8 @@ from pathlib import Path
 
 import grpc
 
-from arena.pb import messages_pb2 as pb
-from arena.server.faults import NETWORK_GRACE_MS   # the arena waits that much past deadline_ms
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.server.faults import NETWORK_GRACE_MS   # the arena waits that much past deadline_ms
 
 METHOD = "/taash.arena.v1.Arena/Play"
 
@@ -214,7 +214,7 @@ async def raw_bot(args, log: Log):
 
 
 def sdk_bot(args, log: Log):
-    from arena.sdk import Bot, BotClient
+    from taash.arena.sdk import Bot, BotClient
 
     class FaultySDKBot(Bot):
         def __init__(self):

@@ -1,4 +1,4 @@
-"""HTTP bots of the SmartBots 29 protocol for the tests, written from protocols/bhoos-29.md
+"""HTTP bots of the SmartBots 29 protocol for the tests, written from docs/http-bots.md
 alone (they import nothing of taash): stdlib HTTP/1.1 servers with keep-alive, one process
 each.
 
@@ -6,7 +6,7 @@ each.
 
 prints ``listening on http://127.0.0.1:PORT`` and serves until killed. MODE:
 
-- ``legal``: plays legally (RULES.md §29b) from the request alone, never reveals;
+- ``legal``: plays legally (docs/rules.md §29b) from the request alone, never reveals;
 - ``reveal``: as legal, but asks for the reveal whenever void (the declarer too), without
   a card, and plays its duty in the second call;
 - ``reveal-card``: as reveal, but the declarer reveals and plays in one answer;
@@ -103,7 +103,7 @@ class Brain:
         return hand[-1], False
 
     def duty(self, r):
-        """The revealer's card in the reveal trick (RULES.md §29b.6)."""
+        """The revealer's card in the reveal trick (docs/rules.md §29b.6)."""
         me, hand, played, ids = r["playerId"], r["cards"], r["played"], r["playerIds"]
         trump = r["trumpSuit"]
         trumps = [c for c in hand if c[1] == trump]

@@ -1,5 +1,5 @@
-"""Helpers for tests/engine/test_properties.py: independent oracles written from RULES.md, and
-the re-dealing of the cards a seat cannot see (DESIGN.md, "Information").
+"""Helpers for tests/engine/test_properties.py: independent oracles written from docs/rules.md, and
+the re-dealing of the cards a seat cannot see (docs/architecture.md, "Information").
 
 Nothing here calls engine internals: the helpers read public State fields (hands, dealt,
 widow, history, tricks, trick_cards, trick_seats, trump_card, declarer, phase, side) and
@@ -14,9 +14,9 @@ import random
 import re
 from collections import Counter
 
-from interpreter import IllegalActionError, State
+from taash.interpreter import IllegalActionError, State
 
-# RULES.md §0.3: every suit ranks J 9 A T K Q 8 7, high to low (a variant may list other
+# docs/rules.md §0.3: every suit ranks J 9 A T K Q 8 7, high to low (a variant may list other
 # ranks of the 52-card pack: `use_ranks` sets its order); §0.10: suits S H D C.
 STRENGTH_ORDER = "J9ATKQ87"
 ALL_RANKS = "23456789TJQKA"
@@ -32,7 +32,7 @@ def use_ranks(v) -> None:
 
 
 def strength(card: str) -> int:
-    """Higher is stronger (RULES.md §0.3)."""
+    """Higher is stronger (docs/rules.md §0.3)."""
     return len(STRENGTH_ORDER) - STRENGTH_ORDER.index(card[0])
 
 
@@ -60,7 +60,7 @@ _CATEGORY = {"pass": (0, 0), "bid": (1, 0), "double": (2, 0), "redouble": (3, 0)
 
 
 def action_sort_key(action: str):
-    """A sort key for RULES.md §0.10 from the action text alone. Where §0.10 says nothing
+    """A sort key for docs/rules.md §0.10 from the action text alone. Where §0.10 says nothing
     (the order of declarations among themselves, of trump suits, of called, taken or
     discarded cards) the key ties."""
     parts = action.split()
@@ -244,7 +244,7 @@ def check_conservation(st: State) -> None:
         f"missing {sorted(text[c] for c in (Counter(deck.cards()) - whole).elements())}")
 
 
-# -- the trick-winner oracle (property 4, RULES.md §0.4, §28.7, §H) ----------------------
+# -- the trick-winner oracle (property 4, docs/rules.md §0.4, §28.7, §H) ----------------------
 def _norm(rule: str) -> str:
     return re.sub(r"\s+", " ", rule.strip())
 

@@ -2,12 +2,12 @@
 tests/rules/test_house_29.py).
 
 Every deal below is written out card by card so the tests control who holds what. A
-seat's list is in the order dealt (RULES.md §0.7): the first four cards are the first
+seat's list is in the order dealt (docs/rules.md §0.7): the first four cards are the first
 packet (held during the auction; the hidden trump card of §28.5 comes from them), the
 last four the second packet. All deals use dealer 3, so seat 0 is the eldest (§0.2): it
 calls first and leads trick 1.
 
-Expected values in the tests are worked out by hand from RULES.md; the trick-by-trick
+Expected values in the tests are worked out by hand from docs/rules.md; the trick-by-trick
 comments next to each deal give the reasoning (points: J3 9=2 A1 T1, strength
 J 9 A T K Q 8 7, §0.3, §29.2).
 """
@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from interpreter import IllegalActionError, InvalidActionError, Match, State, load_variant
+from taash.interpreter import IllegalActionError, InvalidActionError, Match, State, load_variant
 
 _VARIANTS: dict = {}
 
@@ -111,7 +111,7 @@ def match_with(name: str, scores, seed: int = 0) -> Match:
 
 
 # ---------------------------------------------------------------------------------------
-# G5 (RULES.md §G): every seat holds two cards of each suit and every trick is four
+# G5 (docs/rules.md §G): every seat holds two cards of each suit and every trick is four
 # cards of one suit, so everybody follows and trump never matters. Side 0 (seats 0, 2)
 # takes JS 9S AS TS (7), JH 7H 8H QH (3), 9D KD 8D 7D (2) and the last trick
 # AC TC KC QC (2 + 1): 15; side 1 takes the rest: 14.

@@ -3,16 +3,16 @@ house rules (tests/rules/test_rules_56.py, test_rules_304.py, test_rules_304_sol
 test_house_more.py). The helpers of tests/helpers/rules.py assume four players; these
 work for any number of seats.
 
-A seat's list is in the order dealt (RULES.md §0.7). In 56, 304 and solo 304 every card
+A seat's list is in the order dealt (docs/rules.md §0.7). In 56, 304 and solo 304 every card
 is dealt before the auction (§56.3, §304.3, §304s.3), so the order inside a hand matters
-only for the dealing packets. Expected values are worked out by hand from RULES.md in the
+only for the dealing packets. Expected values are worked out by hand from docs/rules.md in the
 comments next to each deal (strength J 9 A T K Q 8 7, §0.3; points 56: J3 9=2 A1 T1,
 §56.2; 304: J30 9=20 A11 T10 K3 Q2, §304.2).
 """
 
 from __future__ import annotations
 
-from interpreter import State, load_variant
+from taash.interpreter import State, load_variant
 
 _VARIANTS: dict = {}
 
@@ -70,7 +70,7 @@ def is_decl(action: str) -> bool:
 
 
 def split_legal(legal):
-    """(declarations as a set, the other actions in their order). RULES.md §0.10 places
+    """(declarations as a set, the other actions in their order). docs/rules.md §0.10 places
     declarations as one block between the auction/exchange actions and `expose`; it does
     not order the declarations among themselves."""
     decl = [a for a in legal if is_decl(a)]
@@ -145,7 +145,7 @@ J56 = [
 ]
 J56_TRICKS = [(0, f"J{s} 9{s} A{s} T{s} K{s} Q{s}", 0, 7) for s in "SSHHDDCC"]
 
-# G2 (RULES.md §G) (dealer 0, eldest 1 leads trick 1): clubs JC(1) 9C(2) JC(3) then seat 4,
+# G2 (docs/rules.md §G) (dealer 0, eldest 1 leads trick 1): clubs JC(1) 9C(2) JC(3) then seat 4,
 # which has no club and holds KH and QD, then TC(5), AC(0).
 G2_HANDS = [
     "AC AC TC QC JS JS 9S 9S",
@@ -159,7 +159,7 @@ G2_HANDS = [
 # =======================================================================================
 # 304 (dealer 3, eldest 0).
 #
-# G8 (RULES.md §G): A = seat 0 (declarer, bid 200, trump S, calls JH), B = seat 1,
+# G8 (docs/rules.md §G): A = seat 0 (declarer, bid 200, trump S, calls JH), B = seat 1,
 # C = seat 2 (holds JH: the partner), D = seat 3. Every seat holds two cards of each suit
 # and every trick below is four cards of one suit, so the trump never decides a trick.
 G8_HANDS = [
@@ -238,7 +238,7 @@ SLAM304_TRICKS = [(0, f"{r}{s} A{s} K{s} 8{s}" if r == "J" else f"{r}{s} T{s} Q{
 # =======================================================================================
 # Solo 304 (3 players, dealer 2, eldest 0).
 #
-# G9 (RULES.md §G): seat 0 bids 170; widow JC 7D (30). Seat 0 holds six spades JS AS TS
+# G9 (docs/rules.md §G): seat 0 bids 170; widow JC 7D (30). Seat 0 holds six spades JS AS TS
 # KS QS 9S and TH QH 8H 7H; seat 1 and seat 2 hold one spade each.
 G9_HANDS = [
     "JS AS TS KS QS 9S TH QH 8H 7H",

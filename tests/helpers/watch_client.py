@@ -22,8 +22,8 @@ from pathlib import Path
 
 import grpc
 
-from arena.pb import arena_pb2 as apb
-from arena.pb import arena_pb2_grpc
+from taash.arena.pb import arena_pb2 as apb
+from taash.arena.pb import arena_pb2_grpc
 
 
 def _never():

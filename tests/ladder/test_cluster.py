@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import InProcessRunner, LadderError, LadderSettings, open_store, recompute, run_ladder
-from arena.ladder import cluster
-from interpreter import load_variant
+from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, open_store, recompute, run_ladder
+from taash.arena.ladder import cluster
+from taash.interpreter import load_variant
 from tests.helpers import ROOT
 
 BOTS = {"heuristic": "heuristic", "random": "random"}
@@ -31,7 +31,7 @@ def killer(variant, seed=0):
     """A bot that plays as ``heuristic`` and, on a Ray worker of this module once the
     test has armed it (file ``armed`` in $TAASH_TEST_KILL_DIR), SIGKILLs its own worker
     process at the third game it is seated in, once (file ``fired`` holds the pid)."""
-    from arena.bots import heuristic_bot
+    from taash.arena.bots import heuristic_bot
     d = os.environ.get(KILL_DIR)
     if d and os.path.exists(os.path.join(d, "armed")):
         with open(os.path.join(d, "calls"), "a") as f:
@@ -99,7 +99,7 @@ def test_the_same_standings_on_ray_as_locally(ray_cpus2, tmp_path, variant, sett
 @pytest.mark.slow
 @pytest.mark.parametrize("variant,how", [("28", {"deals": 45}), ("56", {"matches": 9})])
 def test_simulate_on_ray_gives_the_local_summary(ray_cpus2, variant, how):
-    from arena.cli import simulate
+    from taash.arena.cli import simulate
     bots = ["heuristic", "random"] * (load_variant(variant).players // 2)
     _, local = simulate(load_variant(variant), how.get("matches"), how.get("deals"), 5, bots=bots, keep=False)
     far = cluster.simulate_ray(variant, how.get("matches"), how.get("deals"), 5, bots=bots, task_matches=2)
@@ -201,7 +201,7 @@ def test_a_ray_ladder_into_postgresql_equals_a_local_one_in_sqlite(ray_cpus2, po
 # -- the command line and its errors ---------------------------------------------------------------
 @pytest.mark.slow
 def test_cli_ladder_run_on_ray_then_locally_resumes_nothing(ray_cpus2, tmp_path, capsys):
-    from arena.cli import main
+    from taash.arena.cli import main
     args = ["ladder", "run", "--variant", "28", "--bots", "heuristic,random", "--deals", "24", "--seed", "1",
             "--data", str(tmp_path), "--json", "--quiet"]
     assert main([*args, "--cluster", "ray"]) == 0
@@ -214,7 +214,7 @@ def test_cli_ladder_run_on_ray_then_locally_resumes_nothing(ray_cpus2, tmp_path,
 
 @pytest.mark.slow
 def test_cli_simulate_on_ray_prints_the_local_json(ray_cpus2, capsys):
-    from arena.cli import main
+    from taash.arena.cli import main
     args = ["simulate", "304", "--deals", "12", "--seed", "2", "--json"]
     assert main(args) == 0
     near = capsys.readouterr().out
@@ -227,7 +227,7 @@ def test_a_bot_a_worker_cannot_import_is_one_clear_error(ray_cpus2, tmp_path, mo
     # a module the driver imports from a folder on its own sys.path only
     mod = tmp_path / "mine"
     mod.mkdir()
-    (mod / "drivers_only_bot.py").write_text("from arena.bots import random_bot as factory\n")
+    (mod / "drivers_only_bot.py").write_text("from taash.arena.bots import random_bot as factory\n")
     monkeypatch.syspath_prepend(str(mod))
     bots = {"mine": "mine=drivers_only_bot:factory", "random": "random"}
     with pytest.raises(LadderError) as e:
@@ -237,7 +237,7 @@ def test_a_bot_a_worker_cannot_import_is_one_clear_error(ray_cpus2, tmp_path, mo
 
 
 def test_without_ray_cluster_ray_says_how_to_install_it(monkeypatch, tmp_path, capsys):
-    from arena.cli import main
+    from taash.arena.cli import main
     monkeypatch.setitem(sys.modules, "ray", None)      # import ray -> ImportError
     with pytest.raises(LadderError, match=r"pip install 'taash\[ray\]'"):
         cluster.connect()
@@ -252,7 +252,7 @@ def test_without_ray_cluster_ray_says_how_to_install_it(monkeypatch, tmp_path, c
 def test_an_unreachable_cluster_is_one_line_and_fast(tmp_path, capsys):
     pytest.importorskip("ray")
     import socket
-    from arena.cli import main
+    from taash.arena.cli import main
     with socket.socket() as s:     # a port of this machine that nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

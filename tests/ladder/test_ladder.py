@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import (GameResult, InProcessRunner, LadderError, LadderSettings, Ratings, open_store,
+from taash.arena.ladder import (GameResult, InProcessRunner, LadderError, LadderSettings, Ratings, open_store,
                           recompute, run_ladder, seatings)
-from arena.ladder.ratings import event_outcomes, game_teams, ranks_of
-from arena.ladder.schedule import GameSpec, pairs_by_rating, plan_round, round_seed
-from interpreter import load_variant, replay
+from taash.arena.ladder.ratings import event_outcomes, game_teams, ranks_of
+from taash.arena.ladder.schedule import GameSpec, pairs_by_rating, plan_round, round_seed
+from taash.interpreter import load_variant, replay
 
 from tests.helpers import ROOT
 
@@ -44,7 +44,7 @@ def ladder(tmp_path, variant, deals, bots=BOTS, **kw):
 
 def run_cli(*args, timeout=120):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "arena.cli", "ladder", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "taash.arena.cli", "ladder", *args], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=timeout)
 
 
@@ -259,7 +259,7 @@ def _stored_games(db: Path) -> int:
 def _start_until(args, data: Path, games: int) -> subprocess.Popen:
     """Start `taash ladder ARGS` and return once ``games`` games are stored (or it ended)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "arena.cli", "ladder", *args], cwd=ROOT, env=env,
+    p = subprocess.Popen([sys.executable, "-m", "taash.arena.cli", "ladder", *args], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 60
     while _stored_games(data / "ladder.sqlite3") < games and p.poll() is None and time.monotonic() < end:
@@ -353,7 +353,7 @@ def test_cli_errors_are_one_clear_line(tmp_path, args, code, message):
     (["plot"], 1, "no rated games to plot"),
 ])
 def test_cli_errors_of_a_database_without_that_ladder(tmp_path, args, code, message):
-    from arena.ladder import open_store
+    from taash.arena.ladder import open_store
     open_store(None, tmp_path).close()
     r = run_cli(*args, "--data", str(tmp_path))
     assert r.returncode == code, r.stderr

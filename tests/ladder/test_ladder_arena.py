@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import ArenaRunner, InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
-from arena.mainjob import Processes
+from taash.arena.ladder import ArenaRunner, InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
+from taash.arena.mainjob import Processes
 
 from tests.helpers import ROOT
 
@@ -25,7 +25,7 @@ def arena(tmp_path_factory):
     try:
         procs.start_arena()
         for name, kind in (("random", "random"), ("heuristic", "heuristic")):
-            procs.start_bot(name, [sys.executable, "-m", "arena.cli", "bot", kind], procs.token(name))
+            procs.start_bot(name, [sys.executable, "-m", "taash.arena.cli", "bot", kind], procs.token(name))
         procs.token("ghost")   # registered, never connected
         procs.wait_connected(["random", "heuristic"])
         yield procs
@@ -87,7 +87,7 @@ def test_a_missing_bot_is_a_clear_error_and_loses_nothing(arena, tmp_path):
 
 def test_cli_ladder_through_the_arena_seats_every_connected_bot(arena, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "run", "--variant", "28", "--arena", arena.addr,
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "ladder", "run", "--variant", "28", "--arena", arena.addr,
                         "--data", str(arena.data), "--store", str(tmp_path / "l.sqlite3"), "--deals", "4",
                         "--game-deals", "1", "--duplicate", "--json"],
                        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
@@ -115,10 +115,10 @@ def _our_processes(marker: str) -> list[str]:
 
 @pytest.mark.slow
 def test_make_run_main_job_short(tmp_path):
-    """`make run` runs `python -m arena.mainjob`; this is the same with fewer deals."""
+    """`make run` runs `python -m taash.arena.mainjob`; this is the same with fewer deals."""
     data = tmp_path / "run-data"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-m", "arena.mainjob", "--data", str(data), "--deals", "6",
+    r = subprocess.run([sys.executable, "-m", "taash.arena.mainjob", "--data", str(data), "--deals", "6",
                         "--game-deals", "1"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     out = r.stdout
@@ -141,7 +141,7 @@ def test_make_run_main_job_short(tmp_path):
     other = tmp_path / "mine"
     other.mkdir()
     (other / "keep.txt").write_text("x")
-    r2 = subprocess.run([sys.executable, "-m", "arena.mainjob", "--data", str(other)], capture_output=True,
+    r2 = subprocess.run([sys.executable, "-m", "taash.arena.mainjob", "--data", str(other)], capture_output=True,
                         text=True, cwd=ROOT, env=env, timeout=120)
     assert r2.returncode == 1 and "not made by the main job" in r2.stderr
     assert (other / "keep.txt").exists()

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-from arena.ladder import InProcessRunner, LadderError
-from arena.ladder.schedule import GameSpec
-from arena.registry import BotEntry
-from interpreter import Match, load_variant, replay
+from taash.arena.ladder import InProcessRunner, LadderError
+from taash.arena.ladder.schedule import GameSpec
+from taash.arena.registry import BotEntry
+from taash.interpreter import Match, load_variant, replay
 
 from tests.helpers import ROOT
 
@@ -47,7 +47,7 @@ def test_a_bot_that_never_answers_gets_the_default_at_its_deadline(factory):
 
 def test_a_timeout_in_worker_processes_too():
     bots = {"slow": "slow=tests.helpers.ladder_bots:hang", "random": "random"}
-    from arena.ladder import parse_bot_spec
+    from taash.arena.ladder import parse_bot_spec
     specs = dict(parse_bot_spec(b) for b in bots.values())
     runner = InProcessRunner("28", specs, move_ms=20, bank_ms=0)
     games = [SPEC, GameSpec("r00000/a/b/s1", "r00000/a/b/s1", 0, 6, SPEC.bots, 1)]
@@ -71,7 +71,7 @@ def test_a_failing_factory_is_a_ladder_error_before_any_game():
 
 def run_cli(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "arena.cli", "ladder", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "taash.arena.cli", "ladder", *args], capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=120)
 
 
@@ -104,7 +104,7 @@ def test_commands_that_read_a_ladder_create_none(tmp_path, command):
 
 
 def test_verify_with_nothing_to_verify_fails(tmp_path):
-    from arena.ladder import open_store
+    from taash.arena.ladder import open_store
     open_store(None, tmp_path).close()          # a ladder database with no ladder in it
     r = run_cli("verify", "--data", str(tmp_path))
     assert r.returncode == 1 and "nothing to verify" in r.stderr

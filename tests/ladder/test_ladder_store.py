@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import InProcessRunner, LadderSettings, SQLiteLadderStore, StoreError, open_store, recompute, run_ladder
-from arena.ladder.store import _redact
-from interpreter import load_variant
+from taash.arena.ladder import InProcessRunner, LadderSettings, SQLiteLadderStore, StoreError, open_store, recompute, run_ladder
+from taash.arena.ladder.store import _redact
+from taash.interpreter import load_variant
 
 BOTS = {"heuristic": "heuristic", "random": "random"}
 

@@ -6,9 +6,9 @@ seat's cards in the order dealt (and the widow). That header is the input; the r
 the file is what the engine must make of it when `play` drives it with `Agent`:
 
     #<n> seat <s> | <phase> | bid <high bid> by <seat> | trump <as the seat knows it> | score <..>
-      hand: <the seat's hand, RULES.md §0.10 order: suits S H D C, strength high to low>
+      hand: <the seat's hand, docs/rules.md §0.10 order: suits S H D C, strength high to low>
       trick: <seat>:<card> ...          (the trick so far, when one is on the table)
-      legal: <State.legal_actions(), in the engine's order, RULES.md §0.10>
+      legal: <State.legal_actions(), in the engine's order, docs/rules.md §0.10>
       > <the action taken>
 
 and at the end the deal's ``State.result()`` (the shape of `taash replay --json`, less
@@ -43,7 +43,7 @@ SEEDS = {"house/29-double": 2,    # seed 1: both chances to double are passed up
          # revealer over-trumps an opponent's trump discarded before the reveal (§29b.4, .6)
          "house/29-bhoos": 2510}
 # kinds the agent takes half of the time when one is legal, so that declarations, exposes,
-# doubles and the answers to questions appear in the games (RULES.md §0.10 kinds)
+# doubles and the answers to questions appear in the games (docs/rules.md §0.10 kinds)
 SPECIAL = ("declare", "expose", "double", "redouble", "answer")
 
 
@@ -68,7 +68,7 @@ class Agent:
 
 
 def hand_text(v, cards: list[str]) -> str:
-    """Cards in RULES.md §0.10 order: by suit in the deck's order (S H D C), then by
+    """Cards in docs/rules.md §0.10 order: by suit in the deck's order (S H D C), then by
     strength high to low (the deck's ``ranks``); a card text is rank then suit."""
     suits, ranks = v.data["deck"]["suits"], [str(r) for r in v.data["deck"]["ranks"]]
     return " ".join(sorted(cards, key=lambda c: (suits.index(c[-1]), ranks.index(c[:-1])))) or "-"

@@ -6,7 +6,7 @@ and small fixtures.
 
 Every deal is written out card by card; the expected values are worked out by hand in the
 comments (Court Piece: A high, seven tricks of thirteen win, all thirteen score 2; 29:
-RULES.md §29, points J3 9=2 A1 T1, last trick 1). Dealer 3, so seat 0 is the eldest.
+docs/rules.md §29, points J3 9=2 A1 T1, last trick 1). Dealer 3, so seat 0 is the eldest.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import textwrap
 
 import pytest
 
-from interpreter import Match, State, load_variant
-from interpreter.rulebook import render
+from taash.interpreter import Match, State, load_variant
+from taash.interpreter.rulebook import render
 
 from tests.helpers.rules import do, play_out
 
@@ -270,7 +270,7 @@ def test_seats_that_sit_out_take_no_part_in_a_later_doubling(tmp_path):
     # 0 declares; his partner 2 and the dealer 3 sit out; 1 passes at the declare step
     do(st, "0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S", "0 declare single", "1 pass")
     assert st.out == [False, False, True, True]
-    # doubling (RULES.md §H): defenders from next(declarer) = 1, then 3 (out): only 1;
+    # doubling (docs/rules.md §H): defenders from next(declarer) = 1, then 3 (out): only 1;
     # after his double the contractors from 2 (out), then 0: only 0 may redouble
     assert st.phase == "doubling" and st.to_act == 1
     do(st, "1 double")

@@ -1,10 +1,10 @@
-"""RULES.md §H (and §56.8): the house rules 29-double, 28-seventh-card, 56-alt-table,
+"""docs/rules.md §H (and §56.8): the house rules 29-double, 28-seventh-card, 56-alt-table,
 56-cot, 56-4p-32-cards, 56-8p-48-cards and 304-last-trick-10, each a file in
 variants/house/.
 
 Deals: G5_HANDS and A_HANDS from tests/helpers/rules.py (29/28, dealer 3, eldest 0);
 F56, J56 (56, dealer 5, eldest 0), G8_HANDS and CUT_HANDS (304, dealer 3) from
-tests/helpers/rules2.py. Expected values are worked out from RULES.md in the comments.
+tests/helpers/rules2.py. Expected values are worked out from docs/rules.md in the comments.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import random
 
 import pytest
 
-from interpreter import Match, State
-from interpreter.loader import VariantError
+from taash.interpreter import Match, State
+from taash.interpreter.loader import VariantError
 
 from tests.helpers.rules import A_HANDS, G5_HANDS, do, hand_of, illegal, new_state, play_g5, plays
 from tests.helpers.rules import play_out
@@ -44,7 +44,7 @@ def dbl_deal(bid=15, scores=None, declarer=0):
 
 
 def test_h_29_double_after_trump_before_second_packet():
-    """RULES.md §H 29-double: right after trump is named and before the second packet,
+    """docs/rules.md §H 29-double: right after trump is named and before the second packet,
     each defender in turn from next(declarer) calls double or pass: seat 0 declares, seat 1
     calls first, with four cards in every hand."""
     st = dbl_deal()
@@ -62,7 +62,7 @@ def test_h_29_double_after_trump_before_second_packet():
 
 
 def test_h_29_double_undoubled_scores_1():
-    """RULES.md §H 29-double, §G G5: nobody doubles: G5 at 15 made: +1."""
+    """docs/rules.md §H 29-double, §G G5: nobody doubles: G5 at 15 made: +1."""
     st = dbl_deal()
     do(st, "1 pass", "3 pass")
     play_g5(st)
@@ -70,7 +70,7 @@ def test_h_29_double_undoubled_scores_1():
 
 
 def test_h_29_double_from_next_declarer():
-    """RULES.md §H 29-double: from next(declarer): seat 1 declares, seat 2 calls first, then
+    """docs/rules.md §H 29-double: from next(declarer): seat 1 declares, seat 2 calls first, then
     seat 0."""
     st = dbl_deal(declarer=1)
     assert st.phase == "doubling" and st.to_act == 2
@@ -81,7 +81,7 @@ def test_h_29_double_from_next_declarer():
 
 
 def test_h_29_double_redouble_from_next_doubler():
-    """RULES.md §H 29-double: once one defender doubles, no more doubling calls; each
+    """docs/rules.md §H 29-double: once one defender doubles, no more doubling calls; each
     member of the declarer's side in turn from next(doubler) calls redouble or pass: seat
     1 doubles -> seat 2, then seat 0. Seat 0 redoubles: G5 at 15 made: 1 x 4 = +4."""
     st = dbl_deal()
@@ -99,7 +99,7 @@ def test_h_29_double_redouble_from_next_doubler():
 
 
 def test_h_29_double_second_defender_doubles_failed_x2():
-    """RULES.md §H 29-double: seat 1 passes, seat 3 doubles; redouble calls from next(3) =
+    """docs/rules.md §H 29-double: seat 1 passes, seat 3 doubles; redouble calls from next(3) =
     seat 0, then seat 2; both pass. G5 at 16 (side 0 takes 15) failed: -1 x 2 = -2."""
     st = dbl_deal(bid=16)
     do(st, "1 pass", "3 double")
@@ -113,7 +113,7 @@ def test_h_29_double_second_defender_doubles_failed_x2():
 
 
 def test_h_29_double_redoubled_failed_x4():
-    """RULES.md §H 29-double: G5 at 16 redoubled (seat 1 doubles, seat 2 redoubles): -4."""
+    """docs/rules.md §H 29-double: G5 at 16 redoubled (seat 1 doubles, seat 2 redoubles): -4."""
     st = dbl_deal(bid=16)
     do(st, "1 double", "2 redouble")
     play_g5(st)
@@ -121,7 +121,7 @@ def test_h_29_double_redoubled_failed_x4():
 
 
 def test_h_29_double_no_cap():
-    """RULES.md §H 29-double: game points x2 or x4, no cap: side 0 at 5 makes G5
+    """docs/rules.md §H 29-double: game points x2 or x4, no cap: side 0 at 5 makes G5
     redoubled: 9; the match (first to 6, §29.9) is over."""
     m = Match(variant2(DBL), 0)
     m.scores = [5, 0]
@@ -141,7 +141,7 @@ def sev_deal():
 
 
 def test_h_28_seventh_card_is_an_option_beside_trump_card():
-    """RULES.md §H 28-seventh-card: beside `trump-card CARD` (one of his first four) the
+    """docs/rules.md §H 28-seventh-card: beside `trump-card CARD` (one of his first four) the
     declarer may act `trump-card seventh`; plain 28 has no such action."""
     st = sev_deal()
     legal = st.legal_actions()
@@ -155,7 +155,7 @@ def test_h_28_seventh_card_is_an_option_beside_trump_card():
 
 
 def test_h_28_seventh_card_face_down_he_receives_3_and_sees_it():
-    """RULES.md §H 28-seventh-card: the third card of his second packet (9C) goes face down
+    """docs/rules.md §H 28-seventh-card: the third card of his second packet (9C) goes face down
     as the trump card instead of into his hand: he receives 3 cards (QS JC AC) and sees it;
     the others receive 4 and do not see it."""
     st = sev_deal()
@@ -173,7 +173,7 @@ def test_h_28_seventh_card_face_down_he_receives_3_and_sees_it():
 
 
 def test_h_28_seventh_card_hidden_trump_rules_apply():
-    """RULES.md §H 28-seventh-card, §28.6, §28.7: trump C is hidden: the declarer may not
+    """docs/rules.md §H 28-seventh-card, §28.6, §28.7: trump C is hidden: the declarer may not
     lead a club (JC AC) before exposure; seat 1 (no spade) may expose on AS, and then 9C
     goes into seat 0's hand, trump C is public, and seat 1 must play a trump (TC or KC)."""
     st = sev_deal()
@@ -189,7 +189,7 @@ def test_h_28_seventh_card_hidden_trump_rules_apply():
 
 
 def test_h_28_seventh_card_played_face_down_at_trick_8():
-    """RULES.md §H 28-seventh-card, §28.8: never exposed, the face-down 9C is the
+    """docs/rules.md §H 28-seventh-card, §28.8: never exposed, the face-down 9C is the
     declarer's last card. Trick by trick (nobody exposes; the clubs discarded before have
     no trump power): T1 AS JD JS 7C: JS (seat 2), 7; T2 9S 8C KS 9D: 9S, 4; T3 TS QD QS
     AD: TS, 2; T4 8S 8D 8H 7H: 0; T5 7S 7D KH 9H: 2; T6 TD JH AC AH: TD (AC no power), 6;
@@ -213,7 +213,7 @@ def test_h_28_seventh_card_played_face_down_at_trick_8():
 # == 56-alt-table =========================================================================
 @pytest.mark.parametrize("bid,fig", [(39, 1), (40, 2), (47, 2), (48, 3), (55, 3), (56, 4)])
 def test_h_56_alt_table_made(bid, fig):
-    """RULES.md §56.8 alternative table: made 28-39 1, 40-47 2, 48-55 3, 56 4 (J56: side 0
+    """docs/rules.md §56.8 alternative table: made 28-39 1, 40-47 2, 48-55 3, 56 4 (J56: side 0
     takes 56)."""
     st = state(ALT, J56, dealer=5)
     do(st, f"0 bid {bid} NT", "1 pass", "2 pass", "3 pass", "4 pass", "5 pass")
@@ -224,7 +224,7 @@ def test_h_56_alt_table_made(bid, fig):
 
 @pytest.mark.parametrize("bid,fig", [(37, 2), (40, 3), (47, 3), (48, 4), (55, 4), (56, 5)])
 def test_h_56_alt_table_failed(bid, fig):
-    """RULES.md §56.8 alternative table: failed 28-39 2, 40-47 3, 48-55 4, 56 5 (F56: side 0
+    """docs/rules.md §56.8 alternative table: failed 28-39 2, 40-47 3, 48-55 4, 56 5 (F56: side 0
     takes 36)."""
     st = state(ALT, F56, dealer=5)
     do(st, f"0 bid {bid} H", "1 pass", "2 pass", "3 pass", "4 pass", "5 pass")
@@ -234,7 +234,7 @@ def test_h_56_alt_table_failed(bid, fig):
 
 
 def test_h_56_alt_table_doubling_kept():
-    """RULES.md §56.8, §56.7: the alternative table keeps x2 / x4: J56 at 56 doubled made
+    """docs/rules.md §56.8, §56.7: the alternative table keeps x2 / x4: J56 at 56 doubled made
     8, redoubled 16 (12/12 -> 28/-4: the sides still hold 24)."""
     st = state(ALT, J56, dealer=5)
     do(st, "0 bid 56 NT", "1 double", "2 pass", "3 pass", "4 pass", "5 pass", "0 pass")
@@ -262,7 +262,7 @@ def cot_deal(rows, call="bid 28 NT", then=(), scores=None):
 
 
 def test_h_56_cot_defender_asks_before_his_card():
-    """RULES.md §56.8 cot: a defender may act `cot` on his turn before his card (a
+    """docs/rules.md §56.8 cot: a defender may act `cot` on his turn before his card (a
     declaration, §0.10: before the cards); the contractors may not (seat 0 leading)."""
     st = cot_deal(J56)
     assert st.legal_actions() == ["play JS", "play JH", "play JD", "play JC"]
@@ -275,7 +275,7 @@ def test_h_56_cot_defender_asks_before_his_card():
 
 
 def test_h_56_cot_declarer_answers_at_once_then_asker_plays_once_per_deal():
-    """RULES.md §56.8 cot: the declarer answers at once, `cot yes` or `cot no`, and the
+    """docs/rules.md §56.8 cot: the declarer answers at once, `cot yes` or `cot no`, and the
     asker then plays; once per deal (seat 3 may not ask again)."""
     st = cot_deal(J56)
     do(st, "0 play JS", "1 cot")
@@ -290,7 +290,7 @@ def test_h_56_cot_declarer_answers_at_once_then_asker_plays_once_per_deal():
 
 
 def test_h_56_cot_answered_by_the_final_bidder():
-    """RULES.md §56.8 cot: the declarer is the seat that made the final bid: seat 0 opens
+    """docs/rules.md §56.8 cot: the declarer is the seat that made the final bid: seat 0 opens
     28, seat 2 (its partner) bids 29 NT; seat 1 asks in trick 1: seat 2 answers."""
     st = state(COT, J56, dealer=5)
     do(st, "0 bid 28 NT", "1 pass", "2 bid 29 NT", "3 pass", "4 pass", "5 pass", "0 pass",
@@ -303,7 +303,7 @@ def test_h_56_cot_answered_by_the_final_bidder():
 
 
 def test_h_56_cot_leader_may_ask():
-    """RULES.md §56.8 cot: on his turn in tricks 1 to 7, also as leader: F56 (side 0's
+    """docs/rules.md §56.8 cot: on his turn in tricks 1 to 7, also as leader: F56 (side 0's
     contract), seat 3 leads trick 4 and may ask; seat 2 (a contractor) leading trick 3 may
     not."""
     st = cot_deal(F56)
@@ -317,7 +317,7 @@ def test_h_56_cot_leader_may_ask():
 
 
 def test_h_56_cot_tricks_1_to_7_only():
-    """RULES.md §56.8 cot: in tricks 1 to 7 only: J56, seat 1 may ask in trick 7, not in
+    """docs/rules.md §56.8 cot: in tricks 1 to 7 only: J56, seat 1 may ask in trick 7, not in
     trick 8."""
     st = cot_deal(J56)
     tricks_n(st, J56_TRICKS[:6])
@@ -330,7 +330,7 @@ def test_h_56_cot_tricks_1_to_7_only():
 
 
 def test_h_56_cot_yes_every_trick_scores_as_made():
-    """RULES.md §56.8 cot: after `yes`, taking every trick scores as made (J56 at 28: +1)."""
+    """docs/rules.md §56.8 cot: after `yes`, taking every trick scores as made (J56 at 28: +1)."""
     st = cot_deal(J56)
     do(st, "0 play JS", "1 cot", "0 cot yes", "1 play 9S", "2 play AS", "3 play TS",
        "4 play KS", "5 play QS")
@@ -339,7 +339,7 @@ def test_h_56_cot_yes_every_trick_scores_as_made():
 
 
 def test_h_56_cot_yes_losing_a_trick_fails_twice_the_failed_figure():
-    """RULES.md §56.8 cot: after `yes`, losing any trick makes the deal a failure costing
+    """docs/rules.md §56.8 cot: after `yes`, losing any trick makes the deal a failure costing
     twice the failed figure: F56 at 28, side 0 takes 36 (>= 28) but loses trick 3: 2 x 2 =
     4: 8/16."""
     st = cot_deal(F56)
@@ -352,7 +352,7 @@ def test_h_56_cot_yes_losing_a_trick_fails_twice_the_failed_figure():
 
 
 def test_h_56_cot_yes_failure_doubled_and_band():
-    """RULES.md §56.8 cot: twice the failed figure, then x2 for a double: F56 at 28 doubled
+    """docs/rules.md §56.8 cot: twice the failed figure, then x2 for a double: F56 at 28 doubled
     with cot yes: 2 x 2 x 2 = 8: 4/20. At 40 (failed figure 3): 6: 6/18."""
     st = cot_deal(F56, then=["double"])
     do(st, "0 play JS", "1 cot", "0 cot yes")
@@ -368,7 +368,7 @@ def test_h_56_cot_yes_failure_doubled_and_band():
 
 @pytest.mark.parametrize("call,scores", [("bid 28 H", [13, 11]), ("bid 37 H", [10, 14])])
 def test_h_56_cot_no_changes_nothing(call, scores):
-    """RULES.md §56.8 cot: `no` changes nothing: F56 (side 0 takes 36) at 28 made +1; at 37
+    """docs/rules.md §56.8 cot: `no` changes nothing: F56 (side 0 takes 36) at 28 made +1; at 37
     failed -2."""
     st = cot_deal(F56, call=call)
     do(st, "0 play JS", "1 cot", "0 cot no")
@@ -389,7 +389,7 @@ P4_HANDS = [
 
 
 def test_h_56_4p_32_cards_variant():
-    """RULES.md §56.2, §56.3, §H 56-4p-32-cards: four players without K and Q: 32 cards,
+    """docs/rules.md §56.2, §56.3, §H 56-4p-32-cards: four players without K and Q: 32 cards,
     8 each in packets of 4, 56 points; only 4 players."""
     v = variant2(P4)
     assert v.players == 4 and v.cards_per_seat == 8
@@ -403,7 +403,7 @@ def test_h_56_4p_32_cards_variant():
 
 
 def test_h_56_4p_32_cards_play():
-    """RULES.md §H 56-4p-32-cards, §56.4, §56.7: P4: seat 0 bids 56 NT, three passes end
+    """docs/rules.md §H 56-4p-32-cards, §56.4, §56.7: P4: seat 0 bids 56 NT, three passes end
     the auction (n-1 = 3); side 0 takes all 56: made, figure 3: 15/9. K and Q do not
     exist."""
     st = state(P4, P4_HANDS, dealer=3)
@@ -422,7 +422,7 @@ def test_h_56_4p_32_cards_play():
 
 # == 56-8p-48-cards =======================================================================
 def test_h_56_8p_48_cards_variant():
-    """RULES.md §56.2, §56.3, §H 56-8p-48-cards: eight players with the 48-card deck
+    """docs/rules.md §56.2, §56.3, §H 56-8p-48-cards: eight players with the 48-card deck
     (J 9 A T K Q, two copies): 6 each in packets of 3; 56 points; only 8 players."""
     v = variant2(P8)
     assert v.players == 8 and v.cards_per_seat == 6
@@ -437,7 +437,7 @@ def test_h_56_8p_48_cards_variant():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_h_56_8p_48_cards_deals_and_plays(seed):
-    """RULES.md §H 56-8p-48-cards: every card before the auction (6 each), the eldest must
+    """docs/rules.md §H 56-8p-48-cards: every card before the auction (6 each), the eldest must
     open, 7 passes end the auction, 6 tricks of 8 cards, 56 points, sides alternate."""
     v = variant2(P8)
     st = State(v, dealer=7, seed=seed)
@@ -453,7 +453,7 @@ def test_h_56_8p_48_cards_deals_and_plays(seed):
 
 # == 304-last-trick-10 ====================================================================
 def test_h_304_last_trick_10_total_314_bids_unchanged():
-    """RULES.md §H 304-last-trick-10: 314 in all; bids unchanged (155..300 in steps of 5, 5
+    """docs/rules.md §H 304-last-trick-10: 314 in all; bids unchanged (155..300 in steps of 5, 5
     to 30 above the high bid)."""
     v = variant2(LT10)
     assert v.total == 314 and v.last_trick == 10
@@ -465,7 +465,7 @@ def test_h_304_last_trick_10_total_314_bids_unchanged():
 
 
 def test_h_304_last_trick_10_g8_defender_takes_last_trick():
-    """RULES.md §H 304-last-trick-10: G8 (D gives KH): B wins trick 8 (21) + 10: B 56;
+    """docs/rules.md §H 304-last-trick-10: G8 (D gives KH): B wins trick 8 (21) + 10: B 56;
     A's side 182, defenders 132: 314; target 180: made, A and C +1."""
     st = state(LT10, G8_HANDS, dealer=3)
     do(st, "0 bid 180", "1 pass", "2 pass", "3 bid 185", "0 bid 200", "3 pass",
@@ -481,7 +481,7 @@ def test_h_304_last_trick_10_g8_defender_takes_last_trick():
 
 
 def test_h_304_last_trick_10_declarer_takes_last_trick():
-    """RULES.md §H 304-last-trick-10: CUT at 160 (no marriage shown): seat 0 wins trick 8
+    """docs/rules.md §H 304-last-trick-10: CUT at 160 (no marriage shown): seat 0 wins trick 8
     (37) + 10: declarer's side 252 + 10 = 262, defenders 52."""
     st = state(LT10, CUT_HANDS, dealer=3)
     do(st, "0 bid 160", "1 pass", "2 pass", "3 pass", "0 trump S", "0 call AH")

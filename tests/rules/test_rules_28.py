@@ -1,6 +1,6 @@
-"""RULES.md §28 (Twenty-eight, hidden trump) and golden case G7.
+"""docs/rules.md §28 (Twenty-eight, hidden trump) and golden case G7.
 
-Deals A, B, C are in tests/helpers/rules.py; expected values are worked out from RULES.md
+Deals A, B, C are in tests/helpers/rules.py; expected values are worked out from docs/rules.md
 in the comments. Dealer 3 throughout, so seat 0 is the eldest.
 """
 
@@ -46,7 +46,7 @@ def c_trick1_exposed(st):
 
 # -- §28.1 --------------------------------------------------------------------------------
 def test_28_1_four_players_partners_opposite_counter_clockwise():
-    """RULES.md §28.1, §0.1: four players, partners opposite, counter-clockwise (display
+    """docs/rules.md §28.1, §0.1: four players, partners opposite, counter-clockwise (display
     only: the auction still goes 0, 1, 2, 3). Deal A: seat 2 wins tricks for declarer
     seat 0's side; the made contract shows +1 on seats 0 and 2."""
     v = variant("28")
@@ -59,7 +59,7 @@ def test_28_1_four_players_partners_opposite_counter_clockwise():
 
 # -- §28.2 --------------------------------------------------------------------------------
 def test_28_2_deck_28_points_no_last_trick_point():
-    """RULES.md §28.2: 32 cards, J3 9=2 A1 T1: 28 in all, no last-trick point. Deal A
+    """docs/rules.md §28.2: 32 cards, J3 9=2 A1 T1: 28 in all, no last-trick point. Deal A
     without exposure: side 0 23, side 1 gets only trick 8 (QC JH 8H 9H = 0+3+0+2 = 5, no
     bonus): 23 + 5 = 28."""
     v = variant("28")
@@ -72,7 +72,7 @@ def test_28_2_deck_28_points_no_last_trick_point():
 
 # -- §28.3 --------------------------------------------------------------------------------
 def test_28_3_trump_card_from_first_four_then_four_more():
-    """RULES.md §28.3, §28.5: 4 each, auction, a trump card from the declarer's first four
+    """docs/rules.md §28.3, §28.5: 4 each, auction, a trump card from the declarer's first four
     (8H AS KS KH, not the second packet's QS JC 9C AC), then 4 more each; the declarer then
     holds 7 cards in hand."""
     st = new_state("28", A_HANDS)
@@ -92,7 +92,7 @@ def test_28_3_trump_card_from_first_four_then_four_more():
 
 # -- §28.4 / G7 ---------------------------------------------------------------------------
 def test_28_4_eldest_must_bid_at_least_14():
-    """RULES.md §28.4: the eldest must bid, 14..28; no pass, no 13, no 29."""
+    """docs/rules.md §28.4: the eldest must bid, 14..28; no pass, no 13, no 29."""
     st = new_state("28", G5_HANDS)
     assert st.to_act == 0
     assert st.legal_actions() == bids(14, 28)
@@ -102,7 +102,7 @@ def test_28_4_eldest_must_bid_at_least_14():
 
 
 def test_28_4_later_calls_pass_or_higher_bid():
-    """RULES.md §28.4: each later call is pass or a bid strictly above the high bid, at
+    """docs/rules.md §28.4: each later call is pass or a bid strictly above the high bid, at
     most 28 (the opponent seat 1 after 14: pass, 15..28)."""
     st = new_state("28", G5_HANDS)
     do(st, "0 bid 14")
@@ -111,7 +111,7 @@ def test_28_4_later_calls_pass_or_higher_bid():
 
 
 def test_28_4_bid_over_partner_at_least_20():
-    """RULES.md §28.4: a bid over one's own partner's high bid must be at least 20: after
+    """docs/rules.md §28.4: a bid over one's own partner's high bid must be at least 20: after
     0: 14, 1: pass, seat 2 may pass or bid 20..28."""
     st = new_state("28", G5_HANDS)
     do(st, "0 bid 14", "1 pass")
@@ -123,7 +123,7 @@ def test_28_4_bid_over_partner_at_least_20():
 
 
 def test_28_4_partner_rule_only_when_partner_holds_the_high_bid():
-    """RULES.md §28.4: after 0: 14, 1: 15 the high bid is an opponent's, so seat 2 (who
+    """docs/rules.md §28.4: after 0: 14, 1: 15 the high bid is an opponent's, so seat 2 (who
     partners seat 0) may bid 16."""
     st = new_state("28", G5_HANDS)
     do(st, "0 bid 14", "1 bid 15")
@@ -131,14 +131,14 @@ def test_28_4_partner_rule_only_when_partner_holds_the_high_bid():
 
 
 def test_28_4_over_partners_high_bid_of_20_or_more():
-    """RULES.md §28.4: over a partner's 21 the next bid 22 is already at least 20."""
+    """docs/rules.md §28.4: over a partner's 21 the next bid 22 is already at least 20."""
     st = new_state("28", G5_HANDS)
     do(st, "0 bid 21", "1 pass")
     assert st.legal_actions() == ["pass"] + bids(22, 28)
 
 
 def test_28_4_pass_is_not_final():
-    """RULES.md §28.4: a pass is not final: 0: 14, 1 pass, 2 pass, 3: 15, 0 pass, 1 pass,
+    """docs/rules.md §28.4: a pass is not final: 0: 14, 1 pass, 2 pass, 3: 15, 0 pass, 1 pass,
     seat 2 (passed once) bids 16 over opponent seat 3; three passes: seat 2 at 16."""
     st = new_state("28", G5_HANDS)
     do(st, "0 bid 14", "1 pass", "2 pass", "3 bid 15", "0 pass", "1 pass")
@@ -150,14 +150,14 @@ def test_28_4_pass_is_not_final():
 
 
 def test_28_4_ends_at_once_on_28():
-    """RULES.md §28.4: the auction ends at once on a bid of 28."""
+    """docs/rules.md §28.4: the auction ends at once on a bid of 28."""
     st = new_state("28", G5_HANDS)
     do(st, "0 bid 14", "1 bid 28")
     assert st.phase == "trump" and st.declarer == 1 and st.bid == 28
 
 
 def test_28_4_three_passes_end():
-    """RULES.md §28.4: three consecutive passes after a bid end the auction."""
+    """docs/rules.md §28.4: three consecutive passes after a bid end the auction."""
     st = new_state("28", G5_HANDS)
     do(st, "0 bid 14", "1 pass", "2 pass")
     assert st.phase == "auction"
@@ -166,7 +166,7 @@ def test_28_4_three_passes_end():
 
 
 def test_g7_partner_overcall():
-    """RULES.md §G G7: E (seat 0) 15, N (1) 16, W (2) pass: S (3, N's partner) may not bid
+    """docs/rules.md §G G7: E (seat 0) 15, N (1) 16, W (2) pass: S (3, N's partner) may not bid
     17, may bid 20; E, N, W then pass: S declares at 20."""
     st = new_state("28", G5_HANDS, dealer=3)
     do(st, "0 bid 15", "1 bid 16", "2 pass")
@@ -179,7 +179,7 @@ def test_g7_partner_overcall():
 
 # -- §28.5 --------------------------------------------------------------------------------
 def test_28_5_hidden_trump_card():
-    """RULES.md §28.5: the face-down card is seen by the declarer only and is not part of
+    """docs/rules.md §28.5: the face-down card is seen by the declarer only and is not part of
     his hand until exposed."""
     st = deal_a()
     assert st.trump_card == st.v.deck.parse("8H")
@@ -196,7 +196,7 @@ def test_28_5_hidden_trump_card():
 
 # -- §28.6 --------------------------------------------------------------------------------
 def test_28_6_declarer_may_not_lead_trump_before_exposure():
-    """RULES.md §28.6: deal A, seat 0 leads with AS KS KH QS JC 9C AC (8H face down): the
+    """docs/rules.md §28.6: deal A, seat 0 leads with AS KS KH QS JC 9C AC (8H face down): the
     trump suit (KH) may not be led."""
     st = deal_a()
     assert st.legal_actions() == plays("AS KS QS JC 9C AC")
@@ -204,7 +204,7 @@ def test_28_6_declarer_may_not_lead_trump_before_exposure():
 
 
 def test_28_6_declarer_with_nothing_but_trumps_may_lead_them():
-    """RULES.md §28.6: deal B: the declarer holds only hearts (7H face down): he may lead
+    """docs/rules.md §28.6: deal B: the declarer holds only hearts (7H face down): he may lead
     any of JH 9H AH TH KH QH 8H."""
     st = new_state("28", B_HANDS)
     do(st, "0 bid 14", "1 pass", "2 pass", "3 pass")
@@ -215,7 +215,7 @@ def test_28_6_declarer_with_nothing_but_trumps_may_lead_them():
 
 
 def test_28_6_trumps_have_no_power_before_exposure():
-    """RULES.md §28.6, §28.7: deal A, trick 1 AS 9H 7S JH without exposure: the hearts
+    """docs/rules.md §28.6, §28.7: deal A, trick 1 AS 9H 7S JH without exposure: the hearts
     (the hidden trump suit) have no power; AS, highest spade, wins for seat 0 (1+2+0+3 = 6
     points)."""
     st = deal_a()
@@ -228,7 +228,7 @@ def test_28_6_trumps_have_no_power_before_exposure():
 
 
 def test_28_6_restriction_ends_with_exposure():
-    """RULES.md §28.6: after the exposure the declarer may lead trumps (see the
+    """docs/rules.md §28.6: after the exposure the declarer may lead trumps (see the
     self-exposure of §28.7 below: seat 0 leads trick 3 with KH among his choices)."""
     st = _declarer_self_exposes()
     assert st.to_act == 0
@@ -237,7 +237,7 @@ def test_28_6_restriction_ends_with_exposure():
 
 # -- §28.7 --------------------------------------------------------------------------------
 def test_28_7_expose_only_by_a_void_follower():
-    """RULES.md §28.7: never the leader, and not a player who can follow suit. Deal A:
+    """docs/rules.md §28.7: never the leader, and not a player who can follow suit. Deal A:
     seat 0 leads (no expose); seat 2 holds spades (no expose); seat 1 (no spades) may."""
     st = deal_a()
     assert "expose" not in st.legal_actions()
@@ -250,7 +250,7 @@ def test_28_7_expose_only_by_a_void_follower():
 
 
 def test_28_7_expose_shows_card_and_exposer_must_trump():
-    """RULES.md §28.7: seat 1 exposes: the declarer takes 8H into his hand, trump is public,
+    """docs/rules.md §28.7: seat 1 exposes: the declarer takes 8H into his hand, trump is public,
     and seat 1 must then play a trump (9H AH 7H)."""
     st = deal_a()
     do(st, "0 play AS", "1 expose")
@@ -265,7 +265,7 @@ def test_28_7_expose_shows_card_and_exposer_must_trump():
 
 
 def test_28_7_discard_before_exposure_is_not_a_trump():
-    """RULES.md §28.7: deal A trick 1: AS, seat 1 discards 9H (no exposure), 7S, seat 3
+    """docs/rules.md §28.7: deal A trick 1: AS, seat 1 discards 9H (no exposure), 7S, seat 3
     exposes and must trump (JH TH QH), plays QH. 9H was played before the exposure and is
     not a trump; QH is: seat 3 wins (AS 1 + 9H 2 = 3 points to side 1)."""
     st = deal_a()
@@ -277,7 +277,7 @@ def test_28_7_discard_before_exposure_is_not_a_trump():
 
 
 def test_28_7_exposer_without_trumps_plays_any_card():
-    """RULES.md §28.7: 'must play a trump if he holds one'. Deal B: seat 0 leads JH (he
+    """docs/rules.md §28.7: 'must play a trump if he holds one'. Deal B: seat 0 leads JH (he
     holds only hearts); seat 1 (only spades) exposes 7H and may then play any spade."""
     st = new_state("28", B_HANDS)
     do(st, "0 bid 14", "1 pass", "2 pass", "3 pass", "0 trump-card 7H", "0 play JH")
@@ -305,7 +305,7 @@ def _declarer_self_exposes():
 
 
 def test_28_7_declarer_may_expose_himself_and_must_trump():
-    """RULES.md §28.7: the declarer, when void, may expose himself and must then play a
+    """docs/rules.md §28.7: the declarer, when void, may expose himself and must then play a
     trump (any trump he holds)."""
     st = _declarer_self_exposes()
     # T2 TD 7D 8H AD: 1 + 0 + 0 + 1 = 2 to side 0; T1 AS JD JS 7C: 1+3+3+0 = 7
@@ -314,7 +314,7 @@ def test_28_7_declarer_may_expose_himself_and_must_trump():
 
 # -- §28.8 --------------------------------------------------------------------------------
 def test_28_8_face_down_card_is_the_declarers_last_card():
-    """RULES.md §28.8: never exposed: in trick 8 `play 8H` is seat 0's only action (no
+    """docs/rules.md §28.8: never exposed: in trick 8 `play 8H` is seat 0's only action (no
     expose). Before that the face-down card is not playable (trick 7: seat 0, no diamonds,
     may expose or play KH)."""
     st = deal_a()
@@ -329,7 +329,7 @@ def test_28_8_face_down_card_is_the_declarers_last_card():
 
 
 def test_28_8_face_down_card_counts_as_trump_exposing_trick():
-    """RULES.md §28.8, §28.7: trick 8 QC JH 8H 9H: JH was discarded before the exposure
+    """docs/rules.md §28.8, §28.7: trick 8 QC JH 8H 9H: JH was discarded before the exposure
     (no trump); 8H is exposed as played and is a trump; 9H is played after the exposure and
     is a trump too, and higher: seat 1 wins (0+3+0+2 = 5). Side 0 keeps its 23; trump H is
     public at the end."""
@@ -345,7 +345,7 @@ def test_28_8_face_down_card_counts_as_trump_exposing_trick():
 
 # -- §28.9 --------------------------------------------------------------------------------
 def test_28_9_after_exposure_void_player_may_play_any_card():
-    """RULES.md §28.9: deal A trick 1: AS, seat 1 exposes and plays 7H, seat 2 7S; seat 3
+    """docs/rules.md §28.9: deal A trick 1: AS, seat 1 exposes and plays 7H, seat 2 7S; seat 3
     (no spades) may now play any card, trump or not (the duty to trump is only the
     exposer's). It plays QH, a trump after the exposure and higher than 7H: seat 3 wins."""
     st = deal_a()
@@ -356,7 +356,7 @@ def test_28_9_after_exposure_void_player_may_play_any_card():
 
 
 def test_28_9_later_tricks_any_card_when_void():
-    """RULES.md §28.9: deal C, seat 0 declares 16; trick 1 exposed (seat 1 wins with AH).
+    """docs/rules.md §28.9: deal C, seat 0 declares 16; trick 1 exposed (seat 1 wins with AH).
     Trick 2: seat 1 leads QD; seat 2 (no diamonds, holds JH 9H TH) may play any card."""
     st = c_trick1_exposed(deal_c_seat0(16))
     do(st, "1 play QD")
@@ -366,7 +366,7 @@ def test_28_9_later_tricks_any_card_when_void():
 # -- §28.10 -------------------------------------------------------------------------------
 @pytest.mark.parametrize("bid,target", [(14, 18), (22, 26), (26, 28), (28, 28)])
 def test_28_10_pair_by_other_side_raises_target_not_above_28(bid, target):
-    """RULES.md §28.10: deal C, seat 0 declares; seat 1 (other side) shows the pair (KH QH)
+    """docs/rules.md §28.10: deal C, seat 0 declares; seat 1 (other side) shows the pair (KH QH)
     leading trick 2: target + 4 but not above 28: 14 -> 18, 22 -> 26, 26 -> 28, 28 -> 28."""
     st = c_trick1_exposed(deal_c_seat0(bid))
     assert st.legal_actions() == ["declare pair"] + plays("KH QH QD 8D 7D JC 9C")
@@ -378,7 +378,7 @@ def test_28_10_pair_by_other_side_raises_target_not_above_28(bid, target):
 @pytest.mark.parametrize("bid,target", [(22, 18), (20, 16), (18, 16), (17, 16), (16, 16),
                                         (15, 15)])
 def test_28_10_pair_by_declarers_side_lowers_target_not_below_16(bid, target):
-    """RULES.md §28.10: deal C, seat 3 declares (7H face down) and its partner seat 1 shows
+    """docs/rules.md §28.10: deal C, seat 3 declares (7H face down) and its partner seat 1 shows
     the pair: target - 4 but not below 16, and a target already below 16 stays: 22 -> 18,
     20 -> 16, 18 -> 16, 17 -> 16, 16 -> 16, 15 -> 15."""
     st = c_trick1_exposed(deal_c_seat3(bid))
@@ -388,7 +388,7 @@ def test_28_10_pair_by_declarers_side_lowers_target_not_below_16(bid, target):
 
 
 def test_28_10_pair_only_after_exposure():
-    """RULES.md §28.10: deal C, seat 0 declares 16. T1 AS 9C 8S JS (no exposure): seat 3
+    """docs/rules.md §28.10: deal C, seat 0 declares 16. T1 AS 9C 8S JS (no exposure): seat 3
     wins with JS, so seat 1's side has a trick; in trick 2 seat 1 (KH QH) may not show the
     pair while trump is hidden; after it exposes it may (any trick of the deal counts)."""
     st = deal_c_seat0(16)
@@ -403,7 +403,7 @@ def test_28_10_pair_only_after_exposure():
 
 
 def test_28_10_pair_needs_a_trick_won():
-    """RULES.md §28.10: in trick 1 of deal C, after exposing, seat 1 holds KH QH with trump
+    """docs/rules.md §28.10: in trick 1 of deal C, after exposing, seat 1 holds KH QH with trump
     open but its side has no trick yet: no pair."""
     st = deal_c_seat0(16)
     do(st, "0 play AS", "1 expose")
@@ -412,7 +412,7 @@ def test_28_10_pair_needs_a_trick_won():
 
 
 def test_28_10_pair_once_per_deal():
-    """RULES.md §28.10: once per deal. Deal C (seat 0 at 16): seat 1 shows the pair (20)
+    """docs/rules.md §28.10: once per deal. Deal C (seat 0 at 16): seat 1 shows the pair (20)
     and leads QD; seat 2 AC, seat 3 7C, seat 0 JD wins (no trump played). In trick 3 seat 1
     still holds KH QH but is not offered the pair again."""
     st = c_trick1_exposed(deal_c_seat0(16))
@@ -425,7 +425,7 @@ def test_28_10_pair_once_per_deal():
 
 
 def test_28_10_pair_only_while_holding_both():
-    """RULES.md §28.10: deal C (seat 0 at 16): seat 1 leads KH without showing; seat 2 JH
+    """docs/rules.md §28.10: deal C (seat 0 at 16): seat 1 leads KH without showing; seat 2 JH
     wins (KH JH 7H 8H). In trick 3 seat 1 holds QH only: no pair."""
     st = c_trick1_exposed(deal_c_seat0(16))
     assert trick(st, 1, "KH JH 7H 8H") == 2
@@ -437,7 +437,7 @@ def test_28_10_pair_only_while_holding_both():
 # -- §28.11 -------------------------------------------------------------------------------
 @pytest.mark.parametrize("bid,made,change", [(16, True, 1), (23, True, 1), (24, False, -1)])
 def test_28_11_score_made_plus_1_failed_minus_1(bid, made, change):
-    """RULES.md §28.11, §0.5: deal A without exposure, side 0 takes 23: bids 16 and 23
+    """docs/rules.md §28.11, §0.5: deal A without exposure, side 0 takes 23: bids 16 and 23
     are made (+1, 'at least'), 24 fails (-1); side 1 unchanged."""
     st = play_a_no_expose(deal_a(bid, scores=[1, 2]))
     assert st.made is made
@@ -446,7 +446,7 @@ def test_28_11_score_made_plus_1_failed_minus_1(bid, made, change):
 
 
 def test_28_11_first_side_to_plus_6_wins():
-    """RULES.md §28.11: side 0 at 5 makes deal A (16): 6, the match is over, 0 and 2 win."""
+    """docs/rules.md §28.11: side 0 at 5 makes deal A (16): 6, the match is over, 0 and 2 win."""
     m = match_with("28", [5, -3])
     st = m.new_deal(hands=A_HANDS, dealer=3)
     do(st, "0 bid 16", "1 pass", "2 pass", "3 pass", "0 trump-card 8H")
@@ -456,7 +456,7 @@ def test_28_11_first_side_to_plus_6_wins():
 
 
 def test_28_11_side_at_minus_6_loses():
-    """RULES.md §28.11: side 0 at -5 fails deal A with 24: -6, it loses: 1 and 3 win."""
+    """docs/rules.md §28.11: side 0 at -5 fails deal A with 24: -6, it loses: 1 and 3 win."""
     m = match_with("28", [-5, -1])
     st = m.new_deal(hands=A_HANDS, dealer=3)
     do(st, "0 bid 24", "1 pass", "2 pass", "3 pass", "0 trump-card 8H")
@@ -466,7 +466,7 @@ def test_28_11_side_at_minus_6_loses():
 
 
 def test_28_11_not_over_between():
-    """RULES.md §28.11: at -4 a failure gives -5: the match goes on."""
+    """docs/rules.md §28.11: at -4 a failure gives -5: the match goes on."""
     m = match_with("28", [-4, 5])
     st = m.new_deal(hands=A_HANDS, dealer=3)
     do(st, "0 bid 24", "1 pass", "2 pass", "3 pass", "0 trump-card 8H")

@@ -1,14 +1,14 @@
-"""RULES.md §29 (Twenty-nine) and golden cases G1, G5, G6, G10.
+"""docs/rules.md §29 (Twenty-nine) and golden cases G1, G5, G6, G10.
 
 Deals are built by hand (tests/helpers/rules.py); expected values are worked out from
-RULES.md in the comments. Dealer 3 throughout unless stated, so seat 0 is the eldest.
+docs/rules.md in the comments. Dealer 3 throughout unless stated, so seat 0 is the eldest.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from interpreter import IllegalActionError, load_variant
+from taash.interpreter import IllegalActionError, load_variant
 
 from tests.helpers.rules import (D29_HANDS, E_HANDS, G5_HANDS, G5_TRICKS, G6A_HANDS, G6A_TRICKS,
                                  G6B_HANDS, G6B_TRICKS, J9_HANDS, J9_TRICKS, bids, do, hand_of,
@@ -29,7 +29,7 @@ def j9_tricks(st):
 
 # -- §29.1 --------------------------------------------------------------------------------
 def test_29_1_four_players_fixed_partners_clockwise():
-    """RULES.md §29.1: four players, partners opposite (seats 0+2 against 1+3), clockwise."""
+    """docs/rules.md §29.1: four players, partners opposite (seats 0+2 against 1+3), clockwise."""
     v = variant("29")
     assert v.players == 4
     assert v.direction == "clockwise"
@@ -40,7 +40,7 @@ def test_29_1_four_players_fixed_partners_clockwise():
 
 # -- §29.2 / G1 ---------------------------------------------------------------------------
 def test_29_2_deck_and_points():
-    """RULES.md §29.2, §0.3: 32 cards, 7 to A in four suits; J3 9=2 A1 T1, others 0."""
+    """docs/rules.md §29.2, §0.3: 32 cards, 7 to A in four suits; J3 9=2 A1 T1, others 0."""
     d = variant("29").deck
     assert len(d.cards()) == 32 and d.copies == 1
     assert set(d.ranks) == set("789TJQKA")
@@ -50,7 +50,7 @@ def test_29_2_deck_and_points():
 
 
 def test_29_2_trick_points_and_last_trick_point():
-    """RULES.md §29.2: G5 trick by trick: JS 9S AS TS = 7, QS KS 8S 7S = 0, ..., the last
+    """docs/rules.md §29.2: G5 trick by trick: JS 9S AS TS = 7, QS KS 8S 7S = 0, ..., the last
     trick QC TC KC AC = 2 + 1 for the last trick."""
     st = open_deal(G5_HANDS, trump="S")
     for leader, cards, winner, pts in G5_TRICKS:
@@ -62,7 +62,7 @@ def test_29_2_trick_points_and_last_trick_point():
 
 
 def test_g1_29_deck_totals_29():
-    """RULES.md §G G1: 29 deck 28 + last trick = 29 (variant totals, and the points of two
+    """docs/rules.md §G G1: 29 deck 28 + last trick = 29 (variant totals, and the points of two
     whole deals: G5 15 + 14, G6A 18 + 11)."""
     v = variant("29")
     assert v.deck.total_points() == 28
@@ -79,7 +79,7 @@ def test_g1_29_deck_totals_29():
 
 # -- §29.3 --------------------------------------------------------------------------------
 def test_29_3_four_cards_then_auction_then_trump_then_four_more():
-    """RULES.md §29.3: 4 cards each (the first packet) during the auction and the trump
+    """docs/rules.md §29.3: 4 cards each (the first packet) during the auction and the trump
     call; the other 4 only after trump is named."""
     st = new_state("29", G5_HANDS)
     for s in range(4):
@@ -96,7 +96,7 @@ def test_29_3_four_cards_then_auction_then_trump_then_four_more():
 
 # -- §29.4 --------------------------------------------------------------------------------
 def test_29_4_bids_15_to_29_or_pass():
-    """RULES.md §29.4: the eldest may pass or bid 15..29; 14 and 30 are not bids."""
+    """docs/rules.md §29.4: the eldest may pass or bid 15..29; 14 and 30 are not bids."""
     st = new_state("29", G5_HANDS)
     assert st.to_act == 0
     assert st.legal_actions() == ["pass"] + bids(15, 29)
@@ -105,7 +105,7 @@ def test_29_4_bids_15_to_29_or_pass():
 
 
 def test_29_4_bid_strictly_above_high_bid():
-    """RULES.md §29.4: a bid must be strictly above the high bid (17 after 17 is illegal)."""
+    """docs/rules.md §29.4: a bid must be strictly above the high bid (17 after 17 is illegal)."""
     st = new_state("29", G5_HANDS)
     do(st, "0 bid 17")
     assert st.legal_actions() == ["pass"] + bids(18, 29)
@@ -116,7 +116,7 @@ def test_29_4_bid_strictly_above_high_bid():
 
 
 def test_29_4_pass_is_not_final():
-    """RULES.md §29.4 [D]: a pass is not final. 0 pass, 1 bid 15, 2 pass, 3 pass, 0 bids 16
+    """docs/rules.md §29.4 [D]: a pass is not final. 0 pass, 1 bid 15, 2 pass, 3 pass, 0 bids 16
     (after its own pass), then 1, 2, 3 pass: seat 0 declares at 16."""
     st = new_state("29", G5_HANDS)
     do(st, "0 pass", "1 bid 15", "2 pass", "3 pass")
@@ -127,7 +127,7 @@ def test_29_4_pass_is_not_final():
 
 
 def test_29_4_three_passes_after_a_bid_end_the_auction():
-    """RULES.md §29.4: two passes after a bid do not end the auction; the third does."""
+    """docs/rules.md §29.4: two passes after a bid do not end the auction; the third does."""
     st = new_state("29", G5_HANDS)
     do(st, "0 bid 15", "1 pass", "2 pass")
     assert st.phase == "auction" and st.to_act == 3
@@ -136,14 +136,14 @@ def test_29_4_three_passes_after_a_bid_end_the_auction():
 
 
 def test_29_4_bid_of_29_ends_at_once():
-    """RULES.md §29.4: the auction ends at once on a bid of 29."""
+    """docs/rules.md §29.4: the auction ends at once on a bid of 29."""
     st = new_state("29", G5_HANDS)
     do(st, "0 bid 15", "1 bid 29")
     assert st.phase == "trump" and st.declarer == 1 and st.bid == 29 and st.to_act == 1
 
 
 def test_29_4_dealer_must_bid_after_three_passes():
-    """RULES.md §29.4 [D]: if the first three calls are passes the dealer may not pass and
+    """docs/rules.md §29.4 [D]: if the first three calls are passes the dealer may not pass and
     must bid, any bid 15..29."""
     st = new_state("29", G5_HANDS)
     do(st, "0 pass", "1 pass", "2 pass")
@@ -153,7 +153,7 @@ def test_29_4_dealer_must_bid_after_three_passes():
 
 
 def test_29_4_dealer_bid_opens_a_normal_auction():
-    """RULES.md §29.4: after the forced dealer's bid the auction goes on as usual: the
+    """docs/rules.md §29.4: after the forced dealer's bid the auction goes on as usual: the
     dealer may be overcalled, and three passes then end it."""
     st = new_state("29", G5_HANDS)
     do(st, "0 pass", "1 pass", "2 pass", "3 bid 15", "0 pass", "1 pass")
@@ -163,7 +163,7 @@ def test_29_4_dealer_bid_opens_a_normal_auction():
 
 
 def test_g10_forced_dealer():
-    """RULES.md §G G10: dealer 3: pass, pass, pass, seat 3 bids 17, seat 0 bids 18, then
+    """docs/rules.md §G G10: dealer 3: pass, pass, pass, seat 3 bids 17, seat 0 bids 18, then
     seats 1, 2, 3 pass: seat 0 declares at 18."""
     st = new_state("29", G5_HANDS, dealer=3)
     do(st, "0 pass", "1 pass", "2 pass")
@@ -178,7 +178,7 @@ def test_g10_forced_dealer():
 # -- §29.5 --------------------------------------------------------------------------------
 @pytest.mark.parametrize("suit", ["S", "H", "D", "C"])
 def test_29_5_declarer_names_any_trump_openly(suit):
-    """RULES.md §29.5: the declarer names any of the four suits; trump is public."""
+    """docs/rules.md §29.5: the declarer names any of the four suits; trump is public."""
     st = new_state("29", G5_HANDS)
     do(st, "0 pass", "1 bid 15", "2 pass", "3 pass", "0 pass")
     assert st.phase == "trump" and st.to_act == 1
@@ -192,14 +192,14 @@ def test_29_5_declarer_names_any_trump_openly(suit):
 
 # -- §29.6 --------------------------------------------------------------------------------
 def test_29_6_eldest_leads_any_card():
-    """RULES.md §29.6: the eldest leads, any card of its hand."""
+    """docs/rules.md §29.6: the eldest leads, any card of its hand."""
     st = open_deal(D29_HANDS, trump="H")
     assert st.to_act == 0
     assert st.legal_actions() == plays("QS 8S 7S AH TH KH QH KC")
 
 
 def test_29_6_follow_suit_if_able():
-    """RULES.md §29.6: deal E, trump H: seat 1 holds one spade (8S) and must play it on
+    """docs/rules.md §29.6: deal E, trump H: seat 1 holds one spade (8S) and must play it on
     7S, though it holds trumps; seat 3 must play one of its spades."""
     st = open_deal(E_HANDS, trump="H")
     do(st, "0 play 7S")
@@ -212,7 +212,7 @@ def test_29_6_follow_suit_if_able():
 
 
 def test_29_6_void_must_trump_if_able():
-    """RULES.md §29.6: deal E, trump H: in trick 2 (TS led) seat 1 has no spade left and
+    """docs/rules.md §29.6: deal E, trump H: in trick 2 (TS led) seat 1 has no spade left and
     holds hearts: it must play a heart; clubs are illegal."""
     st = open_deal(E_HANDS, trump="H")
     trick(st, 0, "7S 8S JD 9S")
@@ -223,7 +223,7 @@ def test_29_6_void_must_trump_if_able():
 
 
 def test_29_6_void_without_trump_plays_any_card():
-    """RULES.md §29.6: deal E, trump H: seat 2 (only diamonds) may play any card on a
+    """docs/rules.md §29.6: deal E, trump H: seat 2 (only diamonds) may play any card on a
     spade lead; on a heart (trump) lead seat 3 (no hearts) may play any card too."""
     st = open_deal(E_HANDS, trump="H")
     do(st, "0 play 7S", "1 play 8S")
@@ -245,7 +245,7 @@ def d29_to_trick3(bid=15):
 
 
 def test_29_7_royals_by_declarers_side_lowers_target():
-    """RULES.md §29.7: royals shown by the declarer's side: target - 4, and no bounds:
+    """docs/rules.md §29.7: royals shown by the declarer's side: target - 4, and no bounds:
     bid 15 -> 11."""
     st = d29_to_trick3(15)
     assert st.target == 15
@@ -254,7 +254,7 @@ def test_29_7_royals_by_declarers_side_lowers_target():
 
 
 def test_29_7_royals_by_the_other_side_raises_target():
-    """RULES.md §29.7: royals shown by the other side: target + 4 (15 -> 19). G6A: seat 1
+    """docs/rules.md §29.7: royals shown by the other side: target + 4 (15 -> 19). G6A: seat 1
     holds KH QH, wins trick 1 with JD and shows royals leading trick 2."""
     st = open_deal(G6A_HANDS, bid=15, trump="H")
     play_tricks(st, G6A_TRICKS[:1])
@@ -264,7 +264,7 @@ def test_29_7_royals_by_the_other_side_raises_target():
 
 
 def test_29_7_no_upper_bound():
-    """RULES.md §29.7 [D]: no bounds: bid 27, the other side shows: 31 (above 29)."""
+    """docs/rules.md §29.7 [D]: no bounds: bid 27, the other side shows: 31 (above 29)."""
     st = open_deal(G6A_HANDS, bid=27, trump="H")
     play_tricks(st, G6A_TRICKS[:1])
     do(st, "1 declare royals")
@@ -272,7 +272,7 @@ def test_29_7_no_upper_bound():
 
 
 def test_29_7_not_before_side_has_won_a_trick():
-    """RULES.md §29.7: only once the holder's side has won a trick. G6A: in trick 1 seat 1
+    """docs/rules.md §29.7: only once the holder's side has won a trick. G6A: in trick 1 seat 1
     (KH QH) may only follow diamonds; D29: seat 0 (KH QH) leading trick 1 may not show."""
     st = open_deal(G6A_HANDS, bid=15, trump="H")
     do(st, "0 play 9D")
@@ -283,7 +283,7 @@ def test_29_7_not_before_side_has_won_a_trick():
 
 
 def test_29_7_partners_trick_counts():
-    """RULES.md §29.7, §0.8: G6B, bid 20: seat 0 won trick 1, so in trick 2 its partner
+    """docs/rules.md §29.7, §0.8: G6B, bid 20: seat 0 won trick 1, so in trick 2 its partner
     seat 2 (KH QH) may show royals: target 16."""
     st = open_deal(G6B_HANDS, bid=20, trump="H")
     play_tricks(st, G6B_TRICKS[:1])
@@ -294,7 +294,7 @@ def test_29_7_partners_trick_counts():
 
 
 def test_29_7_once_per_deal():
-    """RULES.md §29.7: once per deal. D29: seat 0 shows royals leading trick 3 (QS; seat 1
+    """docs/rules.md §29.7: once per deal. D29: seat 0 shows royals leading trick 3 (QS; seat 1
     must trump with 9H and wins: 9H is the only trump). In trick 4 seat 0 still holds KH QH
     and its side has a trick, but royals are not offered again."""
     st = d29_to_trick3(15)
@@ -307,7 +307,7 @@ def test_29_7_once_per_deal():
 
 
 def test_29_7_only_while_holding_both():
-    """RULES.md §29.7: only while he still holds both. D29: seat 0 leads KH in trick 3
+    """docs/rules.md §29.7: only while he still holds both. D29: seat 0 leads KH in trick 3
     without showing (seat 1's JH wins); in trick 4 it holds only QH: no royals."""
     st = d29_to_trick3(15)
     assert trick(st, 0, "KH JH 9D 8C") == 1
@@ -317,7 +317,7 @@ def test_29_7_only_while_holding_both():
 
 
 def test_29_7_only_the_trump_king_and_queen():
-    """RULES.md §29.7: royals are the trump K and Q. D29 with trump D: seat 0 holds KH QH
+    """docs/rules.md §29.7: royals are the trump K and Q. D29 with trump D: seat 0 holds KH QH
     (not trump). T1 AH 7H TD 8C: seat 2 trumps with TD and wins; in trick 2 seat 0 (side
     has a trick) gets no royals."""
     st = open_deal(D29_HANDS, trump="D")
@@ -327,7 +327,7 @@ def test_29_7_only_the_trump_king_and_queen():
 
 
 def test_g6_other_side_royals_target_19_takes_18_fails():
-    """RULES.md §G G6: bid 15, the other side shows royals: target 19; the declarer's side
+    """docs/rules.md §G G6: bid 15, the other side shows royals: target 19; the declarer's side
     takes 18 (7+0+6+1+4, see G6A in helpers): -1 for seats 0 and 2."""
     st = open_deal(G6A_HANDS, bid=15, trump="H")
     play_tricks(st, G6A_TRICKS[:1])
@@ -342,7 +342,7 @@ def test_g6_other_side_royals_target_19_takes_18_fails():
 
 
 def test_g6_declarers_side_royals_target_16_takes_16_makes():
-    """RULES.md §G G6: bid 20, the declarer's side shows royals: target 16; it takes 16
+    """docs/rules.md §G G6: bid 20, the declarer's side shows royals: target 16; it takes 16
     (7+0+7+0+2): +1."""
     st = open_deal(G6B_HANDS, bid=20, trump="H")
     play_tricks(st, G6B_TRICKS[:1])
@@ -356,7 +356,7 @@ def test_g6_declarers_side_royals_target_16_takes_16_makes():
 
 # -- §29.8 / G5 ----------------------------------------------------------------------------
 def test_g5_points_15_14_bid_15_made():
-    """RULES.md §G G5: side 0 takes 7 + 3 + 2 + (2+1) = 15, the other side 14; bid 15 is
+    """docs/rules.md §G G5: side 0 takes 7 + 3 + 2 + (2+1) = 15, the other side 14; bid 15 is
     made: +1."""
     st = play_g5(open_deal(G5_HANDS, bid=15, trump="S"))
     assert st.side_points == [15, 14]
@@ -365,7 +365,7 @@ def test_g5_points_15_14_bid_15_made():
 
 
 def test_g5_bid_16_failed():
-    """RULES.md §G G5: the same deal with a bid of 16 fails: -1."""
+    """docs/rules.md §G G5: the same deal with a bid of 16 fails: -1."""
     st = play_g5(open_deal(G5_HANDS, bid=16, trump="S"))
     assert st.side_points == [15, 14]
     assert st.made is False
@@ -373,7 +373,7 @@ def test_g5_bid_16_failed():
 
 
 def test_g5_no_last_trick_14_14_bid_15_failed():
-    """RULES.md §G G5: under 29-no-last-trick the sides take 14 and 14; bid 15 fails."""
+    """docs/rules.md §G G5: under 29-no-last-trick the sides take 14 and 14; bid 15 fails."""
     st = play_g5(open_deal(G5_HANDS, bid=15, trump="S", name="house/29-no-last-trick"))
     assert st.side_points == [14, 14]
     assert st.made is False
@@ -381,7 +381,7 @@ def test_g5_no_last_trick_14_14_bid_15_failed():
 
 
 def test_29_8_made_plus_1_other_side_unchanged():
-    """RULES.md §29.8: made: the declarer's side +1; the other side's score does not
+    """docs/rules.md §29.8: made: the declarer's side +1; the other side's score does not
     change (from 2 and 3: 3 and 3)."""
     st = play_g5(open_deal(G5_HANDS, bid=15, trump="S", scores=[2, 3]))
     assert st.scores == [3, 3]
@@ -389,13 +389,13 @@ def test_29_8_made_plus_1_other_side_unchanged():
 
 
 def test_29_8_failed_minus_1_other_side_unchanged():
-    """RULES.md §29.8: failed: the declarer's side -1 (from 2 and 3: 1 and 3)."""
+    """docs/rules.md §29.8: failed: the declarer's side -1 (from 2 and 3: 1 and 3)."""
     st = play_g5(open_deal(G5_HANDS, bid=16, trump="S", scores=[2, 3]))
     assert st.scores == [1, 3]
 
 
 def test_29_8_defenders_winning_does_not_score():
-    """RULES.md §29.8: seat 1 declares 15 on G5 and its side takes 14: side 1 -1, side 0
+    """docs/rules.md §29.8: seat 1 declares 15 on G5 and its side takes 14: side 1 -1, side 0
     (which beat the contract) stays at 0."""
     st = new_state("29", G5_HANDS)
     do(st, "0 pass", "1 bid 15", "2 pass", "3 pass", "0 pass", "1 trump S")
@@ -405,7 +405,7 @@ def test_29_8_defenders_winning_does_not_score():
 
 # -- §29.9 --------------------------------------------------------------------------------
 def test_29_9_first_side_to_6_wins():
-    """RULES.md §29.9: side 0 at 5 makes G5: 6, the match is over, seats 0 and 2 win."""
+    """docs/rules.md §29.9: side 0 at 5 makes G5: 6, the match is over, seats 0 and 2 win."""
     m = match_with("29", [5, 4])
     st = m.new_deal(hands=G5_HANDS, dealer=3)
     do(st, "0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S")
@@ -415,7 +415,7 @@ def test_29_9_first_side_to_6_wins():
 
 
 def test_29_9_side_1_reaching_6_wins():
-    """RULES.md §29.9: all-J9 hands turned one seat (dealer 0, seat 1 eldest holds every J
+    """docs/rules.md §29.9: all-J9 hands turned one seat (dealer 0, seat 1 eldest holds every J
     and 9): seat 1 bids 15 and takes all 29 points; side 1 goes 5 -> 6 and wins."""
     rows = [J9_HANDS[3], J9_HANDS[0], J9_HANDS[1], J9_HANDS[2]]
     m = match_with("29", [3, 5])
@@ -428,7 +428,7 @@ def test_29_9_side_1_reaching_6_wins():
 
 
 def test_29_9_minus_6_does_not_end_plain_29():
-    """RULES.md §29.9: only reaching 6 ends 29 (the -6 end is house rule 29-to-minus-6):
+    """docs/rules.md §29.9: only reaching 6 ends 29 (the -6 end is house rule 29-to-minus-6):
     side 0 at -5 fails G5 with 16: -6, the match goes on."""
     m = match_with("29", [-5, 0])
     st = m.new_deal(hands=G5_HANDS, dealer=3)
@@ -440,7 +440,7 @@ def test_29_9_minus_6_does_not_end_plain_29():
 
 # -- §29.10 -------------------------------------------------------------------------------
 def test_29_10_house_rules_named_by_the_seed_exist():
-    """RULES.md §29.10: counter-clockwise play (display only), no last-trick point (28 in
+    """docs/rules.md §29.10: counter-clockwise play (display only), no last-trick point (28 in
     all, bids 15..28), a winning bid of 21 or more scores 2: each is a variant file
     (details in tests/rules/test_house_29.py)."""
     ccw = load_variant("house/29-counter-clockwise")

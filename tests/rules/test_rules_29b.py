@@ -1,7 +1,7 @@
-"""RULES.md §29b (twenty-nine as played over the SmartBots 29 protocol,
+"""docs/rules.md §29b (twenty-nine as played over the SmartBots 29 protocol,
 variants/house/29-bhoos.yaml), and the engine guarantees its auction relies on.
 
-Deals are built by hand; expected values are worked out from RULES.md in the comments
+Deals are built by hand; expected values are worked out from docs/rules.md in the comments
 (points J3 9=2 A1 T1, strength J 9 A T K Q 8 7, §0.3, §29b.2). Seats 0..3 in turn order;
 the deals of the reveal use dealer 0, so seat 1 is the eldest (as in the protocol's
 captured request, where the first bidder and first leader are playerIds[1]).
@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from interpreter import Match, State, load_variant
+from taash.interpreter import Match, State, load_variant
 
 from tests.helpers.rules import (G5_HANDS, G5_TRICKS, G6A_HANDS, G6A_TRICKS, bids, do, illegal,
                                  match_with, new_state, play_tricks, plays, trick, variant)
@@ -27,7 +27,7 @@ def legal(st) -> list[str]:
 
 # -- §29b.1, §29b.2 -------------------------------------------------------------------------
 def test_29b_1_2_four_players_28_points_no_last_trick_point():
-    """RULES.md §29b.1-2: four players, partners opposite; 32 cards, 28 points, no point
+    """docs/rules.md §29b.1-2: four players, partners opposite; 32 cards, 28 points, no point
     for the last trick."""
     v = variant(V)
     assert v.players == 4 and v.partnership == "fixed"
@@ -35,7 +35,7 @@ def test_29b_1_2_four_players_28_points_no_last_trick_point():
 
 
 def test_29b_2_g5_without_last_trick_point_14_to_14():
-    """RULES.md §29b.2, §G G5: every trick of G5 is one suit (trump never matters). Side 0
+    """docs/rules.md §29b.2, §G G5: every trick of G5 is one suit (trump never matters). Side 0
     takes JS 9S AS TS (7) + JH 7H 8H QH (3) + 9D KD 8D 7D (2) + the last trick AC TC KC QC
     (2, no bonus) = 14; side 1 the other 14. Seat 0 bid 16: 14 < 16, failed, -1."""
     st = new_state(V, G5_HANDS)  # dealer 3: seat 0 is the eldest
@@ -52,7 +52,7 @@ def test_29b_2_g5_without_last_trick_point_14_to_14():
 
 @pytest.mark.parametrize("bid,made,change", [(18, True, 1), (19, False, -1)])
 def test_29b_8_made_with_at_least_the_bid(bid, made, change):
-    """RULES.md §29b.8: G6A's eight tricks all follow suit (trump never matters): side 0
+    """docs/rules.md §29b.8: G6A's eight tricks all follow suit (trump never matters): side 0
     takes 9S AS TS JS (7) + JH KH 9H AH (6) + TH QH 8H 7H (1) + KC AC JC 8C (4) = 18, side 1
     9D JD AD TD (7) + KD 8D 7D QD (0) + the last trick 7C 9C TC QC (3, no bonus) = 10.
     Bid 18: made ("at least"), +1; bid 19: failed, -1."""
@@ -65,7 +65,7 @@ def test_29b_8_made_with_at_least_the_bid(bid, made, change):
 
 # -- §29b.3 -----------------------------------------------------------------------------------
 def test_29b_3_four_cards_auction_trump_four_more():
-    """RULES.md §29b.3: 4 cards each during the auction and the trump call, 8 in play."""
+    """docs/rules.md §29b.3: 4 cards each during the auction and the trump call, 8 in play."""
     st = new_state(V, G5_HANDS)
     assert all(len(h) == 4 for h in st.hands)
     do(st, "0 bid 16", "1 pass", "2 pass", "3 pass")
@@ -77,7 +77,7 @@ def test_29b_3_four_cards_auction_trump_four_more():
 
 # -- §29b.4 the duel ----------------------------------------------------------------------------
 def test_29b_4_the_example():
-    """RULES.md §29b.4 example (dealer 0, eldest 1): 1 bids 16; 2 bids 17; 1 bids 17 (the
+    """docs/rules.md §29b.4 example (dealer 0, eldest 1): 1 bids 16; 2 bids 17; 1 bids 17 (the
     holder equals); 2 passes; 3 bids 18; 1 passes; 0 passes: 3 declares at 18. The legal
     calls at each step, by the rule: the challenger bids above the holder's bid, the holder
     equal or above, every pass is final."""
@@ -106,7 +106,7 @@ def test_29b_4_the_example():
 
 
 def test_29b_4_the_real_history():
-    """RULES.md §29b.4, the protocol's real bidHistory [[A,16],[B,17],[A,0],[C,0],[D,0]]:
+    """docs/rules.md §29b.4, the protocol's real bidHistory [[A,16],[B,17],[A,0],[C,0],[D,0]]:
     A (seat 0, eldest, dealer 3) 16, B 17, A passes (B holds 17), C and D pass: B declares
     at 17."""
     st = new_state(V, G5_HANDS, dealer=3)
@@ -118,7 +118,7 @@ def test_29b_4_the_real_history():
 
 
 def test_29b_4_a_seat_that_passes_is_out_and_the_opener_moves_on():
-    """RULES.md §29b.4: the eldest passes, so he is out and the next seat calls first;
+    """docs/rules.md §29b.4: the eldest passes, so he is out and the next seat calls first;
     he is never asked again. Dealer 3: 0 passes, 1 bids 16, 2 bids 17, 1 bids 18, 2 passes,
     3 passes: the next seat after 3 that is not out is none (0 out, 1 holder, 2 out), so
     1 declares at 18."""
@@ -132,7 +132,7 @@ def test_29b_4_a_seat_that_passes_is_out_and_the_opener_moves_on():
 
 
 def test_29b_4_dealer_must_bid_after_three_passes_and_declares():
-    """RULES.md §29b.4 [D]: if the first three calls are passes the dealer may not pass: he
+    """docs/rules.md §29b.4 [D]: if the first three calls are passes the dealer may not pass: he
     bids (any 16..28) and is the declarer at once (nobody is left to challenge)."""
     st = new_state(V, G5_HANDS, dealer=3)
     do(st, "0 pass", "1 pass", "2 pass")
@@ -143,7 +143,7 @@ def test_29b_4_dealer_must_bid_after_three_passes_and_declares():
 
 
 def test_29b_4_holder_may_equal_28_then_the_challenger_can_only_pass():
-    """RULES.md §29b.4: the challenger bids 28, the holder equals 28; nothing is above 28,
+    """docs/rules.md §29b.4: the challenger bids 28, the holder equals 28; nothing is above 28,
     so the challenger passes (his only call) and, the other two passing, the holder
     declares at 28."""
     st = new_state(V, G5_HANDS, dealer=3)
@@ -198,7 +198,7 @@ def test_engine_may_equal_in_a_round_auction_never_twice_in_a_row(tmp_path):
 
 
 # -- §29b.5, §29b.6: the secret trump and the reveal ---------------------------------------------
-# Deal C: the protocol's captured request (protocols/bhoos-29.md). Seats A0 B0 A1 B1 = 0 1 2 3.
+# Deal C: the protocol's captured request (docs/http-bots.md). Seats A0 B0 A1 B1 = 0 1 2 3.
 # B0 (1) bids 16, the others pass; trump H, hidden. Trick 1: JS 9S AS 7S, B0 wins (6 points).
 # Trick 2: B0 8S; A1 7C; B1 KH (void in spades, no reveal: a discard); A0 TS wins (1 point).
 # Trick 3: A0 KS, B0 8H, A1 TC; B1 reveals, holding AD 8C 7D 9H JD KD.
@@ -240,7 +240,7 @@ def to_trick_3(hands, trump="H"):
 
 
 def test_29b_6_captured_request_the_revealer_must_play_9h():
-    """protocols/bhoos-29.md's captured request under RULES.md §29b.6: after B1's reveal,
+    """docs/http-bots.md's captured request under docs/rules.md §29b.6: after B1's reveal,
     B0's 8H counts as a trump and wins (his partner's): B1 must play a trump, 9H his only
     one. 9H then wins: KS 0 + 8H 0 + TC 1 + 9H 2 = 3 points to side 1 (6 + 3 = 9)."""
     st = to_trick_3(C_HANDS)
@@ -256,7 +256,7 @@ def test_29b_6_captured_request_the_revealer_must_play_9h():
 
 
 def test_29b_6_over_trump_an_opponents_trump():
-    """RULES.md §29b.6, deal D: trick 3 KS, 8H, and A1 (an opponent of B1) discards QH;
+    """docs/rules.md §29b.6, deal D: trick 3 KS, 8H, and A1 (an opponent of B1) discards QH;
     B1 reveals: QH (a trump now, Q above 8) wins for the opponent, so B1 must play a
     higher trump: 9H (9 ranks above Q), not 7H."""
     st = to_trick_3(D_HANDS)
@@ -269,7 +269,7 @@ def test_29b_6_over_trump_an_opponents_trump():
 
 
 def test_29b_6_a_trump_when_the_partner_wins_and_the_trump_played_before_the_reveal_counts():
-    """RULES.md §29b.6, deal D: trick 3 KS, 8H, JC; B1 reveals. His partner B0 wins with
+    """docs/rules.md §29b.6, deal D: trick 3 KS, 8H, JC; B1 reveals. His partner B0 wins with
     8H, a trump now: B1 must play a trump, either (9H, 7H). With 7H, B0's 8H, played before
     the reveal but in the reveal trick, counts as a trump and beats 7H: seat 1 wins (not
     seat 0's KS of the suit led, not seat 3's 7H)."""
@@ -281,7 +281,7 @@ def test_29b_6_a_trump_when_the_partner_wins_and_the_trump_played_before_the_rev
 
 
 def test_29b_6_no_higher_trump_then_any_trump():
-    """RULES.md §29b.6, deal D2: as the over-trump case, but B1's only trump is 7H, below
+    """docs/rules.md §29b.6, deal D2: as the over-trump case, but B1's only trump is 7H, below
     QH: he must still play a trump: 7H. QH wins for side 0 (KS 0 + 8H 0 + QH 0 + 7H 0)."""
     st = to_trick_3(D2_HANDS)
     do(st, "0 play KS", "1 play 8H", "2 play QH", "3 expose")
@@ -291,7 +291,7 @@ def test_29b_6_no_higher_trump_then_any_trump():
 
 
 def test_29b_6_after_the_reveal_follow_suit_otherwise_any_card():
-    """RULES.md §29b.6: only the revealer, in the reveal trick, has the duty. Deal D after
+    """docs/rules.md §29b.6: only the revealer, in the reveal trick, has the duty. Deal D after
     B1's 9H wins trick 3: B1 leads 8C in trick 4; A0 (QS 9D TD QD 8D) is void in clubs and
     may play any card (no expose any more); B0 must follow with TC."""
     st = to_trick_3(D_HANDS)
@@ -321,7 +321,7 @@ def deal_e_to_declarers_turn():
 
 
 def test_29b_6_the_declarer_reveals_himself_under_the_same_duty():
-    """RULES.md §29b.6, deal E: the declarer, void in diamonds, may reveal; QH, discarded
+    """docs/rules.md §29b.6, deal E: the declarer, void in diamonds, may reveal; QH, discarded
     by seat 0 before the reveal, counts as a trump in the reveal trick and wins for an
     opponent, so the declarer must over-trump: 9H only (8H, 7H rank below Q). He wins:
     AD 1 + 7D 0 + QH 0 + 9H 2 = 3 points."""
@@ -334,7 +334,7 @@ def test_29b_6_the_declarer_reveals_himself_under_the_same_duty():
 
 
 def test_29b_6_without_a_reveal_a_trump_suit_card_has_no_power():
-    """RULES.md §29b.6, deal E: without a reveal the declarer may play any card; QH (and
+    """docs/rules.md §29b.6, deal E: without a reveal the declarer may play any card; QH (and
     his own 9H) have no trump power: with 9H the trick goes to AD, the highest diamond
     (seat 2); trump stays secret."""
     st = deal_e_to_declarers_turn()
@@ -344,7 +344,7 @@ def test_29b_6_without_a_reveal_a_trump_suit_card_has_no_power():
 
 
 def test_29b_6_no_reveal_for_the_leader_or_a_seat_that_can_follow():
-    """RULES.md §29b.6: only a player who cannot follow suit may ask; never the leader."""
+    """docs/rules.md §29b.6: only a player who cannot follow suit may ask; never the leader."""
     st = new_state(V, C_HANDS, dealer=0)
     do(st, "1 bid 16", "2 pass", "3 pass", "0 pass", "1 trump H")
     assert "expose" not in legal(st)       # the leader
@@ -353,7 +353,7 @@ def test_29b_6_no_reveal_for_the_leader_or_a_seat_that_can_follow():
 
 
 def test_29b_5_the_suit_is_secret_until_the_reveal():
-    """RULES.md §29b.5: only the declarer knows the suit: the others see `trump` in the
+    """docs/rules.md §29b.5: only the declarer knows the suit: the others see `trump` in the
     history and no trump in their observation, and their observations are the same
     whichever suit he named (deal C, tricks 1-2, trump H or D); after the reveal every
     seat sees H, with the reveal's seat and trick."""
@@ -374,7 +374,7 @@ def test_29b_5_the_suit_is_secret_until_the_reveal():
 
 
 def test_29b_8_a_trump_never_revealed_changes_nothing():
-    """RULES.md §29b.8 [D]: G6A (all tricks follow suit) with trump H never revealed:
+    """docs/rules.md §29b.8 [D]: G6A (all tricks follow suit) with trump H never revealed:
     the result shows no trump, side 0 takes 18 against bid 18: made."""
     st = new_state(V, G6A_HANDS)
     do(st, "0 bid 18", "1 pass", "2 pass", "3 pass", "0 trump H")
@@ -384,7 +384,7 @@ def test_29b_8_a_trump_never_revealed_changes_nothing():
 
 # -- §29b.7 -------------------------------------------------------------------------------------
 def test_29b_7_no_declarations():
-    """RULES.md §29b.7: no pair, no royals. In G6A seat 1 holds KH QH with trump H and his
+    """docs/rules.md §29b.7: no pair, no royals. In G6A seat 1 holds KH QH with trump H and his
     side wins trick 1: in 29 he could declare royals; here no declare action exists."""
     v = variant(V)
     assert v.declarations == [] and not any(a.kind == "declare" for a in v.actions)
@@ -396,7 +396,7 @@ def test_29b_7_no_declarations():
 
 # -- §29b.9 -------------------------------------------------------------------------------------
 def test_29b_9_first_side_to_plus_6_wins():
-    """RULES.md §29b.9: side 0 at 5 makes G6A at 18: 6, the match is over, 0 and 2 win."""
+    """docs/rules.md §29b.9: side 0 at 5 makes G6A at 18: 6, the match is over, 0 and 2 win."""
     m = match_with(V, [5, -2])
     st = m.new_deal(hands=G6A_HANDS, dealer=3)
     do(st, "0 bid 18", "1 pass", "2 pass", "3 pass", "0 trump H")
@@ -407,7 +407,7 @@ def test_29b_9_first_side_to_plus_6_wins():
 
 @pytest.mark.parametrize("start,over", [(-5, True), (-4, False)])
 def test_29b_9_a_side_at_minus_6_loses(start, over):
-    """RULES.md §29b.9 [D]: side 0 fails G6A at 19 (18 points): from -5 to -6, it loses
+    """docs/rules.md §29b.9 [D]: side 0 fails G6A at 19 (18 points): from -5 to -6, it loses
     and 1 and 3 win; from -4 to -5 the match goes on."""
     m = match_with(V, [start, 0])
     st = m.new_deal(hands=G6A_HANDS, dealer=3)
@@ -419,7 +419,7 @@ def test_29b_9_a_side_at_minus_6_loses(start, over):
 
 
 def test_29b_a_whole_match_plays_to_its_end():
-    """RULES.md §29b.9: a match of random legal play ends by its rule (a side at +6 or -6)."""
+    """docs/rules.md §29b.9: a match of random legal play ends by its rule (a side at +6 or -6)."""
     m = Match(variant(V), seed=7)
     rng = random.Random(7)
     while not m.over:
@@ -431,7 +431,7 @@ def test_29b_a_whole_match_plays_to_its_end():
 
 
 def test_29b_5_resample_draws_the_secret_suit_anew_until_the_reveal():
-    """RULES.md §29b.5 and State.resample (interpreter/information.py): before the reveal
+    """docs/rules.md §29b.5 and State.resample (interpreter/information.py): before the reveal
     a seat other than the declarer cannot know the suit, so its resampled worlds name each
     of the four suits, a quarter of the time each (400 draws: 100 expected, sd 8.7; bounds
     60..140); the declarer's worlds keep his suit; after the reveal every seat's do."""
@@ -449,7 +449,7 @@ def test_29b_5_resample_draws_the_secret_suit_anew_until_the_reveal():
 
 
 def test_engine_trick_as_it_stands_and_higher():
-    """The names the revealer's duty uses (docs/authoring.md), by RULES.md §0.4. Deal D,
+    """The names the revealer's duty uses (docs/authoring.md), by docs/rules.md §0.4. Deal D,
     trick 3 before the reveal: KS, 8H, QH played, trump H secret, so no trump counts: KS
     (the suit led) wins. `higher` of B1's cards over KS: no spade of his beats it, and his
     hearts have no power yet: none. After B1's reveal 8H and QH count as trumps: QH wins,
@@ -470,7 +470,7 @@ def test_engine_trick_as_it_stands_and_higher():
 def test_engine_a_duel_has_only_final_passes(tmp_path):
     """docs/authoring.md: in a duel every pass is final; a file that says otherwise is
     refused with the line and column of `final_pass`."""
-    from interpreter import VariantError
+    from taash.interpreter import VariantError
     p = tmp_path / "d.yaml"
     p.write_text('extends: house/29-bhoos\nname: d\nauction:\n  final_pass: false\n')
     with pytest.raises(VariantError) as e:

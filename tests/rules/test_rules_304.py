@@ -1,7 +1,7 @@
-"""RULES.md §304 (Three-nought-four with a called partner) and golden cases G1 (304), G8.
+"""docs/rules.md §304 (Three-nought-four with a called partner) and golden cases G1 (304), G8.
 
 Deals are built by hand in tests/helpers/rules2.py (G8_HANDS, CUT_HANDS, K_HANDS,
-SLAM304_HANDS); expected values are worked out from RULES.md in the comments there and
+SLAM304_HANDS); expected values are worked out from docs/rules.md in the comments there and
 here. Dealer 3 throughout, so seat 0 is the eldest and the dealer's standing bid of 150 is
 seat 3's. In G8, A = seat 0, B = seat 1, C = seat 2, D = seat 3.
 """
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from interpreter import Match, State
+from taash.interpreter import Match, State
 
 from tests.helpers.rules import do, illegal, play_out
 from tests.helpers.rules2 import (CUT_HANDS, CUT_TRICKS, G8_HANDS, K_HANDS, SLAM304_HANDS,
@@ -76,7 +76,7 @@ def slam_start(call="AS"):
 
 # -- §304.1 -------------------------------------------------------------------------------
 def test_304_1_four_players_individual_scores_clockwise():
-    """RULES.md §304.1: four players, individual scores (one per seat), clockwise."""
+    """docs/rules.md §304.1: four players, individual scores (one per seat), clockwise."""
     v = variant2("304")
     assert v.players == 4 and v.direction == "clockwise"
     st = st304(G8_HANDS)
@@ -84,7 +84,7 @@ def test_304_1_four_players_individual_scores_clockwise():
 
 
 def test_304_1_no_fixed_partnerships():
-    """RULES.md §304.1, §0.6: partnerships are decided per deal: in G8 seat 0's partner is
+    """docs/rules.md §304.1, §0.6: partnerships are decided per deal: in G8 seat 0's partner is
     seat 2 (JH); in SLAM304 calling AS makes seat 1 (next to him) the partner, and calling
     8S seat 3; the made contract scores only the declarer and that partner."""
     st = g8_start()
@@ -100,7 +100,7 @@ def test_304_1_no_fixed_partnerships():
 
 # -- §304.2 / G1 --------------------------------------------------------------------------
 def test_304_2_deck_and_points():
-    """RULES.md §304.2: deck 32 (7 to A in four suits); J30 9=20 A11 T10 K3 Q2, 8 and 7
+    """docs/rules.md §304.2: deck 32 (7 to A in four suits); J30 9=20 A11 T10 K3 Q2, 8 and 7
     nothing: 304 in all; no last-trick bonus."""
     v = variant2("304")
     d = v.deck
@@ -112,7 +112,7 @@ def test_304_2_deck_and_points():
 
 
 def test_g1_304_deck_304():
-    """RULES.md §G G1: 304 deck 304: the variant total, the deck's points, and the points
+    """docs/rules.md §G G1: 304 deck 304: the variant total, the deck's points, and the points
     of the whole G8 deal (182 + 122, no last-trick bonus)."""
     v = variant2("304")
     assert v.total == 304 and sum(v.deck.point_of[c] for c in v.deck.cards()) == 304
@@ -124,7 +124,7 @@ def test_g1_304_deck_304():
 
 # -- §304.3 -------------------------------------------------------------------------------
 def test_304_3_eight_each_before_the_auction():
-    """RULES.md §304.3 [D]: 8 each in two packets of 4, all before the auction."""
+    """docs/rules.md §304.3 [D]: 8 each in two packets of 4, all before the auction."""
     v = variant2("304")
     assert v.cards_per_seat == 8 and v.widow_size == 0
     assert [s["deal"] for s in v.flow if isinstance(s, dict)] == [[4, 4]]
@@ -139,7 +139,7 @@ def test_304_3_eight_each_before_the_auction():
 
 # -- §304.4 -------------------------------------------------------------------------------
 def test_304_4_bids_5_to_30_above_in_steps_of_5():
-    """RULES.md §304.4 [D]: the dealer holds a standing 150 (not a call); the eldest may
+    """docs/rules.md §304.4 [D]: the dealer holds a standing 150 (not a call); the eldest may
     pass or bid 155..180 (5 to 30 above, steps of 5)."""
     st = st304(G8_HANDS)
     assert st.to_act == 0 and st.bid == 150
@@ -152,7 +152,7 @@ def test_304_4_bids_5_to_30_above_in_steps_of_5():
 
 
 def test_304_4_pass_is_final_passed_seat_skipped():
-    """RULES.md §304.4: a pass is final: a passed seat is skipped. 0 pass, 1 155, 2 pass,
+    """docs/rules.md §304.4: a pass is final: a passed seat is skipped. 0 pass, 1 155, 2 pass,
     3 160: next is seat 1 (seat 0 skipped); 1 170, 3 pass: seat 1 declares at 170."""
     st = st304(G8_HANDS)
     do(st, "0 pass", "1 bid 155", "2 pass", "3 bid 160")
@@ -164,7 +164,7 @@ def test_304_4_pass_is_final_passed_seat_skipped():
 
 
 def test_304_4_ends_when_all_but_high_bidder_passed():
-    """RULES.md §304.4: the auction ends when every seat but the high bidder has passed
+    """docs/rules.md §304.4: the auction ends when every seat but the high bidder has passed
     after a bid: 0 155, 1 and 2 pass: the dealer still calls; it passes: seat 0 at 155."""
     st = st304(G8_HANDS)
     do(st, "0 bid 155", "1 pass", "2 pass")
@@ -175,7 +175,7 @@ def test_304_4_ends_when_all_but_high_bidder_passed():
 
 
 def test_304_4_dealer_calls_like_everyone():
-    """RULES.md §304.4: the dealer calls like everyone else: 0 155, 1 pass, 2 pass, dealer
+    """docs/rules.md §304.4: the dealer calls like everyone else: 0 155, 1 pass, 2 pass, dealer
     3 bids 160, 0 passes: seat 3 declares at 160."""
     st = st304(G8_HANDS)
     do(st, "0 bid 155", "1 pass", "2 pass", "3 bid 160", "0 pass")
@@ -183,7 +183,7 @@ def test_304_4_dealer_calls_like_everyone():
 
 
 def test_304_4_dealer_may_raise_his_standing_bid():
-    """RULES.md §304.4: after three passes the dealer may raise his own standing bid (or
+    """docs/rules.md §304.4: after three passes the dealer may raise his own standing bid (or
     pass); his bid ends the auction (everybody else has passed): seat 3 at 175."""
     st = st304(G8_HANDS)
     do(st, "0 pass", "1 pass", "2 pass")
@@ -194,7 +194,7 @@ def test_304_4_dealer_may_raise_his_standing_bid():
 
 
 def test_304_4_all_four_pass_dealer_declares_150():
-    """RULES.md §304.4: if all four pass, the dealer is declarer at 150."""
+    """docs/rules.md §304.4: if all four pass, the dealer is declarer at 150."""
     st = st304(G8_HANDS)
     do(st, "0 pass", "1 pass", "2 pass", "3 pass")
     assert st.phase == "trump" and st.declarer == 3 and st.bid == 150 and st.target == 150
@@ -202,7 +202,7 @@ def test_304_4_all_four_pass_dealer_declares_150():
 
 
 def test_304_4_at_most_300_and_ends_at_once():
-    """RULES.md §304.4: at most 300 (304 is not a bid); the auction ends at once on 300.
+    """docs/rules.md §304.4: at most 300 (304 is not a bid); the auction ends at once on 300.
     0 180, 1 210, 2 240, 3 270: seat 0 may bid 275..300."""
     st = st304(G8_HANDS)
     do(st, "0 bid 180", "1 bid 210", "2 bid 240", "3 bid 270")
@@ -215,7 +215,7 @@ def test_304_4_at_most_300_and_ends_at_once():
 
 # -- §304.5 -------------------------------------------------------------------------------
 def test_304_5_trump_then_call_a_card_not_in_own_hand():
-    """RULES.md §304.5: the declarer names trump openly (any suit), then calls a partner by
+    """docs/rules.md §304.5: the declarer names trump openly (any suit), then calls a partner by
     naming one card not in his own hand (24 cards; order of §0.3/§0.10)."""
     st = st304(G8_HANDS)
     do(st, "0 bid 180", "1 pass", "2 pass", "3 pass")
@@ -232,7 +232,7 @@ def test_304_5_trump_then_call_a_card_not_in_own_hand():
 
 
 def test_304_5_trump_and_called_card_public_holder_not():
-    """RULES.md §304.5: trump and the called card are public; who holds the card is not:
+    """docs/rules.md §304.5: trump and the called card are public; who holds the card is not:
     only the holder (seat 2) knows the partner; the declarer does not either."""
     st = g8_start()
     for s in range(4):
@@ -245,7 +245,7 @@ def test_304_5_trump_and_called_card_public_holder_not():
 
 # -- §304.6 -------------------------------------------------------------------------------
 def test_304_6_eldest_leads_even_when_dealer_declares():
-    """RULES.md §304.6, §0.2: the eldest leads: all pass, dealer 3 declares at 150, names H,
+    """docs/rules.md §304.6, §0.2: the eldest leads: all pass, dealer 3 declares at 150, names H,
     calls JS (seat 0's): seat 0 leads, any card."""
     st = st304(G8_HANDS)
     do(st, "0 pass", "1 pass", "2 pass", "3 pass", "3 trump H")
@@ -260,7 +260,7 @@ def test_304_6_eldest_leads_even_when_dealer_declares():
 
 
 def test_304_6_follow_suit_if_able():
-    """RULES.md §304.6: G8 trick 1 (JC led): B must play 9C or 8C, C AC or QC."""
+    """docs/rules.md §304.6: G8 trick 1 (JC led): B must play 9C or 8C, C AC or QC."""
     st = g8_start()
     do(st, "0 play JC")
     assert st.legal_actions() == ["play 9C", "play 8C"]
@@ -272,7 +272,7 @@ def test_304_6_follow_suit_if_able():
 
 
 def test_304_6_void_plays_any_card():
-    """RULES.md §304.6: otherwise any card (trumping not required): CUT trick 3, seat 3 has
+    """docs/rules.md §304.6: otherwise any card (trumping not required): CUT trick 3, seat 3 has
     no heart: any of QS 7S (trumps) 9D KD AC TC."""
     st = cut_start()
     tricks_n(st, CUT_TRICKS[:2])
@@ -283,7 +283,7 @@ def test_304_6_void_plays_any_card():
 
 # -- §304.7 -------------------------------------------------------------------------------
 def test_304_7_declarer_leads_called_suit_holder_must_play_called_card():
-    """RULES.md §304.7: when the declarer leads the called card's suit, the holder must
+    """docs/rules.md §304.7: when the declarer leads the called card's suit, the holder must
     play the called card: G8 trick 7, A leads QH, C (JH TH) may only play JH."""
     st = g8_start()
     g8_tricks_until(st, 6)
@@ -305,7 +305,7 @@ def g8_tricks_until(st, n):
 
 
 def test_304_7_defender_leads_called_suit_holder_chooses():
-    """RULES.md §304.7: only the declarer's lead forces the called card: if B (a defender)
+    """docs/rules.md §304.7: only the declarer's lead forces the called card: if B (a defender)
     leads AH in trick 3, C may play JH or TH."""
     st = g8_start()
     g8_tricks_until(st, 2)
@@ -315,7 +315,7 @@ def test_304_7_defender_leads_called_suit_holder_chooses():
 
 
 def test_304_7_revealed_by_playing_the_called_card():
-    """RULES.md §304.7: the holder is revealed when he plays the called card: K deal, seat
+    """docs/rules.md §304.7: the holder is revealed when he plays the called card: K deal, seat
     2 leads AH in trick 2; from then on every seat sees the partner."""
     st = k_start()
     for s in (0, 1, 3):
@@ -328,7 +328,7 @@ def test_304_7_revealed_by_playing_the_called_card():
 
 
 def test_304_7_revealed_by_a_declaration():
-    """RULES.md §304.7, §304.9: a partner who shows a marriage is thereby revealed: G8, C
+    """docs/rules.md §304.7, §304.9: a partner who shows a marriage is thereby revealed: G8, C
     shows KS QS in trick 2 while JH is still in his hand."""
     st = g8_start()
     tricks_n(st, g8_tricks()[:1])
@@ -344,7 +344,7 @@ def test_304_7_revealed_by_a_declaration():
 
 # -- §304.8 -------------------------------------------------------------------------------
 def test_304_8_cut_partner_goes_over_to_the_defenders():
-    """RULES.md §304.8: CUT, trick 3: the declarer leads 7H (the called card's suit, not
+    """docs/rules.md §304.8: CUT, trick 3: the declarer leads 7H (the called card's suit, not
     trump), the holder plays AH, seat 3 (defender) wins with the trump 7S: the declarer
     plays the rest alone. Trick 1 (won by seat 2 before the cut, 50) stays with the
     declarer's side: 50 + 32 = 82 against 11."""
@@ -361,7 +361,7 @@ def test_304_8_cut_partner_goes_over_to_the_defenders():
 
 
 def test_304_8_after_the_cut_marriage_as_defender_no_slam_tricks_to_defenders():
-    """RULES.md §304.8: from the next trick on the partner counts as a defender: his
+    """docs/rules.md §304.8: from the next trick on the partner counts as a defender: his
     marriage moves the target +20 (160 -> 180), he may not declare slam, the trick he wins
     (trick 4, 41) goes to the defenders; he still shares the declarer's score. Final:
     declarer's side 252, defenders 52 (helpers/rules2.py CUT): made: seats 0 and 2 +1."""
@@ -387,7 +387,7 @@ def test_304_8_after_the_cut_marriage_as_defender_no_slam_tricks_to_defenders():
 
 
 def test_304_8_cut_partner_shares_the_failure():
-    """RULES.md §304.8, §304.11: CUT at 250 (0 180, 3 185, 0 215, 3 220, 0 250): the cut
+    """docs/rules.md §304.8, §304.11: CUT at 250 (0 180, 3 185, 0 215, 3 220, 0 250): the cut
     partner's marriage as a defender raises the target to 270; the declarer's side takes
     252: failed, and the partner shares it: seats 0 and 2 -1."""
     st = cut_start(("0 bid 180", "1 pass", "2 pass", "3 bid 185", "0 bid 215", "3 bid 220",
@@ -402,7 +402,7 @@ def test_304_8_cut_partner_shares_the_failure():
 
 
 def test_304_8_no_cut_when_the_called_card_wins():
-    """RULES.md §304.8: only a trick won by a defender's trump cuts: if seat 3 discards AC
+    """docs/rules.md §304.8: only a trick won by a defender's trump cuts: if seat 3 discards AC
     instead of trumping, AH wins for the declarer's side and seat 2 stays a partner."""
     st = cut_start()
     tricks_n(st, CUT_TRICKS[:2])
@@ -413,7 +413,7 @@ def test_304_8_no_cut_when_the_called_card_wins():
 
 # -- §304.9 -------------------------------------------------------------------------------
 def test_304_9_partner_counts_declarers_trick_from_trick_1():
-    """RULES.md §304.9: the partner counts the declarer's tricks from trick 1: G8, A won
+    """docs/rules.md §304.9: the partner counts the declarer's tricks from trick 1: G8, A won
     trick 1; C (who has won nothing, not revealed) may show KS QS in trick 2; trump S:
     target 200 - 40 = 160."""
     st = g8_start()
@@ -427,7 +427,7 @@ def test_304_9_partner_counts_declarers_trick_from_trick_1():
 
 
 def test_304_9_defender_counts_his_own_trick():
-    """RULES.md §304.9: a defender counts his own tricks: B won trick 2 and shows KD QD
+    """docs/rules.md §304.9: a defender counts his own tricks: B won trick 2 and shows KD QD
     leading trick 3: target 160 + 20 = 180; defenders may not declare slam."""
     st = g8_start()
     g8_tricks_until(st, 2)
@@ -439,7 +439,7 @@ def test_304_9_defender_counts_his_own_trick():
 
 
 def test_304_9_not_before_the_side_has_won_a_trick():
-    """RULES.md §304.9: G8 trick 1: nobody has won a trick: no marriage for C (KS QS) nor
+    """docs/rules.md §304.9: G8 trick 1: nobody has won a trick: no marriage for C (KS QS) nor
     for B (KD QD)."""
     st = g8_start()
     assert split_legal(st.legal_actions())[0] == {"declare slam"}  # A leads
@@ -450,7 +450,7 @@ def test_304_9_not_before_the_side_has_won_a_trick():
 
 
 def test_304_9_declarer_counts_partner_only_once_revealed():
-    """RULES.md §304.9: the declarer counts his own tricks, and the partner's once the
+    """docs/rules.md §304.9: the declarer counts his own tricks, and the partner's once the
     partner is revealed. K deal: seat 2 (partner) won trick 1. If seat 2 leads 8H in trick
     2 (still unrevealed), seat 0 may not show KS QS; if it leads AH (revealed), he may."""
     st = k_start()
@@ -467,7 +467,7 @@ def test_304_9_declarer_counts_partner_only_once_revealed():
 
 
 def test_304_9_defender_counts_other_defender_only_once_revealed():
-    """RULES.md §304.9: a defender counts his own tricks, and the other defender's once the
+    """docs/rules.md §304.9: a defender counts his own tricks, and the other defender's once the
     partner is revealed. K deal: trick 2 8H JH QH 9H is won by seat 3 (defender); in trick
     3 (7H TH, partner not revealed) seat 1 (KC QC) may not show; seat 2 then plays AH and
     wins trick 3; in trick 4 seat 1 may show (+20: 175)."""
@@ -486,7 +486,7 @@ def test_304_9_defender_counts_other_defender_only_once_revealed():
 
 
 def test_304_9_marriage_in_trump_40_by_defender():
-    """RULES.md §304.9: G8 with trump D: C's KS QS (not trump) -20, B's KD QD (trump) +40:
+    """docs/rules.md §304.9: G8 with trump D: C's KS QS (not trump) -20, B's KD QD (trump) +40:
     200 - 20 + 40 = 220. Every G8 trick is one suit, so the play is the same: A's side 182
     < 220: failed, A and C -1."""
     st = g8_start(trump="D")
@@ -497,7 +497,7 @@ def test_304_9_marriage_in_trump_40_by_defender():
 
 
 def test_304_9_each_suit_once_and_only_while_holding_both():
-    """RULES.md §304.9: each suit once: in trick 5 C still holds KS QS but may not show
+    """docs/rules.md §304.9: each suit once: in trick 5 C still holds KS QS but may not show
     them again. While he holds both: if B leads KD in trick 3 without showing, in trick 4
     (QD left) he may not show D."""
     st = g8_start()
@@ -517,7 +517,7 @@ def test_304_9_each_suit_once_and_only_while_holding_both():
 
 
 def test_304_9_no_bounds():
-    """RULES.md §304.9: no bounds: a target may go below 155 or above 304. G8 at 155 (seat
+    """docs/rules.md §304.9: no bounds: a target may go below 155 or above 304. G8 at 155 (seat
     0 bids 155, all pass): C's trump marriage: 115. G8 at 300 (0 180, 1 210, 2 240, 3 270,
     0 300) and only B shows: 320."""
     st = st304(G8_HANDS)
@@ -534,7 +534,7 @@ def test_304_9_no_bounds():
 
 # -- §304.10 ------------------------------------------------------------------------------
 def test_304_10_declarer_slam_won_plus_4_each():
-    """RULES.md §304.10, §304.11: SLAM304 (seat 0 wins all 8 tricks), partner seat 1 (AS):
+    """docs/rules.md §304.10, §304.11: SLAM304 (seat 0 wins all 8 tricks), partner seat 1 (AS):
     seat 0 declares slam before leading trick 1: +4 each for seats 0 and 1."""
     st = slam_start()
     do(st, "0 declare slam")
@@ -548,7 +548,7 @@ def test_304_10_declarer_slam_won_plus_4_each():
 
 
 def test_304_10_partner_may_declare_slam_and_is_revealed():
-    """RULES.md §304.10: the partner may declare slam; he is thereby revealed. SLAM304 with
+    """docs/rules.md §304.10: the partner may declare slam; he is thereby revealed. SLAM304 with
     AC called (seat 1, who plays it only in trick 7): seat 1 declares in trick 1: +4 for
     seats 0 and 1."""
     st = slam_start("AC")
@@ -566,7 +566,7 @@ def test_304_10_partner_may_declare_slam_and_is_revealed():
 
 
 def test_304_10_defenders_may_not_declare_slam():
-    """RULES.md §304.10: only the declarer or the partner: SLAM304 (AS called, seat 1):
+    """docs/rules.md §304.10: only the declarer or the partner: SLAM304 (AS called, seat 1):
     seats 2 and 3 get no slam."""
     st = slam_start()
     do(st, "0 play JS", "1 play AS")
@@ -577,7 +577,7 @@ def test_304_10_defenders_may_not_declare_slam():
 
 
 def test_304_10_slam_in_tricks_1_to_5_only_even_after_lost_trick():
-    """RULES.md §304.10: during tricks 1 to 5, even after a lost trick: G8, A may declare in
+    """docs/rules.md §304.10: during tricks 1 to 5, even after a lost trick: G8, A may declare in
     trick 3 (B won trick 2) and in trick 5, not in trick 6."""
     st = g8_start()
     g8_tricks_until(st, 2)
@@ -595,7 +595,7 @@ def test_304_10_slam_in_tricks_1_to_5_only_even_after_lost_trick():
 
 
 def test_304_10_slam_lost_is_minus_1_even_with_target_reached():
-    """RULES.md §304.11: a declared slam that loses a trick is -1 each even if the target
+    """docs/rules.md §304.11: a declared slam that loses a trick is -1 each even if the target
     was reached: G8 (target 180, A's side 182) with A's slam declared in trick 3."""
     st = g8_play(g8_start(), slam_t3=True)
     assert st.target == 180 and st.side_points[0] == 182
@@ -605,7 +605,7 @@ def test_304_10_slam_lost_is_minus_1_even_with_target_reached():
 
 # -- §304.11 / G8 -------------------------------------------------------------------------
 def test_g8_182_made():
-    """RULES.md §G G8: bid 200 by A, trump S, A calls JH held by C: C shows KS QS after A's
+    """docs/rules.md §G G8: bid 200 by A, trump S, A calls JH held by C: C shows KS QS after A's
     side won trick 1: target 160; B shows KD QD after winning trick 2: target 180. A's side
     ends with 182: A +1, C +1, B 0, D 0."""
     st = g8_start()
@@ -620,7 +620,7 @@ def test_g8_182_made():
 
 
 def test_g8_179_failed():
-    """RULES.md §G G8: with 179 (D keeps KH for B's last trick): A -1, C -1, B 0, D 0."""
+    """docs/rules.md §G G8: with 179 (D keeps KH for B's last trick): A -1, C -1, B 0, D 0."""
     st = g8_play(g8_start(), d_gives_king=False)
     assert st.target == 180
     assert st.side_points == [179, 125]
@@ -629,7 +629,7 @@ def test_g8_179_failed():
 
 
 def test_304_11_defenders_score_0_whatever_happens():
-    """RULES.md §304.11: defenders score 0 whatever happens: from [2, 5, 1, 3] G8 failed
+    """docs/rules.md §304.11: defenders score 0 whatever happens: from [2, 5, 1, 3] G8 failed
     (179): [1, 5, 0, 3]; made (182): [3, 5, 2, 3]."""
     st = state("304", G8_HANDS, dealer=3, scores=[2, 5, 1, 3])
     do(st, "0 bid 180", "1 pass", "2 pass", "3 bid 185", "0 bid 200", "3 pass",
@@ -645,7 +645,7 @@ def test_304_11_defenders_score_0_whatever_happens():
 
 # -- §304.12 ------------------------------------------------------------------------------
 def test_304_12_eleven_deals_highest_total_wins_ties_share():
-    """RULES.md §304.12: a match is 11 deals; the highest total wins; equal totals share
+    """docs/rules.md §304.12: a match is 11 deals; the highest total wins; equal totals share
     the win. Ten random deals do not end it; before the 11th the scores are set to
     [2, 3, 1, 3]; G8 made (A +1, C +1): [3, 3, 2, 3]: seats 0, 1 and 3 win."""
     m = Match(variant2("304"), 4)
@@ -668,7 +668,7 @@ def test_304_12_eleven_deals_highest_total_wins_ties_share():
 
 
 def test_304_10_several_declarations_before_one_card():
-    """RULES.md §0.8, §304.10: several different declarations may precede one card: in G8
+    """docs/rules.md §0.8, §304.10: several different declarations may precede one card: in G8
     trick 2 C shows KS QS (target 160), is still to act, declares slam, then plays QC."""
     st = g8_start()
     tricks_n(st, g8_tricks()[:1])

@@ -1,7 +1,7 @@
-"""RULES.md §304s (Solo 304 with a widow) and golden case G9.
+"""docs/rules.md §304s (Solo 304 with a widow) and golden case G9.
 
 Deals are built by hand in tests/helpers/rules2.py (G9_HANDS with widow JC 7D,
-SOLO_SLAM_HANDS); expected values are worked out from RULES.md in the comments there and
+SOLO_SLAM_HANDS); expected values are worked out from docs/rules.md in the comments there and
 here. Three players, dealer 2 throughout, so seat 0 is the eldest.
 """
 
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from interpreter import Match, State
+from taash.interpreter import Match, State
 
 from tests.helpers.rules import do, illegal, play_out
 from tests.helpers.rules2 import (G9_HANDS, G9_LINE1, G9_LINE2, G9_WIDOW, SOLO_SLAM_HANDS,
@@ -51,7 +51,7 @@ def seen(obs, card):
 
 # -- §304s.1 ------------------------------------------------------------------------------
 def test_304s_1_three_players_declarer_alone():
-    """RULES.md §304s.1: three players; the declarer plays alone against the other two, who
+    """docs/rules.md §304s.1: three players; the declarer plays alone against the other two, who
     form a side and score 0 whatever happens (G9 line 2 failed: -1 for seat 0 only)."""
     v = variant2(SOLO)
     assert v.players == 3
@@ -64,7 +64,7 @@ def test_304s_1_three_players_declarer_alone():
 
 
 def test_304s_1_defenders_know_each_other_from_the_start():
-    """RULES.md §304s.1, §304.9: the defenders know each other from the start, so a
+    """docs/rules.md §304s.1, §304.9: the defenders know each other from the start, so a
     defender counts the other defender's tricks: G9 line 2, seat 1 wins trick 7; in trick
     8 seat 2 (KC QC, no trick of its own) may show the club marriage: 170 + 20 = 190.
     Before any defender's trick it may not (trick 2)."""
@@ -85,7 +85,7 @@ def test_304s_1_defenders_know_each_other_from_the_start():
 
 # -- §304s.2 ------------------------------------------------------------------------------
 def test_304s_2_deck_points_auction_as_304():
-    """RULES.md §304s.2: deck and points as §304 (304 in all); the auction as §304.4: the
+    """docs/rules.md §304s.2: deck and points as §304 (304 in all); the auction as §304.4: the
     dealer (seat 2) holds 150, bids 155..180, steps of 5, passes final."""
     v = variant2(SOLO)
     assert v.total == 304 and sum(v.deck.point_of[c] for c in v.deck.cards()) == 304
@@ -102,7 +102,7 @@ def test_304s_2_deck_points_auction_as_304():
 
 
 def test_304s_2_all_three_pass_dealer_at_150():
-    """RULES.md §304s.2: all three pass: the dealer (seat 2) is declarer at 150 and makes
+    """docs/rules.md §304s.2: all three pass: the dealer (seat 2) is declarer at 150 and makes
     the exchange; after his trump the eldest (seat 0) leads."""
     st = g9_state()
     do(st, "0 pass", "1 pass", "2 pass")
@@ -114,7 +114,7 @@ def test_304s_2_all_three_pass_dealer_at_150():
 
 
 def test_304s_2_no_partner_call():
-    """RULES.md §304s.2: no partner call: after trump the eldest leads at once; nothing is
+    """docs/rules.md §304s.2: no partner call: after trump the eldest leads at once; nothing is
     called."""
     st = line1(g9_auction())
     assert st.phase == "play" and st.to_act == 0
@@ -125,7 +125,7 @@ def test_304s_2_no_partner_call():
 
 
 def test_304s_2_play_follow_suit():
-    """RULES.md §304s.2, §304.6: follow suit if able, otherwise any card: G9 line 1, JS led:
+    """docs/rules.md §304s.2, §304.6: follow suit if able, otherwise any card: G9 line 1, JS led:
     seat 1 must play its only spade 8S; in trick 2 (AS) seat 1 has no spade: any card."""
     st = line1(g9_auction())
     do(st, "0 play JS")
@@ -136,7 +136,7 @@ def test_304s_2_play_follow_suit():
 
 
 def test_304s_2_declarer_marriage_as_304():
-    """RULES.md §304s.2, §304.9: marriage as §304: G9 line 1, seat 0 won trick 1 and holds
+    """docs/rules.md §304s.2, §304.9: marriage as §304: G9 line 1, seat 0 won trick 1 and holds
     KS QS (trump): 170 - 40 = 130."""
     st = line1(g9_auction())
     tricks_n(st, G9_LINE1[:1])
@@ -147,7 +147,7 @@ def test_304s_2_declarer_marriage_as_304():
 
 
 def test_304s_2_match_eleven_deals():
-    """RULES.md §304s.2, §304.12: the match is 11 deals; the highest total wins. Ten random
+    """docs/rules.md §304s.2, §304.12: the match is 11 deals; the highest total wins. Ten random
     deals do not end it; before the 11th the scores are set to [1, 2, 2]; G9 line 1 made
     (+1 for seat 0): [2, 2, 2]: all three share the win."""
     m = Match(variant2(SOLO), 6)
@@ -168,7 +168,7 @@ def test_304s_2_match_eleven_deals():
 
 # -- §304s.3 ------------------------------------------------------------------------------
 def test_304s_3_ten_each_in_packets_of_5_then_widow_of_2():
-    """RULES.md §304s.3: 10 each (two packets of 5), then 2 face down to the widow, all
+    """docs/rules.md §304s.3: 10 each (two packets of 5), then 2 face down to the widow, all
     before the auction."""
     v = variant2(SOLO)
     assert v.cards_per_seat == 10 and v.widow_size == 2
@@ -180,7 +180,7 @@ def test_304s_3_ten_each_in_packets_of_5_then_widow_of_2():
 
 
 def test_304s_3_widow_hidden_from_everybody_in_the_auction():
-    """RULES.md §304s.3: the widow is face down: in the auction no seat sees JC or 7D."""
+    """docs/rules.md §304s.3: the widow is face down: in the auction no seat sees JC or 7D."""
     st = g9_state()
     for s in range(3):
         obs = st.observation(s)
@@ -191,7 +191,7 @@ def test_304s_3_widow_hidden_from_everybody_in_the_auction():
 
 # -- §304s.4 ------------------------------------------------------------------------------
 def test_304s_4_declarer_sees_the_widow_others_do_not():
-    """RULES.md §304s.4: after the auction the declarer sees the widow; the others do not."""
+    """docs/rules.md §304s.4: after the auction the declarer sees the widow; the others do not."""
     st = g9_auction()
     assert sorted(st.observation(0)["widow"]) == ["7D", "JC"]
     for s in (1, 2):
@@ -201,7 +201,7 @@ def test_304s_4_declarer_sees_the_widow_others_do_not():
 
 
 def test_304s_4_exchange_legal_actions():
-    """RULES.md §304s.4, §0.10: take each wanted widow card (none, one or both), then as
+    """docs/rules.md §304s.4, §0.10: take each wanted widow card (none, one or both), then as
     many discards, then done (legal once discards equal takes; no take after the first
     discard). Order: take, discard, done; cards by suit S H D C and strength."""
     st = g9_auction()
@@ -225,7 +225,7 @@ def test_304s_4_exchange_legal_actions():
 
 
 def test_304s_4_no_take_after_first_discard():
-    """RULES.md §304s.4: no take after the first discard: take JC, discard QH: only done."""
+    """docs/rules.md §304s.4: no take after the first discard: take JC, discard QH: only done."""
     st = g9_auction()
     do(st, "0 take JC", "0 discard QH")
     assert st.legal_actions() == ["done"]
@@ -233,7 +233,7 @@ def test_304s_4_no_take_after_first_discard():
 
 
 def test_304s_4_take_none_sets_both_aside():
-    """RULES.md §304s.4: taking none: `done` at once; both widow cards are set aside and
+    """docs/rules.md §304s.4: taking none: `done` at once; both widow cards are set aside and
     count for the declarer (JC 30 + 7D 0)."""
     st = g9_auction()
     do(st, "0 done")
@@ -243,7 +243,7 @@ def test_304s_4_take_none_sets_both_aside():
 
 
 def test_304s_4_card_just_taken_may_be_discarded():
-    """RULES.md §304s.4: a card just taken may be discarded: take JC, discard JC, done: the
+    """docs/rules.md §304s.4: a card just taken may be discarded: take JC, discard JC, done: the
     hand is unchanged, JC and 7D are set aside."""
     st = g9_auction()
     do(st, "0 take JC", "0 discard JC", "0 done")
@@ -252,7 +252,7 @@ def test_304s_4_card_just_taken_may_be_discarded():
 
 
 def test_304s_4_takes_and_discards_hidden_from_the_others():
-    """RULES.md §304s.4: the discards and the widow cards stay hidden: the others see that
+    """docs/rules.md §304s.4: the discards and the widow cards stay hidden: the others see that
     the declarer took and discarded, not which cards; the declarer sees his own actions
     and, after `done`, his set-aside cards (9S TH); the others never see them."""
     st = g9_auction()
@@ -274,7 +274,7 @@ def test_304s_4_takes_and_discards_hidden_from_the_others():
 
 
 def test_304s_4_then_names_trump():
-    """RULES.md §304s.4: then he names trump (after `done`, not before)."""
+    """docs/rules.md §304s.4: then he names trump (after `done`, not before)."""
     st = g9_auction()
     illegal(st, "trump S")
     do(st, "0 done")
@@ -285,7 +285,7 @@ def test_304s_4_then_names_trump():
 
 # -- G9 -----------------------------------------------------------------------------------
 def test_g9_take_both_discard_th_9s_175_made():
-    """RULES.md §G G9: bid 170, widow JC 7D (30 points). The declarer takes both and
+    """docs/rules.md §G G9: bid 170, widow JC 7D (30 points). The declarer takes both and
     discards TH and 9S (30): tricks 145 + 30 = 175, made, +1."""
     st = line1(g9_auction())
     tricks_n(st, G9_LINE1)
@@ -297,7 +297,7 @@ def test_g9_take_both_discard_th_9s_175_made():
 
 
 def test_g9_take_jc_discard_qh_162_failed():
-    """RULES.md §G G9: he takes JC only and discards QH: the set-aside cards are 7D QH (2):
+    """docs/rules.md §G G9: he takes JC only and discards QH: the set-aside cards are 7D QH (2):
     tricks 160 + 2 = 162, failed, -1."""
     st = line2(g9_auction())
     assert sorted(st.observation(0)["set_aside"]) == ["7D", "QH"]
@@ -310,7 +310,7 @@ def test_g9_take_jc_discard_qh_162_failed():
 
 # -- §304s.5 ------------------------------------------------------------------------------
 def test_304s_5_slam_all_ten_tricks_plus_4():
-    """RULES.md §304s.5, §304.11: slam is all 10 tricks: SOLO_SLAM, seat 0 takes nothing
+    """docs/rules.md §304s.5, §304.11: slam is all 10 tricks: SOLO_SLAM, seat 0 takes nothing
     from the widow (8C 7C set aside, 0), trump S, declares slam before trick 1 and wins all
     ten tricks (304 points): +4."""
     st = state(SOLO, SOLO_SLAM_HANDS, dealer=2, widow=SOLO_SLAM_WIDOW)
@@ -323,7 +323,7 @@ def test_304s_5_slam_all_ten_tricks_plus_4():
 
 
 def test_304s_5_slam_declared_in_tricks_1_to_5_only():
-    """RULES.md §304s.5: slam may be declared during tricks 1 to 5: SOLO_SLAM, seat 0 leads
+    """docs/rules.md §304s.5: slam may be declared during tricks 1 to 5: SOLO_SLAM, seat 0 leads
     every trick: offered at trick 5, not at trick 6; never to a defender."""
     st = state(SOLO, SOLO_SLAM_HANDS, dealer=2, widow=SOLO_SLAM_WIDOW)
     do(st, "0 bid 155", "1 pass", "2 pass", "0 done", "0 trump S")
@@ -344,7 +344,7 @@ def test_304s_5_slam_declared_in_tricks_1_to_5_only():
 
 
 def test_304s_5_slam_lost_minus_1_even_if_target_reached():
-    """RULES.md §304s.5, §304.11: G9 line 1 (175 >= 170) with slam declared in trick 5: the
+    """docs/rules.md §304s.5, §304.11: G9 line 1 (175 >= 170) with slam declared in trick 5: the
     declarer loses trick 7: -1."""
     st = line1(g9_auction())
     tricks_n(st, G9_LINE1[:4])

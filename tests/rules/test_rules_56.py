@@ -1,7 +1,7 @@
-"""RULES.md §56 (Fifty-six) and golden cases G1 (56 presets), G2, G3, G4.
+"""docs/rules.md §56 (Fifty-six) and golden cases G1 (56 presets), G2, G3, G4.
 
 Deals are built by hand in tests/helpers/rules2.py (F56, J56, G2_HANDS); expected values
-are worked out from RULES.md in the comments. Six players unless stated: seats 0 2 4 are
+are worked out from docs/rules.md in the comments. Six players unless stated: seats 0 2 4 are
 side 0, seats 1 3 5 side 1 (§0.6). F56 and J56 use dealer 5 (eldest 0); G2 dealer 0.
 """
 
@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from interpreter import Match, State
-from interpreter.loader import VariantError
+from taash.interpreter import Match, State
+from taash.interpreter.loader import VariantError
 
 from tests.helpers.rules import do, illegal, play_out
 from tests.helpers.rules2 import (F56, F56_SEAT_POINTS, F56_TRICKS, G2_HANDS, J56, J56_TRICKS,
@@ -55,7 +55,7 @@ def contract(rows, call="bid 28 H", then=(), name="56", scores=None):
 
 # -- §56.1 --------------------------------------------------------------------------------
 def test_56_1_players_4_6_8_default_6():
-    """RULES.md §56.1: players 4, 6 or 8, default 6; other numbers are refused."""
+    """docs/rules.md §56.1: players 4, 6 or 8, default 6; other numbers are refused."""
     assert variant2("56").players == 6
     for n in (4, 6, 8):
         assert variant2("56", {"players": n}).players == n
@@ -65,7 +65,7 @@ def test_56_1_players_4_6_8_default_6():
 
 
 def test_56_1_two_sides_alternate_counter_clockwise():
-    """RULES.md §56.1, §0.6, §0.1: two fixed sides, seats alternate (0 2 4 against 1 3 5);
+    """docs/rules.md §56.1, §0.6, §0.1: two fixed sides, seats alternate (0 2 4 against 1 3 5);
     the direction is counter-clockwise, display only: calls still go 0, 1, 2, ... F56
     made by seat 0 at 28: side 0 +1, side 1 -1, each seat shows its side's change."""
     v = variant2("56")
@@ -78,7 +78,7 @@ def test_56_1_two_sides_alternate_counter_clockwise():
 
 @pytest.mark.parametrize("n", [4, 8])
 def test_56_1_sides_alternate_at_4_and_8(n):
-    """RULES.md §56.1, §0.6: partners opposite at 4, alternating at 8: seat s is on side
+    """docs/rules.md §56.1, §0.6: partners opposite at 4, alternating at 8: seat s is on side
     s mod 2, so a deal scored for side 0 moves seats 0, 2, (4, 6) together."""
     v = variant2("56", {"players": n})
     st = State(v, dealer=n - 1, seed=7)
@@ -91,7 +91,7 @@ def test_56_1_sides_alternate_at_4_and_8(n):
 
 # -- §56.2 / G1 ---------------------------------------------------------------------------
 def test_56_2_deck_two_copies_of_j9atkq():
-    """RULES.md §56.2: two copies of J 9 A T K Q in each suit, 48 cards; points J3 9=2 A1
+    """docs/rules.md §56.2: two copies of J 9 A T K Q in each suit, 48 cards; points J3 9=2 A1
     T1, others 0: 56 in all."""
     d = variant2("56").deck
     assert d.copies == 2
@@ -106,7 +106,7 @@ def test_56_2_deck_two_copies_of_j9atkq():
 
 @pytest.mark.parametrize("opts,size,_h,_p", PRESETS)
 def test_56_2_deck_of_each_preset(opts, size, _h, _p):
-    """RULES.md §56.2: 8 players add two copies of 8 and 7 (64 cards); options: 4 players
+    """docs/rules.md §56.2: 8 players add two copies of 8 and 7 (64 cards); options: 4 players
     without K and Q (32 cards), 8 players with the 48-card deck."""
     d = variant2("56", opts).deck
     cards = [d.text[c] for c in d.cards()]
@@ -118,7 +118,7 @@ def test_56_2_deck_of_each_preset(opts, size, _h, _p):
 
 @pytest.mark.parametrize("opts,size,_h,_p", PRESETS)
 def test_g1_56_every_preset_56(opts, size, _h, _p):
-    """RULES.md §G G1: 56 every preset 56 (deck points; no last-trick bonus; a whole deal
+    """docs/rules.md §G G1: 56 every preset 56 (deck points; no last-trick bonus; a whole deal
     played at random ends with 56 points between the sides)."""
     v = variant2("56", opts)
     d = v.deck
@@ -132,7 +132,7 @@ def test_g1_56_every_preset_56(opts, size, _h, _p):
 
 
 def test_56_2_no_last_trick_bonus():
-    """RULES.md §56.2: no last-trick bonus: F56's last trick 9C JC QC AC TC KC gives
+    """docs/rules.md §56.2: no last-trick bonus: F56's last trick 9C JC QC AC TC KC gives
     seat 0 exactly its card points 2+3+0+1+1+0 = 7; the deal's points are 56."""
     st = contract(F56)
     tricks_n(st, F56_TRICKS[:7])
@@ -146,7 +146,7 @@ def test_56_2_no_last_trick_bonus():
 # -- §56.3 --------------------------------------------------------------------------------
 @pytest.mark.parametrize("opts,_s,per_seat,packets", PRESETS)
 def test_56_3_all_cards_before_the_auction(opts, _s, per_seat, packets):
-    """RULES.md §56.3: every card is dealt before the auction, in packets of 4 (3 for 48
+    """docs/rules.md §56.3: every card is dealt before the auction, in packets of 4 (3 for 48
     cards at 8 players); hands 4p 12 (or 8), 6p 8, 8p 8 (or 6)."""
     v = variant2("56", opts)
     assert v.cards_per_seat == per_seat and v.widow_size == 0
@@ -162,7 +162,7 @@ def test_56_3_all_cards_before_the_auction(opts, _s, per_seat, packets):
 
 
 def test_56_3_hands_given_are_held_in_the_auction():
-    """RULES.md §56.3: F56 (dealer 5): at the first call every seat holds its 8 cards."""
+    """docs/rules.md §56.3: F56 (dealer 5): at the first call every seat holds its 8 cards."""
     st = deal56(F56)
     assert st.phase == "auction" and st.to_act == 0
     for s in range(6):
@@ -171,7 +171,7 @@ def test_56_3_hands_given_are_held_in_the_auction():
 
 # -- §56.4 --------------------------------------------------------------------------------
 def test_56_4_eldest_must_open_with_a_bid():
-    """RULES.md §56.4: the eldest must open with a bid: no pass on the first call; bids
+    """docs/rules.md §56.4: the eldest must open with a bid: no pass on the first call; bids
     28..56 in any denomination (§0.10 order: number, then S H D C NT NOES, number-first
     form before suit-first)."""
     st = deal56(F56)
@@ -184,7 +184,7 @@ def test_56_4_eldest_must_open_with_a_bid():
 
 
 def test_56_4_strictly_higher_number_denominations_not_ranked():
-    """RULES.md §56.4: a bid must have a strictly higher number; denominations are not
+    """docs/rules.md §56.4: a bid must have a strictly higher number; denominations are not
     ranked: after 30 S, 30 NT and 30 C are illegal, 31 of anything is legal. Seat 1 (an
     opponent of seat 0) may also double."""
     st = deal56(F56)
@@ -197,7 +197,7 @@ def test_56_4_strictly_higher_number_denominations_not_ranked():
 
 
 def test_56_4_pass_is_not_final():
-    """RULES.md §56.4 [D]: a pass is not final: seat 1 passes, later bids again."""
+    """docs/rules.md §56.4 [D]: a pass is not final: seat 1 passes, later bids again."""
     st = deal56(F56)
     do(st, "0 bid 28 H", "1 pass", "2 pass", "3 bid 29 S", "4 pass", "5 pass", "0 pass")
     assert st.phase == "auction" and st.to_act == 1
@@ -208,7 +208,7 @@ def test_56_4_pass_is_not_final():
 
 
 def test_56_4_double_only_an_opponents_undoubled_bid():
-    """RULES.md §56.4: double when the high bid is an opponent's and not yet doubled.
+    """docs/rules.md §56.4: double when the high bid is an opponent's and not yet doubled.
     After seat 0's 28 H: seat 1 (opponent) may double; after seat 1 passes, seat 2
     (seat 0's partner) may not; after seat 3's double, seat 4 may not double again."""
     st = deal56(F56)
@@ -225,7 +225,7 @@ def test_56_4_double_only_an_opponents_undoubled_bid():
 
 
 def test_56_4_redouble_only_own_sides_doubled_bid():
-    """RULES.md §56.4: redouble when the high bid is its own side's, doubled, not yet
+    """docs/rules.md §56.4: redouble when the high bid is its own side's, doubled, not yet
     redoubled. Seat 0 28 H, seat 1 double: seat 2 (partner) may redouble; seat 3 (the
     doubler's partner) may not; after seat 2 redoubles nobody may double or redouble."""
     st = deal56(F56)
@@ -247,7 +247,7 @@ def test_56_4_redouble_only_own_sides_doubled_bid():
 
 
 def test_56_4_new_bid_cancels_double_and_redouble():
-    """RULES.md §56.4: a new bid cancels any double and redouble."""
+    """docs/rules.md §56.4: a new bid cancels any double and redouble."""
     st = deal56(F56)
     do(st, "0 bid 28 H", "1 double", "2 redouble")
     assert st.doubled == 2
@@ -257,7 +257,7 @@ def test_56_4_new_bid_cancels_double_and_redouble():
 
 
 def test_56_4_ends_after_n_minus_1_passes():
-    """RULES.md §56.4 [D]: the auction ends when n-1 = 5 consecutive passes follow the
+    """docs/rules.md §56.4 [D]: the auction ends when n-1 = 5 consecutive passes follow the
     last bid, double or redouble; four are not enough."""
     st = deal56(F56)
     do(st, "0 bid 28 H", "1 double", "2 pass", "3 pass", "4 pass", "5 pass")
@@ -268,7 +268,7 @@ def test_56_4_ends_after_n_minus_1_passes():
 
 
 def test_56_4_bid_of_56_does_not_end_at_once():
-    """RULES.md §56.4 [D]: also after a bid of 56 the auction ends only after five passes;
+    """docs/rules.md §56.4 [D]: also after a bid of 56 the auction ends only after five passes;
     meanwhile an opponent may still double (the partner only pass)."""
     st = deal56(F56)
     do(st, "0 bid 56 NT")
@@ -287,7 +287,7 @@ def test_56_4_bid_of_56_does_not_end_at_once():
 
 # -- §56.5 --------------------------------------------------------------------------------
 def test_56_5_suit_first_form_is_the_same_contract_kept_in_history():
-    """RULES.md §56.5: `bid D 28` is legal and the same contract as `bid 28 D`; the form is
+    """docs/rules.md §56.5: `bid D 28` is legal and the same contract as `bid 28 D`; the form is
     kept in the public history (every seat sees it)."""
     a = contract(F56, "bid D 28")
     b = contract(F56, "bid 28 D")
@@ -303,7 +303,7 @@ def test_56_5_suit_first_form_is_the_same_contract_kept_in_history():
 
 
 def test_56_5_nt_and_noes_number_first_only():
-    """RULES.md §56.5: NT and NOES have only the number-first form."""
+    """docs/rules.md §56.5: NT and NOES have only the number-first form."""
     st = deal56(F56)
     illegal(st, "bid NT 28")
     illegal(st, "bid NOES 28")
@@ -313,7 +313,7 @@ def test_56_5_nt_and_noes_number_first_only():
 
 @pytest.mark.parametrize("den", ["NT", "NOES"])
 def test_56_5_nt_and_noes_played_without_trump(den):
-    """RULES.md §56.5 [D]: NOES and NT contracts are both played without trump. G2 deal,
+    """docs/rules.md §56.5 [D]: NOES and NT contracts are both played without trump. G2 deal,
     seat 1 bids 28 NT/NOES: seat 4's QD on the club trick is no trump: the first JC
     (seat 1) wins."""
     st = state("56", G2_HANDS, dealer=0)
@@ -326,7 +326,7 @@ def test_56_5_nt_and_noes_played_without_trump(den):
 
 # -- §56.6 --------------------------------------------------------------------------------
 def test_56_6_eldest_leads_any_card():
-    """RULES.md §56.6, §0.10: the eldest (seat 0, not necessarily the declarer) leads, any
+    """docs/rules.md §56.6, §0.10: the eldest (seat 0, not necessarily the declarer) leads, any
     card; cards by suit S H D C, then strength J 9 A T K Q. Here seat 1 declares."""
     st = deal56(F56)
     do(st, "0 bid 28 H", "1 bid 29 S")
@@ -337,7 +337,7 @@ def test_56_6_eldest_leads_any_card():
 
 
 def test_56_6_follow_suit_if_able():
-    """RULES.md §56.6: follow suit if able (G2 deal, trump D): on JC seat 2 must play 9C or
+    """docs/rules.md §56.6: follow suit if able (G2 deal, trump D): on JC seat 2 must play 9C or
     KC; hearts and spades are illegal."""
     st = state("56", G2_HANDS, dealer=0)
     do(st, "1 bid 28 D")
@@ -349,7 +349,7 @@ def test_56_6_follow_suit_if_able():
 
 
 def test_56_6_void_any_card_trumping_allowed_not_required():
-    """RULES.md §56.6: otherwise any card; trumping is allowed, not required: seat 4 (no
+    """docs/rules.md §56.6: otherwise any card; trumping is allowed, not required: seat 4 (no
     club, trump D) may play KH, QH or any diamond."""
     st = state("56", G2_HANDS, dealer=0)
     do(st, "1 bid 28 D")
@@ -360,7 +360,7 @@ def test_56_6_void_any_card_trumping_allowed_not_required():
 
 
 def test_56_6_double_deck_one_action_per_card_text():
-    """RULES.md §0.3, §56.6: J56, seat 0 holds two copies of each jack: `play JS` is one
+    """docs/rules.md §0.3, §56.6: J56, seat 0 holds two copies of each jack: `play JS` is one
     legal action; playing it removes one copy, the other stays playable."""
     st = contract(J56, "bid 28 NT")
     assert st.legal_actions() == ["play JS", "play JH", "play JD", "play JC"]
@@ -372,7 +372,7 @@ def test_56_6_double_deck_one_action_per_card_text():
 
 
 def test_56_6_identical_cards_first_played_wins():
-    """RULES.md §0.4, §56.6: of two identical cards the first played wins: F56 trick 1 the
+    """docs/rules.md §0.4, §56.6: of two identical cards the first played wins: F56 trick 1 the
     JS of seat 0 beats seat 5's; trick 5 (led by seat 4) seat 4's JD beats seat 1's
     although seat 1 has the lower number. F56 trick by trick (winners and points)."""
     st = contract(F56)
@@ -382,7 +382,7 @@ def test_56_6_identical_cards_first_played_wins():
 
 
 def test_56_6_identical_trumps_first_played_wins():
-    """RULES.md §0.4: identical trumps: in the G2 deal with trump C every club is a trump;
+    """docs/rules.md §0.4: identical trumps: in the G2 deal with trump C every club is a trump;
     seat 1's JC, played first, beats seat 3's JC (and 9C, TC, AC); KH is no trump."""
     st = state("56", G2_HANDS, dealer=0)
     do(st, "1 bid 28 C")
@@ -393,7 +393,7 @@ def test_56_6_identical_trumps_first_played_wins():
 # -- §56.7 --------------------------------------------------------------------------------
 @pytest.mark.parametrize("bid,tables", [(28, 1), (36, 1)])
 def test_56_7_made_at_least_target_28_39_scores_1(bid, tables):
-    """RULES.md §56.7, §0.5: F56, side 0 takes 36: a bid of 28..36 is made (at least the
+    """docs/rules.md §56.7, §0.5: F56, side 0 takes 36: a bid of 28..36 is made (at least the
     target; 36 exactly) and scores the '28-39 made' figure 1: 12/12 -> 13/11."""
     st = contract(F56, f"bid {bid} H")
     tricks_n(st, F56_TRICKS)
@@ -403,7 +403,7 @@ def test_56_7_made_at_least_target_28_39_scores_1(bid, tables):
 
 @pytest.mark.parametrize("bid,fig", [(37, 2), (39, 2), (40, 3), (48, 3), (49, 4), (56, 4)])
 def test_56_7_failed_figures(bid, fig):
-    """RULES.md §56.7: F56 (side 0 takes 36): failed by the final bid: 28-39 pays 2, 40-48
+    """docs/rules.md §56.7: F56 (side 0 takes 36): failed by the final bid: 28-39 pays 2, 40-48
     pays 3, 49-56 pays 4, in full to the defenders."""
     st = contract(F56, f"bid {bid} S")
     tricks_n(st, F56_TRICKS)
@@ -414,7 +414,7 @@ def test_56_7_failed_figures(bid, fig):
 
 @pytest.mark.parametrize("bid,fig", [(39, 1), (40, 2), (48, 2), (49, 3), (56, 3)])
 def test_56_7_made_figures(bid, fig):
-    """RULES.md §56.7: J56 (side 0 takes all 56): made by the final bid: 28-39 1, 40-48 2,
+    """docs/rules.md §56.7: J56 (side 0 takes all 56): made by the final bid: 28-39 1, 40-48 2,
     49-56 3, paid by the defenders."""
     st = contract(J56, f"bid {bid} NT")
     tricks_n(st, J56_TRICKS)
@@ -423,7 +423,7 @@ def test_56_7_made_figures(bid, fig):
 
 
 def test_56_7_figure_goes_by_the_final_bid():
-    """RULES.md §56.7: the figure is that of the final bid: seat 0 opens 28, seat 1 bids
+    """docs/rules.md §56.7: the figure is that of the final bid: seat 0 opens 28, seat 1 bids
     29, seat 0 raises to 40: J56 made at 40 = 2 (not 1)."""
     st = deal56(J56)
     do(st, "0 bid 28 H", "1 bid 29 S", "2 bid 40 NT")
@@ -434,7 +434,7 @@ def test_56_7_figure_goes_by_the_final_bid():
 
 
 def test_56_7_side_1_contract_fails_defenders_side_0_gain():
-    """RULES.md §56.7: seat 1 declares 30 on F56 and its side takes 20: side 1 pays 2 to
+    """docs/rules.md §56.7: seat 1 declares 30 on F56 and its side takes 20: side 1 pays 2 to
     side 0: 14/10; seats show their side's change."""
     st = deal56(F56)
     do(st, "0 bid 28 H", "1 bid 30 D")
@@ -446,7 +446,7 @@ def test_56_7_side_1_contract_fails_defenders_side_0_gain():
 
 
 def test_56_7_doubled_x2_redoubled_x4():
-    """RULES.md §56.7 [D]: doubled x2, redoubled x4: F56 at 37 (side 0 takes 36) failed
+    """docs/rules.md §56.7 [D]: doubled x2, redoubled x4: F56 at 37 (side 0 takes 36) failed
     doubled = 2x2 = 4, redoubled = 8; J56 at 30 made doubled = 2, redoubled = 4."""
     st = contract(F56, "bid 37 H", then=["double"])
     tricks_n(st, F56_TRICKS)
@@ -463,7 +463,7 @@ def test_56_7_doubled_x2_redoubled_x4():
 
 
 def test_g3_44_doubled_failed_6_redoubled_12_doubled_made_4():
-    """RULES.md §G G3: 44 doubled and failed: contractors pay 6 tables (3 x 2); redoubled:
+    """docs/rules.md §G G3: 44 doubled and failed: contractors pay 6 tables (3 x 2); redoubled:
     12; doubled and made: defenders pay 4 (2 x 2). Sides at 12/12 after '44 doubled,
     failed': 6/18. (F56: side 0 takes 36 < 44; J56: 56 >= 44.)"""
     st = contract(F56, "bid 44 H", then=["double"])
@@ -481,7 +481,7 @@ def test_g3_44_doubled_failed_6_redoubled_12_doubled_made_4():
 
 
 def test_56_7_sides_always_hold_24_and_may_go_below_0():
-    """RULES.md §56.7: payments are in full; a side may go below 0; the two sides always
+    """docs/rules.md §56.7: payments are in full; a side may go below 0; the two sides always
     hold 24 together: from 3/21, 44 redoubled failed (12): -9/33."""
     st = contract(F56, "bid 44 H", then=["double", "redouble"], scores=[3, 21])
     tricks_n(st, F56_TRICKS)
@@ -490,7 +490,7 @@ def test_56_7_sides_always_hold_24_and_may_go_below_0():
 
 
 def test_56_7_match_starts_at_12_and_goes_on_while_both_above_0():
-    """RULES.md §56.7: each side starts the match with 12; F56 made at 28: 13/11, the
+    """docs/rules.md §56.7: each side starts the match with 12; F56 made at 28: 13/11, the
     match goes on."""
     m = Match(variant2("56"), 1)
     assert m.scores == [12, 12]
@@ -505,7 +505,7 @@ def test_56_7_match_starts_at_12_and_goes_on_while_both_above_0():
 
 @pytest.mark.parametrize("start,end", [([6, 18], [0, 24]), ([2, 22], [-1, 25])])
 def test_56_7_side_at_0_or_below_loses(start, end):
-    """RULES.md §56.7 [D]: a side whose tables fall to 0 or below loses the match: F56 at
+    """docs/rules.md §56.7 [D]: a side whose tables fall to 0 or below loses the match: F56 at
     44 doubled failed (3 x 2 = 6) from 6/18 -> 0/24; at 40 failed (3) from 2/22 -> -1/25.
     Winners: seats 1, 3, 5."""
     m = Match(variant2("56"), 2)
@@ -525,7 +525,7 @@ def test_56_7_side_at_0_or_below_loses(start, end):
 
 
 def test_56_7_side_1_at_0_loses_side_0_wins():
-    """RULES.md §56.7 [D]: from 21/3 seat 0's side makes J56 at 49 (3 tables): 24/0; side 1
+    """docs/rules.md §56.7 [D]: from 21/3 seat 0's side makes J56 at 49 (3 tables): 24/0; side 1
     at 0 loses, seats 0, 2, 4 win."""
     m = Match(variant2("56"), 3)
     m.scores = [21, 3]
@@ -540,7 +540,7 @@ def test_56_7_side_1_at_0_loses_side_0_wins():
 
 # -- §56.8 --------------------------------------------------------------------------------
 def test_56_8_house_rules_are_variant_files():
-    """RULES.md §56.8, §H: the alternative table and cot are variant files extending 56
+    """docs/rules.md §56.8, §H: the alternative table and cot are variant files extending 56
     (details in tests/rules/test_house_more.py): 56 made at 56 scores 4 under the alternative
     table (3 in plain 56); cot is an action only in 56-cot."""
     st = contract(J56, "bid 56 NT", name="house/56-alt-table")
@@ -563,7 +563,7 @@ def g2_deal():
 
 
 def test_g2_first_jc_wins_10_points():
-    """RULES.md §G G2: 56, 6 players, trump D. Trick led by seat 1: JC, 9C, JC, KH, TC, AC.
+    """docs/rules.md §G G2: 56, 6 players, trump D. Trick led by seat 1: JC, 9C, JC, KH, TC, AC.
     The first JC wins (seat 1); points 3+2+3+0+1+1 = 10."""
     st = g2_deal()
     assert st.trump == st.v.deck.suits.index("D")
@@ -574,7 +574,7 @@ def test_g2_first_jc_wins_10_points():
 
 
 def test_g2_with_qd_seat_4_wins_10_points():
-    """RULES.md §G G2: with QD instead of KH: seat 4 (only trump) wins, 10 points."""
+    """docs/rules.md §G G2: with QD instead of KH: seat 4 (only trump) wins, 10 points."""
     st = g2_deal()
     assert trick_n(st, 1, "JC 9C JC QD TC AC") == 4
     assert st.seat_points[4] == 10 and st.side_points == [10, 0]
@@ -583,7 +583,7 @@ def test_g2_with_qd_seat_4_wins_10_points():
 
 # -- G4 -----------------------------------------------------------------------------------
 def test_g4_auction():
-    """RULES.md §G G4: 6 players, eldest seat 1: 28H, 30S, 31 NOES, double, redouble, 32S
+    """docs/rules.md §G G4: 6 players, eldest seat 1: 28H, 30S, 31 NOES, double, redouble, 32S
     (the double and redouble are gone), then five passes: contract 32S by seat 2's side,
     undoubled; seat 1 leads."""
     st = state("56", G2_HANDS, dealer=0)
@@ -606,7 +606,7 @@ def test_g4_auction():
 
 
 def test_g4_illegal_calls():
-    """RULES.md §G G4: illegal: 28S after 28H; seat 4 doubling 30S of its partner seat 2;
+    """docs/rules.md §G G4: illegal: 28S after 28H; seat 4 doubling 30S of its partner seat 2;
     a redouble of an undoubled bid; a pass as the first call."""
     st = state("56", G2_HANDS, dealer=0)
     illegal(st, "pass")                     # first call

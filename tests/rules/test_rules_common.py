@@ -1,6 +1,6 @@
-"""RULES.md §0 (common ground), tested on 29 and 28 with hand-built deals.
+"""docs/rules.md §0 (common ground), tested on 29 and 28 with hand-built deals.
 
-Each test names its section; expected values are worked out by hand from RULES.md (see
+Each test names its section; expected values are worked out by hand from docs/rules.md (see
 the comments and tests/helpers/rules.py).
 """
 
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from interpreter import IllegalActionError, Match, State, replay, replay_json
+from taash.interpreter import IllegalActionError, Match, State, replay, replay_json
 
 from tests.helpers.rules import (A_HANDS, C_HANDS, D29_HANDS, E_HANDS, G5_HANDS, G5_TRICKS,
                                  G6B_HANDS, bids, do, illegal, match_with, new_state,
@@ -28,7 +28,7 @@ def g5_bid(bid: int = 15, name: str = "29", scores=None) -> State:
 @pytest.mark.parametrize("name", ALL)
 @pytest.mark.parametrize("seed", range(4))
 def test_0_1_turn_order_is_next_seat(name, seed):
-    """RULES.md §0.1: turn order is always next(s) = (s+1) mod n, whatever the direction.
+    """docs/rules.md §0.1: turn order is always next(s) = (s+1) mod n, whatever the direction.
     Within an auction and within a trick the next seat to act is s+1; a declaration or an
     `expose` leaves the same seat to act (§0.8, §28.7); a trick's winner leads next."""
     rng = random.Random(seed)
@@ -53,7 +53,7 @@ def test_0_1_turn_order_is_next_seat(name, seed):
 
 @pytest.mark.parametrize("name", ["28", "house/29-counter-clockwise"])
 def test_0_1_counter_clockwise_is_display_only(name):
-    """RULES.md §0.1: a counter-clockwise variant still calls and plays 0, 1, 2, 3."""
+    """docs/rules.md §0.1: a counter-clockwise variant still calls and plays 0, 1, 2, 3."""
     v = variant(name)
     assert v.direction == "counter-clockwise"
     st = State(v, dealer=3, seed=5)
@@ -63,7 +63,7 @@ def test_0_1_counter_clockwise_is_display_only(name):
 
 # -- §0.2 ---------------------------------------------------------------------------------
 def test_0_2_first_dealer_is_drawn_from_the_match_seed():
-    """RULES.md §0.2: the first dealer is drawn from the match seed: the same seed gives
+    """docs/rules.md §0.2: the first dealer is drawn from the match seed: the same seed gives
     the same dealer, and different seeds do not all give one dealer."""
     v = variant("29")
     dealers = [Match(v, s).dealer for s in range(40)]
@@ -74,7 +74,7 @@ def test_0_2_first_dealer_is_drawn_from_the_match_seed():
 
 @pytest.mark.parametrize("name", ["29", "28"])
 def test_0_2_deal_passes_to_next_dealer(name):
-    """RULES.md §0.2: after a deal the deal passes to next(dealer)."""
+    """docs/rules.md §0.2: after a deal the deal passes to next(dealer)."""
     v = variant(name)
     m = Match(v, 11)
     rng = random.Random(3)
@@ -90,7 +90,7 @@ def test_0_2_deal_passes_to_next_dealer(name):
 @pytest.mark.parametrize("name", ["29", "28"])
 @pytest.mark.parametrize("dealer", range(4))
 def test_0_2_eldest_calls_first(name, dealer):
-    """RULES.md §0.2: the eldest, next(dealer), calls first (also in the counter-clockwise
+    """docs/rules.md §0.2: the eldest, next(dealer), calls first (also in the counter-clockwise
     28: 'the first player after the dealer starts, whatever the direction')."""
     st = State(variant(name), dealer=dealer, seed=dealer)
     assert st.phase == "auction"
@@ -98,7 +98,7 @@ def test_0_2_eldest_calls_first(name, dealer):
 
 
 def test_0_2_eldest_leads_first_trick_not_declarer_29():
-    """RULES.md §0.2, §29.6: the eldest leads trick 1 even when another seat declares.
+    """docs/rules.md §0.2, §29.6: the eldest leads trick 1 even when another seat declares.
     Dealer 3, eldest 0: pass, pass, seat 2 bids 15, then three passes: seat 2 declares;
     after its trump seat 0 is to lead."""
     st = new_state("29", G5_HANDS)
@@ -109,7 +109,7 @@ def test_0_2_eldest_leads_first_trick_not_declarer_29():
 
 
 def test_0_2_eldest_leads_first_trick_not_declarer_28():
-    """RULES.md §0.2, §28.3: in 28 seat 3 declares (after 0: 14), seat 0 leads."""
+    """docs/rules.md §0.2, §28.3: in 28 seat 3 declares (after 0: 14), seat 0 leads."""
     st = new_state("28", C_HANDS)
     do(st, "0 bid 14", "1 pass", "2 pass", "3 bid 15", "0 pass", "1 pass", "2 pass",
        "3 trump-card 7H")
@@ -117,7 +117,7 @@ def test_0_2_eldest_leads_first_trick_not_declarer_28():
 
 
 def test_0_2_eldest_follows_the_dealer():
-    """RULES.md §0.2: with dealer 1 the eldest is seat 2: it calls first and, as declarer
+    """docs/rules.md §0.2: with dealer 1 the eldest is seat 2: it calls first and, as declarer
     after three passes, it also leads."""
     st = new_state("29", G5_HANDS, dealer=1)
     assert st.to_act == 2
@@ -127,7 +127,7 @@ def test_0_2_eldest_follows_the_dealer():
 
 # -- §0.3 ---------------------------------------------------------------------------------
 def test_0_3_card_text_forms():
-    """RULES.md §0.3: text form rank+suit, ranks 7 8 9 T J Q K A (T = ten), suits S H D C."""
+    """docs/rules.md §0.3: text form rank+suit, ranks 7 8 9 T J Q K A (T = ten), suits S H D C."""
     d = variant("29").deck
     assert d.suits == ("S", "H", "D", "C")
     assert sorted(d.text) == sorted(r + s for s in "SHDC" for r in "789TJQKA")
@@ -145,7 +145,7 @@ STRENGTH = ["J", "9", "A", "T", "K", "Q", "8", "7"]
 @pytest.mark.parametrize("i", range(7))
 @pytest.mark.parametrize("stronger_first", [False, True])
 def test_0_3_strength_order_j9atkq87(i, stronger_first):
-    """RULES.md §0.3, §0.4: every suit ranks J 9 A T K Q 8 7. Seat 0 leads one spade and
+    """docs/rules.md §0.3, §0.4: every suit ranks J 9 A T K Q 8 7. Seat 0 leads one spade and
     seat 1 follows with the next rank in that order; seats 2 and 3 (no spades, no hearts =
     trump) throw JD and JC, which never win (§0.4). The stronger spade wins."""
     strong, weak = STRENGTH[i] + "S", STRENGTH[i + 1] + "S"
@@ -162,7 +162,7 @@ def test_0_3_strength_order_j9atkq87(i, stronger_first):
 
 # -- §0.4 ---------------------------------------------------------------------------------
 def test_0_4_trick_winner():
-    """RULES.md §0.4 (deal E, trump H open):
+    """docs/rules.md §0.4 (deal E, trump H open):
     T1 7S 8S JD 9S: no trump; highest spade 9S (seat 3) wins, JD never wins.
     T2 (seat 3) TS QS 7H 9D: 7H is the only trump and beats TS, QS: seat 1.
     T3 (seat 1) 9H 8D 7C JH: trump led, highest trump JH (seat 0) wins."""
@@ -177,7 +177,7 @@ def test_0_4_trick_winner():
 
 # -- §0.5 ---------------------------------------------------------------------------------
 def test_0_5_points_per_seat_include_last_trick_bonus():
-    """RULES.md §0.5: a seat's points are the card points of the tricks it won plus the
+    """docs/rules.md §0.5: a seat's points are the card points of the tricks it won plus the
     last-trick bonus. G5 in 29: s0 7+2 = 9, s1 0+5 = 5, s2 3+2+1 = 6, s3 4+5 = 9."""
     st = play_g5(g5_bid(15))
     r = st.result()
@@ -187,20 +187,20 @@ def test_0_5_points_per_seat_include_last_trick_bonus():
 
 
 def test_0_5_at_least_target_makes():
-    """RULES.md §0.5: points >= target makes (G5: 15 against a bid of 15)."""
+    """docs/rules.md §0.5: points >= target makes (G5: 15 against a bid of 15)."""
     st = play_g5(g5_bid(15))
     assert st.target == 15 and st.made is True
 
 
 def test_0_5_target_starts_as_winning_bid():
-    """RULES.md §0.5: the target starts as the winning bid."""
+    """docs/rules.md §0.5: the target starts as the winning bid."""
     st = new_state("29", G5_HANDS)
     do(st, "0 bid 15", "1 bid 17", "2 pass", "3 pass", "0 pass")
     assert st.declarer == 1 and st.bid == 17 and st.target == 17
 
 
 def test_0_5_every_deal_is_played_to_the_last_trick():
-    """RULES.md §0.5: no early end. G5 with a bid of 16 by seat 0: after trick 7 side 1
+    """docs/rules.md §0.5: no early end. G5 with a bid of 16 by seat 0: after trick 7 side 1
     has 14 of 29, so side 0 can reach at most 15 < 16; the deal still goes on to trick 8."""
     st = g5_bid(16)
     for leader, cards, _, _ in G5_TRICKS[:7]:
@@ -213,7 +213,7 @@ def test_0_5_every_deal_is_played_to_the_last_trick():
 
 # -- §0.6 ---------------------------------------------------------------------------------
 def test_0_6_fixed_partners_opposite():
-    """RULES.md §0.6: seat s is on side s mod 2. In G5, seats 0 and 2 pool 9+6 = 15 and
+    """docs/rules.md §0.6: seat s is on side s mod 2. In G5, seats 0 and 2 pool 9+6 = 15 and
     seats 1 and 3 pool 5+9 = 14; seat 0's made contract shows +1 on seats 0 and 2."""
     st = play_g5(g5_bid(15))
     assert st.side_points == [9 + 6, 5 + 9]
@@ -221,7 +221,7 @@ def test_0_6_fixed_partners_opposite():
 
 
 def test_0_6_declarer_seat_3_scores_for_seats_1_and_3():
-    """RULES.md §0.6: seat 3 is on side 1. G5 with seat 3 declaring 15: side 1 has 14,
+    """docs/rules.md §0.6: seat 3 is on side 1. G5 with seat 3 declaring 15: side 1 has 14,
     fails: -1 shown on seats 1 and 3."""
     st = new_state("29", G5_HANDS)
     do(st, "0 pass", "1 pass", "2 pass", "3 bid 15", "0 pass", "1 pass", "2 pass",
@@ -234,7 +234,7 @@ def test_0_6_declarer_seat_3_scores_for_seats_1_and_3():
 # -- §0.7 ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["29", "28"])
 def test_0_7_same_seed_same_deal(name):
-    """RULES.md §0.7: same seed, same deal; hands are dealt in packets (4 before the
+    """docs/rules.md §0.7: same seed, same deal; hands are dealt in packets (4 before the
     auction, 4 more after trump)."""
     v = variant(name)
     a = State(v, dealer=2, seed="some seed")
@@ -265,7 +265,7 @@ def _g5_record(seed):
 
 
 def test_0_7_record_with_hands_does_not_depend_on_seed():
-    """RULES.md §0.7: records store the hands, so a replay never depends on the shuffle."""
+    """docs/rules.md §0.7: records store the hands, so a replay never depends on the shuffle."""
     r0 = replay_json(replay(_g5_record(0)))
     r1 = replay_json(replay(_g5_record(987654)))
     assert r0["deals"] == r1["deals"]
@@ -274,7 +274,7 @@ def test_0_7_record_with_hands_does_not_depend_on_seed():
 
 
 def test_0_7_match_record_replays_the_same():
-    """RULES.md §0.7: a match played from its seed and replayed from its record agree."""
+    """docs/rules.md §0.7: a match played from its seed and replayed from its record agree."""
     v = variant("29")
     m = Match(v, 21)
     rng = random.Random(2)
@@ -298,7 +298,7 @@ def d29_open(trump="H") -> State:
 
 
 def test_0_8_no_declaration_outside_play():
-    """RULES.md §0.8: declarations are made only in the play phase."""
+    """docs/rules.md §0.8: declarations are made only in the play phase."""
     st = new_state("29", D29_HANDS)
     assert st.legal_actions() == ["pass"] + bids(15, 29)
     illegal(st, "declare royals")
@@ -308,7 +308,7 @@ def test_0_8_no_declaration_outside_play():
 
 
 def test_0_8_leader_declares_then_acts_again():
-    """RULES.md §0.8: the leader may declare before its card; the same seat then acts
+    """docs/rules.md §0.8: the leader may declare before its card; the same seat then acts
     again, and the declaration is not offered twice. D29, trump H: T1 7S 7H TC JS won by
     seat 1 (only trump); T2 8H 9C 7C AH won by seat 0 (AH over 8H). Seat 0 (KH QH) leads
     trick 3 and may show royals."""
@@ -326,7 +326,7 @@ def test_0_8_leader_declares_then_acts_again():
 
 
 def test_0_8_follower_declares_before_its_card():
-    """RULES.md §0.8: a seat that is not leading may declare on its turn, before its card.
+    """docs/rules.md §0.8: a seat that is not leading may declare on its turn, before its card.
     G6B: seat 0 won trick 1; in trick 2 seat 2 declares royals, then plays 8S."""
     st = new_state("29", G6B_HANDS)
     do(st, "0 bid 20", "1 pass", "2 pass", "3 pass", "0 trump H")
@@ -338,7 +338,7 @@ def test_0_8_follower_declares_before_its_card():
 
 
 def test_0_8_only_completed_tricks_count():
-    """RULES.md §0.8: 'his side has won a trick' counts only completed tricks. G6B: in
+    """docs/rules.md §0.8: 'his side has won a trick' counts only completed tricks. G6B: in
     trick 1 seat 0 (seat 2's partner) is winning with JS, but the trick is not complete, so
     seat 2 (KH QH, trump H) may not declare yet."""
     st = new_state("29", G6B_HANDS)
@@ -347,7 +347,7 @@ def test_0_8_only_completed_tricks_count():
 
 
 def test_0_8_opponents_tricks_do_not_count():
-    """RULES.md §0.8: only tricks won by the seat or its partner count. D29: seat 1 won
+    """docs/rules.md §0.8: only tricks won by the seat or its partner count. D29: seat 1 won
     trick 1; in trick 2 seat 0 (KH QH of trump) has no trick on its side: no royals."""
     st = d29_open()
     trick(st, 0, "7S 7H TC JS")
@@ -357,7 +357,7 @@ def test_0_8_opponents_tricks_do_not_count():
 
 # -- §0.9 ---------------------------------------------------------------------------------
 def test_0_9_reaching_plus_6_ends_the_match_29():
-    """RULES.md §0.9, §29.9: at 5 the side of seat 0 makes G5 (+1): 6 >= 6, match over,
+    """docs/rules.md §0.9, §29.9: at 5 the side of seat 0 makes G5 (+1): 6 >= 6, match over,
     seats 0 and 2 win."""
     m = match_with("29", [5, 0])
     st = m.new_deal(hands=G5_HANDS, dealer=3)
@@ -369,7 +369,7 @@ def test_0_9_reaching_plus_6_ends_the_match_29():
 
 
 def test_0_9_checked_after_every_deal():
-    """RULES.md §0.9: a deal that leaves both sides below 6 does not end the match (5 and
+    """docs/rules.md §0.9: a deal that leaves both sides below 6 does not end the match (5 and
     a failed 16 gives 4); the next deal is dealt by next(dealer)."""
     m = match_with("29", [5, 0])
     st = m.new_deal(hands=G5_HANDS, dealer=3)
@@ -381,7 +381,7 @@ def test_0_9_checked_after_every_deal():
 
 
 def test_0_9_at_minus_6_28():
-    """RULES.md §0.9, §28.11: in 28 a side at -6 (score <= -6) loses; the other side has the
+    """docs/rules.md §0.9, §28.11: in 28 a side at -6 (score <= -6) loses; the other side has the
     top total and wins. Deal A without exposure gives side 0 23 points: a bid of 24 fails,
     -5 - 1 = -6."""
     m = match_with("28", [-5, 2])
@@ -394,7 +394,7 @@ def test_0_9_at_minus_6_28():
 
 
 def test_0_9_equal_top_totals_share_the_win():
-    """RULES.md §0.9: every seat with the top total is a winner. (Contrived start: side 0
+    """docs/rules.md §0.9: every seat with the top total is a winner. (Contrived start: side 0
     at 5 and side 1 at 6; side 0 makes G5: 6 and 6, all four seats share the win.)"""
     m = match_with("29", [5, 6])
     st = m.new_deal(hands=G5_HANDS, dealer=3)
@@ -407,7 +407,7 @@ def test_0_9_equal_top_totals_share_the_win():
 
 # -- §0.10 --------------------------------------------------------------------------------
 def test_0_10_auction_order():
-    """RULES.md §0.10: pass first, then bids by number."""
+    """docs/rules.md §0.10: pass first, then bids by number."""
     st = new_state("29", G5_HANDS)
     assert st.legal_actions() == ["pass"] + bids(15, 29)
     do(st, "0 bid 22")
@@ -415,14 +415,14 @@ def test_0_10_auction_order():
 
 
 def test_0_10_trump_order():
-    """RULES.md §0.10: trump actions by suit S H D C."""
+    """docs/rules.md §0.10: trump actions by suit S H D C."""
     st = new_state("29", G5_HANDS)
     do(st, "0 bid 15", "1 pass", "2 pass", "3 pass")
     assert st.legal_actions() == ["trump S", "trump H", "trump D", "trump C"]
 
 
 def test_0_10_trump_card_order():
-    """RULES.md §0.10: trump-card actions, cards in card order (suit S H D C, then
+    """docs/rules.md §0.10: trump-card actions, cards in card order (suit S H D C, then
     strength). Deal A: seat 0's first packet 8H AS KS KH -> AS KS KH 8H."""
     st = new_state("28", A_HANDS)
     do(st, "0 bid 16", "1 pass", "2 pass", "3 pass")
@@ -431,7 +431,7 @@ def test_0_10_trump_card_order():
 
 
 def test_0_10_cards_by_suit_then_strength():
-    """RULES.md §0.10: cards by suit S H D C, then strength high to low. D29, seat 0 leads
+    """docs/rules.md §0.10: cards by suit S H D C, then strength high to low. D29, seat 0 leads
     with 7S 8S QS AH TH KH QH KC: QS 8S 7S AH TH KH QH KC; seat 2's whole hand (void in
     spades, no trump): JD 9D AD TD JC 9C AC TC."""
     st = d29_open()
@@ -441,7 +441,7 @@ def test_0_10_cards_by_suit_then_strength():
 
 
 def test_0_10_declarations_before_cards():
-    """RULES.md §0.10: declarations come before the cards."""
+    """docs/rules.md §0.10: declarations come before the cards."""
     st = d29_open()
     trick(st, 0, "7S 7H TC JS")
     trick(st, 1, "8H 9C 7C AH")
@@ -449,7 +449,7 @@ def test_0_10_declarations_before_cards():
 
 
 def test_0_10_expose_before_cards():
-    """RULES.md §0.10: `expose` comes after declarations and before the cards. 28, deal A:
+    """docs/rules.md §0.10: `expose` comes after declarations and before the cards. 28, deal A:
     seat 1 (no spades) after AS: expose, then 9H AH 7H JD 9D AD TC KC."""
     st = new_state("28", A_HANDS)
     do(st, "0 bid 16", "1 pass", "2 pass", "3 pass", "0 trump-card 8H", "0 play AS")
@@ -457,7 +457,7 @@ def test_0_10_expose_before_cards():
 
 
 def test_0_10_declaration_then_cards_after_expose():
-    """RULES.md §0.10 with §0.8, §28.10: 28, deal C, seat 0 declares 16 with 8H face down.
+    """docs/rules.md §0.10 with §0.8, §28.10: 28, deal C, seat 0 declares 16 with 8H face down.
     T1 AS 9C 8S JS: seat 3 wins (JS). T2 seat 3 leads 9S, seat 0 7S; seat 1 (no spades,
     KH QH AH) exposes; trump is open, its side has a trick, it holds KH QH and has not
     played: declare pair, then it must play a trump (§28.7): AH KH QH."""

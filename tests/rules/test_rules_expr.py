@@ -5,7 +5,7 @@ house/28-no-undertrump that uses them.
 
 Deals: G5_HANDS (tests/helpers/rules.py; dealer 3, eldest 0; seat 0 declares 15 and names
 trump S), and NU28 below. Expected values are worked out by hand in the comments from
-RULES.md (§0.1 turn order s+1, §0.3 strength J 9 A T K Q 8 7, §0.4 trick winner, §0.6
+docs/rules.md (§0.1 turn order s+1, §0.3 strength J 9 A T K Q 8 7, §0.4 trick winner, §0.6
 sides s mod 2) and the guide's definitions of each construct (docs/authoring.md).
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import textwrap
 
-from interpreter import State, load_variant
+from taash.interpreter import State, load_variant
 
 from tests.helpers.rules import G5_HANDS, do, hands, illegal, new_state, plays
 
@@ -255,7 +255,7 @@ def test_define_is_usable_in_every_rule(tmp_path):
     """Named expressions of the file's define: map, one built on another and one read in
     two rules, one of them a hook with its own names (`card` in counts_as_trump):
     `is_trump` gives the shipped 29's counts_as_trump, so G5 plays as in 29 (side 0 takes
-    15 points, RULES.md §G G5); `jack_of_spades_seat` holds for seat 0 (JS) only."""
+    15 points, docs/rules.md §G G5); `jack_of_spades_seat` holds for seat 0 (JS) only."""
     from tests.helpers.rules import play_g5
     v = variant_file(tmp_path, """\
         define:

@@ -1,0 +1,62 @@
+"""The layout's invariants (docs/architecture.md, "Layout"): `taash.interpreter` imports
+neither gRPC nor protobuf nor the arena, and its code names no game and no one game's rule."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# a game's name or one game's rule, as an identifier or a string in code (docstrings and
+# comments may cite a rule: "§28.7")
+GAME_WORDS = re.compile(r"(twenty|fifty|royal|marriage|\bnoes\b|\bcot\b)", re.I)
+GAME_NUMBERS = {"28", "29", "56", "304"}
+CITATION = re.compile(r"§\s*\d+[a-z]?(\.\d+)*|docs/rules\.md")
+
+
+def game_names(source: str) -> list[tuple[int, str]]:
+    """(line, token) for each identifier, string literal (not a docstring) or number in
+    ``source`` that names a game or one game's rule."""
+    hits = []
+    prev = None
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.STRING:
+            is_doc = prev is None or prev.type in (tokenize.INDENT, tokenize.NEWLINE, tokenize.DEDENT, tokenize.NL)
+            text = CITATION.sub("", tok.string)
+            if not is_doc and (GAME_WORDS.search(text) or text.strip("'\"rbuf") in GAME_NUMBERS):
+                hits.append((tok.start[0], tok.string[:60]))
+        elif tok.type == tokenize.NAME and GAME_WORDS.search(tok.string):
+            hits.append((tok.start[0], tok.string))
+        elif tok.type == tokenize.NUMBER and tok.string in GAME_NUMBERS:
+            hits.append((tok.start[0], tok.string))
+        if tok.type not in (tokenize.COMMENT, tokenize.NL):
+            prev = tok
+    return hits
+
+
+def test_game_names_are_found():
+    src = 'def f(x):\n    """The 29 rule: §29.6."""\n    royal = x\n    return royal + 28 if x == "NOES" else "a"\n'
+    assert game_names(src) == [(3, "royal"), (4, "royal"), (4, "28"), (4, '"NOES"')]
+    assert game_names('x = "see docs/rules.md §304s.2"\n# 304 in a comment\ny = 29.5\n') == []
+
+
+def test_interpreter_imports_no_grpc_protobuf_or_arena():
+    code = ("import sys, taash, taash.interpreter.records, taash.interpreter.rulebook;"
+            "from taash import load_variant, State;"
+            "st = State(load_variant('28'), seed=1); st.observation(0);"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('grpc', 'google', 'aiohttp', 'ray') "
+            "or m.startswith('taash.arena'));"
+            "print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_interpreter_names_no_game():
+    hits = [f"{p.relative_to(ROOT)}:{line}: {what}" for p in sorted((ROOT / "interpreter").rglob("*.py"))
+            for line, what in game_names(p.read_text(encoding="utf-8"))]
+    assert hits == []
