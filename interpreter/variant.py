@@ -310,13 +310,27 @@ class Variant:
 
     @property
     def digest(self) -> str:
-        """sha256 of the variant as loaded (its merged file and option values): a record
-        carries it, so that a replay notices a variant file changed since (docs/records.md)."""
+        """sha256 of the variant as loaded (its merged file and option values), without its
+        prose (the file's ``title`` and ``source``, every ``description``): a record
+        carries it, so that a replay notices a change of the rules since, and not a
+        change of wording (docs/records.md)."""
         import hashlib
         import json
-        blob = json.dumps({"data": self.data, "options": self.options}, sort_keys=True, default=str)
+        blob = json.dumps({"data": _without_prose(self.data, top=True), "options": self.options},
+                          sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
+
+
+def _without_prose(value, top: bool = False):
+    """``value`` (a variant file's merged data) without what only describes it: the
+    top-level ``title`` and ``source`` and every ``description`` text."""
+    if isinstance(value, dict):
+        return {k: _without_prose(v) for k, v in value.items()
+                if not (k == "description" and isinstance(v, str)) and not (top and k in ("title", "source"))}
+    if isinstance(value, list):
+        return [_without_prose(v) for v in value]
+    return value
 
 
 def _option_problems(decl: dict, given: dict, fname: str):

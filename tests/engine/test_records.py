@@ -48,6 +48,22 @@ def test_the_command_line_replays_an_old_record_the_same():
     assert json.loads(out.stdout) == json.loads(expected_path(name, seed).read_text())
 
 
+def test_the_digest_follows_the_rules_not_the_wording(tmp_path):
+    """A copy of 29.yaml with another title, source, comment and option description has
+    29's digest; the same copy with a minimum bid of 16 has another."""
+    from taash import load_variant
+    text = (ROOT / "variants" / "29.yaml").read_text()
+    assert "\ntitle: Twenty-nine\n" in text and "\nsource: " in text
+    reworded = text.replace("\ntitle: Twenty-nine\n", "\ntitle: Twenty nine, as we play it\n")
+    reworded = reworded.replace("\nsource: ", "\nsource: our club's sheet; ", 1)
+    reworded = "# a comment of ours\n" + reworded
+    (tmp_path / "29.yaml").write_text(reworded)
+    assert load_variant(tmp_path / "29.yaml").digest == load_variant("29").digest
+    assert "min_bid: 15" in text
+    (tmp_path / "29-16.yaml").write_text(reworded.replace("min_bid: 15", "min_bid: 16", 1))
+    assert load_variant(tmp_path / "29-16.yaml").digest != load_variant("29").digest
+
+
 def test_a_changed_action_changes_the_replay():
     """The comparison can fail: swapping the last two cards played in a deal of an old
     record gives another result or a clear RecordError (a card that may not be played)."""

@@ -12,9 +12,12 @@ here, so two matches (seeds 1 and 2).
 
 The corpus is history: never regenerate a file that exists. To add records (a new
 variant, a new record format) run ``python -m tests.records``: it writes only the ones
-missing from `CORPUS`. Note that a record names its variant's sha256: if a shipped
-variant file changes, its records no longer replay (RecordError, by design) and the
-corpus of that variant must be rewritten on purpose (delete its files, rerun).
+missing from `CORPUS`. Note that a record names its variant's sha256 (the variant's data
+without its prose: `Variant.digest`): if a shipped variant's rules change, its records no
+longer replay (RecordError, by design) and the corpus of that variant must be rewritten
+on purpose (delete its files, rerun). The digests in these files are those of the digest
+without prose, written into the old records when the digest left the prose out; their
+actions and replays are the old engine's.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.records import CORPUS, expected_path, record_path
 
-TAASH = [sys.executable, "-c", "import sys, arena.cli; sys.exit(arena.cli.main())"]
+TAASH = [sys.executable, "-m", "taash.arena.cli"]
 
 
 def main() -> int:
