@@ -81,17 +81,16 @@ def play_deal(rng: random.Random, dealer: int) -> tuple[tuple[int, int], int]:
     deck = list(DECK)
     rng.shuffle(deck)
     eldest = (dealer + 1) % SEATS
-    order = [(eldest + k) % SEATS for k in range(SEATS)]
-    hands: list[list[str]] = [[] for _ in range(SEATS)]
-    for k, seat in enumerate(order):
-        hands[seat] = deck[k * PACKET:(k + 1) * PACKET]
+    # a seat's packet is the k-th from the top, k its place after the dealer: eldest first
+    hands = [deck[(seat - eldest) % SEATS * PACKET:((seat - eldest) % SEATS + 1) * PACKET]
+             for seat in range(SEATS)]
 
     declarer, bid, calls = auction(rng, dealer)
     trump = SUITS[rng.randrange(len(SUITS))]
     decisions = calls + 1
-    second = SEATS * PACKET
-    for k, seat in enumerate(order):
-        hands[seat] += deck[second + k * PACKET:second + (k + 1) * PACKET]
+    for seat in range(SEATS):
+        top = SEATS * PACKET + (seat - eldest) % SEATS * PACKET
+        hands[seat] += deck[top:top + PACKET]
 
     leader = eldest
     points = [0, 0]                       # by side: seat % 2
