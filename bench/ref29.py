@@ -81,7 +81,7 @@ def play_deal(rng: random.Random, dealer: int) -> tuple[tuple[int, int], int]:
     deck = list(DECK)
     rng.shuffle(deck)
     eldest = (dealer + 1) % SEATS
-    # a seat's packet is the k-th from the top, k its place after the dealer: eldest first
+    # seat s takes packet k = (s - eldest) mod 4 from the top of the deck: eldest the first
     hands = [deck[(seat - eldest) % SEATS * PACKET:((seat - eldest) % SEATS + 1) * PACKET]
              for seat in range(SEATS)]
 
