@@ -1,5 +1,6 @@
 """Random legal playouts through the engine's public contract, for every shipped variant,
-beside the hand-written 29 of ../shared/bench/ref29.py on the same number of deals.
+beside the hand-written 29 of bench/ref29.py (the speed reference) on the same number of
+deals.
 
 Usage: python bench/playouts.py [--deals N] [--seed S] [--repeat R] [--simulate N] [VARIANT...]
 
@@ -21,18 +22,20 @@ best of R runs.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(BENCH))
 
+import ref29  # noqa: E402
 from taash.interpreter import State, load_variant, shipped_variants  # noqa: E402
 
-REF29 = ROOT.parent / "shared" / "bench" / "ref29.py"
+REF29 = Path(ref29.__file__).resolve()
 
 
 def run_engine(v, deals: int, seed: int, ids: bool = True, seeded: bool = False) -> tuple[float, int]:
@@ -105,7 +108,7 @@ def simulate_path(deals: int) -> tuple[float, float] | None:
     10-deal run (start-up excluded)."""
     import subprocess
     taash = Path(sys.executable).with_name("taash")
-    if not taash.exists() or not REF29.is_file():
+    if not taash.exists():
         return None
 
     def timed(cmd):
@@ -119,21 +122,9 @@ def simulate_path(deals: int) -> tuple[float, float] | None:
     return sim, ref
 
 
-def run_ref29(deals: int, seed: int) -> tuple[float, int] | None:
-    if not REF29.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("ref29", REF29)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    rng = random.Random(seed)
-    decisions = 0
-    t0 = time.perf_counter()
-    dealer = 0
-    for _ in range(deals):
-        _, d = mod.play_deal(rng, dealer)
-        decisions += d
-        dealer = (dealer + 1) % 4
-    return time.perf_counter() - t0, decisions
+def run_ref29(deals: int, seed: int) -> tuple[float, int]:
+    """bench/ref29.py's ``deals`` deals from ``seed``; returns (seconds, decisions)."""
+    return ref29.play_deals(deals, seed)
 
 
 def main(argv=None) -> int:
@@ -160,10 +151,8 @@ def main(argv=None) -> int:
             runs.append(run_engine(v, a.deals, a.seed))
             if name == "29":
                 # interleave with ref29 so that both see the same machine load
-                r = run_ref29(a.deals, a.seed)
-                if r is not None:
-                    ref.append(r)
-                    ratios.append(runs[-1][0] / r[0])
+                ref.append(run_ref29(a.deals, a.seed))
+                ratios.append(runs[-1][0] / ref[-1][0])
         dt, dec = min(runs)
         ca = copy_apply_rate(v, a.ops, a.seed)
         rs = resample_rate(v, max(1, a.ops // 10), a.seed)
@@ -176,11 +165,7 @@ def main(argv=None) -> int:
             print(f"{'29 (a seed per deal)':32} {a.deals / sdt:10.0f} {sdec / sdt:12.0f}"
                   f"   ({sdt / dt:.2f}x the time of dealt hands)")
     if not ref:
-        r = run_ref29(a.deals, a.seed)
-        if r is None:
-            print(f"ref29 not found at {REF29}")
-            return 0
-        ref.append(r)
+        ref.append(run_ref29(a.deals, a.seed))
     rdt, rdec = min(ref)
     print(f"{'ref29 (hand-written)':32} {a.deals / rdt:10.0f} {rdec / rdt:12.0f}")
     if ratios:
