@@ -28,7 +28,7 @@ test: setup $(VENV)/.test-extras
 	$(BIN)/python -m pytest
 
 docs: setup
-	$(BIN)/python -m taash.interpreter.guide --write docs/authoring.md
+	$(BIN)/python -m taash.interpreter.dsl.guide --write docs/authoring.md
 	@for v in $$($(BIN)/taash variants); do \
 	  mkdir -p docs/rules/$$(dirname $$v); $(BIN)/taash rules $$v > docs/rules/$$v.md || exit 1; \
 	done

@@ -27,6 +27,7 @@ from orjson import dumps as _dumps
 
 from .actions import Action, default_of
 from .draws import shuffle
+from .dsl.names import check_state
 from .errors import IllegalActionError, InvalidActionError, StateError
 from .variant import Variant
 
@@ -640,6 +641,7 @@ def _copy_function():
 
 
 State.copy = _copy_function()
+check_state(State)  # every State field the DSL registry reads exists, checked at import
 
 
 class Phase:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from lark import Token
 
-from . import names
-from .dsl import parser
+from .dsl import names, parser
 from .variant import Variant
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q": "queen",
               "8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three",
               "2": "two"}
-# words of the keywords that are values; names and functions have theirs in taash.interpreter.names
+# words of the keywords that are values; names and functions have theirs in taash.interpreter.dsl.names
 KEYWORD_WORDS = {"true": "always", "false": "never", "none": "nobody"}
 _NAME_WORDS = {e.name: e for e in names.NAME_ENTRIES}
 OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",

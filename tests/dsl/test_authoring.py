@@ -110,9 +110,9 @@ def test_inherited_problem_two_levels_up_is_reported_at_the_childs_extends(tmp_p
 
 
 def test_who_me_is_is_documented_for_every_rule():
-    """docs/authoring.md's "Who `me` is" table (taash.interpreter.names.ME) names every hook of
+    """docs/authoring.md's "Who `me` is" table (taash.interpreter.dsl.names.ME) names every hook of
     the file format, and declarations; a new hook needs its line there."""
-    from taash.interpreter.names import ME
+    from taash.interpreter.dsl.names import ME
     from taash.interpreter.variant import HOOKS
     assert set(ME) == set(HOOKS) | {"declarations"}
 

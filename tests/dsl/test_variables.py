@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from taash.interpreter import Match, RecordError, State, VariantError, load_variant, replay, replay_json
-from taash.interpreter import names
+from taash.interpreter.dsl import names
 from taash.interpreter.rulebook import render
 
 from tests.helpers import ROOT

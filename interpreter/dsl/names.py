@@ -6,26 +6,25 @@ An entry says, as data:
 - ``reads`` (``writes`` for an assignable name): the ``State`` attributes it reads, through
   the read-only view ``s`` a compiled rule gets, e.g. ``reads=("hands",)``;
 - ``build``: how the compiler makes its Python ``ast`` node, from the parameters
-  ``s, me, x, y`` of a compiled rule, the helpers of ``taash.interpreter.dsl`` and the
+  ``s, me, x, y`` of a compiled rule, the helpers of ``taash.interpreter.dsl.runtime`` and the
   variant's fixed values (an object ``c`` with ``players``, ``tricks``, ``min_bid``,
-  ``max_bid``);
+  ``max_bid``, and ``deck`` for a ``fold``);
 - ``words``: its plain words in the rulebook (``taash rules``, interpreter/rulebook.py);
 - ``doc``: its line in the tables of docs/authoring.md ("The rules language").
 
 Checks: at import, each entry's ``build`` touches exactly the ``State`` attributes its
 ``reads``/``writes`` name (so the data cannot drift from the code); ``check_state(State)``
-verifies every attribute named is a real attribute of ``State`` (``taash.interpreter.dsl`` runs it
-once, before the first rule is compiled), so renaming a State field fails at once with a
-message naming the entry, not when a rule runs.
+verifies every attribute named is a real attribute of ``State`` (``taash.interpreter.engine``
+runs it on its ``State`` when it is imported), so renaming a State field fails at once with a
+message naming the entry, not when a rule runs. This module imports nothing of the engine.
 
-The tables of docs/authoring.md are made from these entries by ``taash.interpreter.guide``.
+The tables of docs/authoring.md are made from these entries by ``taash.interpreter.dsl.guide``.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
-import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
@@ -35,7 +34,7 @@ from typing import Callable
 INT, BOOL, SUIT, SEAT, SIDE, RANK, CARD, CARDS, LIST, NONE = (
     "number", "condition", "suit", "seat", "side", "rank", "card", "cards", "list", "none")
 DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only types
-# issue 11: a set of seats (a sorted list of seat numbers at run time), and the argument
+# A set of seats (a sorted list of seat numbers at run time), and the argument
 # type "cards or seats" (a function typed SET gives the type of its SET arguments)
 SEATS, SET = "seats", "cards or seats"
 
@@ -290,7 +289,7 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("deals_played", INT, ("deal_number", "is_terminal"),
        lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the deals played",
        "deals played in the match, this one included once it is over"),
-    # -- issue 11: seats and the trick as data --
+    # -- seats and the trick as data --
     _n("seats", SEATS, (), lambda c: var("_SEATS"), "every seat", "every seat"),
     _n("trick_cards", CARDS, ("trick_cards",), lambda c: call("sorted", field("trick_cards")),
        "the cards played to the trick",
@@ -332,7 +331,7 @@ def _of_list(fn: str, a: ast.expr) -> ast.expr:
 
 def _in_suit_code(c, cards: ast.expr, suit: ast.expr) -> ast.expr:
     """``in_suit(cards, suit)``: the suit's cards are one slice of the sorted list (ids
-    ``suit * ranks ..``; see dsl._in_suit_of), made inline as
+    ``suit * ranks ..``; see runtime._in_suit_of), made inline as
     ``(h := cards)[_bisect(h, _SUIT_LO[(u := suit)]):_bisect(h, _SUIT_HI[u])]`` (a
     suit that is none or a no-trump denomination has the bounds 0..0: no card); where
     an assignment expression may not stand (a quantifier's list), the helper."""
@@ -420,7 +419,7 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda a: _extreme("lowest", a), "the lowest of numbers, or of a list like `score`",
              build_list=lambda c, a: _of_list("min", a),
              fold=lambda c, *v: min(v)),
-    # -- issue 11: seats, the trick, card sets --
+    # -- seats, the trick, card sets --
     Function("next", (SEAT,), SEAT, (), lambda c, a: sub(var("_NEXT"), a),
              lambda a: f"the player after {a[0]}",
              "the seat after a seat in turn order (`next(dealer)` is `eldest`; `next(none)` "
@@ -463,7 +462,7 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              "the cards (or seats) of the first set that are also in the second"),
 )
 
-# -- the variant's own variables (issue 11) -------------------------------------------------
+# -- the variant's own variables -----------------------------------------------------------
 # A variable declared under `variables:` is read and written as ``s.vars[index]``; its
 # name belongs to the variant, like an option, so it has no entry of its own here.
 VARIABLE_FIELD = "vars"
@@ -490,10 +489,10 @@ ASSIGNABLE: dict[str, Assignable] = {e.name: e for e in ASSIGNABLE_ENTRIES}
 FUNCTIONS: dict[str, Function] = {e.name: e for e in FUNCTION_ENTRIES}
 HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "_played",
            "_in_suit", "_not_in_suit", "_only", "_bisect", "_SUIT_LO", "_SUIT_HI",
-           # issue 11
+           # seats and sets
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
            "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH")
-"""The globals an entry's code may name beside the parameters (taash.interpreter.dsl binds them)."""
+"""The globals an entry's code may name beside the parameters (taash.interpreter.dsl.runtime binds them)."""
 # Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
 # taash.interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py
 # checks every hook is here.
@@ -573,7 +572,7 @@ def check_registry() -> frozenset[str]:
         if strange:
             bad.append(f"{what} names {sorted(strange)}, which are neither parameters nor helpers")
     if bad:
-        raise RegistryError("the DSL registry (interpreter/names.py) is inconsistent: " + "; ".join(bad))
+        raise RegistryError("the DSL registry (interpreter/dsl/names.py) is inconsistent: " + "; ".join(bad))
     return frozenset(attributes)
 
 
@@ -606,14 +605,7 @@ def check_state(cls) -> None:
     if missing:
         raise RegistryError(f"{cls.__name__} has no attribute the DSL registry needs: "
                             + "; ".join(missing)
-                            + " (a renamed State field? update interpreter/names.py)")
-
-
-@functools.lru_cache(maxsize=1)
-def check_engine_state() -> None:
-    """``check_state`` on the engine's State, once per process (run before compiling)."""
-    from .engine import State
-    check_state(State)
+                            + " (a renamed State field? update interpreter/dsl/names.py)")
 
 
 ATTRIBUTES: frozenset[str] = check_registry()

@@ -1,7 +1,7 @@
 """The tables of names, assignable names and functions in docs/authoring.md, made from
-the DSL registry (interpreter/names.py); tests/dsl/test_registry.py checks they are current.
+the DSL registry (interpreter/dsl/names.py); tests/dsl/test_registry.py checks they are current.
 
-``python -m taash.interpreter.guide`` prints them; ``python -m taash.interpreter.guide --write
+``python -m taash.interpreter.dsl.guide`` prints them; ``python -m taash.interpreter.dsl.guide --write
 docs/authoring.md`` replaces them in the guide, between the ``registry tables`` markers.
 """
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 from .names import ASSIGNABLE_ENTRIES, FUNCTION_ENTRIES, ME, NAME_ENTRIES
 
-BEGIN = ("<!-- registry tables: made from interpreter/names.py by "
-         "`python -m taash.interpreter.guide --write docs/authoring.md`; do not edit by hand -->")
+BEGIN = ("<!-- registry tables: made from interpreter/dsl/names.py by "
+         "`python -m taash.interpreter.dsl.guide --write docs/authoring.md`; do not edit by hand -->")
 END = "<!-- end of registry tables -->"
 
 
@@ -49,7 +49,7 @@ def main(argv: list[str]) -> int:
         p.write_text(with_tables(p.read_text()))
         return 0
     if argv:
-        print("usage: python -m taash.interpreter.guide [--write docs/authoring.md]", file=sys.stderr)
+        print("usage: python -m taash.interpreter.dsl.guide [--write docs/authoring.md]", file=sys.stderr)
         return 2
     print(guide_tables())
     return 0

@@ -1,0 +1,763 @@
+"""Checking a rule: names resolved (the registry `names`, the file's options, variables,
+named expressions of ``define:``, a rule's own ``let`` names and quantifier variables),
+arities and types checked, constants folded, from the parse tree to the typed tree ``T``.
+
+Limits: quantifiers (``any``/``all``/``those``) nest at most ``MAX_QUANTIFIER_DEPTH`` deep,
+and the named expressions used in one rule expand to at most ``MAX_EXPANSIONS`` parts. A
+rule is checked to its end: every problem is reported, by position (``DSLError.errors``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+
+from lark import Token, Tree
+
+from . import names
+from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT
+from .parse import DefineError, DSLError, parse
+from .parse import position as _pos
+from .parse import suggest as _suggest
+
+# `none` (-1) may stand for a value of these types
+_NONEABLE = {SUIT, SEAT, SIDE, CARD}
+ERROR = "error"  # the type of a part that did not check: its problem is already reported
+
+
+def _collecting(method):
+    """Wrap ``Checker.value``/``stmt`` so that, while a rule is checked, a problem found in
+    a part is recorded (in ``Checker.errors``) and the part becomes an ``error`` node, and
+    checking goes on with the rest of the rule. A problem raised by a part whose own parts
+    already had one is a consequence of that one and is not reported again."""
+    @functools.wraps(method)
+    def wrapper(self, node, *args):
+        errors = self.errors
+        if errors is None:
+            return method(self, node, *args)
+        n = len(errors)
+        try:
+            return method(self, node, *args)
+        except DSLError as e:
+            if len(errors) == n:
+                errors.append(e)
+                self.failed[id(node)] = e
+            return T("error", ERROR, info=e)
+    return wrapper
+
+
+# the element type of each set type, for the quantifiers any/all/those
+_ELEMENT = {CARDS: CARD, SEATS: SEAT}
+_QUANTIFIERS = {"any_": "any", "all_": "all", "those": "those"}
+
+# The registry by name (interpreter/dsl/names.py): one entry per name, function, assignable name.
+NAMES = names.NAMES            # name -> names.Name, in every rule
+HOOK_NAMES = names.HOOK_NAMES  # hook -> {name: names.Name}, only in that hook's rules
+# what a hook's rule may not read because it decides it: the trick's winner is found by
+# asking `counts_as_trump`, so that rule cannot ask who wins (it would never end)
+_DECIDED_BY = {"play.counts_as_trump": frozenset({"trick_winner", "winning_card", "higher", "beats"})}
+LVALUES = names.ASSIGNABLE     # name -> names.Assignable, assignable in effects
+FUNCTIONS = names.FUNCTIONS    # name -> names.Function
+
+_NC = object()  # "not a constant"
+# any/all/those inside the condition of another, at most this deep: each goes over up to a
+# deck of cards, so the work of a rule grows as the deck's size to this power (8 deep made
+# one deal of 28 take 42 s); the shipped variants nest one inside another at most
+MAX_QUANTIFIER_DEPTH = 2
+MAX_EXPANSIONS = 200  # uses of named expressions (define:) in one rule, nested ones included
+
+
+class T:
+    """A node of the typed tree. ``op`` says what it is (``const``, ``name``, ``local``,
+    ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
+    ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), ``var``,
+    quantifiers ``any``, ``all``, ``those``; statements ``set``, ``assign``, ``assign_var``,
+    ``if``),
+    ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
+    ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
+    __slots__ = ("op", "type", "const", "kids", "info")
+
+    def __init__(self, op: str, type_: str | None, const=_NC, kids=(), info=None):
+        self.op, self.type, self.const, self.kids, self.info = op, type_, const, list(kids), info
+
+    def __repr__(self):
+        c = "" if self.const is _NC else f"={self.const!r}"
+        return f"T({self.op}:{self.type}{c}{' ' + repr(self.kids) if self.kids else ''})"
+
+
+
+
+class Checker:
+    """Check the rules of one variant, each to its typed tree.
+
+    ``deck``, ``players``, ``tricks`` (per deal), ``min_bid``, ``max_bid`` are the
+    variant's fixed values (folded into the code); ``declarations`` and ``answers`` the
+    names ``declared()``/``answered()`` accept; ``options`` the option values by name;
+    ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
+    ``seat``; ``defines`` the file's named expressions (name -> text, expanded where
+    used, checked at each use; ``check_defines()`` checks them all); ``variables`` the
+    variant's own variables, (name, type) in the order of ``State.vars``. Rules are added
+    with ``add(hook, text, kind)`` (parse tree -> typed tree ``T``: types checked,
+    constants folded, ``consts`` set), kept in ``rules`` for the compiler
+    (`taash.interpreter.dsl.compiler`). Set ``only_options`` to accept options only (a
+    preset's condition). The checker is the registry's ``c`` while it checks (its
+    ``const`` and ``fold`` functions read the fixed values).
+    """
+
+    def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
+                 declarations=(), options=None, answers=(), denominations=None,
+                 score_unit: str = "side", defines=None, variables=()):
+        self.deck = deck
+        self.players, self.tricks = players, tricks
+        self.min_bid, self.max_bid = min_bid, max_bid
+        self.declarations = list(declarations)
+        self.answers = list(answers)
+        self.denominations = dict(denominations or {})
+        self.only_options = False
+        self.score_unit = SIDE if score_unit == "side" else SEAT
+        self.extra = {}
+        self.decided = frozenset()
+        self.hooks = set()
+        self.locals = {}
+        self.unread = {}
+        self.options = dict(options or {})
+        # the variant's own variables: name -> (index in State.vars, type)
+        self.variables = {name: (i, typ) for i, (name, typ) in enumerate(variables)}
+        self.rules: list[tuple[str, T, bool, list]] = []   # (function name, typed tree, effect?, lets)
+        self.names: list[str] = []
+        self.consts: dict[str, object] = {}
+        self.errors: list[DSLError] | None = None  # while add() checks a rule
+        self.failed: dict[int, DSLError] = {}     # id of a parse node -> its problem
+        self.defines = {k: (str(v).lower() if isinstance(v, bool) else str(v))
+                        for k, v in (defines or {}).items()}
+        self._define_trees: dict[str, Tree] = {}
+        self._expanding: list[str] = []   # the defines being expanded, outermost first
+        self._q = 0                       # quantifier variables made for this rule
+        self._in_quantifiers = 0          # conditions of any/all/those being checked, one inside another
+        self._expansions = 0              # named expressions expanded for this rule
+
+    def parse(self, text: str, start: str) -> Tree:
+        """`parse.parse`: while a rule is checked to its end, a repaired ``=`` is one of
+        its problems and checking goes on. Raises DSLError."""
+        return parse(text, start, self.errors)
+
+    def add(self, hook: str, text: str, kind: str, extra_names: str | tuple | None = None) -> str:
+        """Parse and check one rule. ``kind`` is the expected type: ``condition``,
+        ``number``, ``cards``, ``seat`` or ``effect``. Returns the function's name.
+        Raises DSLError."""
+        if not isinstance(text, str):
+            text = str(text).lower() if isinstance(text, bool) else str(text)
+        self.extra = dict(HOOK_NAMES.get(hook, {}))
+        self.decided = _DECIDED_BY.get(hook, frozenset())
+        self.hooks = {hook}  # the hook and its extra groups of names (an Assignable's `hook`)
+        for extra in ((extra_names,) if isinstance(extra_names, str) else extra_names or ()):
+            self.extra.update(HOOK_NAMES.get(extra, {}))
+            self.hooks.add(extra)
+        self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
+        self.unread: dict[str, tuple[int, int]] = {}  # named values not read yet: name -> position
+        self._q = self._expansions = 0
+        fname = f"r{len(self.names)}"
+        lets = []
+        self.errors = errors = []
+        self.failed = {}
+        try:
+            if kind == "effect":
+                tree = self.parse(text, "effect_rule")
+                typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
+                const = _NC
+                for name, pos in self.unread.items():  # a misspelt variable, most likely
+                    errors.append(DSLError(f"'{name}' is named here but never used"
+                                           f"{_suggest(name, self.variables)}; to keep a value, declare a "
+                                           "variable under `variables:`", *pos))
+                    break
+            else:
+                tree = self.parse(text, "expr_rule")
+                *let_defs, inner = tree.children
+                for d in let_defs:
+                    try:
+                        lets.append(self.let(d))
+                    except DSLError as e:
+                        errors.append(e)
+                typed = self.value(inner, kind)
+                const = typed.const
+                try:
+                    self.expect(inner, typed.type, kind, "this rule")
+                except DSLError as e:
+                    errors.append(e)
+        finally:
+            self.errors = None
+        if errors:  # every problem of the rule, by position
+            errors.sort(key=lambda e: (e.line, e.column))
+            errors[0].errors = errors
+            raise errors[0]
+        if kind != "effect":
+            if kind == BOOL and const is False and getattr(inner, "data", None) != "false" \
+                    and not self.only_options:
+                raise DSLError("this rule can never be satisfied (it is always false)",
+                               *_pos(inner))
+            if kind == CARDS and const is not _NC and not const:
+                raise DSLError("this rule never allows a card", *_pos(inner))
+            if kind == CARDS and any(map(_outside_hand, [typed] + lets)):
+                # cards to play are cards of the hand: keep them to it
+                typed = T("call", CARDS, _NC, [typed, T("name", CARDS, _NC, info=NAMES["hand"])],
+                          FUNCTIONS["intersection"])
+        self.rules.append((fname, typed, kind == "effect", lets))
+        self.names.append(fname)
+        self.consts[fname] = const
+        return fname
+
+    # -- checking: parse tree -> typed tree --------------------------------------------
+    def expect(self, node, got: str, want: str, what: str):
+        if got == ERROR:  # already reported; a misspelt name gets a hint of the wanted type
+            e = self.failed.get(id(node))
+            if e is not None and e.unknown is not None:
+                _typed_hint(e, want)
+            return
+        if got == want or (got == NONE and want in _NONEABLE):
+            return
+        raise DSLError(f"{what} should be {_a(want)}, not {_a(got)}", *_pos(node))
+
+    @_collecting
+    def stmt(self, node: Tree, depth: int) -> T:
+        if node.data == "assign":
+            lv, op, expr = node.children
+            name_tok = lv.children[0]
+            name = str(name_tok)
+            if name in self.variables:
+                return self.assign_variable(lv, str(op), expr, name)
+            if name not in LVALUES:
+                if len(lv.children) != 1 or str(op) != "=":
+                    allowed = ", ".join(sorted(LVALUES) + sorted(self.variables))
+                    raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; declare a "
+                                   f"variable under `variables:`, or write `{name} = ...` to name "
+                                   "a value)", *_pos(lv))
+                if name in NAMES or name in self.extra or name in FUNCTIONS or name in self.options:
+                    raise DSLError(f"'{name}' is a name of the engine; choose another name", *_pos(lv))
+                if depth != 1:
+                    raise DSLError(f"name '{name}' at the top of the effect, not inside 'when'",
+                                   *_pos(lv))
+                val = self.value(expr)
+                etyp = val.type
+                if etyp in (CARDS, SEATS, LIST, NONE):
+                    raise DSLError("a named value must be a number, condition, seat, side, suit or card",
+                                   *_pos(expr))
+                var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
+                if name in self.locals and self.locals[name][1] != etyp:
+                    raise DSLError(f"'{name}' was {_a(self.locals[name][1])}, not {_a(etyp)}", *_pos(expr))
+                if name not in self.locals:
+                    self.unread[name] = _pos(lv)
+                self.locals[name] = (var, etyp, _NC)
+                return T("set", None, kids=[val], info=var)
+            entry = LVALUES[name]
+            if entry.hook and entry.hook not in self.hooks:
+                raise DSLError(f"'{name}' can be assigned only {entry.hook_words}", *_pos(lv))
+            if entry.index:
+                if len(lv.children) != 2:
+                    raise DSLError(f"'{name}' needs an index: {name}[side] or {name}[seat]", *_pos(lv))
+                idx = self.value(lv.children[1])
+                score = entry.index == "score"
+                want = self.score_unit if score else entry.index
+                if idx.type != want:
+                    raise DSLError(f"index of '{name}' should be {_a(want)}, not {_a(idx.type)}"
+                                   + (f" (this match keeps scores per {want})" if score else ""),
+                                   *_pos(lv.children[1]))
+            elif len(lv.children) != 1:
+                raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
+            else:
+                idx = None
+            val = self.value(expr)
+            self.expect(expr, val.type, entry.type, f"the value assigned to '{name}'")
+            return T("assign", None, kids=[idx, val], info=(entry, str(op)))
+        if node.data in ("when_stmt", "when_else"):
+            cond = self.value(node.children[0])
+            self.expect(node.children[0], cond.type, BOOL, "the condition after 'when'")
+            body = self.stmt(node.children[1], depth + 1)
+            orelse = self.stmt(node.children[2], depth + 1) if node.data == "when_else" else None
+            return T("if", None, kids=[cond, body, orelse])
+        raise DSLError(f"unexpected statement {node.data}", *_pos(node))
+
+    def assign_variable(self, lv, op: str, expr, name: str) -> T:
+        """``NAME = v`` (``+=``, ``-=`` for a number) of a variable of the variant."""
+        index, typ = self.variables[name]
+        if len(lv.children) != 1:
+            raise DSLError(f"'{name}' is a variable of one {typ}: it cannot be indexed", *_pos(lv))
+        if op != "=" and typ != INT:
+            raise DSLError(f"'{op}' changes a number; '{name}' is {_a(typ)}: write `{name} = ...`",
+                           *_pos(lv))
+        val = self.value(expr)
+        self.expect(expr, val.type, typ, f"the value assigned to '{name}'")
+        return T("assign_var", None, kids=[val], info=(index, op, typ))
+
+    # -- named parts (let, define) and quantifiers ---------------------------------------
+    def fresh_name(self, tok, what: str) -> str:
+        """A name the author introduces (``let``, a quantifier's variable): not a name of
+        the engine, an option, a named expression or a name already in use here."""
+        name = str(tok)
+        if name in NAMES or name in FUNCTIONS or any(name in h for h in HOOK_NAMES.values()):
+            raise DSLError(f"'{name}' is a name of the engine; choose another name for {what}",
+                           *_pos(tok))
+        if name in self.options or name in self.defines or name in self.variables:
+            already = ("an option" if name in self.options else "defined" if name in self.defines
+                       else "a variable of the file")
+            raise DSLError(f"'{name}' is already {already}; choose another name for {what}", *_pos(tok))
+        if name in self.locals:
+            raise DSLError(f"'{name}' is already named in this rule; choose another name for {what}",
+                           *_pos(tok))
+        return name
+
+    def let(self, node: Tree) -> T:
+        """``let NAME = EXPR``: a name for a value, for the rest of the rule (computed once,
+        before the rule's value). Returns the statement."""
+        tok, expr = node.children
+        name = self.fresh_name(tok, "a `let`")
+        val = self.value(expr)
+        if val.type == NONE:
+            raise DSLError(f"'{name}' would always be none: name a value of some type", *_pos(expr))
+        var = f"_v{len(self.locals)}"
+        self.locals[name] = (var, val.type, val.const)
+        return T("let", None, kids=[val], info=var)
+
+    def define_tree(self, name: str) -> Tree:
+        """The parse tree of named expression ``name`` (parsed once). Raises DefineError,
+        with every problem of its text in ``errors``."""
+        if name not in self._define_trees:
+            try:
+                tree = self.parse(self.defines[name], "expr_rule")
+            except DSLError as e:
+                found = [DefineError(x.message, x.line, x.column, name) for x in e.errors]
+                found[0].errors = found
+                raise found[0] from None
+            if len(tree.children) > 1:
+                raise DefineError("a named expression cannot hold `let`: define each part by name",
+                                  *_pos(tree.children[0]), name)
+            self._define_trees[name] = tree.children[0]
+        return self._define_trees[name]
+
+    def define(self, node, name: str) -> T:
+        """A name of the file's ``define:`` map, expanded where it is used: its typed tree,
+        checked in the rule's context (its hook's names), seeing no name of the rule's own
+        (``let``, quantifier variables). Recursion is refused at the use that closes the
+        cycle. Raises DefineError for a problem in its text."""
+        if name in self._expanding:
+            cycle = self._expanding[self._expanding.index(name):] + [name]
+            raise DSLError(f"'{name}' is defined in terms of itself ({' -> '.join(cycle)}); "
+                           "named expressions cannot be recursive", *_pos(node))
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise DSLError(f"the named expressions used here expand to more than {MAX_EXPANSIONS} "
+                           "parts: name a part once with `let`", *_pos(node))
+        saved, collecting = self.locals, self.errors
+        self.errors = None  # a problem inside is the named expression's: raised, located there
+        try:
+            tree = self.define_tree(name)
+            self.locals = {}
+            self._expanding.append(name)
+            try:
+                return self.value(tree)
+            except DefineError:
+                raise
+            except DSLError as e:
+                raise DefineError(e.message, e.line, e.column, name) from None
+            finally:
+                self._expanding.pop()
+        finally:
+            self.locals, self.errors = saved, collecting
+
+    def check_defines(self) -> dict[str, str]:
+        """Check every named expression on its own (with the names of every hook), so that
+        one no rule uses is checked too, each to its end as a rule is. Returns {name: type}.
+        Raises DefineError: the first problem, with every problem in ``errors`` (by named
+        expression, then by position). A problem inside another named expression it uses is
+        kept only if that one is checked later, so that each is reported once (and a cycle
+        once, where it closes)."""
+        self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
+        out, problems, checked = {}, [], set()
+        for name in self.defines:
+            self.locals, self._expansions, self.failed = {}, 0, {}
+            self.errors = errors = []
+            self._expanding.append(name)
+            try:
+                out[name] = self.value(self.define_tree(name)).type
+            except DSLError as e:
+                errors.extend(e.errors)
+            finally:
+                self._expanding.pop()
+                self.errors = None
+            for e in sorted(errors, key=lambda e: (e.line, e.column)):
+                if not isinstance(e, DefineError):  # in this one's own text
+                    problems.append(DefineError(e.message, e.line, e.column, name))
+                elif e.define not in checked:      # in one it uses, not checked yet
+                    problems.append(e)
+            checked.add(name)
+        if problems:
+            problems[0].errors = problems
+            raise problems[0]
+        return out
+
+    def strength(self, t: T) -> T:
+        """A rank as its strength in the deck's order (a number, higher is stronger; 0
+        for none), so that ranks compare with ``<``, ``>``."""
+        nr = len(self.deck.ranks)
+        const = _NC if t.const is _NC else (nr - t.const if t.const >= 0 else 0)
+        return T("strength", INT, const, [t])
+
+    def quantifier(self, node: Tree) -> T:
+        """``any(x in SET: cond)``, ``all(x in SET: cond)``, ``those(x in SET: cond)`` over a
+        set of cards or seats (finite, so the rule terminates)."""
+        tok, set_node, body_node = node.children
+        op = _QUANTIFIERS[node.data]
+        name = self.fresh_name(tok, "the variable of " + op)
+        tset = self.value(set_node)
+        if tset.type not in _ELEMENT:
+            raise DSLError(f"{op}(...) goes over cards or seats, not {_a(tset.type)}", *_pos(set_node))
+        if self._in_quantifiers >= MAX_QUANTIFIER_DEPTH:
+            raise DSLError(f"{op}(...) inside {MAX_QUANTIFIER_DEPTH} others: any, all and those nest at most "
+                           f"{MAX_QUANTIFIER_DEPTH} deep (each goes over up to a deck of cards, and each level "
+                           "multiplies the work of the rule)", *_pos(node))
+        self._q += 1
+        qvar = f"_q{self._q}"
+        self.locals[name] = (qvar, _ELEMENT[tset.type], _NC)
+        self._in_quantifiers += 1
+        try:
+            body = self.value(body_node)
+        finally:
+            del self.locals[name]
+            self._in_quantifiers -= 1
+        self.expect(body_node, body.type, BOOL, f"the condition of {op}(...)")
+        return T(op, tset.type if op == "those" else BOOL, _NC, [tset, body], qvar)
+
+    @_collecting
+    def value(self, node, want: str | None = None) -> T:
+        """The typed tree of an expression node; ``want``, the rule's type, is passed to
+        its cases. Raises DSLError."""
+        if isinstance(node, Token):
+            raise DSLError(f"unexpected '{node}'", node.line, node.column)
+        d = node.data
+        ch = node.children
+        if d == "cases":
+            return self.cases(node, want)
+        if d == "number":
+            return T("const", INT, int(ch[0]))
+        if d == "true":
+            return T("const", BOOL, True)
+        if d == "false":
+            return T("const", BOOL, False)
+        if d == "none":
+            return T("const", NONE, -1)
+        if d == "string":
+            return self.literal(node, str(ch[0])[1:-1])
+        if d == "name":
+            return self.name(node, str(ch[0]))
+        if d == "call":
+            return self.call(node)
+        if d in _QUANTIFIERS:
+            return self.quantifier(node)
+        if d == "neg":
+            a = self.value(ch[0])
+            self.expect(ch[0], a.type, INT, "the operand of '-'")
+            return T("neg", INT, -a.const if a.const is not _NC else _NC, [a])
+        if d == "not_":
+            a = self.value(ch[0])
+            self.expect(ch[0], a.type, BOOL, "the operand of 'not'")
+            return T("not", BOOL, (not a.const) if a.const is not _NC else _NC, [a])
+        if d in ("and_", "or_"):
+            parts = [self.value(c) for c in ch]
+            for c, p in zip(ch, parts):
+                self.expect(c, p.type, BOOL, f"each side of '{d[:-1]}'")
+            consts = [p.const for p in parts]
+            const = _NC
+            if all(c is not _NC for c in consts):
+                const = all(consts) if d == "and_" else any(consts)
+            elif d == "and_" and any(c is False for c in consts):
+                const = False
+            elif d == "or_" and any(c is True for c in consts):
+                const = True
+            return T(d[:-1], BOOL, const, parts)
+        if d == "otherwise":
+            parts = [self.value(c) for c in ch]
+            for c, p in zip(ch, parts):
+                self.expect(c, p.type, CARDS, "each side of 'otherwise'")
+            return T("otherwise", CARDS, _NC, parts)
+        if d == "cond":
+            a, c, b = ch
+            ta, tc, tb = self.value(a), self.value(c), self.value(b)
+            at, bt = ta.type, tb.type
+            self.expect(c, tc.type, BOOL, "the condition after 'if'")
+            typ = at if at != NONE else bt
+            if at != bt and not (NONE in (at, bt) and typ in _NONEABLE | {NONE}):
+                raise DSLError(f"both branches of 'if ... else' should have one type, "
+                               f"not {at} and {bt}", *_pos(node))
+            const = ta.const if tc.const is True else tb.const if tc.const is False else _NC
+            return T("cond", typ, const, [tc, ta, tb])
+        if d == "compare":
+            a, op, b = ch
+            ta, tb = self.value(a), self.value(b)
+            at, bt = ta.type, tb.type
+            op = str(op)
+            if ERROR in (at, bt):  # a misspelt name on one side: hint a name of the other's type
+                self.expect(a, at, bt, "")
+                self.expect(b, bt, at, "")
+                return T("error", ERROR)
+            if op in ("==", "!="):
+                if not (at == bt or NONE in (at, bt) and (at in _NONEABLE or bt in _NONEABLE)):
+                    raise DSLError(f"cannot compare {_a(at)} with {_a(bt)}", *_pos(node))
+                if at in (CARDS, LIST):
+                    raise DSLError(f"cannot compare {at} with '{op}'", *_pos(node))
+            elif at == bt == RANK:   # by strength: none ranks below every rank
+                ta, tb = self.strength(ta), self.strength(tb)
+            else:
+                if at != INT or bt != INT:
+                    raise DSLError(f"'{op}' compares numbers (or two ranks), not {_a(at)} and {_a(bt)}",
+                                   *_pos(node))
+            const = _NC
+            if ta.const is not _NC and tb.const is not _NC:
+                const = _COMPARE[op](ta.const, tb.const)
+            return T("compare", BOOL, const, [ta, tb], op)
+        if d in ("member", "not_member"):
+            a, b = ch
+            ta, tb = self.value(a), self.value(b)
+            at, bt = ta.type, tb.type
+            if not ((at == CARD and bt == CARDS) or (at == INT and bt == LIST)
+                    or (at == SEAT and bt == SEATS)):
+                raise DSLError(f"'in' needs a card and cards (a seat and seats, a number and a "
+                               f"list), not {_a(at)} and {_a(bt)}", *_pos(node))
+            return T("compare", BOOL, _NC, [ta, tb], "in" if d == "member" else "not in")
+        if d == "binop":
+            a, op, b = ch
+            ta, tb = self.value(a), self.value(b)
+            op = str(op)
+            self.expect(a, ta.type, INT, f"the left side of '{op}'")
+            self.expect(b, tb.type, INT, f"the right side of '{op}'")
+            if op in ("//", "%") and tb.const == 0:
+                raise DSLError("division by zero", *_pos(b))
+            const = _NC
+            if ta.const is not _NC and tb.const is not _NC:
+                const = _ARITH[op](ta.const, tb.const)
+            return T("binop", INT, const, [ta, tb], op)
+        if d == "index":
+            a, i = ch
+            ta, ti = self.value(a), self.value(i)
+            if ta.type != LIST:
+                raise DSLError(f"only a list can be indexed, not {_a(ta.type)}", *_pos(node))
+            if ti.type != self.score_unit:
+                raise DSLError(f"an index of the score should be a {self.score_unit}, not {_a(ti.type)} "
+                               f"(this match keeps scores per {self.score_unit})", *_pos(i))
+            return T("index", INT, _NC, [ta, ti])
+        raise DSLError(f"unsupported construct '{d}'", *_pos(node))
+
+    def cases(self, node, want: str | None = None) -> T:
+        """``when C: V ... else: V``. ``want`` is the rule's type when it is known: each
+        case's value is checked against it, and each case of another type is a problem of
+        its own. Without it (a named expression), the cases must agree with each other."""
+        kids = []
+        default = None
+        typ = want
+        for c in node.children:
+            if c.data == "case":
+                tc = self.value(c.children[0])
+                try:
+                    self.expect(c.children[0], tc.type, BOOL, "the condition after 'when'")
+                except DSLError as e:
+                    self.report(e)
+                if tc.const is False:
+                    self.report(DSLError("this case can never apply (its condition is always false)",
+                                         *_pos(c.children[0])))
+                vnode = c.children[1]
+            else:
+                vnode = c.children[0]
+            tv = self.value(vnode)
+            vt = tv.type
+            if want is not None:
+                if vt == ERROR or vt == want or (vt == NONE and want in _NONEABLE):
+                    self.expect(vnode, vt, want, "")  # a misspelt name: a hint of the type
+                else:
+                    self.report(DSLError(f"every case should give {_a(want)}, not {_a(vt)}", *_pos(vnode)))
+            elif vt == ERROR:
+                pass
+            elif typ is None or (typ == NONE and vt in _NONEABLE):
+                typ = vt
+            elif vt != typ and not (vt == NONE and typ in _NONEABLE):
+                self.report(DSLError(f"every case should give one type: an earlier case gives {_a(typ)}, "
+                                     f"this one {_a(vt)}", *_pos(vnode)))
+            if c.data == "case":
+                kids += [tc, tv]
+            else:
+                default = tv
+        return T("cases", typ, _NC, kids, default)
+
+    def report(self, e: DSLError) -> None:
+        """A problem after which checking can go on: recorded while a rule is checked to its
+        end, else raised."""
+        if self.errors is None:
+            raise e
+        self.errors.append(e)
+
+    def literal(self, node, text: str) -> T:
+        deck = self.deck
+        if text in deck.suit_index:
+            return T("const", SUIT, deck.suit_index[text])
+        if text in deck.rank_index:
+            return T("const", RANK, deck.rank_index[text])
+        if text in deck.card_index:
+            return T("const", CARD, deck.card_index[text])
+        if text in self.denominations:
+            return T("const", SUIT, self.denominations[text])
+        if text in self.declarations:
+            return T("const", names.DECLARATION, self.declarations[self.declarations.index(text)])
+        if text in self.answers:
+            return T("const", names.ANSWER, self.answers[self.answers.index(text)])
+        raise DSLError(f"\"{text}\" is not a suit, rank or card of this deck"
+                       f" (suits {' '.join(deck.suits)}, ranks {' '.join(deck.ranks)})", *_pos(node))
+
+    def option(self, name: str) -> T:
+        v = self.options[name]
+        return T("const", BOOL, v) if isinstance(v, bool) else T("const", INT, int(v))
+
+    def name(self, node, name: str) -> T:
+        if self.only_options:
+            if name in self.options:
+                return self.option(name)
+            raise DSLError(f"'{name}' is not an option; a preset condition may use only options "
+                           f"({', '.join(self.options) or 'none declared'})", *_pos(node))
+        if name in self.locals:
+            var, typ, const = self.locals[name]
+            self.unread.pop(name, None)
+            if const is not _NC:
+                return T("const", typ, const)
+            return T("local", typ, _NC, info=var)
+        if name in self.variables:
+            index, typ = self.variables[name]
+            return T("var", typ, _NC, info=index)
+        if name in self.defines:
+            return self.define(node, name)
+        entry = self.extra.get(name) or NAMES.get(name)
+        if entry is not None:
+            self.not_decided(node, name, entry.reads)
+            if entry.const is not None:
+                return T("const", entry.type, entry.const(self))
+            return T("name", entry.type, _NC, info=entry)
+        if name in self.options:
+            return self.option(name)
+        for hook, hook_names in HOOK_NAMES.items():
+            if name in hook_names:
+                raise DSLError(f"'{name}' is only available in {hook}", *_pos(node))
+        if name in FUNCTIONS:
+            raise DSLError(f"'{name}' is a function: write {name}(...)", *_pos(node))
+        known = {n: e.type for n, e in NAMES.items()}
+        known.update({n: e.type for n, e in self.extra.items()})
+        known.update({n: BOOL if isinstance(v, bool) else INT for n, v in self.options.items()})
+        known.update({n: None for n in self.defines})  # type known only once expanded
+        known.update({n: t for n, (_, t, *_) in self.locals.items()})
+        e = DSLError(f"unknown name '{name}'{_suggest(name, known)}", *_pos(node))
+        e.unknown = (name, known)
+        raise e
+
+    def not_decided(self, node, name: str, reads) -> None:
+        """Raise DSLError if ``name`` reads what this rule decides (``_DECIDED_BY``)."""
+        if self.decided.intersection(reads):
+            raise DSLError(f"'{name}' cannot be used here: who wins the trick depends on this rule",
+                           *_pos(node))
+
+    def call(self, node) -> T:
+        fname = str(node.children[0])
+        args = node.children[1:]
+        if fname not in FUNCTIONS:
+            raise DSLError(f"unknown function '{fname}'{_suggest(fname, FUNCTIONS)}", *_pos(node))
+        f = FUNCTIONS[fname]
+        self.not_decided(node, fname, f.reads)
+        types, result = f.args, f.type
+        named = (names.DECLARATION,), (names.ANSWER,)
+        if types in named and len(args) == 1 and getattr(args[0], "data", "") == "string":
+            text = str(args[0].children[0])[1:-1]
+            known = self.declarations if types == named[0] else self.answers
+            if text not in known:
+                what = "declaration" if types == named[0] else "question and answer"
+                raise DSLError(f"no {what} named \"{text}\" (this variant's: "
+                               f"{', '.join(known) or 'none'}){_suggest(text, known)}", *_pos(args[0]))
+            return T("call", result, _NC, [T("const", types[0], known[known.index(text)])], f)
+        vals = [self.value(a) for a in args]
+        consts = [v.const for v in vals]
+        if types == (names.INTS,):
+            if not vals:
+                raise DSLError(f"{fname}() needs at least one argument", *_pos(node))
+            if len(vals) == 1 and vals[0].type == LIST:
+                return T("call_list", INT, _NC, vals, f)
+            if len(vals) == 1:
+                self.expect(args[0], vals[0].type, INT, f"the argument of {fname}()")
+                return vals[0]
+            for a, v in zip(args, vals):
+                self.expect(a, v.type, INT, f"each argument of {fname}()")
+        else:
+            if len(vals) != len(types):
+                raise DSLError(f"{fname}() takes {len(types)} argument{'s' if len(types) != 1 else ''}"
+                               f" ({', '.join(types)}), not {len(vals)}", *_pos(node))
+            set_type = None
+            for i, (a, v, want) in enumerate(zip(args, vals, types)):
+                if want == SET:
+                    if v.type not in _ELEMENT or set_type not in (None, v.type):
+                        raise DSLError(f"argument {i + 1} of {fname}() should be "
+                                       f"{set_type or 'cards or seats'}, not {_a(v.type)}", *_pos(a))
+                    set_type = v.type
+                    continue
+                if want == names.ANSWER:
+                    if v.const not in self.answers:
+                        raise DSLError(f"{fname}() takes a question and its answer as a string "
+                                       f"({', '.join(self.answers) or 'no question defined'})", *_pos(a))
+                    continue
+                if want == names.DECLARATION:
+                    if v.const not in self.declarations:
+                        raise DSLError(f"{fname}() takes the name of a declaration of this variant "
+                                       f"as a string ({', '.join(self.declarations) or 'none defined'})",
+                                       *_pos(a))
+                    continue
+                self.expect(a, v.type, want, f"argument {i + 1} of {fname}()")
+        if result == SET:
+            result = set_type
+        const = _NC
+        if f.fold is not None and all(c is not _NC for c in consts):
+            const = f.fold(self, *consts)
+        return T("call", result, const, vals, f)
+
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+          "//": lambda a, b: a // b, "%": lambda a, b: a % b}
+
+
+def _outside_hand(t) -> bool:
+    """Whether a typed tree reads a set of cards that may hold cards not in the hand."""
+    stack = [t]
+    while stack:
+        n = stack.pop()
+        if n.op == "name" and n.info.outside_hand:
+            return True
+        stack.extend(k for k in n.kids if isinstance(k, T))
+        if isinstance(n.info, T):
+            stack.append(n.info)
+    return False
+
+
+
+def _a(typ: str) -> str:
+    """A type as a message names one value of it: "a number", "an answer", but "cards",
+    "seats", "none" (a set or nothing takes no article).
+
+    >>> _a(CARDS), _a(INT), _a(names.ANSWER)
+    ('cards', 'a number', 'an answer')
+    """
+    if typ in (CARDS, SEATS, NONE, SET):
+        return typ
+    return ("an " if typ[0] in "aeiou" else "a ") + typ
+
+
+def _typed_hint(e: DSLError, want: str) -> None:
+    """Reword the unknown-name problem ``e`` to suggest the closest known name of type
+    ``want`` (difflib), when one is close enough."""
+    name, known = e.unknown
+    typed = [n for n, t in known.items() if t == want or (t == NONE and want in _NONEABLE)]
+    m = difflib.get_close_matches(name, typed, n=1)
+    if m:
+        e.reword(f"unknown name '{name}' (did you mean '{m[0]}', of type {want}?)")
+    e.unknown = None  # hinted once, at the innermost place that wants a type
+
