@@ -6,17 +6,26 @@ located problems for any bad file or option (never anything else).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import itertools
+import json
+import weakref
+from dataclasses import InitVar, dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
+from types import SimpleNamespace
 
 import orjson
 
 from .actions import Action
-from .errors import InvalidActionError, StateError
 from .cards import Deck
-from .dsl import _NC, BOOL, CARDS, INT, SEAT, Compiler, DefineError, DSLError
-from .loader import (KEY, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw, locate,
-                     resolve_name, schema_problems, without_unknown_keys)
+from .declarations import Declaration
+from .dsl import (_NC, BOOL, CARDS, FUNCTIONS, HOOK_NAMES, INT, KEYWORDS, LVALUES, NAMES, SEAT, Compiler,
+                  DefineError, DSLError)
+from .errors import InvalidActionError, StateError
+from .loader import (KEY, VARIANTS_DIR, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
+                     locate, resolve_name, schema_problems, without_unknown_keys)
+from .play import Play, apply_id
 
 # hook -> (path in the file, expected kind, default rule text or None if required)
 HOOKS = {
@@ -50,29 +59,6 @@ MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
 
 
 @dataclass(eq=False)
-class Declaration:
-    """A declaration made in play (docs/rules.md §0.8).
-
-    name; action: its text form (``declare NAME``, or a bare word such as ``cot``);
-    per_suit: one action per suit (``declare marriage H``), each suit at most once;
-    when/effect: compiled rules ``f(s, me, suit, None)``; answers: for a question, the
-    answers (``cot yes``) and answered_by, the compiled rule of the answering seat.
-    at: ``play`` (on one's turn in play) or ``flow`` (at the flow's ``declare`` step,
-    each seat in turn, before the first lead).
-    """
-    name: str
-    description: str
-    action: str
-    per_suit: bool
-    when: object
-    effect: object
-    answers: tuple = ()
-    answered_by: object = None
-    answer_actions: tuple = ()
-    at: str = "play"
-
-
-@dataclass(eq=False)
 class Variable:
     """A variable of the variant's own (``variables:`` of the file; docs/authoring.md).
 
@@ -91,15 +77,23 @@ class Variable:
     initial: object = None
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Variant:
-    """A loaded variant. Read-only by convention; `rules` maps a hook name (see HOOKS) to
-    its compiled function, `sources` to its generated Python source. Set by the loader:
-    ``play_legal(state) -> list[int]``, the play phase's legal action ids as one function
-    made from the rules (dsl.Compiler.build_play_legal; ``play_legal_source`` its source),
+    """A loaded variant: built once by `load_variant` and never changed after (frozen).
+
+    ``rules`` maps a hook name (see HOOKS) to its compiled function, ``sources`` to its
+    generated Python source. The hot path's functions, made from the rules as the variant
+    is built (dsl.Compiler): ``play_legal(state) -> list[int]``, the play phase's legal
+    action ids (``build_play_legal``; ``play_legal_source`` its source);
     ``auction_legal(state) -> list[int]``, the auction's likewise when the flow has one
-    (dsl.Compiler.build_auction_legal; ``auction_legal_source``; else None), and
-    ``phases``, flow step -> phase handler (engine.phases_of)."""
+    (``build_auction_legal``; else None); ``play_step(state, i)``, the States' apply of
+    an action id with a play written out (``build_play_step``; `play.apply_id` for the
+    rest). The tables derived from the fields (the action table, ids, the deal's
+    positions: see `_tables`) are set as it is made.
+
+    A Variant pickles as what it was loaded from (its `ref` and options) and is loaded
+    again on unpickling, once per process (`restore`); ``repr`` names it.
+    """
     name: str
     title: str
     path: Path
@@ -135,135 +129,27 @@ class Variant:
     sources: dict = field(repr=False, default_factory=dict)
     # hook -> its value, for the rules that are constants (folded by the compiler)
     constants: dict = field(repr=False, default_factory=dict)
+    play_legal: object = field(repr=False, default=None)
+    play_legal_source: str = field(repr=False, default="")
+    auction_legal: object = field(repr=False, default=None)
+    auction_legal_source: str | None = field(repr=False, default=None)
+    play_step: object = field(repr=False, default=None)
+    play_step_source: str = field(repr=False, default="")
+    tables: InitVar[dict | None] = None
 
-    def __post_init__(self):
-        n = self.players
-        self.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
-        self.sides = 2
-        self.bid_numbers = list(range(self.min_bid, self.max_bid + 1, self.bid_step))
-        d = self.deck
-        suits = d.suits
-        text = d.text
-        table: list[Action] = []  # the variant's actions, in a fixed order; a.id indexes it
 
-        def act(t, kind, arg=None, code=None) -> Action:
-            a = Action(t, kind, arg, code)
-            a.id = len(table)
-            table.append(a)
-            return a
+    def __post_init__(self, tables):
+        for k, x in (tables or _tables({f.name: getattr(self, f.name) for f in fields(self)})).items():
+            object.__setattr__(self, k, x)  # a frozen dataclass sets its own fields so
 
-        # plays first, so that a play's id is its card id
-        self.play_text = [act(f"play {text[c]}", "play", text[c], c) for c in range(d.size)]
-        self.pass_action = act("pass", "pass")
-        self.double_action = act("double", "double")
-        self.redouble_action = act("redouble", "redouble")
-        self.expose_action = act("expose", "expose")
-        self.done_action = act("done", "done")
-        # bids in the order of §0.10: by number, then denomination, number-first first;
-        # (number, [ids of its forms]) for the hot path (Auction.legal)
-        self.bid_number_ids = []
-        # a denomination is a suit (its index: that suit is trump) or a no-trump
-        # denomination named by the file (codes -2, -3, ...)
-        self.denomination_code = {}
-        k = -2
-        for den in self.denominations:
-            if den in suits:
-                self.denomination_code[den] = suits.index(den)
-            else:
-                self.denomination_code[den] = k
-                k -= 1
-        self.denomination_name = {c: den for den, c in self.denomination_code.items()}
-        for b in self.bid_numbers:
-            forms = []
-            if not self.denominations:
-                forms.append((f"bid {b}", None, None))
-            for den in self.denominations:
-                code = self.denomination_code[den]
-                forms.append((f"bid {b} {den}", den, code))
-                if self.suit_first and den in suits:
-                    forms.append((f"bid {den} {b}", den, code))
-            self.bid_number_ids.append((b, [act(t, "bid", (b, den), (b, code)).id for t, den, code in forms]))
-        self.trump_text = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(suits)]
-        self.trump_card_text = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(d.size)]
-        self.call_text = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(d.size)]
-        self.take_text = [act(f"take {text[c]}", "take", text[c], c) for c in range(d.size)]
-        self.discard_text = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(d.size)]
-        self.dealt_card_text = None
-        if self.dealt_card:
-            word = ORDINALS[self.dealt_card - 1]
-            self.dealt_card_text = act(f"trump-card {word}", "trump-card", word, None)
-        self.declaration_actions = []  # (Action, declaration, suit or None)
-        for decl in self.declarations:
-            if decl.per_suit:
-                for i, su in enumerate(suits):
-                    self.declaration_actions.append(
-                        (act(f"{decl.action} {su}", "declare", (decl.name, su), (decl, i)), decl, i))
-            else:
-                self.declaration_actions.append((act(decl.action, "declare", (decl.name, None), (decl, None)),
-                                                 decl, None))
-            decl.answer_actions = tuple(act(f"{decl.action} {ans}", "answer", (decl.name, ans), (decl, ans))
-                                        for ans in decl.answers)
-        self.actions = tuple(table)
-        self.action_map = {str(a): a for a in table}
-        # the actions that other seats see in another form (State.public_action): their kind
-        hidden = self.take_text + self.discard_text + self.trump_card_text
-        if self.trump_mode == "secret":
-            hidden = hidden + self.trump_text
-        self.hidden_forms = {a: a.kind for a in hidden}
-        # each action's JSON text as its seat sees it and as the others do (the
-        # observation's history, State.observation_json)
-        self.action_json = {a: orjson.dumps(str(a)).decode() for a in table}
-        self.public_action_json = {a: orjson.dumps(self.hidden_forms.get(a, str(a))).decode() for a in table}
-        # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
-        # kind -> the variant's action of that kind for each card id
-        self.card_actions = {"play": self.play_text, "trump-card": self.trump_card_text,
-                             "call-partner": self.call_text, "take": self.take_text,
-                             "discard": self.discard_text}
-        self.trump_ids = [a.id for a in self.trump_text]
-        self.trump_card_ids = [a.id for a in self.trump_card_text]
-        self.call_ids = [a.id for a in self.call_text]
-        self.take_ids = [a.id for a in self.take_text]
-        self.discard_ids = [a.id for a in self.discard_text]
-        # declarations of the flow's `declare` step (Declare), read by the hot path (the
-        # play's are written into play_legal: dsl.Compiler.build_play_legal)
-        self.flow_declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions
-                                        if decl.at == "flow"]
-        # turn order: the next seat of each seat (State._next while no seat sits out)
-        self.next_seat = [(s + 1) % self.players for s in range(self.players)]
-        # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
-        self.deal_packets = [k for step in self.flow if isinstance(step, dict) and "deal" in step
-                             for k in step["deal"]]
-        self.declare_from = self.rules.get("flow.declare")  # the `declare` step's first seat
-        r = self.rules
-        never = {hook for hook, value in self.constants.items() if value is False}
-        # the hot path's rules; None for a condition that is always false (not asked)
-        self.may_expose = None if "play.may_expose" in never else r.get("play.may_expose")
-        self.may_double = None if "auction.may_double" in never else r.get("auction.may_double")
-        self.may_redouble = None if "auction.may_redouble" in never else r.get("auction.may_redouble")
-        self.may_pass, self.may_bid, self.may_equal = (r.get(f"auction.{k}") for k in ("may_pass", "may_bid", "may_equal"))
-        self.auction_ends = r.get("auction.ends")
-        # packets per step of the flow: (phase name, None), or ("deal", cards per seat)
-        self.steps = [(step, None) if isinstance(step, str) else ("declare", None) if "declare" in step
-                      else ("deal", sum(step["deal"])) if "deal" in step else ("skip", None)
-                      for step in self.flow]
-        # the positions in the shuffled deck of the cards each seat is dealt, from eldest
-        # (§0.7: each packet to every seat in turn), and of the widow: the rest
-        pos, at = [[] for _ in range(self.players)], 0
-        for k in self.deal_packets:
-            for j in range(self.players):
-                pos[j].extend(range(at, at + k))
-                at += k
-        self.deal_positions = pos
-        self.cards_per_seat = at // self.players   # cards dealt to each seat (docs/rules.md §0.7)
-        self.counts_as_trump = r.get("play.counts_as_trump")
-        self.after_trick = r.get("play.after_trick")
-        # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
-        self.plain_trump = (self.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
-                            .replace(" ", "") == "suit(card)==trump") if self.data else False
-        # a card played only leaves the hand and joins the trick: no face-down trump card,
-        # no called card, §0.4's trumps (engine.State.apply_id; else Play.card_played)
-        self.plain_play = (self.plain_trump and self.trump_mode != "hidden"
-                           and all(name != "call_partner" for name, _ in self.steps))
+    def __repr__(self) -> str:
+        return f"<Variant {self.name} {self.title!r} {self.players} players>"
+
+    def __reduce__(self):
+        # what it was loaded from; loaded again (once per process) as it is unpickled
+        key = (self.ref, tuple(sorted(self.options.items())))
+        _LOADED.setdefault(key, self)
+        return (restore, key + (self.digest,))
 
     def variable_json(self, var: Variable, value):
         """A variable's value as JSON: a number, true/false, a seat or side number, a suit,
@@ -302,21 +188,155 @@ class Variant:
     def ref(self) -> str:
         """How records and summaries name this variant: its shipped name (``29``,
         ``house/29-double``), or the absolute path of a file outside variants/."""
-        from .loader import VARIANTS_DIR
         try:
             return self.path.relative_to(VARIANTS_DIR).with_suffix("").as_posix()
         except ValueError:
             return str(self.path)
 
-    @property
+    @cached_property
     def digest(self) -> str:
         """sha256 of the variant as loaded (its merged file and option values): a record
         carries it, so that a replay notices a variant file changed since (docs/records.md)."""
-        import hashlib
-        import json
         blob = json.dumps({"data": self.data, "options": self.options}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
+
+
+def _tables(fields: dict) -> dict:
+    """The tables a Variant derives from its ``fields`` (the dataclass fields, by name),
+    made before it exists so that the rules compiled against them (the legal-action and
+    play-step functions) can be built first: the action table (``actions``, each
+    Action's ``id`` its index; plays first, so a play's id is its card id), the ids and
+    rules of the hot path, the deal's positions. Returns {attribute: value}."""
+    v = SimpleNamespace(**fields)
+    n = v.players
+    v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
+    v.sides = 2
+    v.bid_numbers = list(range(v.min_bid, v.max_bid + 1, v.bid_step))
+    d = v.deck
+    suits = d.suits
+    text = d.text
+    table: list[Action] = []  # the variant's actions, in a fixed order; a.id indexes it
+
+    def act(t, kind, arg=None, code=None) -> Action:
+        a = Action(t, kind, arg, code)
+        a.id = len(table)
+        table.append(a)
+        return a
+
+    # plays first, so that a play's id is its card id
+    v.play_text = [act(f"play {text[c]}", "play", text[c], c) for c in range(d.size)]
+    v.pass_action = act("pass", "pass")
+    v.double_action = act("double", "double")
+    v.redouble_action = act("redouble", "redouble")
+    v.expose_action = act("expose", "expose")
+    v.done_action = act("done", "done")
+    # bids in the order of §0.10: by number, then denomination, number-first first;
+    # (number, [ids of its forms]) for the hot path (Auction.legal)
+    v.bid_number_ids = []
+    # a denomination is a suit (its index: that suit is trump) or a no-trump
+    # denomination named by the file (codes -2, -3, ...)
+    v.denomination_code = {}
+    k = -2
+    for den in v.denominations:
+        if den in suits:
+            v.denomination_code[den] = suits.index(den)
+        else:
+            v.denomination_code[den] = k
+            k -= 1
+    v.denomination_name = {c: den for den, c in v.denomination_code.items()}
+    for b in v.bid_numbers:
+        forms = []
+        if not v.denominations:
+            forms.append((f"bid {b}", None, None))
+        for den in v.denominations:
+            code = v.denomination_code[den]
+            forms.append((f"bid {b} {den}", den, code))
+            if v.suit_first and den in suits:
+                forms.append((f"bid {den} {b}", den, code))
+        v.bid_number_ids.append((b, [act(t, "bid", (b, den), (b, code)).id for t, den, code in forms]))
+    v.trump_text = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(suits)]
+    v.trump_card_text = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(d.size)]
+    v.call_text = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(d.size)]
+    v.take_text = [act(f"take {text[c]}", "take", text[c], c) for c in range(d.size)]
+    v.discard_text = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(d.size)]
+    v.dealt_card_text = None
+    if v.dealt_card:
+        word = ORDINALS[v.dealt_card - 1]
+        v.dealt_card_text = act(f"trump-card {word}", "trump-card", word, None)
+    v.declaration_actions = []  # (Action, declaration, suit or None)
+    for decl in v.declarations:
+        if decl.per_suit:
+            for i, su in enumerate(suits):
+                v.declaration_actions.append(
+                    (act(f"{decl.action} {su}", "declare", (decl.name, su), (decl, i)), decl, i))
+        else:
+            v.declaration_actions.append((act(decl.action, "declare", (decl.name, None), (decl, None)),
+                                             decl, None))
+        decl.answer_actions = tuple(act(f"{decl.action} {ans}", "answer", (decl.name, ans), (decl, ans))
+                                    for ans in decl.answers)
+    v.actions = tuple(table)
+    v.action_map = {str(a): a for a in table}
+    # the actions that other seats see in another form (State.public_action): their kind
+    hidden = v.take_text + v.discard_text + v.trump_card_text
+    if v.trump_mode == "secret":
+        hidden = hidden + v.trump_text
+    v.hidden_forms = {a: a.kind for a in hidden}
+    # each action's JSON text as its seat sees it and as the others do (the
+    # observation's history, State.observation_json)
+    v.action_json = {a: orjson.dumps(str(a)).decode() for a in table}
+    v.public_action_json = {a: orjson.dumps(v.hidden_forms.get(a, str(a))).decode() for a in table}
+    # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
+    # kind -> the variant's action of that kind for each card id
+    v.card_actions = {"play": v.play_text, "trump-card": v.trump_card_text,
+                         "call-partner": v.call_text, "take": v.take_text,
+                         "discard": v.discard_text}
+    v.trump_ids = [a.id for a in v.trump_text]
+    v.trump_card_ids = [a.id for a in v.trump_card_text]
+    v.call_ids = [a.id for a in v.call_text]
+    v.take_ids = [a.id for a in v.take_text]
+    v.discard_ids = [a.id for a in v.discard_text]
+    # declarations of the flow's `declare` step (Declare), read by the hot path (the
+    # play's are written into play_legal: dsl.Compiler.build_play_legal)
+    v.flow_declaration_checks = [(a.id, decl.when, su) for a, decl, su in v.declaration_actions
+                                    if decl.at == "flow"]
+    # turn order: the next seat of each seat (State._next while no seat sits out)
+    v.next_seat = [(s + 1) % v.players for s in range(v.players)]
+    # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
+    v.deal_packets = [k for step in v.flow if isinstance(step, dict) and "deal" in step
+                         for k in step["deal"]]
+    v.declare_from = v.rules.get("flow.declare")  # the `declare` step's first seat
+    r = v.rules
+    never = {hook for hook, value in v.constants.items() if value is False}
+    # the hot path's rules; None for a condition that is always false (not asked)
+    v.may_expose = None if "play.may_expose" in never else r.get("play.may_expose")
+    v.may_double = None if "auction.may_double" in never else r.get("auction.may_double")
+    v.may_redouble = None if "auction.may_redouble" in never else r.get("auction.may_redouble")
+    v.may_pass, v.may_bid, v.may_equal = (r.get(f"auction.{k}") for k in ("may_pass", "may_bid", "may_equal"))
+    v.auction_ends = r.get("auction.ends")
+    # packets per step of the flow: (phase name, None), or ("deal", cards per seat)
+    v.steps = [(step, None) if isinstance(step, str) else ("declare", None) if "declare" in step
+                  else ("deal", sum(step["deal"])) if "deal" in step else ("skip", None)
+                  for step in v.flow]
+    # the positions in the shuffled deck of the cards each seat is dealt, from eldest
+    # (§0.7: each packet to every seat in turn), and of the widow: the rest
+    pos, at = [[] for _ in range(v.players)], 0
+    for k in v.deal_packets:
+        for j in range(v.players):
+            pos[j].extend(range(at, at + k))
+            at += k
+    v.deal_positions = pos
+    v.cards_per_seat = at // v.players   # cards dealt to each seat (docs/rules.md §0.7)
+    v.counts_as_trump = r.get("play.counts_as_trump")
+    v.after_trick = r.get("play.after_trick")
+    # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
+    v.plain_trump = (v.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
+                        .replace(" ", "") == "suit(card)==trump") if v.data else False
+    # a card played only leaves the hand and joins the trick: no face-down trump card,
+    # no called card, §0.4's trumps (engine.State.apply_id; else Play.card_played)
+    v.plain_play = (v.plain_trump and v.trump_mode != "hidden"
+                       and all(name != "call_partner" for name, _ in v.steps))
+    return {k: x for k, x in vars(v).items() if k not in fields}
 
 
 def _option_problems(decl: dict, given: dict, fname: str):
@@ -343,6 +363,29 @@ def _option_problems(decl: dict, given: dict, fname: str):
         if values[k] not in ch:
             problems.append(Problem(fname, 0, 0, f"option {k!r} must be one of {', '.join(map(str, ch))}, not {values[k]!r}"))
     return values, problems
+
+
+# (ref, options as sorted pairs) -> the Variant of that key in this process: the one
+# pickled here, or the one loaded as a pickle was read (`restore`)
+_LOADED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def restore(ref: str, options: tuple, digest: str | None = None) -> Variant:
+    """The Variant that a pickle names (`Variant.__reduce__`): ``ref`` (`Variant.ref`: a
+    shipped name or a file's path) with ``options`` ((name, value) pairs). One Variant
+    per key and process: the one pickled in this process, or one loaded the first time
+    (so unpickling many States compiles the rules once). Raises VariantError if it no
+    longer loads, or if its ``digest`` (`Variant.digest`) differs from the one pickled
+    (the file changed since)."""
+    key = (ref, tuple(options))
+    v = _LOADED.get(key)
+    if v is None:
+        v = load_variant(ref, dict(options))
+        if digest is not None and v.digest != digest:
+            raise VariantError([Problem(str(ref), 0, 0, "the variant file changed since this variant "
+                                                        "was pickled (its sha256 differs)")])
+        v = _LOADED.setdefault(key, v)
+    return v
 
 
 def load_variant(name: str | Path, options: dict | None = None) -> Variant:
@@ -382,7 +425,6 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
         loc = at(*p)
         problems.append(Problem(loc.file, loc.line, loc.column, msg))
 
-    from .dsl import FUNCTIONS, HOOK_NAMES, NAMES
     for k in data.get("options", {}) or {}:
         if (k in NAMES and k != "players") or k in FUNCTIONS:
             problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
@@ -642,7 +684,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     variables = tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
                                spec.get("description", ""), i, rules[f"variables.{k}.initial"])
                       for i, (k, spec) in enumerate(vars_data.items()))
-    v = Variant(
+    fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
         partnership=partnership, deck=deck, flow=flow, tricks=per_seat, widow_size=widow,
@@ -654,36 +696,36 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
         max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
         variables=variables, has_auction=has_auction, widow_set_aside=set_aside,
         rules=rules, sources=sources, constants=constants)
+    t = SimpleNamespace(**fields, **_tables(fields))
     # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)
-    checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in v.declaration_actions
+    checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in t.declaration_actions
               if d.at == "play"]
-    expose = None if v.may_expose is None else (v.expose_action.id, names["play.may_expose"])
+    expose = None if t.may_expose is None else (t.expose_action.id, names["play.may_expose"])
     play = comp.build_play_legal(names["play.may_play"], checks, expose,
-                                 face_down=v.trump_mode == "hidden", dedupe=v.deck.copies > 1)
-    v.play_legal, v.play_legal_source = play.fn, play.source
-    v.auction_legal = v.auction_legal_source = None
-    if v.has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
+                                 face_down=trump_mode == "hidden", dedupe=deck.copies > 1)
+    auction = None
+    if has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
         def hook(h, present):
             return names[f"auction.{h}"] if present is not None else None
         auction = comp.build_auction_legal(
-            names["auction.may_pass"], names["auction.may_bid"], hook("may_equal", v.may_equal),
-            hook("may_double", v.may_double), hook("may_redouble", v.may_redouble), v.bid_number_ids,
-            v.pass_action.id, v.double_action.id, v.redouble_action.id)
-        v.auction_legal, v.auction_legal_source = auction.fn, auction.source
-    from .engine import Play, State, phases_of, state_class  # engine imports this module
-    v.phases = phases_of(v)
+            names["auction.may_pass"], names["auction.may_bid"], hook("may_equal", t.may_equal),
+            hook("may_double", t.may_double), hook("may_redouble", t.may_redouble), t.bid_number_ids,
+            t.pass_action.id, t.double_action.id, t.redouble_action.id)
     # apply_id with the play written out (the hot path; Compiler.build_play_step)
-    step = comp.build_play_step(v.plain_play, State.apply_id, Play.card_played, Play.end_trick, v.actions,
-                                v.plain_trump, v.tricks, v.last_trick, v.after_trick)
-    v.state_class, v.play_step_source = state_class(v, step.fn), step.source
-    return v
+    step = comp.build_play_step(t.plain_play, apply_id, Play.card_played, Play.end_trick, t.actions,
+                                t.plain_trump, per_seat, last_trick, t.after_trick)
+    step.fn.__doc__ = apply_id.__doc__
+    step.fn.__qualname__ = "State.apply_id"
+    return Variant(**fields, play_legal=play.fn, play_legal_source=play.source,
+                   auction_legal=auction and auction.fn, auction_legal_source=auction and auction.source,
+                   play_step=step.fn, play_step_source=step.source,
+                   tables={k: x for k, x in vars(t).items() if k not in fields})
 
 
 def _variable_problems(data: dict, opts: dict, problem) -> dict:
     """The ``variables:`` of a file (name -> spec), each name checked against the names a
     rule already has (engine names, functions, assignable names, options, keywords);
     ``problem(path, message)`` records each clash."""
-    from .dsl import FUNCTIONS, HOOK_NAMES, KEYWORDS, LVALUES, NAMES
     out = data.get("variables", {}) or {}
     hook_names = {n for hn in HOOK_NAMES.values() for n in hn}
     for k in out:
@@ -706,7 +748,6 @@ MAX_OPTION_COMBINATIONS = 64
 def option_combinations(name) -> list[dict]:
     """Every combination of the finite options (true/false, or `choices`) of a variant that
     has presets, at most MAX_OPTION_COMBINATIONS; [] if it has no presets."""
-    import itertools
     try:
         data, _ = load_raw(resolve_name(str(name)))
     except (VariantError, FileNotFoundError):
