@@ -1,12 +1,82 @@
-"""The auction (docs/rules.md §0.5, §29b.4: a round or a duel of calls) and the round of
-doubling after it (§H).
+"""The auction (docs/rules.md §0.5, §29b.4: a round or a duel of calls), the round of
+doubling after it (§H), and the contract of a flow without an auction: the file's
+``auction:`` and ``contract:`` sections checked (`load`) and their rules (`HOOKS`,
+`CONTRACT_HOOKS`), the phases (`Auction`, `Doubling`), and their rulebook words (`words`).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 
+from .dsl import BOOL, INT, SEAT
 from .phase import Phase, order_from
+from .wording import SUIT_NAMES, rule_of, rule_words
+
+# hook -> (path in the file, expected kind, default rule text or None if required; "" an
+# optional hook that does nothing when absent): compiled when the flow has an auction
+HOOKS = {
+    "auction.may_pass": (("auction", "may_pass"), BOOL, None),
+    "auction.may_bid": (("auction", "may_bid"), BOOL, None),
+    "auction.ends": (("auction", "ends"), BOOL, None),
+    "auction.may_equal": (("auction", "may_equal"), BOOL, ""),
+    "auction.may_double": (("auction", "may_double"), BOOL, "false"),
+    "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
+}
+# a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
+CONTRACT_HOOKS = {
+    "contract.declarer": (("contract", "declarer"), SEAT, ""),
+    "contract.target": (("contract", "target"), INT, ""),
+}
+MAX_BIDS = 1000  # distinct bid numbers an auction may offer
+
+
+def skipped_hooks(c) -> set:
+    """The hooks of this module that a file checked by ``c`` (loader.Checks) does not
+    compile: the auction's without an auction, the contract's with one."""
+    return set(HOOKS if not c.has_auction else CONTRACT_HOOKS)
+
+
+def load(c) -> dict:
+    """Check the ``auction:`` and ``contract:`` sections against the flow (``c``: a
+    loader.Checks with ``steps``, ``has_auction`` and ``trump_mode`` set); record each
+    problem in ``c`` and return the Variant's auction fields. Sets ``c.denominations``."""
+    data, flow, steps, has_auction = c.data, c.data["flow"], c.steps, c.has_auction
+    if has_auction and "contract" in data:
+        c.problem(("contract",), "the contract comes from the auction: remove `contract` (it is for "
+                                 "a flow without an 'auction' step)")
+    if has_auction and "auction" not in data:
+        c.problem(("auction",) if ("auction",) in c.locs else ("flow", flow.index("auction")),
+                  "'auction' is required: the flow has an 'auction' step")
+    if not has_auction:
+        if "contract" not in data:
+            c.problem(("flow",), "a flow without an 'auction' step needs `contract:` (its declarer "
+                                 "and target), or add an 'auction' step")
+        if "auction" in data:
+            c.problem(("auction",), "the flow has no 'auction' step: remove `auction:`, or add the step")
+        if c.trump_mode == "bid":
+            c.problem(("trump", "mode"), "trump.mode 'bid' takes trump from a bid: it needs an 'auction' step")
+        if "doubling" in steps:
+            c.problem(("flow", flow.index("doubling")), "a 'doubling' step needs an 'auction' step")
+    au = data.get("auction") or {}
+    min_bid, max_bid, step = au.get("min_bid", 0), au.get("max_bid", 0), au.get("step", 1)
+    if min_bid > max_bid:
+        c.problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible",
+                  value=True)
+    elif (max_bid - min_bid) // step + 1 > MAX_BIDS:
+        c.problem(("auction", "max_bid"), f"{(max_bid - min_bid) // step + 1} bid numbers: at most "
+                                          f"{MAX_BIDS} (raise step or narrow min_bid..max_bid)", value=True)
+    dens = c.denominations = tuple(au.get("denominations", ()))
+    for i, den in enumerate(dens):
+        if len(den) == 1 and den not in c.deck.suits:
+            c.problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
+                      "(a no-trump denomination needs a name of two letters or more, such as NT)", value=True)
+    if au.get("order") == "duel" and au.get("final_pass") is False:
+        c.problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)",
+                  value=True)
+    return dict(has_auction=has_auction, min_bid=min_bid, max_bid=max_bid, bid_step=step,
+                denominations=dens, suit_first=bool(au.get("suit_first")),
+                standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
+                auction_order=au.get("order", "round"))
 
 
 class Auction(Phase):
@@ -166,3 +236,59 @@ class Doubling(Phase):
         else:
             s._next_step()
 
+
+# flow step -> its words in the rulebook's Deal section
+STEP_WORDS = {"auction": lambda v, step: "the auction",
+              "doubling": lambda v, step: "the defenders may double, then the declarer's side may redouble"}
+
+
+def words(v) -> list[tuple[str, str]]:
+    """The rulebook's sections of variant ``v``'s contract: ``Contract`` (a flow without
+    an auction) or ``Auction``, as (title, Markdown text)."""
+    if not v.has_auction:
+        ct = v.data["contract"]
+        return [("Contract", f"There is no auction. The declarer: {rule_words(ct['declarer'])}. "
+                             f"His target: {rule_words(ct['target'])}.")]
+    au = []
+    rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
+    duel = v.auction_order == "duel"
+    if duel:
+        au.append("The auction is a duel between a holder and a challenger. From the eldest, each "
+                  "player in turn bids or passes until one bids: he is the holder. The next player "
+                  "in turn who is not out challenges him: the challenger bids above the holder's "
+                  "bid or passes, and after each bid of the challenger the holder answers, bidding "
+                  "or passing. When the holder passes, the challenger holds the bid; when the "
+                  "challenger passes, the next player in turn who is not out challenges. A player "
+                  "who passes is out for the deal. The auction ends when no player is left to "
+                  "challenge.")
+    equal = rule_of(v, "auction", "may_equal", default="false")
+    au.append(f"Bids are numbers {rng}, each above the high bid"
+              + (f", or equal to it when: {equal} (never two equal bids in a row)."
+                 if equal != "never" else "."))
+    if v.denominations:
+        au.append("A bid names a denomination: " + ", ".join(
+            SUIT_NAMES.get(x, f"{x} (no trump)") for x in v.denominations)
+                  + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
+    if v.standing_bid:
+        au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
+    if not duel:
+        au.append("A pass is final: a player who passes calls no more." if v.final_pass
+                  else "A pass is not final.")
+    au.append(f"A player may pass when: {rule_of(v, 'auction', 'may_pass')}.")
+    au.append(f"A bid is allowed when: {rule_of(v, 'auction', 'may_bid')}.")
+    if "may_double" in v.data["auction"]:
+        au.append(f"A player may double when: {rule_of(v, 'auction', 'may_double')}.")
+        au.append(f"A player may redouble when: {rule_of(v, 'auction', 'may_redouble', default='false')}.")
+        au.append("A new bid cancels any double and redouble.")
+    ends = rule_of(v, 'auction', 'ends')
+    head = "The high bidder is the declarer and his bid the target."
+    if not duel:
+        head = f"The auction ends when: {ends}. {head}"
+    elif ends != "never":
+        head = f"The auction also ends when: {ends}. {head}"
+    au.append(head)
+    return [("Auction", "\n".join(au))]
+
+
+# flow step -> its phase (one handler serves every deal)
+PHASES = {"auction": Auction(), "doubling": Doubling()}

@@ -25,19 +25,16 @@ from itertools import chain
 from orjson import Fragment as _Fragment
 from orjson import dumps as _dumps
 
+from . import auction, declarations, partner, play, trump, widow
 from .actions import Action, default_of
-from .auction import Auction, Doubling
-from .declarations import Declare
 from .draws import shuffle
 from .errors import InvalidActionError, StateError
 from .information import resample
-from .partner import CallPartner
 from .phase import DONE, Phase, order_from
 from .play import Play
 from .play import apply_id as _apply_id
-from .trump import Trump
+from .scoring import score
 from .variant import Variant
-from .widow import Exchange
 
 
 # State's fields, grouped by what they describe, each with how `State.copy` copies it:
@@ -405,20 +402,9 @@ class State:
         self.handler, self.to_act = DONE, -1
 
     def _score(self):
-        v = self.v
+        """The deal is over: score it (scoring.score)."""
         self._end_deal()
-        if self.declarer < 0:
-            return
-        # set-aside widow cards count for the declarer (§0.5, §304s.4); so does a widow
-        # only set aside (a kitty: no exchange, seen by nobody)
-        aside = self.widow if v.widow_set_aside else self.set_aside
-        if aside:
-            pts = sum(v.deck.point_of[c] for c in aside)
-            self.seat_points[self.declarer] += pts
-            self.side_points[self.side[self.declarer]] += pts
-        made = bool(v.rules["scoring.made"](self, self.declarer, None, None))
-        self.made = made
-        v.rules["scoring.effect"](self, self.declarer, made, None)
+        score(self)
 
     # -- views --------------------------------------------------------------------------
     def score_change(self) -> list[int]:
@@ -655,9 +641,8 @@ def _restore_state(v: Variant, fields: dict) -> State:
 
 
 # flow step -> its phase (variant files name the steps; docs/architecture.md, "The pipeline")
-PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
-                            "trump": Trump(), "call_partner": CallPartner(), "play": Play(),
-                            "declare": Declare()}
+PHASES: dict[str, Phase] = {**auction.PHASES, **declarations.PHASES, **partner.PHASES, **play.PHASES,
+                            **trump.PHASES, **widow.PHASES}
 State.phases = PHASES
 
 
@@ -668,13 +653,13 @@ def phases_of(v: Variant) -> dict[str, Phase]:
     ``build_play_legal`` and ``build_auction_legal``), called with no method in between.
     `Auction.legal` asks the rules one by one: the same list (a property test holds the
     two together)."""
-    play = Play()
-    play.legal = v.play_legal
+    plays = Play()
+    plays.legal = v.play_legal
     if v.auction_legal is None:
-        return dict(PHASES, play=play)
-    auction = Auction()
-    auction.legal = v.auction_legal
-    return dict(PHASES, play=play, auction=auction)
+        return dict(PHASES, play=plays)
+    bids = auction.Auction()
+    bids.legal = v.auction_legal
+    return dict(PHASES, play=plays, auction=bids)
 
 
 # Variant -> the class of its States (state_class), made once per variant

@@ -1,6 +1,6 @@
-"""The play of the tricks (docs/rules.md §0.4): the `Play` phase, the rank of the cards in
-a trick and its end, and `apply_id`, the engine's apply of an action id (a play of a
-card written out: the hot path).
+"""The play of the tricks (docs/rules.md §0.4): the ``play:`` rules (`HOOKS`), the `Play`
+phase, the rank of the cards in a trick and its end, `apply_id`, the engine's apply of
+an action id (a play of a card written out: the hot path), and the rulebook's words.
 """
 
 from __future__ import annotations
@@ -8,8 +8,20 @@ from __future__ import annotations
 from bisect import insort
 
 from .declarations import declare
+from .dsl import BOOL, CARDS, SEAT
 from .errors import IllegalActionError, InvalidActionError
 from .phase import Phase
+from .wording import rule_of
+
+# hook -> (path in the file, expected kind, default rule text or None if required; "" an
+# optional hook that does nothing when absent)
+HOOKS = {
+    "play.leader": (("play", "leader"), SEAT, "eldest"),
+    "play.may_play": (("play", "may_play"), CARDS, None),
+    "play.counts_as_trump": (("play", "counts_as_trump"), BOOL, "suit(card) == trump"),
+    "play.may_expose": (("play", "may_expose"), BOOL, "false"),
+    "play.after_trick": (("play", "after_trick"), "effect", ""),
+}
 
 
 def apply_id(self, i: int) -> None:
@@ -185,3 +197,24 @@ class Play(Phase):
         else:
             s.to_act = winner
 
+
+# flow step -> its words in the rulebook's Deal section
+STEP_WORDS = {"play": lambda v, step: "play of the tricks"}
+
+
+def words(v) -> list[tuple[str, str]]:
+    """The rulebook's ``Play`` section of variant ``v``, as [(title, Markdown text)]."""
+    pl = [f"The first leader: {rule_of(v, 'play', 'leader', default='eldest')}.",
+          "A player may play:\n" + rule_of(v, "play", "may_play"),
+          f"A card counts as a trump when: {rule_of(v, 'play', 'counts_as_trump', default='suit(card) == trump')}.",
+          "The trick goes to the highest card counting as a trump, else to the highest card of "
+          "the suit led."]
+    if v.trump_mode in ("hidden", "secret"):
+        pl.append(f"A player may ask for trump to be exposed when: {rule_of(v, 'play', 'may_expose', default='false')}.")
+    if v.data["play"].get("after_trick"):
+        pl.append("After each trick:\n" + rule_of(v, "play", "after_trick", effect=True))
+    return [("Play", "\n".join(pl))]
+
+
+# flow step -> its phase (one handler serves every deal)
+PHASES = {"play": Play()}

@@ -1,7 +1,13 @@
 """The Variant: an immutable description of one game, built from a checked variant file.
 
 `load_variant(name_or_path, options)` is the entry point; it raises `VariantError` with
-located problems for any bad file or option (never anything else).
+located problems for any bad file or option (never anything else). The build reads in
+order: the file (loader.py: YAML, schema, positions), its options and presets, the deck
+and the flow, then each game mechanic's section (auction.py, trump.py, widow.py,
+partner.py, declarations.py, scoring.py: each module's ``load``), the rules compiled
+(dsl.Compiler, the hooks of every mechanic: `HOOKS`), the tables and the hot path's
+functions, and last the frozen `Variant`. Nothing here imports the engine: the engine
+plays a finished Variant (engine.state_class).
 """
 
 from __future__ import annotations
@@ -17,43 +23,21 @@ from types import SimpleNamespace
 
 import orjson
 
+from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
 from .cards import Deck
 from .declarations import Declaration
-from .dsl import (_NC, BOOL, CARDS, FUNCTIONS, HOOK_NAMES, INT, KEYWORDS, LVALUES, NAMES, SEAT, Compiler,
-                  DefineError, DSLError)
+from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, KEYWORDS, LVALUES, NAMES, Compiler, DefineError, DSLError
 from .errors import InvalidActionError, StateError
-from .loader import (KEY, VARIANTS_DIR, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
+from .loader import (KEY, VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
                      locate, resolve_name, schema_problems, without_unknown_keys)
 from .play import Play, apply_id
 
-# hook -> (path in the file, expected kind, default rule text or None if required)
-HOOKS = {
-    "auction.may_pass": (("auction", "may_pass"), BOOL, None),
-    "auction.may_bid": (("auction", "may_bid"), BOOL, None),
-    "auction.ends": (("auction", "ends"), BOOL, None),
-    "auction.may_equal": (("auction", "may_equal"), BOOL, ""),
-    "auction.may_double": (("auction", "may_double"), BOOL, "false"),
-    "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
-    "play.leader": (("play", "leader"), SEAT, "eldest"),
-    "play.may_play": (("play", "may_play"), CARDS, None),
-    "play.counts_as_trump": (("play", "counts_as_trump"), BOOL, "suit(card) == trump"),
-    "play.may_expose": (("play", "may_expose"), BOOL, "false"),
-    "play.after_trick": (("play", "after_trick"), "effect", ""),
-    "scoring.made": (("scoring", "made"), BOOL, "points(declarer_side) >= target"),
-    "scoring.effect": (("scoring", "effect"), "effect", None),
-    "match.ends": (("match", "ends"), BOOL, None),
-    "match.next_dealer": (("match", "next_dealer"), SEAT, ""),
-    # a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
-    "contract.declarer": (("contract", "declarer"), SEAT, ""),
-    "contract.target": (("contract", "target"), INT, ""),
-    "trump.chooser": (("trump", "chooser"), SEAT, "declarer"),
-}
-AUCTION_HOOKS = tuple(h for h in HOOKS if h.startswith("auction."))
+# hook -> (path in the file, expected kind, default rule text or None if required; "" an
+# optional hook that does nothing when absent): every mechanic's, in the order compiled
+HOOKS = {**auction.HOOKS, **play.HOOKS, **scoring.HOOKS, **auction.CONTRACT_HOOKS, **trump.HOOKS}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
-MAX_BIDS = 1000  # distinct bid numbers an auction may offer
-STEPS = ("auction", "trump", "play", "exchange", "call_partner", "doubling")
 # the steps between the auction (or the first deal) and play, in any order
 MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
 
@@ -462,134 +446,24 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     if problems:
         raise VariantError(problems)
 
-    # deck and flow
+    c = Checks(data, locs, fname, problems)
+    _load_deck(c)
+    partner_fields = partner.load_partnership(c)
+    _load_flow(c)
+    mech_fields = {}
+    for load in (auction.load, trump.load, widow.load, partner.load):  # each mechanic's section
+        mech_fields.update(load(c))
+    if not c.structural:
+        _check_flow_order(c)
+    deck, players, flow, per_seat = c.deck, c.players, c.flow, c.per_seat
     dk = data["deck"]
-    deck = Deck(dk["suits"], dk["ranks"], dk.get("copies", 1), dk.get("points", {}))
-    for r in dk.get("points", {}):
-        if r not in deck.ranks:
-            problem(("deck", "points", r), f"points given for rank {r}, which is not in deck.ranks")
-    players = data["players"]
-    partnership = data.get("partnership", "fixed")
-    if partnership == "fixed" and players % 2:
-        problem(("players",), f"fixed partnerships need an even number of players, not {players}")
-    flow = data["flow"]
-    per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
-    widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
-    deck_cards = deck.size * deck.copies
-    if per_seat * players + widow != deck_cards:
-        problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
-                           f"{f' and {widow} to the widow' if widow else ''} "
-                           f"({per_seat * players + widow}), but the deck has {deck_cards}")
-    trump_mode = data["trump"]["mode"]
-    steps = [s for s in flow if isinstance(s, str)]
-    declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
-    has_auction = "auction" in steps
-    set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
-    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode != "bid" else [])
-    for step in needed:
-        if steps.count(step) != 1:
-            where = [i for i, s in enumerate(flow) if s == step]
-            problem(("flow", where[1]) if len(where) > 1 else ("flow",),
-                    f"the flow must have exactly one '{step}' step")
-    for step in ("exchange", "call_partner", "doubling"):
-        if steps.count(step) > 1:
-            problem(("flow", [i for i, s in enumerate(flow) if s == step][1]),
-                    f"the flow may have at most one '{step}' step")
-    if len(declare_at) > 1:
-        problem(("flow", declare_at[1]), "the flow may have at most one 'declare' step")
-    # the contract: from the auction, or given by the file (a flow without an auction)
-    if has_auction and "contract" in data:
-        problem(("contract",), "the contract comes from the auction: remove `contract` (it is for "
-                               "a flow without an 'auction' step)")
-    if has_auction and "auction" not in data:
-        problem(("auction",) if ("auction",) in locs else ("flow", flow.index("auction")),
-                "'auction' is required: the flow has an 'auction' step")
-    if not has_auction:
-        if "contract" not in data:
-            problem(("flow",), "a flow without an 'auction' step needs `contract:` (its declarer "
-                               "and target), or add an 'auction' step")
-        if "auction" in data:
-            problem(("auction",), "the flow has no 'auction' step: remove `auction:`, or add the step")
-        if trump_mode == "bid":
-            problem(("trump", "mode"), "trump.mode 'bid' takes trump from a bid: it needs an 'auction' step")
-        if "doubling" in steps:
-            problem(("flow", flow.index("doubling")), "a 'doubling' step needs an 'auction' step")
-    if "chooser" in data["trump"] and trump_mode != "open":
-        problem(("trump", "chooser"), "trump.chooser needs trump.mode 'open' (a trump hidden or "
-                                      "secret is known to the declarer only)")
-    if trump_mode == "bid" and "trump" in steps:
-        problem(("flow", flow.index("trump")), "trump.mode 'bid' takes trump from the contract: remove the 'trump' step")
-    if "exchange" in steps and not widow:
-        problem(("flow", flow.index("exchange")), "an 'exchange' step needs a widow (a `widow: N` step)")
-    if "exchange" in steps and set_aside:
-        problem(("flow", flow.index("exchange")), "a widow with `set_aside: true` is not exchanged: "
-                                                  "remove the 'exchange' step or set_aside")
-    if widow and "exchange" not in steps and not set_aside:
-        problem(("flow",), "a widow needs an 'exchange' step, where the declarer takes it (else its "
-                           "points would count for nobody), or `set_aside: true` (its points then "
-                           "count for the declarer)")
-    if "call_partner" in steps and partnership != "called":
-        problem(("flow", flow.index("call_partner")), "a 'call_partner' step needs `partnership: called`")
-    if partnership == "called" and "call_partner" not in steps:
-        problem(("partnership",), "`partnership: called` needs a 'call_partner' step in the flow")
-    if not problems:
-        order = [s if isinstance(s, str) else "declare" for s in flow
-                 if isinstance(s, str) or "declare" in s]
-        pi = order.index("play")
-        ai = order.index("auction") if has_auction else -1
-        if not all(ai < i < pi for i, s in enumerate(order) if s not in ("auction", "play")) \
-                or (has_auction and ai > pi):
-            problem(("flow",), "the flow must hold the auction first and play last "
-                               f"({', '.join(MIDDLE_STEPS)} between them)" if has_auction else
-                               "the flow must hold play last")
-        if isinstance(flow[0], str) or "declare" in flow[0]:
-            problem(("flow", 0), "the flow must start by dealing cards")
-        if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
-            problem(("flow",), "every card must be dealt before play")
     last_trick = dk.get("last_trick", 0)
     total = deck.total_points() + last_trick
     if "total" in dk and dk["total"] != total:
-        problem(("deck", "total"), f"the deck's points add up to {deck.total_points()}"
-                                   f"{f' + {last_trick} for the last trick' if last_trick else ''}"
-                                   f" = {total}, not {dk['total']}")
-    au = data.get("auction") or {}
-    min_bid, max_bid, step = au.get("min_bid", 0), au.get("max_bid", 0), au.get("step", 1)
-    if min_bid > max_bid:
-        problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible")
-    elif (max_bid - min_bid) // step + 1 > MAX_BIDS:
-        problem(("auction", "max_bid"), f"{(max_bid - min_bid) // step + 1} bid numbers: at most "
-                                        f"{MAX_BIDS} (raise step or narrow min_bid..max_bid)")
-    dens = tuple(au.get("denominations", ()))
-    for i, den in enumerate(dens):
-        if len(den) == 1 and den not in deck.suits:
-            problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
-                    "(a no-trump denomination needs a name of two letters or more, such as NT)")
-    if trump_mode == "bid" and not dens:
-        problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations")
-    if au.get("order") == "duel" and au.get("final_pass") is False:
-        problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)")
-    dealt_card = data["trump"].get("dealt_card", 0)
-    if dealt_card and (trump_mode != "hidden" or dealt_card > per_seat):
-        problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
-                                         f"number 1..{per_seat}")
-    decls_data = data.get("declarations", {}) or {}
-    actions_seen = {}
-    for dname, d in decls_data.items():
-        act = d.get("action", f"declare {dname}")
-        if act in ("pass", "double", "redouble", "done", "expose") or act in actions_seen:
-            problem(("declarations", dname), f"declaration action {act!r} is already taken")
-        actions_seen[act] = dname
-        if "answers" in d and "answered_by" not in d:
-            problem(("declarations", dname), "a declaration with answers needs answered_by (a seat)")
-        if d.get("at") == "flow":
-            if not declare_at:
-                problem(("declarations", dname, "at"), "a declaration `at: flow` is made at the flow's "
-                        "'declare' step: add one (e.g. `- declare: eldest` before play)")
-            if "answers" in d:
-                problem(("declarations", dname, "answers"), "a declaration `at: flow` cannot be a "
-                                                            "question (answers are asked in play)")
-    if declare_at and not any(d.get("at") == "flow" for d in decls_data.values()):
-        problem(("flow", declare_at[0]), "a 'declare' step needs a declaration with `at: flow`")
+        c.problem(("deck", "total"), f"the deck's points add up to {deck.total_points()}"
+                                     f"{f' + {last_trick} for the last trick' if last_trick else ''}"
+                                     f" = {total}, not {dk['total']}", value=True)
+    declarations.load(c)
     if problems:
         raise VariantError(problems)
 
@@ -597,12 +471,14 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     if problems:
         raise VariantError(problems)
 
-    answers = [f"{d.get('action', f'declare {n}')} {a}" for n, d in decls_data.items() for a in d.get("answers", [])]
-    comp = Compiler(deck, players, per_seat, min_bid, max_bid, declarations=list(decls_data),
-                    options=opts, answers=answers, score_unit=data["match"].get("score", "side"),
+    score_fields = scoring.load(c)
+    comp = Compiler(deck, players, per_seat, mech_fields["min_bid"], mech_fields["max_bid"],
+                    options=opts, score_unit=score_fields["score_unit"],
                     defines=data.get("define", {}) or {},
-                    denominations={den: -2 - i for i, den in enumerate(x for x in dens if x not in deck.suits)},
-                    variables=[(k, spec["type"]) for k, spec in vars_data.items()])
+                    denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
+                                                                       if x not in deck.suits)},
+                    variables=[(k, spec["type"]) for k, spec in vars_data.items()],
+                    **declarations.compiler_names(data))
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):
@@ -633,10 +509,9 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
         for e in err.errors:  # every problem of every named expression
             dsl_problem(("define", e.define), e)
 
+    skipped = auction.skipped_hooks(c)
     for hook, (p, kind, default) in HOOKS.items():
-        if hook in AUCTION_HOOKS and not has_auction:
-            continue  # a flow without an auction
-        if hook.startswith("contract.") and has_auction:
+        if hook in skipped:
             continue
         node = data
         for k in p:
@@ -648,17 +523,8 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             if default == "":
                 continue  # an optional hook that does nothing
             node = default
-        add(hook, p, kind, node, "scoring.effect" if hook == "match.next_dealer" else None)
-    if declare_at:
-        add("flow.declare", ("flow", declare_at[0], "declare"), SEAT, flow[declare_at[0]]["declare"])
-    for dname, d in decls_data.items():
-        extra = (("declare.suit",) if d.get("per_suit") else ()) + (("declare.flow",) if d.get("at") == "flow" else ())
-        add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
-        add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect",
-            d.get("effect", "target += 0"), extra)
-        if "answered_by" in d:
-            add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
-                d["answered_by"], extra)
+        add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook))
+    declarations.add_rules(c, add)
     every_variable = comp.variables
     for k, (vname, spec) in enumerate(vars_data.items()):
         # an initial value reads only the variables declared before it (set by then)
@@ -676,38 +542,28 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
     constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
-    decls = [Declaration(n, d.get("description", ""), d.get("action", f"declare {n}"),
-                         bool(d.get("per_suit")), rules[f"declare.{n}.when"],
-                         rules[f"declare.{n}.effect"], tuple(d.get("answers", ())),
-                         rules.get(f"declare.{n}.answered_by"), at=d.get("at", "play"))
-             for n, d in decls_data.items()]
     variables = tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
                                spec.get("description", ""), i, rules[f"variables.{k}.initial"])
                       for i, (k, spec) in enumerate(vars_data.items()))
     fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
-        partnership=partnership, deck=deck, flow=flow, tricks=per_seat, widow_size=widow,
-        last_trick=last_trick, total=total, min_bid=min_bid, max_bid=max_bid, bid_step=step,
-        denominations=dens, suit_first=bool(au.get("suit_first")),
-        standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
-        trump_mode=trump_mode, dealt_card=dealt_card, declarations=decls,
-        score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
-        max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
-        variables=variables, has_auction=has_auction, widow_set_aside=set_aside,
-        rules=rules, sources=sources, constants=constants)
+        deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
+        declarations=declarations.build(data, rules), variables=variables,
+        rules=rules, sources=sources, constants=constants,
+        **partner_fields, **mech_fields, **score_fields)
     t = SimpleNamespace(**fields, **_tables(fields))
     # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)
     checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in t.declaration_actions
               if d.at == "play"]
     expose = None if t.may_expose is None else (t.expose_action.id, names["play.may_expose"])
-    play = comp.build_play_legal(names["play.may_play"], checks, expose,
-                                 face_down=trump_mode == "hidden", dedupe=deck.copies > 1)
-    auction = None
-    if has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
+    play_fn = comp.build_play_legal(names["play.may_play"], checks, expose,
+                                    face_down=t.trump_mode == "hidden", dedupe=deck.copies > 1)
+    auction_fn = None
+    if t.has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
         def hook(h, present):
             return names[f"auction.{h}"] if present is not None else None
-        auction = comp.build_auction_legal(
+        auction_fn = comp.build_auction_legal(
             names["auction.may_pass"], names["auction.may_bid"], hook("may_equal", t.may_equal),
             hook("may_double", t.may_double), hook("may_redouble", t.may_redouble), t.bid_number_ids,
             t.pass_action.id, t.double_action.id, t.redouble_action.id)
@@ -716,10 +572,73 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
                                 t.plain_trump, per_seat, last_trick, t.after_trick)
     step.fn.__doc__ = apply_id.__doc__
     step.fn.__qualname__ = "State.apply_id"
-    return Variant(**fields, play_legal=play.fn, play_legal_source=play.source,
-                   auction_legal=auction and auction.fn, auction_legal_source=auction and auction.source,
+    return Variant(**fields, play_legal=play_fn.fn, play_legal_source=play_fn.source,
+                   auction_legal=auction_fn and auction_fn.fn,
+                   auction_legal_source=auction_fn and auction_fn.source,
                    play_step=step.fn, play_step_source=step.source,
                    tables={k: x for k, x in vars(t).items() if k not in fields})
+
+
+def _load_deck(c: Checks) -> None:
+    """The deck (``c.deck``) and the number of players (``c.players``) of the file; a
+    point value of a rank not in the deck is a problem."""
+    dk = c.data["deck"]
+    c.deck = Deck(dk["suits"], dk["ranks"], dk.get("copies", 1), dk.get("points", {}))
+    for r in dk.get("points", {}):
+        if r not in c.deck.ranks:
+            c.problem(("deck", "points", r), f"points given for rank {r}, which is not in deck.ranks")
+    c.players = c.data["players"]
+
+
+def _load_flow(c: Checks) -> None:
+    """Check the flow's steps and the cards it deals (docs/authoring.md, "Flow"); sets the
+    facts the mechanics read: ``c.flow``, ``c.steps`` (its named steps), ``c.per_seat``,
+    ``c.widow``, ``c.set_aside``, ``c.declare_at``, ``c.has_auction``, ``c.trump_mode``."""
+    data, players, deck = c.data, c.players, c.deck
+    flow = c.flow = data["flow"]
+    per_seat = c.per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
+    in_widow = c.widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
+    deck_cards = deck.size * deck.copies
+    if per_seat * players + in_widow != deck_cards:
+        c.problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
+                             f"{f' and {in_widow} to the widow' if in_widow else ''} "
+                             f"({per_seat * players + in_widow}), but the deck has {deck_cards}")
+    trump_mode = c.trump_mode = data["trump"]["mode"]
+    steps = c.steps = [s for s in flow if isinstance(s, str)]
+    declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
+    has_auction = c.has_auction = "auction" in steps
+    c.set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode != "bid" else [])
+    for step in needed:
+        if steps.count(step) != 1:
+            where = [i for i, s in enumerate(flow) if s == step]
+            c.problem(("flow", where[1]) if len(where) > 1 else ("flow",),
+                      f"the flow must have exactly one '{step}' step")
+    for step in ("exchange", "call_partner", "doubling"):
+        if steps.count(step) > 1:
+            c.problem(("flow", c.step_index(step, 1)), f"the flow may have at most one '{step}' step")
+    if len(declare_at) > 1:
+        c.problem(("flow", declare_at[1]), "the flow may have at most one 'declare' step")
+
+
+def _check_flow_order(c: Checks) -> None:
+    """The flow's order (docs/authoring.md, "Flow"): it deals first, holds the auction
+    first and play last with the middle steps between them, and deals every card before
+    play. Asked only of a flow whose structure has no problem."""
+    flow, has_auction = c.flow, c.has_auction
+    order = [s if isinstance(s, str) else "declare" for s in flow
+             if isinstance(s, str) or "declare" in s]
+    pi = order.index("play")
+    ai = order.index("auction") if has_auction else -1
+    if not all(ai < i < pi for i, s in enumerate(order) if s not in ("auction", "play")) \
+            or (has_auction and ai > pi):
+        c.problem(("flow",), "the flow must hold the auction first and play last "
+                             f"({', '.join(MIDDLE_STEPS)} between them)" if has_auction else
+                             "the flow must hold play last")
+    if isinstance(flow[0], str) or "declare" in flow[0]:
+        c.problem(("flow", 0), "the flow must start by dealing cards")
+    if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
+        c.problem(("flow",), "every card must be dealt before play")
 
 
 def _variable_problems(data: dict, opts: dict, problem) -> dict:

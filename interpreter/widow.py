@@ -1,4 +1,5 @@
-"""The widow: the declarer's exchange with it (docs/rules.md §0.5, §304s).
+"""The widow: the declarer's exchange with it (docs/rules.md §0.5, §304s), or a widow set
+aside. The flow's widow checked (`load`), the phase (`Exchange`) and its rulebook words.
 """
 
 from __future__ import annotations
@@ -6,6 +7,23 @@ from __future__ import annotations
 from bisect import insort
 
 from .phase import Phase
+
+
+def load(c) -> dict:
+    """Check the widow against the flow (``c``: a loader.Checks with ``steps``,
+    ``widow``: the cards dealt to it, and ``set_aside``: a `widow:` step sets it aside);
+    record each problem in ``c`` and return the Variant's widow fields."""
+    flow, steps = c.data["flow"], c.steps
+    if "exchange" in steps and not c.widow:
+        c.problem(("flow", flow.index("exchange")), "an 'exchange' step needs a widow (a `widow: N` step)")
+    if "exchange" in steps and c.set_aside:
+        c.problem(("flow", flow.index("exchange")), "a widow with `set_aside: true` is not exchanged: "
+                                                    "remove the 'exchange' step or set_aside")
+    if c.widow and "exchange" not in steps and not c.set_aside:
+        c.problem(("flow",), "a widow needs an 'exchange' step, where the declarer takes it (else its "
+                             "points would count for nobody), or `set_aside: true` (its points then "
+                             "count for the declarer)")
+    return dict(widow_size=c.widow, widow_set_aside=c.set_aside)
 
 
 class Exchange(Phase):
@@ -43,3 +61,13 @@ class Exchange(Phase):
             s.set_aside = sorted(s.discarded + s.widow_left)
             s._next_step()
 
+
+# flow step -> its words in the rulebook's Deal section (``widow`` a `widow: N` step)
+STEP_WORDS = {"widow": lambda v, step: f"deal {step['widow']} cards face down to the widow"
+                                       + (", which is set aside unseen: its points count for the declarer"
+                                          if step.get("set_aside") else ""),
+              "exchange": lambda v, step: "the declarer exchanges with the widow"}
+
+
+# flow step -> its phase (one handler serves every deal)
+PHASES = {"exchange": Exchange()}
