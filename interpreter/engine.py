@@ -3,7 +3,11 @@
 The engine knows the vocabulary of trick-taking games (deal in packets, auction of calls,
 open or hidden trump, tricks, declarations, scoring, match end); every rule that differs
 between games is a compiled DSL rule of the `Variant` (docs/architecture.md). Nothing here names a
-game.
+game. The phases of a deal live with their mechanics (auction.py, widow.py, trump.py,
+partner.py, declarations.py, play.py; the base in phase.py); the State runs them. Each
+variant's States are of a class of its own, made once from the finished Variant
+(`state_class`: its play step and phases), and a State pickles as its variant and its
+plain fields (`State.__reduce__`).
 
 Engine-wide guarantees (documented in docs/authoring.md):
 - a bid is above the high bid, or equal to it where ``auction.may_equal`` allows, but
