@@ -130,10 +130,12 @@ class Variant:
         return f"<Variant {self.name} {self.title!r} {self.players} players>"
 
     def __reduce__(self):
-        # what it was loaded from; loaded again (once per process) as it is unpickled
-        key = (self.ref, tuple(sorted(self.options.items())))
-        _LOADED.setdefault(key, self)
-        return (restore, key + (self.digest,))
+        # what it was loaded from: a shipped name and options, or a file's merged data
+        # (its text as read, with what it extends); built again once per process (restore)
+        ref, options = self.ref, tuple(sorted(self.options.items()))
+        _LOADED.setdefault((ref, options, self.digest), self)
+        shipped = self.path.is_relative_to(VARIANTS_DIR)
+        return (restore, (ref, options, self.digest) + (() if shipped else (self.data,)))
 
     def variable_json(self, var: Variable, value):
         """A variable's value as JSON: a number, true/false, a seat or side number, a suit,
@@ -349,23 +351,28 @@ def _option_problems(decl: dict, given: dict, fname: str):
     return values, problems
 
 
-# (ref, options as sorted pairs) -> the Variant of that key in this process: the one
-# pickled here, or the one loaded as a pickle was read (`restore`)
+# (ref, options as sorted pairs, digest) -> the Variant of that key in this process: the
+# one pickled here, or the one built as a pickle was read (`restore`)
 _LOADED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
-def restore(ref: str, options: tuple, digest: str | None = None) -> Variant:
+def restore(ref: str, options: tuple, digest: str, data: dict | None = None) -> Variant:
     """The Variant that a pickle names (`Variant.__reduce__`): ``ref`` (`Variant.ref`: a
-    shipped name or a file's path) with ``options`` ((name, value) pairs). One Variant
-    per key and process: the one pickled in this process, or one loaded the first time
-    (so unpickling many States compiles the rules once). Raises VariantError if it no
-    longer loads, or if its ``digest`` (`Variant.digest`) differs from the one pickled
-    (the file changed since)."""
-    key = (ref, tuple(options))
+    shipped name or a file's path) with ``options`` ((name, value) pairs) and ``digest``
+    (`Variant.digest`); ``data``: for a file outside variants/, its merged data, from which
+    it is built again (the file itself may be gone, or on another machine). One Variant
+    per key and process: the one pickled in this process, or one built the first time
+    (so unpickling many States compiles the rules once). Raises VariantError if a
+    shipped variant no longer loads, or if its digest differs from the one pickled (its
+    file changed since)."""
+    key = (ref, tuple(options), digest)
     v = _LOADED.get(key)
     if v is None:
-        v = load_variant(ref, dict(options))
-        if digest is not None and v.digest != digest:
+        if data is None:
+            v = load_variant(ref, dict(options))
+        else:
+            v = _load_variant(Path(ref), dict(options), (data, {}))
+        if v.digest != digest:
             raise VariantError([Problem(str(ref), 0, 0, "the variant file changed since this variant "
                                                         "was pickled (its sha256 differs)")])
         v = _LOADED.setdefault(key, v)

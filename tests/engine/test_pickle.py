@@ -95,21 +95,34 @@ def test_a_state_unpickled_in_a_fresh_process_plays_the_same_game(name, options,
 def test_a_variant_pickles_as_what_it_was_loaded_from():
     v = load_variant("56", {"players": 4, "short_deck": True})
     blob = pickle.dumps(v)
-    assert len(blob) < 300                      # its name and options, not its rules
+    assert len(blob) < 300                      # its name, options and sha256, not its rules
     assert pickle.loads(blob) is v
     assert pickle.loads(pickle.dumps(load_variant("29"))).name == "29"
 
 
-def test_a_changed_variant_file_is_refused(tmp_path, monkeypatch):
+def test_a_file_outside_variants_travels_as_its_data(tmp_path, monkeypatch):
+    """A house rule of one's own pickles as its merged data (what it extends included),
+    so the copy plays the same game where the file is not (another machine, or gone)."""
     path = tmp_path / "mine.yaml"
-    path.write_text('extends: "29"\nname: mine\n', encoding="utf-8")
+    path.write_text('extends: "29"\nname: mine\nplay:\n  leader: declarer\n', encoding="utf-8")
     v = load_variant(path)
-    st = State(v, seed=1)
+    st = State(v, dealer=1, seed=4)
+    for _ in range(9):
+        st.apply_id(st.legal_ids()[-1])
     blob = pickle.dumps(st)
-    path.write_text('extends: "29"\nname: mine\ntitle: Changed\n', encoding="utf-8")
+    path.unlink()
+    monkeypatch.setattr(variant_module, "_LOADED", type(variant_module._LOADED)())
+    back = pickle.loads(blob)
+    assert back.v is not v and back.v.digest == v.digest and back.v.ref == str(path)
+    play_on(st, back, random.Random(3))
+
+
+def test_a_changed_shipped_variant_is_refused(monkeypatch):
+    """Unpickling a State of a shipped variant whose file changed since (another sha256)
+    raises VariantError rather than play another game."""
     monkeypatch.setattr(variant_module, "_LOADED", type(variant_module._LOADED)())
     with pytest.raises(VariantError, match="changed since"):
-        pickle.loads(blob)
+        variant_module.restore("29", (), "0" * 64)
 
 
 def test_a_variant_is_never_changed():
