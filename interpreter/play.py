@@ -24,47 +24,47 @@ HOOKS = {
 }
 
 
-def apply_id(self, i: int) -> None:
-    """`State.apply_id` (docs/engine.md): apply the action of id ``i`` of the State
-    ``self`` (see `State.legal_ids`). Raises IllegalActionError if it is not legal now,
+def apply_id(s, i: int) -> None:
+    """`State.apply_id` (docs/engine.md): apply the action of id ``i`` to the State
+    ``s`` (see `State.legal_ids`). Raises IllegalActionError if it is not legal now,
     InvalidActionError if it is no action id of the variant (the state is then
     unchanged). A play is applied here, the hot path; any other action by its phase.
     Each variant's States apply plays by a function of their own, written out from
     this one and the rules (`Variant.play_step`), that comes here for the rest."""
-    legal = self._legal
+    legal = s._legal
     if legal is None:
-        legal = self.legal_ids()
+        legal = s.legal_ids()
     if i not in legal:
-        acts = self.v.actions
+        acts = s.v.actions
         if type(i) is not int or not 0 <= i < len(acts):
-            raise InvalidActionError(i, self.legal_actions())
-        if self.to_act < 0:
+            raise InvalidActionError(i, s.legal_actions())
+        if s.to_act < 0:
             raise IllegalActionError(acts[i], [], f"the deal is over: no action is legal, not {str(acts[i])!r}")
-        raise IllegalActionError(acts[i], self.legal_actions())
-    v = self.v
-    seat = self.to_act
-    self._legal = self._legal_actions = None
-    self.history.append((seat, v.actions[i]))
+        raise IllegalActionError(acts[i], s.legal_actions())
+    v = s.v
+    seat = s.to_act
+    s._legal = s._legal_actions = None
+    s.history.append((seat, v.actions[i]))
     if i >= v.deck.size:
-        self.handler.apply(self, seat, v.actions[i])
+        s.handler.apply(s, seat, v.actions[i])
         return
     # a play (ids of plays are card ids): the hot path, written here rather than in Play
     if v.plain_play:
-        self.hands[seat].remove(i)
+        s.hands[seat].remove(i)
     else:
-        Play.card_played(self, seat, i)
-    cards = self.trick_cards
+        Play.card_played(s, seat, i)
+    cards = s.trick_cards
     if not cards:
-        self.led = v.deck.suit_of[i]
+        s.led = v.deck.suit_of[i]
     cards.append(i)
-    self.trick_seats.append(seat)
-    if len(cards) < self._active:
-        self.to_act = self._next[seat]
+    s.trick_seats.append(seat)
+    if len(cards) < s._active:
+        s.to_act = s._next[seat]
         # the next seat's legal plays now: the next apply reads them anyway (one
         # call of legal_ids less per play on the hot path)
-        self._legal = self.handler.legal(self)
+        s._legal = s.handler.legal(s)
     else:
-        Play.end_trick(self)
+        Play.end_trick(s)
 
 
 class Play(Phase):
