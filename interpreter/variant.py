@@ -75,8 +75,9 @@ class Variant:
     rest). The tables derived from the fields (the action table, ids, the deal's
     positions: see `_tables`) are set as it is made.
 
-    A Variant pickles as what it was loaded from (its `ref` and options) and is loaded
-    again on unpickling, once per process (`restore`); ``repr`` names it.
+    A Variant pickles as what it was loaded from (a shipped name and options, or a
+    file's merged data) and is built again on unpickling, once per process (`restore`);
+    ``repr`` names it.
     """
     name: str
     title: str
@@ -119,12 +120,13 @@ class Variant:
     auction_legal_source: str | None = field(repr=False, default=None)
     play_step: object = field(repr=False, default=None)
     play_step_source: str = field(repr=False, default="")
+    # the derived tables (`_tables`), made by the build before the Variant; made from the
+    # fields when not given
     tables: InitVar[dict | None] = None
-
 
     def __post_init__(self, tables):
         for k, x in (tables or _tables({f.name: getattr(self, f.name) for f in fields(self)})).items():
-            object.__setattr__(self, k, x)  # a frozen dataclass sets its own fields so
+            object.__setattr__(self, k, x)  # a frozen dataclass sets its own attributes so
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} {self.title!r} {self.players} players>"
