@@ -421,7 +421,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     for k in data.get("options", {}) or {}:
         if (k in NAMES and k != "players") or k in FUNCTIONS:
             problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
-    for k in data.get("define", {}) or {}:  # named expressions (issue 11)
+    for k in data.get("define", {}) or {}:  # named expressions (`define:`)
         if k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values()):
             problem(("define", k), f"'{k}' is a name of the engine; choose another name")
         elif k in (data.get("options", {}) or {}):
@@ -432,25 +432,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     if oprob:
         raise VariantError(oprob)
 
-    # presets: parts of the file that apply when a condition on the options holds
-    for i, preset in enumerate(data.get("presets", []) or []):
-        pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
-        pc.only_options = True
-        try:
-            fn = pc.add("preset", preset["when"], BOOL)
-        except DSLError as err:
-            loc = at("presets", i, "when")
-            raise VariantError([Problem(loc.file, *loc.inner(e.line, e.column), f"presets.{i}.when: {e.message}")
-                                for e in err.errors]) from None
-        const = pc.consts[fn]
-        if const is _NC:
-            loc = at("presets", i, "when")
-            raise VariantError([Problem(loc.file, loc.line, loc.column,
-                                        f"presets.{i}.when: a preset condition may use only options")])
-        if const:
-            setlocs = {k[3:]: v for k, v in locs.items() if k[:3] == ("presets", i, "set")}
-            data = _merge(data, preset["set"], locs, setlocs)
-    data.pop("presets", None)
+    data = _with_presets(data, locs, fname, opts)
     problems = schema_problems(data, locs, fname)
     if problems:
         raise VariantError(problems)
@@ -586,6 +568,36 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
                    auction_legal_source=auction_fn and auction_fn.source,
                    play_step=step.fn, play_step_source=step.source,
                    tables={k: x for k, x in vars(t).items() if k not in fields})
+
+
+def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
+    """``data`` with its presets applied: each ``presets:`` entry's ``set`` merged in when
+    its ``when``, a condition on the options ``opts`` only, holds; ``presets`` removed.
+    ``locs`` gains the positions of what is merged. Raises VariantError (located) for a
+    condition that is not a rule on options."""
+    def at(*p) -> Loc:
+        return locate(locs, p, fname)
+
+    # presets: parts of the file that apply when a condition on the options holds
+    for i, preset in enumerate(data.get("presets", []) or []):
+        pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
+        pc.only_options = True
+        try:
+            fn = pc.add("preset", preset["when"], BOOL)
+        except DSLError as err:
+            loc = at("presets", i, "when")
+            raise VariantError([Problem(loc.file, *loc.inner(e.line, e.column), f"presets.{i}.when: {e.message}")
+                                for e in err.errors]) from None
+        const = pc.consts[fn]
+        if const is _NC:
+            loc = at("presets", i, "when")
+            raise VariantError([Problem(loc.file, loc.line, loc.column,
+                                        f"presets.{i}.when: a preset condition may use only options")])
+        if const:
+            setlocs = {k[3:]: v for k, v in locs.items() if k[:3] == ("presets", i, "set")}
+            data = _merge(data, preset["set"], locs, setlocs)
+    data.pop("presets", None)
+    return data
 
 
 def _load_deck(c: Checks) -> None:
