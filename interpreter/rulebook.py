@@ -11,6 +11,7 @@ expressions, variables, options).
 from __future__ import annotations
 
 from . import auction, declarations, partner, play, scoring, trump, widow
+from .variables import variables_words
 from .variant import Variant
 from .wording import RANK_NAMES, SUIT_NAMES, name_words, rule_of, rule_words  # noqa: F401 (rule_words: the API)
 
@@ -65,24 +66,6 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
         secs.append(("Options", "Change one with `--set NAME=VALUE`.\n" + "\n".join(
             f"- `{k}`: {str(val).lower() if isinstance(val, bool) else val}" for k, val in v.options.items())))
     return secs
-
-
-_TYPE_WORDS = {"number": "a number", "condition": "true or false", "seat": "a seat",
-               "side": "a side", "suit": "a suit", "rank": "a rank", "card": "a card"}
-
-
-def variables_words(v: Variant) -> str:
-    """The Variables section: each variable, its type, scope, visibility and initial value."""
-    out = ["Values the rules keep, changed only by effects:"]
-    for var in v.variables:
-        spec = v.data["variables"][var.name]
-        scope = ("set at the start of every deal" if var.scope == "deal"
-                 else "set at the start of the match and kept from deal to deal")
-        seen = "shown to every player" if var.public else "seen by the rules only"
-        what = f": {var.description}" if var.description else ""
-        out.append(f"- `{var.name}` ({_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, to "
-                   f"{rule_words(spec['initial'])}.")
-    return "\n".join(out)
 
 
 def render(v: Variant) -> str:

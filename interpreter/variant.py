@@ -4,8 +4,9 @@
 located problems for any bad file or option (never anything else). The build reads in
 order: the file (loader.py: YAML, schema, positions), its options and presets, the deck
 and the flow, then each game mechanic's section (auction.py, trump.py, widow.py,
-partner.py, declarations.py, scoring.py: each module's ``load``), the rules compiled
-(dsl.Compiler, the hooks of every mechanic: `HOOKS`), the tables and the hot path's
+partner.py, declarations.py, scoring.py: each module's ``load``) and the variables
+(variables.py), the rules compiled (dsl.Compiler, the hooks of every mechanic: `HOOKS`,
+the declarations' and the variables' rules), the tables and the hot path's
 functions, and last the frozen `Variant`. Nothing here imports the engine: the engine
 plays a finished Variant (engine.state_class).
 """
@@ -27,11 +28,12 @@ from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
 from .cards import Deck
 from .declarations import Declaration
-from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, KEYWORDS, LVALUES, NAMES, Compiler, DefineError, DSLError
+from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
 from .errors import InvalidActionError, StateError
-from .loader import (KEY, VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
+from .loader import (VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
                      locate, resolve_name, schema_problems, without_unknown_keys)
 from .play import Play, apply_id
+from .variables import Variable, add_variable_rules, build_variables, check_variables
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
 # optional hook that does nothing when absent): every mechanic's, in the order compiled
@@ -40,25 +42,6 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
             "ninth", "tenth", "eleventh", "twelfth")
 # the steps between the auction (or the first deal) and play, in any order
 MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
-
-
-@dataclass(eq=False)
-class Variable:
-    """A variable of the variant's own (``variables:`` of the file; docs/authoring.md).
-
-    name; type: a DSL type of ``names.VARIABLE_TYPES``; scope: ``deal`` (set to its
-    initial value at the start of every deal) or ``match`` (set at the start of the match,
-    then carried from deal to deal); public: shown in every seat's observation and in
-    ``replay --json``, else seen by the rules alone; index: its place in ``State.vars``;
-    initial: the compiled rule of its initial value ``f(s, -1, None, None)``.
-    """
-    name: str
-    type: str
-    scope: str
-    public: bool
-    description: str
-    index: int
-    initial: object = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -458,7 +441,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     if problems:
         raise VariantError(problems)
 
-    vars_data = _variable_problems(data, opts, problem)
+    vars_data = check_variables(data, opts, problem)
     if problems:
         raise VariantError(problems)
 
@@ -516,12 +499,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             node = default
         add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook))
     declarations.add_rules(c, add)
-    every_variable = comp.variables
-    for k, (vname, spec) in enumerate(vars_data.items()):
-        # an initial value reads only the variables declared before it (set by then)
-        comp.variables = dict(list(every_variable.items())[:k])
-        add(f"variables.{vname}.initial", ("variables", vname, "initial"), spec["type"], spec["initial"])
-    comp.variables = every_variable
+    add_variable_rules(comp, vars_data, add)
     if problems:
         raise VariantError(problems)
     try:
@@ -533,14 +511,11 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
     constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
-    variables = tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
-                               spec.get("description", ""), i, rules[f"variables.{k}.initial"])
-                      for i, (k, spec) in enumerate(vars_data.items()))
     fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
         deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
-        declarations=declarations.build(data, rules), variables=variables,
+        declarations=declarations.build(data, rules), variables=build_variables(vars_data, rules),
         rules=rules, sources=sources, constants=constants,
         **partner_fields, **mech_fields, **score_fields)
     t = SimpleNamespace(**fields, **_tables(fields))
@@ -660,26 +635,6 @@ def _check_flow_order(c: Checks) -> None:
         c.problem(("flow", 0), "the flow must start by dealing cards")
     if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
         c.problem(("flow",), "every card must be dealt before play")
-
-
-def _variable_problems(data: dict, opts: dict, problem) -> dict:
-    """The ``variables:`` of a file (name -> spec), each name checked against the names a
-    rule already has (engine names, functions, assignable names, options, keywords);
-    ``problem(path, message)`` records each clash."""
-    out = data.get("variables", {}) or {}
-    hook_names = {n for hn in HOOK_NAMES.values() for n in hn}
-    for k in out:
-        if k in KEYWORDS:
-            problem(("variables", k, KEY), f"variable '{k}' is a keyword of the rules language; choose another name")
-        elif k in NAMES or k in hook_names or k in FUNCTIONS or k in LVALUES:
-            problem(("variables", k, KEY), f"variable '{k}' has the name of an engine value or function; "
-                                      "choose another name")
-        elif k in opts:
-            problem(("variables", k, KEY), f"variable '{k}' has the name of an option; choose another name")
-        elif k in (data.get("define") or {}):
-            problem(("variables", k, KEY), f"variable '{k}' has the name of a named expression "
-                                           "(`define:`); choose another name")
-    return out
 
 
 MAX_OPTION_COMBINATIONS = 64

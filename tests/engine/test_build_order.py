@@ -8,7 +8,7 @@ from __future__ import annotations
 from tests.imports import edges, local_imports, modules
 
 PKG = "taash.interpreter"
-MECHANICS = ("auction", "trump", "widow", "partner", "declarations", "play", "scoring")
+MECHANICS = ("auction", "trump", "widow", "partner", "declarations", "play", "scoring", "variables")
 # the DSL's registry checks a State's fields against its names inside a function: that
 # import belongs to the DSL's own layout, not to the order checked here
 DSL = {f"{PKG}.names"}
