@@ -1,4 +1,4 @@
-"""resample() per second at trick 4 (interpreter/information.py, `bench_resample`).
+"""resample() per second at trick 4 (interpreter/information.py; `playout.bench_resample`).
 
 Usage: python bench/resample.py [-n N] [VARIANT...]   (default: 29 28 304 56)
 Prints, per variant, ``warm`` (one state resampled N times for the seat to act, as a
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from taash.interpreter.information import bench_resample  # noqa: E402
+from taash.interpreter.playout import bench_resample  # noqa: E402
 
 
 def main(argv=None):

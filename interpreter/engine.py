@@ -3,7 +3,11 @@
 The engine knows the vocabulary of trick-taking games (deal in packets, auction of calls,
 open or hidden trump, tricks, declarations, scoring, match end); every rule that differs
 between games is a compiled DSL rule of the `Variant` (docs/architecture.md). Nothing here names a
-game.
+game. The phases of a deal live with their mechanics (auction.py, widow.py, trump.py,
+partner.py, declarations.py, play.py; the base in phase.py); the State runs them. Each
+variant's States are of a class of its own, made once from the finished Variant
+(`state_class`: its play step and phases), and a State pickles as its variant and its
+plain fields (`State.__reduce__`).
 
 Engine-wide guarantees (documented in docs/authoring.md):
 - a bid is above the high bid, or equal to it where ``auction.may_equal`` allows, but
@@ -19,20 +23,23 @@ from __future__ import annotations
 
 import json
 import random
-from bisect import bisect_right, insort
+import weakref
 from itertools import chain
 
 from orjson import Fragment as _Fragment
 from orjson import dumps as _dumps
 
+from . import auction, declarations, partner, play, trump, widow
 from .actions import Action, default_of
 from .draws import shuffle
 from .dsl.names import check_state
-from .errors import IllegalActionError, InvalidActionError, StateError
+from .errors import InvalidActionError, StateError
+from .information import resample
+from .phase import DONE, Phase, order_from
+from .play import Play
+from .play import apply_id as _apply_id
+from .scoring import score
 from .variant import Variant
-
-
-
 
 
 # State's fields, grouped by what they describe, each with how `State.copy` copies it:
@@ -61,6 +68,9 @@ FIELDS: dict[str, dict[str, str]] = {
     "variables": {"vars": "list", "start_vars": "="},
 }
 _ALL_FIELDS = tuple(f for group in FIELDS.values() for f in group)
+# what a pickle of a State leaves out: the variant goes first, the legal Actions are made
+# again from the legal ids (State.__reduce__)
+_NOT_PICKLED = frozenset(("v", "_legal_actions"))
 
 
 class State:
@@ -86,10 +96,13 @@ class State:
     # _views: observation_json's JSON of the history and tricks so far (not copied)
     __slots__ = _ALL_FIELDS + ("_views",)
 
+    # flow step -> phase handler; each variant's own class has its own (phases_of)
+    phases: dict[str, Phase] = {}
+
     def __new__(cls, variant=None, *args, **kwargs):
         """A State of ``variant``'s own class (`state_class`: the same State, with the
-        variant's generated ``apply_id``)."""
-        return object.__new__(getattr(variant, "state_class", cls) if cls is State else cls)
+        variant's generated ``apply_id`` and its phases)."""
+        return object.__new__(state_class(variant) if cls is State else cls)
 
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
                  scores=None, deal_number: int = 0, variables=None):
@@ -228,44 +241,8 @@ class State:
             raise InvalidActionError(action, self.legal_actions())
         self.apply_id(a.id)
 
-    def apply_id(self, i: int) -> None:
-        """Apply the action of id ``i`` (see `legal_ids`). Raises IllegalActionError if it
-        is not legal now, InvalidActionError if it is no action id of the variant (the
-        state is then unchanged)."""
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_ids()
-        if i not in legal:
-            acts = self.v.actions
-            if type(i) is not int or not 0 <= i < len(acts):
-                raise InvalidActionError(i, self.legal_actions())
-            if self.to_act < 0:
-                raise IllegalActionError(acts[i], [], f"the deal is over: no action is legal, not {str(acts[i])!r}")
-            raise IllegalActionError(acts[i], self.legal_actions())
-        v = self.v
-        seat = self.to_act
-        self._legal = self._legal_actions = None
-        self.history.append((seat, v.actions[i]))
-        if i >= v.deck.size:
-            self.handler.apply(self, seat, v.actions[i])
-            return
-        # a play (ids of plays are card ids): the hot path, written here rather than in Play
-        if v.plain_play:
-            self.hands[seat].remove(i)
-        else:
-            Play.card_played(self, seat, i)
-        cards = self.trick_cards
-        if not cards:
-            self.led = v.deck.suit_of[i]
-        cards.append(i)
-        self.trick_seats.append(seat)
-        if len(cards) < self._active:
-            self.to_act = self._next[seat]
-            # the next seat's legal plays now: the next apply reads them anyway (one
-            # call of legal_ids less per play on the hot path)
-            self._legal = self.handler.legal(self)
-        else:
-            Play.end_trick(self)
+    apply_id = _apply_id  # the generic apply of an action id (play.apply_id)
+
 
     def default_action(self, rng=None) -> Action:
         """The action taken for ``to_act`` when its seat did not answer in time: the first
@@ -304,7 +281,6 @@ class State:
         is dealt again uniformly among the deals consistent with its information: the
         public history replays legally on it and ``seat``'s observation is the same.
         ``rng``: a random.Random or a seed. See interpreter/information.py."""
-        from .information import resample
         return resample(self, seat, rng)
 
     def known_side_tricks(self, seat: int) -> int:
@@ -383,7 +359,7 @@ class State:
         if not any(self.out):
             self._next, self._active = self.v.next_seat, n
             return
-        self._next = [next(t for t in _order_from(s + 1, n) if not self.out[t]) for s in range(n)]
+        self._next = [next(t for t in order_from(s + 1, n) if not self.out[t]) for s in range(n)]
         self._active = n - sum(self.out)
 
     def next_active(self, seat: int) -> int:
@@ -419,7 +395,7 @@ class State:
             if name == "skip":
                 self.step += 1
                 continue
-            handler = self.v.phases.get(name)
+            handler = self.phases.get(name)
             if handler is None:
                 raise ValueError(f"unknown flow step {name!r}")
             self.handler = handler
@@ -431,20 +407,9 @@ class State:
         self.handler, self.to_act = DONE, -1
 
     def _score(self):
-        v = self.v
+        """The deal is over: score it (scoring.score)."""
         self._end_deal()
-        if self.declarer < 0:
-            return
-        # set-aside widow cards count for the declarer (§0.5, §304s.4); so does a widow
-        # only set aside (a kitty: no exchange, seen by nobody)
-        aside = self.widow if v.widow_set_aside else self.set_aside
-        if aside:
-            pts = sum(v.deck.point_of[c] for c in aside)
-            self.seat_points[self.declarer] += pts
-            self.side_points[self.side[self.declarer]] += pts
-        made = bool(v.rules["scoring.made"](self, self.declarer, None, None))
-        self.made = made
-        v.rules["scoring.effect"](self, self.declarer, made, None)
+        score(self)
 
     # -- views --------------------------------------------------------------------------
     def score_change(self) -> list[int]:
@@ -616,6 +581,28 @@ class State:
         """Every action of the deal so far, in order (the record's ``actions``)."""
         return [a for _, a in self.history]
 
+    def __repr__(self) -> str:
+        where = f"deal {self.deal_number + 1} {self.phase}"
+        if self.to_act < 0:
+            return f"<State {self.v.name} {where}>"
+        if self.handler.name == "play":
+            where += f" trick {self.tricks_done + 1}"
+        return f"<State {self.v.name} {where}, seat {self.to_act} to act>"
+
+    def __reduce__(self):
+        # the variant (pickled as what it was loaded from) and the plain fields: actions
+        # as ids, the phase by its flow step, a question by its declaration's name
+        fields = {}
+        for name in _ALL_FIELDS:
+            if name in _NOT_PICKLED:
+                continue
+            fields[name] = getattr(self, name)
+        fields["history"] = [(s, a.id) for s, a in self.history]
+        fields["handler"] = None if self.handler is DONE else self.v.steps[self.step][0]
+        if self.question is not None:
+            fields["question"] = (self.question[0], self.question[1].name)
+        return (_restore_state, (self.v, fields))
+
 
 def _copy_function():
     """`State.copy`, made from the table ``FIELDS``: one statement per field, as
@@ -643,481 +630,26 @@ def _copy_function():
 State.copy = _copy_function()
 check_state(State)  # every State field the DSL registry reads exists, checked at import
 
+def _restore_state(v: Variant, fields: dict) -> State:
+    """A State of ``v`` from the fields `State.__reduce__` gave (the unpickling of one)."""
+    s = object.__new__(state_class(v))
+    s.v = v
+    s._legal_actions = None
+    for name, value in fields.items():
+        setattr(s, name, value)
+    acts = v.actions
+    s.history = [(seat, acts[i]) for seat, i in fields["history"]]
+    s.handler = DONE if fields["handler"] is None else s.phases[fields["handler"]]
+    if s.question is not None:
+        seat, name = s.question
+        s.question = (seat, next(d for d in v.declarations if d.name == name))
+    return s
 
-class Phase:
-    """One phase of a deal (docs/architecture.md, "What is generic"): ``enter(s)`` sets who acts
-    first, ``legal(s)`` lists the legal actions of ``s.to_act`` (docs/rules.md §0.10 order),
-    ``apply(s, seat, action)`` plays one legal action and moves the deal on (the next
-    phase through ``s._next_step()``). Handlers hold no state: one instance serves
-    every deal."""
 
-    name = ""
-
-    def enter(self, s: State) -> None:
-        raise NotImplementedError
-
-    def legal(self, s: State) -> list[Action]:
-        raise NotImplementedError
-
-    def apply(self, s: State, seat: int, a: Action) -> None:
-        raise NotImplementedError
-
-
-class Auction(Phase):
-    """The auction of calls (docs/rules.md §0.5 and each game's auction): pass, bids above the
-    high bid (§0.10: by number, then denomination), double and redouble when the variant
-    allows them. ``auction.order``:
-
-    - ``round``: every seat calls in turn. A full round of consecutive passes, every seat
-      passed for good (``final_pass``), or the variant's ``auction.ends`` ends it.
-    - ``duel`` (docs/rules.md §29b.4): a *holder* and a *challenger* face each other. Seats call
-      in turn from eldest until one bids (a seat that passes is out): he is the holder,
-      and the next seat in turn that is not out challenges. After the challenger's call
-      the holder answers; after the holder's, the challenger calls again. A holder who
-      passes leaves the challenger holding the bid; a challenger who passes is followed
-      by the next seat in turn that is not out. Every pass is final. It ends when no
-      seat is left to challenge (or by ``auction.ends``).
-
-    A bid may equal the high bid only when ``auction.may_equal`` holds for the caller, the
-    high bid is another seat's, and the last bid was not itself an equal bid: every two
-    bids raise the high bid, so every auction ends. The high bidder at the end is the
-    declarer; if nobody bid the deal is thrown in."""
-
-    name = "auction"
-
-    def enter(self, s):
-        v = s.v
-        n = v.players
-        if v.standing_bid:
-            s.bid, s.high_bidder = v.standing_bid, s.dealer
-        s.to_act = (s.dealer + 1) % n
-        if v.auction_order == "duel" and s.high_bidder >= 0:  # the standing bid's holder
-            s.holder = s.high_bidder
-            s.challenger = s.to_act = self.next_challenger(s, s.holder)
-
-    def legal(self, s):
-        v = s.v
-        me = s.to_act
-        out = [v.pass_action.id] if v.may_pass(s, me, None, None) else []
-        may_bid = v.may_bid
-        high = s.bid
-        may_equal = v.may_equal  # None: the file has no such rule
-        if (may_equal is not None and s.high_bidder >= 0 and s.high_bidder != me
-                and not s.equal_bid and may_equal(s, me, None, None)):
-            high -= 1  # an equal bid is allowed (every two bids still raise the high bid)
-        # the rule reads the bid's number only (the DSL has no name for its denomination
-        # there), so it is asked once per number, for every form of that number
-        for b, ids in v.bid_number_ids[bisect_right(v.bid_numbers, high):]:
-            if may_bid(s, me, b, None):
-                out += ids
-        if s.doubled == 0 and v.may_double is not None and s.high_bidder >= 0 and v.may_double(s, me, None, None):
-            out.append(v.double_action.id)
-        if s.doubled == 1 and v.may_redouble is not None and v.may_redouble(s, me, None, None):
-            out.append(v.redouble_action.id)
-        return out or [v.pass_action.id]
-
-    def apply(self, s, seat, a):
-        v = s.v
-        n = v.players
-        kind = a.kind
-        duel = v.auction_order == "duel"
-        s.calls += 1
-        if kind == "pass":
-            s.passes += 1
-            if (v.final_pass or duel) and seat not in s.passed:
-                s.passed.append(seat)
-        elif kind == "bid":
-            number, den = a.code
-            s.equal_bid = s.high_bidder >= 0 and number == s.bid
-            s.bid = number
-            s.denomination = -1 if den is None else den
-            s.high_bidder = seat
-            s.bids += 1
-            s.passes = 0
-            s.doubled = 0  # a new bid cancels any double and redouble (§56.4)
-        else:
-            s.doubled = 1 if kind == "double" else 2
-            s.passes = 0
-        if duel:
-            nxt = self.duel_next(s, seat, kind)
-        else:
-            nxt = (seat + 1) % n
-            if v.final_pass:
-                while nxt in s.passed and nxt != seat:
-                    nxt = (nxt + 1) % n
-        if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.auction_ends(s, seat, None, None):
-            if s.high_bidder < 0:  # everybody passed: the deal is thrown in
-                s._end_deal()
-                return
-            s._set_contract(s.high_bidder, s.bid)
-            s._next_step()
-            return
-        s.to_act = nxt
-
-    @staticmethod
-    def next_challenger(s, after: int) -> int:
-        """The next seat in turn after ``after`` that is neither out nor the holder, or -1."""
-        n = s.v.players
-        for k in range(1, n):
-            t = (after + k) % n
-            if t not in s.passed and t != s.holder:
-                return t
-        return -1
-
-    def duel_next(self, s, seat: int, kind: str) -> int:
-        """Move the duel on after ``seat``'s call (docs/rules.md §29b.4): the seat to call next,
-        or -1 when no seat is left to challenge (or none to open)."""
-        if s.holder < 0:  # nobody has bid yet: the caller opens or is out
-            if kind == "bid":
-                s.holder = seat
-                s.challenger = self.next_challenger(s, seat)
-                return s.challenger
-            return self.next_challenger(s, seat)
-        if seat == s.challenger:
-            if kind == "pass":
-                s.challenger = self.next_challenger(s, seat)
-                return s.challenger
-            return s.holder
-        # the holder's call
-        if kind == "pass":  # the challenger holds his bid
-            s.holder, old = s.challenger, s.challenger
-            s.challenger = self.next_challenger(s, old)
-        return s.challenger
-
-
-class Doubling(Phase):
-    """A round of doubling after the contract (docs/rules.md §H): each defender in turn from
-    next(declarer) may double; after a double each contractor in turn may redouble. A
-    seat that sits out the deal (a flow `declare` step before this one) takes no part;
-    with no defender left to double, the step passes."""
-
-    name = "doubling"
-
-    def enter(self, s):
-        n = s.v.players
-        s.doubling_queue = [t for t in _order_from(s.declarer + 1, n)
-                            if s.side[t] != s.side[s.declarer] and not s.out[t]]
-        if s.doubling_queue:
-            s.to_act = s.doubling_queue.pop(0)
-        else:
-            s._next_step()
-
-    def legal(self, s):
-        v = s.v
-        return [v.pass_action.id, (v.double_action if s.doubled == 0 else v.redouble_action).id]
-
-    def apply(self, s, seat, a):
-        n = s.v.players
-        if a.kind == "double":
-            s.doubled = 1
-            s.doubling_queue = [t for t in _order_from(seat + 1, n)
-                                if s.side[t] == s.side[s.declarer] and not s.out[t]]
-        elif a.kind == "redouble":
-            s.doubled = 2
-            s.doubling_queue = []
-        if s.doubling_queue:
-            s.to_act = s.doubling_queue.pop(0)
-        else:
-            s._next_step()
-
-
-class Exchange(Phase):
-    """The declarer's exchange with the widow (docs/rules.md §0.5, §304s): take cards, put
-    as many back, then ``done``; what is left of the widow and the discards are set
-    aside and count for the declarer."""
-
-    name = "exchange"
-
-    def enter(self, s):
-        s.widow_left = list(s.widow)
-        s.to_act = s.declarer
-
-    def legal(self, s):
-        v = s.v
-        out = []
-        if not s.discarded:
-            out.extend(v.take_ids[c] for c in sorted(set(s.widow_left)))
-        if len(s.discarded) < len(s.taken):
-            out.extend(v.discard_ids[c] for c in sorted(set(s.hands[s.to_act])))
-        if len(s.discarded) == len(s.taken):
-            out.append(v.done_action.id)
-        return out
-
-    def apply(self, s, seat, a):
-        kind = a.kind
-        if kind == "take":
-            s.widow_left.remove(a.code)
-            insort(s.hands[seat], a.code)
-            s.taken.append(a.code)
-        elif kind == "discard":
-            s.hands[seat].remove(a.code)
-            s.discarded.append(a.code)
-        else:  # done
-            s.set_aside = sorted(s.discarded + s.widow_left)
-            s._next_step()
-
-
-class Trump(Phase):
-    """The declarer (or the seat of ``trump.chooser``, with open trump) chooses trump
-    (docs/rules.md §0.4): names a suit (open trump), names one
-    secretly (``secret``: nobody else knows it until it is exposed, and no card is laid
-    aside; §29b.5), or lays a card of his hand face down (hidden trump; §28.5), or takes
-    the dealt card that the variant names (``trump.dealt_card``) before it is dealt to him."""
-
-    name = "trump"
-
-    def enter(self, s):
-        s.to_act = s.v.rules["trump.chooser"](s, -1, None, None) % s.v.players
-
-    def legal(self, s):
-        v = s.v
-        if v.trump_mode == "hidden":
-            me = s.to_act
-            out = [v.trump_card_ids[c] for c in sorted(set(s.hands[me]))]
-            if v.dealt_card and s._dealt < v.dealt_card:
-                out.append(v.dealt_card_text.id)
-            return out
-        return list(v.trump_ids)
-
-    def apply(self, s, seat, a):
-        if a.kind == "trump":
-            s.trump, s.trump_exposed = a.code, s.v.trump_mode != "secret"
-        else:
-            card = a.code
-            if card is None:  # the dealt card of trump.dealt_card, taken before it is dealt
-                idx = s.v.dealt_card - 1
-                card = s.dealt[seat][idx]
-                s._skip = (seat, idx)
-            else:
-                s.hands[seat].remove(card)
-            s.trump_card, s.trump = card, s.v.deck.suit_of[card]
-        s._next_step()
-
-
-class CallPartner(Phase):
-    """The declarer calls a card he does not hold; its holder is his secret partner
-    (docs/rules.md §304.5)."""
-
-    name = "call"
-
-    def enter(self, s):
-        s.to_act = s.declarer
-
-    def legal(self, s):
-        v = s.v
-        own = set(s.hands[s.to_act])
-        return [v.call_ids[c] for c in range(v.deck.size) if c not in own]
-
-    def apply(self, s, seat, a):
-        card = a.code
-        s.called_card = card
-        for t, cards in enumerate(s.dealt):
-            if t != seat and card in cards:
-                s.partner = t
-                s.side[t] = s.side[seat]
-                break
-        s._next_step()
-
-
-class Declare(Phase):
-    """The flow's ``declare`` step (docs/authoring.md, "Flow"): each seat in turn from the
-    seat of the step's rule, once, makes one of the declarations with ``at: flow`` whose
-    ``when`` holds, or passes (``pass`` first, docs/rules.md §0.10). Each declaration once a
-    deal. A seat that sits out by then is skipped; ``sits_out`` takes effect at the end
-    of the step."""
-
-    name = "declare"
-
-    def enter(self, s):
-        v = s.v
-        n = v.players
-        s.declare_queue = tuple(_order_from(v.declare_from(s, -1, None, None) % n, n))
-        self.next(s)
-
-    def next(self, s):
-        q = s.declare_queue
-        while q and s.out[q[0]]:
-            q = q[1:]
-        s.declare_queue = q[1:]
-        if q:
-            s.to_act = q[0]
-        else:
-            s._seat_out()
-            s._next_step()
-
-    def legal(self, s):
-        me = s.to_act
-        keys = s.declared_keys
-        return [s.v.pass_action.id] + [i for i, when, su in s.v.flow_declaration_checks
-                                       if i not in keys and when(s, me, su, None)]
-
-    def apply(self, s, seat, a):
-        if a.kind == "declare":
-            Play.declare(s, seat, a)
-        self.next(s)
-
-
-class Play(Phase):
-    """The play of the tricks (docs/rules.md §0.4): the variant's ``play.may_play`` gives the
-    cards that may be played; declarations (§0.8) and ``expose`` (§28.7, §29b.6: offered
-    while trump is chosen and not public, when ``play.may_expose`` holds) come before the
-    cards in the legal list; a question is answered at once by its answering seat.
-    The legal list is one function per variant, those rules written into it
-    (`taash.interpreter.dsl.Compiler.build_play_legal`; `phases_of` gives each variant its
-    Play)."""
-
-    name = "play"
-
-    def enter(self, s):
-        v = s.v
-        if v.trump_mode == "bid":
-            s.trump = s.denomination if s.denomination >= 0 else -1
-            s.trump_exposed = True
-        s.to_act = s.next_active(v.rules["play.leader"](s, -1, None, None) % v.players)
-
-    def legal(self, s):
-        """Per variant, `phases_of` puts the variant's own function here."""
-        return s.v.play_legal(s)
-
-    def apply(self, s, seat, a):
-        kind = a.kind  # plays are applied by State.apply_id, the hot path
-        if kind == "declare":
-            Play.declare(s, seat, a)
-            decl, suit = a.code
-            if decl.answers:
-                s.question = (seat, decl)
-                s.to_act = decl.answered_by(s, seat, suit, None)
-        elif kind == "answer":
-            s.answers.add(a.text)
-            s.to_act = s.question[0]
-            s.question = None
-        else:  # expose: trump becomes public; a face-down trump card is shown and taken
-            if s.trump_card >= 0:  # into the declarer's hand (§28.7)
-                insort(s.hands[s.declarer], s.trump_card)
-            self.expose(s, seat)
-
-    @staticmethod
-    def declare(s, seat, a):
-        """Record a declaration (each, with its suit, once a deal) and run its effect."""
-        decl, suit = a.code
-        s.declared[decl.name] = s.declared.get(decl.name, 0) + 1
-        s.declared_keys.add(a.id)
-        if seat == s.partner:
-            s.partner_revealed = True  # a declaration reveals the partner (§304.7)
-        decl.effect(s, seat, suit, None)
-
-    @staticmethod
-    def card_played(s, seat: int, card: int) -> None:
-        """What playing ``card`` does besides leaving the hand, in a variant that is not
-        `Variant.plain_play`: the face-down trump card is exposed as it is played (§28.8),
-        the called card reveals the partner (§304.7), and whether trump was public is
-        kept for ``play.counts_as_trump`` (``trick_after``)."""
-        if card == s.trump_card and seat == s.declarer and not s.hands[seat]:
-            Play.expose(s, seat)
-        else:
-            s.hands[seat].remove(card)
-        if card == s.called_card and seat == s.partner:
-            s.partner_revealed = True
-        s.trick_after.append(s.trump_exposed)
-
-    @staticmethod
-    def expose(s, seat):
-        s.exposed_card = s.trump_card
-        s.trump_card = -1
-        s.trump_exposed = True
-        s.exposer = seat
-        s.exposure_trick = s.tricks_done + 1
-
-    @staticmethod
-    def trick_keys(s) -> list[int]:
-        """docs/rules.md §0.4: the rank of each card of the current trick as it stands:
-        strength, +100 in the suit led, +200 when it counts as a trump (by
-        ``play.counts_as_trump``, asked now)."""
-        v = s.v
-        cards, seats = s.trick_cards, s.trick_seats
-        if v.plain_trump:  # the deck's table: the hot path
-            return list(map(v.deck.trick_keys[s.trump][s.led].__getitem__, cards))
-        deck = v.deck
-        strength, suit_of, led, after = deck.strength, deck.suit_of, s.led, s.trick_after
-        counts = v.counts_as_trump
-        return [200 + strength[c] if counts(s, seats[i], c, after[i]) else
-                100 + strength[c] if suit_of[c] == led else strength[c] for i, c in enumerate(cards)]
-
-    @staticmethod
-    def best(s) -> int:
-        """Index in the current trick of the card that wins it as it stands: the highest
-        key; of equal keys (identical cards) the first played."""
-        keys = Play.trick_keys(s)
-        return keys.index(max(keys))
-
-    @staticmethod
-    def key_now(s, seat: int, card: int, led: int) -> int:
-        """The rank ``card`` would have in the current trick, led in suit ``led``, if
-        ``seat`` played it now."""
-        v = s.v
-        deck = v.deck
-        if v.plain_trump:
-            return deck.trick_keys[s.trump][led][card]
-        st = deck.strength[card]
-        if v.counts_as_trump(s, seat, card, s.trump_exposed):
-            return 200 + st
-        return 100 + st if deck.suit_of[card] == led else st
-
-    @staticmethod
-    def end_trick(s):
-        """docs/rules.md §0.4: the highest card counting as a trump wins, else the highest of
-        the suit led; of identical cards the first played ranks higher."""
-        v = s.v
-        cards, seats = s.trick_cards, s.trick_seats
-        deck = v.deck
-        if v.plain_trump:  # Play.best with the deck's table: the hot path
-            keys = list(map(deck.trick_keys[s.trump][s.led].__getitem__, cards))
-            winner = seats[keys.index(max(keys))]
-        else:
-            winner = seats[Play.best(s)]
-        pts = sum(map(deck.point_of.__getitem__, cards))
-        done = s.tricks_done = s.tricks_done + 1
-        last = done == v.tricks
-        if last:
-            pts += v.last_trick
-        side = s.side[winner]
-        s.side_points[side] += pts
-        s.seat_points[winner] += pts
-        s.side_tricks[side] += 1
-        s.trick_sides.append(side)
-        s.tricks.append((seats[0], tuple(cards), winner))
-        if v.after_trick is not None:
-            v.after_trick(s, winner, winner, seats[0])
-        s.trick_cards = []
-        s.trick_seats = []
-        s.trick_after = []
-        s.led = -1
-        if last:
-            s._score()
-        else:
-            s.to_act = winner
-
-
-class Done(Phase):
-    """The deal is over: no seat acts."""
-
-    name = "done"
-
-    def enter(self, s):
-        s.to_act = -1
-
-    def legal(self, s):
-        return []
-
-    def apply(self, s, seat, a):
-        raise StateError("the deal is over")
-
-
-DONE = Done()
 # flow step -> its phase (variant files name the steps; docs/architecture.md, "The pipeline")
-PHASES: dict[str, Phase] = {"auction": Auction(), "doubling": Doubling(), "exchange": Exchange(),
-                            "trump": Trump(), "call_partner": CallPartner(), "play": Play(),
-                            "declare": Declare()}
+PHASES: dict[str, Phase] = {**auction.PHASES, **declarations.PHASES, **partner.PHASES, **play.PHASES,
+                            **trump.PHASES, **widow.PHASES}
+State.phases = PHASES
 
 
 def phases_of(v: Variant) -> dict[str, Phase]:
@@ -1127,24 +659,31 @@ def phases_of(v: Variant) -> dict[str, Phase]:
     ``build_play_legal`` and ``build_auction_legal``), called with no method in between.
     `Auction.legal` asks the rules one by one: the same list (a property test holds the
     two together)."""
-    play = Play()
-    play.legal = v.play_legal
+    plays = Play()
+    plays.legal = v.play_legal
     if v.auction_legal is None:
-        return dict(PHASES, play=play)
-    auction = Auction()
-    auction.legal = v.auction_legal
-    return dict(PHASES, play=play, auction=auction)
+        return dict(PHASES, play=plays)
+    bids = auction.Auction()
+    bids.legal = v.auction_legal
+    return dict(PHASES, play=plays, auction=bids)
 
 
-def state_class(v: Variant, apply_id) -> type:
-    """The class of ``v``'s States: `State` with ``apply_id`` the variant's own, made by
-    `taash.interpreter.dsl.Compiler.build_play_step` (a play written out, the next legal plays
-    made at once; everything else goes to `State.apply_id`). ``State(v, ...)`` makes one
-    (`State.__new__`); it is a State in every other respect."""
-    apply_id.__doc__ = State.apply_id.__doc__
-    apply_id.__qualname__ = "State.apply_id"
-    return type("State", (State,), {"__slots__": (), "__doc__": State.__doc__, "__module__": State.__module__,
-                                    "__qualname__": "State", "apply_id": apply_id})
+# Variant -> the class of its States (state_class), made once per variant
+_CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def state_class(v: Variant) -> type:
+    """The class of ``v``'s States, made once per variant: `State` with ``apply_id`` the
+    variant's own (``v.play_step``, made by `taash.interpreter.dsl.Compiler.build_play_step`:
+    a play written out, the next legal plays made at once; everything else goes to
+    `play.apply_id`, the generic one) and ``phases`` its own (`phases_of`).
+    ``State(v, ...)`` makes one (`State.__new__`); it is a State in every other respect."""
+    cls = _CLASSES.get(v)
+    if cls is None:
+        cls = _CLASSES[v] = type("State", (State,), {
+            "__slots__": (), "__doc__": State.__doc__, "__module__": State.__module__,
+            "__qualname__": "State", "apply_id": v.play_step, "phases": phases_of(v)})
+    return cls
 
 
 def per_seat(v: Variant, values) -> list[int]:
@@ -1152,10 +691,6 @@ def per_seat(v: Variant, values) -> list[int]:
     if v.score_unit == "side":
         return [values[v.side_of[s]] for s in range(v.players)]
     return list(values)
-
-
-def _order_from(start: int, n: int) -> list[int]:
-    return [(start + i) % n for i in range(n)]
 
 
 def _deal_from_seed(v: Variant, dealer: int, seed):

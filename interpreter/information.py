@@ -96,7 +96,6 @@ for the draw and the replay.
 from __future__ import annotations
 
 import random
-import time
 from bisect import bisect_right, insort
 from collections import OrderedDict
 from math import factorial
@@ -153,12 +152,11 @@ def resampler(state, seat: int) -> "Resampler":
 
 
 def _new_state(start, dealt, widow):
-    """A State at the start of the deal ``start`` = (variant, dealer, scores, deal number,
-    variables at the deal's start) with the cards ``dealt`` (ids per seat, in the order
-    dealt) and ``widow``."""
-    from .engine import State
-    v, dealer, scores, number, variables = start
-    return State(v, dealer=dealer, hands=dealt, widow=widow or None, scores=scores,
+    """A State at the start of the deal ``start`` = (the State's class, variant, dealer,
+    scores, deal number, variables at the deal's start) with the cards ``dealt`` (ids per
+    seat, in the order dealt) and ``widow``."""
+    cls, v, dealer, scores, number, variables = start
+    return cls(v, dealer=dealer, hands=dealt, widow=widow or None, scores=scores,
                  deal_number=number, variables=list(variables))
 
 
@@ -196,7 +194,8 @@ class Resampler:
     def __init__(self, state, seat: int):
         v = self.v = state.v
         self.seat = seat
-        self.start = (v, state.dealer, list(state.start_scores), state.deal_number, state.start_vars)
+        self.start = (type(state), v, state.dealer, list(state.start_scores), state.deal_number,
+                      state.start_vars)
         n = v.players
         deck = v.deck
         self.offset = [0] * (n + 1)
@@ -506,41 +505,6 @@ class Resampler:
                             f"{[text[c] for c in self.pool]} unseen)")
 
 
-def bench_resample(variant, n: int = 1000, trick: int = 4, seed: int = 1, states: int = 5) -> dict:
-    """resample() per second at the start of trick ``trick`` of ``states`` random deals
-    (seeded): ``warm`` resamples each state ``n // states`` times for the seat to act (a
-    search bot's use: the model is cached), ``cold`` builds the model anew for each call
-    (``n // 10`` calls in all). ``variant``: a Variant or a name. Returns {"variant",
-    "warm", "cold", "unseen"} (rates per second; unseen cards, mean over the states)."""
-    from .engine import Match
-    from .variant import load_variant
-    v = load_variant(variant) if isinstance(variant, str) else variant
-    rng = random.Random(seed)
-    points = []
-    k = 0
-    while len(points) < states:
-        st = Match(v, seed + k).new_deal()
-        k += 1
-        while not st.is_terminal and st.tricks_done < trick - 1:
-            st.apply(rng.choice(st.legal_actions()))
-        if not st.is_terminal and st.phase == "play":
-            points.append((st, st.to_act))
-    r = random.Random(seed)
-    per = max(1, n // states)
-    warm = cold = 0.0
-    for st, seat in points:
-        resample(st, seat, r)
-        t0 = time.perf_counter()
-        for _ in range(per):
-            resample(st, seat, r)
-        warm += time.perf_counter() - t0
-    m = max(1, n // 10 // states)
-    for st, seat in points:
-        t0 = time.perf_counter()
-        for _ in range(m):
-            _cache.clear()
-            resample(st, seat, r)
-        cold += time.perf_counter() - t0
-    unseen = sum(len(resampler(st, seat).unseen) for st, seat in points) / len(points)
-    return {"variant": v.name, "warm": round(per * len(points) / warm),
-            "cold": round(m * len(points) / cold), "unseen": round(unseen, 1)}
+def clear_cache() -> None:
+    """Forget every cached `Resampler` (a benchmark of building them: playout.bench_resample)."""
+    _cache.clear()

@@ -447,6 +447,36 @@ def locate(locs: dict, path: tuple, fallback_file: str) -> Loc:
     return locs.get(path) or Loc(fallback_file, 1, 1)
 
 
+class Checks:
+    """A variant file as it is checked, section by section (variant._load_variant calls
+    each game mechanic's ``load`` in turn): ``data`` (merged, its presets applied),
+    ``locs`` (path -> Loc), ``fname``, ``problems`` found so far, and the facts of the
+    file that several mechanics read, set by the variant's build as it learns them
+    (``deck``, ``players``, ``flow``, ``steps``: the flow's named steps, ``per_seat``,
+    ``widow``, ``has_auction``, ``trump_mode``, ...)."""
+
+    def __init__(self, data: dict, locs: dict, fname: str, problems: list):
+        self.data, self.locs, self.fname, self.problems = data, locs, fname, problems
+        self.structural = 0  # problems of the file's structure (not of a value): flow order
+
+    def at(self, *p) -> Loc:
+        """The Loc of path ``p`` (the deepest node known along it)."""
+        return locate(self.locs, p, self.fname)
+
+    def problem(self, p: tuple, message: str, value: bool = False) -> None:
+        """Record a problem at path ``p``. ``value``: a problem of one value (a number out
+        of range, an unknown name), not of the file's structure; the check of the flow's
+        order runs only when the structure has no problem (variant._check_flow_order)."""
+        loc = self.at(*p)
+        self.problems.append(Problem(loc.file, loc.line, loc.column, message))
+        if not value:
+            self.structural += 1
+
+    def step_index(self, step: str, nth: int = 0) -> int:
+        """The index in the flow of the ``nth`` (0-based) step named ``step``."""
+        return [i for i, s in enumerate(self.data["flow"]) if s == step][nth]
+
+
 def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
     """Every JSON Schema violation, located at its node (at the key for a key's fault)."""
     out = []

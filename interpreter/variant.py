@@ -1,105 +1,67 @@
 """The Variant: an immutable description of one game, built from a checked variant file.
 
 `load_variant(name_or_path, options)` is the entry point; it raises `VariantError` with
-located problems for any bad file or option (never anything else).
+located problems for any bad file or option (never anything else). The build reads in
+order: the file (loader.py: YAML, schema, positions), its options and presets, the deck
+and the flow, then each game mechanic's section (auction.py, trump.py, widow.py,
+partner.py, declarations.py, scoring.py: each module's ``load``) and the variables
+(variables.py), the rules compiled (dsl.Compiler, the hooks of every mechanic: `HOOKS`,
+the declarations' and the variables' rules), the tables and the hot path's
+functions, and last the frozen `Variant`. Nothing here imports the engine: the engine
+plays a finished Variant (engine.state_class).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import itertools
+import json
+import weakref
+from dataclasses import InitVar, dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
+from types import SimpleNamespace
 
 import orjson
 
+from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
-from .errors import InvalidActionError, StateError
 from .cards import Deck
-from .dsl import _NC, BOOL, CARDS, INT, SEAT, Compiler, DefineError, DSLError
-from .loader import (KEY, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw, locate,
-                     resolve_name, schema_problems, without_unknown_keys)
+from .declarations import Declaration
+from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
+from .errors import InvalidActionError, StateError
+from .loader import (VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
+                     locate, resolve_name, schema_problems, without_unknown_keys)
+from .play import Play, apply_id
+from .variables import Variable, add_variable_rules, build_variables, check_variables
 
-# hook -> (path in the file, expected kind, default rule text or None if required)
-HOOKS = {
-    "auction.may_pass": (("auction", "may_pass"), BOOL, None),
-    "auction.may_bid": (("auction", "may_bid"), BOOL, None),
-    "auction.ends": (("auction", "ends"), BOOL, None),
-    "auction.may_equal": (("auction", "may_equal"), BOOL, ""),
-    "auction.may_double": (("auction", "may_double"), BOOL, "false"),
-    "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
-    "play.leader": (("play", "leader"), SEAT, "eldest"),
-    "play.may_play": (("play", "may_play"), CARDS, None),
-    "play.counts_as_trump": (("play", "counts_as_trump"), BOOL, "suit(card) == trump"),
-    "play.may_expose": (("play", "may_expose"), BOOL, "false"),
-    "play.after_trick": (("play", "after_trick"), "effect", ""),
-    "scoring.made": (("scoring", "made"), BOOL, "points(declarer_side) >= target"),
-    "scoring.effect": (("scoring", "effect"), "effect", None),
-    "match.ends": (("match", "ends"), BOOL, None),
-    "match.next_dealer": (("match", "next_dealer"), SEAT, ""),
-    # a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
-    "contract.declarer": (("contract", "declarer"), SEAT, ""),
-    "contract.target": (("contract", "target"), INT, ""),
-    "trump.chooser": (("trump", "chooser"), SEAT, "declarer"),
-}
-AUCTION_HOOKS = tuple(h for h in HOOKS if h.startswith("auction."))
+# hook -> (path in the file, expected kind, default rule text or None if required; "" an
+# optional hook that does nothing when absent): every mechanic's, in the order compiled
+HOOKS = {**auction.HOOKS, **play.HOOKS, **scoring.HOOKS, **auction.CONTRACT_HOOKS, **trump.HOOKS}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
-MAX_BIDS = 1000  # distinct bid numbers an auction may offer
-STEPS = ("auction", "trump", "play", "exchange", "call_partner", "doubling")
 # the steps between the auction (or the first deal) and play, in any order
 MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
 
 
-@dataclass(eq=False)
-class Declaration:
-    """A declaration made in play (docs/rules.md §0.8).
-
-    name; action: its text form (``declare NAME``, or a bare word such as ``cot``);
-    per_suit: one action per suit (``declare marriage H``), each suit at most once;
-    when/effect: compiled rules ``f(s, me, suit, None)``; answers: for a question, the
-    answers (``cot yes``) and answered_by, the compiled rule of the answering seat.
-    at: ``play`` (on one's turn in play) or ``flow`` (at the flow's ``declare`` step,
-    each seat in turn, before the first lead).
-    """
-    name: str
-    description: str
-    action: str
-    per_suit: bool
-    when: object
-    effect: object
-    answers: tuple = ()
-    answered_by: object = None
-    answer_actions: tuple = ()
-    at: str = "play"
-
-
-@dataclass(eq=False)
-class Variable:
-    """A variable of the variant's own (``variables:`` of the file; docs/authoring.md).
-
-    name; type: a DSL type of ``names.VARIABLE_TYPES``; scope: ``deal`` (set to its
-    initial value at the start of every deal) or ``match`` (set at the start of the match,
-    then carried from deal to deal); public: shown in every seat's observation and in
-    ``replay --json``, else seen by the rules alone; index: its place in ``State.vars``;
-    initial: the compiled rule of its initial value ``f(s, -1, None, None)``.
-    """
-    name: str
-    type: str
-    scope: str
-    public: bool
-    description: str
-    index: int
-    initial: object = None
-
-
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Variant:
-    """A loaded variant. Read-only by convention; `rules` maps a hook name (see HOOKS) to
-    its compiled function, `sources` to its generated Python source. Set by the loader:
-    ``play_legal(state) -> list[int]``, the play phase's legal action ids as one function
-    made from the rules (dsl.Compiler.build_play_legal; ``play_legal_source`` its source),
+    """A loaded variant: built once by `load_variant` and never changed after (frozen).
+
+    ``rules`` maps a hook name (see HOOKS) to its compiled function, ``sources`` to its
+    generated Python source. The hot path's functions, made from the rules as the variant
+    is built (dsl.Compiler): ``play_legal(state) -> list[int]``, the play phase's legal
+    action ids (``build_play_legal``; ``play_legal_source`` its source);
     ``auction_legal(state) -> list[int]``, the auction's likewise when the flow has one
-    (dsl.Compiler.build_auction_legal; ``auction_legal_source``; else None), and
-    ``phases``, flow step -> phase handler (engine.phases_of)."""
+    (``build_auction_legal``; else None); ``play_step(state, i)``, the States' apply of
+    an action id with a play written out (``build_play_step``; `play.apply_id` for the
+    rest). The tables derived from the fields (the action table, ids, the deal's
+    positions: see `_tables`) are set as it is made.
+
+    A Variant pickles as what it was loaded from (a shipped name and options, or a
+    file's merged data) and is built again on unpickling, once per process (`restore`);
+    ``repr`` names it.
+    """
     name: str
     title: str
     path: Path
@@ -135,135 +97,30 @@ class Variant:
     sources: dict = field(repr=False, default_factory=dict)
     # hook -> its value, for the rules that are constants (folded by the compiler)
     constants: dict = field(repr=False, default_factory=dict)
+    play_legal: object = field(repr=False, default=None)
+    play_legal_source: str = field(repr=False, default="")
+    auction_legal: object = field(repr=False, default=None)
+    auction_legal_source: str | None = field(repr=False, default=None)
+    play_step: object = field(repr=False, default=None)
+    play_step_source: str = field(repr=False, default="")
+    # the derived tables (`_tables`), made by the build before the Variant; made from the
+    # fields when not given
+    tables: InitVar[dict | None] = None
 
-    def __post_init__(self):
-        n = self.players
-        self.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
-        self.sides = 2
-        self.bid_numbers = list(range(self.min_bid, self.max_bid + 1, self.bid_step))
-        d = self.deck
-        suits = d.suits
-        text = d.text
-        table: list[Action] = []  # the variant's actions, in a fixed order; a.id indexes it
+    def __post_init__(self, tables):
+        for k, x in (tables or _tables({f.name: getattr(self, f.name) for f in fields(self)})).items():
+            object.__setattr__(self, k, x)  # a frozen dataclass sets its own attributes so
 
-        def act(t, kind, arg=None, code=None) -> Action:
-            a = Action(t, kind, arg, code)
-            a.id = len(table)
-            table.append(a)
-            return a
+    def __repr__(self) -> str:
+        return f"<Variant {self.name} {self.title!r} {self.players} players>"
 
-        # plays first, so that a play's id is its card id
-        self.play_text = [act(f"play {text[c]}", "play", text[c], c) for c in range(d.size)]
-        self.pass_action = act("pass", "pass")
-        self.double_action = act("double", "double")
-        self.redouble_action = act("redouble", "redouble")
-        self.expose_action = act("expose", "expose")
-        self.done_action = act("done", "done")
-        # bids in the order of §0.10: by number, then denomination, number-first first;
-        # (number, [ids of its forms]) for the hot path (Auction.legal)
-        self.bid_number_ids = []
-        # a denomination is a suit (its index: that suit is trump) or a no-trump
-        # denomination named by the file (codes -2, -3, ...)
-        self.denomination_code = {}
-        k = -2
-        for den in self.denominations:
-            if den in suits:
-                self.denomination_code[den] = suits.index(den)
-            else:
-                self.denomination_code[den] = k
-                k -= 1
-        self.denomination_name = {c: den for den, c in self.denomination_code.items()}
-        for b in self.bid_numbers:
-            forms = []
-            if not self.denominations:
-                forms.append((f"bid {b}", None, None))
-            for den in self.denominations:
-                code = self.denomination_code[den]
-                forms.append((f"bid {b} {den}", den, code))
-                if self.suit_first and den in suits:
-                    forms.append((f"bid {den} {b}", den, code))
-            self.bid_number_ids.append((b, [act(t, "bid", (b, den), (b, code)).id for t, den, code in forms]))
-        self.trump_text = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(suits)]
-        self.trump_card_text = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(d.size)]
-        self.call_text = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(d.size)]
-        self.take_text = [act(f"take {text[c]}", "take", text[c], c) for c in range(d.size)]
-        self.discard_text = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(d.size)]
-        self.dealt_card_text = None
-        if self.dealt_card:
-            word = ORDINALS[self.dealt_card - 1]
-            self.dealt_card_text = act(f"trump-card {word}", "trump-card", word, None)
-        self.declaration_actions = []  # (Action, declaration, suit or None)
-        for decl in self.declarations:
-            if decl.per_suit:
-                for i, su in enumerate(suits):
-                    self.declaration_actions.append(
-                        (act(f"{decl.action} {su}", "declare", (decl.name, su), (decl, i)), decl, i))
-            else:
-                self.declaration_actions.append((act(decl.action, "declare", (decl.name, None), (decl, None)),
-                                                 decl, None))
-            decl.answer_actions = tuple(act(f"{decl.action} {ans}", "answer", (decl.name, ans), (decl, ans))
-                                        for ans in decl.answers)
-        self.actions = tuple(table)
-        self.action_map = {str(a): a for a in table}
-        # the actions that other seats see in another form (State.public_action): their kind
-        hidden = self.take_text + self.discard_text + self.trump_card_text
-        if self.trump_mode == "secret":
-            hidden = hidden + self.trump_text
-        self.hidden_forms = {a: a.kind for a in hidden}
-        # each action's JSON text as its seat sees it and as the others do (the
-        # observation's history, State.observation_json)
-        self.action_json = {a: orjson.dumps(str(a)).decode() for a in table}
-        self.public_action_json = {a: orjson.dumps(self.hidden_forms.get(a, str(a))).decode() for a in table}
-        # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
-        # kind -> the variant's action of that kind for each card id
-        self.card_actions = {"play": self.play_text, "trump-card": self.trump_card_text,
-                             "call-partner": self.call_text, "take": self.take_text,
-                             "discard": self.discard_text}
-        self.trump_ids = [a.id for a in self.trump_text]
-        self.trump_card_ids = [a.id for a in self.trump_card_text]
-        self.call_ids = [a.id for a in self.call_text]
-        self.take_ids = [a.id for a in self.take_text]
-        self.discard_ids = [a.id for a in self.discard_text]
-        # declarations of the flow's `declare` step (Declare), read by the hot path (the
-        # play's are written into play_legal: dsl.Compiler.build_play_legal)
-        self.flow_declaration_checks = [(a.id, decl.when, su) for a, decl, su in self.declaration_actions
-                                        if decl.at == "flow"]
-        # turn order: the next seat of each seat (State._next while no seat sits out)
-        self.next_seat = [(s + 1) % self.players for s in range(self.players)]
-        # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
-        self.deal_packets = [k for step in self.flow if isinstance(step, dict) and "deal" in step
-                             for k in step["deal"]]
-        self.declare_from = self.rules.get("flow.declare")  # the `declare` step's first seat
-        r = self.rules
-        never = {hook for hook, value in self.constants.items() if value is False}
-        # the hot path's rules; None for a condition that is always false (not asked)
-        self.may_expose = None if "play.may_expose" in never else r.get("play.may_expose")
-        self.may_double = None if "auction.may_double" in never else r.get("auction.may_double")
-        self.may_redouble = None if "auction.may_redouble" in never else r.get("auction.may_redouble")
-        self.may_pass, self.may_bid, self.may_equal = (r.get(f"auction.{k}") for k in ("may_pass", "may_bid", "may_equal"))
-        self.auction_ends = r.get("auction.ends")
-        # packets per step of the flow: (phase name, None), or ("deal", cards per seat)
-        self.steps = [(step, None) if isinstance(step, str) else ("declare", None) if "declare" in step
-                      else ("deal", sum(step["deal"])) if "deal" in step else ("skip", None)
-                      for step in self.flow]
-        # the positions in the shuffled deck of the cards each seat is dealt, from eldest
-        # (§0.7: each packet to every seat in turn), and of the widow: the rest
-        pos, at = [[] for _ in range(self.players)], 0
-        for k in self.deal_packets:
-            for j in range(self.players):
-                pos[j].extend(range(at, at + k))
-                at += k
-        self.deal_positions = pos
-        self.cards_per_seat = at // self.players   # cards dealt to each seat (docs/rules.md §0.7)
-        self.counts_as_trump = r.get("play.counts_as_trump")
-        self.after_trick = r.get("play.after_trick")
-        # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
-        self.plain_trump = (self.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
-                            .replace(" ", "") == "suit(card)==trump") if self.data else False
-        # a card played only leaves the hand and joins the trick: no face-down trump card,
-        # no called card, §0.4's trumps (engine.State.apply_id; else Play.card_played)
-        self.plain_play = (self.plain_trump and self.trump_mode != "hidden"
-                           and all(name != "call_partner" for name, _ in self.steps))
+    def __reduce__(self):
+        # what it was loaded from: a shipped name and options, or a file's merged data
+        # (its text as read, with what it extends); built again once per process (restore)
+        ref, options = self.ref, tuple(sorted(self.options.items()))
+        _LOADED.setdefault((ref, options, self.digest), self)
+        shipped = self.path.is_relative_to(VARIANTS_DIR)
+        return (restore, (ref, options, self.digest) + (() if shipped else (self.data,)))
 
     def variable_json(self, var: Variable, value):
         """A variable's value as JSON: a number, true/false, a seat or side number, a suit,
@@ -302,20 +159,17 @@ class Variant:
     def ref(self) -> str:
         """How records and summaries name this variant: its shipped name (``29``,
         ``house/29-double``), or the absolute path of a file outside variants/."""
-        from .loader import VARIANTS_DIR
         try:
             return self.path.relative_to(VARIANTS_DIR).with_suffix("").as_posix()
         except ValueError:
             return str(self.path)
 
-    @property
+    @cached_property
     def digest(self) -> str:
         """sha256 of the variant as loaded (its merged file and option values), without its
         prose (the file's ``title`` and ``source``, every ``description``): a record
         carries it, so that a replay notices a change of the rules since, and not a
         change of wording (docs/records.md)."""
-        import hashlib
-        import json
         blob = json.dumps({"data": _without_prose(self.data, top=True), "options": self.options},
                           sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
@@ -331,6 +185,143 @@ def _without_prose(value, top: bool = False):
     if isinstance(value, list):
         return [_without_prose(v) for v in value]
     return value
+
+
+def _tables(fields: dict) -> dict:
+    """The tables a Variant derives from its ``fields`` (the dataclass fields, by name),
+    made before it exists so that the rules compiled against them (the legal-action and
+    play-step functions) can be built first: the action table (``actions``, each
+    Action's ``id`` its index; plays first, so a play's id is its card id), the ids and
+    rules of the hot path, the deal's positions. Returns {attribute: value}."""
+    v = SimpleNamespace(**fields)
+    n = v.players
+    v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
+    v.sides = 2
+    v.bid_numbers = list(range(v.min_bid, v.max_bid + 1, v.bid_step))
+    d = v.deck
+    suits = d.suits
+    text = d.text
+    table: list[Action] = []  # the variant's actions, in a fixed order; a.id indexes it
+
+    def act(t, kind, arg=None, code=None) -> Action:
+        a = Action(t, kind, arg, code)
+        a.id = len(table)
+        table.append(a)
+        return a
+
+    # plays first, so that a play's id is its card id
+    v.play_text = [act(f"play {text[c]}", "play", text[c], c) for c in range(d.size)]
+    v.pass_action = act("pass", "pass")
+    v.double_action = act("double", "double")
+    v.redouble_action = act("redouble", "redouble")
+    v.expose_action = act("expose", "expose")
+    v.done_action = act("done", "done")
+    # bids in the order of §0.10: by number, then denomination, number-first first;
+    # (number, [ids of its forms]) for the hot path (Auction.legal)
+    v.bid_number_ids = []
+    # a denomination is a suit (its index: that suit is trump) or a no-trump
+    # denomination named by the file (codes -2, -3, ...)
+    v.denomination_code = {}
+    k = -2
+    for den in v.denominations:
+        if den in suits:
+            v.denomination_code[den] = suits.index(den)
+        else:
+            v.denomination_code[den] = k
+            k -= 1
+    v.denomination_name = {c: den for den, c in v.denomination_code.items()}
+    for b in v.bid_numbers:
+        forms = []
+        if not v.denominations:
+            forms.append((f"bid {b}", None, None))
+        for den in v.denominations:
+            code = v.denomination_code[den]
+            forms.append((f"bid {b} {den}", den, code))
+            if v.suit_first and den in suits:
+                forms.append((f"bid {den} {b}", den, code))
+        v.bid_number_ids.append((b, [act(t, "bid", (b, den), (b, code)).id for t, den, code in forms]))
+    v.trump_text = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(suits)]
+    v.trump_card_text = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(d.size)]
+    v.call_text = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(d.size)]
+    v.take_text = [act(f"take {text[c]}", "take", text[c], c) for c in range(d.size)]
+    v.discard_text = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(d.size)]
+    v.dealt_card_text = None
+    if v.dealt_card:
+        word = ORDINALS[v.dealt_card - 1]
+        v.dealt_card_text = act(f"trump-card {word}", "trump-card", word, None)
+    v.declaration_actions = []  # (Action, declaration, suit or None)
+    for decl in v.declarations:
+        if decl.per_suit:
+            for i, su in enumerate(suits):
+                v.declaration_actions.append(
+                    (act(f"{decl.action} {su}", "declare", (decl.name, su), (decl, i)), decl, i))
+        else:
+            v.declaration_actions.append((act(decl.action, "declare", (decl.name, None), (decl, None)),
+                                             decl, None))
+        decl.answer_actions = tuple(act(f"{decl.action} {ans}", "answer", (decl.name, ans), (decl, ans))
+                                    for ans in decl.answers)
+    v.actions = tuple(table)
+    v.action_map = {str(a): a for a in table}
+    # the actions that other seats see in another form (State.public_action): their kind
+    hidden = v.take_text + v.discard_text + v.trump_card_text
+    if v.trump_mode == "secret":
+        hidden = hidden + v.trump_text
+    v.hidden_forms = {a: a.kind for a in hidden}
+    # each action's JSON text as its seat sees it and as the others do (the
+    # observation's history, State.observation_json)
+    v.action_json = {a: orjson.dumps(str(a)).decode() for a in table}
+    v.public_action_json = {a: orjson.dumps(v.hidden_forms.get(a, str(a))).decode() for a in table}
+    # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
+    # kind -> the variant's action of that kind for each card id
+    v.card_actions = {"play": v.play_text, "trump-card": v.trump_card_text,
+                         "call-partner": v.call_text, "take": v.take_text,
+                         "discard": v.discard_text}
+    v.trump_ids = [a.id for a in v.trump_text]
+    v.trump_card_ids = [a.id for a in v.trump_card_text]
+    v.call_ids = [a.id for a in v.call_text]
+    v.take_ids = [a.id for a in v.take_text]
+    v.discard_ids = [a.id for a in v.discard_text]
+    # declarations of the flow's `declare` step (Declare), read by the hot path (the
+    # play's are written into play_legal: dsl.Compiler.build_play_legal)
+    v.flow_declaration_checks = [(a.id, decl.when, su) for a, decl, su in v.declaration_actions
+                                    if decl.at == "flow"]
+    # turn order: the next seat of each seat (State._next while no seat sits out)
+    v.next_seat = [(s + 1) % v.players for s in range(v.players)]
+    # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
+    v.deal_packets = [k for step in v.flow if isinstance(step, dict) and "deal" in step
+                         for k in step["deal"]]
+    v.declare_from = v.rules.get("flow.declare")  # the `declare` step's first seat
+    r = v.rules
+    never = {hook for hook, value in v.constants.items() if value is False}
+    # the hot path's rules; None for a condition that is always false (not asked)
+    v.may_expose = None if "play.may_expose" in never else r.get("play.may_expose")
+    v.may_double = None if "auction.may_double" in never else r.get("auction.may_double")
+    v.may_redouble = None if "auction.may_redouble" in never else r.get("auction.may_redouble")
+    v.may_pass, v.may_bid, v.may_equal = (r.get(f"auction.{k}") for k in ("may_pass", "may_bid", "may_equal"))
+    v.auction_ends = r.get("auction.ends")
+    # packets per step of the flow: (phase name, None), or ("deal", cards per seat)
+    v.steps = [(step, None) if isinstance(step, str) else ("declare", None) if "declare" in step
+                  else ("deal", sum(step["deal"])) if "deal" in step else ("skip", None)
+                  for step in v.flow]
+    # the positions in the shuffled deck of the cards each seat is dealt, from eldest
+    # (§0.7: each packet to every seat in turn), and of the widow: the rest
+    pos, at = [[] for _ in range(v.players)], 0
+    for k in v.deal_packets:
+        for j in range(v.players):
+            pos[j].extend(range(at, at + k))
+            at += k
+    v.deal_positions = pos
+    v.cards_per_seat = at // v.players   # cards dealt to each seat (docs/rules.md §0.7)
+    v.counts_as_trump = r.get("play.counts_as_trump")
+    v.after_trick = r.get("play.after_trick")
+    # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
+    v.plain_trump = (v.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
+                        .replace(" ", "") == "suit(card)==trump") if v.data else False
+    # a card played only leaves the hand and joins the trick: no face-down trump card,
+    # no called card, §0.4's trumps (engine.State.apply_id; else Play.card_played)
+    v.plain_play = (v.plain_trump and v.trump_mode != "hidden"
+                       and all(name != "call_partner" for name, _ in v.steps))
+    return {k: x for k, x in vars(v).items() if k not in fields}
 
 
 def _option_problems(decl: dict, given: dict, fname: str):
@@ -357,6 +348,34 @@ def _option_problems(decl: dict, given: dict, fname: str):
         if values[k] not in ch:
             problems.append(Problem(fname, 0, 0, f"option {k!r} must be one of {', '.join(map(str, ch))}, not {values[k]!r}"))
     return values, problems
+
+
+# (ref, options as sorted pairs, digest) -> the Variant of that key in this process: the
+# one pickled here, or the one built as a pickle was read (`restore`)
+_LOADED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def restore(ref: str, options: tuple, digest: str, data: dict | None = None) -> Variant:
+    """The Variant that a pickle names (`Variant.__reduce__`): ``ref`` (`Variant.ref`: a
+    shipped name or a file's path) with ``options`` ((name, value) pairs) and ``digest``
+    (`Variant.digest`); ``data``: for a file outside variants/, its merged data, from which
+    it is built again (the file itself may be gone, or on another machine). One Variant
+    per key and process: the one pickled in this process, or one built the first time
+    (so unpickling many States compiles the rules once). Raises VariantError if a
+    shipped variant no longer loads, or if its digest differs from the one pickled (its
+    file changed since)."""
+    key = (ref, tuple(options), digest)
+    v = _LOADED.get(key)
+    if v is None:
+        if data is None:
+            v = load_variant(ref, dict(options))
+        else:
+            v = _load_variant(Path(ref), dict(options), (data, {}))
+        if v.digest != digest:
+            raise VariantError([Problem(str(ref), 0, 0, "the variant file changed since this variant "
+                                                        "was pickled (its sha256 differs)")])
+        v = _LOADED.setdefault(key, v)
+    return v
 
 
 def load_variant(name: str | Path, options: dict | None = None) -> Variant:
@@ -396,11 +415,10 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
         loc = at(*p)
         problems.append(Problem(loc.file, loc.line, loc.column, msg))
 
-    from .dsl import FUNCTIONS, HOOK_NAMES, NAMES
     for k in data.get("options", {}) or {}:
         if (k in NAMES and k != "players") or k in FUNCTIONS:
             problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
-    for k in data.get("define", {}) or {}:  # named expressions (issue 11)
+    for k in data.get("define", {}) or {}:  # named expressions (`define:`)
         if k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values()):
             problem(("define", k), f"'{k}' is a name of the engine; choose another name")
         elif k in (data.get("options", {}) or {}):
@@ -411,170 +429,44 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     if oprob:
         raise VariantError(oprob)
 
-    # presets: parts of the file that apply when a condition on the options holds
-    for i, preset in enumerate(data.get("presets", []) or []):
-        pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
-        pc.only_options = True
-        try:
-            fn = pc.add("preset", preset["when"], BOOL)
-        except DSLError as err:
-            loc = at("presets", i, "when")
-            raise VariantError([Problem(loc.file, *loc.inner(e.line, e.column), f"presets.{i}.when: {e.message}")
-                                for e in err.errors]) from None
-        const = pc.consts[fn]
-        if const is _NC:
-            loc = at("presets", i, "when")
-            raise VariantError([Problem(loc.file, loc.line, loc.column,
-                                        f"presets.{i}.when: a preset condition may use only options")])
-        if const:
-            setlocs = {k[3:]: v for k, v in locs.items() if k[:3] == ("presets", i, "set")}
-            data = _merge(data, preset["set"], locs, setlocs)
-    data.pop("presets", None)
+    data = _with_presets(data, locs, fname, opts)
     problems = schema_problems(data, locs, fname)
     if problems:
         raise VariantError(problems)
 
-    # deck and flow
+    c = Checks(data, locs, fname, problems)
+    _load_deck(c)
+    partner_fields = partner.load_partnership(c)
+    _load_flow(c)
+    mech_fields = {}
+    for load in (auction.load, trump.load, widow.load, partner.load):  # each mechanic's section
+        mech_fields.update(load(c))
+    if not c.structural:
+        _check_flow_order(c)
+    deck, players, flow, per_seat = c.deck, c.players, c.flow, c.per_seat
     dk = data["deck"]
-    deck = Deck(dk["suits"], dk["ranks"], dk.get("copies", 1), dk.get("points", {}))
-    for r in dk.get("points", {}):
-        if r not in deck.ranks:
-            problem(("deck", "points", r), f"points given for rank {r}, which is not in deck.ranks")
-    players = data["players"]
-    partnership = data.get("partnership", "fixed")
-    if partnership == "fixed" and players % 2:
-        problem(("players",), f"fixed partnerships need an even number of players, not {players}")
-    flow = data["flow"]
-    per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
-    widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
-    deck_cards = deck.size * deck.copies
-    if per_seat * players + widow != deck_cards:
-        problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
-                           f"{f' and {widow} to the widow' if widow else ''} "
-                           f"({per_seat * players + widow}), but the deck has {deck_cards}")
-    trump_mode = data["trump"]["mode"]
-    steps = [s for s in flow if isinstance(s, str)]
-    declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
-    has_auction = "auction" in steps
-    set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
-    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode != "bid" else [])
-    for step in needed:
-        if steps.count(step) != 1:
-            where = [i for i, s in enumerate(flow) if s == step]
-            problem(("flow", where[1]) if len(where) > 1 else ("flow",),
-                    f"the flow must have exactly one '{step}' step")
-    for step in ("exchange", "call_partner", "doubling"):
-        if steps.count(step) > 1:
-            problem(("flow", [i for i, s in enumerate(flow) if s == step][1]),
-                    f"the flow may have at most one '{step}' step")
-    if len(declare_at) > 1:
-        problem(("flow", declare_at[1]), "the flow may have at most one 'declare' step")
-    # the contract: from the auction, or given by the file (a flow without an auction)
-    if has_auction and "contract" in data:
-        problem(("contract",), "the contract comes from the auction: remove `contract` (it is for "
-                               "a flow without an 'auction' step)")
-    if has_auction and "auction" not in data:
-        problem(("auction",) if ("auction",) in locs else ("flow", flow.index("auction")),
-                "'auction' is required: the flow has an 'auction' step")
-    if not has_auction:
-        if "contract" not in data:
-            problem(("flow",), "a flow without an 'auction' step needs `contract:` (its declarer "
-                               "and target), or add an 'auction' step")
-        if "auction" in data:
-            problem(("auction",), "the flow has no 'auction' step: remove `auction:`, or add the step")
-        if trump_mode == "bid":
-            problem(("trump", "mode"), "trump.mode 'bid' takes trump from a bid: it needs an 'auction' step")
-        if "doubling" in steps:
-            problem(("flow", flow.index("doubling")), "a 'doubling' step needs an 'auction' step")
-    if "chooser" in data["trump"] and trump_mode != "open":
-        problem(("trump", "chooser"), "trump.chooser needs trump.mode 'open' (a trump hidden or "
-                                      "secret is known to the declarer only)")
-    if trump_mode == "bid" and "trump" in steps:
-        problem(("flow", flow.index("trump")), "trump.mode 'bid' takes trump from the contract: remove the 'trump' step")
-    if "exchange" in steps and not widow:
-        problem(("flow", flow.index("exchange")), "an 'exchange' step needs a widow (a `widow: N` step)")
-    if "exchange" in steps and set_aside:
-        problem(("flow", flow.index("exchange")), "a widow with `set_aside: true` is not exchanged: "
-                                                  "remove the 'exchange' step or set_aside")
-    if widow and "exchange" not in steps and not set_aside:
-        problem(("flow",), "a widow needs an 'exchange' step, where the declarer takes it (else its "
-                           "points would count for nobody), or `set_aside: true` (its points then "
-                           "count for the declarer)")
-    if "call_partner" in steps and partnership != "called":
-        problem(("flow", flow.index("call_partner")), "a 'call_partner' step needs `partnership: called`")
-    if partnership == "called" and "call_partner" not in steps:
-        problem(("partnership",), "`partnership: called` needs a 'call_partner' step in the flow")
-    if not problems:
-        order = [s if isinstance(s, str) else "declare" for s in flow
-                 if isinstance(s, str) or "declare" in s]
-        pi = order.index("play")
-        ai = order.index("auction") if has_auction else -1
-        if not all(ai < i < pi for i, s in enumerate(order) if s not in ("auction", "play")) \
-                or (has_auction and ai > pi):
-            problem(("flow",), "the flow must hold the auction first and play last "
-                               f"({', '.join(MIDDLE_STEPS)} between them)" if has_auction else
-                               "the flow must hold play last")
-        if isinstance(flow[0], str) or "declare" in flow[0]:
-            problem(("flow", 0), "the flow must start by dealing cards")
-        if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
-            problem(("flow",), "every card must be dealt before play")
     last_trick = dk.get("last_trick", 0)
     total = deck.total_points() + last_trick
     if "total" in dk and dk["total"] != total:
-        problem(("deck", "total"), f"the deck's points add up to {deck.total_points()}"
-                                   f"{f' + {last_trick} for the last trick' if last_trick else ''}"
-                                   f" = {total}, not {dk['total']}")
-    au = data.get("auction") or {}
-    min_bid, max_bid, step = au.get("min_bid", 0), au.get("max_bid", 0), au.get("step", 1)
-    if min_bid > max_bid:
-        problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible")
-    elif (max_bid - min_bid) // step + 1 > MAX_BIDS:
-        problem(("auction", "max_bid"), f"{(max_bid - min_bid) // step + 1} bid numbers: at most "
-                                        f"{MAX_BIDS} (raise step or narrow min_bid..max_bid)")
-    dens = tuple(au.get("denominations", ()))
-    for i, den in enumerate(dens):
-        if len(den) == 1 and den not in deck.suits:
-            problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
-                    "(a no-trump denomination needs a name of two letters or more, such as NT)")
-    if trump_mode == "bid" and not dens:
-        problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations")
-    if au.get("order") == "duel" and au.get("final_pass") is False:
-        problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)")
-    dealt_card = data["trump"].get("dealt_card", 0)
-    if dealt_card and (trump_mode != "hidden" or dealt_card > per_seat):
-        problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
-                                         f"number 1..{per_seat}")
-    decls_data = data.get("declarations", {}) or {}
-    actions_seen = {}
-    for dname, d in decls_data.items():
-        act = d.get("action", f"declare {dname}")
-        if act in ("pass", "double", "redouble", "done", "expose") or act in actions_seen:
-            problem(("declarations", dname), f"declaration action {act!r} is already taken")
-        actions_seen[act] = dname
-        if "answers" in d and "answered_by" not in d:
-            problem(("declarations", dname), "a declaration with answers needs answered_by (a seat)")
-        if d.get("at") == "flow":
-            if not declare_at:
-                problem(("declarations", dname, "at"), "a declaration `at: flow` is made at the flow's "
-                        "'declare' step: add one (e.g. `- declare: eldest` before play)")
-            if "answers" in d:
-                problem(("declarations", dname, "answers"), "a declaration `at: flow` cannot be a "
-                                                            "question (answers are asked in play)")
-    if declare_at and not any(d.get("at") == "flow" for d in decls_data.values()):
-        problem(("flow", declare_at[0]), "a 'declare' step needs a declaration with `at: flow`")
+        c.problem(("deck", "total"), f"the deck's points add up to {deck.total_points()}"
+                                     f"{f' + {last_trick} for the last trick' if last_trick else ''}"
+                                     f" = {total}, not {dk['total']}", value=True)
+    declarations.load(c)
     if problems:
         raise VariantError(problems)
 
-    vars_data = _variable_problems(data, opts, problem)
+    vars_data = check_variables(data, opts, problem)
     if problems:
         raise VariantError(problems)
 
-    answers = [f"{d.get('action', f'declare {n}')} {a}" for n, d in decls_data.items() for a in d.get("answers", [])]
-    comp = Compiler(deck, players, per_seat, min_bid, max_bid, declarations=list(decls_data),
-                    options=opts, answers=answers, score_unit=data["match"].get("score", "side"),
+    score_fields = scoring.load(c)
+    comp = Compiler(deck, players, per_seat, mech_fields["min_bid"], mech_fields["max_bid"],
+                    options=opts, score_unit=score_fields["score_unit"],
                     defines=data.get("define", {}) or {},
-                    denominations={den: -2 - i for i, den in enumerate(x for x in dens if x not in deck.suits)},
-                    variables=[(k, spec["type"]) for k, spec in vars_data.items()])
+                    denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
+                                                                       if x not in deck.suits)},
+                    variables=[(k, spec["type"]) for k, spec in vars_data.items()],
+                    **declarations.compiler_names(data))
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):
@@ -605,10 +497,9 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
         for e in err.errors:  # every problem of every named expression
             dsl_problem(("define", e.define), e)
 
+    skipped = auction.skipped_hooks(c)
     for hook, (p, kind, default) in HOOKS.items():
-        if hook in AUCTION_HOOKS and not has_auction:
-            continue  # a flow without an auction
-        if hook.startswith("contract.") and has_auction:
+        if hook in skipped:
             continue
         node = data
         for k in p:
@@ -620,23 +511,9 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             if default == "":
                 continue  # an optional hook that does nothing
             node = default
-        add(hook, p, kind, node, "scoring.effect" if hook == "match.next_dealer" else None)
-    if declare_at:
-        add("flow.declare", ("flow", declare_at[0], "declare"), SEAT, flow[declare_at[0]]["declare"])
-    for dname, d in decls_data.items():
-        extra = (("declare.suit",) if d.get("per_suit") else ()) + (("declare.flow",) if d.get("at") == "flow" else ())
-        add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
-        add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect",
-            d.get("effect", "target += 0"), extra)
-        if "answered_by" in d:
-            add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
-                d["answered_by"], extra)
-    every_variable = comp.variables
-    for k, (vname, spec) in enumerate(vars_data.items()):
-        # an initial value reads only the variables declared before it (set by then)
-        comp.variables = dict(list(every_variable.items())[:k])
-        add(f"variables.{vname}.initial", ("variables", vname, "initial"), spec["type"], spec["initial"])
-    comp.variables = every_variable
+        add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook))
+    declarations.add_rules(c, add)
+    add_variable_rules(comp, vars_data, add)
     if problems:
         raise VariantError(problems)
     try:
@@ -648,70 +525,130 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
     constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
-    decls = [Declaration(n, d.get("description", ""), d.get("action", f"declare {n}"),
-                         bool(d.get("per_suit")), rules[f"declare.{n}.when"],
-                         rules[f"declare.{n}.effect"], tuple(d.get("answers", ())),
-                         rules.get(f"declare.{n}.answered_by"), at=d.get("at", "play"))
-             for n, d in decls_data.items()]
-    variables = tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
-                               spec.get("description", ""), i, rules[f"variables.{k}.initial"])
-                      for i, (k, spec) in enumerate(vars_data.items()))
-    v = Variant(
+    fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
-        partnership=partnership, deck=deck, flow=flow, tricks=per_seat, widow_size=widow,
-        last_trick=last_trick, total=total, min_bid=min_bid, max_bid=max_bid, bid_step=step,
-        denominations=dens, suit_first=bool(au.get("suit_first")),
-        standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
-        trump_mode=trump_mode, dealt_card=dealt_card, declarations=decls,
-        score_unit=data["match"].get("score", "side"), score_start=data["match"].get("start", 0),
-        max_deals=data["match"].get("max_deals", 1000), auction_order=au.get("order", "round"),
-        variables=variables, has_auction=has_auction, widow_set_aside=set_aside,
-        rules=rules, sources=sources, constants=constants)
+        deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
+        declarations=declarations.build(data, rules), variables=build_variables(vars_data, rules),
+        rules=rules, sources=sources, constants=constants,
+        **partner_fields, **mech_fields, **score_fields)
+    t = SimpleNamespace(**fields, **_tables(fields))
     # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)
-    checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in v.declaration_actions
+    checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in t.declaration_actions
               if d.at == "play"]
-    expose = None if v.may_expose is None else (v.expose_action.id, names["play.may_expose"])
-    play = comp.build_play_legal(names["play.may_play"], checks, expose,
-                                 face_down=v.trump_mode == "hidden", dedupe=v.deck.copies > 1)
-    v.play_legal, v.play_legal_source = play.fn, play.source
-    v.auction_legal = v.auction_legal_source = None
-    if v.has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
+    expose = None if t.may_expose is None else (t.expose_action.id, names["play.may_expose"])
+    play_fn = comp.build_play_legal(names["play.may_play"], checks, expose,
+                                    face_down=t.trump_mode == "hidden", dedupe=deck.copies > 1)
+    auction_fn = None
+    if t.has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
         def hook(h, present):
             return names[f"auction.{h}"] if present is not None else None
-        auction = comp.build_auction_legal(
-            names["auction.may_pass"], names["auction.may_bid"], hook("may_equal", v.may_equal),
-            hook("may_double", v.may_double), hook("may_redouble", v.may_redouble), v.bid_number_ids,
-            v.pass_action.id, v.double_action.id, v.redouble_action.id)
-        v.auction_legal, v.auction_legal_source = auction.fn, auction.source
-    from .engine import Play, State, phases_of, state_class  # engine imports this module
-    v.phases = phases_of(v)
+        auction_fn = comp.build_auction_legal(
+            names["auction.may_pass"], names["auction.may_bid"], hook("may_equal", t.may_equal),
+            hook("may_double", t.may_double), hook("may_redouble", t.may_redouble), t.bid_number_ids,
+            t.pass_action.id, t.double_action.id, t.redouble_action.id)
     # apply_id with the play written out (the hot path; Compiler.build_play_step)
-    step = comp.build_play_step(v.plain_play, State.apply_id, Play.card_played, Play.end_trick, v.actions,
-                                v.plain_trump, v.tricks, v.last_trick, v.after_trick)
-    v.state_class, v.play_step_source = state_class(v, step.fn), step.source
-    return v
+    step = comp.build_play_step(t.plain_play, apply_id, Play.card_played, Play.end_trick, t.actions,
+                                t.plain_trump, per_seat, last_trick, t.after_trick)
+    step.fn.__doc__ = apply_id.__doc__
+    step.fn.__qualname__ = "State.apply_id"
+    return Variant(**fields, play_legal=play_fn.fn, play_legal_source=play_fn.source,
+                   auction_legal=auction_fn and auction_fn.fn,
+                   auction_legal_source=auction_fn and auction_fn.source,
+                   play_step=step.fn, play_step_source=step.source,
+                   tables={k: x for k, x in vars(t).items() if k not in fields})
 
 
-def _variable_problems(data: dict, opts: dict, problem) -> dict:
-    """The ``variables:`` of a file (name -> spec), each name checked against the names a
-    rule already has (engine names, functions, assignable names, options, keywords);
-    ``problem(path, message)`` records each clash."""
-    from .dsl import FUNCTIONS, HOOK_NAMES, KEYWORDS, LVALUES, NAMES
-    out = data.get("variables", {}) or {}
-    hook_names = {n for hn in HOOK_NAMES.values() for n in hn}
-    for k in out:
-        if k in KEYWORDS:
-            problem(("variables", k, KEY), f"variable '{k}' is a keyword of the rules language; choose another name")
-        elif k in NAMES or k in hook_names or k in FUNCTIONS or k in LVALUES:
-            problem(("variables", k, KEY), f"variable '{k}' has the name of an engine value or function; "
-                                      "choose another name")
-        elif k in opts:
-            problem(("variables", k, KEY), f"variable '{k}' has the name of an option; choose another name")
-        elif k in (data.get("define") or {}):
-            problem(("variables", k, KEY), f"variable '{k}' has the name of a named expression "
-                                           "(`define:`); choose another name")
-    return out
+def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
+    """``data`` with its presets applied: each ``presets:`` entry's ``set`` merged in when
+    its ``when``, a condition on the options ``opts`` only, holds; ``presets`` removed.
+    ``locs`` gains the positions of what is merged. Raises VariantError (located) for a
+    condition that is not a rule on options."""
+    def at(*p) -> Loc:
+        return locate(locs, p, fname)
+
+    # presets: parts of the file that apply when a condition on the options holds
+    for i, preset in enumerate(data.get("presets", []) or []):
+        pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
+        pc.only_options = True
+        try:
+            fn = pc.add("preset", preset["when"], BOOL)
+        except DSLError as err:
+            loc = at("presets", i, "when")
+            raise VariantError([Problem(loc.file, *loc.inner(e.line, e.column), f"presets.{i}.when: {e.message}")
+                                for e in err.errors]) from None
+        const = pc.consts[fn]
+        if const is _NC:
+            loc = at("presets", i, "when")
+            raise VariantError([Problem(loc.file, loc.line, loc.column,
+                                        f"presets.{i}.when: a preset condition may use only options")])
+        if const:
+            setlocs = {k[3:]: v for k, v in locs.items() if k[:3] == ("presets", i, "set")}
+            data = _merge(data, preset["set"], locs, setlocs)
+    data.pop("presets", None)
+    return data
+
+
+def _load_deck(c: Checks) -> None:
+    """The deck (``c.deck``) and the number of players (``c.players``) of the file; a
+    point value of a rank not in the deck is a problem."""
+    dk = c.data["deck"]
+    c.deck = Deck(dk["suits"], dk["ranks"], dk.get("copies", 1), dk.get("points", {}))
+    for r in dk.get("points", {}):
+        if r not in c.deck.ranks:
+            c.problem(("deck", "points", r), f"points given for rank {r}, which is not in deck.ranks")
+    c.players = c.data["players"]
+
+
+def _load_flow(c: Checks) -> None:
+    """Check the flow's steps and the cards it deals (docs/authoring.md, "Flow"); sets the
+    facts the mechanics read: ``c.flow``, ``c.steps`` (its named steps), ``c.per_seat``,
+    ``c.widow``, ``c.set_aside``, ``c.declare_at``, ``c.has_auction``, ``c.trump_mode``."""
+    data, players, deck = c.data, c.players, c.deck
+    flow = c.flow = data["flow"]
+    per_seat = c.per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
+    in_widow = c.widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
+    deck_cards = deck.size * deck.copies
+    if per_seat * players + in_widow != deck_cards:
+        c.problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
+                             f"{f' and {in_widow} to the widow' if in_widow else ''} "
+                             f"({per_seat * players + in_widow}), but the deck has {deck_cards}")
+    trump_mode = c.trump_mode = data["trump"]["mode"]
+    steps = c.steps = [s for s in flow if isinstance(s, str)]
+    declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
+    has_auction = c.has_auction = "auction" in steps
+    c.set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode != "bid" else [])
+    for step in needed:
+        if steps.count(step) != 1:
+            where = [i for i, s in enumerate(flow) if s == step]
+            c.problem(("flow", where[1]) if len(where) > 1 else ("flow",),
+                      f"the flow must have exactly one '{step}' step")
+    for step in ("exchange", "call_partner", "doubling"):
+        if steps.count(step) > 1:
+            c.problem(("flow", c.step_index(step, 1)), f"the flow may have at most one '{step}' step")
+    if len(declare_at) > 1:
+        c.problem(("flow", declare_at[1]), "the flow may have at most one 'declare' step")
+
+
+def _check_flow_order(c: Checks) -> None:
+    """The flow's order (docs/authoring.md, "Flow"): it deals first, holds the auction
+    first and play last with the middle steps between them, and deals every card before
+    play. Asked only of a flow whose structure has no problem."""
+    flow, has_auction = c.flow, c.has_auction
+    order = [s if isinstance(s, str) else "declare" for s in flow
+             if isinstance(s, str) or "declare" in s]
+    pi = order.index("play")
+    ai = order.index("auction") if has_auction else -1
+    if not all(ai < i < pi for i, s in enumerate(order) if s not in ("auction", "play")) \
+            or (has_auction and ai > pi):
+        c.problem(("flow",), "the flow must hold the auction first and play last "
+                             f"({', '.join(MIDDLE_STEPS)} between them)" if has_auction else
+                             "the flow must hold play last")
+    if isinstance(flow[0], str) or "declare" in flow[0]:
+        c.problem(("flow", 0), "the flow must start by dealing cards")
+    if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
+        c.problem(("flow",), "every card must be dealt before play")
 
 
 MAX_OPTION_COMBINATIONS = 64
@@ -720,7 +657,6 @@ MAX_OPTION_COMBINATIONS = 64
 def option_combinations(name) -> list[dict]:
     """Every combination of the finite options (true/false, or `choices`) of a variant that
     has presets, at most MAX_OPTION_COMBINATIONS; [] if it has no presets."""
-    import itertools
     try:
         data, _ = load_raw(resolve_name(str(name)))
     except (VariantError, FileNotFoundError):

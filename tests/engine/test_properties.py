@@ -323,7 +323,7 @@ def negative_control(st, rd, me, rng):
         return
 
 
-# -- the DSL's beats() is the engine's trick order (issue 11) --------------------------------
+# -- the DSL's beats() is the engine's trick order --------------------------------------------
 @pytest.mark.parametrize("name", VARIANTS)
 @settings(max_examples=examples(20), **SETTINGS)
 @given(seed=seeds, data=hs.data())

@@ -1,4 +1,4 @@
-"""Old records replay to the same result (issue 8): each record of tests/records/, written
+"""Old records replay to the same result: each record of tests/records/, written
 by the engine at main 893837c, replayed by the current engine gives the `taash replay
 --json` output that engine gave (stored beside it). See tests/records/__init__.py."""
 

@@ -1,5 +1,5 @@
 """A corpus of old records: records written by the engine at main 893837c (before the
-engine rewrite of issue 8), each with the `taash replay --json` output of that engine
+engine was rewritten), each with the `taash replay --json` output of that engine
 beside it. tests/engine/test_records.py replays each with the current engine and
 requires the same output: every record the old engine wrote replays to the same result.
 

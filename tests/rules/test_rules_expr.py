@@ -1,4 +1,4 @@
-"""The rules language's expressions (issue 11, items 1-4), each in a rule played on a real
+"""The rules language's expressions, each in a rule played on a real
 State: seats named from others and quantifiers over them, the trick as data and `beats`,
 sets of cards and rank comparison, `let` and `define:`; and the house rule
 house/28-no-undertrump that uses them.

@@ -1,0 +1,294 @@
+"""The auction (docs/rules.md §0.5, §29b.4: a round or a duel of calls), the round of
+doubling after it (§H), and the contract of a flow without an auction: the file's
+``auction:`` and ``contract:`` sections checked (`load`) and their rules (`HOOKS`,
+`CONTRACT_HOOKS`), the phases (`Auction`, `Doubling`), and their rulebook words (`words`).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from .dsl import BOOL, INT, SEAT
+from .phase import Phase, order_from
+from .wording import SUIT_NAMES, rule_of, rule_words
+
+# hook -> (path in the file, expected kind, default rule text or None if required; "" an
+# optional hook that does nothing when absent): compiled when the flow has an auction
+HOOKS = {
+    "auction.may_pass": (("auction", "may_pass"), BOOL, None),
+    "auction.may_bid": (("auction", "may_bid"), BOOL, None),
+    "auction.ends": (("auction", "ends"), BOOL, None),
+    "auction.may_equal": (("auction", "may_equal"), BOOL, ""),
+    "auction.may_double": (("auction", "may_double"), BOOL, "false"),
+    "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
+}
+# a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
+CONTRACT_HOOKS = {
+    "contract.declarer": (("contract", "declarer"), SEAT, ""),
+    "contract.target": (("contract", "target"), INT, ""),
+}
+MAX_BIDS = 1000  # distinct bid numbers an auction may offer
+
+
+def skipped_hooks(c) -> set:
+    """The hooks of this module that a file checked by ``c`` (loader.Checks) does not
+    compile: the auction's without an auction, the contract's with one."""
+    return set(HOOKS if not c.has_auction else CONTRACT_HOOKS)
+
+
+def load(c) -> dict:
+    """Check the ``auction:`` and ``contract:`` sections against the flow (``c``: a
+    loader.Checks with ``steps``, ``has_auction`` and ``trump_mode`` set); record each
+    problem in ``c`` and return the Variant's auction fields. Sets ``c.denominations``."""
+    data, flow, steps, has_auction = c.data, c.data["flow"], c.steps, c.has_auction
+    if has_auction and "contract" in data:
+        c.problem(("contract",), "the contract comes from the auction: remove `contract` (it is for "
+                                 "a flow without an 'auction' step)")
+    if has_auction and "auction" not in data:
+        c.problem(("auction",) if ("auction",) in c.locs else ("flow", flow.index("auction")),
+                  "'auction' is required: the flow has an 'auction' step")
+    if not has_auction:
+        if "contract" not in data:
+            c.problem(("flow",), "a flow without an 'auction' step needs `contract:` (its declarer "
+                                 "and target), or add an 'auction' step")
+        if "auction" in data:
+            c.problem(("auction",), "the flow has no 'auction' step: remove `auction:`, or add the step")
+        if c.trump_mode == "bid":
+            c.problem(("trump", "mode"), "trump.mode 'bid' takes trump from a bid: it needs an 'auction' step")
+        if "doubling" in steps:
+            c.problem(("flow", flow.index("doubling")), "a 'doubling' step needs an 'auction' step")
+    au = data.get("auction") or {}
+    min_bid, max_bid, step = au.get("min_bid", 0), au.get("max_bid", 0), au.get("step", 1)
+    if min_bid > max_bid:
+        c.problem(("auction", "min_bid"), f"min_bid {min_bid} is above max_bid {max_bid}: no bid is possible",
+                  value=True)
+    elif (max_bid - min_bid) // step + 1 > MAX_BIDS:
+        c.problem(("auction", "max_bid"), f"{(max_bid - min_bid) // step + 1} bid numbers: at most "
+                                          f"{MAX_BIDS} (raise step or narrow min_bid..max_bid)", value=True)
+    dens = c.denominations = tuple(au.get("denominations", ()))
+    for i, den in enumerate(dens):
+        if len(den) == 1 and den not in c.deck.suits:
+            c.problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
+                      "(a no-trump denomination needs a name of two letters or more, such as NT)", value=True)
+    if au.get("order") == "duel" and au.get("final_pass") is False:
+        c.problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)",
+                  value=True)
+    return dict(has_auction=has_auction, min_bid=min_bid, max_bid=max_bid, bid_step=step,
+                denominations=dens, suit_first=bool(au.get("suit_first")),
+                standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
+                auction_order=au.get("order", "round"))
+
+
+class Auction(Phase):
+    """The auction of calls (docs/rules.md §0.5 and each game's auction): pass, bids above the
+    high bid (§0.10: by number, then denomination), double and redouble when the variant
+    allows them. ``auction.order``:
+
+    - ``round``: every seat calls in turn. A full round of consecutive passes, every seat
+      passed for good (``final_pass``), or the variant's ``auction.ends`` ends it.
+    - ``duel`` (docs/rules.md §29b.4): a *holder* and a *challenger* face each other. Seats call
+      in turn from eldest until one bids (a seat that passes is out): he is the holder,
+      and the next seat in turn that is not out challenges. After the challenger's call
+      the holder answers; after the holder's, the challenger calls again. A holder who
+      passes leaves the challenger holding the bid; a challenger who passes is followed
+      by the next seat in turn that is not out. Every pass is final. It ends when no
+      seat is left to challenge (or by ``auction.ends``).
+
+    A bid may equal the high bid only when ``auction.may_equal`` holds for the caller, the
+    high bid is another seat's, and the last bid was not itself an equal bid: every two
+    bids raise the high bid, so every auction ends. The high bidder at the end is the
+    declarer; if nobody bid the deal is thrown in."""
+
+    name = "auction"
+
+    def enter(self, s):
+        v = s.v
+        n = v.players
+        if v.standing_bid:
+            s.bid, s.high_bidder = v.standing_bid, s.dealer
+        s.to_act = (s.dealer + 1) % n
+        if v.auction_order == "duel" and s.high_bidder >= 0:  # the standing bid's holder
+            s.holder = s.high_bidder
+            s.challenger = s.to_act = self.next_challenger(s, s.holder)
+
+    def legal(self, s):
+        v = s.v
+        me = s.to_act
+        out = [v.pass_action.id] if v.may_pass(s, me, None, None) else []
+        may_bid = v.may_bid
+        high = s.bid
+        may_equal = v.may_equal  # None: the file has no such rule
+        if (may_equal is not None and s.high_bidder >= 0 and s.high_bidder != me
+                and not s.equal_bid and may_equal(s, me, None, None)):
+            high -= 1  # an equal bid is allowed (every two bids still raise the high bid)
+        # the rule reads the bid's number only (the DSL has no name for its denomination
+        # there), so it is asked once per number, for every form of that number
+        for b, ids in v.bid_number_ids[bisect_right(v.bid_numbers, high):]:
+            if may_bid(s, me, b, None):
+                out += ids
+        if s.doubled == 0 and v.may_double is not None and s.high_bidder >= 0 and v.may_double(s, me, None, None):
+            out.append(v.double_action.id)
+        if s.doubled == 1 and v.may_redouble is not None and v.may_redouble(s, me, None, None):
+            out.append(v.redouble_action.id)
+        return out or [v.pass_action.id]
+
+    def apply(self, s, seat, a):
+        v = s.v
+        n = v.players
+        kind = a.kind
+        duel = v.auction_order == "duel"
+        s.calls += 1
+        if kind == "pass":
+            s.passes += 1
+            if (v.final_pass or duel) and seat not in s.passed:
+                s.passed.append(seat)
+        elif kind == "bid":
+            number, den = a.code
+            s.equal_bid = s.high_bidder >= 0 and number == s.bid
+            s.bid = number
+            s.denomination = -1 if den is None else den
+            s.high_bidder = seat
+            s.bids += 1
+            s.passes = 0
+            s.doubled = 0  # a new bid cancels any double and redouble (§56.4)
+        else:
+            s.doubled = 1 if kind == "double" else 2
+            s.passes = 0
+        if duel:
+            nxt = self.duel_next(s, seat, kind)
+        else:
+            nxt = (seat + 1) % n
+            if v.final_pass:
+                while nxt in s.passed and nxt != seat:
+                    nxt = (nxt + 1) % n
+        if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.auction_ends(s, seat, None, None):
+            if s.high_bidder < 0:  # everybody passed: the deal is thrown in
+                s._end_deal()
+                return
+            s._set_contract(s.high_bidder, s.bid)
+            s._next_step()
+            return
+        s.to_act = nxt
+
+    @staticmethod
+    def next_challenger(s, after: int) -> int:
+        """The next seat in turn after ``after`` that is neither out nor the holder, or -1."""
+        n = s.v.players
+        for k in range(1, n):
+            t = (after + k) % n
+            if t not in s.passed and t != s.holder:
+                return t
+        return -1
+
+    def duel_next(self, s, seat: int, kind: str) -> int:
+        """Move the duel on after ``seat``'s call (docs/rules.md §29b.4): the seat to call next,
+        or -1 when no seat is left to challenge (or none to open)."""
+        if s.holder < 0:  # nobody has bid yet: the caller opens or is out
+            if kind == "bid":
+                s.holder = seat
+                s.challenger = self.next_challenger(s, seat)
+                return s.challenger
+            return self.next_challenger(s, seat)
+        if seat == s.challenger:
+            if kind == "pass":
+                s.challenger = self.next_challenger(s, seat)
+                return s.challenger
+            return s.holder
+        # the holder's call
+        if kind == "pass":  # the challenger holds his bid
+            s.holder, old = s.challenger, s.challenger
+            s.challenger = self.next_challenger(s, old)
+        return s.challenger
+
+
+class Doubling(Phase):
+    """A round of doubling after the contract (docs/rules.md §H): each defender in turn from
+    next(declarer) may double; after a double each contractor in turn may redouble. A
+    seat that sits out the deal (a flow `declare` step before this one) takes no part;
+    with no defender left to double, the step passes."""
+
+    name = "doubling"
+
+    def enter(self, s):
+        n = s.v.players
+        s.doubling_queue = [t for t in order_from(s.declarer + 1, n)
+                            if s.side[t] != s.side[s.declarer] and not s.out[t]]
+        if s.doubling_queue:
+            s.to_act = s.doubling_queue.pop(0)
+        else:
+            s._next_step()
+
+    def legal(self, s):
+        v = s.v
+        return [v.pass_action.id, (v.double_action if s.doubled == 0 else v.redouble_action).id]
+
+    def apply(self, s, seat, a):
+        n = s.v.players
+        if a.kind == "double":
+            s.doubled = 1
+            s.doubling_queue = [t for t in order_from(seat + 1, n)
+                                if s.side[t] == s.side[s.declarer] and not s.out[t]]
+        elif a.kind == "redouble":
+            s.doubled = 2
+            s.doubling_queue = []
+        if s.doubling_queue:
+            s.to_act = s.doubling_queue.pop(0)
+        else:
+            s._next_step()
+
+
+# flow step -> its words in the rulebook's Deal section
+STEP_WORDS = {"auction": lambda v, step: "the auction",
+              "doubling": lambda v, step: "the defenders may double, then the declarer's side may redouble"}
+
+
+def words(v) -> list[tuple[str, str]]:
+    """The rulebook's sections of variant ``v``'s contract: ``Contract`` (a flow without
+    an auction) or ``Auction``, as (title, Markdown text)."""
+    if not v.has_auction:
+        ct = v.data["contract"]
+        return [("Contract", f"There is no auction. The declarer: {rule_words(ct['declarer'])}. "
+                             f"His target: {rule_words(ct['target'])}.")]
+    au = []
+    rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
+    duel = v.auction_order == "duel"
+    if duel:
+        au.append("The auction is a duel between a holder and a challenger. From the eldest, each "
+                  "player in turn bids or passes until one bids: he is the holder. The next player "
+                  "in turn who is not out challenges him: the challenger bids above the holder's "
+                  "bid or passes, and after each bid of the challenger the holder answers, bidding "
+                  "or passing. When the holder passes, the challenger holds the bid; when the "
+                  "challenger passes, the next player in turn who is not out challenges. A player "
+                  "who passes is out for the deal. The auction ends when no player is left to "
+                  "challenge.")
+    equal = rule_of(v, "auction", "may_equal", default="false")
+    au.append(f"Bids are numbers {rng}, each above the high bid"
+              + (f", or equal to it when: {equal} (never two equal bids in a row)."
+                 if equal != "never" else "."))
+    if v.denominations:
+        au.append("A bid names a denomination: " + ", ".join(
+            SUIT_NAMES.get(x, f"{x} (no trump)") for x in v.denominations)
+                  + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
+    if v.standing_bid:
+        au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
+    if not duel:
+        au.append("A pass is final: a player who passes calls no more." if v.final_pass
+                  else "A pass is not final.")
+    au.append(f"A player may pass when: {rule_of(v, 'auction', 'may_pass')}.")
+    au.append(f"A bid is allowed when: {rule_of(v, 'auction', 'may_bid')}.")
+    if "may_double" in v.data["auction"]:
+        au.append(f"A player may double when: {rule_of(v, 'auction', 'may_double')}.")
+        au.append(f"A player may redouble when: {rule_of(v, 'auction', 'may_redouble', default='false')}.")
+        au.append("A new bid cancels any double and redouble.")
+    ends = rule_of(v, 'auction', 'ends')
+    head = "The high bidder is the declarer and his bid the target."
+    if not duel:
+        head = f"The auction ends when: {ends}. {head}"
+    elif ends != "never":
+        head = f"The auction also ends when: {ends}. {head}"
+    au.append(head)
+    return [("Auction", "\n".join(au))]
+
+
+# flow step -> its phase (one handler serves every deal)
+PHASES = {"auction": Auction(), "doubling": Doubling()}

@@ -1,0 +1,188 @@
+"""Declarations (docs/rules.md §0.8): what a variant declares (`Declaration`), the
+``declarations:`` section checked (`load`), its rules compiled (`add_rules`) and built
+(`build`), the flow's `declare` step (`Declare`), making one (`declare`), and the
+rulebook's words (`words`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .dsl import BOOL, SEAT
+from .phase import Phase, order_from
+from .wording import rule_words
+
+# action words that a declaration's action may not take
+_TAKEN = ("pass", "double", "redouble", "done", "expose")
+
+
+@dataclass(eq=False)
+class Declaration:
+    """A declaration made in play (docs/rules.md §0.8).
+
+    name; action: its text form (``declare NAME``, or a bare word such as ``cot``);
+    per_suit: one action per suit (``declare marriage H``), each suit at most once;
+    when/effect: compiled rules ``f(s, me, suit, None)``; answers: for a question, the
+    answers (``cot yes``) and answered_by, the compiled rule of the answering seat;
+    answer_actions: the Actions of the answers (made with the variant's action table).
+    at: ``play`` (on one's turn in play) or ``flow`` (at the flow's ``declare`` step,
+    each seat in turn, before the first lead).
+    """
+    name: str
+    description: str
+    action: str
+    per_suit: bool
+    when: object
+    effect: object
+    answers: tuple = ()
+    answered_by: object = None
+    answer_actions: tuple = ()
+    at: str = "play"
+
+
+def declare(s, seat: int, a) -> None:
+    """Record the declaration of action ``a`` by ``seat`` (each, with its suit, once a
+    deal) and run its effect; a declaration by the called partner reveals him (§304.7)."""
+    decl, suit = a.code
+    s.declared[decl.name] = s.declared.get(decl.name, 0) + 1
+    s.declared_keys.add(a.id)
+    if seat == s.partner:
+        s.partner_revealed = True
+    decl.effect(s, seat, suit, None)
+
+
+class Declare(Phase):
+    """The flow's ``declare`` step (docs/authoring.md, "Flow"): each seat in turn from the
+    seat of the step's rule, once, makes one of the declarations with ``at: flow`` whose
+    ``when`` holds, or passes (``pass`` first, docs/rules.md §0.10). Each declaration once a
+    deal. A seat that sits out by then is skipped; ``sits_out`` takes effect at the end
+    of the step."""
+
+    name = "declare"
+
+    def enter(self, s):
+        v = s.v
+        n = v.players
+        s.declare_queue = tuple(order_from(v.declare_from(s, -1, None, None) % n, n))
+        self.next(s)
+
+    def next(self, s):
+        q = s.declare_queue
+        while q and s.out[q[0]]:
+            q = q[1:]
+        s.declare_queue = q[1:]
+        if q:
+            s.to_act = q[0]
+        else:
+            s._seat_out()
+            s._next_step()
+
+    def legal(self, s):
+        me = s.to_act
+        keys = s.declared_keys
+        return [s.v.pass_action.id] + [i for i, when, su in s.v.flow_declaration_checks
+                                       if i not in keys and when(s, me, su, None)]
+
+    def apply(self, s, seat, a):
+        if a.kind == "declare":
+            declare(s, seat, a)
+        self.next(s)
+
+
+def sections(data: dict) -> dict:
+    """The file's ``declarations:`` (name -> spec), {} without."""
+    return data.get("declarations", {}) or {}
+
+
+def compiler_names(data: dict) -> dict:
+    """What the rules compiler must know of the declarations (dsl.Compiler's keywords
+    ``declarations``: their names, and ``answers``: the text of every answer action)."""
+    decls = sections(data)
+    return dict(declarations=list(decls),
+                answers=[f"{d.get('action', f'declare {n}')} {a}" for n, d in decls.items()
+                         for a in d.get("answers", [])])
+
+
+def load(c) -> dict:
+    """Check the ``declarations:`` section against the flow (``c``: a loader.Checks with
+    ``declare_at``: the indexes of the flow's `declare` steps); record each problem in
+    ``c``. The Declarations are made once their rules are compiled (`build`)."""
+    decls = sections(c.data)
+    actions_seen = {}
+    for dname, d in decls.items():
+        act = d.get("action", f"declare {dname}")
+        if act in _TAKEN or act in actions_seen:
+            c.problem(("declarations", dname), f"declaration action {act!r} is already taken")
+        actions_seen[act] = dname
+        if "answers" in d and "answered_by" not in d:
+            c.problem(("declarations", dname), "a declaration with answers needs answered_by (a seat)")
+        if d.get("at") == "flow":
+            if not c.declare_at:
+                c.problem(("declarations", dname, "at"), "a declaration `at: flow` is made at the flow's "
+                          "'declare' step: add one (e.g. `- declare: eldest` before play)")
+            if "answers" in d:
+                c.problem(("declarations", dname, "answers"), "a declaration `at: flow` cannot be a "
+                                                              "question (answers are asked in play)")
+    if c.declare_at and not any(d.get("at") == "flow" for d in decls.values()):
+        c.problem(("flow", c.declare_at[0]), "a 'declare' step needs a declaration with `at: flow`")
+    return {}
+
+
+def add_rules(c, add) -> None:
+    """Compile the rules of the flow's `declare` step (its first seat, ``flow.declare``)
+    and of each declaration (``declare.NAME.when``, ``.effect``, ``.answered_by``) with
+    ``add(hook, path, kind, text, extra)`` (variant._load_variant's)."""
+    flow = c.data["flow"]
+    if c.declare_at:
+        add("flow.declare", ("flow", c.declare_at[0], "declare"), SEAT, flow[c.declare_at[0]]["declare"])
+    for dname, d in sections(c.data).items():
+        extra = (("declare.suit",) if d.get("per_suit") else ()) + (("declare.flow",) if d.get("at") == "flow" else ())
+        add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
+        add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect",
+            d.get("effect", "target += 0"), extra)
+        if "answered_by" in d:
+            add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
+                d["answered_by"], extra)
+
+
+def build(data: dict, rules: dict) -> list[Declaration]:
+    """The Declarations of the file's ``declarations:``, with their compiled ``rules``
+    (hook -> function)."""
+    return [Declaration(n, d.get("description", ""), d.get("action", f"declare {n}"),
+                        bool(d.get("per_suit")), rules[f"declare.{n}.when"],
+                        rules[f"declare.{n}.effect"], tuple(d.get("answers", ())),
+                        rules.get(f"declare.{n}.answered_by"), at=d.get("at", "play"))
+            for n, d in sections(data).items()]
+
+
+# flow step -> its words in the rulebook's Deal section (``declare`` a `declare: SEAT` step)
+STEP_WORDS = {"declare": lambda v, step: f"each player in turn from {rule_words(step['declare'])} may make "
+                                         "one declaration (see Declarations) or pass; a player who sits "
+                                         "out by then does not call"}
+
+
+def words(v) -> list[tuple[str, str]]:
+    """The rulebook's ``Declarations`` section of variant ``v`` ([] without any), as
+    [(title, Markdown text)]."""
+    if not v.declarations:
+        return []
+    ds = []
+    for decl in v.declarations:
+        dd = v.data["declarations"][decl.name]
+        what = f" ({dd['description']})" if dd.get("description") else ""
+        form = f"`{decl.action}{' SUIT' if decl.per_suit else ''}`"
+        when = ("at the declarations before play" if decl.at == "flow"
+                else "on one's turn before one's card")
+        ds.append(f"**{decl.name}**{what}, made as {form} {when}, "
+                  f"at most once a deal{' for each suit' if decl.per_suit else ''}, when: "
+                  f"{rule_words(dd['when'])}.")
+        if dd.get("effect"):
+            ds.append("Effect:\n" + rule_words(dd["effect"], True))
+        if decl.answers:
+            ds.append(f"Answered at once by {rule_words(dd['answered_by'])}: "
+                      + " or ".join(f"`{decl.action} {a}`" for a in decl.answers) + ".")
+    return [("Declarations", "\n\n".join(ds))]
+
+
+# flow step -> its phase (one handler serves every deal)
+PHASES = {"declare": Declare()}

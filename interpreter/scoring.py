@@ -1,0 +1,61 @@
+"""Scoring: the deal's score (docs/rules.md §0.9: whether the contract is made, and the
+variant's effect on the match score) and the match's rules (its end, the next dealer):
+the ``scoring:`` and ``match:`` rules (`HOOKS`) and fields (`load`), scoring a finished
+deal (`score`), and the rulebook's words (`words`). The match itself is engine.Match.
+"""
+
+from __future__ import annotations
+
+from .dsl import BOOL, SEAT
+from .wording import rule_of
+
+# hook -> (path in the file, expected kind, default rule text or None if required; "" an
+# optional hook that does nothing when absent)
+HOOKS = {
+    "scoring.made": (("scoring", "made"), BOOL, "points(declarer_side) >= target"),
+    "scoring.effect": (("scoring", "effect"), "effect", None),
+    "match.ends": (("match", "ends"), BOOL, None),
+    "match.next_dealer": (("match", "next_dealer"), SEAT, ""),
+}
+# hook -> the names of another hook that its rule may also use (dsl.Compiler.add's extra):
+# the next dealer is asked on the scored deal, with ``made``
+EXTRA_NAMES = {"match.next_dealer": "scoring.effect"}
+
+
+def load(c) -> dict:
+    """The Variant's scoring fields from the ``match:`` section (``c``: a loader.Checks):
+    ``score_unit`` (``side`` or ``seat``), ``score_start``, ``max_deals``."""
+    match = c.data["match"]
+    return dict(score_unit=match.get("score", "side"), score_start=match.get("start", 0),
+                max_deals=match.get("max_deals", 1000))
+
+
+def score(s) -> None:
+    """Score the finished deal ``s`` (a State whose deal is over): the set-aside cards
+    count for the declarer (§0.5, §304s.4), and so does a widow only set aside (a kitty:
+    no exchange, seen by nobody); then ``scoring.made`` decides ``s.made`` and
+    ``scoring.effect`` changes the scores. A deal thrown in (no declarer) scores nothing."""
+    v = s.v
+    if s.declarer < 0:
+        return
+    aside = s.widow if v.widow_set_aside else s.set_aside
+    if aside:
+        pts = sum(v.deck.point_of[c] for c in aside)
+        s.seat_points[s.declarer] += pts
+        s.side_points[s.side[s.declarer]] += pts
+    made = bool(v.rules["scoring.made"](s, s.declarer, None, None))
+    s.made = made
+    v.rules["scoring.effect"](s, s.declarer, made, None)
+
+
+def words(v) -> list[tuple[str, str]]:
+    """The rulebook's ``Scoring`` and ``Match`` sections of variant ``v``, as
+    [(title, Markdown text)]."""
+    made = rule_of(v, 'scoring', 'made', default='points(declarer_side) >= target')
+    sc = [f"The contract is made:\n{made}" if "\n" in made else f"The contract is made when: {made}.",
+          "Then:\n" + rule_of(v, "scoring", "effect", effect=True)]
+    unit = "each side" if v.score_unit == "side" else "each player"
+    return [("Scoring", "\n".join(sc)),
+            ("Match", f"Scores are kept for {unit}, starting at {v.score_start}. The match ends "
+                      f"when: {rule_of(v, 'match', 'ends')}. Every {'side' if v.score_unit == 'side' else 'player'}"
+                      " with the top score wins.")]

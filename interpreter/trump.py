@@ -1,0 +1,100 @@
+"""Choosing trump (docs/rules.md §0.4): a suit named openly or secretly, or a card laid
+face down (§28.5, §29b.5). The ``trump:`` section checked (`load`), its rule (`HOOKS`),
+the phase (`Trump`) and its rulebook words (`words`).
+"""
+
+from __future__ import annotations
+
+from .dsl import SEAT
+from .phase import Phase
+from .wording import rule_words
+
+# hook -> (path in the file, expected kind, default rule text)
+HOOKS = {"trump.chooser": (("trump", "chooser"), SEAT, "declarer")}
+
+
+def load(c) -> dict:
+    """Check the ``trump:`` section against the flow and the auction (``c``: a
+    loader.Checks with ``steps``, ``trump_mode``, ``per_seat`` and ``denominations``
+    set); record each problem in ``c`` and return the Variant's trump fields."""
+    data, flow, steps, mode = c.data, c.data["flow"], c.steps, c.trump_mode
+    if "chooser" in data["trump"] and mode != "open":
+        c.problem(("trump", "chooser"), "trump.chooser needs trump.mode 'open' (a trump hidden or "
+                                        "secret is known to the declarer only)")
+    if mode == "bid" and "trump" in steps:
+        c.problem(("flow", flow.index("trump")), "trump.mode 'bid' takes trump from the contract: remove the "
+                                                 "'trump' step")
+    if mode == "bid" and not c.denominations:
+        c.problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations", value=True)
+    dealt_card = data["trump"].get("dealt_card", 0)
+    if dealt_card and (mode != "hidden" or dealt_card > c.per_seat):
+        c.problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
+                                           f"number 1..{c.per_seat}", value=True)
+    return dict(trump_mode=mode, dealt_card=dealt_card)
+
+
+class Trump(Phase):
+    """The declarer (or the seat of ``trump.chooser``, with open trump) chooses trump
+    (docs/rules.md §0.4): names a suit (open trump), names one
+    secretly (``secret``: nobody else knows it until it is exposed, and no card is laid
+    aside; §29b.5), or lays a card of his hand face down (hidden trump; §28.5), or takes
+    the dealt card that the variant names (``trump.dealt_card``) before it is dealt to him."""
+
+    name = "trump"
+
+    def enter(self, s):
+        s.to_act = s.v.rules["trump.chooser"](s, -1, None, None) % s.v.players
+
+    def legal(self, s):
+        v = s.v
+        if v.trump_mode == "hidden":
+            me = s.to_act
+            out = [v.trump_card_ids[c] for c in sorted(set(s.hands[me]))]
+            if v.dealt_card and s._dealt < v.dealt_card:
+                out.append(v.dealt_card_text.id)
+            return out
+        return list(v.trump_ids)
+
+    def apply(self, s, seat, a):
+        if a.kind == "trump":
+            s.trump, s.trump_exposed = a.code, s.v.trump_mode != "secret"
+        else:
+            card = a.code
+            if card is None:  # the dealt card of trump.dealt_card, taken before it is dealt
+                idx = s.v.dealt_card - 1
+                card = s.dealt[seat][idx]
+                s._skip = (seat, idx)
+            else:
+                s.hands[seat].remove(card)
+            s.trump_card, s.trump = card, s.v.deck.suit_of[card]
+        s._next_step()
+
+
+def _step_words(v, step) -> str:
+    chooser = v.data["trump"].get("chooser")
+    return f"{rule_words(chooser)} chooses trump" if chooser else "the declarer chooses trump"
+
+
+# flow step -> its words in the rulebook's Deal section
+STEP_WORDS = {"trump": _step_words}
+
+
+def words(v) -> list[tuple[str, str]]:
+    """The rulebook's ``Trump`` section of variant ``v``, as [(title, Markdown text)]."""
+    chooser = v.data["trump"].get("chooser")
+    tr = {"open": f"{rule_words(chooser).capitalize() if chooser else 'The declarer'} names trump openly.",
+          "hidden": "The declarer lays one card face down as trump; nobody else sees it. "
+                    "It is exposed when a player asks for it, and if never asked for, the "
+                    "declarer plays it as his last card.",
+          "bid": "Trump is the suit named by the contract; a contract that names no suit "
+                 "is played without trump.",
+          "secret": "The declarer names trump secretly: nobody else knows the suit until a "
+                    "player asks for it to be exposed (no card is laid aside). A trump that is "
+                    "never exposed stays secret."}[v.trump_mode]
+    if v.dealt_card:
+        tr += f" He may instead take the {v.dealt_card}th card dealt to him face down as trump."
+    return [("Trump", tr)]
+
+
+# flow step -> its phase (one handler serves every deal)
+PHASES = {"trump": Trump()}
