@@ -23,15 +23,11 @@ from pathlib import Path
 
 import orjson
 
+from .errors import StoreError
+
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_DATA_DIR = "arena-data"
 DATABASE = "arena.sqlite3"      # the arena's database in its data directory
-
-
-class StoreError(Exception):
-    """A store cannot be opened, read or written (the message says which), or got a bad
-    argument (a bot name, a game id). The one error of the arena's store and the ladder's
-    (taash.arena.ladder.store raises it too)."""
 
 
 def check_bot_name(name: str) -> str:

@@ -93,7 +93,7 @@ def main() -> int:
     dt, s2, (st2, _) = timed_ladder(local, a.variant, a.deals, settings, workers=2)
     row("local, 2 processes", dt, s2, "" if st2 == ref_standings else "STANDINGS DIFFER")
 
-    from taash.arena.cli import simulate
+    from taash.arena.simulation import simulate
     sims = []
     t = time.perf_counter()
     _, sim_ref = simulate(local.variant, None, a.sim_deals, 1, bots=a.sim_bots, keep=False)

@@ -21,29 +21,24 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolE
 
 from taash.interpreter import Match, load_variant
 
+from ..bots import registry
 from ..children import die_with_parent
+from ..errors import LadderError, StoreError, UnknownBotError
+from ..store import check_bot_name
 from .ratings import GameResult
 from .schedule import GameSpec
 
 
-
-class LadderError(Exception):
-    """A problem the user can act on (a bad argument, a missing bot, an unreachable
-    arena, a conflicting ladder); the message says what and how to fix it."""
-
-
 # -- in-process bots ------------------------------------------------------------------------
 def parse_bot_spec(text: str) -> tuple[str, object]:
-    """A registered bot name (`taash.arena.registry`: ``heuristic``, ``random``, ...),
+    """A registered bot name (`taash.arena.bots.registry`: ``heuristic``, ``random``, ...),
     ``NAME=package.module:factory`` or ``package.module:factory`` -> (name, its
     `BotEntry`). A factory ``f(variant)`` or ``f(variant, seed)`` returns an agent
     (`taash.interpreter.playout`). Raises LadderError."""
-    from .. import registry
-    from ..store import StoreError, check_bot_name
     try:
         entry = registry.resolve(text)
         check_bot_name(entry.name)
-    except (registry.UnknownBotError, StoreError) as e:
+    except (UnknownBotError, StoreError) as e:
         raise LadderError(str(e)) from None
     return entry.name, entry
 
@@ -52,11 +47,10 @@ def bot_factory(spec):
     """The factory ``f(variant) -> agent`` of a bot: a `BotEntry`, or a spec or name
     (see `parse_bot_spec`). Raises LadderError if its module or attribute cannot be
     imported."""
-    from .. import registry
     entry = spec if isinstance(spec, registry.BotEntry) else parse_bot_spec(spec)[1]
     try:
         entry.load()
-    except registry.UnknownBotError as e:
+    except UnknownBotError as e:
         raise LadderError(str(e)) from None
     return lambda v: entry.make(v, 0)
 
@@ -133,7 +127,6 @@ def make_bot(factory, name: str, variant):
     """An agent of bot ``name`` from its ``factory`` (`bot_factory`). Raises LadderError
     naming the bot and what went wrong: the factory's own error when it raised, or that it
     gave no agent."""
-    from ..registry import UnknownBotError
     try:
         return factory(variant)
     except Exception as e:

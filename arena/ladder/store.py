@@ -21,7 +21,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..store import StoreError  # one error type for the arena's and the ladder's stores
+from ..errors import NoLadder, StoreError
 from .ratings import BotStanding, GameResult
 from .schedule import GameSpec
 
@@ -281,11 +281,6 @@ class _Cursor:
 
     def fetchall(self):
         return self.cur.fetchall()
-
-
-class NoLadder(StoreError):
-    """A command that only reads a ladder was pointed at a SQLite file that does not exist
-    (nothing is created for it)."""
 
 
 class SQLiteLadderStore(SQLLadderStore):

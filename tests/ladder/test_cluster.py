@@ -31,7 +31,7 @@ def killer(variant, seed=0):
     """A bot that plays as ``heuristic`` and, on a Ray worker of this module once the
     test has armed it (file ``armed`` in $TAASH_TEST_KILL_DIR), SIGKILLs its own worker
     process at the third game it is seated in, once (file ``fired`` holds the pid)."""
-    from taash.arena.bots import heuristic_bot
+    from taash.arena.bots.heuristic import heuristic_bot
     d = os.environ.get(KILL_DIR)
     if d and os.path.exists(os.path.join(d, "armed")):
         with open(os.path.join(d, "calls"), "a") as f:
@@ -99,7 +99,7 @@ def test_the_same_standings_on_ray_as_locally(ray_cpus2, tmp_path, variant, sett
 @pytest.mark.slow
 @pytest.mark.parametrize("variant,how", [("28", {"deals": 45}), ("56", {"matches": 9})])
 def test_simulate_on_ray_gives_the_local_summary(ray_cpus2, variant, how):
-    from taash.arena.cli import simulate
+    from taash.arena.simulation import simulate
     bots = ["heuristic", "random"] * (load_variant(variant).players // 2)
     _, local = simulate(load_variant(variant), how.get("matches"), how.get("deals"), 5, bots=bots, keep=False)
     far = cluster.simulate_ray(variant, how.get("matches"), how.get("deals"), 5, bots=bots, task_matches=2)
@@ -227,7 +227,7 @@ def test_a_bot_a_worker_cannot_import_is_one_clear_error(ray_cpus2, tmp_path, mo
     # a module the driver imports from a folder on its own sys.path only
     mod = tmp_path / "mine"
     mod.mkdir()
-    (mod / "drivers_only_bot.py").write_text("from taash.arena.bots import random_bot as factory\n")
+    (mod / "drivers_only_bot.py").write_text("from taash.arena.bots.random import random_bot as factory\n")
     monkeypatch.syspath_prepend(str(mod))
     bots = {"mine": "mine=drivers_only_bot:factory", "random": "random"}
     with pytest.raises(LadderError) as e:

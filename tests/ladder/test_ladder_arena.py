@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from taash.arena.ladder import ArenaRunner, InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
-from taash.arena.mainjob import Processes
+from taash.arena.cli.mainjob import Processes
 
 from tests.helpers import ROOT
 
@@ -115,10 +115,10 @@ def _our_processes(marker: str) -> list[str]:
 
 @pytest.mark.slow
 def test_make_run_main_job_short(tmp_path):
-    """`make run` runs `python -m taash.arena.mainjob`; this is the same with fewer deals."""
+    """`make run` runs `python -m taash.arena.cli.mainjob`; this is the same with fewer deals."""
     data = tmp_path / "run-data"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-m", "taash.arena.mainjob", "--data", str(data), "--deals", "6",
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli.mainjob", "--data", str(data), "--deals", "6",
                         "--game-deals", "1"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     out = r.stdout
@@ -141,7 +141,7 @@ def test_make_run_main_job_short(tmp_path):
     other = tmp_path / "mine"
     other.mkdir()
     (other / "keep.txt").write_text("x")
-    r2 = subprocess.run([sys.executable, "-m", "taash.arena.mainjob", "--data", str(other)], capture_output=True,
+    r2 = subprocess.run([sys.executable, "-m", "taash.arena.cli.mainjob", "--data", str(other)], capture_output=True,
                         text=True, cwd=ROOT, env=env, timeout=120)
     assert r2.returncode == 1 and "not made by the main job" in r2.stderr
     assert (other / "keep.txt").exists()

@@ -12,7 +12,7 @@ import pytest
 
 from taash.arena.ladder import InProcessRunner, LadderError
 from taash.arena.ladder.schedule import GameSpec
-from taash.arena.registry import BotEntry
+from taash.arena.bots.registry import BotEntry
 from taash.interpreter import Match, load_variant, replay
 
 from tests.helpers import ROOT
