@@ -35,6 +35,8 @@ EXTRAS = {
     "matplotlib": "plots",
     "ray": "ray",
 }
+# an extra -> the extras it installs (pyproject.toml: web and ray bring the arena's)
+COVERS = {"web": {"web", "arena"}, "ray": {"ray", "arena"}}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,9 +63,13 @@ def _command(args) -> str:
     return " ".join(words)
 
 
-def missing_extra(e: ModuleNotFoundError) -> str | None:
-    """The extra that installs the module ``e`` did not find, or None if no extra does."""
-    return EXTRAS.get((e.name or "").split(".")[0])
+def missing_extra(e: ModuleNotFoundError, wanted: str | None = None) -> str | None:
+    """The extra that installs the module ``e`` did not find, or None if no extra does:
+    ``wanted``, the extra of the command, when it installs that module too."""
+    extra = EXTRAS.get((e.name or "").split(".")[0])
+    if extra is not None and wanted is not None and extra in COVERS.get(wanted, {wanted}):
+        return wanted
+    return extra
 
 
 def main(argv=None) -> int:
@@ -85,7 +91,7 @@ def main(argv=None) -> int:
         print(f"taash: error: {e}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as e:
-        extra = missing_extra(e)
+        extra = missing_extra(e, getattr(args, "extra", None))
         if extra is None:
             raise
         print(f"{_command(args)}: needs the {extra} extra: pip install 'taash[{extra}]'", file=sys.stderr)

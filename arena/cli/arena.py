@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 
-from ..errors import StoreError, UsageError
+from ..errors import ArenaError, StoreError, UsageError
 from ..store import DEFAULT_DATA_DIR, SQLiteStore, has_arena, read_watch_token
 from .args import conv, parse_set, port, server_arg
 
@@ -190,7 +190,7 @@ def _reach(ch, server: str, timeout_s: float = 10.0) -> None:
         raise Unreachable(server)
 
 
-class Unreachable(Exception):
+class Unreachable(ArenaError):
     """No connection to the arena at the address (the message is the address)."""
 
 

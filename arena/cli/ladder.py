@@ -284,7 +284,7 @@ def add_commands(sub) -> None:
     rp.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
     rp.add_argument("--out", metavar="FILE.html", help="where to write it (default DIR/report.html)")
     where(rp)
-    rp.set_defaults(fn=cmd_report)
+    rp.set_defaults(fn=cmd_report, extra="web")
 
     v = lsub.add_parser("verify", help="recompute the standings from the stored records and compare")
     v.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from ..children import popen
+from ..errors import ArenaError
 
 ROOT = Path(__file__).resolve().parents[2]   # the repository: arena/cli/mainjob.py
 NODE_DIR = ROOT / "bots" / "node"
@@ -35,7 +36,7 @@ SEARCH_MS = 10   # the search bot's budget in the main job: its games fit the 3 
 BHOOS = "house/29-bhoos"
 
 
-class JobError(Exception):
+class JobError(ArenaError):
     """The main job cannot go on; the message says why."""
 
 

@@ -82,4 +82,4 @@ def add_commands(sub) -> None:
                         "if there is one)")
     w.add_argument("--nice", type=int, default=0, metavar="N",
                    help="lower this process's CPU priority by N (e.g. 10 beside a busy arena on the same machine)")
-    w.set_defaults(fn=cmd_web)
+    w.set_defaults(fn=cmd_web, extra="web")

@@ -27,8 +27,9 @@ import time
 
 import aiohttp
 
-from ..sdk import BotClient
+from ..errors import ArenaError
 from ..pb import messages_pb2 as pb
+from ..sdk import BotClient
 from .translate import AnswerError, Unsupported, default_ids, parse_answer, request_of
 
 log = logging.getLogger("taash.http")
@@ -36,14 +37,14 @@ log = logging.getLogger("taash.http")
 MARGIN_MS = 50.0        # kept back from the deadline for the bridge and the arena's network
 
 
-class BridgeError(Exception):
+class BridgeError(ArenaError):
     """The HTTP bot gave no usable answer (connection, status, body): becomes BOT_ERROR."""
 
 
 MAX_ANSWER_BYTES = 64 << 10     # an HTTP bot's answer is a few bytes of JSON; past this, BOT_ERROR
 
 
-class BridgeTimeout(Exception):
+class BridgeTimeout(ArenaError):
     """The HTTP bot did not answer by the arena's deadline: the arena's TIMEOUT follows."""
 
 

@@ -15,15 +15,22 @@ random bot draws from its seed and the observation, the heuristic bot is determi
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 
 from taash.interpreter import Match, load_variant
+from taash.interpreter.playout import ERROR, NoAnswer, play, policy
 
 from ..bots import registry
 from ..children import die_with_parent
 from ..errors import LadderError, StoreError, UnknownBotError
+from ..pb import arena_pb2 as apb
+from ..pb import arena_pb2_grpc
+from ..pb import messages_pb2 as pb
 from ..store import check_bot_name
 from .ratings import GameResult
 from .schedule import GameSpec
@@ -75,7 +82,6 @@ class TimedAgent:
     dropped once it returns. A state agent (``decide_state``) for `taash.interpreter.playout`."""
 
     def __init__(self, agent, move_ms: int = MOVE_MS, bank_ms: int = BANK_MS):
-        from taash.interpreter.playout import policy
         self.ask = policy(agent, "observation")
         self.move_ms, self.bank_ms = move_ms, bank_ms
         self.bank: dict[int, float] = {}
@@ -88,9 +94,6 @@ class TimedAgent:
 
     def decide_state(self, state, seat):
         """The agent's answer, or a NoAnswer(`TIMEOUT`) past the deadline."""
-        import threading
-        import time
-        from taash.interpreter.playout import NoAnswer
         bank = self.bank.setdefault(seat, float(self.bank_ms))
         allowed = self.move_ms + bank
         alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
@@ -148,8 +151,6 @@ def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: i
     decision past its time) gets ``state.default_action()`` (docs/protocol.md) and
     counts; a bot whose ``decide`` raises is named once per game in a log warning, one
     line. Raises LadderError when a factory fails (the bot's name and the error)."""
-    import logging
-    from taash.interpreter.playout import ERROR, play
     bots = {}
     for name in dict.fromkeys(spec.bots):
         bots[name] = TimedAgent(make_bot(factories[name], name, variant), move_ms, bank_ms)
@@ -280,7 +281,6 @@ class ArenaRunner:
     def __init__(self, server: str, admin_token: str, variant_name: str, options: dict | None = None,
                  wait_s: float = 30.0, time_control: dict | None = None):
         import grpc
-        from ..pb import arena_pb2_grpc
         self.server, self.variant_name = server, variant_name
         self.options = dict(options or {})
         self.variant = load_variant(variant_name, self.options or None)
@@ -300,7 +300,6 @@ class ArenaRunner:
     def connected(self) -> dict[str, int]:
         """Bots with a token in the arena, and how many live connections each has."""
         import grpc
-        from ..pb import arena_pb2 as apb
         try:
             rep = self.stub.ListBots(apb.ListBotsRequest(), metadata=self.md, timeout=10)
         except grpc.RpcError as e:
@@ -323,8 +322,6 @@ class ArenaRunner:
     def play(self, spec: GameSpec) -> GameResult:
         """Ask the arena for one game and wait for its result. Raises LadderError."""
         import grpc
-        from ..pb import arena_pb2 as apb
-        from ..pb import messages_pb2 as pb
         tc = pb.TimeControl(**{k: int(v) for k, v in self.tc.items()})
         req = apb.MatchRequest(variant=self.variant_name,
                                options_json=json.dumps(self.options) if self.options else "",
