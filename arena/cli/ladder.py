@@ -11,7 +11,7 @@ from taash.interpreter import load_variant
 
 from ..bots.registry import names as bot_names
 from ..errors import LadderError, StoreError, UsageError
-from ..store import DEFAULT_DATA_DIR
+from ..store import DEFAULT_DATA_DIR, open_ladder_store
 from .args import conv
 from .web import cmd_report
 
@@ -19,8 +19,7 @@ from .web import cmd_report
 def _store(args, create: bool = False):
     """The ladder store of ``--store``/``--data``; a command that only reads it does not
     create it (NoLadder, a StoreError, when there is none)."""
-    from ..ladder import open_store
-    return open_store(args.store, args.data, create)
+    return open_ladder_store(args.store, args.data, create)
 
 
 def _fail(e) -> int:
@@ -66,7 +65,7 @@ def make_runner(args):
             raise LadderError(f"fewer than 2 bots are connected to the arena at {args.arena} "
                               f"({', '.join(names) or 'none'}): start some with `taash bot ...`, or name them with --bots")
         return runner, names
-        pairs = [parse_bot_spec(b) for b in (args.bots or bot_names())]
+    pairs = [parse_bot_spec(b) for b in (args.bots or bot_names())]
     specs = dict(pairs)
     if len(specs) < len(pairs):
         from collections import Counter

@@ -8,19 +8,18 @@ import os
 import sys
 
 from ..errors import NoLadder, StoreError
-from ..store import DEFAULT_DATA_DIR, read_watch_token
+from ..store import DEFAULT_DATA_DIR, open_ladder_store, read_watch_token
 from .args import port
 
 
 def _site(args):
     """The pages' data: the ladder of --store/--data if there is one, or once there is one
     (none is created: the pages only read), and the arena's data directory."""
-    from ..ladder import open_store
     from ..web.data import Site
 
     def open_ladder():
         try:
-            return open_store(args.store, args.data, create=False)
+            return open_ladder_store(args.store, args.data, create=False)
         except NoLadder:        # not yet: looked for again at the next page
             return None
     return Site(open_ladder(), args.data, open_ladder=open_ladder)

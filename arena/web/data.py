@@ -1,5 +1,5 @@
-"""What the pages show, read from the ladder store (arena/ladder/store.py) and the arena's
-data directory (arena/store.py: records/<game_id>.json): standings, a chart, head-to-head,
+"""What the pages show, read from the ladder store (arena/store/ladder.py) and the arena's
+data directory (arena/store/arena.py: records/<game_id>.json): standings, a chart, head-to-head,
 a bot's games and faults, and a recorded game replayed deal by deal for the viewer.
 
 Everything here is plain data (JSON-ready dicts and lists); the templates draw it.
@@ -65,7 +65,7 @@ class Site:
         return self.ladder.variants() if self.ladder else []
 
     def arena_games(self) -> list[dict]:
-        """The arena's finished games, newest first (arena/store.py `games`)."""
+        """The arena's finished games, newest first (arena/store/arena.py `games`)."""
         st = self.arena_store()
         return list(reversed(st.games())) if st else []
 

@@ -14,7 +14,8 @@ import pytest
 
 from taash.arena.bots import registry
 from taash.arena.cli import main as taash_main
-from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
+from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, run_ladder
+from taash.arena.store import open_ladder_store
 from taash.arena.ladder.runners import parse_bot_spec
 from taash.interpreter import Match, load_variant
 
@@ -111,7 +112,7 @@ def test_a_one_module_bot_registered_once_plays_in_simulate_and_the_ladder(examp
     out = json.loads(capsys.readouterr().out)
     assert out["bots"] == ["last", "random", "last", "random"] and out["deals"] == 3
     assert out["faults"] == [0, 0, 0, 0]
-    store = open_store(None, tmp_path / "ladder")
+    store = open_ladder_store(None, tmp_path / "ladder")
     s = run_ladder(store, InProcessRunner("28", {"last": "last", "random": "random"}), ["last", "random"], 8,
                    LadderSettings(seed=2, game_deals=2))
     assert sorted(x.bot for x in s.standings) == ["last", "random"]

@@ -15,7 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from taash.arena.ladder.ratings import BotStanding, GameResult
 from taash.arena.ladder.schedule import GameSpec
-from taash.arena.ladder.store import SQLiteLadderStore
+from taash.arena.store import SQLiteLadderStore
 from taash.arena.web.app import make_app
 from taash.arena.web.data import Site, card_parts, game_view
 from taash.arena.web.live import apply_event
