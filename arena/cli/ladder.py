@@ -50,12 +50,12 @@ def _bots_arg(text):
 def make_runner(args):
     """The runner of ``args``: ArenaRunner with --arena, else InProcessRunner. Returns
     (runner, bot names for new rounds). Raises LadderError."""
-    from ..ladder import ArenaRunner, InProcessRunner, parse_bot_spec
-    from ..ladder.runners import read_admin_token
+    from ..ladder import InProcessRunner, parse_bot_spec
     if args.arena and args.cluster:
         raise LadderError("--arena and --cluster do not go together: a ladder of remote bots is played by "
                           "their arena (docs/cluster.md)")
     if args.arena:
+        from ..ladder.arena_runner import ArenaRunner, read_admin_token
         runner = ArenaRunner(args.arena, read_admin_token(args.data), args.variant, wait_s=args.wait,
                              time_control={k: v for k, v in (("move_ms", args.move_ms), ("bank_ms", args.bank_ms))
                                            if v is not None})

@@ -262,10 +262,10 @@ def run_ladders(con, err, data: Path, addr: str, bots: list[str], args, extra=()
     ``extra``: more ladders, (variant, bots, deals) each."""
     from taash.interpreter import load_variant
     from .ladder import standings_table
-    from ..ladder import ArenaRunner, LadderError, LadderSettings, recompute, run_ladder
+    from ..ladder import LadderError, LadderSettings, recompute, run_ladder
+    from ..ladder.arena_runner import ArenaRunner, read_admin_token
     from ..store import open_ladder_store
     from ..ladder.plot import plot_history
-    from ..ladder.runners import read_admin_token
     store = open_ladder_store(None, data)
     admin = read_admin_token(data)
     settings = LadderSettings(seed=args.seed, duplicate=not args.no_duplicate, game_deals=args.game_deals)

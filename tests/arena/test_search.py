@@ -240,7 +240,7 @@ def test_rollouts_declare_a_marriage_that_moves_the_target():
     """304 (docs/rules.md §304.9): wherever a seat may show a marriage the rollout shows it, and
     the declarer's target moves by 20 (40 in trump): down when shown by the declarer's
     side, up when shown by a defender. Never a slam (§304.10: a wager). (The rollouts'
-    declarations are a switch, TAASH_SEARCH_DECLARE, off by default.)"""
+    declarations are a setting, `declare`, off by default.)"""
     from taash.arena.bots.search import Rollout
     v = load_variant("304")
     r = Rollout(v, declare=True)
@@ -261,3 +261,35 @@ def test_rollouts_declare_a_marriage_that_moves_the_target():
         at.apply_id(a.id)
         assert at.target == before + (-amount if ours else amount)
     assert seen >= 3
+
+
+def test_settings_are_arguments():
+    """The factory passes its settings to SearchBot; a setting out of range is refused;
+    `prior_z` 0 searches with no prior."""
+    from taash.arena.bots.search import SearchBot, search_bot
+    v = load_variant("28")
+    bot = search_bot(v, 3, budget_ms=None, playouts=8, prior_z=0, trump_eps=1, greedy=0.5, declare=True)
+    assert (bot.budget_ms, bot.playouts, bot.prior_z, bot.trump_eps) == (None, 8, 0, 1)
+    assert bot.rollout.greedy == 0.5
+    assert [str(v.actions[i]) for i in bot.rollout.helpful] == ["declare pair"]   # 28's pair (docs/rules.md §28.10)
+    assert search_bot(v).rollout.helpful == frozenset()
+    for bad in ({"prior_z": -1}, {"trump_eps": 1.5}, {"greedy": -0.1}):
+        with pytest.raises(ValueError):
+            SearchBot(v, 0, **bad)
+    st = next(st for _, st in random_states("28", 50, 1) if len(st.legal_ids()) > 1)
+    bot.decide_state(st.copy(), st.to_act)
+    assert bot.stats["prior"] is None and bot.stats["playouts"] == 8
+
+
+def test_taash_bot_takes_the_search_settings_for_the_search_bot_only():
+    """`taash bot heuristic --playouts 5`: a usage error (exit 2, one line) before any
+    connection; a bad value is argparse's error."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "bot", "heuristic", "--playouts", "5",
+                        "--token", "t"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "taash: error: --playouts: settings of the search bot, not of 'heuristic'"
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "bot", "search", "--trump-eps", "2",
+                        "--token", "t"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "argument --trump-eps: must be from 0 to 1, not 2" in r.stderr

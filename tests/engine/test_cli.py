@@ -466,7 +466,6 @@ def test_engine_commands_need_no_extra(tmp_path):
     (["arena", "serve", "--data", "D"], "taash arena serve", "arena"),
     (["bot", "random", "--token", "t"], "taash bot", "arena"),
     (["ladder", "run", "--variant", "29", "--data", "D"], "taash ladder run", "arena"),
-    (["ladder", "standings", "--data", "D"], "taash ladder standings", "arena"),
     (["ladder", "report", "--data", "D"], "taash ladder report", "web"),
     (["web", "--data", "D"], "taash web", "web"),
     (["serve", "http", "--bot", "random"], "taash serve http", "arena")])

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from taash.arena.ladder import ArenaRunner, InProcessRunner, LadderError, LadderSettings, run_ladder
+from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, run_ladder
+from taash.arena.ladder.arena_runner import ArenaRunner
 from taash.arena.store import open_ladder_store
 from taash.arena.cli.mainjob import Processes
 
