@@ -15,7 +15,6 @@ from ..store import DEFAULT_DATA_DIR, SQLiteStore, has_arena, read_watch_token
 from .args import conv, parse_set, port, server_arg
 
 
-
 def _time_args(p, server_side: bool) -> None:
     what = "arena default" if server_side else "the arena's default"
     p.add_argument("--move-ms", type=conv(1), metavar="MS",

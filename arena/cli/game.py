@@ -23,7 +23,6 @@ from ..errors import LadderError, UsageError
 from .args import bots_list, parse_set
 
 
-
 def cmd_check(args) -> int:
     """Every problem of each file, in order of position; then how many, in how many files."""
     paths = args.paths

@@ -421,8 +421,6 @@ def _fill(need: dict[int, int], forbidden: dict[int, set], pool: list[str], rng)
     return out
 
 
-
-
 def state_of(variant, path: str, body, rng: random.Random | None = None, tries: int = 50):
     """A `State` of ``variant`` (``house/29-bhoos``) at the decision of the request ``body``
     to ``path``, consistent with it: the asked seat's hand is ``cards``, the public history
