@@ -15,7 +15,7 @@ setup: $(BIN)/taash
 
 run: setup
 	$(BIN)/taash check variants/*.yaml variants/house/*.yaml
-	$(BIN)/python -m taash.arena.mainjob --data run-data
+	$(BIN)/python -m taash.arena.cli.mainjob --data run-data
 
 # the tests also need the optional extras (Ray, for tests/ladder/test_cluster*.py); make run does not
 $(VENV)/.test-extras: $(BIN)/taash pyproject.toml

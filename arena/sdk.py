@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import grpc
 import orjson
 
+from .errors import ArenaError
 from .pb import arena_pb2_grpc
 from .pb import messages_pb2 as pb
 
@@ -43,7 +44,7 @@ CLIENT = "taash-python-sdk/0.1"
 QUIET_FAILURES = 2   # failed connection attempts logged at INFO before WARNING
 
 
-class AuthError(Exception):
+class AuthError(ArenaError):
     """The arena refused the token (UNAUTHENTICATED) or the bot name (PERMISSION_DENIED)."""
 
 

@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from taash.arena.ladder import InProcessRunner, LadderSettings, open_store, run_ladder  # noqa: E402
+from taash.arena.ladder import InProcessRunner, LadderSettings, run_ladder  # noqa: E402
+from taash.arena.store import open_ladder_store  # noqa: E402
 from taash.arena.ladder import cluster  # noqa: E402
 
 BOTS = {"heuristic": "heuristic", "random": "random"}
@@ -42,7 +43,7 @@ BOTS = {"heuristic": "heuristic", "random": "random"}
 def timed_ladder(runner, variant, deals, settings, workers=1, store=None):
     """(seconds, summary, standings JSON) of one ladder into a fresh store."""
     with tempfile.TemporaryDirectory() as d:
-        st = store if store is not None else open_store(None, d)
+        st = store if store is not None else open_ladder_store(None, d)
         t = time.perf_counter()
         s = run_ladder(st, runner, list(BOTS), deals, settings, workers=workers)
         dt = time.perf_counter() - t
@@ -93,7 +94,7 @@ def main() -> int:
     dt, s2, (st2, _) = timed_ladder(local, a.variant, a.deals, settings, workers=2)
     row("local, 2 processes", dt, s2, "" if st2 == ref_standings else "STANDINGS DIFFER")
 
-    from taash.arena.cli import simulate
+    from taash.arena.simulation import simulate
     sims = []
     t = time.perf_counter()
     _, sim_ref = simulate(local.variant, None, a.sim_deals, 1, bots=a.sim_bots, keep=False)
@@ -147,7 +148,7 @@ def main() -> int:
     stores = [("SQLite", None)] + ([("--store", a.store)] if a.store else [])
     for label, url in stores:
         with tempfile.TemporaryDirectory() as d:
-            st = open_store(url, d) if url else open_store(None, d)
+            st = open_ladder_store(url, d) if url else open_ladder_store(None, d)
             if url:
                 st.reset(v.ref)
             t = time.perf_counter()
@@ -162,11 +163,11 @@ def main() -> int:
               f"{game_s * s.games_played / dt:.0f} (one game = {game_s * 1000:.1f} ms of a worker)")
         # its parts: the store's writes alone (one transaction per game), the ratings alone
         with tempfile.TemporaryDirectory() as d:
-            st = open_store(url, d) if url else open_store(None, d)
+            st = open_ladder_store(url, d) if url else open_ladder_store(None, d)
             if url:
                 st.reset(v.ref)
             with tempfile.TemporaryDirectory() as d2:
-                plan = open_store(None, d2)
+                plan = open_ladder_store(None, d2)
                 run_ladder(plan, Replay(v, results), list(BOTS), a.deals, settings)
                 specs = [g for r in plan.rounds(v.ref) for g in r]
             t = time.perf_counter()

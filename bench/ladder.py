@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from taash.arena.ladder import InProcessRunner, LadderSettings, open_store, run_ladder  # noqa: E402
+from taash.arena.ladder import InProcessRunner, LadderSettings, run_ladder  # noqa: E402
+from taash.arena.store import open_ladder_store  # noqa: E402
 
 
 def deals_to_separate(variant, better, worse, seed, duplicate, game_deals, max_deals):
@@ -37,7 +38,7 @@ def deals_to_separate(variant, better, worse, seed, duplicate, game_deals, max_d
             state["at"] = None
 
     with tempfile.TemporaryDirectory() as d:
-        store = open_store(None, d)
+        store = open_ladder_store(None, d)
         run_ladder(store, InProcessRunner(variant, {better: better, worse: worse}), [better, worse], max_deals,
                    LadderSettings(seed=seed, duplicate=duplicate, game_deals=game_deals), on_event=on_event)
         store.close()

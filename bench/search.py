@@ -1,4 +1,4 @@
-"""Benchmark of the search bot (arena/search.py): speed and strength per time budget.
+"""Benchmark of the search bot (arena/bots/search.py): speed and strength per time budget.
 
     python bench/search.py [--variants 56,28,29,304,304-solo] [--budgets 10,50,200]
                            [--points 12] [--deals 8] [--no-strength] [--json]
@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from taash.arena.bots import heuristic_bot  # noqa: E402
-from taash.arena.search import SearchBot  # noqa: E402
+from taash.arena.bots.heuristic import heuristic_bot  # noqa: E402
+from taash.arena.bots.search import SearchBot  # noqa: E402
 from taash.interpreter import Match, State, load_variant  # noqa: E402
 
 

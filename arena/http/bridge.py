@@ -27,8 +27,9 @@ import time
 
 import aiohttp
 
-from ..sdk import BotClient
+from ..errors import ArenaError
 from ..pb import messages_pb2 as pb
+from ..sdk import BotClient
 from .translate import AnswerError, Unsupported, default_ids, parse_answer, request_of
 
 log = logging.getLogger("taash.http")
@@ -36,14 +37,14 @@ log = logging.getLogger("taash.http")
 MARGIN_MS = 50.0        # kept back from the deadline for the bridge and the arena's network
 
 
-class BridgeError(Exception):
+class BridgeError(ArenaError):
     """The HTTP bot gave no usable answer (connection, status, body): becomes BOT_ERROR."""
 
 
 MAX_ANSWER_BYTES = 64 << 10     # an HTTP bot's answer is a few bytes of JSON; past this, BOT_ERROR
 
 
-class BridgeTimeout(Exception):
+class BridgeTimeout(ArenaError):
     """The HTTP bot did not answer by the arena's deadline: the arena's TIMEOUT follows."""
 
 
@@ -205,30 +206,3 @@ async def wait_hi(url: str, wait_s: float) -> str:
                 await asyncio.sleep(0.2)
     finally:
         await bot.close()
-
-
-def cmd_bot_http(args) -> int:
-    """`taash bot http URL [--name NAME --token T --server ADDR --wait S --games N]`."""
-    import os
-    import sys
-    from ..cli import CLIError
-    url = args.url
-    if not url:
-        raise CLIError("taash bot http needs the bot's URL: taash bot http http://127.0.0.1:8001")
-    if "://" not in url:
-        url = "http://" + url
-    token = args.token or os.environ.get("TAASH_TOKEN")
-    if not token:
-        raise CLIError("no token: pass --token TOKEN or set TAASH_TOKEN (issue one with `taash arena token NAME`)")
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
-    name = args.name or os.environ.get("TAASH_BOT") or "http"
-    try:
-        hello = asyncio.run(wait_hi(url, getattr(args, "wait_http", 10.0)))
-    except BridgeError as e:
-        print(f"taash: error: the HTTP bot is not there: {e}", file=sys.stderr)
-        return 1
-    client = BridgeClient(url, token, name, args.server, max_games=args.games)
-    print(f"bot {name} (HTTP bot at {url}, /hi: {hello[:60]}) playing at {args.server}", file=sys.stderr, flush=True)
-    from ..cli_arena import run_client
-    return run_client(client, name)

@@ -1,6 +1,6 @@
-"""`taash serve http --bot NAME [--host 127.0.0.1] [--port 8001]`: a bot of the registry
-(arena/registry.py) served over the SmartBots 29 HTTP protocol (docs/http-bots.md), so
-that it plays in arenas made for that protocol.
+"""A bot of the registry (arena/bots/registry.py) served over the SmartBots 29 HTTP
+protocol (docs/http-bots.md), so that it plays in arenas made for that protocol (`taash
+serve http`).
 
 Each request is answered from the request alone: `taash.arena.http.translate.state_of` builds a
 `State` of ``house/29-bhoos`` (docs/rules.md §29b) consistent with it, the bot decides (an
@@ -18,9 +18,13 @@ import asyncio
 import json
 import logging
 import random
-import sys
 import threading
 
+from aiohttp import web
+
+from taash.interpreter import load_variant
+
+from ..bots.registry import resolve
 from .translate import RequestError, answer_of, state_of
 
 log = logging.getLogger("taash.serve")
@@ -32,8 +36,6 @@ class Served:
     decision function ``answer(path, body) -> dict`` (RequestError for a bad request)."""
 
     def __init__(self, spec: str, variant: str = VARIANT, seed: int = 0):
-        from taash.interpreter import load_variant
-        from ..registry import resolve
         self.entry = resolve(spec)
         self.variant = load_variant(variant)
         self.agent = self.entry.make(self.variant, seed)
@@ -72,7 +74,6 @@ class Served:
 
 def make_app(served: Served) -> web.Application:
     """The aiohttp application: GET /hi, POST /bid /chooseTrump /play."""
-    from aiohttp import web
 
     async def hi(request):
         return web.json_response({"value": "hello", "bot": served.entry.name, "variant": VARIANT})
@@ -101,7 +102,6 @@ def make_app(served: Served) -> web.Application:
 
 async def serve(served: Served, host: str, port: int, ready=None) -> None:
     """Serve until cancelled; ``ready(url)`` is called once listening."""
-    from aiohttp import web
     runner = web.AppRunner(make_app(served), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -114,39 +114,3 @@ async def serve(served: Served, host: str, port: int, ready=None) -> None:
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
-
-
-def cmd_serve_http(args) -> int:
-    from ..cli import CLIError
-    from ..registry import UnknownBotError
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
-    try:
-        served = Served(args.bot, seed=args.seed)
-    except UnknownBotError as e:
-        raise CLIError(str(e)) from None
-
-    def ready(url):
-        print(f"serving bot {served.entry.name} over HTTP (SmartBots 29) listening on {url}", flush=True)
-
-    try:
-        asyncio.run(serve(served, args.host, args.port, ready))
-    except OSError as e:
-        raise CLIError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
-    except KeyboardInterrupt:
-        pass
-    return 0
-
-
-def add_commands(sub) -> None:
-    """Register `taash serve http ...` on the subparsers of `taash`."""
-    s = sub.add_parser("serve", help="serve a taash bot over another protocol (http: SmartBots 29)")
-    ssub = s.add_subparsers(dest="serve_command", metavar="PROTOCOL")
-    ssub.required = True
-    h = ssub.add_parser("http", help="serve a registered bot over the SmartBots 29 HTTP protocol (docs/http-bots.md)")
-    h.add_argument("--bot", required=True, metavar="NAME", help="a registered bot (random, heuristic, ...) or NAME=module:factory")
-    h.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    h.add_argument("--port", type=int, default=8001, help="port (default 8001; 0: any free port)")
-    h.add_argument("--seed", type=int, default=0, help="seed of the bot's and the dealing's choices (default 0)")
-    h.add_argument("-v", "--verbose", action="store_true", help="log every failure")
-    h.set_defaults(fn=cmd_serve_http)

@@ -22,24 +22,29 @@ import math
 import random
 from dataclasses import dataclass
 
+from taash.interpreter import State
+from taash.interpreter.errors import TaashError
+
+from ..errors import ArenaError
+
 SUITS = ("S", "H", "D", "C")
 RANKS = ("J", "9", "A", "T", "K", "Q", "8", "7")      # taash's ranks, strongest first
 ENDPOINTS = {"auction": "/bid", "trump": "/chooseTrump", "play": "/play"}
 
 
-class AnswerError(ValueError):
+class AnswerError(ArenaError, ValueError):
     """An answer of an HTTP bot that names no action at all: a body that is not JSON, not
     an object, or lacks its field (``/bid``: ``bid``; ``/chooseTrump``: ``suit``;
     ``/play``: ``card`` or ``revealTrump``), or a field of the wrong type. The bridge
     reports it to the arena as the bot's error (verdict ``BOT_ERROR``)."""
 
 
-class RequestError(ValueError):
+class RequestError(ArenaError, ValueError):
     """A request that `state_of` cannot read or that no deal of docs/rules.md §29b fits: the
     server answers 400 with ``{"error": message}``."""
 
 
-class Unsupported(ValueError):
+class Unsupported(ArenaError, ValueError):
     """An observation the protocol has no request for (a phase other than the auction, the
     trump choice and the play, or a variant that is not four seats of 32 cards)."""
 
@@ -416,8 +421,6 @@ def _fill(need: dict[int, int], forbidden: dict[int, set], pool: list[str], rng)
     return out
 
 
-
-
 def state_of(variant, path: str, body, rng: random.Random | None = None, tries: int = 50):
     """A `State` of ``variant`` (``house/29-bhoos``) at the decision of the request ``body``
     to ``path``, consistent with it: the asked seat's hand is ``cards``, the public history
@@ -430,8 +433,6 @@ def state_of(variant, path: str, body, rng: random.Random | None = None, tries: 
     dealer is the seat before the first caller (docs/rules.md §29b.3-4). Returns (state, seat).
     Raises RequestError for a malformed request, or one that no deal of §29b fits (the seat
     asked is not the one to act, an illegal call or card in the history)."""
-    from taash.interpreter import State
-    from taash.interpreter.errors import TaashError
     rng = rng or random.Random(0)
     p = parse_request(path, body)
     deck_ = variant.deck
@@ -521,7 +522,7 @@ def state_of(variant, path: str, body, rng: random.Random | None = None, tries: 
     raise RequestError(f"the history is not a deal of docs/rules.md §29b: {last_err}")
 
 
-class _Mismatch(Exception):
+class _Mismatch(ArenaError):
     pass
 
 

@@ -33,7 +33,11 @@ import time
 
 from taash.interpreter import load_variant
 
-from .runners import InProcessRunner, LadderError, bot_factory, play_game
+from ..bots import registry
+from ..bots.registry import resolve
+from ..errors import LadderError
+from ..simulation import simulate_entries, simulate_match, simulate_summary
+from .runners import InProcessRunner, bot_factory, play_game
 
 INSTALL_HINT = "Ray is not installed: install it with `pip install 'taash[ray]'` (or `pip install ray`)"
 TASK_RETRIES = 3           # reruns of a chunk whose worker died (Ray's default for tasks)
@@ -145,8 +149,6 @@ def _play_chunk(variant_name, options, bots, specs):
 
 def _simulate_chunk(variant_name, options, bots, seeds, max_deals):
     """A task: `simulate_match` for each match seed; their results (no Match kept)."""
-    from ..cli import simulate_match
-    from ..registry import resolve
     v, _ = _loaded(variant_name, options, {})
     try:
         entries = [resolve(b) for b in bots]
@@ -250,12 +252,11 @@ def _shipped_name(variant_name: str) -> str:
 # -- simulate -----------------------------------------------------------------------------------
 def simulate_ray(variant_name: str, matches=None, deals=None, seed: int = 0, options=None, bots=None,
                  address=None, num_cpus=None, progress=False, task_matches: int | None = None):
-    """`taash.arena.cli.simulate` on Ray: the same (Matches not kept: no records) and the same
+    """`taash.arena.simulation.simulate` on Ray: the same (Matches not kept: no records) and the same
     summary. With ``deals``, matches are played ahead in tasks and taken in order until
     ``deals`` deals; the match that crosses the limit is played again here, cut at it,
-    as a local run cuts it. Returns the summary dict. Raises LadderError, CLIError,
+    as a local run cuts it. Returns the summary dict. Raises LadderError, SimulationError,
     UnknownBotError."""
-    from ..cli import simulate_entries, simulate_match, simulate_summary
     v = load_variant(variant_name, options or None)
     entries = simulate_entries(v, bots)
     for e in entries:
@@ -315,7 +316,6 @@ def simulate_ray(variant_name: str, matches=None, deals=None, seed: int = 0, opt
 def _spec_of(entry) -> str:
     """A bot entry as the spec a worker resolves: its registered name, else
     ``NAME=module:factory``."""
-    from .. import registry
     try:
         if registry.get(entry.name).factory == entry.factory:
             return entry.name

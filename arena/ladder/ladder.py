@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from taash.interpreter import TaashError, replay
+
+from ..errors import LadderError
 from .ratings import Ratings
-from .runners import LadderError
 from .schedule import ROUND_ROBIN, SCHEDULES, plan_round, pairs_by_rating, pairs_round_robin
 
 
@@ -185,7 +187,6 @@ def recompute(store, variant, differ: list | None = None) -> Ratings:
     ``differ``: a list to which a line is added for each game whose stored scores are not
     what its record replays to. Raises LadderError naming the game whose record does not
     replay."""
-    from taash.interpreter import TaashError, replay
     ref = variant_ref(variant)
     games = store.games(ref, records=True)
     ratings = Ratings()

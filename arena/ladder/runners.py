@@ -1,11 +1,12 @@
-"""Runners play the ladder's games: one interface, two ways.
+"""Runners play the ladder's games: one interface, two ways (this module: in process).
 
 - `InProcessRunner`: the bots are Python objects in this process (or in ``workers``
   processes), called as ``decide(observation, legal_actions)``. Fast: for tests and for
   large ladders.
-- `ArenaRunner`: the games are played by a running arena (`taash arena serve`) over gRPC,
-  between bots that dial in from their own processes; the ladder asks for each game with
-  the arena's RunMatches call (admin token) and reads the record the arena wrote.
+- `ArenaRunner` (arena_runner.py): the games are played by a running arena (`taash
+  arena serve`) over gRPC, between bots that dial in from their own processes; the
+  ladder asks for each game with the arena's RunMatches call (admin token) and reads
+  the record the arena wrote.
 
 Both take a `GameSpec` (seed, bot per seat, deals) and return a `GameResult` (scores per
 seat, deals played, the record). The built-in bots play the same game either way: the
@@ -14,36 +15,33 @@ random bot draws from its seed and the observation, the heuristic bot is determi
 
 from __future__ import annotations
 
-import json
-import os
+import logging
 import signal
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from taash.interpreter import Match, load_variant
+from taash.interpreter.playout import ERROR, NoAnswer, play, policy
 
+from ..bots import registry
 from ..children import die_with_parent
+from ..errors import LadderError, StoreError, UnknownBotError
+from ..store.arena import check_bot_name
 from .ratings import GameResult
 from .schedule import GameSpec
 
 
-
-class LadderError(Exception):
-    """A problem the user can act on (a bad argument, a missing bot, an unreachable
-    arena, a conflicting ladder); the message says what and how to fix it."""
-
-
 # -- in-process bots ------------------------------------------------------------------------
 def parse_bot_spec(text: str) -> tuple[str, object]:
-    """A registered bot name (`taash.arena.registry`: ``heuristic``, ``random``, ...),
+    """A registered bot name (`taash.arena.bots.registry`: ``heuristic``, ``random``, ...),
     ``NAME=package.module:factory`` or ``package.module:factory`` -> (name, its
     `BotEntry`). A factory ``f(variant)`` or ``f(variant, seed)`` returns an agent
     (`taash.interpreter.playout`). Raises LadderError."""
-    from .. import registry
-    from ..store import StoreError, check_bot_name
     try:
         entry = registry.resolve(text)
         check_bot_name(entry.name)
-    except (registry.UnknownBotError, StoreError) as e:
+    except (UnknownBotError, StoreError) as e:
         raise LadderError(str(e)) from None
     return entry.name, entry
 
@@ -52,11 +50,10 @@ def bot_factory(spec):
     """The factory ``f(variant) -> agent`` of a bot: a `BotEntry`, or a spec or name
     (see `parse_bot_spec`). Raises LadderError if its module or attribute cannot be
     imported."""
-    from .. import registry
     entry = spec if isinstance(spec, registry.BotEntry) else parse_bot_spec(spec)[1]
     try:
         entry.load()
-    except registry.UnknownBotError as e:
+    except UnknownBotError as e:
         raise LadderError(str(e)) from None
     return lambda v: entry.make(v, 0)
 
@@ -81,7 +78,6 @@ class TimedAgent:
     dropped once it returns. A state agent (``decide_state``) for `taash.interpreter.playout`."""
 
     def __init__(self, agent, move_ms: int = MOVE_MS, bank_ms: int = BANK_MS):
-        from taash.interpreter.playout import policy
         self.ask = policy(agent, "observation")
         self.move_ms, self.bank_ms = move_ms, bank_ms
         self.bank: dict[int, float] = {}
@@ -94,9 +90,6 @@ class TimedAgent:
 
     def decide_state(self, state, seat):
         """The agent's answer, or a NoAnswer(`TIMEOUT`) past the deadline."""
-        import threading
-        import time
-        from taash.interpreter.playout import NoAnswer
         bank = self.bank.setdefault(seat, float(self.bank_ms))
         allowed = self.move_ms + bank
         alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
@@ -133,7 +126,6 @@ def make_bot(factory, name: str, variant):
     """An agent of bot ``name`` from its ``factory`` (`bot_factory`). Raises LadderError
     naming the bot and what went wrong: the factory's own error when it raised, or that it
     gave no agent."""
-    from ..registry import UnknownBotError
     try:
         return factory(variant)
     except Exception as e:
@@ -155,8 +147,6 @@ def play_game(variant, factories: dict, spec: GameSpec, options=None, move_ms: i
     decision past its time) gets ``state.default_action()`` (docs/protocol.md) and
     counts; a bot whose ``decide`` raises is named once per game in a log warning, one
     line. Raises LadderError when a factory fails (the bot's name and the error)."""
-    import logging
-    from taash.interpreter.playout import ERROR, play
     bots = {}
     for name in dict.fromkeys(spec.bots):
         bots[name] = TimedAgent(make_bot(factories[name], name, variant), move_ms, bank_ms)
@@ -235,10 +225,10 @@ class InProcessRunner:
             return
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
                                    initargs=(self.variant_name, self.options, self.specs, self.limits))
-        yield from _drain(pool, _worker_play, specs, workers)
+        yield from drain(pool, _worker_play, specs, workers)
 
 
-def _drain(pool, fn, specs, workers):
+def drain(pool, fn, specs, workers):
     """Run ``fn`` over ``specs`` in ``pool`` with at most ``2 * workers`` queued; yield the
     results as they come; on an early exit (an error, Ctrl-C) cancel what is queued."""
     it = iter(specs)
@@ -259,110 +249,3 @@ def _drain(pool, fn, specs, workers):
         for fut in running:
             fut.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-# -- the arena over gRPC ------------------------------------------------------------------
-def read_admin_token(data_dir) -> str:
-    """The arena's admin token from ``DATA_DIR/admin-token``. Raises LadderError."""
-    path = os.path.join(data_dir, "admin-token")
-    try:
-        with open(path) as f:
-            tok = f.read().strip()
-    except OSError:
-        tok = ""
-    if not tok:
-        raise LadderError(f"no admin token at {path}: start the arena with `taash arena serve --data {data_dir}`, "
-                          "or pass the --data directory it uses")
-    return tok
-
-
-class ArenaRunner:
-    """Games played by the arena at ``server`` (host:port) between connected bots.
-    ``admin_token``: the arena's admin token; ``wait_s``: how long the arena waits for a
-    seated bot to connect; ``time_control``: optional dict of move_ms, bank_ms, grace_ms,
-    max_strikes (ms) for every game."""
-
-    name = "arena"
-
-    def __init__(self, server: str, admin_token: str, variant_name: str, options: dict | None = None,
-                 wait_s: float = 30.0, time_control: dict | None = None):
-        import grpc
-        from ..pb import arena_pb2_grpc
-        self.server, self.variant_name = server, variant_name
-        self.options = dict(options or {})
-        self.variant = load_variant(variant_name, self.options or None)
-        self.wait_s = wait_s
-        self.tc = dict(time_control or {})
-        self.md = [("authorization", f"Bearer {admin_token}")]
-        self.channel = grpc.insecure_channel(server)
-        self.stub = arena_pb2_grpc.ArenaStub(self.channel)
-
-    def _error(self, e) -> LadderError:
-        import grpc
-        code = e.code()
-        if code == grpc.StatusCode.UNAVAILABLE:
-            return LadderError(f"cannot reach the arena at {self.server}: is `taash arena serve` running?")
-        return LadderError(f"the arena at {self.server} said: {code.name.lower().replace('_', ' ')}: {e.details()}")
-
-    def connected(self) -> dict[str, int]:
-        """Bots with a token in the arena, and how many live connections each has."""
-        import grpc
-        from ..pb import arena_pb2 as apb
-        try:
-            rep = self.stub.ListBots(apb.ListBotsRequest(), metadata=self.md, timeout=10)
-        except grpc.RpcError as e:
-            raise self._error(e) from None
-        return {b.name: b.connections for b in rep.bots}
-
-    def bots(self) -> list[str]:
-        """The bots connected to the arena now."""
-        return sorted(b for b, n in self.connected().items() if n > 0)
-
-    def check(self, names) -> None:
-        """Raise LadderError if a bot in ``names`` has no token in the arena (a bot that is
-        registered but not connected yet gets ``wait_s`` seconds in each game)."""
-        known = self.connected()
-        missing = sorted(set(names) - set(known))
-        if missing:
-            raise LadderError(f"the arena at {self.server} has no bot named {', '.join(missing)}: "
-                              "issue a token with `taash arena token NAME` and start the bot")
-
-    def play(self, spec: GameSpec) -> GameResult:
-        """Ask the arena for one game and wait for its result. Raises LadderError."""
-        import grpc
-        from ..pb import arena_pb2 as apb
-        from ..pb import messages_pb2 as pb
-        tc = pb.TimeControl(**{k: int(v) for k, v in self.tc.items()})
-        req = apb.MatchRequest(variant=self.variant_name,
-                               options_json=json.dumps(self.options) if self.options else "",
-                               bots=list(spec.bots), matches=1, seed=spec.seed, time_control=tc,
-                               wait_ms=int(self.wait_s * 1000), parallel=1, max_deals=spec.deals)
-        game = None
-        try:
-            for up in self.stub.RunMatches(req, metadata=self.md):
-                if up.WhichOneof("update") == "game":
-                    game = up.game
-        except grpc.RpcError as e:
-            raise self._error(e) from None
-        if game is None:
-            raise LadderError(f"the arena at {self.server} ended game {spec.key} without a result")
-        if game.error:
-            raise LadderError(f"game {spec.key} failed in the arena ({game.game_id}): {game.error}")
-        record = None
-        if game.record:
-            try:
-                with open(game.record) as f:
-                    record = json.load(f)
-            except (OSError, ValueError):
-                record = None   # an arena on another host: its path is not ours
-        return GameResult(spec.key, tuple(game.bots), list(game.score), game.deals, record,
-                          arena_game=game.game_id, record_path=game.record, faults=game.faults)
-
-    def results(self, specs: list[GameSpec], workers: int = 1):
-        """Play ``specs``, ``workers`` games at once; yield each GameResult as it ends."""
-        pool = ThreadPoolExecutor(max_workers=max(1, workers))
-        yield from _drain(pool, self.play, specs, max(1, workers))
-
-    def close(self) -> None:
-        """Close the channel."""
-        self.channel.close()

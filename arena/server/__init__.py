@@ -2,8 +2,10 @@
 games through the engine's public contract and records every game.
 
 By concern: `wire` (the gRPC service, auth, serve/start/stop), `hosting` (connections,
-seats, pending decisions, time control, fault policy; no gRPC), `events` (public events
-and spectators), `persist` (what a game's end writes).
+the games' drive, the fault policy; no gRPC), `game` (a game's data: seats, the pending
+decision, time control), `faults` (verdict counting and limits), `events` (public events
+and spectators), `framing` (messages serialized once), `persist` (what a game's end
+writes, and the recovery of games cut by a crash).
 
     server = ArenaServer(SQLiteStore("arena-data"))
     port = await server.start("127.0.0.1", 50051)
@@ -13,8 +15,8 @@ and spectators), `persist` (what a game's end writes).
 
 from ..gcpolicy import tune_gc
 from .events import Behind, Feed, Spectators
-from .hosting import (PROTOCOL, PUBLIC_FAULTS, SEND_LIMIT, VERSION, Arena, Connection, Game, Pending,
-                      Seat, TimeControl)
+from .game import Game, Pending, Seat, TimeControl
+from .hosting import PROTOCOL, PUBLIC_FAULTS, SEND_LIMIT, VERSION, Arena, Connection
 from .wire import SERVER_OPTIONS, SERVICE, ArenaServer, deal_secret, serve
 
 __all__ = ["Arena", "ArenaServer", "Behind", "Connection", "Feed", "Game", "Pending", "PROTOCOL",

@@ -22,11 +22,12 @@ import time
 from collections import deque
 from itertools import islice
 
+from ..errors import ArenaError
 from ..pb import messages_pb2 as pb
 from . import framing
 
 
-class Behind(Exception):
+class Behind(ArenaError):
     """A reader asked for events the feed no longer keeps: ``missed`` of them."""
 
     def __init__(self, missed: int):

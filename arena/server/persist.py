@@ -7,7 +7,10 @@ import logging
 import time
 from dataclasses import asdict
 
+from taash.interpreter import Match, load_variant
+
 from ..store import Store, StoreError
+from .game import Game, TimeControl
 
 log = logging.getLogger("taash.arena")
 
@@ -17,7 +20,7 @@ def _iso(t: float) -> str:
 
 
 def record_of(game, unfinished: dict | None, error: str | None) -> tuple[dict, dict]:
-    """The record of ``game`` (a hosting.Game whose match has ended or been cut short;
+    """The record of ``game`` (a game.Game whose match has ended or been cut short;
     ``unfinished``: the deal log of a deal in progress) and its GameResult fields as a
     dict (game_id, seed, bots, deals, score, winners, complete, faults, record: "",
     error). Reads the engine's Match: call it on the event loop."""
@@ -109,8 +112,6 @@ def recover(store: Store) -> list[dict]:
     replays with `taash replay`. Returns their GameResult dicts (see `record_of`); a game
     whose variant no longer loads, or whose record cannot be saved, is logged and kept
     for a later start."""
-    from taash.interpreter import Match, load_variant
-    from .hosting import Game, TimeControl
     out = []
     for game_id, entries in store.journals().items():
         head, deals = entries[0], entries[1:]

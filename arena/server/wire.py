@@ -25,7 +25,7 @@ from taash.interpreter import VariantError, load_variant, shipped_variants
 
 from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
-from ..store import Store, StoreError
+from ..store import SQLiteStore, Store, StoreError
 from . import persist
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
@@ -618,7 +618,6 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     messages not read is dropped as a fault (CRASHED); ``private_watch``: watching needs
     the token of DATA/watch-token (made on first use) or the admin token. Raises
     StoreError or OSError for a bad data directory or address."""
-    from ..store import SQLiteStore
     store = SQLiteStore(data_dir)
     try:
         lock = _lock(Path(data_dir))

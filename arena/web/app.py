@@ -26,6 +26,7 @@ from aiohttp import web
 from taash.interpreter import RecordError, VariantError
 
 from .data import BadRecord, Site, card_parts, chart_svg, game_view
+from .live import LiveHub
 
 HERE = Path(__file__).parent
 PER_PAGE = 24   # live tables on one page (the rest are listed, page by page)
@@ -57,7 +58,6 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
     app = web.Application()
     hub = None
     if arena:
-        from .live import LiveHub
         hub = LiveHub(arena, token=watch_token)
 
         async def start(app):

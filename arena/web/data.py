@@ -1,5 +1,5 @@
-"""What the pages show, read from the ladder store (arena/ladder/store.py) and the arena's
-data directory (arena/store.py: records/<game_id>.json): standings, a chart, head-to-head,
+"""What the pages show, read from the ladder store (arena/store/ladder.py) and the arena's
+data directory (arena/store/arena.py: records/<game_id>.json): standings, a chart, head-to-head,
 a bot's games and faults, and a recorded game replayed deal by deal for the viewer.
 
 Everything here is plain data (JSON-ready dicts and lists); the templates draw it.
@@ -11,7 +11,11 @@ import json
 import math
 from pathlib import Path
 
+from taash.interpreter import load_variant, replay
+
+from ..errors import ArenaError
 from ..ladder.ratings import Z95, game_teams, initial_rating
+from ..store import SQLiteStore, has_arena
 
 SUITS = {"S": ("\u2660", "black"), "H": ("\u2665", "red"), "D": ("\u2666", "red"), "C": ("\u2663", "black")}
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
@@ -27,7 +31,7 @@ def card_parts(text: str) -> tuple[str, str, str]:
     return ("10" if rank == "T" else rank), sym, colour
 
 
-class BadRecord(Exception):
+class BadRecord(ArenaError):
     """A record file that cannot be shown: not JSON, or not a JSON object."""
 
 
@@ -53,7 +57,6 @@ class Site:
     # -- sources ---------------------------------------------------------------------
     def arena_store(self):
         """The arena's SQLiteStore of ``data_dir`` if it has one (opened once), else None."""
-        from ..store import SQLiteStore, has_arena
         if self._arena is None and self.data_dir and has_arena(self.data_dir):
             self._arena = SQLiteStore(self.data_dir)
         return self._arena
@@ -62,7 +65,7 @@ class Site:
         return self.ladder.variants() if self.ladder else []
 
     def arena_games(self) -> list[dict]:
-        """The arena's finished games, newest first (arena/store.py `games`)."""
+        """The arena's finished games, newest first (arena/store/arena.py `games`)."""
         st = self.arena_store()
         return list(reversed(st.games())) if st else []
 
@@ -116,7 +119,6 @@ class Site:
         {"bots": [...], "cells": {a: {b: {"w", "d", "l", "diff"}}}}, diff being the sum of
         a's team's score minus b's team's (the duplicate result when the ladder plays
         duplicate: card luck cancels over the seatings)."""
-        from taash.interpreter import load_variant
         v = load_variant(variant)
         cells: dict[str, dict[str, dict]] = {}
         bots: set[str] = set()
@@ -241,7 +243,6 @@ def game_view(rec: dict, bots=None) -> dict:
     "players", "bots", "score", "deals": [{"dealer", "hands" (per seat, as dealt), "widow",
     "steps": [{"seat", "text", "kind", "card", "trick"}], "tricks" ([{leader, cards, winner}]),
     "result", "verdicts"}]}. Raises RecordError / VariantError as `replay` does."""
-    from taash.interpreter import replay
     m = replay(rec)
     arena = rec.get("arena") or {}
     bots = list(bots or arena.get("bots") or [])

@@ -14,6 +14,9 @@ import asyncio
 import json
 import logging
 
+from ..pb import arena_pb2 as apb
+from ..pb import messages_pb2 as pb
+
 log = logging.getLogger("taash.web")
 
 
@@ -165,8 +168,6 @@ class LiveHub:
 
     async def _run(self) -> None:
         import grpc
-        from ..pb import arena_pb2 as apb
-        from ..pb import messages_pb2 as pb
         while True:
             try:
                 async with grpc.aio.insecure_channel(self.addr, options=[("grpc.max_receive_message_length", 8 << 20)]) as ch:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .app import environment
 from .data import Site, chart_svg
 
 HERE = Path(__file__).parent
@@ -14,7 +15,6 @@ HERE = Path(__file__).parent
 def write_report(site: Site, out, variants=None) -> Path:
     """Write the report of ``variants`` (default: every ladder of ``site``) to ``out``.
     Returns the path. Raises ValueError when there is no ladder, OSError on writing."""
-    from .app import environment
     variants = variants or site.variants()
     if not variants:
         raise ValueError("no ladder to report: run one first (taash ladder run)")

@@ -167,7 +167,7 @@ def test_spectators_see_public_events_only(server):
     assert [json.loads(e.result_json)["points"] for e in ends] == \
         [d["points"] for d in replay_json(m["record"])["deals"]]
     assert events[-1].game_ended.seed == 11 and events[-1].game_ended.record == m["record"]
-    from taash.arena.cli_arena import describe_event       # what `taash arena watch` prints
+    from taash.arena.cli.arena import describe_event       # what `taash arena watch` prints
     lines = [describe_event(ev) for ev in events]
     assert lines[0].endswith("game started: 28, seats h1, h2, h1, h2")
     assert any(line.endswith(": trump-card") for line in lines)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from taash.arena.bots import ObservationRandomBot, RandomBot, VariantHeuristicBot
-from taash.arena.heuristic import HeuristicBot
+from taash.arena.bots.heuristic import VariantHeuristicBot
+from taash.arena.bots.random import ObservationRandomBot, RandomBot
+from taash.arena.bots.heuristic import HeuristicBot
 from taash.arena.sdk import GameInfo
 from taash.interpreter.actions import default_of as default_action   # State.default_action among given actions
 from taash.interpreter import Match, load_variant, shipped_variants

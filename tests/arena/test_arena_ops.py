@@ -66,7 +66,7 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_a_killed_main_job_ends_the_arena_and_the_bots(tmp_path, how):
-    job = subprocess.Popen([sys.executable, "-m", "taash.arena.mainjob", "--data", str(tmp_path / "run"),
+    job = subprocess.Popen([sys.executable, "-m", "taash.arena.cli.mainjob", "--data", str(tmp_path / "run"),
                             "--variants", "29", "--deals", "4000", "--no-node", "--bhoos-deals", "0"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
     try:

@@ -287,7 +287,7 @@ def test_served_reveals_as_the_protocol_wants():
     """A served bot that asks for the reveal: as the declarer (it knows the trump) it
     answers the reveal and its card at once; any other seat the reveal alone, and plays
     when asked again with the trump known (docs/http-bots.md, "The reveal")."""
-    from taash.arena import registry
+    from taash.arena.bots import registry
     from taash.arena.http.serve import Served
     registry.register("test-exposer", lambda v: _Exposer(), replace=True)
     try:

@@ -11,7 +11,7 @@ import pytest
 
 from tests.helpers import ROOT
 
-from taash.arena.registry import resolve
+from taash.arena.bots.registry import resolve
 from taash.interpreter import Match, load_variant, shipped_variants
 from taash.interpreter.playout import play
 

@@ -1,4 +1,4 @@
-"""The bot registry (arena/registry.py): names resolve, unknown ones are one clear line
+"""The bot registry (arena/bots/registry.py): names resolve, unknown ones are one clear line
 listing the registered names, and a bot of one module registered once plays by name in
 `taash simulate --bots` and in an in-process ladder."""
 
@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from taash.arena import registry
+from taash.arena.bots import registry
 from taash.arena.cli import main as taash_main
-from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
+from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, run_ladder
+from taash.arena.store import open_ladder_store
 from taash.arena.ladder.runners import parse_bot_spec
 from taash.interpreter import Match, load_variant
 
@@ -80,7 +81,7 @@ def test_specs_and_aliases():
     with pytest.raises(registry.UnknownBotError, match="bad bot name"):
         registry.resolve("no good=heuristic")
     with pytest.raises(ValueError, match="already registered"):
-        registry.register("random", "taash.arena.bots:random_bot")
+        registry.register("random", "taash.arena.bots.random:random_bot")
 
 
 def test_simulate_seats_registered_bots_by_name():
@@ -111,7 +112,7 @@ def test_a_one_module_bot_registered_once_plays_in_simulate_and_the_ladder(examp
     out = json.loads(capsys.readouterr().out)
     assert out["bots"] == ["last", "random", "last", "random"] and out["deals"] == 3
     assert out["faults"] == [0, 0, 0, 0]
-    store = open_store(None, tmp_path / "ladder")
+    store = open_ladder_store(None, tmp_path / "ladder")
     s = run_ladder(store, InProcessRunner("28", {"last": "last", "random": "random"}), ["last", "random"], 8,
                    LadderSettings(seed=2, game_deals=2))
     assert sorted(x.bot for x in s.standings) == ["last", "random"]
@@ -164,7 +165,7 @@ def test_a_factory_that_gives_no_agent_is_one_clear_error(factory, words):
 
 def test_the_random_bot_refuses_an_empty_choice():
     # with no legal action there is nothing to draw (a draw below 0 would never end)
-    from taash.arena.bots import RandomBot
+    from taash.arena.bots.random import RandomBot
     with pytest.raises(ValueError, match="no legal action"):
         RandomBot(0).decide({}, [])
 
@@ -174,7 +175,7 @@ def test_the_random_bot_as_a_state_agent_draws_as_randrange():
     # Random(seed), whatever the number of legal actions (1, powers of two, between)
     import random
 
-    from taash.arena.bots import RandomBot
+    from taash.arena.bots.random import RandomBot
 
     class At:   # what decide_state reads of a State
         def __init__(self, legal):

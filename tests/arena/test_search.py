@@ -1,4 +1,4 @@
-"""The search bot (arena/search.py): legal answers on every shipped variant, its time
+"""The search bot (arena/bots/search.py): legal answers on every shipped variant, its time
 budget, determinism for a seed, the arena path (a State rebuilt from the observation
 alone), and one match over the arena with `taash bot search` as a process."""
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from taash.arena.search import SearchBot, rebuild
+from taash.arena.bots.search import SearchBot, rebuild
 from taash.arena.sdk import GameInfo
 from taash.interpreter import Match, State, load_variant, shipped_variants
 
@@ -125,8 +125,8 @@ def test_one_match_over_the_arena(tmp_path):
 @pytest.mark.parametrize("name", ["28", "56", "304-solo", "house/56-cot"])
 def test_too_few_rollouts_to_tell_actions_apart_play_the_heuristic_action(name):
     """The heuristic's action is the prior: with 3 rollouts no other action is tried in
-    two worlds, so the bot plays what the heuristic bot plays (arena/heuristic.py)."""
-    from taash.arena.bots import heuristic_bot
+    two worlds, so the bot plays what the heuristic bot plays (arena/bots/heuristic.py)."""
+    from taash.arena.bots.heuristic import heuristic_bot
     for v, st in random_states(name, 8, seed=5):
         seat = st.to_act
         h = heuristic_bot(v)
@@ -142,7 +142,7 @@ def test_too_few_rollouts_to_tell_actions_apart_play_the_heuristic_action(name):
 def test_leaves_the_heuristic_action_only_for_a_significant_lead():
     """With 400 rollouts the bot may play another action than the heuristic's, and then
     only when its mean lead over it in the same worlds exceeds PRIOR_Z standard errors."""
-    from taash.arena.search import PRIOR_Z
+    from taash.arena.bots.search import PRIOR_Z
     moved = 0
     for v, st in random_states("29", 12, seed=8):
         bot = SearchBot(v, seed=4, budget_ms=None, playouts=400)
@@ -158,7 +158,7 @@ def test_auction_searches_the_lowest_bid_of_each_denomination():
     """56's opening call (docs/rules.md §56.4: the eldest must bid 28..56 in S, H, D, C, NT or
     NOES, two forms for a suit): the bot searches the six bids of 28 and, when the
     heuristic bids higher, its number in every denomination: 6 or 12 arms, not 114."""
-    from taash.arena.bots import heuristic_bot
+    from taash.arena.bots.heuristic import heuristic_bot
     v = load_variant("56")
     for seed in range(4):
         st = Match(v, seed).new_deal()
@@ -173,7 +173,7 @@ def test_a_hidden_trump_is_inferred_from_the_declarers_hand():
     face down from its first four cards JH 9H AH 7S. To a defender the choice is hidden;
     a world in which the card is a heart (the longest suit, the rollout's choice) keeps
     weight 1, one in which it is 7S weighs TRUMP_EPS."""
-    from taash.arena.search import TRUMP_EPS
+    from taash.arena.bots.search import TRUMP_EPS
     v = load_variant("28")
     deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
     eldest = State(v, dealer=0, hands=[deck[i::4] for i in range(4)]).to_act
@@ -197,7 +197,7 @@ def test_rollouts_ask_for_the_exposure_to_take_a_trick_with_points():
     trump); the next seat, void in spades and holding KH, may ask for the exposure. The
     rollout asks when the declarer leads JS (3 points, the declarer's side holds the
     trick), not when it leads 8S (no points, and two seats are still to play)."""
-    from taash.arena.search import Rollout
+    from taash.arena.bots.search import Rollout
     v = load_variant("28")
     deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
     eldest = State(v, dealer=0, hands=[deck[i::4] for i in range(4)]).to_act
@@ -222,7 +222,7 @@ def test_rollouts_call_the_strongest_trump_not_held():
     150; it names clubs and calls a partner. Holding JC and 9C (clubs rank J 9 A T K Q 8
     7), the rollout's declarer calls AC, the strongest club it lacks; holding JC alone,
     9C."""
-    from taash.arena.search import Rollout
+    from taash.arena.bots.search import Rollout
     v = load_variant("304")
     deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
     r = Rollout(v)
@@ -240,8 +240,8 @@ def test_rollouts_declare_a_marriage_that_moves_the_target():
     """304 (docs/rules.md §304.9): wherever a seat may show a marriage the rollout shows it, and
     the declarer's target moves by 20 (40 in trump): down when shown by the declarer's
     side, up when shown by a defender. Never a slam (§304.10: a wager). (The rollouts'
-    declarations are a switch, TAASH_SEARCH_DECLARE, off by default.)"""
-    from taash.arena.search import Rollout
+    declarations are a setting, `declare`, off by default.)"""
+    from taash.arena.bots.search import Rollout
     v = load_variant("304")
     r = Rollout(v, declare=True)
     seen = 0
@@ -261,3 +261,35 @@ def test_rollouts_declare_a_marriage_that_moves_the_target():
         at.apply_id(a.id)
         assert at.target == before + (-amount if ours else amount)
     assert seen >= 3
+
+
+def test_settings_are_arguments():
+    """The factory passes its settings to SearchBot; a setting out of range is refused;
+    `prior_z` 0 searches with no prior."""
+    from taash.arena.bots.search import SearchBot, search_bot
+    v = load_variant("28")
+    bot = search_bot(v, 3, budget_ms=None, playouts=8, prior_z=0, trump_eps=1, greedy=0.5, declare=True)
+    assert (bot.budget_ms, bot.playouts, bot.prior_z, bot.trump_eps) == (None, 8, 0, 1)
+    assert bot.rollout.greedy == 0.5
+    assert [str(v.actions[i]) for i in bot.rollout.helpful] == ["declare pair"]   # 28's pair (docs/rules.md §28.10)
+    assert search_bot(v).rollout.helpful == frozenset()
+    for bad in ({"prior_z": -1}, {"trump_eps": 1.5}, {"greedy": -0.1}):
+        with pytest.raises(ValueError):
+            SearchBot(v, 0, **bad)
+    st = next(st for _, st in random_states("28", 50, 1) if len(st.legal_ids()) > 1)
+    bot.decide_state(st.copy(), st.to_act)
+    assert bot.stats["prior"] is None and bot.stats["playouts"] == 8
+
+
+def test_taash_bot_takes_the_search_settings_for_the_search_bot_only():
+    """`taash bot heuristic --playouts 5`: a usage error (exit 2, one line) before any
+    connection; a bad value is argparse's error."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "bot", "heuristic", "--playouts", "5",
+                        "--token", "t"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "taash: error: --playouts: settings of the search bot, not of 'heuristic'"
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "bot", "search", "--trump-eps", "2",
+                        "--token", "t"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "argument --trump-eps: must be from 0 to 1, not 2" in r.stderr

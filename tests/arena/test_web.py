@@ -15,7 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from taash.arena.ladder.ratings import BotStanding, GameResult
 from taash.arena.ladder.schedule import GameSpec
-from taash.arena.ladder.store import SQLiteLadderStore
+from taash.arena.store import SQLiteLadderStore
 from taash.arena.web.app import make_app
 from taash.arena.web.data import Site, card_parts, game_view
 from taash.arena.web.live import apply_event
@@ -254,7 +254,7 @@ def test_the_pages_create_no_ladder_where_there_is_none(tmp_path):
     # without a ladder stays without one
     from argparse import Namespace
 
-    from taash.arena.web.cli import _site
+    from taash.arena.cli.web import _site
     site = _site(Namespace(store=None, data=str(tmp_path)))
     assert site.ladder is None and site.variants() == []
     assert list(tmp_path.iterdir()) == []
@@ -289,7 +289,7 @@ def test_a_ladder_made_after_the_pages_started_shows(tmp_path):
     # from a fresh-eyes tester: `taash arena serve --web`, then a ladder: the pages said
     # "No ladder yet" and /ladder/56 was 404 until the web process was started again
     import argparse
-    from taash.arena.web.cli import _site
+    from taash.arena.cli.web import _site
     site = _site(argparse.Namespace(store=None, data=str(tmp_path)))
     assert site.ladder is None and site.variants() == []
     assert list(tmp_path.iterdir()) == []          # the pages made nothing

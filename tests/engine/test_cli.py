@@ -420,3 +420,95 @@ def test_rules_diff_of_a_copy_that_kept_its_title_names_both(tmp_path):
     assert r.returncode == 0, r.stderr
     head = r.stdout.splitlines()[0]
     assert head == f"# Twenty-nine ({copy}): how it differs from Twenty-nine (29)"
+
+
+# -- the core install: no extras -------------------------------------------------------------
+
+# runs `taash` with the optional libraries unimportable, as in an install without extras
+NO_EXTRAS = """
+import importlib.abc, sys
+BLOCK = {"grpc", "grpc_health", "grpc_reflection", "google", "openskill", "aiohttp", "jinja2",
+         "markupsafe", "matplotlib", "ray"}
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in BLOCK:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Block())
+from taash.arena.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def taash_core(*args, cwd=ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
+    return subprocess.run([sys.executable, "-c", NO_EXTRAS, *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_engine_commands_need_no_extra(tmp_path):
+    """check, simulate (with the heuristic and search bots), replay, variants, rules and
+    proto run with none of grpc, protobuf, aiohttp, openskill, jinja2, matplotlib, ray."""
+    assert taash_core("check", "29").stdout == "29: ok\n"
+    rec = tmp_path / "m.json"
+    r = taash_core("simulate", "28", "--deals", "1", "--json", "--bots", "heuristic,search,random,random",
+                   "--record", rec)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["deals"] == 1
+    r = taash_core("replay", rec)
+    assert r.returncode == 0 and r.stdout.startswith("Twenty-eight (28), seed 0: 1 deals"), r.stderr
+    assert "29" in taash_core("variants").stdout.split()
+    assert taash_core("rules", "28").stdout.startswith("# Twenty-eight")
+    r = taash_core("proto", "--out", tmp_path / "contract")
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("args,command,extra", [
+    (["arena", "serve", "--data", "D"], "taash arena serve", "arena"),
+    (["bot", "random", "--token", "t"], "taash bot", "arena"),
+    (["ladder", "run", "--variant", "29", "--data", "D"], "taash ladder run", "arena"),
+    (["ladder", "report", "--data", "D"], "taash ladder report", "web"),
+    (["web", "--data", "D"], "taash web", "web"),
+    (["serve", "http", "--bot", "random"], "taash serve http", "arena")])
+def test_a_command_without_its_extra_says_which_in_one_line(args, command, extra, tmp_path):
+    """Exit 2, one line naming the command and the extra to install, no traceback."""
+    (tmp_path / "D").mkdir()
+    r = taash_core(*args, cwd=tmp_path)
+    assert r.returncode == 2
+    assert_one_clear_error(r, f"{command}: needs the {extra} extra: pip install 'taash[{extra}]'")
+
+
+def test_arena_token_needs_no_extra(tmp_path):
+    """`taash arena token` only writes the data directory."""
+    r = taash_core("arena", "token", "bob", "--data", tmp_path / "d")
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.strip()) > 20
+
+
+# -- proto ------------------------------------------------------------------------------------------
+
+def test_proto_writes_the_contract_that_protoc_compiles(tmp_path):
+    """`taash proto --out DIR` writes the two .proto files and the observation schema as
+    shipped (proto/), and protoc -I DIR compiles them."""
+    out = tmp_path / "contract"
+    r = taash("proto", "--out", out)
+    assert r.returncode == 0, r.stderr
+    rels = ["taash/arena/v1/arena.proto", "taash/arena/v1/messages.proto", "observation.schema.json"]
+    assert r.stdout.split() == [str(out / p) for p in rels]
+    for p in rels:
+        assert (out / p).read_bytes() == (ROOT / "proto" / p).read_bytes()
+    grpc_tools = pytest.importorskip("grpc_tools")
+    from grpc_tools import protoc
+    include = Path(grpc_tools.__file__).parent / "_proto"
+    gen = tmp_path / "gen"
+    gen.mkdir()
+    code = protoc.main(["protoc", f"-I{out}", f"-I{include}", f"--python_out={gen}",
+                        str(out / rels[0]), str(out / rels[1])])
+    assert code == 0
+    assert (gen / "taash/arena/v1/arena_pb2.py").is_file() and (gen / "taash/arena/v1/messages_pb2.py").is_file()
+
+
+def test_proto_out_must_be_a_folder(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("")
+    assert_one_clear_error(taash("proto", "--out", f), "taash: error: --out", "not a folder")
+    assert taash("proto", "--out", f).returncode == 2

@@ -241,3 +241,17 @@ def test_installed_variants_and_rules(installed):
     head = r.stdout.splitlines()[0]
     assert "Twenty-nine from 16" in head and "differs from Twenty-nine" in head
     assert "16 to 29" in r.stdout and "15 to 29" in r.stdout  # mine, then 29's (docs/rules.md §29.4)
+
+
+@pytest.mark.slow
+def test_installed_proto_and_a_command_without_its_extra(installed):
+    """The core install writes the wire contract (package data taash.proto); a command
+    that needs the arena extra says so in one line, exit 2."""
+    bindir, work = installed[2], installed[4]
+    taash = bindir / "taash"
+    _run([taash, "proto", "--out", "contract"], cwd=work)
+    for rel in ("taash/arena/v1/arena.proto", "taash/arena/v1/messages.proto", "observation.schema.json"):
+        assert (work / "contract" / rel).read_bytes() == (REPO / "proto" / rel).read_bytes()
+    r = _run([taash, "arena", "serve", "--data", "d"], cwd=work, check=False)
+    assert r.returncode == 2
+    assert r.stderr == "taash arena serve: needs the arena extra: pip install 'taash[arena]'\n"

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, open_store, recompute, run_ladder
+from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, recompute, run_ladder
+from taash.arena.store import open_ladder_store
 from taash.arena.ladder import cluster
 from taash.interpreter import load_variant
 from tests.helpers import ROOT
@@ -31,7 +32,7 @@ def killer(variant, seed=0):
     """A bot that plays as ``heuristic`` and, on a Ray worker of this module once the
     test has armed it (file ``armed`` in $TAASH_TEST_KILL_DIR), SIGKILLs its own worker
     process at the third game it is seated in, once (file ``fired`` holds the pid)."""
-    from taash.arena.bots import heuristic_bot
+    from taash.arena.bots.heuristic import heuristic_bot
     d = os.environ.get(KILL_DIR)
     if d and os.path.exists(os.path.join(d, "armed")):
         with open(os.path.join(d, "calls"), "a") as f:
@@ -71,7 +72,7 @@ def standings(store, ref):
 
 
 def local_ladder(tmp_path, variant, deals, settings, bots=BOTS):
-    store = open_store(None, tmp_path / f"local-{variant.replace('/', '_')}")
+    store = open_ladder_store(None, tmp_path / f"local-{variant.replace('/', '_')}")
     run_ladder(store, InProcessRunner(variant, bots), list(bots), deals, settings)
     return store
 
@@ -84,7 +85,7 @@ def local_ladder(tmp_path, variant, deals, settings, bots=BOTS):
 ])
 def test_the_same_standings_on_ray_as_locally(ray_cpus2, tmp_path, variant, settings, deals):
     local = local_ladder(tmp_path, variant, deals, settings)
-    store = open_store(None, tmp_path / "ray")
+    store = open_ladder_store(None, tmp_path / "ray")
     # one game per task: many tasks, ending in any order on the 2 workers
     runner = cluster.RayRunner(variant, BOTS, task_games=1)
     s = run_ladder(store, runner, list(BOTS), deals, settings)
@@ -99,7 +100,7 @@ def test_the_same_standings_on_ray_as_locally(ray_cpus2, tmp_path, variant, sett
 @pytest.mark.slow
 @pytest.mark.parametrize("variant,how", [("28", {"deals": 45}), ("56", {"matches": 9})])
 def test_simulate_on_ray_gives_the_local_summary(ray_cpus2, variant, how):
-    from taash.arena.cli import simulate
+    from taash.arena.simulation import simulate
     bots = ["heuristic", "random"] * (load_variant(variant).players // 2)
     _, local = simulate(load_variant(variant), how.get("matches"), how.get("deals"), 5, bots=bots, keep=False)
     far = cluster.simulate_ray(variant, how.get("matches"), how.get("deals"), 5, bots=bots, task_matches=2)
@@ -118,7 +119,7 @@ def test_a_worker_killed_mid_run_loses_and_doubles_no_game(ray_cpus2, tmp_path):
     local = local_ladder(tmp_path, "28", 40, settings, bots)      # the killer never fires here
     (ray_cpus2 / "armed").write_text("1")
     try:
-        store = open_store(None, tmp_path / "ray")
+        store = open_ladder_store(None, tmp_path / "ray")
         s = run_ladder(store, cluster.RayRunner("28", bots, task_games=2), list(bots), 40, settings)
     finally:
         (ray_cpus2 / "armed").unlink()
@@ -135,7 +136,7 @@ def test_a_worker_killed_mid_run_loses_and_doubles_no_game(ray_cpus2, tmp_path):
 def test_the_driver_interrupted_resumes_where_it_stopped(ray_cpus2, tmp_path):
     settings = LadderSettings(seed=9, duplicate=True, game_deals=2)
     local = local_ladder(tmp_path, "29", 64, settings)
-    store = open_store(None, tmp_path / "ray")
+    store = open_ladder_store(None, tmp_path / "ray")
     seen = []
 
     def stop_at_third(ratings, event, deals_total):
@@ -150,7 +151,7 @@ def test_the_driver_interrupted_resumes_where_it_stopped(ray_cpus2, tmp_path):
     # the workers may have played every game before the third event is rated (they run
     # ahead of the driver): then the rerun plays none and resumes the rating alone
     assert len(store.events("29")) == 3 and 6 <= cut <= 32
-    again = run_ladder(open_store(None, tmp_path / "ray"), cluster.RayRunner("29", BOTS), list(BOTS), 64, settings)
+    again = run_ladder(open_ladder_store(None, tmp_path / "ray"), cluster.RayRunner("29", BOTS), list(BOTS), 64, settings)
     assert again.games_played == 32 - cut and (again.games_total, again.events_total) == (32, 16)
     assert standings(store, "29") == standings(local, "29")
 
@@ -190,7 +191,7 @@ def postgres_url():
 def test_a_ray_ladder_into_postgresql_equals_a_local_one_in_sqlite(ray_cpus2, postgres_url, tmp_path):
     settings = LadderSettings(seed=2, duplicate=True, game_deals=2)
     local = local_ladder(tmp_path, "28", 32, settings)
-    pg = open_store(postgres_url)
+    pg = open_ladder_store(postgres_url)
     pg.reset("28")
     s = run_ladder(pg, cluster.RayRunner("28", BOTS), list(BOTS), 32, settings)
     assert (s.games_total, s.events_total) == (16, 8)
@@ -227,11 +228,11 @@ def test_a_bot_a_worker_cannot_import_is_one_clear_error(ray_cpus2, tmp_path, mo
     # a module the driver imports from a folder on its own sys.path only
     mod = tmp_path / "mine"
     mod.mkdir()
-    (mod / "drivers_only_bot.py").write_text("from taash.arena.bots import random_bot as factory\n")
+    (mod / "drivers_only_bot.py").write_text("from taash.arena.bots.random import random_bot as factory\n")
     monkeypatch.syspath_prepend(str(mod))
     bots = {"mine": "mine=drivers_only_bot:factory", "random": "random"}
     with pytest.raises(LadderError) as e:
-        run_ladder(open_store(None, tmp_path / "s"), cluster.RayRunner("28", bots), list(bots), 8, LadderSettings())
+        run_ladder(open_ladder_store(None, tmp_path / "s"), cluster.RayRunner("28", bots), list(bots), 8, LadderSettings())
     msg = str(e.value)
     assert "\n" not in msg and "on Ray worker" in msg and "drivers_only_bot" in msg
 

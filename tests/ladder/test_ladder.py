@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from taash.arena.ladder import (GameResult, InProcessRunner, LadderError, LadderSettings, Ratings, open_store,
-                          recompute, run_ladder, seatings)
+from taash.arena.ladder import (GameResult, InProcessRunner, LadderError, LadderSettings, Ratings, recompute,
+                                run_ladder, seatings)
+from taash.arena.store import open_ladder_store
 from taash.arena.ladder.ratings import event_outcomes, game_teams, ranks_of
 from taash.arena.ladder.schedule import GameSpec, pairs_by_rating, plan_round, round_seed
 from taash.interpreter import load_variant, replay
@@ -36,7 +37,7 @@ def first_legal(variant):
 
 
 def ladder(tmp_path, variant, deals, bots=BOTS, **kw):
-    store = open_store(None, tmp_path)
+    store = open_ladder_store(None, tmp_path)
     settings = LadderSettings(**kw)
     summary = run_ladder(store, InProcessRunner(variant, bots), list(bots), deals, settings)
     return store, summary
@@ -172,8 +173,8 @@ def test_heuristic_ranks_above_random_on_every_variant(tmp_path, name):
 
 def test_same_seed_same_ladder_whatever_the_workers(tmp_path):
     bots = {**BOTS, "first": "tests.ladder.test_ladder:first_legal"}
-    a = open_store(None, tmp_path / "a")
-    b = open_store(None, tmp_path / "b")
+    a = open_ladder_store(None, tmp_path / "a")
+    b = open_ladder_store(None, tmp_path / "b")
     s = LadderSettings(seed=4, duplicate=True, game_deals=2)
     run_ladder(a, InProcessRunner("28", bots), list(bots), 24, s, workers=1)
     run_ladder(b, InProcessRunner("28", {**bots, "first": "tests.ladder.test_ladder:first_legal"}), list(bots), 24, s, workers=2)
@@ -207,7 +208,7 @@ def test_a_rerun_plays_nothing_twice_and_a_longer_one_extends(tmp_path):
     assert (again.games_played, again.games_total, again.events_total) == (0, 4, 4)
     more = run_ladder(store, InProcessRunner("29", BOTS), list(BOTS), 24, LadderSettings(seed=3, game_deals=4))
     assert (more.games_played, more.games_total, more.events_total) == (2, 6, 6)
-    fresh = open_store(None, tmp_path / "fresh")
+    fresh = open_ladder_store(None, tmp_path / "fresh")
     run_ladder(fresh, InProcessRunner("29", BOTS), list(BOTS), 24, LadderSettings(seed=3, game_deals=4))
     assert [s.to_json() for s in fresh.standings("29")] == [s.to_json() for s in store.standings("29")]
 
@@ -233,7 +234,7 @@ def test_new_bots_on_a_finished_ladder_are_told_to_extend_it(tmp_path):
 
 
 def test_the_store_never_keeps_a_game_or_an_event_twice(tmp_path):
-    store = open_store(str(tmp_path / "x.sqlite3"))
+    store = open_ladder_store(str(tmp_path / "x.sqlite3"))
     spec = GameSpec("r00000/a/b/s0", "r00000/a/b/s0", 0, 1, ("a", "b", "a", "b"), 1)
     res = GameResult(spec.key, spec.bots, [1, 0, 1, 0], 1, {"format": "taash-record/1"})
     assert store.save_game("29", spec, res, "test") is True
@@ -280,10 +281,10 @@ def test_killed_mid_run_the_rerun_loses_and_doubles_nothing(tmp_path):
     assert 12 <= cut < 100
     r = run_cli(*args)
     assert r.returncode == 0, r.stderr
-    store = open_store(None, data)
+    store = open_ladder_store(None, data)
     assert len(store.games("29")) == 100 and len(store.events("29")) == 50
     # the same as a ladder that was never stopped
-    fresh = open_store(None, tmp_path / "fresh")
+    fresh = open_ladder_store(None, tmp_path / "fresh")
     run_ladder(fresh, InProcessRunner("29", BOTS), list(BOTS), 400, LadderSettings(seed=11, duplicate=True, game_deals=4))
     assert [s.to_json() for s in store.standings("29")] == [s.to_json() for s in fresh.standings("29")]
     h = store.standings("29")[0]
@@ -353,8 +354,8 @@ def test_cli_errors_are_one_clear_line(tmp_path, args, code, message):
     (["plot"], 1, "no rated games to plot"),
 ])
 def test_cli_errors_of_a_database_without_that_ladder(tmp_path, args, code, message):
-    from taash.arena.ladder import open_store
-    open_store(None, tmp_path).close()
+    from taash.arena.store import open_ladder_store
+    open_ladder_store(None, tmp_path).close()
     r = run_cli(*args, "--data", str(tmp_path))
     assert r.returncode == code, r.stderr
     assert message in r.stderr and "Traceback" not in r.stderr

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from taash.arena.ladder import ArenaRunner, InProcessRunner, LadderError, LadderSettings, open_store, run_ladder
-from taash.arena.mainjob import Processes
+from taash.arena.ladder import InProcessRunner, LadderError, LadderSettings, run_ladder
+from taash.arena.ladder.arena_runner import ArenaRunner
+from taash.arena.store import open_ladder_store
+from taash.arena.cli.mainjob import Processes
 
 from tests.helpers import ROOT
 
@@ -41,13 +43,13 @@ def _admin(procs):
 def test_the_arena_plays_the_same_ladder_as_in_process(arena, tmp_path, name):
     settings = LadderSettings(seed=6, duplicate=True, game_deals=2)
     bots = ["heuristic", "random"]
-    grpc_store = open_store(None, tmp_path / "grpc")
+    grpc_store = open_ladder_store(None, tmp_path / "grpc")
     runner = ArenaRunner(arena.addr, _admin(arena), name)
     try:
         s = run_ladder(grpc_store, runner, bots, 12, settings, workers=3)
     finally:
         runner.close()
-    local = open_store(None, tmp_path / "local")
+    local = open_ladder_store(None, tmp_path / "local")
     run_ladder(local, InProcessRunner(name, {b: b for b in bots}), bots, 12, settings)
     assert [x.to_json() for x in grpc_store.standings(s.variant)] == [x.to_json() for x in local.standings(s.variant)]
     g_games = grpc_store.games(s.variant, records=True)
@@ -62,7 +64,7 @@ def test_the_arena_plays_the_same_ladder_as_in_process(arena, tmp_path, name):
 
 @pytest.mark.slow
 def test_a_missing_bot_is_a_clear_error_and_loses_nothing(arena, tmp_path):
-    store = open_store(None, tmp_path)
+    store = open_ladder_store(None, tmp_path)
     runner = ArenaRunner(arena.addr, _admin(arena), "28", wait_s=0.5)
     try:
         with pytest.raises(LadderError, match="no bot named nobody"):
@@ -96,7 +98,7 @@ def test_cli_ladder_through_the_arena_seats_every_connected_bot(arena, tmp_path)
     # ghost has a token but no connection: the default bots are the connected ones
     assert sorted(s["bot"] for s in out["standings"]) == ["heuristic", "random"]
     assert (out["games"], out["deals"]) == (4, 4)
-    g = next(iter(open_store(str(tmp_path / "l.sqlite3")).games("28").values()))
+    g = next(iter(open_ladder_store(str(tmp_path / "l.sqlite3")).games("28").values()))
     assert g.arena_game.startswith("g") and Path(g.record_path).parent == arena.data / "records"
 
 
@@ -115,10 +117,10 @@ def _our_processes(marker: str) -> list[str]:
 
 @pytest.mark.slow
 def test_make_run_main_job_short(tmp_path):
-    """`make run` runs `python -m taash.arena.mainjob`; this is the same with fewer deals."""
+    """`make run` runs `python -m taash.arena.cli.mainjob`; this is the same with fewer deals."""
     data = tmp_path / "run-data"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-m", "taash.arena.mainjob", "--data", str(data), "--deals", "6",
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli.mainjob", "--data", str(data), "--deals", "6",
                         "--game-deals", "1"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     out = r.stdout
@@ -129,7 +131,7 @@ def test_make_run_main_job_short(tmp_path):
     assert (data / "ladder.png").read_bytes()[:4] == b"\x89PNG"
     records = list((data / "records").glob("*.json"))
     assert records and json.loads(records[0].read_text())["format"] == "taash-record/1"
-    store = open_store(None, data)
+    store = open_ladder_store(None, data)
     for v in ("56", "28", "29", "304", "304-solo"):
         names = [s.bot for s in store.standings(v)]
         assert names.index("heuristic") < names.index("random"), (v, names)
@@ -141,7 +143,7 @@ def test_make_run_main_job_short(tmp_path):
     other = tmp_path / "mine"
     other.mkdir()
     (other / "keep.txt").write_text("x")
-    r2 = subprocess.run([sys.executable, "-m", "taash.arena.mainjob", "--data", str(other)], capture_output=True,
+    r2 = subprocess.run([sys.executable, "-m", "taash.arena.cli.mainjob", "--data", str(other)], capture_output=True,
                         text=True, cwd=ROOT, env=env, timeout=120)
     assert r2.returncode == 1 and "not made by the main job" in r2.stderr
     assert (other / "keep.txt").exists()

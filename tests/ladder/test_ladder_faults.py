@@ -12,7 +12,7 @@ import pytest
 
 from taash.arena.ladder import InProcessRunner, LadderError
 from taash.arena.ladder.schedule import GameSpec
-from taash.arena.registry import BotEntry
+from taash.arena.bots.registry import BotEntry
 from taash.interpreter import Match, load_variant, replay
 
 from tests.helpers import ROOT
@@ -104,8 +104,8 @@ def test_commands_that_read_a_ladder_create_none(tmp_path, command):
 
 
 def test_verify_with_nothing_to_verify_fails(tmp_path):
-    from taash.arena.ladder import open_store
-    open_store(None, tmp_path).close()          # a ladder database with no ladder in it
+    from taash.arena.store import open_ladder_store
+    open_ladder_store(None, tmp_path).close()          # a ladder database with no ladder in it
     r = run_cli("verify", "--data", str(tmp_path))
     assert r.returncode == 1 and "nothing to verify" in r.stderr
 

@@ -1,4 +1,4 @@
-"""The ladder store behind one interface: open_store's configuration strings, and the
+"""The ladder store behind one interface: open_ladder_store's configuration strings, and the
 same ladder in a PostgreSQL server as in SQLite (skipped where no server can be started)."""
 
 from __future__ import annotations
@@ -11,21 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from taash.arena.ladder import InProcessRunner, LadderSettings, SQLiteLadderStore, StoreError, open_store, recompute, run_ladder
-from taash.arena.ladder.store import _redact
+from taash.arena.ladder import InProcessRunner, LadderSettings, recompute, run_ladder
+from taash.arena.store import SQLiteLadderStore, StoreError, open_ladder_store
+from taash.arena.store.sql import redact
 from taash.interpreter import load_variant
 
 BOTS = {"heuristic": "heuristic", "random": "random"}
 
 
 def test_open_store_reads_the_configuration(tmp_path):
-    assert open_store(None, tmp_path / "d").path == tmp_path / "d" / "ladder.sqlite3"
-    assert open_store(str(tmp_path / "e")).path == tmp_path / "e" / "ladder.sqlite3"
-    assert open_store(str(tmp_path / "f.db")).path == tmp_path / "f.db"
-    assert open_store(f"sqlite:///{tmp_path}/g.sqlite3").path == tmp_path / "g.sqlite3"
+    assert open_ladder_store(None, tmp_path / "d").path == tmp_path / "d" / "ladder.sqlite3"
+    assert open_ladder_store(str(tmp_path / "e")).path == tmp_path / "e" / "ladder.sqlite3"
+    assert open_ladder_store(str(tmp_path / "f.db")).path == tmp_path / "f.db"
+    assert open_ladder_store(f"sqlite:///{tmp_path}/g.sqlite3").path == tmp_path / "g.sqlite3"
     with pytest.raises(StoreError, match="unknown ladder store"):
-        open_store("mysql://x/y")
-    assert _redact("postgresql://me:secret@db:5432/l") == "postgresql://me:***@db:5432/l"
+        open_ladder_store("mysql://x/y")
+    assert redact("postgresql://me:secret@db:5432/l") == "postgresql://me:***@db:5432/l"
 
 
 def test_an_unwritable_place_is_a_store_error(tmp_path):
@@ -65,11 +66,11 @@ def postgres_url():
 
 @pytest.mark.slow
 def test_the_same_ladder_in_postgresql_as_in_sqlite(postgres_url, tmp_path):
-    pg = open_store(postgres_url)
+    pg = open_ladder_store(postgres_url)
     pg.reset("304-solo")
     settings = LadderSettings(seed=2, duplicate=True, game_deals=2)
     s = run_ladder(pg, InProcessRunner("304-solo", BOTS), list(BOTS), 12, settings)
-    lite = open_store(None, tmp_path)
+    lite = open_ladder_store(None, tmp_path)
     run_ladder(lite, InProcessRunner("304-solo", BOTS), list(BOTS), 12, settings)
     assert [x.to_json() for x in pg.standings("304-solo")] == [x.to_json() for x in lite.standings("304-solo")]
     assert pg.events("304-solo") and [e["event"] for e in pg.events("304-solo")] == \

@@ -1,8 +1,9 @@
-"""Where a ladder keeps its plans, games, records and standings: one small interface.
+"""Where a ladder keeps its plans, games, records and standings.
 
-`LadderStore` is the interface the ladder uses; `SQLiteLadderStore` (the default, a file
-``ladder.sqlite3`` in the data directory) implements it. `open_store(spec)` picks one from
-a configuration string: a directory or ``sqlite:///path/to/file.sqlite3`` for SQLite, or
+`LadderStore` is the interface the ladder uses; `SQLLadderStore` implements it over a
+`Database` (sql.py): `SQLiteLadderStore` (the default, a file ``ladder.sqlite3`` in the
+data directory) or `PostgresLadderStore`. `open_ladder_store(spec)` picks one from a
+configuration string: a directory or ``sqlite:///path/to/file.sqlite3`` for SQLite, or
 ``postgresql://user@host/db`` for a server database (needs the `psycopg` package; the same
 SQL runs on both).
 
@@ -18,12 +19,12 @@ import json
 import os
 import sqlite3
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
-from ..store import StoreError  # one error type for the arena's and the ladder's stores
-from .ratings import BotStanding, GameResult
-from .schedule import GameSpec
+from ..errors import NoLadder, StoreError
+from ..ladder.ratings import BotStanding, GameResult
+from ..ladder.schedule import GameSpec
+from .sql import Database
 
 DB_FILE = "ladder.sqlite3"
 
@@ -119,55 +120,20 @@ class LadderStore:
 
 
 class SQLLadderStore(LadderStore):
-    """`LadderStore` over a DB-API connection; subclasses open it and say the paramstyle.
-    ``mark`` is the placeholder (``?`` for sqlite3, ``%s`` for psycopg)."""
+    """`LadderStore` over a `Database` (``db``), its tables made if missing."""
 
-    mark = "?"
-    errors: tuple = (sqlite3.Error,)
-
-    def __init__(self, conn, where: str):
-        self.conn = conn
-        self.where = where
+    def __init__(self, db: Database):
+        self.db = db
+        self.where = db.where
         with self._tx() as cur:
             for stmt in SCHEMA:
                 cur.execute(stmt)
 
-    # -- plumbing -----------------------------------------------------------------------
-    def _sql(self, sql: str) -> str:
-        return sql if self.mark == "?" else sql.replace("?", self.mark)
-
-    def _begin(self, cur) -> None:
-        cur.execute("BEGIN")
-
-    @contextmanager
     def _tx(self):
-        """One transaction: committed on success, rolled back on any error."""
-        try:
-            cur = self.conn.cursor()
-            self._begin(cur)
-        except self.errors as e:
-            raise StoreError(f"cannot use the ladder database {self.where}: {e}") from None
-        try:
-            yield _Cursor(cur, self._sql)
-            self.conn.commit()
-        except BaseException as e:
-            try:
-                self.conn.rollback()
-            except self.errors:
-                pass
-            if isinstance(e, self.errors):
-                raise StoreError(f"ladder database {self.where}: {e}") from None
-            raise
+        return self.db.tx()
 
     def _query(self, sql: str, args=()) -> list[tuple]:
-        try:
-            cur = self.conn.cursor()
-            cur.execute(self._sql(sql), args)
-            rows = cur.fetchall()
-            self.conn.commit()
-            return rows
-        except self.errors as e:
-            raise StoreError(f"ladder database {self.where}: {e}") from None
+        return self.db.query(sql, args)
 
     # -- the interface ------------------------------------------------------------------
     def settings(self, variant):
@@ -264,28 +230,7 @@ class SQLLadderStore(LadderStore):
                 cur.execute(f"DELETE FROM {table} WHERE variant=?", (variant,))
 
     def close(self):
-        try:
-            self.conn.close()
-        except self.errors:
-            pass
-
-
-class _Cursor:
-    """A cursor whose SQL uses ``?`` placeholders whatever the driver's paramstyle."""
-
-    def __init__(self, cur, sql):
-        self.cur, self.sql = cur, sql
-
-    def execute(self, sql, args=()):
-        self.cur.execute(self.sql(sql), args)
-
-    def fetchall(self):
-        return self.cur.fetchall()
-
-
-class NoLadder(StoreError):
-    """A command that only reads a ladder was pointed at a SQLite file that does not exist
-    (nothing is created for it)."""
+        self.db.close()
 
 
 class SQLiteLadderStore(SQLLadderStore):
@@ -301,50 +246,21 @@ class SQLiteLadderStore(SQLLadderStore):
             raise NoLadder(f"no ladder in {self.path} (run one with `taash ladder run`)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
+            db = Database.sqlite(self.path, "ladder database", synchronous="FULL")
         except (OSError, sqlite3.Error) as e:
             raise StoreError(f"cannot open the ladder database {self.path}: {e}") from None
-        super().__init__(conn, str(self.path))
-
-    def _begin(self, cur):
-        cur.execute("BEGIN IMMEDIATE")
+        super().__init__(db)
 
 
 class PostgresLadderStore(SQLLadderStore):
     """The store in a PostgreSQL database (``postgresql://...``), through psycopg 3.
     Raises StoreError if psycopg is missing or the server cannot be reached."""
 
-    mark = "%s"
-
     def __init__(self, url: str):
-        try:
-            import psycopg
-        except ImportError:
-            raise StoreError("a postgresql:// ladder store needs the psycopg package "
-                             "(pip install 'psycopg[binary]')") from None
-        self.errors = (psycopg.Error,)
-        try:
-            conn = psycopg.connect(url)
-        except psycopg.Error as e:
-            raise StoreError(f"cannot connect to the ladder database {_redact(url)}: {e}") from None
-        super().__init__(conn, _redact(url))
-
-    def _begin(self, cur):
-        pass   # psycopg opens a transaction on the first statement
+        super().__init__(Database.postgres(url, "ladder database"))
 
 
-def _redact(url: str) -> str:
-    """A database URL without its password."""
-    head, sep, tail = url.partition("@")
-    if not sep or ":" not in head.split("//", 1)[-1]:
-        return url
-    scheme, _, cred = head.partition("//")
-    return f"{scheme}//{cred.split(':', 1)[0]}:***@{tail}"
-
-
-def open_store(spec: str | os.PathLike | None = None, data_dir: str | os.PathLike = "arena-data",
+def open_ladder_store(spec: str | os.PathLike | None = None, data_dir: str | os.PathLike = "arena-data",
                create: bool = True) -> LadderStore:
     """The store a configuration string names: None -> ``DATA_DIR/ladder.sqlite3``; a
     ``sqlite:///PATH`` URL or a path ending in ``.sqlite3``/``.db`` -> that SQLite file; any

@@ -1,31 +1,32 @@
 """`taash web [--data DIR] [--store URL] [--arena ADDR] [--host 127.0.0.1] [--port 8080]`
-and the body of `taash ladder report --out FILE.html` (docs/web.md)."""
+and the body of `taash ladder report --out FILE.html` (docs/web.md); the web extra
+(aiohttp, jinja2), loaded when the command runs."""
 
 from __future__ import annotations
 
 import os
 import sys
 
-from ..store import DEFAULT_DATA_DIR, read_watch_token
+from ..errors import NoLadder, StoreError
+from ..store import DEFAULT_DATA_DIR, open_ladder_store, read_watch_token
+from .args import port
 
 
 def _site(args):
     """The pages' data: the ladder of --store/--data if there is one, or once there is one
     (none is created: the pages only read), and the arena's data directory."""
-    from ..ladder import NoLadder, open_store
-    from .data import Site
+    from ..web.data import Site
 
     def open_ladder():
         try:
-            return open_store(args.store, args.data, create=False)
+            return open_ladder_store(args.store, args.data, create=False)
         except NoLadder:        # not yet: looked for again at the next page
             return None
     return Site(open_ladder(), args.data, open_ladder=open_ladder)
 
 
 def cmd_web(args) -> int:
-    from ..ladder import StoreError
-    from .app import serve
+    from ..web.app import serve
     if not args.store and not os.path.isdir(args.data):
         print(f"taash: error: no data directory {args.data!r} (the --data of an arena or a ladder)",
               file=sys.stderr)
@@ -49,8 +50,7 @@ def cmd_web(args) -> int:
 
 def cmd_report(args) -> int:
     """`taash ladder report`: write the static page; prints its path."""
-    from ..ladder import StoreError
-    from .report import write_report
+    from ..web.report import write_report
     try:
         site = _site(args)
         out = write_report(site, args.out or os.path.join(args.data, "report.html"),
@@ -75,11 +75,10 @@ def add_commands(sub) -> None:
                    help="the ladder database instead: sqlite:///FILE or postgresql://...")
     w.add_argument("--arena", metavar="ADDR", help="show the live games of the arena at ADDR (host:port)")
     w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    from ..cli_arena import _port
-    w.add_argument("--port", type=_port, default=8080, help="port (default 8080; 0: any free port)")
+    w.add_argument("--port", type=port, default=8080, help="port (default 8080; 0: any free port)")
     w.add_argument("--watch-token", metavar="T",
                    help="the watch token of an arena served with --private-watch (default: DIR/watch-token "
                         "if there is one)")
     w.add_argument("--nice", type=int, default=0, metavar="N",
                    help="lower this process's CPU priority by N (e.g. 10 beside a busy arena on the same machine)")
-    w.set_defaults(fn=cmd_web)
+    w.set_defaults(fn=cmd_web, extra="web")

@@ -1,7 +1,5 @@
-"""The ladder's commands: `taash ladder run|standings|plot|verify` (docs/ladder.md).
-
-`add_commands(subparsers)` registers them on the `taash` parser (arena/cli.py).
-"""
+"""The ladder's commands: `taash ladder run|standings|plot|report|verify` (docs/ladder.md);
+the arena extra (openskill; gRPC with --arena), plots for `plot`, web for `report`."""
 
 from __future__ import annotations
 
@@ -9,20 +7,19 @@ import json
 import os
 import sys
 
-from .cli_arena import _conv as _int
-from .store import DEFAULT_DATA_DIR
+from taash.interpreter import load_variant
 
-
-class UsageError(Exception):
-    """A command-line argument that cannot be used: printed as one line, exit 2. (Handled
-    here, not by taash.arena.cli, so that it works under `python -m taash.arena.cli` too.)"""
+from ..bots.registry import names as bot_names
+from ..errors import LadderError, StoreError, UsageError
+from ..store import DEFAULT_DATA_DIR, open_ladder_store
+from .args import conv
+from .web import cmd_report
 
 
 def _store(args, create: bool = False):
     """The ladder store of ``--store``/``--data``; a command that only reads it does not
     create it (NoLadder, a StoreError, when there is none)."""
-    from .ladder import open_store
-    return open_store(args.store, args.data, create)
+    return open_ladder_store(args.store, args.data, create)
 
 
 def _fail(e) -> int:
@@ -53,12 +50,12 @@ def _bots_arg(text):
 def make_runner(args):
     """The runner of ``args``: ArenaRunner with --arena, else InProcessRunner. Returns
     (runner, bot names for new rounds). Raises LadderError."""
-    from .ladder import ArenaRunner, InProcessRunner, LadderError, parse_bot_spec
-    from .ladder.runners import read_admin_token
+    from ..ladder import InProcessRunner, parse_bot_spec
     if args.arena and args.cluster:
         raise LadderError("--arena and --cluster do not go together: a ladder of remote bots is played by "
                           "their arena (docs/cluster.md)")
     if args.arena:
+        from ..ladder.arena_runner import ArenaRunner, read_admin_token
         runner = ArenaRunner(args.arena, read_admin_token(args.data), args.variant, wait_s=args.wait,
                              time_control={k: v for k, v in (("move_ms", args.move_ms), ("bank_ms", args.bank_ms))
                                            if v is not None})
@@ -68,7 +65,6 @@ def make_runner(args):
             raise LadderError(f"fewer than 2 bots are connected to the arena at {args.arena} "
                               f"({', '.join(names) or 'none'}): start some with `taash bot ...`, or name them with --bots")
         return runner, names
-    from .registry import names as bot_names
     pairs = [parse_bot_spec(b) for b in (args.bots or bot_names())]
     specs = dict(pairs)
     if len(specs) < len(pairs):
@@ -77,11 +73,11 @@ def make_runner(args):
         raise LadderError(f"--bots names {', '.join(repr(n) for n in twice)} more than once: "
                           "each bot of a ladder has one name (NAME=module:factory to name one)")
     if args.cluster == "ray":
-        from .ladder.cluster import RayRunner
+        from ..ladder.cluster import RayRunner
         return RayRunner(args.variant, specs, address=args.address, num_cpus=args.workers), sorted(specs)
     if args.address:
         raise LadderError("--address is for --cluster ray")
-    from .ladder.runners import BANK_MS, MOVE_MS
+    from ..ladder.runners import BANK_MS, MOVE_MS
     limits = dict(move_ms=MOVE_MS if args.move_ms is None else args.move_ms,
                   bank_ms=BANK_MS if args.bank_ms is None else args.bank_ms)
     return InProcessRunner(args.variant, specs, **limits), sorted(specs)
@@ -89,7 +85,7 @@ def make_runner(args):
 
 def cmd_run(args) -> int:
     from rich.console import Console
-    from .ladder import LadderError, LadderSettings, StoreError, run_ladder
+    from ..ladder import LadderSettings, run_ladder
     con = Console()
     err = Console(stderr=True)
     settings = LadderSettings(seed=args.seed, duplicate=args.duplicate, game_deals=args.game_deals,
@@ -99,7 +95,7 @@ def cmd_run(args) -> int:
     progress = {"events": 0}
 
     import time
-    from .ladder.cluster import progress_bar
+    from ..ladder.cluster import progress_bar
     bar = None if args.quiet or args.json else progress_bar(args.deals, f"{args.variant} ladder")
     clock = {"t0": time.perf_counter(), "base": 0}   # reset once the runner is up (Ray's start)
 
@@ -145,8 +141,7 @@ def cmd_run(args) -> int:
 
 
 def _ref(args):
-    from taash.interpreter import load_variant
-    from .ladder import variant_ref
+    from ..ladder import variant_ref
     try:
         return variant_ref(load_variant(args.variant))
     except Exception:
@@ -166,7 +161,6 @@ def _variants(store, args) -> list[str]:
 # -- standings, plot, verify ---------------------------------------------------------------
 def cmd_standings(args) -> int:
     from rich.console import Console
-    from .ladder import StoreError
     try:
         store = _store(args)
         variants = _variants(store, args)
@@ -185,8 +179,7 @@ def cmd_standings(args) -> int:
 
 
 def cmd_plot(args) -> int:
-    from .ladder import StoreError
-    from .ladder.plot import plot_history
+    from ..ladder.plot import plot_history
     try:
         store = _store(args)
         variants = _variants(store, args)
@@ -199,8 +192,7 @@ def cmd_plot(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from taash.interpreter import load_variant
-    from .ladder import LadderError, StoreError, recompute
+    from ..ladder import recompute
     try:
         store = _store(args)
         variants = _variants(store, args)
@@ -223,16 +215,6 @@ def cmd_verify(args) -> int:
     return 1 if bad else 0
 
 
-def _guarded(fn):
-    def run(args) -> int:
-        try:
-            return fn(args)
-        except UsageError as e:
-            print(f"taash: error: {e}", file=sys.stderr)
-            return 2
-    return run
-
-
 def add_commands(sub) -> None:
     """Register `taash ladder ...` on the subparsers of `taash`."""
     p = sub.add_parser("ladder", help="rank bots over many deals: run a ladder, standings, plot")
@@ -249,20 +231,19 @@ def add_commands(sub) -> None:
 
     r = lsub.add_parser("run", help="play a ladder (resumes a stopped one)")
     r.add_argument("--variant", required=True, metavar="V", help="shipped name (29, 28, 56, 304, 304-solo, house/...) or a YAML path")
-    from .registry import names as bot_names
     r.add_argument("--bots", type=_bots_arg, metavar="A,B,...",
                    help=f"bots to pair: in-process, registered bots ({', '.join(bot_names())}) or "
                         "NAME=package.module:factory (default: every registered bot); "
                         "with --arena, bot names (default: every connected bot)")
-    r.add_argument("--deals", type=_int(1), default=200, metavar="N",
+    r.add_argument("--deals", type=conv(1), default=200, metavar="N",
                    help="play until the planned rounds hold N deals in all (whole rounds; default 200)")
     r.add_argument("--duplicate", action="store_true",
                    help="replay each round's cards in every seating of each pairing (card luck cancels)")
     r.add_argument("--seed", type=int, default=0, metavar="S", help="the ladder's seed (default 0)")
-    r.add_argument("--workers", type=_int(1), metavar="W",
+    r.add_argument("--workers", type=conv(1), metavar="W",
                    help="games at once (default 1 in-process, 4 with --arena; with --cluster ray "
                         "and no --address: the CPUs of the local Ray, default all)")
-    r.add_argument("--game-deals", type=_int(1), default=4, metavar="G",
+    r.add_argument("--game-deals", type=conv(1), default=4, metavar="G",
                    help="deals per game (default 4; a match that ends first plays fewer)")
     r.add_argument("--schedule", choices=["round-robin", "rating"], default="round-robin",
                    help="who plays whom each round: every pair, or neighbours in the standings")
@@ -274,38 +255,37 @@ def add_commands(sub) -> None:
                    "default: a local Ray started for the run, with --workers CPUs")
     r.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                    help="with --arena: how long a game waits for its bots to connect (default 30)")
-    r.add_argument("--move-ms", type=_int(0), metavar="MS",
+    r.add_argument("--move-ms", type=conv(0), metavar="MS",
                    help="each decision's free time, in-process bots too (default: the arena's, 2000; "
                         "docs/protocol.md, Time)")
-    r.add_argument("--bank-ms", type=_int(0), metavar="MS",
+    r.add_argument("--bank-ms", type=conv(0), metavar="MS",
                    help="each seat's time bank per game (default: the arena's, 20000)")
-    r.add_argument("--every", type=_int(1), default=10, metavar="K",
+    r.add_argument("--every", type=conv(1), default=10, metavar="K",
                    help="print the ratings every K rated events (default 10)")
     r.add_argument("--quiet", action="store_true", help="print only the standings")
     r.add_argument("--json", action="store_true", help="print the summary and standings as JSON")
     where(r)
-    r.set_defaults(fn=_guarded(cmd_run))
+    r.set_defaults(fn=cmd_run)
 
     s = lsub.add_parser("standings", help="print the standings (rating, interval, games, deals, win rate)")
     s.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
     s.add_argument("--json", action="store_true", help="print them as JSON")
     where(s)
-    s.set_defaults(fn=_guarded(cmd_standings))
+    s.set_defaults(fn=cmd_standings)
 
     pl = lsub.add_parser("plot", help="write a PNG of ratings over time")
     pl.add_argument("--variant", metavar="V", help="one variant (default: every ladder, one panel each)")
     pl.add_argument("--out", metavar="FILE.png", help="where to write it (default DIR/ladder.png)")
     where(pl)
-    pl.set_defaults(fn=_guarded(cmd_plot))
+    pl.set_defaults(fn=cmd_plot)
 
     rp = lsub.add_parser("report", help="write standings, chart and head-to-head as one static HTML file")
     rp.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
     rp.add_argument("--out", metavar="FILE.html", help="where to write it (default DIR/report.html)")
     where(rp)
-    from .web.cli import cmd_report
-    rp.set_defaults(fn=_guarded(cmd_report))
+    rp.set_defaults(fn=cmd_report, extra="web")
 
     v = lsub.add_parser("verify", help="recompute the standings from the stored records and compare")
     v.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
     where(v)
-    v.set_defaults(fn=_guarded(cmd_verify))
+    v.set_defaults(fn=cmd_verify)

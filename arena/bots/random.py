@@ -1,8 +1,11 @@
-"""Built-in bots that play through the engine's public contract (taash.interpreter.playout,
-docs/protocol.md). They are registered by name in `taash.arena.registry`."""
+"""The ``random`` bot: uniform among the legal actions, through the engine's public
+contract (taash.interpreter.playout, docs/protocol.md); registered by name in
+`taash.arena.bots.registry`."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 
 
@@ -54,8 +57,6 @@ class ObservationRandomBot(RandomBot):
 
     def decide(self, observation: dict, legal_actions: list[str], game=None) -> str:
         """One legal action, a function of (seed, observation, legal actions)."""
-        import hashlib
-        import json
         key = json.dumps([str(self.seed), observation, legal_actions], sort_keys=True, separators=(",", ":"))
         h = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
         return legal_actions[h % len(legal_actions)]
@@ -64,20 +65,3 @@ class ObservationRandomBot(RandomBot):
 def random_bot(variant=None, seed=0) -> ObservationRandomBot:
     """Registry factory of ``random`` (``variant`` unused)."""
     return ObservationRandomBot(seed)
-
-
-def heuristic_bot(variant, seed=0):
-    """Registry factory of ``heuristic``: `taash.arena.heuristic.HeuristicBot` built from the
-    variant's data as the arena sends it (GameStart.variant_json), so that it plays the
-    same in process and over gRPC (``seed`` unused: it is deterministic)."""
-    import json
-    from .heuristic import HeuristicBot
-    return HeuristicBot(json.loads(json.dumps(variant.data, default=str)))
-
-
-def VariantHeuristicBot():
-    """The registered ``heuristic`` bot over the arena: an SDK bot ``decide(observation,
-    legal, game)`` with one HeuristicBot per game, for the game's variant
-    (`taash.arena.registry.ArenaAgent`)."""
-    from .registry import ArenaAgent, get
-    return ArenaAgent(get("heuristic"))

@@ -1,4 +1,5 @@
-"""Where the arena keeps bot tokens, games and records: one interface, SQLite by default.
+"""Where the arena keeps bot tokens, games and records: the interface `Store`, and
+`SQLiteStore`, SQLite (sql.py's `Database`) plus files in a data directory.
 
 A data directory DIR holds ``arena.sqlite3`` (tokens, games), ``records/<game_id>.json``
 (one record per game, the engine's record format, `taash replay` reads them),
@@ -23,15 +24,12 @@ from pathlib import Path
 
 import orjson
 
+from ..errors import StoreError
+from .sql import Database
+
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_DATA_DIR = "arena-data"
 DATABASE = "arena.sqlite3"      # the arena's database in its data directory
-
-
-class StoreError(Exception):
-    """A store cannot be opened, read or written (the message says which), or got a bad
-    argument (a bot name, a game id). The one error of the arena's store and the ladder's
-    (taash.arena.ladder.store raises it too)."""
 
 
 def check_bot_name(name: str) -> str:
@@ -158,10 +156,9 @@ class SQLiteStore(Store):
         self.dir = Path(data_dir)
         try:
             (self.dir / "records").mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.dir / DATABASE, timeout=30, isolation_level=None,
-                                      check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")   # WAL: safe against crashes, no fsync per commit
+            # WAL with synchronous NORMAL: safe against crashes of the process, no fsync per commit
+            self.database = Database.sqlite(self.dir / DATABASE, "arena database", synchronous="NORMAL")
+            self.db = self.database.conn
             self.db.executescript("""
                 CREATE TABLE IF NOT EXISTS bots (
                     name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, created REAL NOT NULL);

@@ -1,7 +1,5 @@
-"""The arena's commands: `taash arena serve|token|revoke|match|watch|bots` and `taash bot`.
-
-`add_commands(subparsers)` registers them on the `taash` parser (arena/cli.py).
-"""
+"""The arena's commands: `taash arena serve|token|revoke|match|watch|bots` (the arena
+extra: gRPC, loaded when a command runs)."""
 
 from __future__ import annotations
 
@@ -12,68 +10,25 @@ import os
 import signal
 import sys
 
-from .cli import CLIError, _parse_set
-from .store import DEFAULT_DATA_DIR, SQLiteStore, StoreError, has_arena, read_watch_token
-
-DEFAULT_SERVER = "127.0.0.1:50051"
-
-
-def _port(text):
-    """A TCP port 0..65535 (0: any free port)."""
-    import argparse
-    v = _conv()(text)
-    if v > 65535:
-        raise argparse.ArgumentTypeError(f"a port is at most 65535, not {v}")
-    return v
-
-
-def _address(text):
-    """An arena's address for a client: HOST:PORT (a port 1..65535; an IPv6 host in
-    brackets, [::1]:50051), or a gRPC target with its scheme (unix:PATH, dns:///HOST:PORT),
-    taken as it is. A wrong one is refused at once, not retried for ever (`taash bot`)."""
-    import argparse
-    if text.startswith(("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:", "vsock:")):
-        return text
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or (":" in host and not (host.startswith("[") and host.endswith("]"))):
-        raise argparse.ArgumentTypeError(f"{text!r}: the arena's address is HOST:PORT (default {DEFAULT_SERVER})")
-    if not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r}: the port is a number 1..65535, not {port!r}")
-    return text
-
-
-def _conv(minimum=0):
-    """An argparse type: an integer from ``minimum`` to 2**31-1 (argparse names the
-    option before the message: "argument --deals: must be at least 1, not 0")."""
-    import argparse
-
-    def conv(text):
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {v}")
-        if v > 2**31 - 1:
-            raise argparse.ArgumentTypeError(f"is too large: {v}")
-        return v
-    return conv
+from ..errors import ArenaError, StoreError, UsageError
+from ..store import DEFAULT_DATA_DIR, SQLiteStore, has_arena, read_watch_token
+from .args import conv, parse_set, port, server_arg
 
 
 def _time_args(p, server_side: bool) -> None:
     what = "arena default" if server_side else "the arena's default"
-    p.add_argument("--move-ms", type=_conv(1), metavar="MS",
+    p.add_argument("--move-ms", type=conv(1), metavar="MS",
                    help=f"free time per decision (ms; {what}: 2000)")
-    p.add_argument("--bank-ms", type=_conv(), metavar="MS",
+    p.add_argument("--bank-ms", type=conv(), metavar="MS",
                    help=f"time bank per seat per game (ms; {what}: 20000)")
-    p.add_argument("--grace-ms", type=_conv(), metavar="MS",
+    p.add_argument("--grace-ms", type=conv(), metavar="MS",
                    help=f"reconnect budget per seat per game (ms; {what}: 15000)")
-    p.add_argument("--strikes", type=_conv(1), metavar="N",
+    p.add_argument("--strikes", type=conv(1), metavar="N",
                    help=f"illegal answers to one request before the default action ({what}: 3)")
 
 
 def _time_control(args, base=None):
-    from .server import TimeControl
+    from ..server import TimeControl
     tc = base or TimeControl()
     kw = {}
     for arg, f in (("move_ms", "move_ms"), ("bank_ms", "bank_ms"), ("grace_ms", "grace_ms"),
@@ -89,7 +44,7 @@ def _store(args) -> SQLiteStore:
     try:
         return SQLiteStore(args.data)
     except StoreError as e:
-        raise CLIError(str(e)) from None
+        raise UsageError(str(e)) from None
 
 
 # -- serve -------------------------------------------------------------------------------
@@ -97,7 +52,7 @@ def cmd_serve(args) -> int:
     # gRPC's C core logs a failed bind (and more) on stderr before we can say it in one line;
     # GRPC_VERBOSITY=debug (or info) in the environment brings its logs back
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")
-    from .server import serve
+    from ..server import serve
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
     tc = _time_control(args)
@@ -108,7 +63,7 @@ def cmd_serve(args) -> int:
                 probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 probe.bind((args.web_host, args.web))
         except OSError as e:
-            raise CLIError(f"--web {args.web}: cannot serve the web pages on {args.web_host}:{args.web}: "
+            raise UsageError(f"--web {args.web}: cannot serve the web pages on {args.web_host}:{args.web}: "
                            f"{e.strerror or e}") from None
 
     web = []   # the `taash web` child of --web, started once the arena's port is known
@@ -153,7 +108,7 @@ def _start_web(args, port: int):
     """`taash arena serve --web PORT`: the pages of `taash web` in a process of their own
     (their work never runs on the arena's event loop), following this arena's games and
     reading its data directory; the child dies with the arena (docs/web.md)."""
-    from .children import popen
+    from ..children import popen
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     argv = [sys.executable, "-m", "taash.arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
             "--host", args.web_host, "--port", str(args.web)]
@@ -168,8 +123,8 @@ def cmd_token(args) -> int:
         existed = args.name in store.bots()
         tok = store.issue_token(args.name)
     except StoreError as e:
-        raise CLIError(str(e)) from None
-    from .registry import names as bot_names
+        raise UsageError(str(e)) from None
+    from ..bots.registry import names as bot_names
     example = args.name if args.name in bot_names() else "heuristic"   # a built-in of that name, if any
     print(tok)
     print(f"token for bot {args.name!r}" + (" (the previous one no longer works: a running arena closes "
@@ -185,14 +140,14 @@ def cmd_token(args) -> int:
 
 def cmd_revoke(args) -> int:
     if not has_arena(args.data):     # nothing to revoke, and nothing made
-        raise CLIError(f"no arena data in {args.data} (no arena.sqlite3): give the --data of the arena")
+        raise UsageError(f"no arena data in {args.data} (no arena.sqlite3): give the --data of the arena")
     store = _store(args)
     try:
         had = store.revoke_token(args.name)
     except StoreError as e:
-        raise CLIError(str(e)) from None
+        raise UsageError(str(e)) from None
     if not had:
-        raise CLIError(f"bot {args.name!r} has no token in {args.data}")
+        raise UsageError(f"bot {args.name!r} has no token in {args.data}")
     print(f"the token of bot {args.name!r} is revoked: a running arena closes its streams within a second "
           "and seats it in no new game (`taash arena token NAME` issues a new one)", file=sys.stderr)
     return 0
@@ -205,7 +160,7 @@ def _admin_md(args):
         with open(path) as f:
             tok = f.read().strip()
     except OSError:
-        raise CLIError(f"no admin token at {path}: start the arena with `taash arena serve --data "
+        raise UsageError(f"no admin token at {path}: start the arena with `taash arena serve --data "
                        f"{args.data}` (or pass the --data directory it uses)") from None
     return [("authorization", f"Bearer {tok}")]
 
@@ -234,7 +189,7 @@ def _reach(ch, server: str, timeout_s: float = 10.0) -> None:
         raise Unreachable(server)
 
 
-class Unreachable(Exception):
+class Unreachable(ArenaError):
     """No connection to the arena at the address (the message is the address)."""
 
 
@@ -255,24 +210,24 @@ def _rpc_error(e, server) -> int:
 
 def cmd_match(args) -> int:
     import grpc
-    from .pb import arena_pb2 as apb
-    from .pb import arena_pb2_grpc
-    from .pb import messages_pb2 as pb
+    from ..pb import arena_pb2 as apb
+    from ..pb import arena_pb2_grpc
+    from ..pb import messages_pb2 as pb
     if not -2**63 <= args.seed < 2**63:
-        raise CLIError("--seed must fit in 64 bits")
+        raise UsageError("--seed must fit in 64 bits")
     if args.seed + args.matches - 1 >= 2**63:
-        raise CLIError(f"match i plays --seed + i: --seed {args.seed} with --matches {args.matches} "
+        raise UsageError(f"match i plays --seed + i: --seed {args.seed} with --matches {args.matches} "
                        f"passes {2**63 - 1}, the largest seed (64 bits)")
-    from .server.wire import MAX_PARALLEL
+    from ..server.wire import MAX_PARALLEL
     if args.parallel > MAX_PARALLEL:
-        raise CLIError(f"--parallel is {args.parallel}; the arena plays at most {MAX_PARALLEL} matches "
+        raise UsageError(f"--parallel is {args.parallel}; the arena plays at most {MAX_PARALLEL} matches "
                        "of one call at once")
     if not 0 <= args.wait <= 86400:
-        raise CLIError("--wait must be between 0 and 86400 seconds")
+        raise UsageError("--wait must be between 0 and 86400 seconds")
     bots = [b.strip() for b in args.bots.split(",")]
     if any(not b for b in bots):
-        raise CLIError(f"--bots takes bot names separated by commas, not {args.bots!r}")
-    options = _parse_set(args.set)
+        raise UsageError(f"--bots takes bot names separated by commas, not {args.bots!r}")
+    options = parse_set(args.set)
     md = _admin_md(args)
     variant_text = _variant_text(args.variant, options)
     # bank and grace are sent only when given: an explicit 0 means 0 (proto3 optional)
@@ -380,7 +335,7 @@ def _variant_text(name: str, options: dict) -> str:
     """The text to send for a variant file of the caller's (a path, not a shipped name):
     the file checked here, with its `extends:` chain merged (so that the arena needs none
     of the caller's files), as JSON (which YAML reads). "" for a shipped name: the arena
-    has those. CLIError (located problems) for a bad file."""
+    has those. UsageError (located problems) for a bad file."""
     from taash.interpreter import VariantError, load_variant
     from taash.interpreter.loader import VARIANTS_DIR, load_raw, resolve_name
     try:
@@ -396,14 +351,14 @@ def _variant_text(name: str, options: dict) -> str:
         load_variant(path, options or None)      # its problems located in the caller's file
         data, _ = load_raw(path)
     except VariantError as e:
-        raise CLIError("\n".join(p.format() for p in e.problems), located=True) from None
+        raise UsageError("\n".join(p.format() for p in e.problems), located=True) from None
     return json.dumps(data)
 
 
 def cmd_bots(args) -> int:
     import grpc
-    from .pb import arena_pb2 as apb
-    from .pb import arena_pb2_grpc
+    from ..pb import arena_pb2 as apb
+    from ..pb import arena_pb2_grpc
     md = _admin_md(args)
     with grpc.insecure_channel(args.server) as ch:
         try:
@@ -421,7 +376,7 @@ def cmd_bots(args) -> int:
 
 def describe_event(ev) -> str:
     """One line for a public GameEvent (taash arena watch)."""
-    from .pb import messages_pb2 as pb
+    from ..pb import messages_pb2 as pb
     kind = ev.WhichOneof("event")
     head = f"{ev.game_id} #{ev.index}"
     if kind == "game_started":
@@ -471,8 +426,8 @@ def _numbers(desc, d: dict) -> None:
 
 def cmd_watch(args) -> int:
     import grpc
-    from .pb import arena_pb2 as apb
-    from .pb import arena_pb2_grpc
+    from ..pb import arena_pb2 as apb
+    from ..pb import arena_pb2_grpc
     token = args.token if args.token is not None else read_watch_token(args.data)
     md = [("authorization", f"Bearer {token}")] if token else None
     with grpc.insecure_channel(args.server) as ch:
@@ -495,51 +450,8 @@ def cmd_watch(args) -> int:
     return 0
 
 
-# -- bot ---------------------------------------------------------------------------------
-def cmd_bot(args) -> int:
-    if args.kind == "http":          # an outside bot of the SmartBots 29 HTTP protocol
-        from .http.bridge import cmd_bot_http
-        return cmd_bot_http(args)
-    from .registry import ArenaAgent, UnknownBotError, resolve
-    from .sdk import BotClient
-    try:
-        entry = resolve(args.kind)
-    except UnknownBotError as e:
-        raise CLIError(str(e)) from None
-    if not entry.arena:
-        raise CLIError(f"bot {entry.name!r} needs the state (a search bot): it plays in process only "
-                       "(taash simulate --bots, taash ladder run --bots), not over the arena")
-    token = args.token or os.environ.get("TAASH_TOKEN")
-    if not token:
-        raise CLIError("no token: pass --token TOKEN or set TAASH_TOKEN "
-                       "(issue one with `taash arena token NAME`)")
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
-    name = args.name or entry.name
-    if args.budget_ms:     # read by the search bot's factory (arena/search.py)
-        os.environ["TAASH_SEARCH_MS"] = str(args.budget_ms)
-    if args.playouts:
-        os.environ["TAASH_SEARCH_PLAYOUTS"] = str(args.playouts)
-    bot = ArenaAgent(entry, args.seed)
-    client = BotClient(bot.decide, token, name, args.server, max_games=args.games,
-                       batch_events=args.batch_events)
-    print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
-    return run_client(client, name)
-
-
-def run_client(client, name: str) -> int:
-    """Run a bot's arena client to its end; a refused token is one line and exit 1."""
-    from .sdk import AuthError
-    try:
-        asyncio.run(client.run())
-    except AuthError as e:
-        print(f"taash: error: the arena refused bot {name!r}: {e}", file=sys.stderr)
-        return 1
-    return 0
-
-
 def add_commands(sub) -> None:
-    """Register `taash arena ...` and `taash bot ...` on the subparsers of `taash`."""
+    """Register `taash arena ...` on the subparsers of `taash`."""
     a = sub.add_parser("arena", help="the bot arena: serve, issue tokens, run matches, watch")
     asub = a.add_subparsers(dest="arena_command", metavar="ARENA_COMMAND")
     asub.required = True
@@ -548,14 +460,9 @@ def add_commands(sub) -> None:
         p.add_argument("--data", default=DEFAULT_DATA_DIR, metavar="DIR",
                        help=f"the arena's data directory: tokens, games, records (default {DEFAULT_DATA_DIR})")
 
-    def server_arg(p):
-        p.add_argument("--server", type=_address, default=os.environ.get("TAASH_SERVER", DEFAULT_SERVER),
-                       metavar="ADDR", help=f"the arena's address, HOST:PORT (default $TAASH_SERVER or "
-                                            f"{DEFAULT_SERVER})")
-
     s = asub.add_parser("serve", help="run the arena server")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    s.add_argument("--port", type=_port, default=50051, help="port (default 50051; 0: any free port)")
+    s.add_argument("--port", type=port, default=50051, help="port (default 50051; 0: any free port)")
     data_arg(s)
     _time_args(s, server_side=True)
     s.add_argument("--quiet", action="store_true", help="log only warnings")
@@ -563,22 +470,22 @@ def add_commands(sub) -> None:
                    help="deal from the seeds alone, as `taash simulate` does (by default the arena "
                         "mixes a secret of its data directory into every shuffle, so that a bot "
                         "that knows a seed cannot compute the hands)")
-    s.add_argument("--max-spectators", type=_conv(), default=1000, metavar="N",
+    s.add_argument("--max-spectators", type=conv(), default=1000, metavar="N",
                    help="Watch calls at once; more are refused (0: nobody may watch; default 1000)")
-    s.add_argument("--spectator-backlog", type=_conv(1), default=5_000, metavar="N",
+    s.add_argument("--spectator-backlog", type=conv(1), default=5_000, metavar="N",
                    help="a spectator of every game that falls N events behind is dropped (default 5000)")
-    s.add_argument("--spectator-rate", type=_conv(), default=1_000, metavar="N",
+    s.add_argument("--spectator-rate", type=conv(), default=1_000, metavar="N",
                    help="units a second (a message, or a KiB of a longer one) sent to all spectators "
                         "together, the least behind first, so that spectators cannot slow the games; "
                         "one that cannot keep up falls behind and is dropped (0: no bound; default 1000)")
-    s.add_argument("--max-queued", type=_conv(1), default=10_000, metavar="N",
+    s.add_argument("--max-queued", type=conv(1), default=10_000, metavar="N",
                    help="a bot stream with N messages waiting while its client reads nothing (the "
                         "arena's write has waited 2 s), or 10*N in any case, is dropped as a fault "
                         "(default 10000)")
     s.add_argument("--private-watch", action="store_true",
                    help="watching needs a token: the one in DIR/watch-token (made on first start) "
                         "or the admin token")
-    s.add_argument("--web", type=_port, metavar="PORT",
+    s.add_argument("--web", type=port, metavar="PORT",
                    help="also serve the web pages (`taash web`: live tables, standings, game viewer) on "
                         "PORT, in a process of their own (0: any free port)")
     s.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
@@ -600,12 +507,12 @@ def add_commands(sub) -> None:
                    "yours: it is read and checked here and its text sent to the arena")
     m.add_argument("--bots", required=True, metavar="NAME,NAME,...",
                    help="bot name per seat; a name may fill several seats (both seats of a side)")
-    m.add_argument("--matches", type=_conv(1), default=1, metavar="M", help="matches (default 1)")
+    m.add_argument("--matches", type=conv(1), default=1, metavar="M", help="matches (default 1)")
     m.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first match (default 0)")
     m.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
-    m.add_argument("--parallel", type=_conv(1), default=1, metavar="P",
+    m.add_argument("--parallel", type=conv(1), default=1, metavar="P",
                    help="matches played at once (default 1)")
-    m.add_argument("--max-deals", type=_conv(), default=0, metavar="N",
+    m.add_argument("--max-deals", type=conv(), default=0, metavar="N",
                    help="stop each match after N deals (default: play it to the end: its "
                         "match.ends rule, or the variant's match.max_deals, 1000 unless the "
                         "file sets it; a match stopped by a limit has no winners)")
@@ -631,32 +538,3 @@ def add_commands(sub) -> None:
     server_arg(lb)
     data_arg(lb)
     lb.set_defaults(fn=cmd_bots)
-
-    import argparse
-    from .registry import entries
-    listing = "\n".join(f"  {e.name:12} {e.description}" for e in entries())
-    b = sub.add_parser("bot", help="run a registered bot that plays in the arena",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Run a bot of the registry (arena/registry.py) as an arena client.",
-                       epilog=f"registered bots:\n{listing}\n"
-                              "or BOT=package.module:factory for a bot of your own (a factory "
-                              "f(variant) returning an agent with decide(observation, legal))")
-    b.add_argument("kind", metavar="BOT", help="a registered bot (see below) or NAME=package.module:factory; "
-                   "`http URL`: an HTTP bot of the SmartBots 29 protocol (docs/http-bots.md)")
-    b.add_argument("url", nargs="?", metavar="URL", help="with `http`: the HTTP bot's address")
-    b.add_argument("--wait-http", type=float, default=10.0, metavar="S",
-                   help="with `http`: how long to wait for GET /hi to answer (default 10)")
-    b.add_argument("--name", metavar="NAME", help="the bot's name in the arena (default: the bot's)")
-    b.add_argument("--token", metavar="T", help="its token (default $TAASH_TOKEN)")
-    server_arg(b)
-    b.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices, for a seeded bot such as random (default 0)")
-    b.add_argument("--games", type=_conv(1), metavar="N", help="stop after N games (default: never)")
-    b.add_argument("--budget-ms", type=_conv(1), metavar="N",
-                   help="a search bot's time per decision, ms (default 50; never above half the decision's deadline)")
-    b.add_argument("--playouts", type=_conv(1), metavar="N",
-                   help="a search bot's rollouts per decision (reproducible decisions; default: time only)")
-    b.add_argument("--batch-events", action="store_true",
-                   help="receive the public events inside the next decision request (fewer messages; "
-                        "docs/protocol.md, Batched events)")
-    b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
-    b.set_defaults(fn=cmd_bot)

@@ -20,7 +20,10 @@ game is written here.
 
 from __future__ import annotations
 
+import json
 from itertools import product
+
+from .registry import ArenaAgent, get
 
 
 class HeuristicBot:
@@ -316,3 +319,17 @@ class HeuristicBot:
                     if all(self.suit(c) == trump for c in winners) else \
                     max((c for c in winners if self.suit(c) != trump), key=self.st)
         return min(cards, key=cheap)
+
+
+def heuristic_bot(variant, seed=0):
+    """Registry factory of ``heuristic``: `HeuristicBot` built from the
+    variant's data as the arena sends it (GameStart.variant_json), so that it plays the
+    same in process and over gRPC (``seed`` unused: it is deterministic)."""
+    return HeuristicBot(json.loads(json.dumps(variant.data, default=str)))
+
+
+def VariantHeuristicBot():
+    """The registered ``heuristic`` bot over the arena: an SDK bot ``decide(observation,
+    legal, game)`` with one HeuristicBot per game, for the game's variant
+    (`taash.arena.bots.registry.ArenaAgent`)."""
+    return ArenaAgent(get("heuristic"))

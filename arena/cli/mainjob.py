@@ -1,10 +1,10 @@
 """The main job (`make run`): a ladder of the registered bots and the Node.js bot, through
 the arena over gRPC, on every shipped base variant.
 
-    python -m taash.arena.mainjob [--data run-data] [--deals 240] [--variants 56,28,29,304,304-solo]
+    python -m taash.arena.cli.mainjob [--data run-data] [--deals 240] [--variants 56,28,29,304,304-solo]
 
 It starts `taash arena serve` on localhost (a free port), issues tokens, starts `taash bot
-NAME` for every bot of the registry that plays over the arena (arena/registry.py: random,
+NAME` for every bot of the registry that plays over the arena (arena/bots/registry.py: random,
 heuristic, search at ``--search-ms`` a decision) and the Node.js bot (bots/node; skipped with a note if
 Node.js or its packages cannot be had) as processes of their own, runs a duplicate
 round-robin ladder on each variant through the arena (`taash ladder run --arena`), prints
@@ -25,9 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-from .children import popen
+from ..children import popen
+from ..errors import ArenaError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]   # the repository: arena/cli/mainjob.py
 NODE_DIR = ROOT / "bots" / "node"
 MARK = ".taash-mainjob"
 VARIANTS = ("56", "28", "29", "304", "304-solo")
@@ -35,7 +36,7 @@ SEARCH_MS = 10   # the search bot's budget in the main job: its games fit the 3 
 BHOOS = "house/29-bhoos"
 
 
-class JobError(Exception):
+class JobError(ArenaError):
     """The main job cannot go on; the message says why."""
 
 
@@ -76,7 +77,7 @@ class Processes:
 
     def token(self, name: str) -> str:
         """Issue a token for ``name`` in the arena's store."""
-        from .store import SQLiteStore
+        from ..store import SQLiteStore
         store = SQLiteStore(self.data)
         try:
             return store.issue_token(name)
@@ -104,7 +105,7 @@ class Processes:
     def wait_connected(self, names, timeout_s: float = 60.0) -> None:
         """Wait until every bot in ``names`` is connected; JobError naming the missing ones."""
         import grpc
-        from .pb import arena_pb2 as apb, arena_pb2_grpc
+        from ..pb import arena_pb2 as apb, arena_pb2_grpc
         admin = (self.data / "admin-token").read_text().strip()
         end = time.monotonic() + timeout_s
         with grpc.insecure_channel(self.addr) as ch:
@@ -181,11 +182,11 @@ def _prepare(data: Path) -> None:
             raise JobError(f"{data} is not empty and was not made by the main job: give another --data")
         shutil.rmtree(data)
     data.mkdir(parents=True, exist_ok=True)
-    (data / MARK).write_text("made by python -m taash.arena.mainjob; remade on each run\n")
+    (data / MARK).write_text("made by python -m taash.arena.cli.mainjob; remade on each run\n")
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m taash.arena.mainjob", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m taash.arena.cli.mainjob", description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="run-data", help="data directory, made anew (default run-data)")
     ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated (default: the five base variants)")
     ap.add_argument("--deals", type=int, default=240, help="planned deals per variant (whole rounds; default 240)")
@@ -211,9 +212,9 @@ def main(argv=None) -> int:
         procs = Processes(data)
         addr = procs.start_arena()
         err.print(f"arena listening on {addr} (data {args.data})", highlight=False)
-        from .registry import entries
+        from ..bots.registry import entries
         bots = {e.name: _taash("bot", e.name) for e in entries() if e.arena}
-        if "search" in bots:     # the search bot's time per decision (arena/search.py)
+        if "search" in bots:     # the search bot's time per decision (arena/bots/search.py)
             bots["search"] += ["--budget-ms", str(args.search_ms)]
         if not args.no_node:
             node = node_bot_argv(lambda m: err.print(m, highlight=False))
@@ -260,11 +261,12 @@ def run_ladders(con, err, data: Path, addr: str, bots: list[str], args, extra=()
     """The ladders of the main job through the arena at ``addr``; returns what to report.
     ``extra``: more ladders, (variant, bots, deals) each."""
     from taash.interpreter import load_variant
-    from .cli_ladder import standings_table
-    from .ladder import ArenaRunner, LadderError, LadderSettings, open_store, recompute, run_ladder
-    from .ladder.plot import plot_history
-    from .ladder.runners import read_admin_token
-    store = open_store(None, data)
+    from .ladder import standings_table
+    from ..ladder import LadderError, LadderSettings, recompute, run_ladder
+    from ..ladder.arena_runner import ArenaRunner, read_admin_token
+    from ..store import open_ladder_store
+    from ..ladder.plot import plot_history
+    store = open_ladder_store(None, data)
     admin = read_admin_token(data)
     settings = LadderSettings(seed=args.seed, duplicate=not args.no_duplicate, game_deals=args.game_deals)
     games = deals = 0
@@ -291,8 +293,8 @@ def run_ladders(con, err, data: Path, addr: str, bots: list[str], args, extra=()
                                   f"({'duplicate, ' if settings.duplicate else ''}{time.monotonic() - t:.1f} s)"))
         con.print(f"  standings recomputed from the records: {'equal' if same else 'DIFFERENT'}", highlight=False)
     plot = plot_history({v: store.history(v) for v in refs}, data / "ladder.png")
-    from .web.data import Site
-    from .web.report import write_report
+    from ..web.data import Site
+    from ..web.report import write_report
     report = write_report(Site(store, data), data / "report.html", refs)   # beside the plot (docs/web.md)
     first = next((g.record_path for v in refs[:1] for g in store.games(v).values() if g.record_path), None)
     store.close()

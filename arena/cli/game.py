@@ -1,49 +1,26 @@
-"""The `taash` command line: check, simulate, replay, variants."""
+"""The engine's commands: `taash check|simulate|replay|rules|variants` (the core install)."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-from taash.interpreter import (Match, RecordError, VariantError, check_files, load_variant, read_record,
-                         replay, replay_json, shipped_variants)
+import yaml
 
-from . import registry
-from .gcpolicy import fewer_collections
-from .registry import UnknownBotError
+from taash.interpreter import (RecordError, VariantError, check_files, load_variant, read_record, replay,
+                               replay_json, shipped_variants)
 
+from taash.interpreter.loader import resolve_name
+from taash.interpreter.records import record_set, records_of
+from taash.interpreter.rulebook import diff, render
 
-
-class CLIError(Exception):
-    """A usage error: printed as `taash: error: ...`, exit 2; with ``located`` the message
-    is located problems (``file:line:col: error: ...``, as `taash check` prints them),
-    printed as they are."""
-
-    def __init__(self, message: str, located: bool = False):
-        super().__init__(message)
-        self.located = located
-
-
-def _parse_set(items) -> dict:
-    out = {}
-    for item in items or []:
-        if "=" not in item:
-            raise CLIError(f"--set takes KEY=VALUE, not {item!r}")
-        k, val = item.split("=", 1)
-        k = k.strip()
-        low = val.strip().lower()
-        if low in ("true", "false"):
-            out[k] = low == "true"
-        else:
-            try:
-                out[k] = int(val)
-            except ValueError:
-                raise CLIError(f"--set {k}: the value must be an integer or true/false, not {val!r}") from None
-    return out
+from ..bots import registry
+from ..errors import LadderError, UsageError
+from .args import bots_list, parse_set
 
 
 def cmd_check(args) -> int:
@@ -68,135 +45,13 @@ def cmd_check(args) -> int:
     return 1 if bad else 0
 
 
-def _progress(total, label):
-    """A rich progress bar on a terminal, nothing otherwise."""
-    if not sys.stderr.isatty():
-        return None
-    from rich.progress import Progress
-    p = Progress(transient=True)
-    p.start()
-    task = p.add_task(label, total=total)
-    return p, task
-
-
-def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_end=None,
-                   keep=False) -> dict:
-    """Play one match of `simulate` from ``match_seed`` (at most ``max_deals`` deals):
-    a new agent per seat from ``entries`` (`taash.arena.registry.BotEntry`), seeded
-    ``"{match_seed}:{seat}"``, so a match depends on its seed alone (the same on any
-    process or Ray worker). Returns {"line": the summary's match line, "deals",
-    "made", "thrown" (ints), "faults" (per seat), "first_faults" (seat -> its first
-    fault in words), "match" (the Match if ``keep``)}."""
-    from taash.interpreter.playout import play
-    agents = [e.make(variant, f"{match_seed}:{s}") for s, e in enumerate(entries)]
-    faults = [0] * variant.players
-    first = {}   # seat -> its first fault, in words
-
-    def on_fault(f):
-        faults[f.seat] += 1
-        if f.seat not in first:
-            why = f"{type(f.error).__name__}: {f.error}" if f.error is not None else "no answer"
-            first[f.seat] = (f"match seed {match_seed}, deal {m.played + 1}: {f.kind.lower()} "
-                             f"({why}); {f.default} applied")
-
-    m = Match(variant, match_seed, keep_deals=keep)  # a State per deal only for a record
-    made = thrown = 0
-
-    def deal_end(st):
-        nonlocal made, thrown
-        made += st.made is True
-        thrown += st.declarer < 0
-        if on_deal_end is not None:
-            on_deal_end(m)
-    play(m, agents, max_deals=max_deals, on_fault=on_fault, on_deal_end=deal_end)
-    return {"line": {"seed": m.seed, "deals": m.played, **m.summary()}, "deals": m.played,
-            "made": made, "thrown": thrown, "faults": faults, "first_faults": first,
-            "match": m if keep else None}
-
-
-def simulate_entries(variant, bots=None):
-    """The `BotEntry` per seat of ``bots`` (default all ``random``). Raises CLIError
-    for a wrong count, UnknownBotError for an unknown bot."""
-    from . import registry
-    names = list(bots) if bots else ["random"] * variant.players
-    if len(names) != variant.players:
-        raise CLIError(f"--bots: {variant.title} has {variant.players} seats: give {variant.players} "
-                       f"bots separated by commas, not {len(names)}")
-    return [registry.resolve(n) for n in names]
-
-
-def simulate_summary(variant, seed, entries, results) -> dict:
-    """The summary of `simulate` from the `simulate_match` results of its matches, in order."""
-    total = sum(r["deals"] for r in results)
-    made = sum(r["made"] for r in results)
-    thrown = sum(r["thrown"] for r in results)
-    played = total - thrown
-    return {
-        "variant": variant.ref,
-        "title": variant.title,
-        "options": variant.options,
-        "seed": seed,
-        "bots": [e.name for e in entries],
-        "deals": total,
-        "thrown_in": thrown,
-        "contracts_made": made,
-        "contracts_made_rate": round(made / played, 4) if played else None,
-        "faults": [sum(r["faults"][s] for r in results) for s in range(variant.players)],
-        "first_faults": [next((r["first_faults"][s] for r in results if s in r["first_faults"]), None)
-                         for s in range(variant.players)],
-        "matches": [r["line"] for r in results],
-    }
-
-
-def simulate(variant, matches=None, deals=None, seed=0, options=None, progress=False, bots=None,
-             keep=True, on_match=None):
-    """Play ``matches`` full matches, or matches until ``deals`` deals, match k from seed
-    ``seed + k``. ``bots``: a bot per seat (registered names or specs, `taash.arena.registry`;
-    default all ``random``); each match has its own agents, seeded ``"{seed + k}:{seat}"``
-    (`simulate_match`), so match k is the same game wherever it is played (a Ray run,
-    arena/ladder/cluster.py, gives the same summary). Through `taash.interpreter.playout.play`:
-    no observation is built for a state agent, no record is made (``Match.record`` is
-    the caller's). Returns (list of Match, summary dict); with ``keep`` False the list is
-    empty and each match is let go once summed up. ``on_match(k, match)`` is called as
-    match k (0-based) ends, with its Match when ``keep`` (else None): `taash simulate`
-    writes its record then. Raises UnknownBotError."""
-    entries = simulate_entries(variant, bots)
-    results = []
-    total_deals = 0
-    bar = _progress(deals or matches, "simulating") if progress else None
-    tick = None
-    if bar and deals is not None:
-        def tick(m):
-            n = total_deals + m.played
-            if n % 64 == 0 or n == deals:
-                bar[0].update(bar[1], completed=n)
-    try:
-        with fewer_collections():
-            k = 0
-            while (k < matches) if deals is None else (total_deals < deals):
-                r = simulate_match(variant, entries, seed + k, None if deals is None else deals - total_deals,
-                                   on_deal_end=tick, keep=keep)
-                k += 1
-                total_deals += r["deals"]
-                results.append(r)
-                if on_match is not None:
-                    on_match(k - 1, r.get("match"))
-                if bar and deals is None:
-                    bar[0].update(bar[1], completed=k)
-    finally:
-        if bar:
-            bar[0].stop()
-    done_matches = [r.pop("match") for r in results] if keep else []
-    return [m for m in done_matches if m is not None], simulate_summary(variant, seed, entries, results)
-
-
 def cmd_simulate(args) -> int:
-    options = _parse_set(args.set)
+    options = parse_set(args.set)
     v = load_variant(args.variant, options or None)
     if args.matches is not None and args.matches < 1:
-        raise CLIError("--matches must be at least 1")
+        raise UsageError("--matches must be at least 1")
     if args.deals is not None and args.deals < 1:
-        raise CLIError("--deals must be at least 1")
+        raise UsageError("--deals must be at least 1")
     matches = args.matches if args.matches is not None else (None if args.deals else 1)
     targets = None
     if args.record is not None:  # before playing: a bad place loses no work
@@ -205,9 +60,8 @@ def cmd_simulate(args) -> int:
     t0 = time.perf_counter()
     if args.cluster:
         if targets is not None:
-            raise CLIError("--record is not available with --cluster: simulate the matches to record locally")
-        from .ladder.cluster import simulate_ray
-        from .ladder.runners import LadderError
+            raise UsageError("--record is not available with --cluster: simulate the matches to record locally")
+        from ..ladder.cluster import simulate_ray
         try:
             ms, summary = [], simulate_ray(args.variant, matches, args.deals, args.seed, options, bots=args.bots,
                                            address=args.address, progress=not args.json)
@@ -224,6 +78,7 @@ def cmd_simulate(args) -> int:
                 _write_records([_match_file(args.record, k)], [m], options)
             done.append(m)      # once written: a Ctrl-C during the write counts it not
         try:
+            from ..simulation import simulate
             ms, summary = simulate(v, matches, args.deals, args.seed, options, progress=not args.json,
                                    bots=args.bots, keep=targets is not None, on_match=finished)
         except KeyboardInterrupt:
@@ -278,18 +133,8 @@ def _bots_title(names) -> str:
     return "bots " + ", ".join(names)
 
 
-def _bots_list(text):
-    """--bots A,B,...: the names, stripped; an empty name is an error."""
-    import argparse
-    names = [b.strip() for b in text.split(",")]
-    if not text.strip() or any(not b for b in names):
-        raise argparse.ArgumentTypeError(f"--bots takes bot names separated by commas, not {text!r}")
-    return names
-
-
 def _is_folder(path: str) -> bool:
     """--record names a folder (a trailing / or an existing folder): one file per match."""
-    import os
     return path.endswith(("/", os.sep)) or Path(path).is_dir()
 
 
@@ -302,10 +147,9 @@ def _record_targets(path: str, count: int) -> list[Path]:
     """Where the records of ``count`` matches go: FILE, holding them all (one record, or
     a set of records for several: docs/records.md); inside a folder given with a trailing
     / (made when the records are written, if its parent exists) or an existing folder, one
-    file per match, match-1.json, ... Raises CLIError if the place cannot be written."""
-    import os
+    file per match, match-1.json, ... Raises UsageError if the place cannot be written."""
     if not path:
-        raise CLIError("--record needs a file name")
+        raise UsageError("--record needs a file name")
     p = Path(path)
     if _is_folder(path):
         folder = p
@@ -315,18 +159,15 @@ def _record_targets(path: str, count: int) -> list[Path]:
         folder = where = p.parent
         targets = [p]
     if not where.is_dir():
-        raise CLIError(f"cannot write records in {folder}: no such folder")
+        raise UsageError(f"cannot write records in {folder}: no such folder")
     if not os.access(where, os.W_OK):
-        raise CLIError(f"cannot write records in {folder}: permission denied")
+        raise UsageError(f"cannot write records in {folder}: permission denied")
     return targets
 
 
 def _write_records(targets, matches, options):
     """Write the record of each match to its target, or all of them as one set of records
     when there is one target for several matches."""
-    import os
-
-    from taash.interpreter.records import record_set
 
     def own(m, p):
         rec = m.record(options)
@@ -345,7 +186,7 @@ def _write_records(targets, matches, options):
             tmp.replace(p)
         except OSError as e:
             tmp.unlink(missing_ok=True)
-            raise CLIError(f"cannot write the record {p}: {e.strerror or e}") from None
+            raise UsageError(f"cannot write the record {p}: {e.strerror or e}") from None
         except BaseException:       # Ctrl-C: no half-written file is left
             tmp.unlink(missing_ok=True)
             raise
@@ -353,7 +194,6 @@ def _write_records(targets, matches, options):
 
 def cmd_replay(args) -> int:
     """Replay a record, or each record of a set in turn (docs/records.md)."""
-    from taash.interpreter.records import records_of
     data = read_record(args.record)
     recs = records_of(data)
     base = Path(args.record).resolve().parent
@@ -428,8 +268,7 @@ def _print_replay(rec, m) -> None:
 def cmd_rules(args) -> int:
     """The rulebook of a variant; with ``--diff [BASE]`` only what differs from BASE, by
     default from the variant's own parent (its ``extends:``)."""
-    from taash.interpreter.rulebook import diff, render
-    v = load_variant(args.variant, _parse_set(args.set) or None)
+    v = load_variant(args.variant, parse_set(args.set) or None)
     if args.diff is True:
         print(diff(v, load_variant(_parent_of(v))), end="")
     elif args.diff:
@@ -440,17 +279,14 @@ def cmd_rules(args) -> int:
 
 
 def _parent_of(v) -> str:
-    """The path of the file that ``v``'s own file extends. Raises CLIError if it extends none."""
-    import yaml
-
-    from taash.interpreter.loader import resolve_name
+    """The path of the file that ``v``'s own file extends. Raises UsageError if it extends none."""
     try:  # the file has just loaded: it is valid YAML
         own = yaml.safe_load(Path(v.path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
         own = None
     parent = own.get("extends") if isinstance(own, dict) else None
     if not isinstance(parent, str):
-        raise CLIError(f"--diff: {v.ref} extends no variant: give the variant to compare with, --diff BASE")
+        raise UsageError(f"--diff: {v.ref} extends no variant: give the variant to compare with, --diff BASE")
     return str(resolve_name(parent, Path(v.path).parent))
 
 
@@ -470,16 +306,8 @@ def cmd_variants(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="taash", description="taash: rules-as-data engine for 56, 28, 29 and 304.")
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        ver = version("taash")
-    except PackageNotFoundError:
-        ver = "unknown"
-    p.add_argument("--version", action="version", version=f"taash {ver}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
+def add_commands(sub) -> None:
+    """Register `taash check|simulate|replay|rules|variants` on the subparsers of `taash`."""
     c = sub.add_parser("check", help="validate variant files (FILE:LINE:COL errors)")
     c.add_argument("paths", nargs="+", metavar="PATH", help="variant files or shipped names")
     c.set_defaults(fn=cmd_check)
@@ -489,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--matches", type=int, metavar="M", help="full matches to play (default 1)")
     g.add_argument("--deals", type=int, metavar="N", help="deals to play (matches as needed)")
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first match (default 0)")
-    s.add_argument("--bots", type=_bots_list, metavar="A,B,...",
+    s.add_argument("--bots", type=bots_list, metavar="A,B,...",
                    help=f"a bot per seat: {registry.known()} or NAME=package.module:factory (default: all random)")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -512,43 +340,3 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("variants", help="list the shipped variants")
     v.add_argument("--titles", action="store_true", help="with their titles")
     v.set_defaults(fn=cmd_variants)
-    from .cli_arena import add_commands
-    add_commands(sub)
-    from .cli_ladder import add_commands as add_ladder_commands
-    add_ladder_commands(sub)
-    from .http.serve import add_commands as add_serve_commands
-    add_serve_commands(sub)
-    from .web.cli import add_commands as add_web_commands
-    add_web_commands(sub)
-    return p
-
-
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return args.fn(args)
-    except VariantError as e:
-        for pr in e.problems:
-            print(pr.format(), file=sys.stderr)
-        return 1
-    except RecordError as e:
-        print(f"taash: error: {e}", file=sys.stderr)
-        return 1
-    except CLIError as e:
-        print(e if e.located else f"taash: error: {e}", file=sys.stderr)
-        return 2
-    except UnknownBotError as e:
-        print(f"taash: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("taash: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
-
-
-if __name__ == "__main__":
-    # run the imported module's main, so that its error classes are the ones that
-    # the subcommand modules raise (not copies made by running this file as __main__)
-    from taash.arena.cli import main as _main
-    sys.exit(_main())

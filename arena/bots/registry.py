@@ -1,7 +1,7 @@
 """The bot registry: every bot that `taash simulate --bots`, `taash ladder run --bots`,
 `taash bot NAME` and the main job can seat by name, registered once here.
 
-    from taash.arena import registry
+    from taash.arena.bots import registry
     registry.names()                       # ['heuristic', 'random']
     agent = registry.make("heuristic", variant, seed=0)
 
@@ -22,15 +22,19 @@ or ``f(variant, seed)``.
 from __future__ import annotations
 
 import importlib
+import inspect
+import json
+import os
 import re
+import tempfile
+import threading
 from dataclasses import dataclass, field
 
+from taash.interpreter import VariantError, load_variant
+
+from ..errors import UnknownBotError
+
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-
-
-class UnknownBotError(LookupError):
-    """A bot name that is not registered, or a factory spec that cannot be loaded; the
-    message (one line) lists the registered names."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,6 @@ def _seeded(f) -> bool | None:
     """How factory ``f`` is called: True for ``(variant, seed)``, False for ``(variant)``,
     None when it takes neither. A signature that cannot be read is taken as ``(variant,
     seed)``."""
-    import inspect
     try:
         sig = inspect.signature(f)
     except (TypeError, ValueError):
@@ -196,7 +199,6 @@ class ArenaAgent:
     the arena sends. The agent must be an observation agent."""
 
     def __init__(self, entry: BotEntry, seed=0):
-        import threading
         self.entry, self.seed = entry, seed
         self._variants: dict = {}
         self._lock = threading.Lock()   # the SDK may call decide from several threads
@@ -204,7 +206,6 @@ class ArenaAgent:
     def variant_of(self, game):
         """The loaded Variant of ``game`` (an taash.arena.sdk.GameInfo), cached. Raises
         VariantError if it can be loaded neither by name nor from its data."""
-        import json
         key = (game.variant, json.dumps(game.options, sort_keys=True),
                json.dumps(game.variant_data, sort_keys=True, default=str))
         v = self._variants.get(key)
@@ -234,16 +235,12 @@ class ArenaAgent:
         if decide is None:
             raise TypeError(f"bot {self.entry.name!r} is a state agent: it plays in process only "
                             "(taash simulate, taash ladder run), not over the arena")
-        if getattr(agent, "takes_game", False):   # it reads the game's time (arena/search.py)
+        if getattr(agent, "takes_game", False):   # it reads the game's time (arena/bots/search.py)
             return decide(observation, legal_actions, game)
         return decide(observation, legal_actions)
 
 
 def _load_game_variant(game):
-    import json
-    import os
-    import tempfile
-    from taash.interpreter import VariantError, load_variant
     options = dict(getattr(game, "options", None) or {}) or None
     if game.variant:
         try:
@@ -262,11 +259,11 @@ def _load_game_variant(game):
 
 
 # -- the built-in bots ------------------------------------------------------------------------
-register("random", "taash.arena.bots:random_bot",
+register("random", "taash.arena.bots.random:random_bot",
          "uniform among the legal actions (over the arena and in the ladder: a function of "
          "its seed and what it sees)")
-register("heuristic", "taash.arena.bots:heuristic_bot",
+register("heuristic", "taash.arena.bots.heuristic:heuristic_bot",
          "estimates its hand for the auction and trump; plays cheap, wins tricks worth it")
-register("search", "taash.arena.search:search_bot",
+register("search", "taash.arena.bots.search:search_bot",
          "determinized search (PIMC): resampled deals played out to the variant's own score; "
          "50 ms a decision (TAASH_SEARCH_MS, TAASH_SEARCH_PLAYOUTS)")

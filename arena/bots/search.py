@@ -23,10 +23,10 @@ ties between actions of equal score (keeping points when the contract is decided
 action of highest mean is played (ties: the first in docs/rules.md §0.10 order), unless the
 prior says otherwise (below).
 
-A prior from the heuristic bot (arena/heuristic.py, generic too): its action at the
+A prior from the heuristic bot (arena/bots/heuristic.py, generic too): its action at the
 root is searched in every world and never dropped, and the bot leaves it only for an
 action whose mean lead over it in the same worlds (paired differences: common random
-numbers) exceeds ``PRIOR_Z`` standard errors. Prior knowledge in Monte Carlo search,
+numbers) exceeds ``prior_z`` standard errors. Prior knowledge in Monte Carlo search,
 as in progressive bias (Chaslot, Winands, van den Herik, Uiterwijk, Bouzy,
 "Progressive strategies for Monte-Carlo tree search", New Math. and Natural
 Computation 4(3), 2008) and the prior of Gelly and Silver ("Combining online and
@@ -35,20 +35,14 @@ per decision at 50 ms) a noisy mean no longer overrules a sound default. In the
 auction the arms are cut (`SearchBot._few_bids`): of the bids with a denomination
 only the lowest of each and those of the heuristic's number are searched, since a
 rollout lets the other seats pass and higher bids of one denomination play out alike.
-Measured on 200-deal duplicate ladders at 50 ms (docs/bots.md): 56 went from
-intervals overlapping to 43.6 against 6.4; without the prior the 56 auction was
-decided on one or two worlds. ``PRIOR_Z`` 2 (it was 1) on 304, seed 0, 400 deals: events
-won/drawn/lost 40/8/2, 32.2 (25.2..39.1) against 17.8 (10.9..24.8), apart (36/10/4,
-29.5 against 20.5 at 1); 28 at seed 1, 200 deals, 20/5/0 (19/4/2 at 1); 29 at 200 deals
-18/5/2 (19/5/1 at 1): a noisy lead of one standard error over the heuristic's action
-was a loss more often than a gain.
+What the prior and the other settings are worth on ladders: docs/bots.md.
 
-Inference of a hidden trump (``TRUMP_EPS``): while another seat's trump choice is
+Inference of a hidden trump (``trump_eps``): while another seat's trump choice is
 hidden from the bot (a face-down card, docs/rules.md §28.5, or a suit named secretly,
 §29b.5), ``resample`` draws the face-down card uniformly among the declarer's cards; a
 world is then accepted with probability 1 if that card is of the suit the rollout
 policy's declarer would have chosen (`Rollout.trump`: its longest suit then), else
-``TRUMP_EPS`` (rejection sampling, at most ``TRUMP_TRIES`` draws): policy-based
+``trump_eps`` (rejection sampling, at most ``TRUMP_TRIES`` draws): policy-based
 inference (Rebstock et al. 2019, below), with the rollout's own policy as the model.
 
 Why not ISMCTS (Cowling, Powley, Whitehouse, "Information Set Monte Carlo Tree Search",
@@ -64,59 +58,38 @@ pass where allowed: the bot values a bid as "the contract at this bid", the othe
 passing); a trump or face-down trump card goes to the declarer's longest suit (then the
 most strength); a partner call names the strongest card of the trump the declarer
 lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
-a question gets any answer, a declaration is never made (it may be a wager: the root
-searches them all), the exposure of a hidden trump is asked for when the seat holds a card of the
+a question gets any answer, a declaration is not made (it may be a wager: the root
+searches them all; with ``declare`` every declaration with an effect in the variant's
+data, a marriage or a pair, is made as soon as it is legal), the exposure of a hidden trump is asked for when the seat holds a card of the
 world's trump and another side holds a trick with points (or the seat plays last),
 as a follower takes such a trick below, and a card is, with
-probability ``GREEDY``, chosen greedily on the world's open hands: a leader plays at
+probability ``greedy``, chosen greedily on the world's open hands: a leader plays at
 random; a follower takes a trick that holds points (or as the last to play)
 with its cheapest winning card, gives points to a trick its side holds as the last to
 play, else plays its cheapest card; otherwise a legal card at random. A card "wins" when
 it is of the suit led or an exposed trump and ranks above every card of the trick that
 counts the same way: an approximation of the rollout only, never of the rules (the
 engine plays the tricks). Rollout policies that use the world's open hands are the
-usual choice in PIMC (GIB's double-dummy solver goes further). Measured: bench/search.py.
+usual choice in PIMC (GIB's double-dummy solver goes further).
 
-Measured and dropped (no better on 200-deal ladders at 50 ms): weighting the worlds by
-a model of a bidder (the heuristic's hand estimate) explaining the other seats' calls,
-as in policy-based inference (Rebstock, Solinas, Buro, Sturtevant, IEEE CoG 2019): on
-56, 26.9 against 25.9 without (intervals ±6.5), at the cost of worlds; leading a
-master card of the world's open hands in rollouts instead of a random card; an
-auction in the rollouts where every seat calls as the heuristic bot would (a rollout
-policy from the prior, as in Tesauro and Galperin, "On-line policy improvement using
-Monte-Carlo search", NIPS 1996), instead of passing: on 28 34.4 against 15.6 and
-29-hidden-trump 35.7 against 14.3 (the passing auction: 30.0/20.0, 32.0/18.0; seed 0,
-200 deals, intervals ±8), but on 56 31.1 against 18.9, intervals overlapping (43.6
-against 6.4 passing), since a heuristic call per rollout call leaves 1 or 2 worlds to
-a 56 auction decision at 50 ms (23 passing); still 35.9 against 14.1 on 56 with one
-heuristic call per seat. Asking for the exposure at random half the time it may be
-(before the rule above): 29-hidden-trump 32.0 against 18.0, events won/drawn/lost
-19/3/3, against 38.1/11.9, 21/4/0 with the rule (28: 30.0/20.0, 17/4/4 against
-33.3/16.7, 14/10/1; seed 0, 200 deals). The partner call above (before it: uniform) on
-304, seed 0, 400 deals: events won/drawn/lost 36/10/4, +1.8 per event, 29.5 against
-20.5 (35/12/3 and 37/9/4, +1.8, before). Mixed, so a switch, off: rollouts that make
-every declaration with an effect in the variant's data (a marriage, a pair) as soon as
-it is legal, never a wager (TAASH_SEARCH_DECLARE=1): on 304 the bot made 77% of its
-contracts against 74% and won 34/11/5, +2.0 per event, but 27.6 against 22.4; 304-solo
-43.9 against 6.1 (216 deals; 40.4 against 9.6 without); 29 at 200 deals 16/6/3 against
-19/5/1 without (27.4/22.6 against 32.6/17.4, load 4 to 5). Dropped, on 304 with the
-declarations, compared on the events both runs had played: leading a master card
-(15/7/1 against 19/3/1 at 23 events), a follower leaving a trick its side holds
-(23/4/3, +1.5 per event, against 23/5/2, +2.3, at 30), ``PRIOR_Z`` 0.5 (23/12/4 against
-28/8/3 at 39), a greedy rollout always (``GREEDY`` 1: 19/3/5 against 22/3/2 at 27).
+Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` flags):
 
-Switches for experiments (environment, read at import): TAASH_SEARCH_GREEDY,
-TAASH_SEARCH_SMEAR, TAASH_SEARCH_PRIOR_Z (0: no prior),
-TAASH_SEARCH_BIDS ("all": every bid searched), TAASH_SEARCH_TRUMP_EPS (1: no inference
-of a hidden trump), TAASH_SEARCH_CALL (0: uniform partner calls in rollouts),
-TAASH_SEARCH_DECLARE (1: rollouts make declarations with an effect) (the constants
-below).
+- ``budget_ms`` (default 50; ``--budget-ms``): the wall time of a decision, ms;
+- ``playouts`` (default None: time only; ``--playouts``): the rollouts of a decision;
+- ``prior_z`` (default 2.0; ``--prior-z``): the lead, in standard errors, an action needs
+  over the heuristic's to be played instead (0: no prior);
+- ``trump_eps`` (default 0.2; ``--trump-eps``): the acceptance of a world whose hidden
+  trump the rollout's declarer would not have chosen (1: no inference);
+- ``greedy`` (default 0.8; ``--greedy``): the chance that a rollout card is chosen
+  greedily rather than at random;
+- ``declare`` (default False; ``--declare``): rollouts make the declarations with an
+  effect.
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
 well), which makes a decision a pure function of (seed, observation): the generator is
 seeded from a hash of the bot's seed and the seat's observation, as
-arena/bots.py ObservationRandomBot does. Over the arena a decision also keeps to half
+arena/bots/random.py ObservationRandomBot does. Over the arena a decision also keeps to half
 the decision's ``deadline_ms`` (taken from the game's time control).
 
 In process the bot is a *state agent* (``decide_state(state, seat)``: it only calls
@@ -133,7 +106,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os as _os
 import random
 import time
 from collections import Counter
@@ -142,19 +114,18 @@ from taash.interpreter import State
 from taash.interpreter.actions import NOT_DEFAULT, default_of
 from taash.interpreter.errors import TaashError
 
+from ..errors import ArenaError
+from .heuristic import heuristic_bot
+
 DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
-GREEDY = float(_os.environ.get("TAASH_SEARCH_GREEDY", 0.8))   # chance that a rollout follows with the cheap winning card
-SMEAR = _os.environ.get("TAASH_SEARCH_SMEAR", "1") == "1"
-TRUMP_TRIES = 20
-TRUMP_EPS = float(_os.environ.get("TAASH_SEARCH_TRUMP_EPS", 0.2))   # 1: no inference of a hidden trump
-FEW_BIDS = _os.environ.get("TAASH_SEARCH_BIDS", "few") == "few"
-DECLARE = _os.environ.get("TAASH_SEARCH_DECLARE", "0") == "1"   # 1: rollouts make declarations with an effect
-CALL = _os.environ.get("TAASH_SEARCH_CALL", "1") == "1"
-PRIOR_Z = float(_os.environ.get("TAASH_SEARCH_PRIOR_Z", 2.0))   # the heuristic's action is left only for a lead of this many standard errors
+GREEDY = 0.8           # chance that a rollout card is the greedy one (`Rollout.play`)
+TRUMP_TRIES = 20       # draws of a world while another seat's trump choice is hidden
+TRUMP_EPS = 0.2        # acceptance of a world against the hidden trump (1: no inference)
+PRIOR_Z = 2.0          # the heuristic's action is left only for a lead of this many standard errors
 
 
-class RebuildError(TaashError):
+class RebuildError(ArenaError):
     """No State consistent with an observation was found within the bound of tries."""
 
 
@@ -402,8 +373,9 @@ class Rollout:
     """The cheap policy that finishes a world's deal (module docstring): generic, from
     phases, action kinds and the deck's strengths and points."""
 
-    def __init__(self, v, declare: bool = DECLARE):
+    def __init__(self, v, declare: bool = False, greedy: float = GREEDY):
         self.v = v
+        self.greedy = greedy
         d = v.deck
         self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
         self.nsuits = len(d.suits)
@@ -411,7 +383,7 @@ class Rollout:
         self.acts = v.actions
         self.nondefault = NOT_DEFAULT
         # declarations with an effect on the contract (a marriage, a pair), not wagers: the
-        # variant's own data says which (as arena/heuristic.py reads it)
+        # variant's own data says which (as arena/bots/heuristic.py reads it)
         decl = (v.data or {}).get("declarations") or {}
         eff = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")}
         self.helpful = frozenset(a.id for a in v.actions if a.kind == "declare"
@@ -424,6 +396,7 @@ class Rollout:
         rand = rng.random
         acts = self.acts
         helpful = self.helpful
+        greedy = self.greedy
         while st.to_act >= 0:
             ids = st.legal_ids()
             if len(ids) == 1:
@@ -450,12 +423,12 @@ class Rollout:
                         st.apply_id(expose)
                         continue
                     ids = [i for i in ids if i < size]
-                st.apply_id(self.play(st, ids, rng) if rand() < GREEDY else ids[int(rand() * len(ids))])
+                st.apply_id(self.play(st, ids, rng) if rand() < greedy else ids[int(rand() * len(ids))])
             elif ph == "auction" or ph == "doubling":
                 st.apply_id(self.default(ids))
             elif ph == "trump":
                 st.apply_id(self.trump(st, ids))
-            elif CALL and acts[ids[0]].kind == "call-partner":
+            elif acts[ids[0]].kind == "call-partner":
                 st.apply_id(self.call(st, ids))
             else:
                 st.apply_id(ids[int(rand() * len(ids))])
@@ -535,7 +508,7 @@ class Rollout:
         cheap = min(cards, key=lambda c: (point[c], strength[c]))
         me = st.to_act
         side = st.side
-        if SMEAR and side[st.trick_seats[keys.index(best)]] == side[me]:
+        if side[st.trick_seats[keys.index(best)]] == side[me]:
             # the trick is the side's so far: give it points if the card cannot take it over
             # as a trump would (a card that does not outrank the winner)
             give = [c for c in cards if key(c) <= best and suit_of[c] != trump]
@@ -554,26 +527,34 @@ class SearchBot:
 
     ``variant``: the loaded Variant; ``seed``: int or text; ``budget_ms``: wall time per
     decision (None: no time bound); ``playouts``: rollouts per decision (None: no count
-    bound; at least one of the two must be set). Both agent forms: ``decide_state``
+    bound; at least one of the two must be set); ``prior_z``, ``trump_eps``, ``greedy``,
+    ``declare``: the other settings (module docstring). Raises ValueError for a setting
+    out of range. Both agent forms: ``decide_state``
     (in process) and ``decide`` (an observation: the arena, the ladder).
     ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms; values:
     the mean per action; prior: the heuristic's action; arms: the actions searched;
     lead: (mean, standard error) of the best action's lead over the prior's, or None)."""
 
     name = "search"
-    takes_game = True          # taash.arena.registry.ArenaAgent passes the game (its time control)
+    takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 playouts: int | None = None):
+                 playouts: int | None = None, *, prior_z: float = PRIOR_Z, trump_eps: float = TRUMP_EPS,
+                 greedy: float = GREEDY, declare: bool = False):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
+        if prior_z < 0:
+            raise ValueError(f"prior_z is a number of standard errors, at least 0, not {prior_z}")
+        if not 0 <= trump_eps <= 1 or not 0 <= greedy <= 1:
+            raise ValueError(f"trump_eps and greedy are probabilities, not {trump_eps} and {greedy}")
         self.v = variant
         self.seed = seed
         self.budget_ms = budget_ms
         self.playouts = playouts
-        self.rollout = Rollout(variant)
-        from .bots import heuristic_bot
-        self.heuristic = heuristic_bot(variant)       # the prior (arena/heuristic.py)
+        self.prior_z = prior_z
+        self.trump_eps = trump_eps
+        self.rollout = Rollout(variant, declare=declare, greedy=greedy)
+        self.heuristic = heuristic_bot(variant)       # the prior (arena/bots/heuristic.py)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
 
@@ -596,7 +577,7 @@ class SearchBot:
 
     def _prior(self, root: State, seat: int, ids: list, arms: list):
         """The arm (index into ``ids``) of the heuristic bot's action at ``root`` for
-        ``seat`` (arena/heuristic.py, from the seat's observation), or None."""
+        ``seat`` (arena/bots/heuristic.py, from the seat's observation), or None."""
         acts = self.v.actions
         text = self.heuristic.decide(root.observation(seat), [str(acts[i]) for i in ids])
         a = self.v.action_map.get(str(text))
@@ -623,7 +604,7 @@ class SearchBot:
     def _trump_likelihood(self, world: State, k: int) -> float:
         """1 if in ``world`` the hidden trump choice (history index ``k``) is of the suit
         the rollout policy's declarer would choose from the cards it held then (its
-        longest suit, `Rollout.trump`), else ``TRUMP_EPS``: the resampled face-down card
+        longest suit, `Rollout.trump`), else ``trump_eps``: the resampled face-down card
         is uniform among the declarer's cards, while a declarer chooses its trump from
         its hand (policy-based inference, Rebstock et al. 2019)."""
         v = self.v
@@ -640,7 +621,7 @@ class SearchBot:
         suit = self.rollout.suit_of
         same = (pick.code if pick.kind == "trump" else suit[pick.code]) == \
             (real.code if real.kind == "trump" else suit[real.code])
-        return 1.0 if same else TRUMP_EPS
+        return 1.0 if same else self.trump_eps
 
     def _few_bids(self, ids: list, arms: list, keep) -> list:
         """The arms worth searching in an auction: of the bids (``bid`` actions with a
@@ -720,7 +701,7 @@ class SearchBot:
         fresh worlds; at its end the worse half (by mean value so far) is dropped, but
         never the heuristic's action (the prior), searched first in each world. The
         action of best mean is played if its paired lead over the prior's exceeds
-        ``PRIOR_Z`` standard errors, else the prior's. Worlds are drawn by `resample`,
+        ``prior_z`` standard errors, else the prior's. Worlds are drawn by `resample`,
         accepted by `_trump_likelihood` while another seat's trump choice is hidden. The
         time budget is turned into rollouts from the rate measured so far."""
         v = self.v
@@ -742,16 +723,15 @@ class SearchBot:
             if key not in seen_codes:
                 seen_codes.add(key)
                 arms.append(j)
-        keep = self._prior(root, seat, ids, arms) if PRIOR_Z > 0 else None
+        keep = self._prior(root, seat, ids, arms) if self.prior_z > 0 else None
         if keep is not None:                  # searched first in every world, never dropped
             arms.remove(keep)
             arms.insert(0, keep)
-        if FEW_BIDS:
-            arms = self._few_bids(ids, arms, keep)
+        arms = self._few_bids(ids, arms, keep)
         searched = len(arms)
         dsum, dsq, dn = [0.0] * k, [0.0] * k, [0] * k   # paired differences with ``keep``
         rounds = max(1, math.ceil(math.log2(len(arms))))
-        hidden = self._hidden_trump(root, seat) if TRUMP_EPS < 1 else None
+        hidden = self._hidden_trump(root, seat) if self.trump_eps < 1 else None
         start = clock()
         in_round = 0
         done = False
@@ -814,7 +794,7 @@ class SearchBot:
             mean = dsum[best] / n_ if n_ else 0.0
             se = math.sqrt(max(0.0, dsq[best] / n_ - mean * mean) / (n_ - 1)) if n_ > 1 else float("inf")
             lead = (mean, se)
-            if n_ < 2 or mean <= PRIOR_Z * se:
+            if n_ < 2 or mean <= self.prior_z * se:
                 best = keep
         self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000,
                       "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)},
@@ -849,15 +829,9 @@ def _arena_limit_ms(game):
     return min(vals) / 2 if vals else None
 
 
-def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, playouts: int | None = None):
-    """Registry factory of ``search`` (`SearchBot`). The environment may set the budgets
-    for processes that the ladder or the main job start: TAASH_SEARCH_MS,
-    TAASH_SEARCH_PLAYOUTS."""
-    import os
-    ms = os.environ.get("TAASH_SEARCH_MS")
-    po = os.environ.get("TAASH_SEARCH_PLAYOUTS")
-    if ms:
-        budget_ms = float(ms)
-    if po:
-        playouts = int(po)
-    return SearchBot(variant, seed, budget_ms, playouts)
+def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, playouts: int | None = None,
+               **settings) -> SearchBot:
+    """Registry factory of ``search``: `SearchBot` with these settings (``settings``:
+    ``prior_z``, ``trump_eps``, ``greedy``, ``declare``; module docstring). `taash bot
+    search` passes its flags here (``functools.partial``)."""
+    return SearchBot(variant, seed, budget_ms, playouts, **settings)

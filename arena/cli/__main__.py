@@ -1,0 +1,7 @@
+"""`python -m taash.arena.cli`: the `taash` command."""
+
+import sys
+
+from taash.arena.cli import main
+
+sys.exit(main())

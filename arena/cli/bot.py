@@ -1,0 +1,148 @@
+"""`taash bot BOT`: a registered bot, or one of the user's, as an arena client; `taash bot
+http URL`: an outside bot of the SmartBots 29 HTTP protocol seated through the bridge
+(arena/http/bridge.py). The arena extra (gRPC; aiohttp for http), loaded when the
+command runs."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import logging
+import os
+import sys
+
+from ..bots.registry import ArenaAgent, BotEntry, entries, resolve
+from ..errors import UnknownBotError, UsageError
+from .args import conv, server_arg
+
+# the search bot's settings that `taash bot` takes as flags (arena/bots/search.py)
+SEARCH_SETTINGS = ("budget_ms", "playouts", "prior_z", "trump_eps", "greedy", "declare")
+
+
+def _number(low: float, high: float | None = None):
+    """An argparse type: a number from ``low`` to ``high``."""
+    def conv_(text):
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+        if v < low or (high is not None and v > high):
+            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g}, not {text}" if high is not None
+                                             else f"must be at least {low:g}, not {text}")
+        return v
+    return conv_
+
+
+def _with_settings(entry: BotEntry, args) -> BotEntry:
+    """``entry`` with the search bot's settings given as flags (its factory called with
+    them). Raises UsageError for such a flag with another bot."""
+    given = {k: getattr(args, k) for k in SEARCH_SETTINGS if getattr(args, k) not in (None, False)}
+    if not given:
+        return entry
+    from ..bots.search import search_bot
+    if entry.load() is not search_bot:
+        flags = ", ".join("--" + f.replace("_", "-") for f in SEARCH_SETTINGS if f in given)
+        raise UsageError(f"{flags}: settings of the search bot, not of {entry.name!r}")
+    return BotEntry(entry.name, functools.partial(search_bot, **given), entry.description, entry.arena)
+
+
+def cmd_bot(args) -> int:
+    if args.kind == "http":          # an outside bot of the SmartBots 29 HTTP protocol
+        return _bot_http(args)
+    try:
+        entry = resolve(args.kind)
+    except UnknownBotError as e:
+        raise UsageError(str(e)) from None
+    entry = _with_settings(entry, args)
+    if not entry.arena:
+        raise UsageError(f"bot {entry.name!r} needs the state (a search bot): it plays in process only "
+                         "(taash simulate --bots, taash ladder run --bots), not over the arena")
+    token = args.token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise UsageError("no token: pass --token TOKEN or set TAASH_TOKEN "
+                         "(issue one with `taash arena token NAME`)")
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
+    name = args.name or entry.name
+    from ..sdk import BotClient
+    bot = ArenaAgent(entry, args.seed)
+    client = BotClient(bot.decide, token, name, args.server, max_games=args.games,
+                       batch_events=args.batch_events)
+    print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
+    return run_client(client, name)
+
+
+def run_client(client, name: str) -> int:
+    """Run a bot's arena client to its end; a refused token is one line and exit 1."""
+    from ..sdk import AuthError
+    try:
+        asyncio.run(client.run())
+    except AuthError as e:
+        print(f"taash: error: the arena refused bot {name!r}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _bot_http(args) -> int:
+    """`taash bot http URL [--name NAME --token T --server ADDR --wait S --games N]`."""
+    from ..http.bridge import BridgeClient, BridgeError, wait_hi
+    url = args.url
+    if not url:
+        raise UsageError("taash bot http needs the bot's URL: taash bot http http://127.0.0.1:8001")
+    if "://" not in url:
+        url = "http://" + url
+    token = args.token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise UsageError("no token: pass --token TOKEN or set TAASH_TOKEN (issue one with `taash arena token NAME`)")
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
+    name = args.name or os.environ.get("TAASH_BOT") or "http"
+    try:
+        hello = asyncio.run(wait_hi(url, getattr(args, "wait_http", 10.0)))
+    except BridgeError as e:
+        print(f"taash: error: the HTTP bot is not there: {e}", file=sys.stderr)
+        return 1
+    client = BridgeClient(url, token, name, args.server, max_games=args.games)
+    print(f"bot {name} (HTTP bot at {url}, /hi: {hello[:60]}) playing at {args.server}", file=sys.stderr, flush=True)
+    return run_client(client, name)
+
+
+def add_commands(sub) -> None:
+    """Register `taash bot ...` on the subparsers of `taash`."""
+    listing = "\n".join(f"  {e.name:12} {e.description}" for e in entries())
+    b = sub.add_parser("bot", help="run a registered bot that plays in the arena",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Run a bot of the registry (arena/bots/registry.py) as an arena client.",
+                       epilog=f"registered bots:\n{listing}\n"
+                              "or BOT=package.module:factory for a bot of your own (a factory "
+                              "f(variant) returning an agent with decide(observation, legal))")
+    b.add_argument("kind", metavar="BOT", help="a registered bot (see below) or NAME=package.module:factory; "
+                   "`http URL`: an HTTP bot of the SmartBots 29 protocol (docs/http-bots.md)")
+    b.add_argument("url", nargs="?", metavar="URL", help="with `http`: the HTTP bot's address")
+    b.add_argument("--wait-http", type=float, default=10.0, metavar="S",
+                   help="with `http`: how long to wait for GET /hi to answer (default 10)")
+    b.add_argument("--name", metavar="NAME", help="the bot's name in the arena (default: the bot's)")
+    b.add_argument("--token", metavar="T", help="its token (default $TAASH_TOKEN)")
+    server_arg(b)
+    b.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices, for a seeded bot such as random (default 0)")
+    b.add_argument("--games", type=conv(1), metavar="N", help="stop after N games (default: never)")
+    b.add_argument("--budget-ms", type=conv(1), metavar="N",
+                   help="a search bot's time per decision, ms (default 50; never above half the decision's deadline)")
+    b.add_argument("--playouts", type=conv(1), metavar="N",
+                   help="a search bot's rollouts per decision (reproducible decisions; default: time only)")
+    b.add_argument("--prior-z", type=_number(0), metavar="Z",
+                   help="a search bot's lead, in standard errors, needed to leave the heuristic's action "
+                        "(default 2; 0: no prior)")
+    b.add_argument("--trump-eps", type=_number(0, 1), metavar="P",
+                   help="a search bot's acceptance of a world whose hidden trump its rollouts would not "
+                        "have chosen (default 0.2; 1: no inference)")
+    b.add_argument("--greedy", type=_number(0, 1), metavar="P",
+                   help="a search bot's chance of a greedy card in its rollouts (default 0.8)")
+    b.add_argument("--declare", action="store_true",
+                   help="a search bot's rollouts make the declarations with an effect (a marriage, a pair)")
+    b.add_argument("--batch-events", action="store_true",
+                   help="receive the public events inside the next decision request (fewer messages; "
+                        "docs/protocol.md, Batched events)")
+    b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
+    b.set_defaults(fn=cmd_bot)
