@@ -1,5 +1,7 @@
-"""The layout's invariants (docs/architecture.md, "Layout"): `taash.interpreter` imports
-neither gRPC nor protobuf nor the arena, and its code names no game and no one game's rule."""
+"""The layout's invariants (docs/architecture.md, "Layout"): no import circle in the package
+and no import of a taash module inside a function (but in the command line); `taash.interpreter`
+imports neither gRPC nor protobuf nor the arena, and its code names no game and no one game's
+rule; nothing imports the command line."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import subprocess
 import sys
 import tokenize
 from pathlib import Path
+
+from tests.imports import circles, edges, local_imports, modules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,3 +64,29 @@ def test_interpreter_names_no_game():
     hits = [f"{p.relative_to(ROOT)}:{line}: {what}" for p in sorted((ROOT / "interpreter").rglob("*.py"))
             for line, what in game_names(p.read_text(encoding="utf-8"))]
     assert hits == []
+
+
+def test_the_import_graph_is_read():
+    """The graph the next tests judge: a known edge of each kind is in it (a relative
+    import, an absolute one, `from . import module`)."""
+    graph = edges(modules())
+    assert "taash.interpreter.variant" in graph["taash.interpreter.engine"]
+    assert "taash.interpreter" in graph["taash"]
+    assert "taash.interpreter.auction" in graph["taash.interpreter.variant"]
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_circle():
+    assert circles(edges(modules())) == []
+
+
+def test_no_import_of_a_taash_module_inside_a_function():
+    assert local_imports(modules()) == []
+
+
+def test_nothing_imports_the_command_line():
+    graph = edges(modules())
+    cli = "taash.arena.cli"
+    importers = sorted(a for a, bs in graph.items() for b in bs
+                       if (b == cli or b.startswith(cli + ".")) and not (a == cli or a.startswith(cli + ".")))
+    assert importers == []

@@ -1,6 +1,6 @@
 """The translation between taash and the SmartBots 29 HTTP protocol (arena/http/translate.py,
 docs/http-bots.md, docs/rules.md §29b), and `taash serve http` in process. Expected values
-are worked out by hand from the protocol notes and the rules."""
+are worked out by hand from the protocol (docs/http-bots.md) and the rules (docs/rules.md §29b)."""
 
 from __future__ import annotations
 
