@@ -9,7 +9,7 @@ process: this one) and one bot whose Play stream is never read: its decisions ti
 (move 100 ms, no bank, 5 ms grace), its send queue fills until the arena drops the stream
 (--max-queued), and it opens a new stream that it does not read either. Prints the
 server's RSS (VmRSS of /proc, MiB) after every --every games and the ratio of the last to
-the first. Bar (issue 12): RSS after 10,000 games within 10% of RSS after 1,000.
+the first. The bar: RSS after 10,000 games within 10% of RSS after 1,000.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Spectators, batched events and bounded queues of the arena (issue 12), each with the
+"""Spectators, batched events and bounded queues of the arena, each with the
 arena (`taash arena serve`), bots and spectators in processes of their own, over gRPC.
 
 - the spectator cap refuses the N+1th Watch with RESOURCE_EXHAUSTED; --private-watch

@@ -1,4 +1,4 @@
-"""The arena under hostile bots (issue 12; docs/protocol.md, "Limits"): each case a bot in
+"""The arena under hostile bots (docs/protocol.md, "Limits"): each case a bot in
 a process of its own (tests/helpers/fault_bot.py) against `taash arena serve`, over gRPC
 on localhost. Repeated faults are counted, not fanned out; a flooding stream is closed;
 texts are clipped; a re-issued or revoked token cuts its streams; authorization is

@@ -1,4 +1,4 @@
-"""Running an arena, as its operator and a bot author do (issue 12): the main job's
+"""Running an arena, as its operator and a bot author do: the main job's
 children die with it, `arena match` after losing the server, `watch --json`, a failed
 bind, a bot at a wrong address, a variant file of the caller's. Real processes."""
 

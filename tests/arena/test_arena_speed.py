@@ -1,4 +1,4 @@
-"""What the arena's fast paths (issue 12, speed) must keep exactly as before:
+"""What the arena's fast paths must keep exactly as before:
 
 - the observation JSON the arena writes with orjson is, byte for byte, the text of
   ``json.dumps(obs, separators=(",", ":"), ensure_ascii=False)``, at every decision of

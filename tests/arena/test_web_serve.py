@@ -1,4 +1,4 @@
-"""`taash arena serve --web PORT` (issue 13): the web pages run beside the arena in a
+"""`taash arena serve --web PORT`: the web pages run beside the arena in a
 process of their own, follow its games, and stop with it, also when it is killed."""
 
 from __future__ import annotations

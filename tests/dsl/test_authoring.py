@@ -1,4 +1,4 @@
-"""What a new author meets (issue 11, "The authoring experience"): every problem of a rule
+"""What a new author meets: every problem of a rule
 reported, ordered by position; hints for the common mistakes; inherited problems at the
 child's `extends:`. Lines and columns are counted by hand from the texts below (1-based).
 """

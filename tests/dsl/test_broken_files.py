@@ -416,7 +416,7 @@ def test_option_with_an_engine_name(tmp_path):
     check(p, 4, 10, "option 'trump' has the name of an engine value")
 
 
-# -- issue 11: seats, the trick, card sets, let and define ----------------------------------
+# -- seats, the trick, card sets, let and define ----------------------------------
 # Each rule below is a `|` block starting on line 5 (after HEAD and two lines), indented
 # 4 spaces: a column c of the rule's text is column c + 4 of the file.
 def block(key: str, rule: str, section: str = "play") -> str:

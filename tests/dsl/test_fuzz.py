@@ -309,7 +309,7 @@ LITERALS = {
     "list": [],
     "seats": [],
 }
-# issue 11: quantifiers bind a variable of the set's element type
+# quantifiers bind a variable of the set's element type
 ELEMENT = {"cards": "card", "seats": "seat"}
 
 
@@ -352,7 +352,6 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
             lambda: f"({sub('number')} not in {sub('list')})",
             lambda: f"({sub('condition')} if {sub('condition')} else {sub('condition')})",
             lambda: "(declared(\"royals\") > 0)",
-            # issue 11
             lambda: quant(draw(st.sampled_from(["any", "all"])), draw(st.sampled_from(["cards", "seats"]))),
             lambda: f"beats({sub('card')}, {sub('card')})",
             lambda: f"({sub('seat')} in {sub('seats')})",
@@ -433,7 +432,7 @@ def rule_text(draw, slot: str):
         stmts = draw(st.lists(statement(hook, 2), min_size=1, max_size=3))
         return draw(st.sampled_from([";\n", "; "])).join(stmts)
     lets, bound = [], ()
-    for i in range(draw(st.integers(0, 2))):   # issue 11: let NAME = ...; first
+    for i in range(draw(st.integers(0, 2))):   # let NAME = ...; first
         typ = draw(st.sampled_from(TYPES))
         lets.append(f"let part{i} = {draw(expr(typ, hook, 2, bound))};\n")
         bound += ((f"part{i}", typ),)
@@ -491,7 +490,7 @@ def defines_and_rule(draw):
 @settings(FUZZ, max_examples=150 * SCALE)
 @given(sr=defines_and_rule())
 def test_dsl_generated_defines(sr):
-    """Named expressions (issue 11): load (or located problems) and play."""
+    """Named expressions: load (or located problems) and play."""
     _, text = sr
     with time_guard():
         load_and_play(write_tmp(text), text)
@@ -522,7 +521,7 @@ PLAY_TIME = {
     # play (they once compiled to Python's max(4), which needs an iterable)
     "min() of one number": (("scoring", "effect"), "target = -min(players)", None),
     "max() of one number": (("auction", "may_bid"), "number > max(high_bid)", None),
-    # issue 11: cards to play from outside the hand (the trick's cards) are kept to the
+    # cards to play from outside the hand (the trick's cards) are kept to the
     # hand (they once made the engine remove a card the player did not hold)
     "trick_cards as the cards to play": (("play", "may_play"), "trick_cards", None),
     "a union with the trick's cards": (("play", "may_play"), "union(hand, trick_cards)", None),

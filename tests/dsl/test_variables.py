@@ -1,5 +1,5 @@
 """The variant's own variables (`variables:`), `next(seat)`/`previous(seat)` and the
-next dealer (`match.next_dealer`): issue 11, items 5, 9 (the dealer) and 10.
+next dealer (`match.next_dealer`).
 
 Expected values are worked out by hand from docs/rules.md and the rules written here. The
 deals are the hand-built ones of tests/helpers/rules.py (dealer 3, so seat 0 is the
