@@ -50,6 +50,15 @@ def example(tmp_path, monkeypatch):
     registry.unregister("last")
 
 
+def test_the_search_bots_description_names_its_flags_not_environment_variables():
+    """`taash bot --help` lists each bot with its description: the search bot's named
+    TAASH_SEARCH_MS and TAASH_SEARCH_PLAYOUTS, which nothing reads; its settings are the
+    command's flags."""
+    d = registry.get("search").description
+    assert "TAASH_" not in d
+    assert "--budget-ms" in d and "--playouts" in d
+
+
 def test_the_builtins_are_registered_once():
     assert {"random", "heuristic"} <= set(registry.names())
     v = load_variant("29")
