@@ -115,6 +115,19 @@ def test_taash_bot_help_lists_the_registry():
     assert r.returncode == 2 and "unknown bot 'nosuch'" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_taash_bot_of_a_module_that_does_not_import_is_one_line_before_connecting():
+    """`taash bot x=nomod:f` said it was playing, connected, and printed a traceback at
+    every decision of every game it was seated in; it stops at once with one line, as
+    `taash simulate --bots` does, without looking for an arena (nothing listens on port 1)."""
+    r = taash("bot", "x=nosuchmodule:make", "--token", "x", "--server", "127.0.0.1:1", timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "playing" not in r.stderr
+    assert r.stderr == ("taash: error: cannot load bot 'x' from 'nosuchmodule:make': No module named "
+                        "'nosuchmodule' (the taash command does not look in the current directory: "
+                        "add the module's folder to PYTHONPATH)\n")
+    r = taash("bot", "x=json:nosuchname", "--token", "x", "--server", "127.0.0.1:1", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "cannot load bot 'x' from 'json:nosuchname'" in r.stderr
+
+
 def test_a_one_module_bot_registered_once_plays_in_simulate_and_the_ladder(example, tmp_path, capsys):
     assert example in registry.names()
     assert taash_main(["simulate", "28", "--bots", "last,random,last,random", "--deals", "3", "--json"]) == 0
