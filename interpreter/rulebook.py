@@ -93,7 +93,8 @@ def diff(v: Variant, base: Variant) -> str:
     for title in theirs:
         if title not in mine:
             same = False
-            out.append(f"## {title}\n\nNone (the base has: {theirs[title]})\n")
+            quoted = "\n".join(f"> {line}" for line in theirs[title].splitlines())
+            out.append(f"## {title}\n\nNone.\n\nInstead of ({base.title}):\n\n{quoted}\n")
     if same:
         out.append("No difference.\n")
     return "\n".join(out)

@@ -266,4 +266,4 @@ register("heuristic", "taash.arena.bots.heuristic:heuristic_bot",
          "estimates its hand for the auction and trump; plays cheap, wins tricks worth it")
 register("search", "taash.arena.bots.search:search_bot",
          "determinized search (PIMC): resampled deals played out to the variant's own score; "
-         "50 ms a decision (TAASH_SEARCH_MS, TAASH_SEARCH_PLAYOUTS)")
+         "50 ms a decision (taash bot search --budget-ms N, --playouts N)")

@@ -110,6 +110,8 @@ def _start_web(args, port: int):
     reading its data directory; the child dies with the arena (docs/web.md)."""
     from ..children import popen
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    if ":" in host and not host.startswith("["):      # an IPv6 host: HOST:PORT needs it in brackets
+        host = f"[{host}]"
     argv = [sys.executable, "-m", "taash.arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
             "--host", args.web_host, "--port", str(args.web)]
     return popen(argv)

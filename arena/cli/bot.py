@@ -52,6 +52,7 @@ def cmd_bot(args) -> int:
         return _bot_http(args)
     try:
         entry = resolve(args.kind)
+        entry.load()        # a factory that does not import stops here, not at every decision
     except UnknownBotError as e:
         raise UsageError(str(e)) from None
     entry = _with_settings(entry, args)

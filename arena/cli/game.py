@@ -52,6 +52,8 @@ def cmd_simulate(args) -> int:
         raise UsageError("--matches must be at least 1")
     if args.deals is not None and args.deals < 1:
         raise UsageError("--deals must be at least 1")
+    if args.address and not args.cluster:
+        raise UsageError("--address is for --cluster ray")
     matches = args.matches if args.matches is not None else (None if args.deals else 1)
     targets = None
     if args.record is not None:  # before playing: a bad place loses no work

@@ -12,7 +12,7 @@ from taash.interpreter import load_variant
 from ..bots.registry import names as bot_names
 from ..errors import LadderError, StoreError, UsageError
 from ..store import DEFAULT_DATA_DIR, open_ladder_store
-from .args import conv
+from .args import address, conv
 from .web import cmd_report
 
 
@@ -247,7 +247,7 @@ def add_commands(sub) -> None:
                    help="deals per game (default 4; a match that ends first plays fewer)")
     r.add_argument("--schedule", choices=["round-robin", "rating"], default="round-robin",
                    help="who plays whom each round: every pair, or neighbours in the standings")
-    r.add_argument("--arena", metavar="ADDR", help="play through the arena at ADDR (host:port) over gRPC, "
+    r.add_argument("--arena", type=address, metavar="ADDR", help="play through the arena at ADDR (host:port) over gRPC, "
                                                    "with the admin token from --data; default: in-process")
     r.add_argument("--cluster", choices=["ray"], help="play the in-process bots' games as Ray tasks "
                    "(docs/cluster.md; pip install 'taash[ray]'): the same standings as a local run")

@@ -9,7 +9,7 @@ import sys
 
 from ..errors import NoLadder, StoreError
 from ..store import DEFAULT_DATA_DIR, open_ladder_store, read_watch_token
-from .args import port
+from .args import address, port
 
 
 def _site(args):
@@ -73,7 +73,7 @@ def add_commands(sub) -> None:
                    help=f"data directory: the ladder database and the arena's records (default {DEFAULT_DATA_DIR})")
     w.add_argument("--store", default=os.environ.get("TAASH_LADDER_STORE"), metavar="URL",
                    help="the ladder database instead: sqlite:///FILE or postgresql://...")
-    w.add_argument("--arena", metavar="ADDR", help="show the live games of the arena at ADDR (host:port)")
+    w.add_argument("--arena", type=address, metavar="ADDR", help="show the live games of the arena at ADDR (host:port)")
     w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     w.add_argument("--port", type=port, default=8080, help="port (default 8080; 0: any free port)")
     w.add_argument("--watch-token", metavar="T",

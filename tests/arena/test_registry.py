@@ -50,6 +50,15 @@ def example(tmp_path, monkeypatch):
     registry.unregister("last")
 
 
+def test_the_search_bots_description_names_its_flags_not_environment_variables():
+    """`taash bot --help` lists each bot with its description: the search bot's named
+    TAASH_SEARCH_MS and TAASH_SEARCH_PLAYOUTS, which nothing reads; its settings are the
+    command's flags."""
+    d = registry.get("search").description
+    assert "TAASH_" not in d
+    assert "--budget-ms" in d and "--playouts" in d
+
+
 def test_the_builtins_are_registered_once():
     assert {"random", "heuristic"} <= set(registry.names())
     v = load_variant("29")
@@ -104,6 +113,19 @@ def test_taash_bot_help_lists_the_registry():
         assert e.name in r.stdout and e.description[:30] in " ".join(r.stdout.split())
     r = taash("bot", "nosuch", "--token", "x")
     assert r.returncode == 2 and "unknown bot 'nosuch'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_taash_bot_of_a_module_that_does_not_import_is_one_line_before_connecting():
+    """`taash bot x=nomod:f` said it was playing, connected, and printed a traceback at
+    every decision of every game it was seated in; it stops at once with one line, as
+    `taash simulate --bots` does, without looking for an arena (nothing listens on port 1)."""
+    r = taash("bot", "x=nosuchmodule:make", "--token", "x", "--server", "127.0.0.1:1", timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "playing" not in r.stderr
+    assert r.stderr == ("taash: error: cannot load bot 'x' from 'nosuchmodule:make': No module named "
+                        "'nosuchmodule' (the taash command does not look in the current directory: "
+                        "add the module's folder to PYTHONPATH)\n")
+    r = taash("bot", "x=json:nosuchname", "--token", "x", "--server", "127.0.0.1:1", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "cannot load bot 'x' from 'json:nosuchname'" in r.stderr
 
 
 def test_a_one_module_bot_registered_once_plays_in_simulate_and_the_ladder(example, tmp_path, capsys):

@@ -74,3 +74,13 @@ def test_web_pages_follow_a_private_watch_arena(tmp_path):
     finally:
         p.terminate()
         p.wait(10)
+
+
+def test_web_arena_address_is_checked_like_server(tmp_path):
+    """`taash web --arena nonsense` served the pages, and /live said nothing of the address
+    it could never reach; the address is refused at once as `taash bot --server` does."""
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "web", "--data", str(tmp_path), "--port", "0",
+                        "--arena", "nonsense"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines()[-1] == ("taash web: error: argument --arena: 'nonsense': the arena's "
+                                         "address is HOST:PORT (default 127.0.0.1:50051)")

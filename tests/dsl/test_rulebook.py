@@ -45,6 +45,16 @@ def test_diff_of_no_last_trick_names_deck_and_auction():
     assert "## Scoring" not in out
 
 
+def test_diff_quotes_a_section_only_the_base_has():
+    """29 has no options, 56 has two: the diff says 29 has none and quotes 56's, as it
+    quotes every other section of the base (it printed `None (the base has: Change one
+    ...)`, the base's Markdown list inside parentheses)."""
+    out = diff(load_variant("29"), load_variant("56"))
+    options = out.split("## Options\n")[1]
+    assert options == ("\nNone.\n\nInstead of (Fifty-six):\n\n"
+                       "> Change one with `--set NAME=VALUE`.\n> - `players`: 6\n> - `short_deck`: false\n")
+
+
 def test_diff_with_itself_is_empty():
     assert "No difference." in diff(load_variant("28"), load_variant("28"))
 

@@ -229,6 +229,13 @@ def test_simulate_zero_matches():
     assert_one_clear_error(taash("simulate", "29", "--matches", 0), "--matches must be at least 1")
 
 
+def test_simulate_address_without_cluster_is_refused():
+    """`--address` says where the Ray cluster is; without `--cluster ray` it played 1000
+    deals locally and said nothing (`taash ladder run` refuses it already)."""
+    assert_one_clear_error(taash("simulate", "29", "--address", "10.0.0.1:6379"),
+                           "--address is for --cluster ray")
+
+
 def test_record_of_a_users_variant_replays_from_anywhere_and_notices_edits(tmp_path):
     """A record names a user's variant relative to itself; an edited variant is refused."""
     var = tmp_path / "my29.yaml"

@@ -49,6 +49,15 @@ def run_cli(*args, timeout=120):
                           cwd=ROOT, env=env, timeout=timeout)
 
 
+def test_ladder_run_arena_address_is_checked_like_server():
+    """`--arena bad` tried to connect and said `cannot reach the arena at bad: is taash arena
+    serve running?`; the address is refused at once as `taash bot --server bad` is."""
+    r = run_cli("run", "--variant", "29", "--arena", "nonsense", "--deals", "4")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines()[-1] == ("taash ladder run: error: argument --arena: 'nonsense': the arena's "
+                                         "address is HOST:PORT (default 127.0.0.1:50051)")
+
+
 # -- seatings and duplicate deals -----------------------------------------------------------
 @pytest.mark.parametrize("name", BASE)
 def test_each_seat_is_held_by_each_bot_equally_often(name):
