@@ -39,18 +39,19 @@ from ..errors import LadderError
 from ..simulation import simulate_entries, simulate_match, simulate_summary
 from .runners import InProcessRunner, bot_factory, play_game
 
-INSTALL_HINT = "Ray is not installed: install it with `pip install 'taash[ray]'` (or `pip install ray`)"
+INSTALL_HINT = "needs the ray extra: pip install 'taash[ray]'"
 TASK_RETRIES = 3           # reruns of a chunk whose worker died (Ray's default for tasks)
 MAX_TASK_GAMES = 32        # at most this many games per task
 TASK_DEALS = 256           # simulate --deals: deals a task aims at
 
 
 def require_ray():
-    """The ``ray`` module. Raises LadderError (how to install it) if it is missing."""
+    """The ``ray`` module. Raises ModuleNotFoundError (named ``ray``, saying how to install
+    it) if it is missing; the command line answers it as every missing extra."""
     try:
         import ray
     except ImportError:
-        raise LadderError(INSTALL_HINT) from None
+        raise ModuleNotFoundError(INSTALL_HINT, name="ray") from None
     return ray
 
 
@@ -58,8 +59,8 @@ def connect(address: str | None = None, num_cpus: int | None = None):
     """Join the Ray cluster at ``address`` (``host:port`` of its head, ``auto``, or
     ``ray://host:10001``), or start a local Ray for this run with ``num_cpus`` CPUs
     (default: all) when ``address`` is None. Reuses a Ray this process already joined (tests, a notebook).
-    Returns the ``ray`` module. Raises LadderError (one line) if Ray is missing or the
-    cluster cannot be reached."""
+    Returns the ``ray`` module. Raises ModuleNotFoundError if Ray is missing (`require_ray`),
+    LadderError (one line) if the cluster cannot be reached."""
     ray = require_ray()
     if address:
         _reachable(address)

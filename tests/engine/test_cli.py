@@ -475,7 +475,8 @@ def test_engine_commands_need_no_extra(tmp_path):
     (["ladder", "run", "--variant", "29", "--data", "D"], "taash ladder run", "arena"),
     (["ladder", "report", "--data", "D"], "taash ladder report", "web"),
     (["web", "--data", "D"], "taash web", "web"),
-    (["serve", "http", "--bot", "random"], "taash serve http", "arena")])
+    (["serve", "http", "--bot", "random"], "taash serve http", "arena"),
+    (["simulate", "29", "--deals", "2", "--cluster", "ray"], "taash simulate", "ray")])
 def test_a_command_without_its_extra_says_which_in_one_line(args, command, extra, tmp_path):
     """Exit 2, one line naming the command and the extra to install, no traceback."""
     (tmp_path / "D").mkdir()
