@@ -15,7 +15,7 @@ the others live beside the code that raises them, under this root:
       AuthError              the arena refused a bot's token (arena/sdk.py)
       BridgeError, BridgeTimeout, RequestError, AnswerError, Unsupported (arena/http/)
       RebuildError           no deal fits an observation (arena/bots/search.py)
-      Behind, BadRecord, Unreachable, JobError ...
+      Behind, BadRecord, JobError ...
 """
 
 from __future__ import annotations

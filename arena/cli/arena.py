@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 
-from ..errors import ArenaError, StoreError, UsageError
+from ..errors import StoreError, UsageError
 from ..store import DEFAULT_DATA_DIR, SQLiteStore, has_arena, read_watch_token
 from .args import conv, parse_set, port, server_arg
 
@@ -167,10 +167,10 @@ def _admin_md(args):
     return [("authorization", f"Bearer {tok}")]
 
 
-def _reach(ch, server: str, timeout_s: float = 10.0) -> None:
-    """Wait until channel ``ch`` is connected (seconds: ``timeout_s``); raise `Unreachable`
-    at the first failed connection attempt or the timeout, so that "cannot reach" is said
-    only of an arena that was never reached."""
+def _reached(ch, timeout_s: float = 10.0) -> bool:
+    """Wait until channel ``ch`` is connected (seconds: ``timeout_s``); False at the first
+    failed connection attempt or the timeout, so that "cannot reach" is said only of an
+    arena that was never reached."""
     import threading
     import grpc
     seen = threading.Event()
@@ -187,12 +187,7 @@ def _reach(ch, server: str, timeout_s: float = 10.0) -> None:
         seen.wait(timeout_s)
     finally:
         ch.unsubscribe(on_state)
-    if not state or state[0] != grpc.ChannelConnectivity.READY:
-        raise Unreachable(server)
-
-
-class Unreachable(ArenaError):
-    """No connection to the arena at the address (the message is the address)."""
+    return bool(state) and state[0] == grpc.ChannelConnectivity.READY
 
 
 def _unreachable(server) -> int:
@@ -244,9 +239,7 @@ def cmd_match(args) -> int:
     lost = None    # the error that ended the stream after it began
     with grpc.insecure_channel(args.server) as ch:
         stub = arena_pb2_grpc.ArenaStub(ch)
-        try:
-            _reach(ch, args.server)
-        except Unreachable:
+        if not _reached(ch):
             return _unreachable(args.server)
         try:
             for up in stub.RunMatches(req, metadata=md):
@@ -363,9 +356,7 @@ def cmd_bots(args) -> int:
     from ..pb import arena_pb2_grpc
     md = _admin_md(args)
     with grpc.insecure_channel(args.server) as ch:
-        try:
-            _reach(ch, args.server)
-        except Unreachable:
+        if not _reached(ch):
             return _unreachable(args.server)
         try:
             rep = arena_pb2_grpc.ArenaStub(ch).ListBots(apb.ListBotsRequest(), metadata=md, timeout=10)
@@ -433,9 +424,7 @@ def cmd_watch(args) -> int:
     token = args.token if args.token is not None else read_watch_token(args.data)
     md = [("authorization", f"Bearer {token}")] if token else None
     with grpc.insecure_channel(args.server) as ch:
-        try:
-            _reach(ch, args.server)
-        except Unreachable:
+        if not _reached(ch):
             return _unreachable(args.server)
         try:
             # WatchBatches: the same events, several a message (the arena's spectator budget
