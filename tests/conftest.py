@@ -5,6 +5,7 @@
     tests/rules/    docs/rules.md case by case, per game and house rule
     tests/arena/    the gRPC arena, bots, faults
     tests/ladder/   the ladder
+    tests/learn/    the learning environments (PettingZoo, OpenSpiel), the policy bot
     tests/playthroughs/, tests/records/   golden games and old records (the engine's contract)
     tests/helpers/  helpers shared by the tests
 

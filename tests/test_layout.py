@@ -97,3 +97,14 @@ def test_python_m_taash_is_the_command_line():
     out = subprocess.run([sys.executable, "-m", "taash", "variants"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert {"29", "304-solo", "house/29-double"} <= set(out.stdout.split())
+
+
+def test_nothing_in_the_engine_or_the_arena_imports_learn():
+    """taash.learn (the learning environments, the ``learn`` extra) is imported by nobody in
+    taash.interpreter or taash.arena: the bot registry loads its policy bot by spec only."""
+    graph = edges(modules())
+    assert "taash.learn.encoding" in graph["taash.learn.pettingzoo"]     # the graph sees taash.learn
+    importers = sorted(a for a, bs in graph.items() for b in bs
+                       if (b == "taash.learn" or b.startswith("taash.learn."))
+                       and a.startswith(("taash.interpreter", "taash.arena")))
+    assert importers == []

@@ -94,16 +94,17 @@ def test_find_variant_directory_is_not_a_variant(tmp_path):
 
 
 def test_pyproject_lists_every_package():
-    """Every folder of interpreter/ and arena/ with an __init__.py is in
+    """Every folder of interpreter/, arena/ and learn/ with an __init__.py is in
     [tool.setuptools] packages as taash.* (setuptools does not find them when they are
     listed), and the repository's top-level folders map to taash.*."""
     conf = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(conf["packages"])
-    for top in ("interpreter", "arena"):
+    for top in ("interpreter", "arena", "learn"):
         for init in (REPO / top).rglob("__init__.py"):
             pkg = ".".join(("taash",) + init.parent.relative_to(REPO).parts)
             assert pkg in listed, f"{pkg} is missing from [tool.setuptools] packages"
     assert conf["package-dir"] == {"taash": "taash", "taash.interpreter": "interpreter", "taash.arena": "arena",
+                                   "taash.learn": "learn",
                                    "taash.grammar": "grammar", "taash.variants": "variants", "taash.proto": "proto"}
     assert all(p == "taash" or p.startswith("taash.") for p in listed)
 

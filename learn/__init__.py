@@ -1,0 +1,15 @@
+"""taash.learn: every variant as a learning environment (the ``learn`` extra).
+
+- `taash.learn.encoding`: a variant's fixed-size action table and the fixed-size tensor
+  of what one seat may see (built only from ``State.observation(seat)``);
+- `taash.learn.pettingzoo`: a deal as a PettingZoo AEC environment (``env("29")``);
+- `taash.learn.openspiel`: a deal as an OpenSpiel game (``pyspiel.load_game("taash_29")``);
+- `taash.learn.policy`: a linear softmax policy over the encoding, its file, and the bot
+  that seats it in a ladder or over the arena;
+- `taash.learn.train`: REINFORCE of that policy against ``random`` (``python -m
+  taash.learn.train``).
+
+docs/learning.md describes the encodings, the rewards and the adapter. The modules
+import numpy (and their library) at the top: install ``pip install 'taash[learn]'``.
+Nothing in `taash.interpreter` or `taash.arena` imports this package.
+"""

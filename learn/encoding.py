@@ -1,0 +1,241 @@
+"""A variant's fixed-size action table and observation tensor, for learning agents.
+
+Actions: the variant's own action table (``variant.actions``, made once when the variant
+loads: interpreter/actions.py); an action's index in it is its id, the same id the engine's
+``State.legal_ids`` and ``apply_id`` use, and a play's id is its card's id. So the action
+space of a variant is ``Discrete(len(variant.actions))`` and a legal-action mask is a 0/1
+vector over that table.
+
+Observation: `Encoding.encode` turns one seat's observation (``State.observation(seat)``,
+the dict the arena sends a bot; docs/protocol.md) into a float32 vector of a size fixed by
+the variant. It reads nothing else, so it is a function of the seat's information only:
+a re-deal of the cards the seat cannot see (``State.resample``) leaves its bytes
+unchanged. Seats are *relative*: index ``r`` of a per-seat block is the seat ``r`` places
+after the observing seat in seat order (0 is the seat itself), so one policy serves every
+seat. The blocks (`Encoding.blocks`: name -> shape), in order:
+
+====================  ============  ===============================================
+block                 shape         value
+====================  ============  ===============================================
+``phase``             (P,)          one-hot of the phase (`PHASES`)
+``to_act``            (n+1,)        one-hot of the relative seat to act; last: none
+``dealer``            (n,)          one-hot of the relative dealer
+``hand``              (C,)          copies of each card in the seat's hand
+``hand_sizes``        (n,)          cards held by each relative seat
+``trick``             (n, C)        the card each relative seat put in this trick
+``played``            (n, C)        every card each relative seat played this deal
+``tricks_won``        (n,)          tricks won by each relative seat
+``points``            (n,)          card points taken per relative seat / the total
+``calls``             (n, K)        times each relative seat made each action that
+                                    is not a play, as the seat sees it (bids,
+                                    passes, doubles, trump, calls, declarations,
+                                    answers; its own widow cards and face-down card)
+``hidden``            (n, H)        times each relative seat made an action whose
+                                    card or suit is hidden from this seat (by kind:
+                                    ``take``, ``discard``, ``trump-card``, ``trump``)
+``high_bid``          (1,)          the high bid's number / the variant's top bid
+``high_bidder``       (n+1,)        one-hot relative seat; last: none
+``declarer``          (n+1,)        one-hot relative seat; last: none
+``target``            (1,)          the contract's target / the variant's top bid
+``denomination``      (D+1,)        one-hot of the contract's denomination; last: none
+``doubled``           (1,)          0, 1 doubled, 2 redoubled
+``passed``            (n,)          relative seats that passed out of the auction
+``sitting_out``       (n,)          relative seats sitting this deal out
+``holder``            (n+1,)        the duel's holder (auction.order: duel)
+``challenger``        (n+1,)        the duel's challenger
+``trump``             (S+1,)        one-hot of the trump suit as the seat knows it;
+                                    last: none, or hidden from the seat
+``trump_flags``       (2,)          trump exposed; a card lies face down
+``trump_card``        (C,)          the face-down card, to the seat that laid it
+``exposed_card``      (C,)          the face-down card once exposed
+``exposer``           (n+1,)        the relative seat that asked for the exposure
+``called_card``       (C,)          the partner's card called (solo and called games)
+``partner``           (n+1,)        the partner, once the seat knows; last: unknown
+``widow``             (C,)          the widow, shown to the declarer in the exchange
+``set_aside``         (C,)          the cards the declarer set aside
+``score``             (n,)          match score per relative seat
+``variables``         (V,)          the variant's public variables (below)
+====================  ============  ===============================================
+
+with n the players, C the distinct cards (``deck.size``; a double deck counts copies),
+K the actions that are not plays, H the hidden kinds, S the suits, D the denominations.
+A public variable takes one slot for a number or condition (its value), n for a seat
+(relative one-hot), 2 for a side, S+1 for a suit, one per rank for a rank, C for a card;
+``none`` is all zeros.
+
+Everything here is a pure function of (variant, observation); numpy is the one
+dependency (it comes with the ``learn`` extra).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# the engine's phases (State.phase), in a fixed order
+PHASES = ("auction", "doubling", "exchange", "trump", "call", "declare", "play", "done")
+# the kinds of action whose card or suit other seats do not see (State.public_action)
+HIDDEN_KINDS = ("take", "discard", "trump-card", "trump")
+
+
+class Encoding:
+    """The encoding of one variant (module docstring): ``actions`` (the action table),
+    ``size`` (the observation's length), ``blocks`` (name -> shape, in order) and
+    ``offsets`` (name -> start index). ``encode(obs)``, ``mask(obs)``, ``action_id(text)``."""
+
+    def __init__(self, variant):
+        v = self.v = variant
+        n, deck = v.players, v.deck
+        C, S = deck.size, len(deck.suits)
+        self.actions = v.actions
+        self.n, self.C = n, C
+        self.other = [a for a in v.actions if a.kind != "play"]       # K: calls etc.
+        self.other_index = {a.text: k for k, a in enumerate(self.other)}
+        self.hidden_index = {kind: k for k, kind in enumerate(HIDDEN_KINDS)}
+        self.denominations = tuple(v.denominations)
+        self.top_bid = max(1, v.max_bid)
+        self.total_points = max(1, deck.total_points() + v.last_trick)
+        self.public_vars = [x for x in v.variables if x.public]
+        blocks = [
+            ("phase", (len(PHASES),)), ("to_act", (n + 1,)), ("dealer", (n,)),
+            ("hand", (C,)), ("hand_sizes", (n,)), ("trick", (n, C)), ("played", (n, C)),
+            ("tricks_won", (n,)), ("points", (n,)),
+            ("calls", (n, len(self.other))), ("hidden", (n, len(HIDDEN_KINDS))),
+            ("high_bid", (1,)), ("high_bidder", (n + 1,)), ("declarer", (n + 1,)),
+            ("target", (1,)), ("denomination", (len(self.denominations) + 1,)),
+            ("doubled", (1,)), ("passed", (n,)), ("sitting_out", (n,)),
+            ("holder", (n + 1,)), ("challenger", (n + 1,)),
+            ("trump", (S + 1,)), ("trump_flags", (2,)), ("trump_card", (C,)),
+            ("exposed_card", (C,)), ("exposer", (n + 1,)),
+            ("called_card", (C,)), ("partner", (n + 1,)),
+            ("widow", (C,)), ("set_aside", (C,)),
+            ("score", (n,)), ("variables", (sum(self._var_width(x) for x in self.public_vars),)),
+        ]
+        self.blocks = dict(blocks)
+        self.offsets = {}
+        at = 0
+        for name, shape in blocks:
+            self.offsets[name] = at
+            at += int(np.prod(shape))
+        self.size = at
+
+    def _var_width(self, var) -> int:
+        t, n, deck = var.type, self.n, self.v.deck
+        return {"number": 1, "condition": 1, "seat": n, "side": 2, "suit": len(deck.suits) + 1,
+                "rank": len(deck.ranks), "card": deck.size}.get(t, 1)
+
+    # -- actions ------------------------------------------------------------------------
+    def action_id(self, text: str) -> int:
+        """The id of an action's text form (``"play JH"`` -> its index in the table).
+        Raises KeyError for text that is no action of the variant."""
+        return self.v.action_map[text].id
+
+    def mask(self, obs: dict) -> np.ndarray:
+        """The legal-action mask of an observation: int8 of length ``len(actions)``, 1
+        for each of ``obs["legal_actions"]`` (all zeros when the seat is not to act)."""
+        m = np.zeros(len(self.actions), dtype=np.int8)
+        amap = self.v.action_map
+        for t in obs.get("legal_actions") or ():
+            m[amap[t].id] = 1
+        return m
+
+    # -- observation --------------------------------------------------------------------
+    def views(self, out: np.ndarray) -> dict:
+        """Named views of a flat vector ``out`` (length `size`), one per block, shaped."""
+        return {name: out[self.offsets[name]:self.offsets[name] + int(np.prod(shape))].reshape(shape)
+                for name, shape in self.blocks.items()}
+
+    def encode(self, obs: dict, out: np.ndarray | None = None) -> np.ndarray:
+        """The float32 vector (length `size`) of one seat's observation ``obs`` (the dict
+        of ``State.observation(seat)``). Writes into ``out`` when given (zeroed first).
+        Raises KeyError for an observation of another variant (an unknown card or
+        action text)."""
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0)
+        b = self.views(out)
+        v, n = self.v, self.n
+        me = obs["seat"]
+        card = v.deck.card_index
+        amap = v.action_map
+
+        def rel(s):
+            return (s - me) % n
+
+        def seat_hot(block, s):
+            b[block][n if s is None or s < 0 else rel(s)] = 1
+
+        b["phase"][PHASES.index(obs["phase"])] = 1
+        seat_hot("to_act", obs["to_act"])
+        b["dealer"][rel(obs["dealer"])] = 1
+        for c in obs["hand"]:
+            b["hand"][card[c]] += 1
+        for s, k in enumerate(obs["hand_sizes"]):
+            b["hand_sizes"][rel(s)] = k
+        for s, c in obs["trick"]:
+            b["trick"][rel(s), card[c]] += 1
+        for t in obs["tricks"]:
+            b["tricks_won"][rel(t["winner"])] += 1
+        for s, p in enumerate(obs["points"]):
+            b["points"][rel(s)] = p / self.total_points
+        for s, text in obs["history"]:
+            r = rel(s)
+            a = amap.get(text)
+            if a is None:                       # a hidden action, shown as its kind
+                b["hidden"][r, self.hidden_index[text]] += 1
+            elif a.kind == "play":
+                b["played"][r, a.code] += 1
+            else:
+                b["calls"][r, self.other_index[text]] += 1
+        if obs["high_bid"] is not None:
+            b["high_bid"][0] = obs["high_bid"] / self.top_bid
+        seat_hot("high_bidder", obs["high_bidder"])
+        seat_hot("declarer", obs["declarer"])
+        if obs["target"] is not None:
+            b["target"][0] = obs["target"] / self.top_bid
+        den = obs["denomination"]
+        b["denomination"][self.denominations.index(den) if den in self.denominations else -1] = 1
+        b["doubled"][0] = obs["doubled"]
+        for s in obs["passed"]:
+            b["passed"][rel(s)] = 1
+        for s in obs["sitting_out"]:
+            b["sitting_out"][rel(s)] = 1
+        seat_hot("holder", obs["holder"])
+        seat_hot("challenger", obs["challenger"])
+        suits = v.deck.suits
+        b["trump"][suits.index(obs["trump"]) if obs["trump"] in suits else -1] = 1
+        b["trump_flags"][0] = bool(obs["trump_exposed"])
+        b["trump_flags"][1] = bool(obs["face_down"])
+        for name in ("trump_card", "exposed_card", "called_card"):
+            if obs[name] is not None:
+                b[name][card[obs[name]]] = 1
+        seat_hot("exposer", obs["exposer"])
+        seat_hot("partner", obs["partner"])
+        for name in ("widow", "set_aside"):
+            for c in obs[name] or ():
+                b[name][card[c]] += 1
+        for s, x in enumerate(obs["score"]):
+            b["score"][rel(s)] = x
+        self._variables(b["variables"], obs.get("variables") or {}, rel)
+        return out
+
+    def _variables(self, out, values: dict, rel) -> None:
+        deck, at = self.v.deck, 0
+        for var in self.public_vars:
+            w = self._var_width(var)
+            x = values.get(var.name)
+            if x is not None:
+                t = var.type
+                if t in ("number", "condition"):
+                    out[at] = float(x)
+                elif t == "seat":
+                    out[at + rel(x)] = 1
+                elif t == "side":
+                    out[at + x] = 1
+                elif t == "suit":
+                    out[at + (deck.suits.index(x) if x in deck.suits else len(deck.suits))] = 1
+                elif t == "rank":
+                    out[at + deck.ranks.index(x)] = 1
+                elif t == "card":
+                    out[at + deck.card_index[x]] = 1
+            at += w

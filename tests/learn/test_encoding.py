@@ -1,0 +1,117 @@
+"""The encoding of a seat's observation (taash.learn.encoding): values worked out by hand
+from the rules of 29, and invariance under a re-deal of the cards the seat cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from taash.interpreter import State, load_variant, shipped_variants  # noqa: E402
+from taash.learn.encoding import PHASES, Encoding  # noqa: E402
+
+SUITS = "SHDC"
+RANKS = ["J", "9", "A", "T", "K", "Q", "8", "7"]   # 29's deck, strongest first
+
+
+def suit_cards(s):
+    return [r + s for r in RANKS]
+
+
+def test_29_by_hand():
+    """29, dealer 0, each seat dealt one suit (first packet: J 9 A T; second: K Q 8 7).
+    Seat 1 (eldest, §0.2) is first to call; seat 2 looks."""
+    v = load_variant("29")
+    e = Encoding(v)
+    st = State(v, dealer=0, hands=[suit_cards(s) for s in SUITS])
+    b = e.views(e.encode(st.observation(2)))
+    assert b["phase"].tolist() == [1.0 if p == "auction" else 0.0 for p in PHASES]
+    # relative seats: seat 1 is 3 places after seat 2, the dealer seat 0 is 2 places after
+    assert b["to_act"].tolist() == [0, 0, 0, 1, 0]
+    assert b["dealer"].tolist() == [0, 0, 1, 0]
+    # a card's id is suit index * 8 + rank index: diamonds are 16..23; J 9 A T are dealt first
+    assert np.flatnonzero(b["hand"]).tolist() == [16, 17, 18, 19]
+    assert b["hand_sizes"].tolist() == [4, 4, 4, 4]
+    assert b["trump"].tolist() == [0, 0, 0, 0, 1]          # no trump yet
+    assert not b["calls"].any() and not b["played"].any()
+
+    st.apply("bid 16")                                      # seat 1
+    st.apply("pass")                                        # seat 2
+    b = e.views(e.encode(st.observation(2)))
+    k16, kpass = e.other_index["bid 16"], e.other_index["pass"]
+    assert b["calls"][3, k16] == 1 and b["calls"][0, kpass] == 1
+    assert b["calls"].sum() == 2
+    assert b["high_bid"][0] == pytest.approx(16 / 29)
+    assert b["high_bidder"].tolist() == [0, 0, 0, 1, 0]
+    assert b["to_act"].tolist() == [0, 1, 0, 0, 0]           # seat 3 next: relative 1
+
+
+def test_29_trick_and_played_by_hand():
+    """Seat 1 bids 15 and everyone passes: seat 1 declares, names hearts trump, and leads;
+    after its lead JH, seat 0 sees JH in the trick and played by relative seat 1."""
+    v = load_variant("29")
+    e = Encoding(v)
+    st = State(v, dealer=0, hands=[suit_cards(s) for s in SUITS])
+    for a in ("bid 15", "pass", "pass", "pass", "trump H"):
+        st.apply(a)
+    assert st.phase == "play" and st.to_act == 1
+    st.apply("play JH")
+    b = e.views(e.encode(st.observation(0)))
+    jh = 8                                                  # hearts: 8..15, J first
+    assert np.flatnonzero(b["trick"][1]).tolist() == [jh]
+    assert np.flatnonzero(b["played"][1]).tolist() == [jh]
+    assert b["trick"].sum() == 1 and b["played"].sum() == 1
+    assert b["declarer"].tolist() == [0, 1, 0, 0, 0]
+    assert b["trump"].tolist() == [0, 1, 0, 0, 0]           # open trump: every seat knows H
+    assert b["target"][0] == pytest.approx(15 / 29)
+    assert b["hand"].sum() == 8 and b["hand_sizes"].tolist() == [8, 7, 8, 8]
+
+
+def test_mask_is_the_legal_actions():
+    v = load_variant("29")
+    e = Encoding(v)
+    st = State(v, dealer=0, hands=[suit_cards(s) for s in SUITS])
+    m = e.mask(st.observation(1))
+    assert np.flatnonzero(m).tolist() == sorted(a.id for a in st.legal_actions())
+    assert not e.mask(st.observation(2)).any()               # not to act: all zeros
+
+
+def redeal_invariance(name, seed, every=1):
+    """At each step of a random deal, for each seat: the seat's encoded observation is the
+    same bytes on a re-deal of the cards it cannot see (State.resample)."""
+    v = load_variant(name)
+    e = Encoding(v)
+    rng = random.Random(seed)
+    st = State(v, dealer=seed % v.players, seed=seed)
+    step = 0
+    while not st.is_terminal:
+        if step % every == 0:
+            for s in range(v.players):
+                r = st.resample(s, rng)
+                assert e.encode(r.observation(s)).tobytes() == e.encode(st.observation(s)).tobytes(), (name, step, s)
+        st.apply_id(rng.choice(st.legal_ids()))
+        step += 1
+    for s in range(v.players):
+        assert e.encode(st.observation(s)).shape == (e.size,)
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_redeal_leaves_each_seats_encoding_unchanged(name):
+    redeal_invariance(name, seed=1, every=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", shipped_variants())
+def test_redeal_invariance_every_step(name):
+    for seed in (2, 3):
+        redeal_invariance(name, seed)
+
+
+def test_hidden_cards_do_change_the_full_state():
+    """The invariance above is not empty: the re-deal does move other seats' cards."""
+    v = load_variant("29")
+    st = State(v, dealer=0, seed=5)
+    r = st.resample(0, random.Random(1))
+    assert r.hands[0] == st.hands[0] and r.dealt != st.dealt
