@@ -1,0 +1,152 @@
+"""Every shipped variant as an OpenSpiel game, judged by OpenSpiel's own random-simulation
+test (with serialisation), its resample-from-infostate check, and its IS-MCTS bot."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from taash.interpreter import shipped_variants  # noqa: E402
+from taash.learn import openspiel  # noqa: E402
+from taash.learn.encoding import Encoding  # noqa: E402
+
+QUICK = ["29", "304-solo", "56", "28", "court-piece", "house/29-bhoos"]
+
+
+def test_every_shipped_variant_is_registered():
+    names = set(pyspiel.registered_names())
+    assert {"taash", "taash_29", "taash_304_solo", "taash_house_29_bhoos"} <= names
+    assert {openspiel.game_name(n) for n in shipped_variants()} <= names
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_random_sim_test_passes(name):
+    game = pyspiel.load_game(openspiel.game_name(name))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", shipped_variants())
+def test_random_sim_test_passes_every_variant(name):
+    game = pyspiel.load_game(openspiel.game_name(name))
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_the_deal_is_chance_nodes_of_equal_chance():
+    """29: 32 cards, one copy each: the first card is any of 32 at 1/32. 56: 24 cards, two
+    copies each (48): 1/24 each; once one JS is placed, JS has 1/47 and the others 2/47."""
+    game = pyspiel.load_game("taash_29")
+    st = game.new_initial_state()
+    assert st.is_chance_node()
+    out = st.chance_outcomes()
+    assert [a for a, _ in out] == list(range(32)) and all(p == pytest.approx(1 / 32) for _, p in out)
+    game = pyspiel.load_game("taash_56")
+    st = game.new_initial_state()
+    js = game.new_initial_state().chance_outcomes()[0][0]     # card id 0: the deck's first card
+    assert st.action_to_string(pyspiel.PlayerId.CHANCE, js) == "deal JS"
+    st.apply_action(js)
+    probs = dict(st.chance_outcomes())
+    assert probs[js] == pytest.approx(1 / 47)
+    assert all(p == pytest.approx(2 / 47) for a, p in probs.items() if a != js)
+    assert len(probs) == 24
+
+
+def deal_out(st, rng):
+    while st.is_chance_node():
+        acts, probs = zip(*st.chance_outcomes())
+        st.apply_action(rng.choices(acts, probs)[0])
+
+
+def test_information_state_is_the_seats_observation():
+    game = pyspiel.load_game("taash_29")
+    st = game.new_initial_state()
+    assert st.information_state_string(2) == "dealing 0/32"
+    deal_out(st, random.Random(3))
+    eng = st._engine.state
+    assert st.current_player() == eng.to_act == 1               # dealer 0: seat 1 calls first
+    assert st.information_state_string(2) == eng.observation_json(2)
+    assert '"history"' not in st.observation_string(2)
+    enc = Encoding(eng.v)
+    assert np.array_equal(np.array(st.information_state_tensor(2), np.float32), enc.encode(eng.observation(2)))
+    assert st.legal_actions() == sorted(a.id for a in eng.legal_actions())
+
+
+@pytest.mark.parametrize("name", ["29", "304-solo", "28", "house/29-bhoos"])
+def test_resample_from_infostate_keeps_the_information_state(name):
+    """OpenSpiel's ResampleInfostateTest (tests/basic_tests.cc), in Python: at every player
+    node of a random deal, for every seat, the resampled state has the same information
+    state string and tensor and the same player to act."""
+    game = pyspiel.load_game(openspiel.game_name(name))
+    rng = random.Random(5)
+    st = game.new_initial_state()
+    deal_out(st, rng)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    moved = 0
+    while not st.is_terminal():
+        for p in range(game.num_players()):
+            other = st.resample_from_infostate(p, sampler)
+            assert other.information_state_string(p) == st.information_state_string(p)
+            assert other.information_state_tensor(p) == st.information_state_tensor(p)
+            assert other.current_player() == st.current_player()
+            moved += other._engine.state.dealt != st._engine.state.dealt
+        st.apply_action(rng.choice(st.legal_actions()))
+    assert moved > 0                                            # the hidden cards did move
+
+
+def test_serialisation_round_trip():
+    game = pyspiel.load_game("taash_304_solo")
+    st = game.new_initial_state()
+    rng = random.Random(2)
+    deal_out(st, rng)
+    for _ in range(7):
+        st.apply_action(rng.choice(st.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, st)
+    game2, st2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game)
+    assert st2.history() == st.history() and str(st2) == str(st)
+    assert st2.information_state_string(0) == st.information_state_string(0)
+
+
+def test_a_variant_file_is_a_game(tmp_path):
+    f = tmp_path / "mine.yaml"
+    f.write_text('extends: "29"\nname: mine\ntitle: Mine\nauction:\n  min_bid: 17\n', encoding="utf-8")
+    game = pyspiel.load_game("taash", {"variant": str(f)})
+    st = game.new_initial_state()
+    deal_out(st, random.Random(1))
+    names = [st.action_to_string(st.current_player(), a) for a in st.legal_actions()]
+    assert "bid 17" in names and "bid 16" not in names
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_bad_parameters_are_refused():
+    with pytest.raises(Exception, match="dealer must be a seat 0..3"):
+        pyspiel.load_game("taash_29", {"dealer": 4})
+    with pytest.raises(Exception, match="no-such-variant"):
+        pyspiel.load_game("taash", {"variant": "no-such-variant"})
+
+
+@pytest.mark.parametrize("name", ["29", "304-solo"])
+def test_ismcts_bot_plays_a_deal(name):
+    """OpenSpiel's IS-MCTS bot (open_spiel.python.algorithms.ismcts) at every seat plays
+    a whole deal; its returns are the engine's score change for the deal."""
+    game = pyspiel.load_game(openspiel.game_name(name))
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0, max_simulations=20,
+                           random_state=rs)
+    st = game.new_initial_state()
+    deal_out(st, random.Random(0))
+    moves = 0
+    while not st.is_terminal():
+        a = bot.step(st)
+        assert a in st.legal_actions()
+        st.apply_action(int(a))
+        moves += 1
+    eng = st._engine.state
+    assert eng.is_terminal and moves == len(eng.history)
+    assert st.returns() == [float(x) for x in eng.score_change()]
