@@ -16,7 +16,9 @@ observations exist, so `taash bot` seats observation agents only.
 
 Users' own bots need no entry: wherever a name is taken, ``NAME=package.module:factory``
 (or ``package.module:factory``, named after the factory) names a factory ``f(variant)``
-or ``f(variant, seed)``.
+or ``f(variant, seed)``. ``NAME=package.module:maker@ARG`` calls ``maker(ARG)`` (ARG: the
+text after the first ``@``, a file's path, say) for the factory: a trained policy is
+seated so (``taash.learn.policy:from_file@policy.npz``, docs/learning.md).
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ class BotEntry:
         if f is None:
             f = self.factory
             if isinstance(f, str):
-                mod, _, attr = f.partition(":")
+                target, at, arg = f.partition("@")
+                mod, _, attr = target.partition(":")
                 try:
                     f = importlib.import_module(mod)
                     for part in attr.split("."):
@@ -68,6 +71,12 @@ class BotEntry:
                         hint = (" (the taash command does not look in the current directory: "
                                 "add the module's folder to PYTHONPATH)")
                     raise UnknownBotError(f"cannot load bot {self.name!r} from {self.factory!r}: {e}{hint}") from None
+                if at:      # a factory maker, given the text after '@'
+                    try:
+                        f = f(arg)
+                    except Exception as e:
+                        raise UnknownBotError(f"bot {self.name!r}: {target}({arg!r}) raised "
+                                              f"{type(e).__name__}: {e}") from None
             if not callable(f):
                 raise UnknownBotError(f"bot {self.name!r}: {self.factory!r} is not callable: "
                                       "give a factory f(variant) -> agent")
@@ -164,7 +173,8 @@ def get(name: str) -> BotEntry:
 
 def resolve(spec: str) -> BotEntry:
     """A bot by registered name, ``NAME=package.module:factory`` or
-    ``package.module:factory`` (named after the factory's last part). Raises
+    ``package.module:factory`` (named after the factory's last part), either with
+    ``@ARG`` for a factory maker (module docstring). Raises
     UnknownBotError for an unknown name or a bad spec (a factory is imported when first
     used: `BotEntry.load`)."""
     spec = (spec or "").strip()
@@ -172,7 +182,7 @@ def resolve(spec: str) -> BotEntry:
     if not eq:
         if ":" not in spec:
             return get(spec)
-        name, target = spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1], spec
+        name, target = spec.partition("@")[0].rsplit(":", 1)[-1].rsplit(".", 1)[-1], spec
     name, target = name.strip(), target.strip()
     if not NAME.match(name):
         _bad(name)

@@ -1,0 +1,232 @@
+"""Train a `LinearPolicy` by REINFORCE against a bot, and measure it against that bot.
+
+    python -m taash.learn.train --variant 29 --seconds 180 --out policy-29.npz
+    python -m taash.learn.train --variant 29 --seconds 180 --against heuristic --out p.npz
+
+The learner holds every seat of one side (a fixed partnership: its seats; otherwise one
+seat), the sides taking turns deal by deal; every other seat is played by ``--against``:
+``random`` (default: uniform among the legal actions, as the ``random`` bot) or any bot
+of the registry (`opponent`). Each deal is dealt from (``--seed``, deal number), the
+dealer passing round. At the deal's end the learner's return is its side's score change
+minus the other seats' (the variant's own scoring; the mean over the seats of each), and
+each of its decisions with more than one legal action moves the weights by REINFORCE
+(Williams 1992) with a running-mean baseline: ``W[L] += lr * (G - baseline) *
+(onehot(a) - p) x`` over the legal ids ``L`` (stochastic gradient ascent on the expected
+return of the sampled policy).
+
+The measure (`evaluate`): duplicate deals against the same bot. Each deal is played
+once per side with the same cards, the policy (playing its highest-logit action, as the
+bot adapter does) holding that side; a deal's figure is the policy side's mean score
+change minus the other seats', averaged over the plays, so card luck cancels. Printed:
+the mean over the deals and its 95% interval (mean +- 1.96 sd / sqrt(N)). Two equal
+sides give 0 on average, so an interval above 0 means the policy beats the bot. The
+untrained policy (all weights 0: the first legal action in id order, a play before a
+pass before a bid) is measured the same way, as the figure to beat. Everything is seeded
+but the time: ``--deals`` instead of ``--seconds`` gives the same figures on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+
+import numpy as np
+
+from taash.arena.bots import registry
+from taash.arena.errors import UnknownBotError
+from taash.interpreter import State, VariantError, load_variant
+
+from .policy import LinearPolicy
+
+
+def learner_seats(v, k: int) -> list[int]:
+    """The seats the learner holds in a deal where side (or seat) ``k`` is its own: the
+    seats of side ``k % 2`` in a fixed partnership, else seat ``k % players``."""
+    if v.partnership == "fixed":
+        return [s for s in range(v.players) if v.side_of[s] == k % 2]
+    return [k % v.players]
+
+
+def _turns(v) -> int:
+    return 2 if v.partnership == "fixed" else v.players
+
+
+def opponent(v, spec: str = "random", seed=0):
+    """The other seats' choice ``f(state, seat) -> action id``: ``random`` draws uniformly
+    among the legal actions (the ``random`` bot's distribution, from a seeded generator);
+    any other bot spec of the registry (``heuristic``, ``NAME=module:factory``) is that
+    bot, asked with the seat's observation. Raises UnknownBotError for a bad spec."""
+    if spec == "random":
+        rng = random.Random(seed)
+
+        def uniform(st, seat):
+            legal = st.legal_ids()
+            return legal[rng.randrange(len(legal))]
+        return uniform
+    agent = registry.make(spec, v, seed)
+    decide = getattr(agent, "decide", None) or agent
+    amap = v.action_map
+
+    def bot(st, seat):
+        obs = st.observation(seat)
+        return amap[decide(obs, obs["legal_actions"])].id
+    return bot
+
+
+def train(v, *, seconds: float | None = 60.0, deals: int | None = None, lr: float = 0.01, seed: int = 0,
+          against: str = "random", policy: LinearPolicy | None = None, report=None) -> LinearPolicy:
+    """REINFORCE of a `LinearPolicy` of ``v`` (module docstring) for ``seconds`` of wall
+    time or ``deals`` deals, whichever ends first (None: no bound of that kind), the
+    other seats played by ``against`` (`opponent`).
+    ``report(deals, mean return of the last 1000)`` is called about every 10 seconds."""
+    n = v.players
+    pol = policy or LinearPolicy(v, meta={})
+    enc, W, b = pol.encoding, pol.W, pol.b
+    other = opponent(v, against, seed)
+    nprng = np.random.default_rng(seed)
+    baseline, recent = 0.0, []
+    start = last = time.monotonic()
+    d = 0
+    limit = math.inf if seconds is None else seconds
+    while (deals is None or d < deals) and time.monotonic() - start < limit:
+        st = State(v, dealer=d % v.players, seed=f"taash-train:{seed}:{d}")
+        mine = learner_seats(v, d % _turns(v))
+        traj = []
+        while not st.is_terminal:
+            s = st.to_act
+            legal = st.legal_ids()
+            if s not in mine:
+                st.apply_id(other(st, s))
+            elif len(legal) == 1:
+                st.apply_id(legal[0])
+            else:
+                L = sorted(legal)
+                x = enc.encode(st.observation(s))
+                p = pol.probabilities(x, L)
+                i = int(nprng.choice(len(L), p=p))
+                traj.append((x, L, i, p))
+                st.apply_id(L[i])
+        change = st.score_change()
+        others = [s for s in range(n) if s not in mine]
+        G = sum(change[s] for s in mine) / len(mine) - sum(change[s] for s in others) / len(others)
+        adv = G - baseline
+        baseline += 0.01 * (G - baseline)
+        if adv:
+            for x, L, i, p in traj:
+                g = -p
+                g[i] += 1.0
+                W[L] += (lr * adv) * np.outer(g, x)
+                b[L] += (lr * adv) * g
+        recent.append(G)
+        if len(recent) > 1000:
+            recent.pop(0)
+        d += 1
+        if report is not None and time.monotonic() - last >= 10:
+            last = time.monotonic()
+            report(d, sum(recent) / len(recent))
+    pol.meta.update(algorithm=f"REINFORCE with a running-mean baseline, against {against}",
+                    deals=pol.meta.get("deals", 0) + d, seconds=round(time.monotonic() - start, 1),
+                    lr=lr, seed=seed)
+    return pol
+
+
+def _play(v, st, policy_seats, policy, other) -> list[int]:
+    while not st.is_terminal:
+        s = st.to_act
+        if s in policy_seats:
+            obs = st.observation(s)
+            st.apply(policy.best(obs, obs["legal_actions"]))
+        else:
+            st.apply_id(other(st, s))
+    return st.score_change()
+
+
+def evaluate(v, policy: LinearPolicy, deals: int = 1000, seed: int = 1, against: str = "random") -> dict:
+    """Duplicate deals of ``policy`` against ``against`` (module docstring; `opponent`):
+    {"deals", "mean", "low", "high"} (score change per deal, policy side minus the other
+    side, and its 95% interval)."""
+    other = opponent(v, against, seed)
+    figs = []
+    turns = _turns(v)
+    for d in range(deals):
+        per = []
+        for k in range(turns):
+            st = State(v, dealer=d % v.players, seed=f"taash-eval:{seed}:{d}")
+            mine = learner_seats(v, k)
+            change = _play(v, st, mine, policy, other)
+            others = [s for s in range(v.players) if s not in mine]
+            per.append(sum(change[s] for s in mine) / len(mine) - sum(change[s] for s in others) / len(others))
+        figs.append(sum(per) / len(per))
+    n = len(figs)
+    mean = sum(figs) / n
+    sd = math.sqrt(sum((f - mean) ** 2 for f in figs) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n else 0.0
+    return {"deals": n, "mean": mean, "low": mean - half, "high": mean + half}
+
+
+def main(argv=None) -> int:
+    """``python -m taash.learn.train``: train, save, evaluate; the exit code (2 for a bad
+    argument or variant)."""
+    p = argparse.ArgumentParser(prog="python -m taash.learn.train",
+                                description="Train a linear policy by REINFORCE against random "
+                                            "and measure it against random (docs/learning.md).")
+    p.add_argument("--variant", default="29", help="shipped name or a YAML path (default 29)")
+    p.add_argument("--seconds", type=float, help="training time (default 60 without --deals)")
+    p.add_argument("--deals", type=int, help="training deals (default: by time only); with --seconds, "
+                                            "whichever ends first")
+    p.add_argument("--lr", type=float, default=0.01, help="learning rate (default 0.01)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and draws (default 0)")
+    p.add_argument("--out", required=True, help="the policy file to write (.npz)")
+    p.add_argument("--against", default="random", metavar="BOT",
+                   help="the other seats, in training and measure: random (default), or a bot of the "
+                        "registry (heuristic, NAME=package.module:factory)")
+    p.add_argument("--eval-deals", type=int, default=1000,
+                   help="duplicate deals against the same bot after training (default 1000; 0: none)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = p.parse_args(argv)
+    if args.seconds is None and args.deals is None:
+        args.seconds = 60.0
+    if (args.seconds is not None and args.seconds <= 0) or (args.deals is not None and args.deals < 1) or args.lr <= 0 or args.eval_deals < 0:
+        p.error("--seconds, --deals and --lr must be positive, --eval-deals at least 0")
+    try:
+        v = load_variant(args.variant)
+        opponent(v, args.against)
+    except VariantError as e:
+        for pr in e.problems:
+            print(pr.format(), file=sys.stderr)
+        return 2
+    except UnknownBotError as e:
+        print(f"python -m taash.learn.train: {e}", file=sys.stderr)
+        return 2
+
+    def report(d, mean):
+        if not args.json:
+            print(f"{d} deals, mean return of the last 1000: {mean:+.3f}", flush=True)
+
+    pol = train(v, seconds=args.seconds, deals=args.deals, lr=args.lr, seed=args.seed, against=args.against,
+                report=report)
+    pol.save(args.out)
+    out = {"variant": v.ref, "policy": args.out, "against": args.against,
+           "trained": {k: pol.meta[k] for k in ("deals", "seconds", "lr", "seed")}}
+    if args.eval_deals:
+        out["trained_policy"] = evaluate(v, pol, args.eval_deals, args.seed + 1, args.against)
+        out["untrained_policy"] = evaluate(v, LinearPolicy(v), args.eval_deals, args.seed + 1, args.against)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        t = out["trained"]
+        print(f"trained {t['deals']} deals in {t['seconds']} s; wrote {args.out}")
+        if args.eval_deals:
+            for label in ("trained", "untrained"):
+                e = out[f"{label}_policy"]
+                print(f"{label} policy against {args.against}, {e['deals']} duplicate deals: {e['mean']:+.3f} "
+                      f"a deal (policy side minus the other), 95% interval {e['low']:+.3f} .. {e['high']:+.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
