@@ -117,7 +117,9 @@ def add_commands(sub) -> None:
                        description="Run a bot of the registry (arena/bots/registry.py) as an arena client.",
                        epilog=f"registered bots:\n{listing}\n"
                               "or BOT=package.module:factory for a bot of your own (a factory "
-                              "f(variant) returning an agent with decide(observation, legal))")
+                              "f(variant) returning an agent with decide(observation, legal)), "
+                              "or BOT=package.module:maker@ARG for the factory maker(ARG): a trained "
+                              "policy is BOT=taash.learn.policy:from_file@FILE.npz (docs/learning.md)")
     b.add_argument("kind", metavar="BOT", help="a registered bot (see below) or NAME=package.module:factory; "
                    "`http URL`: an HTTP bot of the SmartBots 29 protocol (docs/http-bots.md)")
     b.add_argument("url", nargs="?", metavar="URL", help="with `http`: the HTTP bot's address")

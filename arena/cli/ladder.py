@@ -233,7 +233,8 @@ def add_commands(sub) -> None:
     r.add_argument("--variant", required=True, metavar="V", help="shipped name (29, 28, 56, 304, 304-solo, house/...) or a YAML path")
     r.add_argument("--bots", type=_bots_arg, metavar="A,B,...",
                    help=f"bots to pair: in-process, registered bots ({', '.join(bot_names())}) or "
-                        "NAME=package.module:factory (default: every registered bot); "
+                        "NAME=package.module:factory (or NAME=package.module:maker@ARG, e.g. a trained "
+                        "policy: docs/learning.md) (default: every registered bot); "
                         "with --arena, bot names (default: every connected bot)")
     r.add_argument("--deals", type=conv(1), default=200, metavar="N",
                    help="play until the planned rounds hold N deals in all (whole rounds; default 200)")
