@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import pytest
@@ -102,3 +103,25 @@ def test_same_seed_same_deal():
     assert a.unwrapped.state.dealt == b.unwrapped.state.dealt
     b.reset(seed=43)
     assert a.unwrapped.state.dealt != b.unwrapped.state.dealt
+
+
+@pytest.mark.parametrize("name", ["29", "house/29-bhoos", "304"])
+def test_each_agents_observation_is_unchanged_by_a_redeal(name):
+    """At every step of an episode, each agent's observation (both arrays, as bytes) is
+    the same when the cards its seat cannot see are dealt again (State.resample)."""
+    e, twin = env(name), env(name)
+    e.reset(seed=8)
+    twin.reset(seed=8)
+    rng = random.Random(8)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        for other in e.possible_agents:
+            seat = e.unwrapped.agent_seat[other]
+            twin.unwrapped.state = e.unwrapped.state.resample(seat, rng)
+            a, b = e.observe(other), twin.observe(other)
+            assert a["observation"].tobytes() == b["observation"].tobytes()
+            assert a["action_mask"].tobytes() == b["action_mask"].tobytes()
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
