@@ -6,8 +6,10 @@
 The learner holds every seat of one side (a fixed partnership: its seats; otherwise one
 seat), the sides taking turns deal by deal; every other seat is played by ``--against``:
 ``random`` (default: uniform among the legal actions, as the ``random`` bot) or any bot
-of the registry (`opponent`). Each deal is dealt from (``--seed``, deal number), the
-dealer passing round. At the deal's end the learner's return is its side's score change
+of the registry (`opponent`). The deals are episodes of the PettingZoo environment
+(`taash.learn.pettingzoo`): each is reset with a seed made from (``--seed``, deal
+number), the learner reads its seats' observations and action masks from it, and its
+return comes from the environment's rewards. At the deal's end the learner's return is its side's score change
 minus the other seats' (the variant's own scoring; the mean over the seats of each), and
 each of its decisions with more than one legal action moves the weights by REINFORCE
 (Williams 1992) with a running-mean baseline: ``W[L] += lr * (G - baseline) *
@@ -40,6 +42,7 @@ from taash.arena.bots import registry
 from taash.arena.errors import UnknownBotError
 from taash.interpreter import State, VariantError, load_variant
 
+from .pettingzoo import TaashEnv
 from .policy import LinearPolicy
 
 
@@ -49,6 +52,12 @@ def learner_seats(v, k: int) -> list[int]:
     if v.partnership == "fixed":
         return [s for s in range(v.players) if v.side_of[s] == k % 2]
     return [k % v.players]
+
+
+def _deal_seed(seed: int, d: int) -> int:
+    """The seed of training deal ``d`` of a run seeded ``seed`` (an int, as PettingZoo's
+    reset takes)."""
+    return (seed * 1_000_003 + d) % 2 ** 63
 
 
 def _turns(v) -> int:
@@ -85,32 +94,38 @@ def train(v, *, seconds: float | None = 60.0, deals: int | None = None, lr: floa
     ``report(deals, mean return of the last 1000)`` is called about every 10 seconds."""
     n = v.players
     pol = policy or LinearPolicy(v, meta={})
-    enc, W, b = pol.encoding, pol.W, pol.b
+    W, b = pol.W, pol.b
     other = opponent(v, against, seed)
     nprng = np.random.default_rng(seed)
+    e = TaashEnv(v)
     baseline, recent = 0.0, []
     start = last = time.monotonic()
     d = 0
     limit = math.inf if seconds is None else seconds
     while (deals is None or d < deals) and time.monotonic() - start < limit:
-        st = State(v, dealer=d % v.players, seed=f"taash-train:{seed}:{d}")
+        e.reset(seed=_deal_seed(seed, d))
         mine = learner_seats(v, d % _turns(v))
         traj = []
-        while not st.is_terminal:
-            s = st.to_act
-            legal = st.legal_ids()
-            if s not in mine:
-                st.apply_id(other(st, s))
-            elif len(legal) == 1:
-                st.apply_id(legal[0])
+        change = [0] * n
+        for agent in e.agent_iter():
+            s = e.agent_seat[agent]
+            ours = s in mine
+            obs, reward, terminated, truncated, info = e.last(observe=ours)
+            if terminated or truncated:
+                change[s] = reward
+                e.step(None)
+            elif not ours:
+                e.step(other(e.state, s))
             else:
-                L = sorted(legal)
-                x = enc.encode(st.observation(s))
+                L = np.flatnonzero(obs["action_mask"])
+                if len(L) == 1:
+                    e.step(int(L[0]))
+                    continue
+                x = obs["observation"]
                 p = pol.probabilities(x, L)
                 i = int(nprng.choice(len(L), p=p))
                 traj.append((x, L, i, p))
-                st.apply_id(L[i])
-        change = st.score_change()
+                e.step(int(L[i]))
         others = [s for s in range(n) if s not in mine]
         G = sum(change[s] for s in mine) / len(mine) - sum(change[s] for s in others) / len(others)
         adv = G - baseline
