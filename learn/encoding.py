@@ -112,10 +112,15 @@ class Encoding:
         ]
         self.blocks = dict(blocks)
         self.offsets = {}
+        self._spans = []          # (name, start, end, shape)
         at = 0
         for name, shape in blocks:
+            size = 1
+            for k in shape:
+                size *= k
             self.offsets[name] = at
-            at += int(np.prod(shape))
+            self._spans.append((name, at, at + size, shape))
+            at += size
         self.size = at
 
     def _var_width(self, var) -> int:
@@ -141,8 +146,7 @@ class Encoding:
     # -- observation --------------------------------------------------------------------
     def views(self, out: np.ndarray) -> dict:
         """Named views of a flat vector ``out`` (length `size`), one per block, shaped."""
-        return {name: out[self.offsets[name]:self.offsets[name] + int(np.prod(shape))].reshape(shape)
-                for name, shape in self.blocks.items()}
+        return {name: out[a:z].reshape(shape) for name, a, z, shape in self._spans}
 
     def encode(self, obs: dict, out: np.ndarray | None = None) -> np.ndarray:
         """The float32 vector (length `size`) of one seat's observation ``obs`` (the dict
@@ -153,70 +157,79 @@ class Encoding:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0)
-        b = self.views(out)
-        v, n = self.v, self.n
+        v, n, C = self.v, self.n, self.C
+        o = self.offsets
         me = obs["seat"]
         card = v.deck.card_index
         amap = v.action_map
 
-        def rel(s):
-            return (s - me) % n
-
         def seat_hot(block, s):
-            b[block][n if s is None or s < 0 else rel(s)] = 1
+            out[o[block] + (n if s is None or s < 0 else (s - me) % n)] = 1
 
-        b["phase"][PHASES.index(obs["phase"])] = 1
+        out[o["phase"] + PHASES.index(obs["phase"])] = 1
         seat_hot("to_act", obs["to_act"])
-        b["dealer"][rel(obs["dealer"])] = 1
+        out[o["dealer"] + (obs["dealer"] - me) % n] = 1
+        at = o["hand"]
         for c in obs["hand"]:
-            b["hand"][card[c]] += 1
+            out[at + card[c]] += 1
+        at = o["hand_sizes"]
         for s, k in enumerate(obs["hand_sizes"]):
-            b["hand_sizes"][rel(s)] = k
+            out[at + (s - me) % n] = k
+        at = o["trick"]
         for s, c in obs["trick"]:
-            b["trick"][rel(s), card[c]] += 1
+            out[at + ((s - me) % n) * C + card[c]] += 1
+        at = o["tricks_won"]
         for t in obs["tricks"]:
-            b["tricks_won"][rel(t["winner"])] += 1
+            out[at + (t["winner"] - me) % n] += 1
+        at = o["points"]
         for s, p in enumerate(obs["points"]):
-            b["points"][rel(s)] = p / self.total_points
+            out[at + (s - me) % n] = p / self.total_points
+        played, calls, hidden = o["played"], o["calls"], o["hidden"]
+        K, H = len(self.other), len(HIDDEN_KINDS)
         for s, text in obs["history"]:
-            r = rel(s)
+            r = (s - me) % n
             a = amap.get(text)
             if a is None:                       # a hidden action, shown as its kind
-                b["hidden"][r, self.hidden_index[text]] += 1
+                out[hidden + r * H + self.hidden_index[text]] += 1
             elif a.kind == "play":
-                b["played"][r, a.code] += 1
+                out[played + r * C + a.code] += 1
             else:
-                b["calls"][r, self.other_index[text]] += 1
+                out[calls + r * K + self.other_index[text]] += 1
         if obs["high_bid"] is not None:
-            b["high_bid"][0] = obs["high_bid"] / self.top_bid
+            out[o["high_bid"]] = obs["high_bid"] / self.top_bid
         seat_hot("high_bidder", obs["high_bidder"])
         seat_hot("declarer", obs["declarer"])
         if obs["target"] is not None:
-            b["target"][0] = obs["target"] / self.top_bid
+            out[o["target"]] = obs["target"] / self.top_bid
         den = obs["denomination"]
-        b["denomination"][self.denominations.index(den) if den in self.denominations else -1] = 1
-        b["doubled"][0] = obs["doubled"]
+        D = len(self.denominations)
+        out[o["denomination"] + (self.denominations.index(den) if den in self.denominations else D)] = 1
+        out[o["doubled"]] = obs["doubled"]
         for s in obs["passed"]:
-            b["passed"][rel(s)] = 1
+            out[o["passed"] + (s - me) % n] = 1
         for s in obs["sitting_out"]:
-            b["sitting_out"][rel(s)] = 1
+            out[o["sitting_out"] + (s - me) % n] = 1
         seat_hot("holder", obs["holder"])
         seat_hot("challenger", obs["challenger"])
         suits = v.deck.suits
-        b["trump"][suits.index(obs["trump"]) if obs["trump"] in suits else -1] = 1
-        b["trump_flags"][0] = bool(obs["trump_exposed"])
-        b["trump_flags"][1] = bool(obs["face_down"])
+        out[o["trump"] + (suits.index(obs["trump"]) if obs["trump"] in suits else len(suits))] = 1
+        out[o["trump_flags"]] = bool(obs["trump_exposed"])
+        out[o["trump_flags"] + 1] = bool(obs["face_down"])
         for name in ("trump_card", "exposed_card", "called_card"):
             if obs[name] is not None:
-                b[name][card[obs[name]]] = 1
+                out[o[name] + card[obs[name]]] = 1
         seat_hot("exposer", obs["exposer"])
         seat_hot("partner", obs["partner"])
         for name in ("widow", "set_aside"):
             for c in obs[name] or ():
-                b[name][card[c]] += 1
+                out[o[name] + card[c]] += 1
+        at = o["score"]
         for s, x in enumerate(obs["score"]):
-            b["score"][rel(s)] = x
-        self._variables(b["variables"], obs.get("variables") or {}, rel)
+            out[at + (s - me) % n] = x
+        if self.public_vars:
+            a = o["variables"]
+            z = a + self.blocks["variables"][0]
+            self._variables(out[a:z], obs.get("variables") or {}, lambda s: (s - me) % n)
         return out
 
     def _variables(self, out, values: dict, rel) -> None:
