@@ -21,10 +21,11 @@ block                 shape         value
 ``to_act``            (n+1,)        one-hot of the relative seat to act; last: none
 ``dealer``            (n,)          one-hot of the relative dealer
 ``hand``              (C,)          copies of each card in the seat's hand
-``hand_sizes``        (n,)          cards held by each relative seat
+``hand_sizes``        (n,)          cards held by each relative seat / cards dealt
+                                    to a seat
 ``trick``             (n, C)        the card each relative seat put in this trick
 ``played``            (n, C)        every card each relative seat played this deal
-``tricks_won``        (n,)          tricks won by each relative seat
+``tricks_won``        (n,)          tricks won by each relative seat / the tricks
 ``points``            (n,)          card points taken per relative seat / the total
 ``calls``             (n, K)        times each relative seat made each action that
                                     is not a play, as the seat sees it (bids,
@@ -93,6 +94,8 @@ class Encoding:
         self.hidden_index = {kind: k for k, kind in enumerate(HIDDEN_KINDS)}
         self.denominations = tuple(v.denominations)
         self.top_bid = max(1, v.max_bid)
+        self.per_seat = max(1, v.cards_per_seat)
+        self.per_trick = 1.0 / max(1, v.tricks)
         self.total_points = max(1, deck.total_points() + v.last_trick)
         self.public_vars = [x for x in v.variables if x.public]
         blocks = [
@@ -174,13 +177,13 @@ class Encoding:
             out[at + card[c]] += 1
         at = o["hand_sizes"]
         for s, k in enumerate(obs["hand_sizes"]):
-            out[at + (s - me) % n] = k
+            out[at + (s - me) % n] = k / self.per_seat
         at = o["trick"]
         for s, c in obs["trick"]:
             out[at + ((s - me) % n) * C + card[c]] += 1
         at = o["tricks_won"]
         for t in obs["tricks"]:
-            out[at + (t["winner"] - me) % n] += 1
+            out[at + (t["winner"] - me) % n] += self.per_trick
         at = o["points"]
         for s, p in enumerate(obs["points"]):
             out[at + (s - me) % n] = p / self.total_points

@@ -86,7 +86,7 @@ def opponent(v, spec: str = "random", seed=0):
     return bot
 
 
-def train(v, *, seconds: float | None = 60.0, deals: int | None = None, lr: float = 0.01, seed: int = 0,
+def train(v, *, seconds: float | None = 60.0, deals: int | None = None, lr: float = 0.003, seed: int = 0,
           against: str = "random", policy: LinearPolicy | None = None, report=None) -> LinearPolicy:
     """REINFORCE of a `LinearPolicy` of ``v`` (module docstring) for ``seconds`` of wall
     time or ``deals`` deals, whichever ends first (None: no bound of that kind), the
@@ -193,7 +193,7 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, help="training time (default 60 without --deals)")
     p.add_argument("--deals", type=int, help="training deals (default: by time only); with --seconds, "
                                             "whichever ends first")
-    p.add_argument("--lr", type=float, default=0.01, help="learning rate (default 0.01)")
+    p.add_argument("--lr", type=float, default=0.003, help="learning rate (default 0.003)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and draws (default 0)")
     p.add_argument("--out", required=True, help="the policy file to write (.npz)")
     p.add_argument("--against", default="random", metavar="BOT",

@@ -35,7 +35,7 @@ def test_29_by_hand():
     assert b["dealer"].tolist() == [0, 0, 1, 0]
     # a card's id is suit index * 8 + rank index: diamonds are 16..23; J 9 A T are dealt first
     assert np.flatnonzero(b["hand"]).tolist() == [16, 17, 18, 19]
-    assert b["hand_sizes"].tolist() == [4, 4, 4, 4]
+    assert b["hand_sizes"].tolist() == [0.5, 0.5, 0.5, 0.5]       # 4 of the 8 cards a seat gets
     assert b["trump"].tolist() == [0, 0, 0, 0, 1]          # no trump yet
     assert not b["calls"].any() and not b["played"].any()
 
@@ -68,7 +68,7 @@ def test_29_trick_and_played_by_hand():
     assert b["declarer"].tolist() == [0, 1, 0, 0, 0]
     assert b["trump"].tolist() == [0, 1, 0, 0, 0]           # open trump: every seat knows H
     assert b["target"][0] == pytest.approx(15 / 29)
-    assert b["hand"].sum() == 8 and b["hand_sizes"].tolist() == [8, 7, 8, 8]
+    assert b["hand"].sum() == 8 and b["hand_sizes"].tolist() == [1, 7 / 8, 1, 1]
 
 
 def test_mask_is_the_legal_actions():
