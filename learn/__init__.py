@@ -6,8 +6,8 @@
 - `taash.learn.openspiel`: a deal as an OpenSpiel game (``pyspiel.load_game("taash_29")``);
 - `taash.learn.policy`: a linear softmax policy over the encoding, its file, and the bot
   that seats it in a ladder or over the arena;
-- `taash.learn.train`: REINFORCE of that policy against ``random`` (``python -m
-  taash.learn.train``).
+- `taash.learn.train`: REINFORCE of that policy through the PettingZoo environment,
+  against ``random`` or another bot, and its measure (``python -m taash.learn.train``).
 
 docs/learning.md describes the encodings, the rewards and the adapter. The modules
 import numpy (and their library) at the top: install ``pip install 'taash[learn]'``.
