@@ -156,7 +156,7 @@ def test_wheel_holds_every_module_and_the_data(installed):
     wheel = installed[0]
     zf = zipfile.ZipFile(wheel)
     names = set(zf.namelist())
-    want = {"taash/" + p.relative_to(REPO).as_posix() for top in ("interpreter", "arena")
+    want = {"taash/" + p.relative_to(REPO).as_posix() for top in ("interpreter", "arena", "learn")
             for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts}
     want |= {"taash/" + p.relative_to(REPO).as_posix()
              for folder in ("grammar", "variants", "proto") for p in (REPO / folder).rglob("*") if p.is_file()}
@@ -195,7 +195,8 @@ def test_core_install_is_the_engine_alone(installed):
     r = _run([py, "-c", "from taash import load_variant, State; st = State(load_variant('29'), seed=1); "
                         "print(st.phase, len(st.legal_actions()))"], cwd=work)
     assert r.stdout.split()[0] == "auction"
-    for extra in ("grpc", "google.protobuf", "aiohttp", "openskill", "matplotlib", "jinja2", "ray"):
+    for extra in ("grpc", "google.protobuf", "aiohttp", "openskill", "matplotlib", "jinja2", "ray",
+                  "pettingzoo", "pyspiel", "gymnasium"):
         r = _run([py, "-c", f"import {extra}"], cwd=work, check=False)
         assert r.returncode != 0, f"{extra} came with the core install"
 
