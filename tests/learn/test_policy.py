@@ -154,3 +154,18 @@ def test_the_trained_policy_plays_over_the_arena(policy_file, tmp_path):
         assert seen > 0
     finally:
         s.stop()
+
+
+def test_without_the_learn_extra_the_bot_names_it():
+    """A process where numpy cannot be imported: seating the policy bot is one error line
+    naming the extra to install."""
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "from taash.arena.bots import registry\n"
+            "try:\n"
+            "    registry.resolve('p=taash.learn.policy:from_file@x.npz').load()\n"
+            "except Exception as e:\n"
+            "    print(type(e).__name__, e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env(),
+                         timeout=120)
+    assert out.stdout.startswith("UnknownBotError cannot load bot 'p' from 'taash.learn.policy:from_file@x.npz'")
+    assert out.stdout.rstrip().endswith("(the learn extra: pip install 'taash[learn]')")
