@@ -22,8 +22,10 @@ not, and the other side 0). Then every agent is terminated; no truncation (every
 ends: docs/engine.md). ``infos[agent]`` holds ``legal_actions`` (texts) for the agent
 to act and, at the end, ``result`` (``State.result()``).
 
-The same ``reset(seed=s)`` gives the same deal, and so the same episode for the same
-actions. ``render()`` (render_mode ``"ansi"``) returns the engine's view of the deal.
+``env.deal`` is the engine's `State` of the deal (the whole truth: for a referee or a
+test, never for a seat's agent). The same ``reset(seed=s)`` gives the same deal, and so
+the same episode for the same actions. PettingZoo's ``state()`` (a global state for
+centralised critics) is not offered. ``render()`` (render_mode ``"ansi"``) returns the engine's view of the deal.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ class TaashEnv(AECEnv):
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self._rng = random.Random()
-        self.state = None
+        self.deal = None
         self.agents = []
 
     def observation_space(self, agent):
@@ -85,7 +87,7 @@ class TaashEnv(AECEnv):
             deal_seed = seed
         else:
             deal_seed = self._rng.randrange(2 ** 63)
-        self.state = Match(self.v, seed=deal_seed).new_deal()
+        self.deal = Match(self.v, seed=deal_seed).new_deal()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -95,7 +97,7 @@ class TaashEnv(AECEnv):
         self._select()
 
     def _select(self):
-        st = self.state
+        st = self.deal
         if st.is_terminal:
             return
         self.agent_selection = self.possible_agents[st.to_act]
@@ -104,7 +106,7 @@ class TaashEnv(AECEnv):
     def observe(self, agent):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``'s
         seat, from its ``State.observation`` only."""
-        obs = self.state.observation(self.agent_seat[agent])
+        obs = self.deal.observation(self.agent_seat[agent])
         return {"observation": self.encoding.encode(obs), "action_mask": self.encoding.mask(obs)}
 
     def step(self, action) -> None:
@@ -114,7 +116,7 @@ class TaashEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.state
+        st = self.deal
         legal = st.legal_ids()
         try:
             i = int(action)
@@ -143,9 +145,9 @@ class TaashEnv(AECEnv):
 
     def render(self):
         """The deal as text (render_mode ``"ansi"``), or None."""
-        if self.render_mode != "ansi" or self.state is None:
+        if self.render_mode != "ansi" or self.deal is None:
             return None
-        st = self.state
+        st = self.deal
         text = st.v.deck.text
         lines = [repr(st)]
         for s in range(st.v.players):
@@ -154,4 +156,4 @@ class TaashEnv(AECEnv):
         return "\n".join(lines)
 
     def close(self) -> None:
-        self.state = None
+        self.deal = None

@@ -115,7 +115,7 @@ def train(v, *, seconds: float | None = 60.0, deals: int | None = None, lr: floa
                 change[s] = reward
                 e.step(None)
             elif not ours:
-                e.step(other(e.state, s))
+                e.step(other(e.deal, s))
             else:
                 L = np.flatnonzero(obs["action_mask"])
                 if len(L) == 1:

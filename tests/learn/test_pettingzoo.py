@@ -61,7 +61,7 @@ def test_rewards_are_29s_game_points():
     action (§0.10 order)."""
     e = env("29")
     e.reset(seed=11)
-    st = e.unwrapped.state
+    st = e.unwrapped.deal
     first = {"bid 15", "pass"}
 
     def choose(agent, obs, info):
@@ -86,23 +86,23 @@ def test_rewards_are_29s_game_points():
 def test_an_illegal_action_is_refused_and_changes_nothing():
     e = env("29")
     e.reset(seed=1)
-    before = list(e.unwrapped.state.history)
+    before = list(e.unwrapped.deal.history)
     obs, *_ = e.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="not legal"):
         e.step(bad)
     with pytest.raises(ValueError, match="not legal"):
         e.step("bid 15")
-    assert e.unwrapped.state.history == before
+    assert e.unwrapped.deal.history == before
 
 
 def test_same_seed_same_deal():
     a, b = env("29"), env("29")
     a.reset(seed=42)
     b.reset(seed=42)
-    assert a.unwrapped.state.dealt == b.unwrapped.state.dealt
+    assert a.unwrapped.deal.dealt == b.unwrapped.deal.dealt
     b.reset(seed=43)
-    assert a.unwrapped.state.dealt != b.unwrapped.state.dealt
+    assert a.unwrapped.deal.dealt != b.unwrapped.deal.dealt
 
 
 @pytest.mark.parametrize("name", ["29", "house/29-bhoos", "304"])
@@ -120,7 +120,7 @@ def test_each_agents_observation_is_unchanged_by_a_redeal(name):
             continue
         for other in e.possible_agents:
             seat = e.unwrapped.agent_seat[other]
-            twin.unwrapped.state = e.unwrapped.state.resample(seat, rng)
+            twin.unwrapped.deal = e.unwrapped.deal.resample(seat, rng)
             a, b = e.observe(other), twin.observe(other)
             assert a["observation"].tobytes() == b["observation"].tobytes()
             assert a["action_mask"].tobytes() == b["action_mask"].tobytes()
