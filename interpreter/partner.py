@@ -28,6 +28,12 @@ def load(c) -> dict:
     return {}
 
 
+# partnerships whose sides are the variant's own from the deal's start to its end (the
+# State's ``side`` starts as ``Variant.side_of``): fixed sides (seat s on side s mod 2),
+# and each player for himself (seat s is side s, docs/authoring.md "Each player for himself")
+FIXED_SIDES = ("fixed", "individual")
+
+
 class CallPartner(Phase):
     """The declarer calls a card he does not hold; its holder is his secret partner
     (docs/rules.md §304.5)."""
@@ -56,7 +62,9 @@ class CallPartner(Phase):
 # partnership -> its words in the rulebook's Players section
 PARTNERSHIP_WORDS = {"fixed": "two fixed sides: seat s plays on side s mod 2",
                      "called": "no fixed partnerships: the declarer calls a partner by a card",
-                     "solo": "the declarer plays alone against the others, who form a side"}
+                     "solo": "the declarer plays alone against the others, who form a side",
+                     "individual": "no partnerships: each player plays for himself, and the tricks, "
+                                   "points and scores are each player's own"}
 # flow step -> its words in the rulebook's Deal section
 STEP_WORDS = {"call_partner": lambda v, step: "the declarer calls a partner by naming a card"}
 

@@ -195,8 +195,11 @@ def _tables(fields: dict) -> dict:
     rules of the hot path, the deal's positions. Returns {attribute: value}."""
     v = SimpleNamespace(**fields)
     n = v.players
-    v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
-    v.sides = 2
+    if v.partnership == "individual":  # each player for himself: seat s is side s
+        v.side_of, v.sides = list(range(n)), n
+    else:
+        v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
+        v.sides = 2
     v.bid_numbers = list(range(v.min_bid, v.max_bid + 1, v.bid_step))
     d = v.deck
     suits = d.suits
@@ -466,7 +469,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
                     denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
                                                                        if x not in deck.suits)},
                     variables=[(k, spec["type"]) for k, spec in vars_data.items()],
-                    **declarations.compiler_names(data))
+                    partnership=partner_fields["partnership"], **declarations.compiler_names(data))
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):
@@ -513,6 +516,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             node = default
         add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook))
     declarations.add_rules(c, add)
+    declarations.check_take_over(c, comp.assigns, mech_fields["trump_mode"])
     add_variable_rules(comp, vars_data, add)
     if problems:
         raise VariantError(problems)

@@ -101,9 +101,11 @@ def words(node) -> str:
         lv, op, e = ch
         target = words_lvalue(lv)
         val = words(e)
-        if names.ASSIGNABLE.get(str(lv.children[0]), None) is not None and \
-                names.ASSIGNABLE[str(lv.children[0])].type == names.BOOL and val in ("always", "never"):
+        entry = names.ASSIGNABLE.get(str(lv.children[0]))
+        if entry is not None and entry.type == names.BOOL and val in ("always", "never"):
             return target if val == "always" else f"not: {target}"  # `sits_out[x] = true`
+        if entry is not None and entry.set_words is not None and str(op) == "=":
+            return entry.set_words(val)
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
     if d == "when_stmt":

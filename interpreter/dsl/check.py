@@ -59,6 +59,10 @@ _DECIDED_BY = {"play.counts_as_trump": frozenset({"trick_winner", "winning_card"
 LVALUES = names.ASSIGNABLE     # name -> names.Assignable, assignable in effects
 FUNCTIONS = names.FUNCTIONS    # name -> names.Function
 
+# (partnership, name) -> why the name means nothing there, and what to write instead
+NOT_WITH = {("individual", "defenders_side"): "each of the others is a side of his own; "
+                                              "name them with opponents(declarer)"}
+
 _NC = object()  # "not a constant"
 # any/all/those inside the condition of another, at most this deep: each goes over up to a
 # deck of cards, so the work of a rule grows as the deck's size to this power (8 deep made
@@ -96,7 +100,9 @@ class Checker:
     ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
     ``seat``; ``defines`` the file's named expressions (name -> text, expanded where
     used, checked at each use; ``check_defines()`` checks them all); ``variables`` the
-    variant's own variables, (name, type) in the order of ``State.vars``. Rules are added
+    variant's own variables, (name, type) in the order of ``State.vars``;
+    ``partnership`` the file's (a name that means nothing with it is refused,
+    ``NOT_WITH``). Rules are added
     with ``add(hook, text, kind)`` (parse tree -> typed tree ``T``: types checked,
     constants folded, ``consts`` set), kept in ``rules`` for the compiler
     (`taash.interpreter.dsl.compiler`). Set ``only_options`` to accept options only (a
@@ -106,7 +112,7 @@ class Checker:
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
                  declarations=(), options=None, answers=(), denominations=None,
-                 score_unit: str = "side", defines=None, variables=()):
+                 score_unit: str = "side", defines=None, variables=(), partnership: str = "fixed"):
         self.deck = deck
         self.players, self.tricks = players, tricks
         self.min_bid, self.max_bid = min_bid, max_bid
@@ -115,9 +121,12 @@ class Checker:
         self.denominations = dict(denominations or {})
         self.only_options = False
         self.score_unit = SIDE if score_unit == "side" else SEAT
+        self.partnership = partnership
         self.extra = {}
         self.decided = frozenset()
         self.hooks = set()
+        self.assigned: set[str] = set()
+        self.assigns: dict[str, set[str]] = {}  # hook -> the engine's names its rule assigns
         self.locals = {}
         self.unread = {}
         self.options = dict(options or {})
@@ -154,6 +163,8 @@ class Checker:
             self.extra.update(HOOK_NAMES.get(extra, {}))
             self.hooks.add(extra)
         self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
+        self.assigned = set()  # the engine's names this rule assigns
+        self.assigns[hook] = self.assigned
         self.unread: dict[str, tuple[int, int]] = {}  # named values not read yet: name -> position
         self._q = self._expansions = 0
         fname = f"r{len(self.names)}"
@@ -227,7 +238,8 @@ class Checker:
                 return self.assign_variable(lv, str(op), expr, name)
             if name not in LVALUES:
                 if len(lv.children) != 1 or str(op) != "=":
-                    allowed = ", ".join(sorted(LVALUES) + sorted(self.variables))
+                    allowed = ", ".join(sorted(k for k, e in LVALUES.items() if not e.hook or e.hook in self.hooks)
+                                        + sorted(self.variables))
                     raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; declare a "
                                    f"variable under `variables:`, or write `{name} = ...` to name "
                                    "a value)", *_pos(lv))
@@ -265,8 +277,12 @@ class Checker:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
             else:
                 idx = None
+            if str(op) != "=" and entry.type != INT:
+                raise DSLError(f"'{op}' changes a number; '{name}' is {_a(entry.type)}: write "
+                               f"`{name} = ...`", *_pos(lv))
             val = self.value(expr)
             self.expect(expr, val.type, entry.type, f"the value assigned to '{name}'")
+            self.assigned.add(name)
             return T("assign", None, kids=[idx, val], info=(entry, str(op)))
         if node.data in ("when_stmt", "when_else"):
             cond = self.value(node.children[0])
@@ -633,6 +649,10 @@ class Checker:
         entry = self.extra.get(name) or NAMES.get(name)
         if entry is not None:
             self.not_decided(node, name, entry.reads)
+            why = NOT_WITH.get((self.partnership, name))
+            if why:
+                raise DSLError(f"'{name}' means nothing with `partnership: {self.partnership}`: {why}",
+                               *_pos(node))
             if entry.const is not None:
                 return T("const", entry.type, entry.const(self))
             return T("name", entry.type, _NC, info=entry)

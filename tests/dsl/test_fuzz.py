@@ -143,6 +143,8 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
 BASES = {name: (VARIANTS / name).read_text() for name in
          ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml", "house/28-no-undertrump.yaml",
           "court-piece.yaml", "house/29-single-hand.yaml")}
+# each player for himself, a contract that changes hands (docs/authoring.md's worked example)
+BASES["three-hand-alone.yaml"] = (ROOT / "docs" / "examples" / "three-hand-alone.yaml").read_text()
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
@@ -240,6 +242,13 @@ for _k in ("when", "effect"):
     SLOTS[f"declare.single.{_k}"] = (("declarations", "single", _k), f"declare.single.{_k}")
     SLOT_KIND[f"declare.single.{_k}"] = "condition" if _k == "when" else "effect"
     SLOT_HEAD[f"declare.single.{_k}"] = 'extends: "house/29-single-hand"\nname: fuzz\n'
+# a declaration that may take over the contract, each player for himself (the example of
+# docs/authoring.md, extended by its path)
+for _k in ("when", "effect"):
+    SLOTS[f"declare.alone.{_k}"] = (("declarations", "alone", _k), f"declare.alone.{_k}")
+    SLOT_KIND[f"declare.alone.{_k}"] = "condition" if _k == "when" else "effect"
+    SLOT_HEAD[f"declare.alone.{_k}"] = (f'extends: "{ROOT / "docs" / "examples" / "three-hand-alone.yaml"}"\n'
+                                        'name: fuzz\n')
 for _k, _kind in (("declarer", "seat"), ("target", "number")):
     SLOTS[f"cp.contract.{_k}"] = (("contract", _k), f"contract.{_k}")
     SLOT_KIND[f"cp.contract.{_k}"] = _kind
