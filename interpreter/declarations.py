@@ -52,7 +52,7 @@ def declare(s, seat: int, a) -> None:
     before = s.declarer
     decl.effect(s, seat, suit, None)
     if s.declarer != before:  # the effect took over the contract (`declarer = ...`)
-        s._change_contract(before, decl.name)
+        s._change_contract(before, decl.name, seat)
 
 
 class Declare(Phase):

@@ -152,7 +152,7 @@ class State:
         self.equal_bid = False  # the last bid equalled the high bid before it
         self.declarer = -1
         self.target = 0
-        self.taken_over = None  # (the declarer before, the declaration) once one took it over
+        self.taken_over = None  # (the first declarer, declaration, its seat) once one changed it
         # seat -> side; one more entry, -1, so that side[none] is none
         # (fixed partnerships and each player for himself: the sides are the variant's all
         # along; called and solo: every seat on side 1 until the contract is made)
@@ -355,18 +355,17 @@ class State:
             self.side = [1] * n + [-1]
             self.side[declarer] = 0
 
-    def _change_contract(self, before: int, declaration: str) -> None:
-        """A declaration's effect set ``declarer`` (docs/authoring.md, "A contract that
-        changes hands"): the new declarer (or none: no contract) holds the contract from
-        now on. In a called or solo partnership he plays alone on side 0 against the
-        others (a called partner is released); with fixed sides or each player for
-        himself the sides stay. The tricks and points won so far count for the sides as
-        they now stand. ``taken_over`` keeps who held it and by which declaration."""
+    def _change_contract(self, before: int, declaration: str, seat: int) -> None:
+        """A declaration's effect set ``declarer`` (docs/authoring.md, "Each player for
+        himself, and a contract that changes hands"): the new declarer (or none: no
+        contract) holds the contract from now on. In a called or solo partnership he
+        plays alone on side 0 against the others (a called partner is released); with
+        fixed sides or each player for himself the sides stay. The tricks and points won
+        so far count for the sides as they now stand. ``taken_over`` keeps who held it
+        first (-1: nobody), and the last declaration that changed it and its ``seat``."""
         v = self.v
-        if self.taken_over is None:
-            self.taken_over = (before, declaration)
-        else:
-            self.taken_over = (self.taken_over[0], declaration)
+        first = before if self.taken_over is None else self.taken_over[0]
+        self.taken_over = (first, declaration, seat)
         if self.declarer < 0:
             self.declarer, self.target = -1, 0
         if v.partnership not in FIXED_SIDES:
@@ -601,7 +600,8 @@ class State:
             "partner": self.partner if self.partner >= 0 else None,
             "target": self.target if self.declarer >= 0 else None,
             **({"taken_over": {"from": self.taken_over[0] if self.taken_over[0] >= 0 else None,
-                               "by": self.taken_over[1]}} if self.taken_over else {}),
+                               "by": self.taken_over[1], "seat": self.taken_over[2]}}
+               if self.taken_over else {}),
             "points": list(self.seat_points),
             "made": self.made,
             "score_change": self.score_change(),

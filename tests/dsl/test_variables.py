@@ -284,7 +284,7 @@ def test_a_record_whose_variables_differ_is_refused(tmp_path):
     rec = m.record()
     assert [d["variables"] for d in rec["deals"]] == [{"stake": 1}, {"stake": 2}]
     rec["deals"][1]["variables"] = {"stake": 3}
-    with pytest.raises(RecordError, match=r"deal 1: the record has stake = 3 at the deal's start, "
+    with pytest.raises(RecordError, match=r"deal 2: the record has stake = 3 at the deal's start, "
                                           r"but the replay reaches 2"):
         replay(rec)
     rec["deals"][1]["variables"] = {"stakes": 2}

@@ -62,7 +62,7 @@ def test_a_lone_hand_takes_over_the_contract_and_wins_every_trick(v):
     # hearts are trump and only seat 2 holds any; AS KS are the top spades: all 8 tricks
     assert [t["winner"] for t in r["tricks"]] == [2] * 8
     assert r["declarer"] == 2 and r["target"] == 8 and r["made"] is True
-    assert r["taken_over"] == {"from": 1, "by": "alone"}
+    assert r["taken_over"] == {"from": 1, "by": "alone", "seat": 2}
     # 8 for his tricks + the stake of 8 (tricks); the others won no trick
     assert r["score_change"] == [0, 0, 16]
 
@@ -112,7 +112,7 @@ def test_a_lone_hand_replays_pickles_and_copies(v):
     for d in m.deals:   # the seat after the eldest goes alone in every deal
         r = d.result()
         assert r["target"] == 8 and r["declarer"] == (d.dealer + 2) % 3
-        assert r["taken_over"] == {"from": (d.dealer + 1) % 3, "by": "alone"}
+        assert r["taken_over"] == {"from": (d.dealer + 1) % 3, "by": "alone", "seat": r["declarer"]}
     st = m.deals[-1]
     back = pickle.loads(pickle.dumps(st))
     assert back.result() == st.result() and back.taken_over == st.taken_over
@@ -168,7 +168,7 @@ def test_no_contract(tmp_path):
     assert st.to_act == 1   # play.leader: eldest
     _play_first(st)
     r = st.result()
-    assert r["declarer"] is None and r["made"] is None and r["taken_over"] == {"from": 1, "by": "alone"}
+    assert r["declarer"] is None and r["made"] is None and r["taken_over"] == {"from": 1, "by": "alone", "seat": 2}
     won = [sum(1 for t in r["tricks"] if t["winner"] == s) for s in range(3)]
     assert r["score_change"] == won    # each his tricks, no stake
 
@@ -206,3 +206,21 @@ def test_a_hidden_trump_cannot_change_hands(tmp_path):
         load_variant(p)
     assert "cannot take over the contract (`declarer = ...`) in a game with a trump only the declarer knows" in str(e.value)
     assert ":7:" in str(e.value)   # at the effect's line
+
+
+def test_replay_tells_the_deal_as_played(v, tmp_path):
+    import json
+
+    from tests.engine.test_cli import taash
+    st = State(v, dealer=0, hands=HANDS)
+    for a in ("trump H", "pass", "declare alone", "pass"):
+        st.apply(a)
+    _play_first(st)
+    rec = {"format": "taash-record/1", "variant": str(EXAMPLE), "options": {}, "seed": 0,
+           "deals": [{"dealer": 0, "hands": HANDS, "widow": [], "actions": st.actions()}]}
+    p = tmp_path / "rec.json"
+    p.write_text(json.dumps(rec))
+    r = taash("replay", p)
+    assert r.returncode == 0, r.stderr
+    assert ("deal 1: dealer 0, declarer 2 (took over the contract from seat 1 by alone), trump H, "
+            "target 8: the declarer 0 points, made; score change [0, 0, 16]") in r.stdout
