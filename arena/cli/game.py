@@ -15,6 +15,7 @@ from taash.interpreter import (RecordError, VariantError, check_files, load_vari
                                replay_json, shipped_variants)
 
 from taash.interpreter.loader import resolve_name
+from taash.interpreter.variant import check_warnings
 from taash.interpreter.records import observation_at, record_set, records_of
 from taash.interpreter.rulebook import diff, render
 
@@ -29,6 +30,12 @@ def cmd_check(args) -> int:
     bad = count = 0
     for p in paths:
         problems = check_files([p])
+        warnings = [] if problems else check_warnings([p])
+        given = Path(p).resolve() if Path(p).is_file() else None
+        for pr in warnings:   # the file loads: its warnings, then "ok"
+            if given is not None and pr.file == str(given):
+                pr = dataclasses.replace(pr, file=p)
+            print(pr.format(), file=sys.stderr)
         if problems:
             bad += 1
             count += len(problems)
@@ -38,7 +45,7 @@ def cmd_check(args) -> int:
                     pr = dataclasses.replace(pr, file=p)
                 print(pr.format(), file=sys.stderr)
         else:
-            print(f"{p}: ok")
+            print(f"{p}: ok" + (f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""))
     if bad:
         print(f"{count} problem{'s' if count != 1 else ''} in {bad} of {len(paths)} "
               f"file{'s' if len(paths) != 1 else ''}", file=sys.stderr)

@@ -237,14 +237,17 @@ class Checker:
             if name in self.variables:
                 return self.assign_variable(lv, str(op), expr, name)
             if name not in LVALUES:
+                allowed = ", ".join(sorted(k for k, e in LVALUES.items() if not e.hook or e.hook in self.hooks)
+                                    + sorted(self.variables))
                 if len(lv.children) != 1 or str(op) != "=":
-                    allowed = ", ".join(sorted(k for k, e in LVALUES.items() if not e.hook or e.hook in self.hooks)
-                                        + sorted(self.variables))
                     raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; declare a "
                                    f"variable under `variables:`, or write `{name} = ...` to name "
                                    "a value)", *_pos(lv))
                 if name in NAMES or name in self.extra or name in FUNCTIONS or name in self.options:
-                    raise DSLError(f"'{name}' is a name of the engine; choose another name", *_pos(lv))
+                    what = "an option of the file" if name in self.options else "a name of the engine"
+                    raise DSLError(f"'{name}' is {what}: it cannot be assigned (assignable here: "
+                                   f"{allowed}); to name a value of your own, choose another name",
+                                   *_pos(lv))
                 if depth != 1:
                     raise DSLError(f"name '{name}' at the top of the effect, not inside 'when'",
                                    *_pos(lv))
@@ -775,9 +778,14 @@ def _typed_hint(e: DSLError, want: str) -> None:
     """Reword the unknown-name problem ``e`` to suggest the closest known name of type
     ``want`` (difflib), when one is close enough."""
     name, known = e.unknown
-    typed = [n for n, t in known.items() if t == want or (t == NONE and want in _NONEABLE)]
+    # (a named expression's type is known only once expanded: it may be of the type)
+    typed = [n for n, t in known.items() if t is None or t == want or (t == NONE and want in _NONEABLE)]
     m = difflib.get_close_matches(name, typed, n=1)
-    if m:
+    if m and known[m[0]] is None:
+        e.reword(f"unknown name '{name}' (did you mean '{m[0]}'?)")
+    elif m:
         e.reword(f"unknown name '{name}' (did you mean '{m[0]}', of type {want}?)")
+    else:   # nothing of the wanted type is close: no name of another type is offered
+        e.reword(f"unknown name '{name}'")
     e.unknown = None  # hinted once, at the innermost place that wants a type
 
