@@ -89,6 +89,8 @@ class HeuristicBot:
         decl, partner = obs.get("declarer"), obs.get("partner")
         if self.partnership == "fixed":
             return {s for s in range(n) if s % 2 == me % 2}
+        if self.partnership == "individual":   # each player for himself
+            return {me}
         if decl is None:
             return {me}
         if self.partnership == "solo":
