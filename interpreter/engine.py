@@ -292,7 +292,8 @@ class State:
         §304.9): with a secret partner, the declarer counts his own tricks and the
         defenders theirs each, until the partner is revealed; the partner knows."""
         side = self.side[seat]
-        if self.v.partnership != "called" or self.partner_revealed or seat == self.partner:
+        if (self.v.partnership != "called" or self.partner_revealed or seat == self.partner
+                or self.taken_over is not None):   # a contract that changed hands: sides public
             return self.side_tricks[side]
         return sum(1 for (_, _, w), sd in zip(self.tricks, self.trick_sides) if sd == side and w == seat)
 
