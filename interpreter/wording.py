@@ -110,6 +110,8 @@ def words(node) -> str:
             return entry.set_words(val)
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
+    if d == "for_stmt":
+        return f"for each {ch[0]} among {words(ch[1])}: {words(ch[2])}"
     if d == "when_stmt":
         return f"when {words(ch[0])}: {words(ch[1])}"
     if d == "when_else":

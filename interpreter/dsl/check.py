@@ -76,7 +76,7 @@ class T:
     ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
     ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), ``var``,
     quantifiers ``any``, ``all``, ``those``; statements ``set``, ``assign``, ``assign_var``,
-    ``if``),
+    ``if``, ``for``),
     ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
     __slots__ = ("op", "type", "const", "kids", "info")
@@ -143,6 +143,7 @@ class Checker:
         self._expanding: list[str] = []   # the defines being expanded, outermost first
         self._q = 0                       # quantifier variables made for this rule
         self._in_quantifiers = 0          # conditions of any/all/those being checked, one inside another
+        self._in_for = False              # the body of a `for` is being checked
         self._expansions = 0              # named expressions expanded for this rule
 
     def parse(self, text: str, start: str) -> Tree:
@@ -249,7 +250,7 @@ class Checker:
                                    f"{allowed}); to name a value of your own, choose another name",
                                    *_pos(lv))
                 if depth != 1:
-                    raise DSLError(f"name '{name}' at the top of the effect, not inside 'when'",
+                    raise DSLError(f"name '{name}' at the top of the effect, not inside 'when' or 'for'",
                                    *_pos(lv))
                 val = self.value(expr)
                 etyp = val.type
@@ -287,6 +288,8 @@ class Checker:
             self.expect(expr, val.type, entry.type, f"the value assigned to '{name}'")
             self.assigned.add(name)
             return T("assign", None, kids=[idx, val], info=(entry, str(op)))
+        if node.data == "for_stmt":
+            return self.for_each(node, depth)
         if node.data in ("when_stmt", "when_else"):
             cond = self.value(node.children[0])
             self.expect(node.children[0], cond.type, BOOL, "the condition after 'when'")
@@ -294,6 +297,28 @@ class Checker:
             orelse = self.stmt(node.children[2], depth + 1) if node.data == "when_else" else None
             return T("if", None, kids=[cond, body, orelse])
         raise DSLError(f"unexpected statement {node.data}", *_pos(node))
+
+    def for_each(self, node: Tree, depth: int) -> T:
+        """``for s in SEATS: STATEMENT``: the statement once for each seat of a set of seats
+        (at most the players), in seat order; not inside another ``for``."""
+        tok, set_node, body_node = node.children
+        name = self.fresh_name(tok, "the variable of for")
+        tset = self.value(set_node)
+        if tset.type != SEATS:
+            raise DSLError(f"for goes over seats (such as `seats` or `opponents(declarer)`), not "
+                           f"{_a(tset.type)}", *_pos(set_node))
+        if self._in_for:
+            raise DSLError("a `for` inside another `for`: go over the seats once", *_pos(node))
+        self._q += 1
+        qvar = f"_q{self._q}"
+        self.locals[name] = (qvar, SEAT, _NC)
+        self._in_for = True
+        try:
+            body = self.stmt(body_node, depth + 1)
+        finally:
+            del self.locals[name]
+            self._in_for = False
+        return T("for", None, kids=[tset, body], info=qvar)
 
     def assign_variable(self, lv, op: str, expr, name: str) -> T:
         """``NAME = v`` (``+=``, ``-=`` for a number) of a variable of the variant."""
