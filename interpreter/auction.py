@@ -262,9 +262,15 @@ def words(v) -> list[tuple[str, str]]:
                   "who passes is out for the deal. The auction ends when no player is left to "
                   "challenge.")
     equal = rule_of(v, "auction", "may_equal", default="false")
-    au.append(f"Bids are numbers {rng}, each above the high bid"
-              + (f", or equal to it when: {equal} (never two equal bids in a row)."
-                 if equal != "never" else "."))
+    numbers = range(v.min_bid, v.max_bid + 1, v.bid_step)
+    if len(numbers) == 1:   # one number: "from 1 to 1" would read as a range
+        au.append(f"The only bid is {v.min_bid}: once it is made, no higher bid is possible"
+                  + (f"; it may be bid again, equalling the high bid, when: {equal} (never two "
+                     "equal bids in a row)." if equal != "never" else "."))
+    else:
+        au.append(f"Bids are numbers {rng}, each above the high bid"
+                  + (f", or equal to it when: {equal} (never two equal bids in a row)."
+                     if equal != "never" else "."))
     if v.denominations:
         au.append("A bid names a denomination: " + ", ".join(
             SUIT_NAMES.get(x, f"{x} (no trump)") for x in v.denominations)

@@ -42,13 +42,17 @@ class Declaration:
 
 def declare(s, seat: int, a) -> None:
     """Record the declaration of action ``a`` by ``seat`` (each, with its suit, once a
-    deal) and run its effect; a declaration by the called partner reveals him (§304.7)."""
+    deal) and run its effect; a declaration by the called partner reveals him (§304.7).
+    An effect that sets ``declarer`` takes over the contract (`State._change_contract`)."""
     decl, suit = a.code
     s.declared[decl.name] = s.declared.get(decl.name, 0) + 1
     s.declared_keys.add(a.id)
     if seat == s.partner:
         s.partner_revealed = True
+    before = s.declarer
     decl.effect(s, seat, suit, None)
+    if s.declarer != before:  # the effect took over the contract (`declarer = ...`)
+        s._change_contract(before, decl.name, seat)
 
 
 class Declare(Phase):
@@ -139,10 +143,26 @@ def add_rules(c, add) -> None:
         extra = (("declare.suit",) if d.get("per_suit") else ()) + (("declare.flow",) if d.get("at") == "flow" else ())
         add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
         add(f"declare.{dname}.effect", ("declarations", dname, "effect"), "effect",
-            d.get("effect", "target += 0"), extra)
+            d.get("effect", "target += 0"), extra + ("declare.effect",))
         if "answered_by" in d:
             add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
                 d["answered_by"], extra)
+
+
+def check_take_over(c, assigns: dict, trump_mode: str) -> None:
+    """A declaration whose effect takes over the contract (assigns ``declarer``; ``assigns``:
+    hook -> the engine's names its rule assigns) needs a declarer who holds nothing secret:
+    no face-down or secretly named trump (``trump_mode`` hidden, secret) and no exchange
+    with a widow only he sees; else the new declarer would learn them. Records each
+    problem in ``c`` (a loader.Checks)."""
+    secret = ("a trump only the declarer knows" if trump_mode in ("hidden", "secret")
+              else "a widow only the declarer sees" if "exchange" in c.steps else "")
+    if not secret:
+        return
+    for dname in sections(c.data):
+        if "declarer" in assigns.get(f"declare.{dname}.effect", ()):
+            c.problem(("declarations", dname, "effect"), f"a declaration cannot take over the contract "
+                      f"(`declarer = ...`) in a game with {secret}: the new declarer would learn it")
 
 
 def build(data: dict, rules: dict) -> list[Declaration]:

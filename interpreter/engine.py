@@ -35,6 +35,7 @@ from .draws import shuffle
 from .dsl.names import check_state
 from .errors import InvalidActionError, StateError
 from .information import resample
+from .partner import FIXED_SIDES
 from .phase import DONE, Phase, order_from
 from .play import Play
 from .play import apply_id as _apply_id
@@ -54,7 +55,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "auction": {"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
                 "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list",
                 "holder": "=", "challenger": "=", "equal_bid": "="},
-    "contract": {"declarer": "=", "target": "=", "side": "list"},
+    "contract": {"declarer": "=", "target": "=", "side": "list", "taken_over": "="},
     "trump": {"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
               "exposure_trick": "=", "exposed_card": "="},
     "partner": {"partner": "=", "partner_revealed": "=", "called_card": "="},
@@ -151,8 +152,11 @@ class State:
         self.equal_bid = False  # the last bid equalled the high bid before it
         self.declarer = -1
         self.target = 0
+        self.taken_over = None  # (the first declarer, declaration, its seat) once one changed it
         # seat -> side; one more entry, -1, so that side[none] is none
-        self.side = list(v.side_of) + [-1] if v.partnership == "fixed" else [1] * n + [-1]
+        # (fixed partnerships and each player for himself: the sides are the variant's all
+        # along; called and solo: every seat on side 1 until the contract is made)
+        self.side = list(v.side_of) + [-1] if v.partnership in FIXED_SIDES else [1] * n + [-1]
         self.trump = -1
         self.trump_exposed = False
         self.trump_card = -1
@@ -288,7 +292,8 @@ class State:
         §304.9): with a secret partner, the declarer counts his own tricks and the
         defenders theirs each, until the partner is revealed; the partner knows."""
         side = self.side[seat]
-        if self.v.partnership != "called" or self.partner_revealed or seat == self.partner:
+        if (self.v.partnership != "called" or self.partner_revealed or seat == self.partner
+                or self.taken_over is not None):   # a contract that changed hands: sides public
             return self.side_tricks[side]
         return sum(1 for (_, _, w), sd in zip(self.tricks, self.trick_sides) if sd == side and w == seat)
 
@@ -343,12 +348,42 @@ class State:
 
     def _set_contract(self, declarer: int, target: int) -> None:
         """The contract is made (by the auction or the ``contract`` rules): the declarer,
-        its target and, without fixed partnerships, its side (0) against the others (1)."""
+        its target and, in a called or solo partnership, its side (0) against the others
+        (1)."""
         self.declarer, self.target = declarer, target
-        if self.v.partnership != "fixed":
+        if self.v.partnership not in FIXED_SIDES:
             n = self.v.players
             self.side = [1] * n + [-1]
             self.side[declarer] = 0
+
+    def _change_contract(self, before: int, declaration: str, seat: int) -> None:
+        """A declaration's effect set ``declarer`` (docs/authoring.md, "Each player for
+        himself, and a contract that changes hands"): the new declarer (or none: no
+        contract) holds the contract from now on. In a called or solo partnership he
+        plays alone on side 0 against the others (a called partner is released); with
+        fixed sides or each player for himself the sides stay. The tricks and points won
+        so far count for the sides as they now stand. ``taken_over`` keeps who held it
+        first (-1: nobody), and the last declaration that changed it and its ``seat``."""
+        v = self.v
+        first = before if self.taken_over is None else self.taken_over[0]
+        self.taken_over = (first, declaration, seat)
+        if self.declarer < 0:
+            self.declarer, self.target = -1, 0
+        if v.partnership not in FIXED_SIDES:
+            n = v.players
+            self.side = [1] * n + [-1]
+            if self.declarer >= 0:
+                self.side[self.declarer] = 0
+            self.partner = -1
+            self.partner_revealed = False
+        side = self.side
+        self.side_points = [0] * v.sides
+        self.side_tricks = [0] * v.sides
+        for seat, pts in enumerate(self.seat_points):
+            self.side_points[side[seat]] += pts
+        self.trick_sides = [side[w] for _, _, w in self.tricks]
+        for sd in self.trick_sides:
+            self.side_tricks[sd] += 1
 
     def _seat_out(self):
         """Take up ``out`` (set by ``sits_out`` effects): the turn order of the seats that
@@ -565,6 +600,9 @@ class State:
             "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
             "partner": self.partner if self.partner >= 0 else None,
             "target": self.target if self.declarer >= 0 else None,
+            **({"taken_over": {"from": self.taken_over[0] if self.taken_over[0] >= 0 else None,
+                               "by": self.taken_over[1], "seat": self.taken_over[2]}}
+               if self.taken_over else {}),
             "points": list(self.seat_points),
             "made": self.made,
             "score_change": self.score_change(),

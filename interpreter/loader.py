@@ -51,19 +51,23 @@ KEY = "\0key"  # locs[path + (KEY,)]: where the key of the value at path is writ
 class Problem:
     """One located problem: ``file`` (str), ``line``/``column`` (1-based), ``message``.
     ``origin``: for a problem in what the file inherits (``extends:``), the (file, line,
-    column) of the inherited text; ``line``/``column`` are then the child's ``extends:``."""
+    column) of the inherited text; ``line``/``column`` are then the child's ``extends:``.
+    ``warning``: not an error (variant.check_warnings)."""
     file: str
     line: int
     column: int
     message: str
     origin: tuple | None = None
+    warning: bool = False   # a warning (`taash check` prints it; the file still loads)
 
     def format(self, with_context: bool = True) -> str:
-        """``FILE:LINE:COL: error: MESSAGE``, then the offending line and a caret (and
-        for an inherited problem, the inherited line and a caret)."""
+        """``FILE:LINE:COL: error: MESSAGE`` (``warning:`` for a warning), then the
+        offending line and a caret (and for an inherited problem, the inherited line and
+        a caret)."""
+        kind = "warning" if self.warning else "error"
         if self.line < 1:  # not about a place in the file (an option given on the command line)
-            return f"{self.file}: error: {self.message}"
-        head = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+            return f"{self.file}: {kind}: {self.message}"
+        head = f"{self.file}:{self.line}:{self.column}: {kind}: {self.message}"
         if not with_context:
             return head
         out = [head]

@@ -28,6 +28,55 @@ def load(c) -> dict:
     return {}
 
 
+# partnerships whose sides are the variant's own from the deal's start to its end (the
+# State's ``side`` starts as ``Variant.side_of``): fixed sides (seat s on side s mod 2),
+# and each player for himself (seat s is side s, docs/authoring.md "Each player for himself")
+FIXED_SIDES = ("fixed", "individual")
+
+
+# what a compiled rule reads when it reads the sides: State fields and runtime helpers
+SIDE_READS = frozenset({"side", "side_points", "side_tricks", "known_side_tricks", "trick_sides",
+                        "partner", "partner_revealed", "_partner_of", "_partners", "_opponents"})
+# rules asked before the contract is made, when a called or solo partnership has no sides yet
+BEFORE_CONTRACT = ("auction.", "contract.")
+
+
+def inherited_rule_warnings(rules: dict, before: tuple, after: tuple) -> list[tuple[str, str]]:
+    """The inherited rules whose meaning a change of partnership or of the number of
+    players changes: ``rules`` hook -> (the names its compiled code reads, where it is
+    written, "FILE:LINE") for each rule a file inherits; ``before``/``after`` the
+    (partnership, players) of the parent and of the file. A rule reading the sides
+    (`SIDE_READS`) is named when each player now plays for himself (or no longer does); a
+    rule asked before the contract is made when the partnership changes otherwise (a called
+    or solo auction has every seat on one side); and, in a called or solo partnership whose
+    players change in number, a rule counting a side's points or tricks (the declarer's
+    opponents are more or fewer). Fixed sides mean the same with any even number of
+    players. Returns [(hook, message)]."""
+    if before == after:
+        return []
+    (was, n0), (now, n1) = before, after
+    change = (f"this file changes the partnership from {was} to {now}" if was != now else
+              f"this file changes the players from {n0} to {n1}")
+    out = []
+    for hook, (reads, where) in rules.items():
+        if not reads & SIDE_READS:
+            continue
+        if "individual" in (was, now) and was != now:
+            why = ("each player is now his own side" if now == "individual" else
+                   "each player was his own side there")
+        elif was != now and hook.startswith(BEFORE_CONTRACT):
+            why = ("it is asked before the contract is made, when "
+                   + ("every seat is on one side" if now in ("called", "solo") else "the sides are fixed"))
+        elif was == now and now in ("called", "solo") and reads & {"side_points", "side_tricks"}:
+            why = f"the declarer's opponents are now {n1 - 1 if now == 'solo' else 'more or fewer'} players"
+        else:
+            continue
+        out.append((hook, f"{hook} (inherited from {where}) reads the sides, and {change}: {why}, "
+                          "so the rule may no longer mean what it did; write it in this file to keep "
+                          "or change it"))
+    return out
+
+
 class CallPartner(Phase):
     """The declarer calls a card he does not hold; its holder is his secret partner
     (docs/rules.md §304.5)."""
@@ -56,7 +105,9 @@ class CallPartner(Phase):
 # partnership -> its words in the rulebook's Players section
 PARTNERSHIP_WORDS = {"fixed": "two fixed sides: seat s plays on side s mod 2",
                      "called": "no fixed partnerships: the declarer calls a partner by a card",
-                     "solo": "the declarer plays alone against the others, who form a side"}
+                     "solo": "the declarer plays alone against the others, who form a side",
+                     "individual": "no partnerships: each player plays for himself, and the tricks, "
+                                   "points and scores are each player's own"}
 # flow step -> its words in the rulebook's Deal section
 STEP_WORDS = {"call_partner": lambda v, step: "the declarer calls a partner by naming a card"}
 

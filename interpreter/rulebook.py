@@ -59,13 +59,22 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
         secs += mechanic_words(v)
     if v.data.get("define"):
         secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
-            f"- *{name_words(k)}*: {rule_words(text)}" for k, text in v.data["define"].items())))
+            _define_item(name_words(k), rule_words(text)) for k, text in v.data["define"].items())))
     if v.variables:
         secs.append(("Variables", variables_words(v)))
     if v.options:
         secs.append(("Options", "Change one with `--set NAME=VALUE`.\n" + "\n".join(
             f"- `{k}`: {str(val).lower() if isinstance(val, bool) else val}" for k, val in v.options.items())))
     return secs
+
+
+def _define_item(name: str, text: str) -> str:
+    """One named expression as one item of the list: a rule of several lines (cases, a
+    ``let``) indented under it, so that its lines stay its own."""
+    if "\n" not in text:
+        return f"- *{name}*: {text}"
+    return f"- *{name}*:\n" + "\n".join(f"  {line}" if line.startswith("- ") else f"  - {line}"
+                                        for line in text.splitlines())
 
 
 def render(v: Variant) -> str:

@@ -24,9 +24,11 @@ EXTRA_NAMES = {"match.next_dealer": "scoring.effect"}
 
 def load(c) -> dict:
     """The Variant's scoring fields from the ``match:`` section (``c``: a loader.Checks):
-    ``score_unit`` (``side`` or ``seat``), ``score_start``, ``max_deals``."""
+    ``score_unit`` (``side`` or ``seat``; ``seat`` by default when each player plays for
+    himself), ``score_start``, ``max_deals``."""
     match = c.data["match"]
-    return dict(score_unit=match.get("score", "side"), score_start=match.get("start", 0),
+    default = "seat" if c.data.get("partnership") == "individual" else "side"
+    return dict(score_unit=match.get("score", default), score_start=match.get("start", 0),
                 max_deals=match.get("max_deals", 1000))
 
 
@@ -34,9 +36,13 @@ def score(s) -> None:
     """Score the finished deal ``s`` (a State whose deal is over): the set-aside cards
     count for the declarer (§0.5, §304s.4), and so does a widow only set aside (a kitty:
     no exchange, seen by nobody); then ``scoring.made`` decides ``s.made`` and
-    ``scoring.effect`` changes the scores. A deal thrown in (no declarer) scores nothing."""
+    ``scoring.effect`` changes the scores. A deal thrown in (no declarer) scores nothing;
+    a deal a declaration left without a contract (``declarer = none``) is scored by
+    ``scoring.effect`` alone, with ``me`` none and ``made`` false (``s.made`` stays None)."""
     v = s.v
     if s.declarer < 0:
+        if s.taken_over is not None:  # a declaration left the deal without a contract
+            v.rules["scoring.effect"](s, -1, False, None)
         return
     aside = s.widow if v.widow_set_aside else s.set_aside
     if aside:

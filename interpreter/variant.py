@@ -13,6 +13,7 @@ plays a finished Variant (engine.state_class).
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import itertools
 import json
@@ -30,7 +31,8 @@ from .cards import Deck
 from .declarations import Declaration
 from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
 from .errors import InvalidActionError, StateError
-from .loader import (VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
+from .loader import (VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, _yaml_tree, by_position, inherited,
+                     load_raw,
                      locate, resolve_name, schema_problems, without_unknown_keys)
 from .play import Play, apply_id
 from .variables import Variable, add_variable_rules, build_variables, check_variables
@@ -195,8 +197,11 @@ def _tables(fields: dict) -> dict:
     rules of the hot path, the deal's positions. Returns {attribute: value}."""
     v = SimpleNamespace(**fields)
     n = v.players
-    v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
-    v.sides = 2
+    if v.partnership == "individual":  # each player for himself: seat s is side s
+        v.side_of, v.sides = list(range(n)), n
+    else:
+        v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
+        v.sides = 2
     v.bid_numbers = list(range(v.min_bid, v.max_bid + 1, v.bid_step))
     d = v.deck
     suits = d.suits
@@ -448,9 +453,9 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     last_trick = dk.get("last_trick", 0)
     total = deck.total_points() + last_trick
     if "total" in dk and dk["total"] != total:
-        c.problem(("deck", "total"), f"the deck's points add up to {deck.total_points()}"
+        where_changed(c, ("deck", "total"), DECK_KEYS, f"the deck's points add up to {deck.total_points()}"
                                      f"{f' + {last_trick} for the last trick' if last_trick else ''}"
-                                     f" = {total}, not {dk['total']}", value=True)
+                                     f" = {total}, not {dk['total']}")
     declarations.load(c)
     if problems:
         raise VariantError(problems)
@@ -466,7 +471,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
                     denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
                                                                        if x not in deck.suits)},
                     variables=[(k, spec["type"]) for k, spec in vars_data.items()],
-                    **declarations.compiler_names(data))
+                    partnership=partner_fields["partnership"], **declarations.compiler_names(data))
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):
@@ -513,6 +518,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             node = default
         add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook))
     declarations.add_rules(c, add)
+    declarations.check_take_over(c, comp.assigns, mech_fields["trump_mode"])
     add_variable_rules(comp, vars_data, add)
     if problems:
         raise VariantError(problems)
@@ -600,6 +606,27 @@ def _load_deck(c: Checks) -> None:
     c.players = c.data["players"]
 
 
+# the keys of the deck whose change can make an inherited total or flow wrong
+DECK_KEYS = (("deck", "last_trick"), ("deck", "points"), ("deck", "ranks"), ("deck", "suits"),
+             ("deck", "copies"))
+
+
+def where_changed(c: Checks, p: tuple, changed: tuple, message: str) -> None:
+    """Record a problem of the value at ``p`` (``c``: a loader.Checks); when that value is
+    inherited (written in a file the file extends) and the file itself writes one of the
+    paths ``changed``, at the first of those (the change that broke it), naming where the
+    inherited value is written; else at ``p``."""
+    loc = c.at(*p)
+    if loc.file != c.fname:
+        for q in changed:
+            mine = c.locs.get(q)
+            if mine is not None and mine.file == c.fname:
+                c.problem(q, f"{message} (with `{'.'.join(p)}` inherited from {loc.file}:{loc.line})",
+                          value=p != ("flow",))
+                return
+    c.problem(p, message, value=p != ("flow",))
+
+
 def _load_flow(c: Checks) -> None:
     """Check the flow's steps and the cards it deals (docs/authoring.md, "Flow"); sets the
     facts the mechanics read: ``c.flow``, ``c.steps`` (its named steps), ``c.per_seat``,
@@ -610,7 +637,7 @@ def _load_flow(c: Checks) -> None:
     in_widow = c.widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
     deck_cards = deck.size * deck.copies
     if per_seat * players + in_widow != deck_cards:
-        c.problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
+        where_changed(c, ("flow",), (("players",),) + DECK_KEYS, f"the flow deals {per_seat} cards to each of {players} players"
                              f"{f' and {in_widow} to the widow' if in_widow else ''} "
                              f"({per_seat * players + in_widow}), but the deck has {deck_cards}")
     trump_mode = c.trump_mode = data["trump"]["mode"]
@@ -671,6 +698,55 @@ def option_combinations(name) -> list[dict]:
             domains[k] = [False, True]
     combos = [dict(zip(domains, vals)) for vals in itertools.product(*domains.values())]
     return combos[:MAX_OPTION_COMBINATIONS]
+
+
+def check_warnings(paths) -> list[Problem]:
+    """Warnings (``Problem.warning``) of each file that loads: an inherited rule whose
+    meaning the file's change of partnership or players changes
+    (partner.inherited_rule_warnings), at the file's own `partnership:` (or `players:`)."""
+    out = []
+    for p in paths:
+        try:
+            v = load_variant(p)
+            _, locs = load_raw(v.path)
+            own, _ = _yaml_tree(Path(v.path))
+            parent = own.get("extends")
+            if not isinstance(parent, str):
+                continue
+            pdata, _ = load_raw(resolve_name(parent, Path(v.path).parent))
+        except (VariantError, FileNotFoundError, OSError):
+            continue
+        fname = str(Path(v.path).resolve())
+        rules = {}
+        for hook, path in rule_paths(v).items():
+            loc = locs.get(path)
+            if loc is None or loc.file == fname or v.sources.get(hook) is None:
+                continue
+            rules[hook] = (code_reads(v.sources[hook]), f"{loc.file}:{loc.line}")
+        before = (pdata.get("partnership", "fixed"), pdata.get("players"))
+        for hook, message in partner.inherited_rule_warnings(rules, before, (v.partnership, v.players)):
+            key = ("partnership",) if before[0] != v.partnership else ("players",)
+            at = locs.get(key)
+            if at is None or at.file != fname:
+                at = locs[("extends",)]
+            out.append(Problem(at.file, at.line, at.column, message, warning=True))
+    return out
+
+
+def rule_paths(v: Variant) -> dict[str, tuple]:
+    """Hook -> its path in the file, for every rule of ``v`` written in a file."""
+    out = {hook: path for hook, (path, _, _) in HOOKS.items()}
+    for d in v.declarations:
+        for part in ("when", "effect", "answered_by"):
+            out[f"declare.{d.name}.{part}"] = ("declarations", d.name, part)
+    return out
+
+
+def code_reads(source: str) -> frozenset[str]:
+    """The State attributes and the helpers a rule's generated Python ``source`` names."""
+    tree = ast.parse(source)
+    return frozenset({n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+                     | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
 
 
 def check_files(paths) -> list[Problem]:

@@ -77,7 +77,9 @@ def words(node) -> str:
         return f"{words(ch[0])} if {words(ch[1])}, else {words(ch[2])}"
     if d == "compare":
         if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
-            return f"{words(ch[0])} {'is nobody' if str(ch[1]) == '==' else 'exists'}"
+            if str(ch[1]) == "!=":
+                return f"{words(ch[0])} exists"
+            return f"{words(ch[0])} is {NONE_WORDS.get(_type_of(ch[0]), 'nobody')}"
         if str(ch[1]) in RANK_OPS and any(_is_rank(c) for c in (ch[0], ch[2])):
             return f"{words(ch[0])} {RANK_OPS[str(ch[1])]} {words(ch[2])}"
         return f"{words(ch[0])} {OPS[str(ch[1])]} {words(ch[2])}"
@@ -101,11 +103,15 @@ def words(node) -> str:
         lv, op, e = ch
         target = words_lvalue(lv)
         val = words(e)
-        if names.ASSIGNABLE.get(str(lv.children[0]), None) is not None and \
-                names.ASSIGNABLE[str(lv.children[0])].type == names.BOOL and val in ("always", "never"):
+        entry = names.ASSIGNABLE.get(str(lv.children[0]))
+        if entry is not None and entry.type == names.BOOL and val in ("always", "never"):
             return target if val == "always" else f"not: {target}"  # `sits_out[x] = true`
+        if entry is not None and entry.set_words is not None and str(op) == "=":
+            return entry.set_words(val)
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
+    if d == "for_stmt":
+        return f"for each {ch[0]} among {words(ch[1])}: {words(ch[2])}"
     if d == "when_stmt":
         return f"when {words(ch[0])}: {words(ch[1])}"
     if d == "when_else":
@@ -118,6 +124,24 @@ QUANTIFIER_WORDS = {"any_": "for some {x} among {set}, {cond}",
                     "all_": "for every {x} among {set}, {cond}",
                     "those": "those {x} among {set} for which {cond}"}
 RANK_OPS = {"<": "ranks below", "<=": "ranks at most", ">": "ranks above", ">=": "ranks at least"}
+
+
+# `X == none` by the type of X: a seat is nobody, a suit none (no suit led, no trump)
+NONE_WORDS = {names.SUIT: "none (no suit)", names.CARD: "none (no card)", names.SIDE: "no side",
+              names.RANK: "none (no rank)"}
+
+
+def _type_of(node) -> str | None:
+    """The DSL type of a parsed name or call, from the registry (None when unknown: an
+    option, a named expression, a variable)."""
+    d = getattr(node, "data", "")
+    if d == "name":
+        entry = _NAME_WORDS.get(str(node.children[0]))
+        return entry.type if entry is not None else None
+    if d == "call":
+        f = names.FUNCTIONS.get(str(node.children[0]))
+        return f.type if f is not None else None
+    return None
 
 
 def _is_rank(node) -> bool:

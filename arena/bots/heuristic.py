@@ -16,14 +16,25 @@ game is written here.
   when the trick is worth it or it plays last, otherwise throws its cheapest card.
 - Declares every declaration that changes the target when it may (never a wager such as
   a slam), and asks for a hidden trump to be exposed when an opponent is taking points.
+  A declaration that commits the player (its effect takes over the contract, makes a seat
+  sit out, or sets the target to a number of tricks: `COMMITS`) is made only with a hand whose
+  every card surely wins a trick: each a card no unseen card can beat, and no unseen
+  trump to ruff the others; else it is declined (such a declaration loses on average).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from itertools import product
 
 from .registry import ArenaAgent, get
+
+
+# an effect that commits the player: it takes over the contract (`declarer = ...`), makes a
+# seat sit out (`sits_out[...] = ...`) or sets the target to a number of tricks
+# (`target = tricks`)
+COMMITS = re.compile(r"\b(declarer|sits_out)\s*(\[[^\]]*\])?\s*=(?!=)|\btarget\s*=(?!=)[^;\n]*\btricks\b")
 
 
 class HeuristicBot:
@@ -55,6 +66,7 @@ class HeuristicBot:
         self.trick_value = self.total / self.tricks
         decl = d.get("declarations") or {}
         self.helpful = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")}
+        self.commits = {name for name in self.helpful if COMMITS.search(str(decl[name]["effect"]))}
 
     # -- cards ------------------------------------------------------------------------
     def pts(self, card: str) -> float:
@@ -77,6 +89,8 @@ class HeuristicBot:
         decl, partner = obs.get("declarer"), obs.get("partner")
         if self.partnership == "fixed":
             return {s for s in range(n) if s % 2 == me % 2}
+        if self.partnership == "individual":   # each player for himself
+            return {me}
         if decl is None:
             return {me}
         if self.partnership == "solo":
@@ -140,7 +154,8 @@ class HeuristicBot:
             return "cot no"
         for a in legal:
             if a.startswith("declare ") and a.split()[1] in self.helpful:
-                return a
+                if a.split()[1] not in self.commits or self._sure_hand(obs, hand):
+                    return a
         plays = [a for a in legal if a.startswith("play ")]
         if "expose" in legal and self._should_expose(obs, hand):
             return "expose"
@@ -234,6 +249,20 @@ class HeuristicBot:
             except ValueError:
                 pass
         return left
+
+    def _sure_hand(self, obs, hand) -> bool:
+        """Whether every card of ``hand`` surely wins a trick: no unseen card of its suit
+        ranks above it, and (unless it is a trump) no unseen card is a trump; with a trump
+        hidden from this seat, no hand is sure."""
+        if not hand:
+            return False
+        trump = obs.get("trump")
+        if trump is None and obs.get("face_down"):
+            return False
+        unseen = self._unseen(obs, hand)
+        trumps_out = trump is not None and any(self.suit(u) == trump for u in unseen)
+        return all(self._is_boss(c, unseen, trump, leading=True) and (self.suit(c) == trump or not trumps_out)
+                   for c in hand)
 
     def _trump_power(self, obs):
         t = obs.get("trump")

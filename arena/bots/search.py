@@ -83,7 +83,13 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
 - ``greedy`` (default 0.8; ``--greedy``): the chance that a rollout card is chosen
   greedily rather than at random;
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
-  effect.
+  effect, but not one that commits the player (`heuristic.COMMITS`: taking over the
+  contract, a seat sitting out, a target of tricks), which only the root weighs.
+
+An optional declaration at the root is one more action: the bot makes it only when its
+rollouts score it above not making it (by ``prior_z`` over the heuristic's choice, and the
+heuristic declines one that commits the player without a hand that surely wins every
+trick), so a risky declaration is declined when it loses on average.
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two rollouts); ``playouts`` bounds the number of rollouts instead (or as
@@ -115,7 +121,7 @@ from taash.interpreter.actions import NOT_DEFAULT, default_of
 from taash.interpreter.errors import TaashError
 
 from ..errors import ArenaError
-from .heuristic import heuristic_bot
+from .heuristic import COMMITS, heuristic_bot
 
 DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
@@ -385,7 +391,10 @@ class Rollout:
         # declarations with an effect on the contract (a marriage, a pair), not wagers: the
         # variant's own data says which (as arena/bots/heuristic.py reads it)
         decl = (v.data or {}).get("declarations") or {}
-        eff = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")}
+        # (one that commits the player, such as taking every trick alone, is judged at
+        # the root only: made blindly in rollouts it would lose them)
+        eff = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")
+               and not COMMITS.search(str(spec["effect"]))}
         self.helpful = frozenset(a.id for a in v.actions if a.kind == "declare"
                                  and isinstance(a.arg, tuple) and a.arg[0] in eff) if declare else frozenset()
 

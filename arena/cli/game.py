@@ -15,7 +15,8 @@ from taash.interpreter import (RecordError, VariantError, check_files, load_vari
                                replay_json, shipped_variants)
 
 from taash.interpreter.loader import resolve_name
-from taash.interpreter.records import record_set, records_of
+from taash.interpreter.variant import check_warnings
+from taash.interpreter.records import observation_at, record_set, records_of
 from taash.interpreter.rulebook import diff, render
 
 from ..bots import registry
@@ -29,6 +30,12 @@ def cmd_check(args) -> int:
     bad = count = 0
     for p in paths:
         problems = check_files([p])
+        warnings = [] if problems else check_warnings([p])
+        given = Path(p).resolve() if Path(p).is_file() else None
+        for pr in warnings:   # the file loads: its warnings, then "ok"
+            if given is not None and pr.file == str(given):
+                pr = dataclasses.replace(pr, file=p)
+            print(pr.format(), file=sys.stderr)
         if problems:
             bad += 1
             count += len(problems)
@@ -38,7 +45,7 @@ def cmd_check(args) -> int:
                     pr = dataclasses.replace(pr, file=p)
                 print(pr.format(), file=sys.stderr)
         else:
-            print(f"{p}: ok")
+            print(f"{p}: ok" + (f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""))
     if bad:
         print(f"{count} problem{'s' if count != 1 else ''} in {bad} of {len(paths)} "
               f"file{'s' if len(paths) != 1 else ''}", file=sys.stderr)
@@ -199,6 +206,11 @@ def cmd_replay(args) -> int:
     data = read_record(args.record)
     recs = records_of(data)
     base = Path(args.record).resolve().parent
+    if args.seat is None:
+        if args.at is not None or args.deal is not None or args.match is not None:
+            raise UsageError("--at, --deal and --match say where to look from --seat: give --seat N")
+    else:
+        return _print_observation(args, recs, base)
     ms = []
     for k, rec in enumerate(recs):  # every match replayed before any output
         try:
@@ -206,7 +218,7 @@ def cmd_replay(args) -> int:
         except RecordError as e:
             if recs[0] is data:
                 raise
-            raise RecordError(f"record {k} of the set: {e}", e.deal, e.index, e.action, e.legal) from None
+            raise RecordError(f"record {k + 1} of the set: {e}", e.deal, e.index, e.action, e.legal) from None
     if args.json:
         out = replay_json(ms[0]) if recs[0] is data else {"matches": [replay_json(m) for m in ms]}
         print(json.dumps(out, indent=2))
@@ -215,6 +227,18 @@ def cmd_replay(args) -> int:
         if recs[0] is not data:
             print(f"{'' if k == 0 else chr(10)}match {k + 1} of {len(ms)}:")
         _print_replay(rec, m)
+    return 0
+
+
+def _print_observation(args, recs, base) -> int:
+    """`taash replay REC --seat N [--match M] [--deal D] [--at K]`: seat N's observation
+    before action K of deal D of match M (from 1, from 1, from 0), as JSON."""
+    match = 1 if args.match is None else args.match
+    if not 1 <= match <= len(recs):
+        raise UsageError(f"--match takes 1..{len(recs)}: the file holds {len(recs)} record"
+                         f"{'s' if len(recs) != 1 else ''}")
+    obs = observation_at(recs[match - 1], args.seat, 1 if args.deal is None else args.deal, args.at, base=base)
+    print(json.dumps(obs, indent=2, ensure_ascii=False))
     return 0
 
 
@@ -251,12 +275,21 @@ def _print_replay(rec, m) -> None:
     for i, st in enumerate(m.deals):
         r = st.result()
         shown = "".join(f"; {k} {json.dumps(x)}" for k, x in r.get("variables", {}).items())  # public ones
-        if r["declarer"] is None:
+        taken = r.get("taken_over")
+        if r["declarer"] is None and taken:   # a declaration left the deal without a contract
+            print(f"deal {i + 1}: dealer {r['dealer']}: no contract (seat {taken['seat']} declared "
+                  f"{taken['by']}), trump {r['trump'] or '-'}; "
+                  f"score change {r['score_change']}{shown}")
+        elif r["declarer"] is None:
             print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in{shown}")
         else:
             side_pts = st.side_points
-            print(f"deal {i + 1}: dealer {r['dealer']}, declarer {r['declarer']} bid {r['bid']}, "
-                  f"trump {r['trump'] or '-'}, target {r['target']}: declarer's side "
+            who = (f"declarer {r['declarer']} bid {r['bid']}" if not taken else
+                   f"declarer {r['declarer']} (took over the contract from "
+                   f"{'nobody' if taken['from'] is None else 'seat ' + str(taken['from'])} by {taken['by']})")
+            whose = "the declarer" if v.partnership == "individual" else "declarer's side"
+            print(f"deal {i + 1}: dealer {r['dealer']}, {who}, "
+                  f"trump {r['trump'] or '-'}, target {r['target']}: {whose} "
                   f"{side_pts[st.side[st.declarer]]} points, {'made' if r['made'] else 'failed'}; "
                   f"score change {r['score_change']}{shown}")
         for verdict in verdicts.get(i, ()):     # an arena record's: what the bots did wrong
@@ -332,6 +365,14 @@ def add_commands(sub) -> None:
     r = sub.add_parser("replay", help="replay a record and print what happened")
     r.add_argument("record", metavar="RECORD.json")
     r.add_argument("--json", action="store_true", help="print the documented JSON result")
+    r.add_argument("--seat", type=int, metavar="N",
+                   help="print instead what seat N observes (JSON, as proto/taash/arena/v1/"
+                        "observation.schema.json), by default at the end of the first deal")
+    r.add_argument("--deal", type=int, metavar="D", help="with --seat: in deal D (from 1, as the replay counts)")
+    r.add_argument("--at", type=int, metavar="K",
+                   help="with --seat: before action K of the deal (its index in the record's actions, "
+                        "from 0: K actions applied)")
+    r.add_argument("--match", type=int, metavar="M", help="with --seat: in match M of a set of records (from 1)")
     r.set_defaults(fn=cmd_replay)
     rl = sub.add_parser("rules", help="print a variant as a readable rulebook (Markdown)")
     rl.add_argument("variant", metavar="VARIANT", help="shipped name or a YAML path")

@@ -59,6 +59,10 @@ _DECIDED_BY = {"play.counts_as_trump": frozenset({"trick_winner", "winning_card"
 LVALUES = names.ASSIGNABLE     # name -> names.Assignable, assignable in effects
 FUNCTIONS = names.FUNCTIONS    # name -> names.Function
 
+# (partnership, name) -> why the name means nothing there, and what to write instead
+NOT_WITH = {("individual", "defenders_side"): "each of the others is a side of his own; "
+                                              "name them with opponents(declarer)"}
+
 _NC = object()  # "not a constant"
 # any/all/those inside the condition of another, at most this deep: each goes over up to a
 # deck of cards, so the work of a rule grows as the deck's size to this power (8 deep made
@@ -72,7 +76,7 @@ class T:
     ``call``, ``call_list``, ``neg``, ``not``, ``and``, ``or``, ``otherwise``, ``cond``,
     ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), ``var``,
     quantifiers ``any``, ``all``, ``those``; statements ``set``, ``assign``, ``assign_var``,
-    ``if``),
+    ``if``, ``for``),
     ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
     __slots__ = ("op", "type", "const", "kids", "info")
@@ -96,7 +100,9 @@ class Checker:
     ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
     ``seat``; ``defines`` the file's named expressions (name -> text, expanded where
     used, checked at each use; ``check_defines()`` checks them all); ``variables`` the
-    variant's own variables, (name, type) in the order of ``State.vars``. Rules are added
+    variant's own variables, (name, type) in the order of ``State.vars``;
+    ``partnership`` the file's (a name that means nothing with it is refused,
+    ``NOT_WITH``). Rules are added
     with ``add(hook, text, kind)`` (parse tree -> typed tree ``T``: types checked,
     constants folded, ``consts`` set), kept in ``rules`` for the compiler
     (`taash.interpreter.dsl.compiler`). Set ``only_options`` to accept options only (a
@@ -106,7 +112,7 @@ class Checker:
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
                  declarations=(), options=None, answers=(), denominations=None,
-                 score_unit: str = "side", defines=None, variables=()):
+                 score_unit: str = "side", defines=None, variables=(), partnership: str = "fixed"):
         self.deck = deck
         self.players, self.tricks = players, tricks
         self.min_bid, self.max_bid = min_bid, max_bid
@@ -115,9 +121,12 @@ class Checker:
         self.denominations = dict(denominations or {})
         self.only_options = False
         self.score_unit = SIDE if score_unit == "side" else SEAT
+        self.partnership = partnership
         self.extra = {}
         self.decided = frozenset()
         self.hooks = set()
+        self.assigned: set[str] = set()
+        self.assigns: dict[str, set[str]] = {}  # hook -> the engine's names its rule assigns
         self.locals = {}
         self.unread = {}
         self.options = dict(options or {})
@@ -134,6 +143,7 @@ class Checker:
         self._expanding: list[str] = []   # the defines being expanded, outermost first
         self._q = 0                       # quantifier variables made for this rule
         self._in_quantifiers = 0          # conditions of any/all/those being checked, one inside another
+        self._in_for = False              # the body of a `for` is being checked
         self._expansions = 0              # named expressions expanded for this rule
 
     def parse(self, text: str, start: str) -> Tree:
@@ -154,6 +164,8 @@ class Checker:
             self.extra.update(HOOK_NAMES.get(extra, {}))
             self.hooks.add(extra)
         self.locals: dict[str, tuple[str, str, object]] = {}   # name -> (variable, type, constant)
+        self.assigned = set()  # the engine's names this rule assigns
+        self.assigns[hook] = self.assigned
         self.unread: dict[str, tuple[int, int]] = {}  # named values not read yet: name -> position
         self._q = self._expansions = 0
         fname = f"r{len(self.names)}"
@@ -226,15 +238,19 @@ class Checker:
             if name in self.variables:
                 return self.assign_variable(lv, str(op), expr, name)
             if name not in LVALUES:
+                allowed = ", ".join(sorted(k for k, e in LVALUES.items() if not e.hook or e.hook in self.hooks)
+                                    + sorted(self.variables))
                 if len(lv.children) != 1 or str(op) != "=":
-                    allowed = ", ".join(sorted(LVALUES) + sorted(self.variables))
                     raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; declare a "
                                    f"variable under `variables:`, or write `{name} = ...` to name "
                                    "a value)", *_pos(lv))
                 if name in NAMES or name in self.extra or name in FUNCTIONS or name in self.options:
-                    raise DSLError(f"'{name}' is a name of the engine; choose another name", *_pos(lv))
+                    what = "an option of the file" if name in self.options else "a name of the engine"
+                    raise DSLError(f"'{name}' is {what}: it cannot be assigned (assignable here: "
+                                   f"{allowed}); to name a value of your own, choose another name",
+                                   *_pos(lv))
                 if depth != 1:
-                    raise DSLError(f"name '{name}' at the top of the effect, not inside 'when'",
+                    raise DSLError(f"name '{name}' at the top of the effect, not inside 'when' or 'for'",
                                    *_pos(lv))
                 val = self.value(expr)
                 etyp = val.type
@@ -265,9 +281,15 @@ class Checker:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
             else:
                 idx = None
+            if str(op) != "=" and entry.type != INT:
+                raise DSLError(f"'{op}' changes a number; '{name}' is {_a(entry.type)}: write "
+                               f"`{name} = ...`", *_pos(lv))
             val = self.value(expr)
             self.expect(expr, val.type, entry.type, f"the value assigned to '{name}'")
+            self.assigned.add(name)
             return T("assign", None, kids=[idx, val], info=(entry, str(op)))
+        if node.data == "for_stmt":
+            return self.for_each(node, depth)
         if node.data in ("when_stmt", "when_else"):
             cond = self.value(node.children[0])
             self.expect(node.children[0], cond.type, BOOL, "the condition after 'when'")
@@ -275,6 +297,28 @@ class Checker:
             orelse = self.stmt(node.children[2], depth + 1) if node.data == "when_else" else None
             return T("if", None, kids=[cond, body, orelse])
         raise DSLError(f"unexpected statement {node.data}", *_pos(node))
+
+    def for_each(self, node: Tree, depth: int) -> T:
+        """``for s in SEATS: STATEMENT``: the statement once for each seat of a set of seats
+        (at most the players), in seat order; not inside another ``for``."""
+        tok, set_node, body_node = node.children
+        name = self.fresh_name(tok, "the variable of for")
+        tset = self.value(set_node)
+        if tset.type != SEATS:
+            raise DSLError(f"for goes over seats (such as `seats` or `opponents(declarer)`), not "
+                           f"{_a(tset.type)}", *_pos(set_node))
+        if self._in_for:
+            raise DSLError("a `for` inside another `for`: go over the seats once", *_pos(node))
+        self._q += 1
+        qvar = f"_q{self._q}"
+        self.locals[name] = (qvar, SEAT, _NC)
+        self._in_for = True
+        try:
+            body = self.stmt(body_node, depth + 1)
+        finally:
+            del self.locals[name]
+            self._in_for = False
+        return T("for", None, kids=[tset, body], info=qvar)
 
     def assign_variable(self, lv, op: str, expr, name: str) -> T:
         """``NAME = v`` (``+=``, ``-=`` for a number) of a variable of the variant."""
@@ -633,6 +677,10 @@ class Checker:
         entry = self.extra.get(name) or NAMES.get(name)
         if entry is not None:
             self.not_decided(node, name, entry.reads)
+            why = NOT_WITH.get((self.partnership, name))
+            if why:
+                raise DSLError(f"'{name}' means nothing with `partnership: {self.partnership}`: {why}",
+                               *_pos(node))
             if entry.const is not None:
                 return T("const", entry.type, entry.const(self))
             return T("name", entry.type, _NC, info=entry)
@@ -755,9 +803,14 @@ def _typed_hint(e: DSLError, want: str) -> None:
     """Reword the unknown-name problem ``e`` to suggest the closest known name of type
     ``want`` (difflib), when one is close enough."""
     name, known = e.unknown
-    typed = [n for n, t in known.items() if t == want or (t == NONE and want in _NONEABLE)]
+    # (a named expression's type is known only once expanded: it may be of the type)
+    typed = [n for n, t in known.items() if t is None or t == want or (t == NONE and want in _NONEABLE)]
     m = difflib.get_close_matches(name, typed, n=1)
-    if m:
+    if m and known[m[0]] is None:
+        e.reword(f"unknown name '{name}' (did you mean '{m[0]}'?)")
+    elif m:
         e.reword(f"unknown name '{name}' (did you mean '{m[0]}', of type {want}?)")
+    else:   # nothing of the wanted type is close: no name of another type is offered
+        e.reword(f"unknown name '{name}'")
     e.unknown = None  # hinted once, at the innermost place that wants a type
 

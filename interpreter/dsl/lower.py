@@ -23,7 +23,8 @@ _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.A
           ast.AugAssign, ast.If, ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Call,
           ast.keyword, ast.Compare, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.IfExp, ast.NamedExpr,
           ast.List, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
-          ast.GeneratorExp, ast.ListComp, ast.comprehension, ast.Slice)  # quantifiers over a finite list
+          ast.GeneratorExp, ast.ListComp, ast.comprehension, ast.Slice,  # quantifiers over a finite list
+          ast.For)  # an effect's `for` over a set of seats (at most the players)
 _NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in",
             "not in": "in"}
 TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
@@ -177,6 +178,10 @@ class Lowerer:
                 lim = names.VARIABLE_LIMIT
                 value = names.call("max", names.const(-lim), names.call("min", names.const(lim), value))
             return [ast.Assign([names.variable(index, store=True)], value)]
+        if t.op == "for":
+            tset, body = t.kids
+            stmts = self.lower_stmt(body)
+            return [ast.For(names.var(t.info, store=True), self.lower(tset), stmts, [])] if stmts else []
         if t.op == "if":
             c, body, orelse = t.kids
             if c.const is not _NC:
@@ -219,8 +224,8 @@ def _assign(target: ast.expr, op: str, value: ast.expr) -> ast.stmt:
 
 def verify(module: ast.Module, more_names=frozenset(), more_attributes=frozenset(), more_nodes=()) -> None:
     """Check the generated module holds only what the compiler makes: the node kinds of
-    expressions, assignments and ``if`` (no loop but the comprehensions of quantifiers,
-    over a finite list; no lambda, import...), names that are parameters, helpers or
+    expressions, assignments and ``if`` (no loop but the comprehensions of quantifiers and
+    an effect's ``for``, each over a finite list; no lambda, import...), names that are parameters, helpers or
     compiler-made locals (``_vN``, ``_tN``, ``_qN``), attributes
     from the registry, and int/bool/str constants (and tuples of ints: a row of the card
     table, `fastpath._Params`); ``more_names``/``more_attributes``:

@@ -131,6 +131,7 @@ class Assignable:
     form: str
     hook: str = ""  # assignable only in rules that have this group of names ("": in any effect)
     hook_words: str = ""  # where, for the error message
+    set_words: Callable[[str], str] | None = None  # the rulebook's words for `NAME = v`, if not "NAME becomes v"
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,8 @@ NAME_ENTRIES: tuple[Name, ...] = (
           "auction ends)"),
     _n("my_side", SIDE, ("side",), lambda c: sub(field("side"), var("me")), "the player's side",
        "the side of `me` (`none` when `me` is). With `partnership: fixed` seat s is on side "
-       "s mod 2 all along; with `called` or `solo` every seat is on side 1 until the auction "
+       "s mod 2 all along, and with `individual` (each player for himself) seat s is side s; "
+       "with `called` or `solo` every seat is on side 1 until the auction "
        "ends, then the declarer is on side 0 (and a called partner joins him when revealed)"),
     _n("declarer_side", SIDE, ("side", "declarer"),
        lambda c: _or_none(_has_declarer(), sub(field("side"), field("declarer"))),
@@ -199,7 +201,8 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("defenders_side", SIDE, ("side", "declarer"),
        lambda c: _or_none(_has_declarer(), binop(const(1), "-", sub(field("side"), field("declarer")))),
        "the defenders' side", "the side that is not the declarer's (`none` until the auction "
-       "ends)"),
+       "ends; not with `partnership: individual`, where the others are each a side: use "
+       "`opponents(declarer)`)"),
     _attr("partner", SEAT, "partner", "the partner",
           "the declarer's called partner (`none` without one)"),
     _attr("partner_revealed", BOOL, "partner_revealed", "the partner is revealed",
@@ -313,6 +316,16 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
     Assignable("side", SIDE, ("side",), SEAT, lambda c, i: sub(field("side"), i, store=True),
                lambda c: const(c.players), lambda i: f"the side of {i}",
                "move a seat to a side, e.g. `side[partner] = defenders_side`", "side[seat] = v"),
+    # a declaration that takes over the contract (docs/authoring.md, "A contract that
+    # changes hands"): the engine re-forms the sides after the effect (declarations.declare)
+    Assignable("declarer", SEAT, ("declarer",), None, lambda c, i: field("declarer", store=True), None,
+               lambda i: "the declarer",
+               "take over the contract: `declarer = me` makes the declaring seat the declarer "
+               "(set `target` too), `declarer = none` leaves the deal without a contract; only "
+               "in a declaration's effect", "declarer = seat", hook="declare.effect",
+               hook_words="in a declaration's effect",
+               set_words=lambda v: ("the deal goes on without a contract" if v == "nobody" else
+                                    f"{v} takes over the contract: he is the declarer from now on")),
     # seats sitting out a deal (docs/authoring.md, "Flow"): set at the flow's `declare` step
     Assignable("sits_out", BOOL, ("out",), SEAT, lambda c, i: sub(field("out"), i, store=True),
                lambda c: const(c.players), lambda i: f"{i} sits out the deal",
@@ -379,12 +392,20 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda c, a, b: compare(sub(field("side"), a), "==", sub(field("side"), b)),
              lambda a: f"{a[0]} and {a[1]} are on the same side",
              "whether two seats are partners"),
-    Function("points", (SIDE,), INT, ("side_points",), lambda c, a: sub(field("side_points"), a),
+    Function("points", (SIDE,), INT, ("side_points",), lambda c, a: call("_at", field("side_points"), a),
              lambda a: f"the points won by {a[0]}",
-             "card points the side has won (bonuses included)"),
+             "card points the side has won (bonuses included; 0 for `none`)"),
     Function("tricks_won", (SIDE,), INT, ("side_tricks",),
              lambda c, a: call("_at", field("side_tricks"), a),
              lambda a: f"the tricks won by {a[0]}", "tricks won by the side"),
+    Function("seat_tricks", (SEAT,), INT, ("tricks",), lambda c, a: call("_won", field("tricks"), a),
+             lambda a: f"the tricks won by {a[0]}",
+             "completed tricks won by one seat (0 for `none`): each player's own count, "
+             "whatever the sides"),
+    Function("seat_points", (SEAT,), INT, ("seat_points",),
+             lambda c, a: call("_at", field("seat_points"), a),
+             lambda a: f"the points won by {a[0]}",
+             "card points one seat has won (bonuses included; 0 for `none`)"),
     Function("declared", (DECLARATION,), INT, ("declared",),
              lambda c, a: method(field("declared"), "get", a, const(0)),
              lambda a: f"the times {a[0]} was declared",
@@ -491,7 +512,8 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            "_in_suit", "_not_in_suit", "_only", "_bisect", "_SUIT_LO", "_SUIT_HI",
            # seats and sets
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
-           "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH")
+           "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH",
+           "_won")
 """The globals an entry's code may name beside the parameters (taash.interpreter.dsl.runtime binds them)."""
 # Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
 # taash.interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py

@@ -143,6 +143,8 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
 BASES = {name: (VARIANTS / name).read_text() for name in
          ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml", "house/28-no-undertrump.yaml",
           "court-piece.yaml", "house/29-single-hand.yaml")}
+# each player for himself, a contract that changes hands (docs/authoring.md's worked example)
+BASES["three-hand-alone.yaml"] = (ROOT / "docs" / "examples" / "three-hand-alone.yaml").read_text()
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
@@ -153,7 +155,7 @@ YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#
 DSL_WORDS = (sorted(NAMES) + sorted(FUNCTIONS)
              + sorted({n for names in HOOK_NAMES.values() for n in names})
              + ["when", "else", "otherwise", "if", "and", "or", "not", "in", "true", "false",
-                "none"])
+                "none", "for"])
 OPERATORS = ["==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "//", "%", "=", "+=", "-=",
              "(", ")", "[", "]", ",", ":", ";"]
 NUMBERS = ["0", "1", "2", "4", "6", "15", "29", "100000"]
@@ -240,6 +242,13 @@ for _k in ("when", "effect"):
     SLOTS[f"declare.single.{_k}"] = (("declarations", "single", _k), f"declare.single.{_k}")
     SLOT_KIND[f"declare.single.{_k}"] = "condition" if _k == "when" else "effect"
     SLOT_HEAD[f"declare.single.{_k}"] = 'extends: "house/29-single-hand"\nname: fuzz\n'
+# a declaration that may take over the contract, each player for himself (the example of
+# docs/authoring.md, extended by its path)
+for _k in ("when", "effect"):
+    SLOTS[f"declare.alone.{_k}"] = (("declarations", "alone", _k), f"declare.alone.{_k}")
+    SLOT_KIND[f"declare.alone.{_k}"] = "condition" if _k == "when" else "effect"
+    SLOT_HEAD[f"declare.alone.{_k}"] = (f'extends: "{ROOT / "docs" / "examples" / "three-hand-alone.yaml"}"\n'
+                                        'name: fuzz\n')
 for _k, _kind in (("declarer", "seat"), ("target", "number")):
     SLOTS[f"cp.contract.{_k}"] = (("contract", _k), f"contract.{_k}")
     SLOT_KIND[f"cp.contract.{_k}"] = _kind
@@ -430,6 +439,9 @@ def rule_text(draw, slot: str):
     hook = SLOTS[slot][1]
     if kind == "effect":
         stmts = draw(st.lists(statement(hook, 2), min_size=1, max_size=3))
+        if draw(st.integers(0, 3)) == 0:   # an effect's `for` over a set of seats
+            seats = draw(st.sampled_from(["seats", "opponents(me)", "partners(declarer)", "trick_seats"]))
+            stmts[0] = f"for each_seat in {seats}: {stmts[0]}"
         return draw(st.sampled_from([";\n", "; "])).join(stmts)
     lets, bound = [], ()
     for i in range(draw(st.integers(0, 2))):   # let NAME = ...; first
@@ -537,6 +549,19 @@ PLAY_TIME = {
     "sits_out in scoring": (("scoring", "effect"), "sits_out[declarer] = true",
                             "scoring.effect: 'sits_out' can be assigned only"),
     "partner_of none": (("play", "leader"), "partner_of(none)", None),
+    # an effect's `for` over seats; a contract that changes hands in play, or ends
+    "for over every seat": (("scoring", "effect"), "for s in seats: score[side(s)] += 1", None),
+    "for over no seat": (("scoring", "effect"), "for s in partners(none): score[side(s)] += 1", None),
+    "for over cards": (("scoring", "effect"), "for c in hand: target += 1",
+                       "scoring.effect: for goes over seats (such as `seats` or `opponents(declarer)`), not cards"),
+    "for inside for": (("scoring", "effect"), "for s in seats: for t in seats: target += 1",
+                       "scoring.effect: a `for` inside another `for`"),
+    "a named value inside for": (("scoring", "effect"), "for s in seats: x = 1",
+                                 "scoring.effect: name 'x' at the top of the effect, not inside 'when' or 'for'"),
+    "take over the contract in play": (("declarations", "royals", "effect"), "declarer = me\ntarget = tricks", None),
+    "no contract in play": (("declarations", "royals", "effect"), "declarer = none", None),
+    "declarer in scoring": (("scoring", "effect"), "declarer = none",
+                            "scoring.effect: 'declarer' can be assigned only in a declaration's effect"),
 }
 
 

@@ -101,7 +101,7 @@ def test_issue_11_constructs_in_words():
     assert rule_words("any(s in opponents(me): played(s) != none)") == \
         "for some s among the opponents of the player, the card played by s exists"
     assert rule_words("all(s in partners(me): played(s) == none)") == \
-        "for every s among the partners of the player, the card played by s is nobody"
+        "for every s among the partners of the player, the card played by s is none (no card)"
     assert rule_words("those(c in hand: beats(c, winning_card))") == \
         "those c among any card in hand for which c beats the card winning the trick so far"
     assert rule_words('rank(winning_card) > "A"') == \
@@ -127,3 +127,20 @@ def test_named_expressions_section_of_no_undertrump():
            "any card in hand" in secs["Play"]
     out = diff(v, load_variant("28"))
     assert "## Play" in out and "## Named expressions" in out and "## Auction" not in out
+
+
+def test_one_allowed_bid_a_multi_line_define_and_an_empty_suit(tmp_path):
+    p = tmp_path / "r.yaml"
+    p.write_text('extends: "29"\nname: r\nauction:\n  min_bid: 16\n  max_bid: 16\n'
+                 'define:\n  strong: |\n    when count(hand) > 4: true\n    else: false\n'
+                 'scoring:\n  made: strong and trump == none\n')
+    text = render(load_variant(p))
+    # one number: not "from 16 to 16"
+    assert "The only bid is 16: once it is made, no higher bid is possible." in text
+    assert "from 16 to 16" not in text
+    # the cases of a named expression stay under its own item
+    assert ("- *strong*:\n  - when the number of cards in hand is more than 4: always\n"
+            "  - otherwise: never") in text
+    # a suit that is none is no suit, not "nobody"; a seat that is none is nobody
+    assert "The contract is made when: strong and trump is none (no suit)." in text
+    assert "the high bidder is nobody" in render(load_variant("28"))

@@ -284,7 +284,7 @@ def test_a_record_whose_variables_differ_is_refused(tmp_path):
     rec = m.record()
     assert [d["variables"] for d in rec["deals"]] == [{"stake": 1}, {"stake": 2}]
     rec["deals"][1]["variables"] = {"stake": 3}
-    with pytest.raises(RecordError, match=r"deal 1: the record has stake = 3 at the deal's start, "
+    with pytest.raises(RecordError, match=r"deal 2: the record has stake = 3 at the deal's start, "
                                           r"but the replay reaches 2"):
         replay(rec)
     rec["deals"][1]["variables"] = {"stakes": 2}
@@ -397,7 +397,7 @@ BROKEN = {
         "to keep a value, declare a variable under `variables:`"),
     "an undeclared variable added to": (
         STAKE.replace("stake = 1 if made else stake + 1", "pot += 1"), 13, 5,
-        "scoring.effect: cannot assign to 'pot' (assignable: score, side, sits_out, target, stake; "
+        "scoring.effect: cannot assign to 'pot' (assignable: score, side, target, stake; "
         "declare a variable under `variables:`"),
     "a value of the wrong type": (
         STAKE.replace("stake = 1 if made else stake + 1", "stake = made"), 13, 13,

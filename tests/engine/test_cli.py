@@ -198,7 +198,7 @@ def test_replay_illegal_action(recorded, tmp_path):
     legal = ", ".join(["pass"] + [f"bid {b}" for b in range(15, 30)])
     assert_one_clear_error(r)
     assert r.returncode == 1
-    assert r.stderr.strip() == (f"taash: error: deal 1, action 0: illegal action 'bid 99' "
+    assert r.stderr.strip() == (f"taash: error: deal 2, action 0: illegal action 'bid 99' "
                                 f"(seat {eldest}); legal: {legal}")
 
 
@@ -310,7 +310,7 @@ def test_several_matches_recorded_in_one_file_replay_from_it(tmp_path):
     data["records"][1]["deals"][0]["actions"][0] = "bid 99"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
-    assert_one_clear_error(taash("replay", bad), "taash: error: record 1 of the set: deal 0, action 0: "
+    assert_one_clear_error(taash("replay", bad), "taash: error: record 2 of the set: deal 1, action 0: "
                                                  "illegal action 'bid 99'")
     bad.write_text(json.dumps({"format": "taash-records/1", "records": []}))
     assert_one_clear_error(taash("replay", bad), "a set of records needs 'records'")
