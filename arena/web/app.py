@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import urllib.parse
 from pathlib import Path
 
@@ -229,10 +230,12 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
 
 
 def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | None = None,
-          print_fn=print, watch_token: str | None = None) -> None:
-    """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``.
-    Raises OSError if ``host:port`` cannot be bound (in use, no such address)."""
-    app = make_app(site, arena, watch_token=watch_token)
+          print_fn=print, watch_token: str | None = None, seat=None) -> None:
+    """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``
+    (and, with ``seat``, a `table.SeatClient`, one more: ``your table: URL`` with the
+    table's key). Raises OSError if ``host:port`` cannot be bound (in use, no such address)."""
+    key = secrets.token_urlsafe(12) if seat is not None else ""
+    app = make_app(site, arena, watch_token=watch_token, seat=seat, table_key=key)
 
     async def main():
         runner = web.AppRunner(app)
@@ -241,6 +244,8 @@ def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | No
         await sitew.start()
         real = sitew._server.sockets[0].getsockname()[1]
         print_fn(f"web pages on http://{host}:{real}/", flush=True)
+        if seat is not None:
+            print_fn(f"your table: http://{host}:{real}/table?key={key}", flush=True)
         try:
             await asyncio.Event().wait()
         finally:

@@ -270,3 +270,48 @@ def test_a_house_rule_file(browser, tmp_path):
     f.write_text("extends: house/29-hidden-trump\nname: my hidden-trump 29\n")
     rec = _game(browser, tmp_path, str(f), "--seat", "1", seed=11)
     assert any(a.startswith("trump-card ") for a in rec["deals"][0]["actions"])
+
+
+def test_a_seat_in_an_arena_match(browser, tmp_path):
+    """`taash web --arena ADDR --play-as NAME`: a person takes a seat of a match that
+    `taash arena match` starts on a running arena, against bots that are processes of
+    their own; the arena's time control applies; the game is recorded like any other."""
+    from tests.helpers.arena_util import Server
+    s = Server(tmp_path / "data")
+    web = None
+    try:
+        h = s.token("h1")
+        alice = s.token("alice")
+        s.bot("heuristic", "h1", h)
+        web = subprocess.Popen([*TAASH, "web", "--data", str(s.data), "--arena", s.addr, "--port", "0",
+                                "--play-as", "alice", "--token", alice], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
+        assert "web pages on" in web.stdout.readline()
+        line = web.stdout.readline()
+        assert line.startswith("your table: "), line
+        url = line.split("your table: ")[1].strip()
+        s.wait_connected(["h1", "alice"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.add_init_script(INIT)
+        page.goto(url)
+        # without the key: no table
+        assert page.request.get(url.split("?")[0]).status == 403
+        match = subprocess.Popen([*TAASH, "arena", "match", "29", "--bots", "h1,alice,h1,h1", "--max-deals", "1",
+                                  "--move-ms", "60000", "--seed", "4", "--json", "--server", s.addr,
+                                  "--data", str(s.data)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True, env=env(), cwd=ROOT)
+        page.wait_for_function("() => typeof S !== 'undefined' && S && S.game")
+        st = play_deal(page, random.Random(4), snaps := [])
+        assert st["game"]["seat"] == 1 and st["over"]["deals"] == 1
+        out, _ = match.communicate(timeout=60)
+        g = json.loads(out)["matches"][0]
+        assert g["bots"] == ["h1", "alice", "h1", "h1"] and g["deals"] == 1
+        rec = read_record(g["record"])
+        assert rec["arena"]["time_control"]["move_ms"] == 60000
+        assert check_secrecy(rec, 1, page.evaluate("() => window.__frames"), snaps) > 10
+        page.close()
+    finally:
+        if web is not None:
+            web.terminate()
+            web.wait(10)
+        s.stop()

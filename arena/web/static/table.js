@@ -14,6 +14,7 @@ let deadline = 0;
 const $ = id => document.getElementById(id);
 
 function name(s) { return S.game.seat === s ? "you" : S.game.bots[s]; }
+function label(s) { return S.game.seat === s ? "you" : `${S.game.bots[s]} (${s})`; }   // a bot's name may fill several seats
 function actionKey(i) { return i < KEYS.length ? KEYS[i] : ""; }
 
 function seatBox(s) {
@@ -33,14 +34,14 @@ function seatBox(s) {
 function centre() {
   const c = S.contract, bits = [];
   if (c && c.bid !== null && c.bid !== undefined)
-    bits.push(`contract: <b>${esc(name(c.bidder))}</b> ${esc(c.bid)}${c.denomination ? " " + esc(c.denomination) : ""}${c.doubled ? " doubled" : ""}`);
+    bits.push(`contract: <b>${esc(label(c.bidder))}</b> ${esc(c.bid)}${c.denomination ? " " + esc(c.denomination) : ""}${c.doubled ? " doubled" : ""}`);
   else bits.push("no contract yet");
   if (S.trump) bits.push(`trump ${S.trump.length === 1 ? actionHTML("x " + S.trump).slice(2) : esc(S.trump)}`);
   else if (S.face_down) bits.push("trump: face down");
   if (S.trump_card) bits.push(`your trump card ${cardHTML(S.trump_card)}`);
   if (S.exposed_card) bits.push(`exposed ${cardHTML(S.exposed_card)}`);
   if (S.called_card) bits.push(`called ${cardHTML(S.called_card)}`);
-  if (S.last_trick) bits.push(`last trick to <b>${esc(name(S.last_trick.winner))}</b>: ${S.last_trick.cards.map(t => cardHTML(t[1])).join("")}`);
+  if (S.last_trick) bits.push(`last trick to <b>${esc(label(S.last_trick.winner))}</b>: ${S.last_trick.cards.map(t => cardHTML(t[1])).join("")}`);
   if (S.side_points) bits.push("points by side: " + S.side_points.map(([d, p]) => `side ${d + 1}: ${p}`).join(" · "));
   return `<div class="centre">${bits.map(b => `<div>${b}</div>`).join("")}</div>`;
 }
@@ -79,7 +80,7 @@ function draw() {
     `<button class="act" data-action="${esc(a)}">${actionKey(i) ? `<kbd>${actionKey(i)}</kbd> ` : ""}${actionHTML(a)}</button>`).join("") : "";
   if (open) deadline = Date.now() + req.seconds * 1000;
   prompt();
-  $("auction").innerHTML = (S.auction || []).map(([s, a]) => `<li><b>${esc(name(s))}</b>: ${actionHTML(a)}</li>`).join("");
+  $("auction").innerHTML = (S.auction || []).map(([s, a]) => `<li><b>${esc(label(s))}</b>: ${actionHTML(a)}</li>`).join("");
   $("notes").innerHTML = (S.notes || []).map(n => `<div>arena: ${esc(n)}</div>`).join("");
   drawEnded();
 }
@@ -88,7 +89,7 @@ function prompt() {
   const req = S && S.request;
   let text;
   if (S.over) text = "the match is over";
-  else if (req && sentFor !== req.id) text = `your turn: ${Math.max(0, Math.ceil((deadline - Date.now()) / 1000))} s`;
+  else if (req && sentFor !== req.id) text = `your turn: ${Math.max(0, Math.ceil((deadline - Date.now()) / 1000))} s left (this move's time and your bank)`;
   else if (req) text = "sent…";
   else text = "waiting for the other seats…";
   $("prompt").textContent = text;
@@ -102,7 +103,7 @@ function drawEnded() {
   if (S.over && seen !== g.id + "/over") {
     const link = `/game?src=arena&key=${encodeURIComponent(g.id)}`;
     box.innerHTML = `<div class="panel"><h2>Match over</h2>${e ? endedHTML(e) : ""}
-      <p>final score: ${S.over.score.map((x, s) => `${esc(name(s))} ${x}`).join(" · ")}; winners: ${S.over.winners.map(s => esc(name(s))).join(", ") || "none"}</p>
+      <p>final score: ${S.over.score.map((x, s) => `${esc(label(s))} ${x}`).join(" · ")}; winners: ${S.over.winners.map(s => esc(label(s))).join(", ") || "none"}</p>
       <p><a href="${link}">replay this game in the viewer</a></p>
       <button id="close">close (Enter)</button></div>`;
     box.hidden = false;
@@ -116,7 +117,7 @@ function drawEnded() {
 }
 
 function endedHTML(e) {
-  const hands = e.hands.map((h, s) => `<div class="endhand"><b>${esc(name(S.game.seat === s ? s : s))}</b> <small>seat ${s}</small> ${h.map(c => cardHTML(c)).join("")}</div>`).join("");
+  const hands = e.hands.map((h, s) => `<div class="endhand"><b>${esc(name(s))}</b> <small>seat ${s}</small> ${h.map(c => cardHTML(c)).join("")}</div>`).join("");
   const widow = e.widow && e.widow.length ? `<div class="endhand"><b>widow</b> ${e.widow.map(c => cardHTML(c)).join("")}</div>` : "";
   return `<p class="why">${esc(e.why)}</p><div class="endhands">${hands}${widow}</div>`;
 }
