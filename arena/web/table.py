@@ -64,10 +64,12 @@ class SeatClient:
     ``since`` ([seat, action, trick or None] public actions after it, the person's own
     in full), ``request`` (the pending DecisionRequest: id, legal, deadline), ``ended``
     (the last DealEnded: deal, hands, widow, result), ``score`` (match score per seat),
-    ``over`` (GameEnded as a dict), ``notes`` (the arena's last verdicts about the seat)."""
+    ``over`` (GameEnded as a dict), ``notes`` (the arena's last verdicts about the seat).
+    ``clock()``: the time in seconds that a request's time left is counted on."""
 
-    def __init__(self, server: str, token: str, name: str, retry_max_s: float = 5.0):
+    def __init__(self, server: str, token: str, name: str, retry_max_s: float = 5.0, clock=time.monotonic):
         self.server, self.token, self.name = server, token, name
+        self.clock = clock                   # seconds, for the time left to a request
         self.retry_max_s = retry_max_s
         self.connected = False
         self.refused: str | None = None      # the arena refused the token: why
@@ -183,7 +185,7 @@ class SeatClient:
             self.obs, self.since, self.sent = obs, [], None
             self.deal = obs.get("deal", self.deal)
             self.request = {"id": d.request_id, "legal": list(d.legal_actions), "deadline_ms": d.deadline_ms,
-                            "bank_ms": d.time_bank_ms, "at": time.time()}
+                            "bank_ms": d.time_bank_ms, "at": self.clock()}
         elif which == "event":
             self._event(msg.event)
         elif which == "events":
@@ -264,7 +266,8 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     """The state the page draws, a JSON-ready dict made only of what the seat's stream
     gave: {"connected", "refused", "game" (id, variant, bots, seat, players, sides),
     "deal", "dealer", "actions" (how many actions of the deal the seat has seen), "hand"
-    (the seat's cards now), "hand_sizes", "trump", "exposed_card",
+    (the cards the seat was shown at its last decision that it has not played since:
+    cards dealt to it later show at its next decision, as its stream tells them), "trump", "exposed_card",
     "called_card", "partner", "contract" ({"bidder", "bid", "denomination", "doubled"}
     or None), "auction" ([seat, action] of the deal but the card plays), "trick" ([seat,
     card] of the trick being played), "last_trick" ({"cards", "winner", "points"}),
@@ -272,7 +275,7 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     "request" ({"id", "legal", "seconds"}: the pending decision, None when waiting),
     "playable" (card -> action for a click on a card of the hand), "ended" (the last
     deal's hands, widow, result and "why", a sentence), "over", "notes"}."""
-    now = time.time() if now is None else now
+    now = c.clock() if now is None else now
     g = c.game
     out = {"connected": c.connected, "refused": c.refused, "version": c.version, "game": None,
            "notes": c.notes, "over": c.over, "score": c.score, "ended": None, "request": None}
@@ -284,7 +287,6 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     out["deal"], out["dealer"] = c.deal, c.dealer
     obs = c.obs or {}
     hand = list(obs.get("hand") or [])
-    sizes = list(obs.get("hand_sizes") or [])
     auction = [list(a) for a in (obs.get("history") or []) if not str(a[1]).startswith("play ")]
     trick = [list(t) for t in (obs.get("trick") or [])]
     done = obs.get("tricks") or []
@@ -306,8 +308,6 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
             auction.append([seat, text])
         if seat == c.seat and card and verb not in KEEPS and card in hand:
             hand.remove(card)
-        if verb == "play" and 0 <= seat < len(sizes):
-            sizes[seat] -= 1
         if won:
             winner, pts = won
             if 0 <= winner < players:
@@ -316,7 +316,7 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
                     points[winner] += pts
             last = {"cards": trick, "winner": winner, "points": pts}
             trick = []
-    out.update(actions=len(obs.get("history") or []) + len(c.since), hand=hand, hand_sizes=sizes, auction=auction, trick=trick, last_trick=last,
+    out.update(actions=len(obs.get("history") or []) + len(c.since), hand=hand, auction=auction, trick=trick, last_trick=last,
                tricks_won=tricks_won, points=points,
                trump=obs.get("trump"), exposed_card=obs.get("exposed_card"), face_down=obs.get("face_down"),
                trump_card=obs.get("trump_card"), called_card=obs.get("called_card"),

@@ -25,9 +25,8 @@ function seatBox(s) {
                s === S.declarer ? "declarer" : "", out ? "out" : ""].join(" ");
   const side = g.sides ? ` · side ${g.sides[s] + 1}` : "";
   const partner = S.partner === s && s !== g.seat ? " · partner" : "";
-  const size = S.hand_sizes && S.hand_sizes[s] !== undefined ? `${S.hand_sizes[s]} cards · ` : "";
   return `<div class="${cls}" data-seat="${s}"><div class="who">${esc(name(s))} <small>seat ${s}${s === S.dealer ? " · dealer" : ""}${s === S.declarer ? " · declarer" : ""}${partner}${side}${out ? " · sits out" : ""}</small></div>
-    <div class="counts">${size}${S.tricks_won ? S.tricks_won[s] : 0} tricks · ${S.points ? S.points[s] : 0} points</div>
+    <div class="counts">${S.tricks_won ? S.tricks_won[s] : 0} tricks · ${S.points ? S.points[s] : 0} points</div>
     <div class="played">${played ? cardHTML(played[1]) : ""}</div></div>`;
 }
 
