@@ -273,7 +273,8 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     card] of the trick being played), "last_trick" ({"cards", "winner", "points"}),
     "tricks_won" and "points" per seat, "side_points", "score" (match, per seat),
     "request" ({"id", "legal", "seconds"}: the pending decision, None when waiting),
-    "playable" (card -> action for a click on a card of the hand), "ended" (the last
+    "playable" (card -> action for a click on a card of the hand), "widow" (the widow
+    cards the seat is shown while it is to act in the exchange), "ended" (the last
     deal's hands, widow, result and "why", a sentence), "over", "notes"}."""
     now = c.clock() if now is None else now
     g = c.game
@@ -320,7 +321,7 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
                tricks_won=tricks_won, points=points,
                trump=obs.get("trump"), exposed_card=obs.get("exposed_card"), face_down=obs.get("face_down"),
                trump_card=obs.get("trump_card"), called_card=obs.get("called_card"),
-               partner=obs.get("partner"), declarer=obs.get("declarer"), widow=obs.get("widow"),
+               partner=obs.get("partner"), declarer=obs.get("declarer"), widow=obs.get("widow") if c.request is not None else None,
                contract=_contract(obs), phase=obs.get("phase"), sitting_out=obs.get("sitting_out") or [])
     sides = g["sides"]
     if sides and len(sides) == players and len(points) == players:

@@ -18,7 +18,7 @@ from hypothesis import strategies as hs
 from taash.arena.cli import main
 from taash.arena.pb import messages_pb2 as pb
 from taash.arena.web.table import SeatClient, table_view, why
-from taash.interpreter import Match, load_variant
+from taash.interpreter import Match, load_variant, shipped_variants
 from taash.interpreter.information import resample
 
 
@@ -92,10 +92,10 @@ def play_to(variant: str, seat: int, seed: int, stop: int):
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None)
-@given(hs.sampled_from(["29", "304", "house/29-hidden-trump", "56"]), hs.integers(0, 3), hs.integers(0, 10**6),
-       hs.integers(0, 60))
+@settings(max_examples=60, deadline=None)
+@given(hs.sampled_from(shipped_variants()), hs.integers(0, 7), hs.integers(0, 10**6), hs.integers(0, 80))
 def test_the_table_is_the_seats_observation(variant, seat, seed, stop):
+    seat %= load_variant(variant).players
     st, f = play_to(variant, seat, seed, stop)
     view = table_view(f.c, now=0)
     if f.c.obs is None:         # the seat has not acted yet: no hand shown
@@ -113,15 +113,20 @@ def test_the_table_is_the_seats_observation(variant, seat, seed, stop):
     assert view["tricks_won"] == [sum(1 for t in obs["tricks"] if t["winner"] == s) for s in range(obs["players"])]
     assert view["actions"] == len(obs["history"])
     assert [a for _, a in view["auction"]] == [a for _, a in obs["history"] if not a.startswith("play ")]
+    assert view["widow"] is None     # shown only while the seat is to act (in the exchange)
+    # what follows from the rules rather than from the public actions (a seat that sits
+    # out, the contract, the trump) is as the last decision told it
+    assert view["sitting_out"] == f.told["sitting_out"] and view["trump"] == f.told["trump"]
 
 
 @pytest.mark.slow
 @settings(max_examples=15, deadline=None)
-@given(hs.sampled_from(["29", "304", "house/29-hidden-trump"]), hs.integers(0, 3), hs.integers(0, 10**6),
-       hs.integers(1, 40))
+@given(hs.sampled_from(["29", "304", "304-solo", "house/29-hidden-trump", "house/29-single-hand", "56"]),
+       hs.integers(0, 7), hs.integers(0, 10**6), hs.integers(1, 40))
 def test_the_table_does_not_depend_on_hidden_cards(variant, seat, seed, stop):
     """Re-deal the cards the seat cannot see (resample) at its decision: the same
     stream, so the same page state, byte for byte, and no card of the hidden ones in it."""
+    seat %= load_variant(variant).players
     st, f = play_to(variant, seat, seed, stop)
     if st.is_terminal or st.to_act != seat:
         return
@@ -134,7 +139,11 @@ def test_the_table_does_not_depend_on_hidden_cards(variant, seat, seed, stop):
     g.handle(decision(other, seat, f"g1.{f.rid}"))
     a, b = (json.dumps(table_view(c, now=0), sort_keys=True) for c in (f.c, g))
     assert a == b
-    hidden = {st.v.deck.text[c] for s in range(st.v.players) if s != seat for c in st.hands[s]}
+    assert table_view(f.c)["widow"] == st.observation(seat)["widow"]
+    text = st.v.deck.text
+    # the other seats' cards (in 56, two copies of a card may be in two hands: not those)
+    hidden = {text[c] for s in range(st.v.players) if s != seat for c in st.hands[s]} - \
+        {text[c] for c in st.hands[seat]}
     view = table_view(f.c, now=0)
     assert not hidden & set(view["hand"]) and not hidden & set(view["playable"])
 

@@ -40,6 +40,7 @@ function centre() {
   if (S.trump_card) bits.push(`your trump card ${cardHTML(S.trump_card)}`);
   if (S.exposed_card) bits.push(`exposed ${cardHTML(S.exposed_card)}`);
   if (S.called_card) bits.push(`called ${cardHTML(S.called_card)}`);
+  if (S.widow && S.widow.length) bits.push(`the widow, yours to take from: ${S.widow.map(c => cardHTML(c)).join("")}`);
   if (S.last_trick) bits.push(`last trick to <b>${esc(label(S.last_trick.winner))}</b>: ${S.last_trick.cards.map(t => cardHTML(t[1])).join("")}`);
   if (S.side_points) bits.push("points by side: " + S.side_points.map(([d, p]) => `side ${d + 1}: ${p}`).join(" · "));
   return `<div class="centre">${bits.map(b => `<div>${b}</div>`).join("")}</div>`;
