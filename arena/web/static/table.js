@@ -40,7 +40,7 @@ function centre() {
   if (S.trump_card) bits.push(`your trump card ${cardHTML(S.trump_card)}`);
   if (S.exposed_card) bits.push(`exposed ${cardHTML(S.exposed_card)}`);
   if (S.called_card) bits.push(`called ${cardHTML(S.called_card)}`);
-  if (S.widow && S.widow.length) bits.push(`the widow, yours to take from: ${S.widow.map(c => cardHTML(c)).join("")}`);
+  if (S.widow && S.widow.length) bits.push(`widow: ${S.widow.map(c => cardHTML(c)).join("")}`);
   if (S.last_trick) bits.push(`last trick to <b>${esc(label(S.last_trick.winner))}</b>: ${S.last_trick.cards.map(t => cardHTML(t[1])).join("")}`);
   if (S.side_points) bits.push("points by side: " + S.side_points.map(([d, p]) => `side ${d + 1}: ${p}`).join(" · "));
   return `<div class="centre">${bits.map(b => `<div>${b}</div>`).join("")}</div>`;
@@ -56,10 +56,10 @@ function draw() {
   $("title").innerHTML = `<b>${esc(g.variant)}</b> · deal ${S.deal === null || S.deal === undefined ? "–" : S.deal + 1} · you are seat ${g.seat}`;
   $("score").textContent = "match score: " + (g.sides
     ? [...new Set(g.sides)].map(d => `side ${d + 1}${g.sides[g.seat] === d ? " (yours)" : ""} ${S.score[g.sides.indexOf(d)]}`).join(" · ")
-    : S.score.map((x, s) => `${name(s)} ${x}`).join(" · "));
+    : S.score.map((x, s) => `${label(s)} ${x}`).join(" · "));
   $("status").textContent = S.connected ? "" : "reconnecting to the arena…";
   let seats = "";
-  for (let s = 0; s < g.players; s++) if (s !== g.seat) seats += seatBox(s);
+  for (let i = 1; i < g.players; i++) seats += seatBox((g.seat + i) % g.players);   // in order from yours
   $("felt").className = `felt n${g.players}`;
   $("felt").innerHTML = seats + centre() + seatBox(g.seat);
   // the hand: a card that an action names is a button
