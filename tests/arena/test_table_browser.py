@@ -240,6 +240,23 @@ def _game(browser, tmp_path, variant, *extra, seed=1, reload_after=None, shots=N
         leak = json.dumps({"game": {"id": "g"}, "deal": 0, "actions": 0, "ended": None, "trick": [[0, other[-1]]]})
         with pytest.raises(AssertionError):
             check_secrecy(rec, seat, [leak], [], base)
+        # a stale click (the request was answered), a body that is no JSON, no key:
+        # refused with a sentence, and nothing reaches the arena (no verdict in the record)
+        base_url, key = p.url.split("/table?key=")
+        r = page.request.post(f"{base_url}/table/answer?key={key}", data={"request": "g000001.1",
+                                                                            "action": "pass"})
+        assert r.status == 409 and "no longer open" in r.json()["error"]
+        r = page.request.post(f"{base_url}/table/answer?key={key}", data="{", headers={"Content-Type": "text/plain"})
+        assert r.status == 400
+        assert page.request.post(f"{base_url}/table/answer", data={"request": "x", "action": "y"}).status == 403
+        assert rec["arena"]["verdicts"] == []
+        # the rulebook, one click away
+        page.locator("#ended").evaluate("e => e.hidden = true")
+        with page.expect_popup() as pop:
+            page.click("#rules")
+        assert pop.value.locator("pre.rulebook").inner_text().startswith("#")
+        pop.value.close()
+        page.locator("#ended").evaluate("e => e.hidden = false")
         # the viewer replays the person's game like any other
         page.click("#ended a")
         page.wait_for_url("**/game?src=arena*")
