@@ -343,3 +343,27 @@ def test_a_deal_of_other_shipped_variants(browser, tmp_path, variant, seat):
     rec = _game(browser, tmp_path, variant, "--seat", str(seat), seed=seat,
                 shots=(4, Path(shots) / variant.replace("/", "-")) if shots else None)
     assert rec["arena"]["bots"][seat] == "you"
+
+
+def test_a_closed_tab_leaves_the_seat_to_the_time_control(browser, tmp_path):
+    """The person closes the tab at its first decision: the arena's time control plays
+    the default action for it (TIMEOUT verdicts in the record), the deal goes on to its
+    end, and a new tab shows the seat where the game is."""
+    p = Play(tmp_path, "29", "--deals", "1", "--seed", "2", "--think-time", "0.3s", "--bank", "0s")
+    try:
+        page = browser.new_page()
+        page.goto(p.url)
+        page.wait_for_function("() => typeof S !== 'undefined' && S && S.request")
+        page.close()
+        rec = read_record(p.record_path(timeout=120))
+        seat = rec["arena"]["bots"].index("you")
+        timeouts = [v for v in rec["arena"]["verdicts"] if v["kind"] == "TIMEOUT"]
+        assert timeouts and all(v["seat"] == seat for v in timeouts)
+        assert len(rec["deals"]) == 1
+        page = browser.new_page()
+        page.goto(p.url)
+        page.wait_for_function("() => typeof S !== 'undefined' && S && S.over")
+        assert page.locator("#ended h2").inner_text() == "Match over"
+        page.close()
+    finally:
+        p.stop()
