@@ -102,16 +102,16 @@ def _state(page):
     return page.evaluate("() => typeof S === 'undefined' ? null : S")
 
 
-def play_deal(page, rng, snaps, reload_after=None, shots=None, tmp=None) -> dict:
+def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) -> dict:
     """Play the person's seat by clicking (and every third decision with the keyboard)
-    until the match is over; ``snaps`` gets (deal, actions seen, DOM html) before each
-    decision. ``reload_after``: reload the page after that many decisions and check the
-    seat resumes. Returns the last state."""
+    until the match is over (or ``stop_after`` decisions); ``snaps`` gets (deal, actions
+    seen, DOM html) before each decision. ``reload_after``: reload the page after that
+    many decisions and check the seat resumes. Returns the last state."""
     decisions, end = 0, time.monotonic() + 240
     reloaded = False
     while time.monotonic() < end:
         st = _state(page)
-        if st and st.get("over"):
+        if st and st.get("over") or decisions == stop_after:
             return st
         if st and st.get("game") and not page.locator("#ended").is_hidden():
             assert page.locator("#ended .why").count() >= 1
@@ -301,13 +301,15 @@ def test_a_seat_in_an_arena_match(browser, tmp_path):
         h = s.token("h1")
         alice = s.token("alice")
         s.bot("heuristic", "h1", h)
-        web = subprocess.Popen([*TAASH, "web", "--data", str(s.data), "--arena", s.addr, "--port", "0",
-                                "--play-as", "alice", "--token", alice], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
-        assert "web pages on" in web.stdout.readline()
-        line = web.stdout.readline()
-        assert line.startswith("your table: "), line
-        url = line.split("your table: ")[1].strip()
+        def start_web():
+            w = subprocess.Popen([*TAASH, "web", "--data", str(s.data), "--arena", s.addr, "--port", "0",
+                                  "--play-as", "alice", "--token", alice], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
+            assert "web pages on" in w.stdout.readline()
+            line = w.stdout.readline()
+            assert line.startswith("your table: "), line
+            return w, line.split("your table: ")[1].strip()
+        web, url = start_web()
         s.wait_connected(["h1", "alice"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.add_init_script(INIT)
@@ -319,14 +321,31 @@ def test_a_seat_in_an_arena_match(browser, tmp_path):
                                   "--data", str(s.data)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                  text=True, env=env(), cwd=ROOT)
         page.wait_for_function("() => typeof S !== 'undefined' && S && S.game")
-        st = play_deal(page, random.Random(4), snaps := [])
+        rng = random.Random(4)
+        play_deal(page, rng, snaps := [], stop_after=3)
+        frames = page.evaluate("() => window.__frames")
+        # the web server stops in the middle of the deal (the seat's stream breaks) and
+        # starts again: the arena sends the game, the events missed and the open request
+        page.close()
+        web.terminate()
+        web.wait(10)
+        web, url = start_web()
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.add_init_script(INIT)
+        page.goto(url)
+        page.wait_for_function("() => typeof S !== 'undefined' && S && S.request")
+        st = _state(page)
+        assert st["actions"] > 0 and st["deal"] == 0 and st["hand"]
+        st = play_deal(page, rng, snaps)
         assert st["game"]["seat"] == 1 and st["over"]["deals"] == 1
         out, _ = match.communicate(timeout=60)
         g = json.loads(out)["matches"][0]
         assert g["bots"] == ["h1", "alice", "h1", "h1"] and g["deals"] == 1
         rec = read_record(g["record"])
         assert rec["arena"]["time_control"]["move_ms"] == 60000
-        assert check_secrecy(rec, 1, page.evaluate("() => window.__frames"), snaps) > 10
+        kinds = [v["kind"] for v in rec["arena"]["verdicts"] if v["seat"] == 1]
+        assert "RESUMED" in kinds and "TIMEOUT" not in kinds
+        assert check_secrecy(rec, 1, frames + page.evaluate("() => window.__frames"), snaps) > 10
         page.close()
     finally:
         if web is not None:
