@@ -32,7 +32,10 @@ function seatBox(s) {
 
 function centre() {
   const c = S.contract, bits = [];
-  if (c && c.bid !== null && c.bid !== undefined)
+  // the contract as the seat's last decision told it; during the auction the list below
+  // has every bid as it comes, so the centre names none
+  if (S.phase === "auction") bits.push("the auction is on");
+  else if (c && c.bid !== null && c.bid !== undefined)
     bits.push(`contract: <b>${esc(label(c.bidder))}</b> ${esc(c.bid)}${c.denomination ? " " + esc(c.denomination) : ""}${c.doubled ? " doubled" : ""}`);
   else bits.push("no contract yet");
   if (S.trump) bits.push(`trump ${S.trump.length === 1 ? actionHTML("x " + S.trump).slice(2) : esc(S.trump)}`);
