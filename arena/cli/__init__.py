@@ -7,6 +7,7 @@
     ladder.py   ladder run|standings|plot|report|verify (arena; plot: plots; report: web)
     serve.py    serve http: a registered bot over the SmartBots 29 HTTP protocol (arena)
     web.py      web: the read-only web pages (web)
+    play.py     play: a person's seat in the browser against the built-in bots (web)
     mainjob.py  the main job of `make run` (python -m taash.arena.cli.mainjob)
 
 Nothing outside this package imports it. A command loads its modules when it runs, so
@@ -25,7 +26,7 @@ from importlib.metadata import PackageNotFoundError, version
 from taash.interpreter import RecordError, VariantError
 
 from ..errors import SimulationError, UnknownBotError, UsageError
-from . import arena, bot, game, ladder, proto, serve, web
+from . import arena, bot, game, ladder, play, proto, serve, web
 
 # the top-level module of an optional library -> the extra of pyproject.toml that installs it
 EXTRAS = {
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"taash {ver}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for group in (game, arena, bot, ladder, serve, web, proto):
+    for group in (game, arena, bot, ladder, serve, web, play, proto):
         group.add_commands(sub)
     return p
 

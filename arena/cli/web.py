@@ -1,4 +1,4 @@
-"""`taash web [--data DIR] [--store URL] [--arena ADDR] [--host 127.0.0.1] [--port 8080]`
+"""`taash web [--data DIR] [--store URL] [--arena ADDR [--play-as NAME --token T]] [--host 127.0.0.1] [--port 8080]`
 and the body of `taash ladder report --out FILE.html` (docs/web.md); the web extra
 (aiohttp, jinja2), loaded when the command runs."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import NoLadder, StoreError
+from ..errors import NoLadder, StoreError, UsageError
 from ..store import DEFAULT_DATA_DIR, open_ladder_store, read_watch_token
 from .args import address, port
 
@@ -37,10 +37,20 @@ def cmd_web(args) -> int:
     except StoreError as e:
         print(f"taash: error: {e}", file=sys.stderr)
         return 1
+    seat = None
+    if args.play_as:
+        if not args.arena:
+            raise UsageError("--play-as needs --arena ADDR: the arena whose match seats NAME")
+        seat_token = args.token or os.environ.get("TAASH_TOKEN")
+        if not seat_token:
+            raise UsageError(f"--play-as {args.play_as}: give its token with --token T (or $TAASH_TOKEN; "
+                             f"issue one with `taash arena token {args.play_as}`)")
+        from ..web.table import SeatClient
+        seat = SeatClient(args.arena, seat_token, args.play_as)
     if args.nice:
         os.nice(args.nice)
     try:
-        serve(site, args.host, args.port, args.arena, watch_token=token)
+        serve(site, args.host, args.port, args.arena, watch_token=token, seat=seat)
     except OSError as e:     # the address: in use, or no such host
         print(f"taash: error: cannot serve the web pages on {args.host}:{args.port}: "
               f"{e.strerror or e}", file=sys.stderr)
@@ -79,6 +89,11 @@ def add_commands(sub) -> None:
     w.add_argument("--watch-token", metavar="T",
                    help="the watch token of an arena served with --private-watch (default: DIR/watch-token "
                         "if there is one)")
+    w.add_argument("--play-as", metavar="NAME",
+                   help="with --arena: hold the seat of the bot name NAME for a person, who plays it from the "
+                        "page /table (its address, with a key, is printed); start the match with `taash arena "
+                        "match VARIANT --bots NAME,...` and give it a person's time (--move-ms 60000)")
+    w.add_argument("--token", metavar="T", help="with --play-as: the token of NAME (default $TAASH_TOKEN)")
     w.add_argument("--nice", type=int, default=0, metavar="N",
                    help="lower this process's CPU priority by N (e.g. 10 beside a busy arena on the same machine)")
     w.set_defaults(fn=cmd_web, extra="web")

@@ -9,15 +9,17 @@ and the static files beside this module; nothing is fetched from another site. P
   variant; K: the arena's game id or the ladder's game key), ``/record?src=S&key=K`` its
   record (a download);
 - ``/bot/{name}``: a bot's results by variant, games and faults by kind;
-- ``/live``, ``/live/events`` (server-sent events): the running games.
+- ``/live``, ``/live/events`` (server-sent events): the running games;
+- ``/table...`` (with a seat, `taash play` or --play-as): a person's seat (table.py).
 
-Every route only reads; nothing here starts a match or changes the store.
+Every route but the table's only reads; nothing here starts a match or changes the store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import urllib.parse
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from aiohttp import web
 
 from taash.interpreter import RecordError, VariantError
 
+from . import table
 from .data import BadRecord, Site, card_parts, chart_svg, game_view
 from .live import LiveHub
 
@@ -50,13 +53,31 @@ def environment():
 
 
 def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
-             watch_token: str | None = None) -> web.Application:
+             watch_token: str | None = None, seat=None, table_key: str = "") -> web.Application:
     """The application over ``site``; ``arena`` (host:port): follow its live games, a
     page getting the states changed in each ``batch_s`` seconds as one message;
-    ``watch_token``: the token of an arena served with --private-watch."""
+    ``watch_token``: the token of an arena served with --private-watch; ``seat``: a
+    `table.SeatClient` a person plays from ``/table?key=table_key`` (it is run while
+    the application runs)."""
     env = environment()
     app = web.Application()
     hub = None
+    if seat is not None:
+        seat_task = []
+
+        async def seat_start(app):
+            seat_task.append(asyncio.ensure_future(seat.run()))
+
+        async def seat_stop(app):
+            seat.stop()
+            for t in seat_task:
+                t.cancel()
+                try:
+                    await t
+                except (asyncio.CancelledError, Exception):
+                    pass
+        app.on_startup.append(seat_start)
+        app.on_cleanup.append(seat_stop)
     if arena:
         hub = LiveHub(arena, token=watch_token)
 
@@ -202,15 +223,19 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
     app.router.add_get("/live", live)
     app.router.add_get("/live/events", events)
     app.router.add_get("/live.json", live_json)
+    if seat is not None:
+        table.add_routes(app, seat, table_key, page)
     app.router.add_static("/static", HERE / "static")
     return app
 
 
 def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | None = None,
-          print_fn=print, watch_token: str | None = None) -> None:
-    """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``.
-    Raises OSError if ``host:port`` cannot be bound (in use, no such address)."""
-    app = make_app(site, arena, watch_token=watch_token)
+          print_fn=print, watch_token: str | None = None, seat=None) -> None:
+    """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``
+    (and, with ``seat``, a `table.SeatClient`, one more: ``your table: URL`` with the
+    table's key). Raises OSError if ``host:port`` cannot be bound (in use, no such address)."""
+    key = secrets.token_urlsafe(12) if seat is not None else ""
+    app = make_app(site, arena, watch_token=watch_token, seat=seat, table_key=key)
 
     async def main():
         runner = web.AppRunner(app)
@@ -219,6 +244,8 @@ def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | No
         await sitew.start()
         real = sitew._server.sockets[0].getsockname()[1]
         print_fn(f"web pages on http://{host}:{real}/", flush=True)
+        if seat is not None:
+            print_fn(f"your table: http://{host}:{real}/table?key={key}", flush=True)
         try:
             await asyncio.Event().wait()
         finally:

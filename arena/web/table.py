@@ -1,0 +1,468 @@
+"""A person at the table: one seat of an arena game played from a browser page
+(`taash play`, `taash web --arena ADDR --play-as NAME`; docs/web.md, "Play a seat").
+
+A person is a seat client with a face. `SeatClient` connects to the arena's ``Play``
+stream with the seat's token, exactly as a bot does (docs/protocol.md), and keeps what
+that stream gave it: the last DecisionRequest's observation, the public events since,
+the last ended deal (whose hands the arena shows to every seat) and the pending
+request. `table_view` folds that into the plain state the page draws; the page gets
+nothing else, so it holds no card of another seat before the rules show it (a reload
+draws the same state again: the stream is held here, not by the page).
+
+Routes (added by `add_routes` to the `taash web` application; each needs the table's
+key, ``?key=K``, printed when the table is served, so that no other visitor of the pages
+can see the seat's hand or play for it):
+
+- ``GET /table``: the page (templates/table.html, static/table.js);
+- ``GET /table/events``: server-sent events, one ``data:`` JSON state per change;
+- ``POST /table/answer``: ``{"request": ID, "action": TEXT}``: the person's action for
+  the pending request; 409 with ``{"error": ...}`` for a stale request (a double click,
+  a click after the time ran out) or an action not legal there, and nothing is sent;
+- ``GET /table/rules``: the rulebook of the game's variant (`taash rules`).
+
+The arena's time control applies to the seat as to a bot's: an unanswered request gets
+the default action at its deadline; a closed tab leaves the stream open (the arena
+sees no fault until the deadline); a lost connection to the arena is retried with
+backoff and the arena sends the pending request again (resume).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import re
+import time
+from types import SimpleNamespace
+
+from taash.interpreter.rulebook import render
+
+from ..bots.registry import ArenaAgent
+from ..pb import arena_pb2_grpc
+from ..pb import messages_pb2 as pb
+from .live import event_json
+
+log = logging.getLogger("taash.table")
+
+CLIENT = "taash-table/0.1"
+CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
+# the person's own actions that take the named card out of the hand ("call X" names
+# another seat's card; "take X" puts a widow card into it)
+KEEPS = {"call", "take"}
+NOTES_KEPT = 5
+
+
+class SeatClient:
+    """The ``Play`` stream of the bot name ``name`` (token ``token``) at the arena
+    ``server`` (host:port), held for a person. ``run()`` connects and reconnects (backoff
+    from 0.1 s to ``retry_max_s``) until ``stop()``; ``answer`` sends the person's action.
+    ``changed`` is set (and replaced) at every change; ``version`` counts them.
+
+    State (read by `table_view`): ``game`` (GameStart as a dict, None before the first),
+    ``seat``, ``deal``, ``dealer``, ``obs`` (the last observation of this deal, a dict),
+    ``since`` ([seat, action, trick or None] public actions after it, the person's own
+    in full), ``request`` (the pending DecisionRequest: id, legal, deadline), ``ended``
+    (the last DealEnded: deal, hands, widow, result), ``score`` (match score per seat),
+    ``over`` (GameEnded as a dict), ``notes`` (the arena's last verdicts about the seat).
+    ``clock()``: the time in seconds that a request's time left is counted on."""
+
+    def __init__(self, server: str, token: str, name: str, retry_max_s: float = 5.0, clock=time.monotonic):
+        self.server, self.token, self.name = server, token, name
+        self.clock = clock                   # seconds, for the time left to a request
+        self.retry_max_s = retry_max_s
+        self.connected = False
+        self.refused: str | None = None      # the arena refused the token: why
+        self.version = 0
+        self.changed = asyncio.Event()
+        self.game: dict | None = None
+        self.seat: int | None = None
+        self.deal: int | None = None
+        self.dealer: int | None = None
+        self.obs: dict | None = None
+        self.since: list[list] = []
+        self.request: dict | None = None
+        self.sent: str | None = None         # the person's last action, until its event comes
+        self.ended: dict | None = None
+        self.score: list[int] = []
+        self.over: dict | None = None
+        self.notes: list[str] = []
+        self.games_done = 0
+        self.last_index = -1                 # the index of the last public event folded
+        self._call = None
+        self._stopping = False
+
+    # -- the page's side ----------------------------------------------------------------
+    def _touch(self) -> None:
+        self.version += 1
+        ev, self.changed = self.changed, asyncio.Event()
+        ev.set()
+
+    async def answer(self, rid: str, action: str) -> str | None:
+        """Send ``action`` for request ``rid``; None when sent, else why not (a request
+        that is not the pending one, an action not among its legal ones, no stream)."""
+        req = self.request
+        if req is None or req["id"] != rid:
+            return "that request is no longer open (answered, or its time ran out)"
+        if action not in req["legal"]:
+            return f"{action!r} is not a legal action here"
+        call = self._call
+        if call is None or call.done():
+            return "not connected to the arena: the action is not sent (the arena sends the request again)"
+        self.request, self.sent = None, action
+        self._touch()
+        try:
+            await call.write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=action)))
+        except Exception as e:      # the stream broke: the arena sends the request again on resume
+            log.info("answer not sent: %s", e)
+            return "the connection to the arena broke: the request comes again"
+        return None
+
+    def stop(self) -> None:
+        self._stopping = True
+        if self._call is not None:
+            self._call.cancel()
+
+    # -- the arena's side -----------------------------------------------------------------
+    async def run(self) -> None:
+        import grpc
+        delay = 0.1
+        while not self._stopping:
+            try:
+                async with grpc.aio.insecure_channel(self.server, options=[
+                        ("grpc.max_receive_message_length", 8 << 20),
+                        ("grpc.use_local_subchannel_pool", 1)]) as ch:
+                    stub = arena_pb2_grpc.ArenaStub(ch)
+                    call = self._call = stub.Play(metadata=[("authorization", f"Bearer {self.token}"),
+                                                            ("taash-bot", self.name)])
+                    await call.write(pb.BotMessage(hello=pb.Hello(client=CLIENT)))
+                    async for msg in call:
+                        if msg.WhichOneof("msg") == "welcome":
+                            self.connected, delay = True, 0.1
+                        self.handle(msg)
+            except asyncio.CancelledError:
+                if self._stopping:
+                    break
+                raise
+            except grpc.aio.AioRpcError as e:
+                if e.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+                    self.refused = f"the arena refused the seat's token ({e.code().name}: {e.details()})"
+                    self.connected = False
+                    self._touch()
+                    return
+                if e.code() == grpc.StatusCode.CANCELLED and self._stopping:
+                    break
+                log.info("seat stream of %s at %s: %s: %s", self.name, self.server, e.code().name, e.details())
+            self._call = None
+            if self.connected:
+                self.connected = False
+                self._touch()
+            if self._stopping:
+                break
+            await asyncio.sleep(delay + random.random() * delay / 2)
+            delay = min(self.retry_max_s, delay * 2)
+
+    def handle(self, msg: pb.ServerMessage) -> None:
+        """Fold one ServerMessage into the state."""
+        which = msg.WhichOneof("msg")
+        if which == "game_start":
+            g = msg.game_start
+            if self.game is None or self.game["id"] != g.game_id:
+                self._new_game(g)
+        elif which == "decision":
+            d = msg.decision
+            for ev in d.events:
+                self._event(ev)
+            try:
+                obs = json.loads(d.observation_json)
+            except ValueError:
+                obs = None
+            if not isinstance(obs, dict):
+                return
+            if self.game is None or d.game_id != self.game["id"]:
+                return
+            self.seat = d.seat
+            self.obs, self.since, self.sent = obs, [], None
+            self.deal = obs.get("deal", self.deal)
+            self.request = {"id": d.request_id, "legal": list(d.legal_actions), "deadline_ms": d.deadline_ms,
+                            "bank_ms": d.time_bank_ms, "at": self.clock()}
+        elif which == "event":
+            self._event(msg.event)
+        elif which == "events":
+            for ev in msg.events.events:
+                self._event(ev)
+        elif which == "verdict":
+            v = msg.verdict
+            if v.kind == pb.Verdict.RESUMED:
+                return
+            self.notes = (self.notes + [v.message or pb.Verdict.Kind.Name(v.kind)])[-NOTES_KEPT:]
+            if self.request is not None and v.request_id == self.request["id"] and v.kind != pb.Verdict.ILLEGAL_ACTION:
+                self.request = None     # settled by the arena (timeout, strike-out, absence)
+        else:
+            return
+        self._touch()
+
+    def _new_game(self, g) -> None:
+        try:
+            variant_data = json.loads(g.variant_json) if g.variant_json else {}
+        except ValueError:
+            variant_data = {}
+        try:
+            options = json.loads(g.options_json) if g.options_json else {}
+        except ValueError:
+            options = {}
+        tc = g.time_control
+        self.game = {"id": g.game_id, "variant": g.variant, "bots": list(g.bots), "seats": list(g.your_seats),
+                     "options": options, "variant_data": variant_data, "sides": None,
+                     "time": {"move_ms": tc.move_ms, "bank_ms": tc.bank_ms}}
+        self.last_index = -1
+        try:        # the fixed sides, from the variant as a bot loads it (GameStarted goes to spectators)
+            v = load_game_variant(self.game)
+            if v.partnership == "fixed":
+                self.game["sides"] = list(v.side_of)
+        except Exception as e:      # a variant this side cannot load: the table goes on without sides
+            log.info("game %s: the variant does not load here: %s", g.game_id, e)
+        self.seat = g.your_seats[0] if g.your_seats else None
+        self.deal = self.dealer = self.obs = self.request = self.ended = self.over = self.sent = None
+        self.since, self.notes = [], []
+        self.score = [0] * len(g.bots)
+
+    def _event(self, ev) -> None:
+        if self.game is None or ev.game_id != self.game["id"] or ev.index <= self.last_index:
+            return      # another game's, or sent again after a reconnect
+        self.last_index = ev.index
+        e = event_json(ev)
+        t = e["type"]
+        if t == "deal_started":
+            self.deal, self.dealer = e["deal"], e["dealer"]
+            self.obs, self.since, self.request, self.sent = None, [], None, None
+        elif t == "action":
+            text = e["action"]
+            if e["seat"] == self.seat and self.sent is not None and not e["by_default"]:
+                text, self.sent = self.sent, None      # the person's own action in full
+            self.since.append([e["seat"], text, e.get("trick")])
+        elif t == "deal_ended":
+            res = e["result"]
+            self.ended = {"deal": e["deal"], "hands": e["hands"], "widow": e["widow"], "result": res}
+            change = res.get("score_change") or []
+            if len(change) == len(self.score):
+                self.score = [a + b for a, b in zip(self.score, change)]
+            self.request = None
+        elif t == "game_ended":
+            self.over = {"complete": e["complete"], "score": e["score"], "winners": e["winners"],
+                         "deals": e["deals"]}
+            self.score = list(e["score"])
+            self.request = None
+            self.games_done += 1
+
+
+# -- the page's state --------------------------------------------------------------------
+def _verb_card(text: str) -> tuple[str, str | None]:
+    verb, _, arg = text.partition(" ")
+    return verb, (arg if CARD.match(arg) else None)
+
+
+def table_view(c: SeatClient, now: float | None = None) -> dict:
+    """The state the page draws, a JSON-ready dict made only of what the seat's stream
+    gave: {"connected", "refused", "game" (id, variant, bots, seat, players, sides),
+    "deal", "dealer", "actions" (how many actions of the deal the seat has seen), "hand"
+    (the cards the seat was shown at its last decision that it has not played since:
+    cards dealt to it later show at its next decision, as its stream tells them), "trump", "exposed_card",
+    "called_card", "partner", "contract" ({"bidder", "bid", "denomination", "doubled"}
+    or None), "auction" ([seat, action] of the deal but the card plays), "trick" ([seat,
+    card] of the trick being played), "last_trick" ({"cards", "winner", "points"}),
+    "tricks_won" and "points" per seat, "side_points", "score" (match, per seat),
+    "request" ({"id", "legal", "seconds"}: the pending decision, None when waiting),
+    "playable" (card -> action for a click on a card of the hand), "widow" (the widow
+    cards the seat is shown while it is to act in the exchange), "ended" (the last
+    deal's hands, widow, result and "why", a sentence), "over", "notes"}."""
+    now = c.clock() if now is None else now
+    g = c.game
+    out = {"connected": c.connected, "refused": c.refused, "version": c.version, "game": None,
+           "notes": c.notes, "over": c.over, "score": c.score, "ended": None, "request": None}
+    if g is None:
+        return out
+    players = len(g["bots"])
+    out["game"] = {"id": g["id"], "variant": g["variant"], "bots": g["bots"], "seat": c.seat,
+                   "players": players, "sides": g["sides"], "move_ms": g["time"]["move_ms"]}
+    out["deal"], out["dealer"] = c.deal, c.dealer
+    obs = c.obs or {}
+    hand = list(obs.get("hand") or [])
+    auction = [list(a) for a in (obs.get("history") or []) if not str(a[1]).startswith("play ")]
+    trick = [list(t) for t in (obs.get("trick") or [])]
+    done = obs.get("tricks") or []
+    tricks_won = [0] * players
+    for t in done:
+        if 0 <= t.get("winner", -1) < players:
+            tricks_won[t["winner"]] += 1
+    points = list(obs.get("points") or [0] * players)
+    last = None
+    if done:
+        t = done[-1]
+        last = {"cards": [[(t["leader"] + i) % players, card] for i, card in enumerate(t["cards"])],
+                "winner": t["winner"], "points": None}
+    for seat, text, won in c.since:
+        verb, card = _verb_card(text)
+        if verb == "play":
+            trick.append([seat, card or text[5:]])
+        else:
+            auction.append([seat, text])
+        if seat == c.seat and card and verb not in KEEPS and card in hand:
+            hand.remove(card)
+        if won:
+            winner, pts = won
+            if 0 <= winner < players:
+                tricks_won[winner] += 1
+                if len(points) == players:
+                    points[winner] += pts
+            last = {"cards": trick, "winner": winner, "points": pts}
+            trick = []
+    out.update(actions=len(obs.get("history") or []) + len(c.since), hand=hand, auction=auction, trick=trick, last_trick=last,
+               tricks_won=tricks_won, points=points,
+               trump=obs.get("trump"), exposed_card=obs.get("exposed_card"), face_down=obs.get("face_down"),
+               trump_card=obs.get("trump_card"), called_card=obs.get("called_card"),
+               partner=obs.get("partner"), declarer=obs.get("declarer"), widow=obs.get("widow") if c.request is not None else None,
+               contract=_contract(obs), phase=obs.get("phase"), sitting_out=obs.get("sitting_out") or [])
+    sides = g["sides"]
+    if sides and len(sides) == players and len(points) == players:
+        sp: dict[int, int] = {}
+        for s, d in enumerate(sides):
+            sp[d] = sp.get(d, 0) + points[s]
+        out["side_points"] = [[d, sp[d]] for d in sorted(sp)]
+    req = c.request
+    if req is not None:
+        left = max(0.0, req["deadline_ms"] / 1000 - (now - req["at"]))
+        out["request"] = {"id": req["id"], "legal": req["legal"], "seconds": round(left, 1)}
+        playable = {}
+        for a in req["legal"]:
+            verb, card = _verb_card(a)
+            if card and card in hand and card not in playable and verb not in KEEPS:
+                playable[card] = a
+        out["playable"] = playable
+    else:
+        out["playable"] = {}
+    if c.ended is not None:
+        out["ended"] = dict(c.ended, why=why(c.ended["result"], g["bots"], sides))
+    return out
+
+
+def _contract(obs: dict) -> dict | None:
+    if obs.get("high_bid") is None and obs.get("declarer") is None:
+        return None
+    return {"bidder": obs.get("declarer") if obs.get("declarer") is not None else obs.get("high_bidder"),
+            "bid": obs.get("high_bid"), "target": obs.get("target"),
+            "denomination": obs.get("denomination"), "doubled": obs.get("doubled")}
+
+
+def why(result: dict, bots: list[str], sides: list[int] | None) -> str:
+    """One sentence for a deal's result (DealEnded.result_json, docs/records.md): who
+    declared what, the points their side took against the target, made or lost."""
+    d = result.get("declarer")
+    if d is None:
+        return "no contract: the deal was thrown in"
+    n = len(bots)
+    if sides and len(sides) == n:
+        team = [s for s in range(n) if sides[s] == sides[d]]
+    else:
+        team = [d] + ([result["partner"]] if result.get("partner") is not None and result["partner"] != d else [])
+    pts = result.get("points") or []
+    took = sum(pts[s] for s in team if s < len(pts))
+    who = " & ".join(f"seat {s} ({bots[s]})" for s in team if s < n)
+    bid = result.get("bid")
+    target = result.get("target")
+    trump = result.get("trump")
+    made = result.get("made")
+    text = f"seat {d} ({bots[d]}) declared {bid}" if d < n else f"seat {d} declared {bid}"
+    if result.get("denomination"):
+        text += f" {result['denomination']}"
+    if trump:
+        text += f", trump {trump}"
+    if result.get("doubled"):
+        text += f", doubled x{result['doubled']}" if isinstance(result["doubled"], int) and result["doubled"] > 1 else ", doubled"
+    text += f"; {who} took {took} points"
+    if target is not None:
+        text += f" against a target of {target}"
+    if made is True:
+        text += ": contract made"
+    elif made is False:
+        text += ": contract lost"
+    change = result.get("score_change")
+    if change:
+        text += " (score " + ", ".join(f"{'+' if x > 0 else ''}{x}" for x in change) + ")"
+    return text
+
+
+# -- the routes --------------------------------------------------------------------------
+def add_routes(app, seat: SeatClient, key: str, page, rulebook=None) -> None:
+    """Add the table's routes for ``seat`` to the aiohttp ``app``; ``key`` guards them;
+    ``page(name, **kw)`` renders a template; ``rulebook(game) -> str``: the rulebook
+    text of a game's variant (default: loaded from what the arena sent)."""
+    from aiohttp import web
+
+    def check(request) -> None:
+        if request.query.get("key", "") != key:
+            raise web.HTTPForbidden(text="this table needs its key: open the address `taash play` printed")
+
+    async def table(request):
+        check(request)
+        return page("table.html", key=key)
+
+    async def events(request):
+        check(request)
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        await resp.prepare(request)
+        try:
+            while True:
+                changed = seat.changed
+                await resp.write(b"data: " + json.dumps(table_view(seat), separators=(",", ":")).encode() + b"\n\n")
+                try:
+                    await asyncio.wait_for(changed.wait(), 15)
+                except asyncio.TimeoutError:
+                    pass
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return resp
+
+    async def answer(request):
+        check(request)
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return web.json_response({"error": "the body must be JSON: {\"request\": ID, \"action\": TEXT}"},
+                                     status=400)
+        if not isinstance(body, dict) or not isinstance(body.get("request"), str) \
+                or not isinstance(body.get("action"), str):
+            return web.json_response({"error": "the body must be {\"request\": ID, \"action\": TEXT}"}, status=400)
+        err = await seat.answer(body["request"][:200], body["action"][:200])
+        if err:
+            return web.json_response({"error": err}, status=409)
+        return web.json_response({"ok": True})
+
+    async def rules(request):
+        check(request)
+        if seat.game is None:
+            raise web.HTTPNotFound(text="no game yet: the rulebook comes with the first game")
+        text = (rulebook or game_rulebook)(seat.game)
+        return page("rules.html", key=key, variant=seat.game["variant"], text=text)
+
+    app.router.add_get("/table", table)
+    app.router.add_get("/table/events", events)
+    app.router.add_post("/table/answer", answer)
+    app.router.add_get("/table/rules", rules)
+
+
+def load_game_variant(game: dict):
+    """The Variant of ``game`` (a `SeatClient.game`), loaded as a bot of the registry
+    loads it: by its name, else from the data the arena sent (a house file of the
+    arena's host). Raises VariantError or ValueError if neither loads."""
+    info = SimpleNamespace(game_id=game["id"], variant=game["variant"], options=game["options"],
+                           variant_data=game["variant_data"])
+    return ArenaAgent(None).variant_of(info)
+
+
+def game_rulebook(game: dict) -> str:
+    """The rulebook (`taash rules`, Markdown) of ``game``'s variant."""
+    try:
+        return render(load_game_variant(game))
+    except Exception as e:      # a variant this side cannot load: say so on the page
+        return f"the rulebook of {game['variant']} cannot be shown here: {e}"

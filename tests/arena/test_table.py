@@ -1,0 +1,208 @@
+"""The person's table without a browser (arena/web/table.py, arena/cli/play.py): the
+state the page draws is folded from what the seat's stream gives and equals the engine's
+own observation of the seat after the same actions; it is the same for a re-deal of the
+hidden cards; the deal's result is explained in one sentence; a stale or illegal click
+is refused and nothing is sent; `taash play` refuses bad arguments in one line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from taash.arena.cli import main
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.web.table import SeatClient, table_view, why
+from taash.interpreter import Match, load_variant, shipped_variants
+from taash.interpreter.information import resample
+
+
+class Feed:
+    """The messages the arena sends on ``seat``'s stream for a game of ``state``'s
+    variant (docs/protocol.md): GameStart, public events, DecisionRequests."""
+
+    def __init__(self, variant: str, seat: int, players: int):
+        self.c = SeatClient("127.0.0.1:1", "t", "you", clock=lambda: 0.0)
+        self.seat, self.index, self.rid = seat, 0, 0
+        self.told = None        # the observation of the last decision
+        self.msgs = []          # every message sent, in order
+        bots = ["b"] * players
+        bots[seat] = "you"
+        self.send(pb.ServerMessage(game_start=pb.GameStart(
+            game_id="g1", variant=variant, bots=bots, your_seats=[seat],
+            time_control=pb.TimeControl(move_ms=60000, bank_ms=0))))
+
+    def send(self, msg):
+        self.msgs.append(msg)
+        self.c.handle(msg)
+
+    def event(self, **kw):
+        self.send(pb.ServerMessage(event=pb.GameEvent(game_id="g1", index=self.index, **kw)))
+        self.index += 1
+
+    def decision(self, st):
+        self.rid += 1
+        self.told = st.observation(self.seat)
+        self.send(decision(st, self.seat, f"g1.{self.rid}"))
+
+
+    def action(self, st, a):
+        """Apply ``a`` to ``st`` and send its ActionTaken as every other seat sees it."""
+        s, done = st.to_act, len(st.tricks)
+        public = str(st.v.hidden_forms.get(a, a))
+        st.apply(a)
+        kw = {}
+        if len(st.tricks) > done:
+            kw["trick"] = pb.TrickTaken(number=len(st.tricks), winner=st.tricks[-1][2],
+                                        points=st.trick_points_of(len(st.tricks) - 1))
+        self.event(action=pb.ActionTaken(deal=0, seat=s, action=public, **kw))
+
+
+def decision(st, seat, rid):
+    return pb.ServerMessage(decision=pb.DecisionRequest(
+        request_id=rid, game_id="g1", seat=seat, observation_json=st.observation_json(seat),
+        legal_actions=[str(a) for a in st.legal_actions()], deadline_ms=60000))
+
+
+def play_to(variant: str, seat: int, seed: int, stop: int):
+    """Deal ``variant`` (seed ``seed``), feed ``seat``'s stream while random actions are
+    played, and stop after ``stop`` actions; returns (state, feed)."""
+    v = load_variant(variant)
+    st = Match(v, seed).new_deal()
+    f = Feed(variant, seat, v.players)
+    f.event(deal_started=pb.DealStarted(deal=0, dealer=st.dealer))
+    rng = random.Random(seed)
+    for _ in range(stop):
+        if st.is_terminal:
+            break
+        if st.to_act == seat:
+            f.decision(st)
+        legal = st.legal_actions()
+        a = legal[rng.randrange(len(legal))]
+        if st.to_act == seat:
+            f.c.sent = str(a)       # as SeatClient.answer keeps it
+            f.c.request = None
+        f.action(st, a)
+    return st, f
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(hs.sampled_from(shipped_variants()), hs.integers(0, 7), hs.integers(0, 10**6), hs.integers(0, 80))
+def test_the_table_is_the_seats_observation(variant, seat, seed, stop):
+    seat %= load_variant(variant).players
+    st, f = play_to(variant, seat, seed, stop)
+    view = table_view(f.c, now=0)
+    if f.c.obs is None:         # the seat has not acted yet: no hand shown
+        assert view["hand"] == []
+        return
+    obs = st.observation(seat)
+    # the public facts as they are now; the hand as the stream told it at the last
+    # decision, without the cards the seat no longer holds (cards dealt to it since show
+    # at its next decision: the protocol tells a seat its cards in its DecisionRequests)
+    # (56 deals two copies of each card: compared as multisets)
+    told, now = Counter(f.told["hand"]), Counter(obs["hand"])
+    assert Counter(view["hand"]) == told & now
+    assert view["trick"] == [list(t) for t in obs["trick"]]
+    assert view["points"] == obs["points"]
+    assert view["tricks_won"] == [sum(1 for t in obs["tricks"] if t["winner"] == s) for s in range(obs["players"])]
+    assert view["actions"] == len(obs["history"])
+    assert [a for _, a in view["auction"]] == [a for _, a in obs["history"] if not a.startswith("play ")]
+    assert view["widow"] is None     # shown only while the seat is to act (in the exchange)
+    # what follows from the rules rather than from the public actions (a seat that sits
+    # out, the contract, the trump) is as the last decision told it
+    assert view["sitting_out"] == f.told["sitting_out"] and view["trump"] == f.told["trump"]
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None)
+@given(hs.sampled_from(["29", "304", "304-solo", "house/29-hidden-trump", "house/29-single-hand", "56"]),
+       hs.integers(0, 7), hs.integers(0, 10**6), hs.integers(1, 40))
+def test_the_table_does_not_depend_on_hidden_cards(variant, seat, seed, stop):
+    """Re-deal the cards the seat cannot see (resample) at its decision: the same
+    stream, so the same page state, byte for byte, and no card of the hidden ones in it."""
+    seat %= load_variant(variant).players
+    st, f = play_to(variant, seat, seed, stop)
+    if st.is_terminal or st.to_act != seat:
+        return
+    f.decision(st)
+    other = resample(st, seat, random.Random(seed))
+    # the same stream with the last request made from the re-dealt state
+    g = SeatClient("127.0.0.1:1", "t", "you", clock=lambda: 0.0)
+    for m in f.msgs[:-1]:
+        g.handle(m)
+    g.handle(decision(other, seat, f"g1.{f.rid}"))
+    a, b = (json.dumps(table_view(c, now=0), sort_keys=True) for c in (f.c, g))
+    assert a == b
+    assert table_view(f.c)["widow"] == st.observation(seat)["widow"]
+    text = st.v.deck.text
+    # the other seats' cards (in 56, two copies of a card may be in two hands: not those)
+    hidden = {text[c] for s in range(st.v.players) if s != seat for c in st.hands[s]} - \
+        {text[c] for c in st.hands[seat]}
+    view = table_view(f.c, now=0)
+    assert not hidden & set(view["hand"]) and not hidden & set(view["playable"])
+
+
+def test_a_click_on_a_stale_or_illegal_action_sends_nothing():
+    st, f = play_to("29", 0, 5, 0)
+    while st.to_act != 0:
+        f.action(st, st.legal_actions()[0])
+    f.decision(st)
+    legal = [str(a) for a in st.legal_actions()]
+    c = f.c
+    assert asyncio.run(c.answer("g1.0", legal[0])).startswith("that request is no longer open")
+    assert "is not a legal action" in asyncio.run(c.answer("g1.1", "play ZZ"))
+    # no stream to the arena: not sent, and the request stays open for the next click
+    assert asyncio.run(c.answer("g1.1", legal[0])).startswith("not connected")
+    assert c.request["id"] == "g1.1"
+
+
+def test_why_a_contract_was_made_or_lost():
+    bots = ["ann", "bob", "cid", "dan"]
+    # fixed sides 0&2 against 1&3: bob declared 18; bob and dan took 12 + 10 = 22 of 28
+    r = {"declarer": 1, "bid": 18, "target": 18, "points": [4, 12, 2, 10], "made": True, "trump": "S",
+         "score_change": [-1, 1, -1, 1]}
+    assert why(r, bots, [0, 1, 0, 1]) == ("seat 1 (bob) declared 18, trump S; seat 1 (bob) & seat 3 (dan) took 22 "
+                                          "points against a target of 18: contract made (score -1, +1, -1, +1)")
+    # a called partner (no fixed sides): the declarer and the seat of the called card
+    r = {"declarer": 0, "bid": 200, "target": 200, "points": [90, 20, 60, 134], "made": False, "partner": 2,
+         "score_change": [-4, 2, -2, 2]}
+    assert why(r, bots, None) == ("seat 0 (ann) declared 200; seat 0 (ann) & seat 2 (cid) took 150 points "
+                                  "against a target of 200: contract lost (score -4, +2, -2, +2)")
+    assert why({"declarer": None, "points": [0, 0, 0, 0]}, bots, None) == "no contract: the deal was thrown in"
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["play", "29", "--seat", "4"], "--seat must be from 0 to 3 in 29, not 4"),
+    (["play", "29", "--bots", "nobody"], "nobody"),
+    (["play", "29", "--bots", "heuristic,heuristic,heuristic,heuristic"], "--bots names 4 bots"),
+    (["play", "29", "--name", "heuristic"], "--name 'heuristic' is the name of a bot of --bots"),
+    (["play", "29", "--name", "a b"], "--name must be"),
+])
+def test_play_refuses_bad_arguments(argv, said, capsys, tmp_path):
+    assert main([*argv, "--data", str(tmp_path / "d"), "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
+    assert not (tmp_path / "d").exists()        # nothing made
+
+
+def test_play_a_bad_variant_file_is_located(capsys, tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text('extends: "29"\nplayers: five\n')
+    assert main(["play", str(f), "--data", str(tmp_path / "d"), "--no-browser"]) == 1
+    err = capsys.readouterr().err
+    assert f"{f}:2:" in err and "Traceback" not in err
+
+
+def test_play_durations(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["play", "29", "--pace", "fast"])
+    assert e.value.code == 2
+    assert "--pace: must be a duration such as 60s" in capsys.readouterr().err
+    from taash.arena.cli.play import seconds
+    assert (seconds("60s"), seconds("0.8s"), seconds("500ms"), seconds("2m"), seconds("3")) == (60, 0.8, 0.5, 120, 3)
