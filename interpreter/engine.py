@@ -734,8 +734,8 @@ def _deal_given(v: Variant, hands, widow):
     for c in [c for h in dealt for c in h] + wid:
         counts[c] = counts.get(c, 0) + 1
     for c in range(deck.size):
-        if counts.get(c, 0) != deck.copies:
-            raise StateError(f"the hands hold {counts.get(c, 0)} of {deck.text[c]}; the deck has {deck.copies}")
+        if counts.get(c, 0) != deck.count[c]:
+            raise StateError(f"the hands hold {counts.get(c, 0)} of {deck.text[c]}; the deck has {deck.count[c]}")
     return dealt, wid
 
 

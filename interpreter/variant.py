@@ -26,12 +26,12 @@ import orjson
 
 from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
-from .cards import Deck
+from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
 from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
 from .errors import InvalidActionError, StateError
-from .loader import (VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
-                     locate, resolve_name, schema_problems, without_unknown_keys)
+from .loader import (KEY, VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, by_position, inherited, load_raw,
+                     locate, resolve_name, schema_problems, show, without_unknown_keys)
 from .play import Play, apply_id
 from .variables import Variable, add_variable_rules, build_variables, check_variables
 
@@ -538,7 +538,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
               if d.at == "play"]
     expose = None if t.may_expose is None else (t.expose_action.id, names["play.may_expose"])
     play_fn = comp.build_play_legal(names["play.may_play"], checks, expose,
-                                    face_down=t.trump_mode == "hidden", dedupe=deck.copies > 1)
+                                    face_down=t.trump_mode == "hidden", dedupe=deck.max_copies > 1)
     auction_fn = None
     if t.has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
         def hook(h, present):
@@ -590,13 +590,63 @@ def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
 
 
 def _load_deck(c: Checks) -> None:
-    """The deck (``c.deck``) and the number of players (``c.players``) of the file; a
-    point value of a rank not in the deck is a problem."""
+    """The deck (``c.deck``) and the number of players (``c.players``) of the file
+    (docs/authoring.md, "The deck"). Each card of ``cards``, ``exclude`` and ``extra`` must
+    be a card text of the deck's suits and ranks (``exclude``: a card the deck holds), and
+    each key of ``points`` a rank of ``ranks``, a suit of ``suits`` or a card of the deck;
+    each other is a problem at its place, left out of the Deck."""
     dk = c.data["deck"]
-    c.deck = Deck(dk["suits"], dk["ranks"], dk.get("copies", 1), dk.get("points", {}))
-    for r in dk.get("points", {}):
-        if r not in c.deck.ranks:
-            c.problem(("deck", "points", r), f"points given for rank {r}, which is not in deck.ranks")
+    suits, ranks = dk["suits"], dk["ranks"]
+
+    def card_ok(where: tuple, t) -> bool:
+        parts = card_parts(t)
+        if parts is None:
+            c.problem(where, f"{show(t)} is not a card: a rank (2-9, T, J, Q, K, A) then a suit "
+                             "(S, H, D, C), such as QS or TH", value=True)
+            return False
+        r, su = parts
+        if r not in ranks or su not in suits:
+            what = f"rank {r}, which is not in deck.ranks" if r not in ranks else \
+                f"suit {su}, which is not in deck.suits"
+            c.problem(where, f"{t} is of {what} (the ranks' order there gives each card its strength)",
+                      value=True)
+            return False
+        return True
+    cards = [t for i, t in enumerate(dk.get("cards") or []) if card_ok(("deck", "cards", i), t)] \
+        if "cards" in dk else None
+    extra = [t for i, t in enumerate(dk.get("extra") or []) if card_ok(("deck", "extra", i), t)]
+    held = set(cards) if cards is not None else {r + su for su in suits for r in ranks}
+    exclude = []
+    for i, t in enumerate(dk.get("exclude") or []):
+        if card_ok(("deck", "exclude", i), t):
+            if t not in held:
+                c.problem(("deck", "exclude", i), f"{t} is excluded but is not in the deck "
+                                                  f"({'deck.cards' if cards is not None else 'deck.suits x deck.ranks'}"
+                                                  " does not hold it)", value=True)
+            else:
+                exclude.append(t)
+    points = {}
+    for k, val in (dk.get("points") or {}).items():
+        where = ("deck", "points", k, KEY)  # at the key
+        if not isinstance(k, str) or not (k in RANK_LETTERS or k in SUIT_LETTERS or card_parts(k)):
+            c.problem(where, f"points given for {show(k)}, which is not a rank, a suit or a card "
+                             "(e.g. A: 11, H: 1, QS: 13)", value=True)
+        elif k in RANK_LETTERS and k not in ranks:
+            c.problem(where, f"points given for rank {k}, which is not in deck.ranks", value=True)
+        elif k in SUIT_LETTERS and k not in suits:
+            c.problem(where, f"points given for suit {k}, which is not in deck.suits", value=True)
+        else:
+            points[k] = val
+    c.deck = Deck(suits, ranks, dk.get("copies", 1), points, cards, exclude, extra)
+    for k in points:
+        if card_parts(k) and k not in c.deck.card_index:
+            c.problem(("deck", "points", k, KEY), f"points given for the card {k}, which is not in the deck",
+                      value=True)
+    if c.deck.max_copies > MAX_COPIES:
+        c.problem(("deck", "extra") if extra else ("deck", "cards"),
+                  f"the deck holds {c.deck.max_copies} copies of a card: at most {MAX_COPIES}", value=True)
+    if not c.deck.ids:
+        c.problem(("deck",), "the deck holds no card")
     c.players = c.data["players"]
 
 
@@ -608,7 +658,7 @@ def _load_flow(c: Checks) -> None:
     flow = c.flow = data["flow"]
     per_seat = c.per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
     in_widow = c.widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
-    deck_cards = deck.size * deck.copies
+    deck_cards = len(deck.all_cards)
     if per_seat * players + in_widow != deck_cards:
         c.problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
                              f"{f' and {in_widow} to the widow' if in_widow else ''} "
