@@ -93,6 +93,7 @@ class Variant:
     variables: tuple = ()
     has_auction: bool = True
     widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
+    widow_points_to: str = "declarer"  # whom the widow's cards set aside count for (widow.py)
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
     # hook -> its value, for the rules that are constants (folded by the compiler)
@@ -484,7 +485,10 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
         where = f" (used in {'.'.join(map(str, used_by))})" if used_by and p[0] == "define" else ""
         problems.append(Problem(loc.file, line, col, base + where))
 
+    paths = {}  # hook -> its path in the file
+
     def add(hook, p, kind, text, extra=None):
+        paths[hook] = p
         try:
             names[hook] = comp.add(hook, text, kind, extra)
         except DSLError as err:
@@ -525,6 +529,9 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
     constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
+    trump.check_set_in_play(c, sources, paths)
+    if problems:
+        raise VariantError(problems)
     fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
@@ -663,12 +670,12 @@ def _load_flow(c: Checks) -> None:
         c.problem(("flow",), f"the flow deals {per_seat} cards to each of {players} players"
                              f"{f' and {in_widow} to the widow' if in_widow else ''} "
                              f"({per_seat * players + in_widow}), but the deck has {deck_cards}")
-    trump_mode = c.trump_mode = data["trump"]["mode"]
+    trump_mode = c.trump_mode = (data.get("trump") or {}).get("mode", "none")  # no section: no trump
     steps = c.steps = [s for s in flow if isinstance(s, str)]
     declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
     has_auction = c.has_auction = "auction" in steps
     c.set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
-    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode != "bid" else [])
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none") else [])
     for step in needed:
         if steps.count(step) != 1:
             where = [i for i, s in enumerate(flow) if s == step]

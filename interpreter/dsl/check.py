@@ -265,6 +265,9 @@ class Checker:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
             else:
                 idx = None
+            if str(op) != "=" and entry.type != INT:
+                raise DSLError(f"'{op}' changes a number; '{name}' is {_a(entry.type)}: write "
+                               f"`{name} = ...`", *_pos(lv))
             val = self.value(expr)
             self.expect(expr, val.type, entry.type, f"the value assigned to '{name}'")
             return T("assign", None, kids=[idx, val], info=(entry, str(op)))

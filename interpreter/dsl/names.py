@@ -313,6 +313,12 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
     Assignable("side", SIDE, ("side",), SEAT, lambda c, i: sub(field("side"), i, store=True),
                lambda c: const(c.players), lambda i: f"the side of {i}",
                "move a seat to a side, e.g. `side[partner] = defenders_side`", "side[seat] = v"),
+    # trump set by the rules (docs/authoring.md, "No trump, or trump set in play"): public
+    Assignable("trump", SUIT, ("public_trump",), None, lambda c, i: field("public_trump", store=True), None,
+               lambda i: "trump", "set trump, e.g. `trump = suit(played(winner))` in "
+               "`play.after_trick`: every seat then knows it; `trump = none` (or a no-trump "
+               "denomination) leaves no trump. Only with `trump.mode` open, bid or none",
+               "trump = suit"),
     # seats sitting out a deal (docs/authoring.md, "Flow"): set at the flow's `declare` step
     Assignable("sits_out", BOOL, ("out",), SEAT, lambda c, i: sub(field("out"), i, store=True),
                lambda c: const(c.players), lambda i: f"{i} sits out the deal",

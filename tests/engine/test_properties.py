@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from functools import lru_cache
 
 import pytest
@@ -31,6 +32,10 @@ from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservati
 pytestmark = pytest.mark.slow  # about a minute in all
 
 VARIANTS = shipped_variants()
+# the guide's worked example (not shipped): a deck less named cards, points per suit and
+# card, no trump, trump set by an effect in play; every property below but the trick
+# oracle's, which knows no trump set by an effect
+EXAMPLES = [str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "queen-hunt.yaml")]
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large,
                                                        HealthCheck.filter_too_much])
@@ -99,7 +104,7 @@ def run_deals(name, seed, data, check=None, at_end=None, extra=0):
 
 
 # -- 1. never stuck -----------------------------------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_never_stuck(name, seed, data):
@@ -118,7 +123,7 @@ def test_never_stuck(name, seed, data):
 
 
 # -- 2. cards conserved -------------------------------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_cards_conserved(name, seed, data):
@@ -145,7 +150,7 @@ def check_points(st):
         f"declarer's side has {st.side_points[st.side[st.declarer]]} points, expected {decl_side_pts}")
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_points_add_up(name, seed, data):
@@ -161,7 +166,7 @@ def test_trick_winners(name, seed, data):
 
 
 # -- 5. legal actions ordered per §0.10 ------------------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_legal_actions_order(name, seed, data):
@@ -179,7 +184,7 @@ def play_match(v, seed, rng_seed, max_deals):
     return m
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(12), **SETTINGS)
 @given(seed=seeds, rng_seed=seeds, max_deals=hs.integers(1, 30))
 def test_records_replay(name, seed, rng_seed, max_deals):
@@ -222,7 +227,7 @@ def fingerprint(st):
     }, sort_keys=True, default=list)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(40), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_copy_is_independent(name, seed, data):
@@ -246,7 +251,7 @@ def check_json_views(st):
                                                     ensure_ascii=False), (report(st), s)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(20), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_observation_json_is_the_observations_text(name, seed, data):
@@ -262,7 +267,7 @@ def test_observation_json_is_the_observations_text(name, seed, data):
 
 
 # -- 8. observation invariance under re-dealing the unseen cards ----------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(50), **SETTINGS)
 @given(seed=seeds, data=hs.data(), rseed=seeds)
 def test_observation_invariance(name, seed, data, rseed):
@@ -324,7 +329,7 @@ def negative_control(st, rd, me, rng):
 
 
 # -- the DSL's beats() is the engine's trick order --------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(20), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_beats_agrees_with_the_trick_winner(name, seed, data):
@@ -344,7 +349,7 @@ def test_beats_agrees_with_the_trick_winner(name, seed, data):
 
 
 # -- the generated auction step is the rules asked one by one -----------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(30), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_generated_auction_legal_is_the_rules(name, seed, data):
@@ -387,7 +392,7 @@ def play_legal_by_rules(s) -> list[int]:
     return out + cards
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(30), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_generated_play_legal_is_the_rules(name, seed, data):

@@ -335,7 +335,10 @@ def check_tricks(st: State) -> None:
 
 # -- points (property 3) ----------------------------------------------------------------
 def card_points(v, card: str) -> int:
-    return (v.data["deck"].get("points") or {}).get(card[0], 0)
+    """A card's points as the file gives them: its own value, else its suit's, else its
+    rank's (docs/authoring.md, "The deck")."""
+    pts = v.data["deck"].get("points") or {}
+    return pts.get(card, pts.get(card[1], pts.get(card[0], 0)))
 
 
 def oracle_points(st: State):
