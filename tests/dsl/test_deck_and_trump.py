@@ -171,7 +171,8 @@ def test_the_deal_checks_given_hands_against_the_deck():
 # -- trump ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("text, message", [
     ("flow:\n  - deal: [5, 5]\n  - trump\n  - play\n", "there is no trump to choose"),
-    ("flow:\n  - deal: [5, 5]\n  - trump\n  - play\ntrump:\n  mode: hidden\n", "this rule sets trump, which needs trump.mode open, bid or none"),
+    ("flow:\n  - deal: [5, 5]\n  - trump\n  - play\ntrump:\n  mode: hidden\n",
+     "this rule sets trump, which needs trump.mode open, bid or none"),
     ("play:\n  after_trick: trump += 1\n", "'+=' changes a number; 'trump' is a suit"),
     ("play:\n  after_trick: trump = 3\n", "the value assigned to 'trump' should be a suit"),
 ])
