@@ -46,7 +46,9 @@ def _deck_words(d) -> str:
     missing = [d.text[c] for c in range(d.size) if not d.count[c]]
     more = [d.text[c] for c in d.ids if d.count[c] > d.copies for _ in range(d.count[c] - d.copies)]
     out = []
-    if missing:
+    if len(missing) > len(d.ids):   # fewer cards held than left out: name those held
+        out.append("only these: " + " ".join(d.text[c] for c in d.ids))
+    elif missing:
         out.append("without " + ", ".join(map(card_words, missing)))
     if more:
         out.append("with another copy of " + ", ".join(map(card_words, more)))
