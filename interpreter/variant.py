@@ -680,7 +680,9 @@ def _load_flow(c: Checks) -> None:
         if steps.count(step) != 1:
             where = [i for i, s in enumerate(flow) if s == step]
             c.problem(("flow", where[1]) if len(where) > 1 else ("flow",),
-                      f"the flow must have exactly one '{step}' step")
+                      f"the flow must have exactly one '{step}' step"
+                      + (f" (trump.mode is '{trump_mode}'; a game without trump: trump.mode none)"
+                         if step == "trump" and not steps.count(step) else ""))
     for step in ("exchange", "call_partner", "doubling"):
         if steps.count(step) > 1:
             c.problem(("flow", c.step_index(step, 1)), f"the flow may have at most one '{step}' step")
