@@ -450,8 +450,8 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     total = deck.total_points() + last_trick
     if "total" in dk and dk["total"] != total:
         c.problem(("deck", "total"), f"the deck's points add up to {deck.total_points()}"
-                                     f"{f' + {last_trick} for the last trick' if last_trick else ''}"
-                                     f" = {total}, not {dk['total']}", value=True)
+                                     f"{f' + {last_trick} for the last trick = {total}' if last_trick else ''}"
+                                     f", not {dk['total']}", value=True)
     declarations.load(c)
     if problems:
         raise VariantError(problems)

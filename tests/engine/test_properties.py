@@ -33,9 +33,12 @@ pytestmark = pytest.mark.slow  # about a minute in all
 
 VARIANTS = shipped_variants()
 # the guide's worked example (not shipped): a deck less named cards, points per suit and
-# card, no trump, trump set by an effect in play; every property below but the trick
-# oracle's, which knows no trump set by an effect
-EXAMPLES = [str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "queen-hunt.yaml")]
+# card, no trump, trump set by an effect in play; and a test variant built on it whose
+# cards are held in different numbers (two copies of each ace) with a widow whose points
+# count for the last trick's winner; every property below but the trick oracle's, which
+# knows no trump set by an effect
+_ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = [str(_ROOT / "docs" / "examples" / "queen-hunt.yaml"), str(_ROOT / "tests" / "variants" / "mixed-copies.yaml")]
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large,
                                                        HealthCheck.filter_too_much])
