@@ -51,7 +51,8 @@ def _deck_words(d) -> str:
     elif missing:
         out.append("without " + ", ".join(map(card_words, missing)))
     if more:
-        out.append("with another copy of " + ", ".join(map(card_words, more)))
+        out.append("with another copy of " + ", ".join(map(card_words, more))
+                   + ("" if d.copies > 1 else " (of identical cards the first played wins)"))
     return "; " + "; ".join(out)
 
 

@@ -218,6 +218,22 @@ def test_a_set_aside_widow_counts_for_whom_the_file_says(tmp_path, points_to, ex
             "last_trick": "its points count for the winner of the last trick"}[points_to] in words
 
 
+def test_rulebook_of_a_deck_with_cards_held_in_different_numbers():
+    """tests/variants/mixed-copies.yaml: the 32 cards less the sevens, plus a second copy
+    of each ace: 32 cards; points 45 (its file works them out); the widow's go to the
+    last trick's winner."""
+    v = load_variant(ROOT / "tests" / "variants" / "mixed-copies.yaml")
+    assert len(v.deck.all_cards) == 32 and v.deck.count[v.deck.parse("AS")] == 2 and v.total == 45
+    secs = dict(rulebook(v))
+    assert secs["Deck and points"].startswith(
+        "32 cards: A K Q J T 9 8 7 (strongest first) in spades, hearts, diamonds, clubs; without the "
+        "seven of spades, the seven of hearts, the seven of diamonds, the seven of clubs; with another "
+        "copy of the ace of spades, the ace of hearts, the ace of diamonds, the ace of clubs (of "
+        "identical cards the first played wins).\nPoints: every heart 1, the queen of spades 13, ace 4; "
+        "other cards 0. 45 points in all.")
+    assert "which is set aside unseen: its points count for the winner of the last trick" in secs["Deal"]
+
+
 def test_shipped_rulebooks_keep_their_deck_words():
     """A whole rectangle is worded as before: 29's deck line, unchanged."""
     secs = dict(rulebook(load_variant("29")))
