@@ -234,6 +234,13 @@ def test_rulebook_of_a_deck_with_cards_held_in_different_numbers():
     assert "which is set aside unseen: its points count for the winner of the last trick" in secs["Deal"]
 
 
+def test_a_wrong_points_to_is_located_at_the_word(tmp_path):
+    probs = problems(tmp_path, BASE + "flow:\n  - deal: [9]\n  - widow: 3\n    set_aside: true\n"
+                                      "    points_to: winner\n  - play\n")
+    assert probs == [(7, 16, 'flow.1: points_to: "winner" is not one of "declarer", "last_trick", '
+                             '"nobody" (whom the widow\'s points count for)')]
+
+
 def test_shipped_rulebooks_keep_their_deck_words():
     """A whole rectangle is worded as before: 29's deck line, unchanged."""
     secs = dict(rulebook(load_variant("29")))

@@ -730,6 +730,8 @@ def deck_file(draw):
     size = sum(held.values())
     deal = [size // 3] if size % 3 == 0 and size else [max(1, size // 3)]
     widow = [] if size % 3 == 0 or size < 3 else [f"  - widow: {size % 3}", "    set_aside: true"]
+    if widow and draw(st.booleans()):   # whom its points count for (a wrong word: located)
+        widow.append(f"    points_to: {draw(st.sampled_from(['declarer', 'last_trick', 'nobody', 'winner']))}")
     if draw(st.integers(0, 9)) == 9:
         deal, widow = [draw(st.integers(1, 12))], []   # a deal that may not divide the deck
     lines += ["flow:", f"  - deal: {deal}"] + widow + ["  - play"]
