@@ -315,6 +315,7 @@ def _tables(fields: dict) -> dict:
     v.cards_per_seat = at // v.players   # cards dealt to each seat (docs/rules.md §0.7)
     v.counts_as_trump = r.get("play.counts_as_trump")
     v.after_trick = r.get("play.after_trick")
+    v.after_card = r.get("play.after_card")
     # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
     v.plain_trump = (v.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
                         .replace(" ", "") == "suit(card)==trump") if v.data else False
@@ -556,7 +557,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             t.pass_action.id, t.double_action.id, t.redouble_action.id)
     # apply_id with the play written out (the hot path; Compiler.build_play_step)
     step = comp.build_play_step(t.plain_play, apply_id, Play.card_played, Play.end_trick, t.actions,
-                                t.plain_trump, per_seat, last_trick, t.after_trick)
+                                t.plain_trump, per_seat, last_trick, t.after_trick, t.after_card)
     step.fn.__doc__ = apply_id.__doc__
     step.fn.__qualname__ = "State.apply_id"
     return Variant(**fields, play_legal=play_fn.fn, play_legal_source=play_fn.source,

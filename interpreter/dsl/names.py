@@ -515,6 +515,7 @@ ME = {
     "play.counts_as_trump": "the player of the card: who played it to the trick, or who "
                             "would play it (`higher(...)`)",
     "play.after_trick": "the seat that won the trick (also `winner`)",
+    "play.after_card": "the player of the card just played (`played(me)` is the card)",
     "scoring.made": "the declarer",
     "scoring.effect": "the declarer",
     "match.ends": "`none` (the match is about every seat)",

@@ -78,13 +78,18 @@ def test_worked_example_trump_is_set_by_the_first_card_off_suit():
     assert st.result()["trump"] == "H"
 
 
-def test_the_first_card_off_suit_may_win_its_own_trick(tmp_path):
-    """The guide's variation: with `counts_as_trump` saying so, the dealer's 9H, the first
-    card off suit, is a trump in trick 1 already and wins it (AS 8S 9H: 1 point to seat 0)."""
+@pytest.mark.parametrize("rule", [
+    # the guide's: trump set as the card is played (play.after_card)
+    "  after_card: |\n    when no_trump and suit(played(me)) != led: trump = suit(played(me))\n",
+    # the same said of the cards in the trick, for three players
+    "  counts_as_trump: |\n"
+    "    suit(card) == trump or (no_trump and suit(card) != led and (me == next(leader)\n"
+    "      or (me == next(next(leader)) and suit(played(next(leader))) == led)))\n"])
+def test_the_first_card_off_suit_may_win_its_own_trick(tmp_path, rule):
+    """The dealer's 9H, the first card off suit, is a trump in trick 1 already and wins
+    it (AS 8S 9H: 1 point to seat 0); trump is hearts from then on."""
     p = tmp_path / "at-once.yaml"
-    p.write_text(BASE + "play:\n  counts_as_trump: |\n"
-                 "    suit(card) == trump or (no_trump and suit(card) != led and (me == next(leader)\n"
-                 "      or (me == next(next(leader)) and suit(played(next(leader))) == led)))\n")
+    p.write_text(BASE + "play:\n" + rule)
     st = State(load_variant(p), dealer=0, hands=HANDS)
     for a in ("play AS", "play 8S", "play 9H"):
         st.apply(a)
