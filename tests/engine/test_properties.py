@@ -38,7 +38,8 @@ VARIANTS = shipped_variants()
 # count for the last trick's winner; every property below but the trick oracle's, which
 # knows no trump set by an effect
 _ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = [str(_ROOT / "docs" / "examples" / "queen-hunt.yaml"), str(_ROOT / "tests" / "variants" / "mixed-copies.yaml")]
+EXAMPLES = [str(_ROOT / "docs" / "examples" / "queen-hunt.yaml"),
+            str(_ROOT / "tests" / "variants" / "mixed-copies.yaml")]
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large,
                                                        HealthCheck.filter_too_much])
