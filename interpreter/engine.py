@@ -455,6 +455,21 @@ class State:
         """Match scores per seat (a seat shows its side's score)."""
         return per_seat(self.v, self.scores if scores is None else scores)
 
+    @property
+    def public_trump(self) -> int:
+        """The trump suit (-1: none), as a rule sets it (``trump = ...``, docs/authoring.md
+        "No trump, or trump set in play")."""
+        return self.trump
+
+    @public_trump.setter
+    def public_trump(self, suit: int) -> None:
+        """Set trump to ``suit`` (a suit index; none, -1, or a no-trump denomination, -2
+        and below, leaves no trump), known to every seat from now on: the observation's
+        ``trump``, the result's, and ``counts_as_trump`` read it. Only a variant whose
+        trump is public sets it (trump.check_set_in_play)."""
+        self.trump = suit if 0 <= suit < len(self.v.deck.suits) else -1
+        self.trump_exposed = True
+
     def trump_text(self, seat: int | None = None) -> str | None:
         """The trump suit letter as ``seat`` knows it (None: no trump, or hidden from it)."""
         if self.trump < 0:
@@ -772,8 +787,8 @@ def _deal_given(v: Variant, hands, widow):
     for c in [c for h in dealt for c in h] + wid:
         counts[c] = counts.get(c, 0) + 1
     for c in range(deck.size):
-        if counts.get(c, 0) != deck.copies:
-            raise StateError(f"the hands hold {counts.get(c, 0)} of {deck.text[c]}; the deck has {deck.copies}")
+        if counts.get(c, 0) != deck.count[c]:
+            raise StateError(f"the hands hold {counts.get(c, 0)} of {deck.text[c]}; the deck has {deck.count[c]}")
     return dealt, wid
 
 

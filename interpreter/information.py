@@ -317,7 +317,7 @@ class Resampler:
         of other seats shown as they are; replays the true deal and asks the engine."""
         pool_ids = sorted(set(self.pool))
         unseen = set(self.unseen)
-        single = deck.copies == 1
+        single = deck.max_copies == 1
         st = _new_state(self.start, state.dealt, state.widow)
         for k, (t, a) in enumerate(self.history):
             hpos = steps.get(k)

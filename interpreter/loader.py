@@ -523,6 +523,9 @@ def schema_problems(data: dict, locs: dict, fname: str) -> list[Problem]:
             if isinstance(err.instance, str) and path + (err.instance, KEY) in locs:
                 loc = locs[path + (err.instance, KEY)]
                 path = path + (err.instance,)
+        elif err.validator == "oneOf" and path[:1] == ("flow",) and isinstance(err.instance, dict) \
+                and err.instance.get("points_to", "declarer") not in WIDOW_POINTS_TO:
+            loc = locs.get(path + ("points_to",))  # a widow step's points_to: at the word
         loc = loc or locate(locs, path, fname)
         where = ".".join(str(p) for p in path) or "the file"
         msg = _schema_message(err, path)
@@ -554,6 +557,7 @@ def show(value) -> str:
         return str(value)
 
 
+WIDOW_POINTS_TO = ("declarer", "last_trick", "nobody")  # a widow step's points_to (widow.py)
 _TYPE_WORDS = {"string": "text", "integer": "a whole number", "boolean": "true or false",
                "object": "a mapping (key: value lines)", "array": "a list", "null": "nothing"}
 
@@ -588,6 +592,10 @@ def _schema_message(err, path=()) -> str:
         return f"needs at least {err.validator_value} item{'s' if err.validator_value != 1 else ''}"
     if v == "uniqueItems":
         return "has an item twice"
+    if v == "oneOf" and path and path[0] == "flow" and isinstance(inst, dict) and "widow" in inst \
+            and inst.get("points_to", "declarer") not in WIDOW_POINTS_TO:
+        return (f"points_to: {show(inst['points_to'])} is not one of "
+                + ", ".join(map(show, WIDOW_POINTS_TO)) + " (whom the widow's points count for)")
     if v == "oneOf" and path and path[0] == "flow":
         return (f"{show(inst)} is not a flow step (the steps: {{deal: [packet sizes]}}, {{widow: N}}, "
                 "auction, exchange, trump, call_partner, doubling, play)")

@@ -89,7 +89,7 @@ class CallPartner(Phase):
     def legal(self, s):
         v = s.v
         own = set(s.hands[s.to_act])
-        return [v.call_ids[c] for c in range(v.deck.size) if c not in own]
+        return [v.call_ids[c] for c in v.deck.ids if c not in own]
 
     def apply(self, s, seat, a):
         card = a.code

@@ -21,6 +21,7 @@ HOOKS = {
     "play.counts_as_trump": (("play", "counts_as_trump"), BOOL, "suit(card) == trump"),
     "play.may_expose": (("play", "may_expose"), BOOL, "false"),
     "play.after_trick": (("play", "after_trick"), "effect", ""),
+    "play.after_card": (("play", "after_card"), "effect", ""),
 }
 
 
@@ -58,6 +59,8 @@ def apply_id(s, i: int) -> None:
         s.led = v.deck.suit_of[i]
     cards.append(i)
     s.trick_seats.append(seat)
+    if v.after_card is not None:    # the card is in the trick; `me` is its player
+        v.after_card(s, seat, None, None)
     if len(cards) < s._active:
         s.to_act = s._next[seat]
         # the next seat's legal plays now: the next apply reads them anyway (one
@@ -211,6 +214,8 @@ def words(v) -> list[tuple[str, str]]:
           "the suit led."]
     if v.trump_mode in ("hidden", "secret"):
         pl.append(f"A player may ask for trump to be exposed when: {rule_of(v, 'play', 'may_expose', default='false')}.")
+    if v.data["play"].get("after_card"):
+        pl.append("After each card is played:\n" + rule_of(v, "play", "after_card", effect=True))
     if v.data["play"].get("after_trick"):
         pl.append("After each trick:\n" + rule_of(v, "play", "after_trick", effect=True))
     return [("Play", "\n".join(pl))]

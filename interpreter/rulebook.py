@@ -22,21 +22,59 @@ STEP_WORDS = {**auction.STEP_WORDS, **trump.STEP_WORDS, **play.STEP_WORDS, **wid
 MECHANIC_WORDS = (auction.words, trump.words, play.words, declarations.words, scoring.words)
 
 
+def card_words(text: str) -> str:
+    """A card in words: ``QS`` -> "the queen of spades"."""
+    return f"the {RANK_NAMES.get(text[0], text[0])} of {SUIT_NAMES.get(text[1], text[1])}"
+
+
+def _points_words(key: str, value: int) -> str:
+    """One entry of ``deck.points`` in words: a rank (``jack 3``), a suit (``every heart
+    1``) or a card (``the queen of spades 13``)."""
+    if len(key) == 2:
+        return f"{card_words(key)} {value}"
+    if key in SUIT_NAMES:
+        return f"every {SUIT_NAMES[key][:-1]} {value}"
+    return f"{RANK_NAMES.get(key, key)} {value}"
+
+
+def _deck_words(d) -> str:
+    """What a deck that is not every card of suits x ranks holds, in words ("" for one
+    that is): the cards missing from the rectangle, and the cards held more often than
+    ``copies`` (a card once for each further copy)."""
+    if d.whole:
+        return ""
+    missing = [d.text[c] for c in range(d.size) if not d.count[c]]
+    more = [d.text[c] for c in d.ids if d.count[c] > d.copies for _ in range(d.count[c] - d.copies)]
+    out = []
+    if len(missing) > len(d.ids):   # fewer cards held than left out: name those held
+        out.append("only these: " + " ".join(d.text[c] for c in d.ids))
+    elif missing:
+        out.append("without " + ", ".join(map(card_words, missing)))
+    if more:
+        out.append("with another copy of " + ", ".join(map(card_words, more))
+                   + ("" if d.copies > 1 else " (of identical cards the first played wins)"))
+    return "; " + "; ".join(out)
+
+
 def rulebook(v: Variant) -> list[tuple[str, str]]:
     """The sections of the rulebook: [(title, Markdown text)]."""
     d = v.deck
     secs = []
     secs.append(("Players", f"{v.players} players; {partner.PARTNERSHIP_WORDS[v.partnership]}. Play goes "
                  f"{v.direction} (the turn passes from each seat to the next)."))
-    pts = ", ".join(f"{RANK_NAMES.get(r, r)} {p}" for r, p in d.points.items() if p)
-    unpointed = any(not d.points.get(r) for r in d.ranks)
+    pts = ", ".join(_points_words(k, p) for k, p in d.points.items() if p)
+    unpointed = any(not d.point_of[c] for c in d.ids)
     copies = {1: "", 2: ", two copies of each card (of two identical cards the first played wins)"}.get(
         d.copies, f", {d.copies} copies of each card (of identical cards the first played wins)")
-    deck = (f"{d.size * d.copies} cards: {' '.join(d.ranks)} (strongest first) in "
-            f"{', '.join(SUIT_NAMES.get(s, s) for s in d.suits)}{copies}.\n"
+    deck = (f"{len(d.all_cards)} cards: {' '.join(d.ranks)} (strongest first) in "
+            f"{', '.join(SUIT_NAMES.get(s, s) for s in d.suits)}{copies}{_deck_words(d)}.\n"
             + (f"Points: {pts}{'; other cards 0' if unpointed else ''}." if pts else "No card has points.")
             + (f" The last trick is worth {v.last_trick}." if v.last_trick else "")
             + (f" {v.total} points in all." if v.total else ""))
+    if sum(map(bool, (any(k in d.ranks for k in d.points), any(k in d.suits for k in d.points),
+                      any(len(k) == 2 for k in d.points)))) > 1:
+        deck += (" A card's own value counts over its suit's, and a suit's over its rank's "
+                 "(they do not add up).")
     secs.append(("Deck and points", deck))
     steps = []
     for st in v.flow:

@@ -7,6 +7,7 @@ deal (`score`), and the rulebook's words (`words`). The match itself is engine.M
 from __future__ import annotations
 
 from .dsl import BOOL, SEAT
+from .widow import points_to
 from .wording import rule_of
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
@@ -34,21 +35,24 @@ def load(c) -> dict:
 
 def score(s) -> None:
     """Score the finished deal ``s`` (a State whose deal is over): the set-aside cards
-    count for the declarer (§0.5, §304s.4), and so does a widow only set aside (a kitty:
-    no exchange, seen by nobody); then ``scoring.made`` decides ``s.made`` and
-    ``scoring.effect`` changes the scores. A deal thrown in (no declarer) scores nothing;
-    a deal a declaration left without a contract (``declarer = none``) is scored by
-    ``scoring.effect`` alone, with ``me`` none and ``made`` false (``s.made`` stays None)."""
+    count for the seat the widow's ``points_to`` names (the exchange's, §0.5, §304s.4, or a
+    widow only set aside: a kitty, no exchange, seen by nobody; the declarer by default:
+    `widow.points_to`); then ``scoring.made`` decides ``s.made`` and ``scoring.effect``
+    changes the scores. A deal thrown in (no declarer) scores nothing; a deal a declaration
+    left without a contract (``declarer = none``) is scored by ``scoring.effect`` alone,
+    with ``me`` none and ``made`` false (``s.made`` stays None)."""
     v = s.v
+    aside = s.widow if v.widow_set_aside else s.set_aside
+    if aside:
+        to = points_to(s)
+        if to >= 0:
+            pts = sum(v.deck.point_of[c] for c in aside)
+            s.seat_points[to] += pts
+            s.side_points[s.side[to]] += pts
     if s.declarer < 0:
         if s.taken_over is not None:  # a declaration left the deal without a contract
             v.rules["scoring.effect"](s, -1, False, None)
         return
-    aside = s.widow if v.widow_set_aside else s.set_aside
-    if aside:
-        pts = sum(v.deck.point_of[c] for c in aside)
-        s.seat_points[s.declarer] += pts
-        s.side_points[s.side[s.declarer]] += pts
     made = bool(v.rules["scoring.made"](s, s.declarer, None, None))
     s.made = made
     v.rules["scoring.effect"](s, s.declarer, made, None)

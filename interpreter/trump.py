@@ -1,6 +1,8 @@
 """Choosing trump (docs/rules.md §0.4): a suit named openly or secretly, or a card laid
-face down (§28.5, §29b.5). The ``trump:`` section checked (`load`), its rule (`HOOKS`),
-the phase (`Trump`) and its rulebook words (`words`).
+face down (§28.5, §29b.5), the contract's denomination, or no trump at the start of a deal
+(``mode: none``, or no ``trump:`` section), whose trump an effect of the rules may set
+during play (``trump = ...``: `State.public_trump`). The ``trump:`` section checked
+(`load`), its rule (`HOOKS`), the phase (`Trump`) and its rulebook words (`words`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,24 @@ from .wording import rule_words
 
 # hook -> (path in the file, expected kind, default rule text)
 HOOKS = {"trump.chooser": (("trump", "chooser"), SEAT, "declarer")}
+# what the compiled code of a rule that sets trump holds (`trump = ...`: State.public_trump)
+SETS_TRUMP = "s.public_trump ="
+# the modes whose trump every seat knows once chosen: an effect may set trump only in these
+PUBLIC_MODES = ("open", "bid", "none")
+
+
+def check_set_in_play(c, sources: dict, paths: dict) -> None:
+    """A rule that sets trump (``trump = ...``) needs a trump every seat knows
+    (`PUBLIC_MODES`): with a card laid face down or a suit named secretly, a trump set
+    openly would show what is hidden. ``sources``: hook -> compiled source; ``paths``:
+    hook -> its path in the file. Records a problem in ``c`` (loader.Checks) per rule."""
+    if c.trump_mode in PUBLIC_MODES:
+        return
+    for hook, src in sources.items():
+        if SETS_TRUMP in src:
+            c.problem(paths.get(hook, ("trump", "mode")),
+                      f"this rule sets trump, which needs trump.mode open, bid or none (with "
+                      f"'{c.trump_mode}' trump is hidden from the others)", value=True)
 
 
 def load(c) -> dict:
@@ -18,7 +38,12 @@ def load(c) -> dict:
     loader.Checks with ``steps``, ``trump_mode``, ``per_seat`` and ``denominations``
     set); record each problem in ``c`` and return the Variant's trump fields."""
     data, flow, steps, mode = c.data, c.data["flow"], c.steps, c.trump_mode
-    if "chooser" in data["trump"] and mode != "open":
+    section = data.get("trump") or {}
+    if mode == "none" and "trump" in steps:
+        c.problem(("flow", flow.index("trump")), "there is no trump to choose ("
+                  + ("trump.mode 'none'" if section else "no `trump:` section")
+                  + "): remove the 'trump' step, or give trump.mode open, hidden or secret")
+    if "chooser" in section and mode != "open":
         c.problem(("trump", "chooser"), "trump.chooser needs trump.mode 'open' (a trump hidden or "
                                         "secret is known to the declarer only)")
     if mode == "bid" and "trump" in steps:
@@ -26,7 +51,7 @@ def load(c) -> dict:
                                                  "'trump' step")
     if mode == "bid" and not c.denominations:
         c.problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations", value=True)
-    dealt_card = data["trump"].get("dealt_card", 0)
+    dealt_card = section.get("dealt_card", 0)
     if dealt_card and (mode != "hidden" or dealt_card > c.per_seat):
         c.problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
                                            f"number 1..{c.per_seat}", value=True)
@@ -71,7 +96,7 @@ class Trump(Phase):
 
 
 def _step_words(v, step) -> str:
-    chooser = v.data["trump"].get("chooser")
+    chooser = (v.data.get("trump") or {}).get("chooser")
     return f"{rule_words(chooser)} chooses trump" if chooser else "the declarer chooses trump"
 
 
@@ -81,7 +106,8 @@ STEP_WORDS = {"trump": _step_words}
 
 def words(v) -> list[tuple[str, str]]:
     """The rulebook's ``Trump`` section of variant ``v``, as [(title, Markdown text)]."""
-    chooser = v.data["trump"].get("chooser")
+    chooser = (v.data.get("trump") or {}).get("chooser")
+    set_in_play = SETS_TRUMP in "".join(v.sources.values())
     tr = {"open": f"{rule_words(chooser).capitalize() if chooser else 'The declarer'} names trump openly.",
           "hidden": "The declarer lays one card face down as trump; nobody else sees it. "
                     "It is exposed when a player asks for it, and if never asked for, the "
@@ -90,7 +116,12 @@ def words(v) -> list[tuple[str, str]]:
                  "is played without trump.",
           "secret": "The declarer names trump secretly: nobody else knows the suit until a "
                     "player asks for it to be exposed (no card is laid aside). A trump that is "
-                    "never exposed stays secret."}[v.trump_mode]
+                    "never exposed stays secret.",
+          "none": "A deal starts without trump: each trick goes to the highest card of the suit led."
+                  + (" The rules below may set trump during play; every player then knows it."
+                     if set_in_play else "")}[v.trump_mode]
+    if set_in_play and v.trump_mode != "none":
+        tr += " The rules below may set trump again during play; every player then knows it."
     if v.dealt_card:
         tr += f" He may instead take the {v.dealt_card}th card dealt to him face down as trump."
     return [("Trump", tr)]

@@ -27,13 +27,12 @@ import orjson
 
 from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
-from .cards import Deck
+from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
 from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
 from .errors import InvalidActionError, StateError
-from .loader import (VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, _yaml_tree, by_position, inherited,
-                     load_raw,
-                     locate, resolve_name, schema_problems, without_unknown_keys)
+from .loader import (KEY, VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, _yaml_tree, by_position,
+                     inherited, load_raw, locate, resolve_name, schema_problems, show, without_unknown_keys)
 from .play import Play, apply_id
 from .variables import Variable, add_variable_rules, build_variables, check_variables
 
@@ -95,6 +94,7 @@ class Variant:
     variables: tuple = ()
     has_auction: bool = True
     widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
+    widow_points_to: str = "declarer"  # whom the widow's cards set aside count for (widow.py)
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
     # hook -> its value, for the rules that are constants (folded by the compiler)
@@ -319,6 +319,7 @@ def _tables(fields: dict) -> dict:
     v.cards_per_seat = at // v.players   # cards dealt to each seat (docs/rules.md §0.7)
     v.counts_as_trump = r.get("play.counts_as_trump")
     v.after_trick = r.get("play.after_trick")
+    v.after_card = r.get("play.after_card")
     # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
     v.plain_trump = (v.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
                         .replace(" ", "") == "suit(card)==trump") if v.data else False
@@ -454,8 +455,8 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     total = deck.total_points() + last_trick
     if "total" in dk and dk["total"] != total:
         where_changed(c, ("deck", "total"), DECK_KEYS, f"the deck's points add up to {deck.total_points()}"
-                                     f"{f' + {last_trick} for the last trick' if last_trick else ''}"
-                                     f" = {total}, not {dk['total']}")
+                                     f"{f' + {last_trick} for the last trick = {total}' if last_trick else ''}"
+                                     f", not {dk['total']}")
     declarations.load(c)
     if problems:
         raise VariantError(problems)
@@ -489,7 +490,10 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
         where = f" (used in {'.'.join(map(str, used_by))})" if used_by and p[0] == "define" else ""
         problems.append(Problem(loc.file, line, col, base + where))
 
+    paths = {}  # hook -> its path in the file
+
     def add(hook, p, kind, text, extra=None):
+        paths[hook] = p
         try:
             names[hook] = comp.add(hook, text, kind, extra)
         except DSLError as err:
@@ -531,6 +535,9 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
     constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
+    trump.check_set_in_play(c, sources, paths)
+    if problems:
+        raise VariantError(problems)
     fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
@@ -544,7 +551,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
               if d.at == "play"]
     expose = None if t.may_expose is None else (t.expose_action.id, names["play.may_expose"])
     play_fn = comp.build_play_legal(names["play.may_play"], checks, expose,
-                                    face_down=t.trump_mode == "hidden", dedupe=deck.copies > 1)
+                                    face_down=t.trump_mode == "hidden", dedupe=deck.max_copies > 1)
     auction_fn = None
     if t.has_auction:  # the auction's calls likewise (Compiler.build_auction_legal)
         def hook(h, present):
@@ -555,7 +562,7 @@ def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
             t.pass_action.id, t.double_action.id, t.redouble_action.id)
     # apply_id with the play written out (the hot path; Compiler.build_play_step)
     step = comp.build_play_step(t.plain_play, apply_id, Play.card_played, Play.end_trick, t.actions,
-                                t.plain_trump, per_seat, last_trick, t.after_trick)
+                                t.plain_trump, per_seat, last_trick, t.after_trick, t.after_card)
     step.fn.__doc__ = apply_id.__doc__
     step.fn.__qualname__ = "State.apply_id"
     return Variant(**fields, play_legal=play_fn.fn, play_legal_source=play_fn.source,
@@ -596,19 +603,69 @@ def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
 
 
 def _load_deck(c: Checks) -> None:
-    """The deck (``c.deck``) and the number of players (``c.players``) of the file; a
-    point value of a rank not in the deck is a problem."""
+    """The deck (``c.deck``) and the number of players (``c.players``) of the file
+    (docs/authoring.md, "The deck"). Each card of ``cards``, ``exclude`` and ``extra`` must
+    be a card text of the deck's suits and ranks (``exclude``: a card the deck holds), and
+    each key of ``points`` a rank of ``ranks``, a suit of ``suits`` or a card of the deck;
+    each other is a problem at its place, left out of the Deck."""
     dk = c.data["deck"]
-    c.deck = Deck(dk["suits"], dk["ranks"], dk.get("copies", 1), dk.get("points", {}))
-    for r in dk.get("points", {}):
-        if r not in c.deck.ranks:
-            c.problem(("deck", "points", r), f"points given for rank {r}, which is not in deck.ranks")
+    suits, ranks = dk["suits"], dk["ranks"]
+
+    def card_ok(where: tuple, t) -> bool:
+        parts = card_parts(t)
+        if parts is None:
+            c.problem(where, f"{show(t)} is not a card: a rank (2-9, T, J, Q, K, A) then a suit "
+                             "(S, H, D, C), such as QS or TH", value=True)
+            return False
+        r, su = parts
+        if r not in ranks or su not in suits:
+            what = f"rank {r}, which is not in deck.ranks" if r not in ranks else \
+                f"suit {su}, which is not in deck.suits"
+            c.problem(where, f"{t} is of {what} (the ranks' order there gives each card its strength)",
+                      value=True)
+            return False
+        return True
+    cards = [t for i, t in enumerate(dk.get("cards") or []) if card_ok(("deck", "cards", i), t)] \
+        if "cards" in dk else None
+    extra = [t for i, t in enumerate(dk.get("extra") or []) if card_ok(("deck", "extra", i), t)]
+    held = set(cards) if cards is not None else {r + su for su in suits for r in ranks}
+    exclude = []
+    for i, t in enumerate(dk.get("exclude") or []):
+        if card_ok(("deck", "exclude", i), t):
+            if t not in held:
+                c.problem(("deck", "exclude", i), f"{t} is excluded but is not in the deck "
+                                                  f"({'deck.cards' if cards is not None else 'deck.suits x deck.ranks'}"
+                                                  " does not hold it)", value=True)
+            else:
+                exclude.append(t)
+    points = {}
+    for k, val in (dk.get("points") or {}).items():
+        where = ("deck", "points", k, KEY)  # at the key
+        if not isinstance(k, str) or not (k in RANK_LETTERS or k in SUIT_LETTERS or card_parts(k)):
+            c.problem(where, f"points given for {show(k)}, which is not a rank, a suit or a card "
+                             "(e.g. A: 11, H: 1, QS: 13)", value=True)
+        elif k in RANK_LETTERS and k not in ranks:
+            c.problem(where, f"points given for rank {k}, which is not in deck.ranks", value=True)
+        elif k in SUIT_LETTERS and k not in suits:
+            c.problem(where, f"points given for suit {k}, which is not in deck.suits", value=True)
+        else:
+            points[k] = val
+    c.deck = Deck(suits, ranks, dk.get("copies", 1), points, cards, exclude, extra)
+    for k in points:
+        if card_parts(k) and k not in c.deck.card_index:
+            c.problem(("deck", "points", k, KEY), f"points given for the card {k}, which is not in the deck",
+                      value=True)
+    if c.deck.max_copies > MAX_COPIES:
+        c.problem(("deck", "extra") if extra else ("deck", "cards"),
+                  f"the deck holds {c.deck.max_copies} copies of a card: at most {MAX_COPIES}", value=True)
+    if not c.deck.ids:
+        c.problem(("deck",), "the deck holds no card")
     c.players = c.data["players"]
 
 
 # the keys of the deck whose change can make an inherited total or flow wrong
 DECK_KEYS = (("deck", "last_trick"), ("deck", "points"), ("deck", "ranks"), ("deck", "suits"),
-             ("deck", "copies"))
+             ("deck", "copies"), ("deck", "cards"), ("deck", "exclude"), ("deck", "extra"))
 
 
 def where_changed(c: Checks, p: tuple, changed: tuple, message: str) -> None:
@@ -635,22 +692,24 @@ def _load_flow(c: Checks) -> None:
     flow = c.flow = data["flow"]
     per_seat = c.per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
     in_widow = c.widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
-    deck_cards = deck.size * deck.copies
+    deck_cards = len(deck.all_cards)
     if per_seat * players + in_widow != deck_cards:
         where_changed(c, ("flow",), (("players",),) + DECK_KEYS, f"the flow deals {per_seat} cards to each of {players} players"
                              f"{f' and {in_widow} to the widow' if in_widow else ''} "
                              f"({per_seat * players + in_widow}), but the deck has {deck_cards}")
-    trump_mode = c.trump_mode = data["trump"]["mode"]
+    trump_mode = c.trump_mode = (data.get("trump") or {}).get("mode", "none")  # no section: no trump
     steps = c.steps = [s for s in flow if isinstance(s, str)]
     declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
     has_auction = c.has_auction = "auction" in steps
     c.set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
-    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode != "bid" else [])
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none") else [])
     for step in needed:
         if steps.count(step) != 1:
             where = [i for i, s in enumerate(flow) if s == step]
             c.problem(("flow", where[1]) if len(where) > 1 else ("flow",),
-                      f"the flow must have exactly one '{step}' step")
+                      f"the flow must have exactly one '{step}' step"
+                      + (f" (trump.mode is '{trump_mode}'; a game without trump: trump.mode none)"
+                         if step == "trump" and not steps.count(step) else ""))
     for step in ("exchange", "call_partner", "doubling"):
         if steps.count(step) > 1:
             c.problem(("flow", c.step_index(step, 1)), f"the flow may have at most one '{step}' step")

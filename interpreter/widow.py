@@ -1,5 +1,7 @@
 """The widow: the declarer's exchange with it (docs/rules.md §0.5, §304s), or a widow set
-aside. The flow's widow checked (`load`), the phase (`Exchange`) and its rulebook words.
+aside, and whom the points of its cards set aside count for (``points_to``: the declarer,
+the winner of the last trick, or nobody). The flow's widow checked (`load`), the phase
+(`Exchange`) and its rulebook words.
 """
 
 from __future__ import annotations
@@ -22,14 +24,32 @@ def load(c) -> dict:
     if c.widow and "exchange" not in steps and not c.set_aside:
         c.problem(("flow",), "a widow needs an 'exchange' step, where the declarer takes it (else its "
                              "points would count for nobody), or `set_aside: true` (its points then "
-                             "count for the declarer)")
-    return dict(widow_size=c.widow, widow_set_aside=c.set_aside)
+                             "count as `points_to` says: the declarer by default)")
+    points_to = next((s["points_to"] for s in flow if isinstance(s, dict) and "points_to" in s), "declarer")
+    return dict(widow_size=c.widow, widow_set_aside=c.set_aside, widow_points_to=points_to)
+
+
+# the words of ``points_to``: whom the widow's cards set aside count for
+POINTS_TO_WORDS = {"declarer": "the declarer", "last_trick": "the winner of the last trick",
+                   "nobody": "nobody"}
+
+
+def points_to(s) -> int:
+    """The seat the points of the widow's cards set aside count for in the finished deal
+    ``s`` (``Variant.widow_points_to``): the declarer, the winner of the last trick, or
+    -1 (nobody; also a deal without a declarer, or without tricks, for those)."""
+    to = s.v.widow_points_to
+    if to == "declarer":
+        return s.declarer
+    if to == "last_trick" and s.tricks:
+        return s.tricks[-1][2]
+    return -1
 
 
 class Exchange(Phase):
     """The declarer's exchange with the widow (docs/rules.md §0.5, §304s): take cards, put
     as many back, then ``done``; what is left of the widow and the discards are set
-    aside and count for the declarer."""
+    aside and count as ``points_to`` says (the declarer by default)."""
 
     name = "exchange"
 
@@ -64,9 +84,12 @@ class Exchange(Phase):
 
 # flow step -> its words in the rulebook's Deal section (``widow`` a `widow: N` step)
 STEP_WORDS = {"widow": lambda v, step: f"deal {step['widow']} cards face down to the widow"
-                                       + (", which is set aside unseen: its points count for the declarer"
-                                          if step.get("set_aside") else ""),
-              "exchange": lambda v, step: "the declarer exchanges with the widow"}
+                                       + (", which is set aside unseen: its points count for "
+                                          + POINTS_TO_WORDS[v.widow_points_to] if step.get("set_aside") else ""),
+              "exchange": lambda v, step: "the declarer exchanges with the widow"
+                                          + ("" if v.widow_points_to == "declarer" else
+                                             "; the points of the cards he sets aside count for "
+                                             + POINTS_TO_WORDS[v.widow_points_to])}
 
 
 # flow step -> its phase (one handler serves every deal)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from itertools import product
 
 from .registry import ArenaAgent, get
@@ -54,8 +55,12 @@ class HeuristicBot:
         self.players = int(d.get("players") or 4)
         self.partnership = d.get("partnership") or "fixed"
         self.strength = {r: len(self.ranks) - i for i, r in enumerate(self.ranks)}  # higher wins
-        cards = [r + s for s, r in product(self.suits, self.ranks)]
-        self.deck_cards = cards * self.copies
+        # the deck's cards, copies included (docs/authoring.md, "The deck": suits x ranks
+        # or `cards`, `copies` times, less `exclude`, plus `extra`)
+        cards = deck.get("cards") or [r + s for s, r in product(self.suits, self.ranks)]
+        left_out = set(deck.get("exclude") or ())
+        self.deck_cards = [c for c in cards * self.copies if c not in left_out] + list(deck.get("extra") or ())
+        self.held = Counter(self.deck_cards)  # card text -> copies in the deck
         self.total = deck.get("total") or sum(self.pts(c) for c in self.deck_cards) or 1
         per_seat = 0
         for step in d.get("flow") or []:
@@ -70,8 +75,10 @@ class HeuristicBot:
 
     # -- cards ------------------------------------------------------------------------
     def pts(self, card: str) -> float:
-        """Card points of a card text ("JS" -> 3 in 29)."""
-        return self.points.get(card[:-1], 0)
+        """Card points of a card text ("JS" -> 3 in 29): its own value, else its suit's,
+        else its rank's (docs/authoring.md, "The deck")."""
+        p = self.points
+        return p.get(card, p.get(card[-1], p.get(card[:-1], 0)))
 
     def st(self, card: str) -> int:
         """Strength of a card within its suit: higher wins (from deck.ranks)."""
@@ -108,7 +115,8 @@ class HeuristicBot:
         """Rough chance that ``card`` takes a trick, from the higher cards of its suit
         that the hand does not hold."""
         s = self.suit(card)
-        higher = sum(self.copies - hand.count(r + s) for r in self.ranks if self.strength[r] > self.st(card))
+        higher = sum(self.held[r + s] - hand.count(r + s) for r in self.ranks
+                     if self.strength[r] > self.st(card) and r + s in self.held)
         if trump is not None and s == trump:
             p = [0.95, 0.75, 0.5, 0.35][higher] if higher < 4 else 0.2
             if sum(1 for c in hand if self.suit(c) == trump) >= 4:

@@ -217,7 +217,7 @@ def rebuild(v, obs: dict, rng: random.Random, tries: int = 40, repairs: int = 20
         widow_known = list(my_takes) + [parse(c) for c in (obs.get("widow") or [])]
         if obs.get("set_aside"):
             widow_known += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(my_discards)).elements())
-    pool = Counter({c: deck.copies for c in range(deck.size)})
+    pool = Counter({c: deck.count[c] for c in deck.ids})
     for t in range(n):
         pool -= Counter(known[t])
     pool -= Counter(fixed.values())

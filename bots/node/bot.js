@@ -81,7 +81,8 @@ function decide(observation, legalActions, game) {
   const ranks = (deck.ranks || ['J', '9', 'A', 'T', 'K', 'Q', '8', '7']).map(String);
   const points = deck.points || {};
   const strength = (card) => ranks.length - ranks.indexOf(card.slice(0, -1));
-  const value = (card) => points[card.slice(0, -1)] || 0;
+  // a card's own points, else its suit's, else its rank's (docs/authoring.md, "The deck")
+  const value = (card) => points[card] ?? points[card.slice(-1)] ?? points[card.slice(0, -1)] ?? 0;
   const cheapest = (cards) => cards.slice().sort((a, b) => value(a) - value(b) || strength(a) - strength(b))[0];
 
   const trick = observation.trick || [];

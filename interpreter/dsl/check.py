@@ -650,6 +650,9 @@ class Checker:
             return T("const", names.DECLARATION, self.declarations[self.declarations.index(text)])
         if text in self.answers:
             return T("const", names.ANSWER, self.answers[self.answers.index(text)])
+        if not deck.whole and text in deck.text:
+            raise DSLError(f"\"{text}\" is not a card of this deck (its suit and rank are, but the "
+                           "deck leaves the card out)", *_pos(node))
         raise DSLError(f"\"{text}\" is not a suit, rank or card of this deck"
                        f" (suits {' '.join(deck.suits)}, ranks {' '.join(deck.ranks)})", *_pos(node))
 

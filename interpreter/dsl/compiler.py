@@ -53,11 +53,11 @@ class Compiler(Checker):
 
     def build_play_step(self, plain_play: bool, apply_id, card_played, end_trick, actions,
                         plain_trump: bool = False, tricks: int = 0, last_trick: int = 0,
-                        after_trick=None) -> Compiled:
+                        after_trick=None, after_card=None) -> Compiled:
         """`fastpath.FastPath.build_play_step`: ``State.apply_id`` with the play of a card
         written out. Called after ``build_play_legal()``."""
         return self._fast.build_play_step(plain_play, apply_id, card_played, end_trick, actions,
-                                          plain_trump, tricks, last_trick, after_trick)
+                                          plain_trump, tricks, last_trick, after_trick, after_card)
 
     def build_auction_legal(self, may_pass: str, may_bid: str, may_equal, may_double, may_redouble,
                             numbers, pass_id: int, double_id: int, redouble_id: int) -> Compiled:

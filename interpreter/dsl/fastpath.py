@@ -28,7 +28,8 @@ _PLAY_ATTRIBUTES = frozenset({"question", "to_act", "trump_card", "declarer", "h
 # the play step's own names and the State fields it reads or sets (FastPath.build_play_step)
 _STEP_NAMES = frozenset({"i", "seat", "_legal", "_trick", "_apply_id", "_card_played", "_end_trick",
                          "_ACTIONS", "_SUIT_OF", "_seats", "_keys", "winner", "_points", "_done", "_side",
-                         "_list", "_map", "_max", "_sum", "_tuple", "_after_trick", "_TRICK_KEYS", "_POINT_OF"})
+                         "_list", "_map", "_max", "_sum", "_tuple", "_after_trick", "_TRICK_KEYS", "_POINT_OF",
+                         "_after_card"})
 _STEP_NODES = (ast.Expr, ast.Tuple)
 _STEP_ATTRIBUTES = frozenset({"_legal", "_legal_actions", "history", "append", "remove", "trick_cards",
                               "led", "trick_seats", "_active", "_next", "__getitem__", "index", "tricks_done",
@@ -115,7 +116,7 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
 
     def build_play_step(self, plain_play: bool, apply_id, card_played, end_trick, actions,
                         plain_trump: bool = False, tricks: int = 0, last_trick: int = 0,
-                        after_trick=None) -> Compiled:
+                        after_trick=None, after_card=None) -> Compiled:
         """``State.apply_id`` for a variant, ``f(s, i)``, with the play of a card written
         out and the next seat's legal plays made at once by `build_play_legal`'s body (its
         ``return X`` become ``s._legal = X``): the hot path of playouts and search, one
@@ -129,7 +130,8 @@ if s.trump_card >= 0 and me == s.declarer and not s.hands[me]:
         (`Variant.plain_trump`: the deck's table ranks the cards, docs/rules.md §0.4) written
         out as it does: ``tricks`` a deal, ``last_trick`` points for the last, the
         ``play.after_trick`` rule ``after_trick`` (or None); the next leader's legal plays
-        are then made at once too. The template is this module's text; the rules' part
+        are then made at once too. The ``play.after_card`` rule ``after_card`` (or None)
+        is asked once the card is in the trick, before the next seat's legal plays. The template is this module's text; the rules' part
         is the checked body."""
         legal = []
         for st in self.play_legal_body:
@@ -149,6 +151,7 @@ if not _trick:
     s.led = _SUIT_OF[i]
 _trick.append(i)
 s.trick_seats.append(seat)
+{"_after_card(s, seat, None, None)" if after_card is not None else ""}
 if len(_trick) < s._active:
     s.to_act = s._next[seat]
     LEGAL""", SIZE=names.const(len(self.deck.suit_of)))
@@ -191,7 +194,7 @@ LEGAL""", TRICKS=names.const(tricks))
                                       _PLAY_ATTRIBUTES | _STEP_ATTRIBUTES, params=("s", "i"),
                                       _answers=answers, _sorted_set=sorted_set, _apply_id=apply_id,
                                       _card_played=card_played, _end_trick=end_trick, _ACTIONS=tuple(actions),
-                                      **helpers)
+                                      _after_card=after_card, **helpers)
 
     def build_auction_legal(self, may_pass: str, may_bid: str, may_equal, may_double, may_redouble,
                             numbers, pass_id: int, double_id: int, redouble_id: int) -> Compiled:

@@ -326,6 +326,12 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
                hook_words="in a declaration's effect",
                set_words=lambda v: ("the deal goes on without a contract" if v == "nobody" else
                                     f"{v} takes over the contract: he is the declarer from now on")),
+    # trump set by the rules (docs/authoring.md, "No trump, or trump set in play"): public
+    Assignable("trump", SUIT, ("public_trump",), None, lambda c, i: field("public_trump", store=True), None,
+               lambda i: "trump", "set trump, e.g. `trump = suit(played(winner))` in "
+               "`play.after_trick`: every seat then knows it; `trump = none` (or a no-trump "
+               "denomination) leaves no trump. Only with `trump.mode` open, bid or none",
+               "trump = suit"),
     # seats sitting out a deal (docs/authoring.md, "Flow"): set at the flow's `declare` step
     Assignable("sits_out", BOOL, ("out",), SEAT, lambda c, i: sub(field("out"), i, store=True),
                lambda c: const(c.players), lambda i: f"{i} sits out the deal",
@@ -531,6 +537,7 @@ ME = {
     "play.counts_as_trump": "the player of the card: who played it to the trick, or who "
                             "would play it (`higher(...)`)",
     "play.after_trick": "the seat that won the trick (also `winner`)",
+    "play.after_card": "the player of the card just played (`played(me)` is the card)",
     "scoring.made": "the declarer",
     "scoring.effect": "the declarer",
     "match.ends": "`none` (the match is about every seat)",

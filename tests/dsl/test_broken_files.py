@@ -376,7 +376,7 @@ def test_null_removing_a_required_section_points_at_the_null(tmp_path):
 
 def test_bad_key_name_points_at_the_key_in_the_child(tmp_path):
     p = write(tmp_path, HEAD + "deck:\n  points: {J: 3, Z: 1}\n")
-    check(p, 4, 18, 'deck.points.Z: "Z" is not one of')
+    check(p, 4, 18, 'points given for "Z", which is not a rank, a suit or a card')
 
 
 def test_unquoted_rank_gets_a_hint(tmp_path):

@@ -26,7 +26,8 @@ def test_guide_example_loads_and_plays(tmp_path, i):
     while not st.is_terminal:
         st.apply(st.legal_actions()[0])
         n += 1
-    assert n > v.tricks * v.players
+    # every card is played, after the calls of the auction and trump where there are
+    assert n >= v.tricks * v.players
 
 
 def test_guide_option_example_changes_the_match_end(tmp_path):

@@ -145,6 +145,9 @@ BASES = {name: (VARIANTS / name).read_text() for name in
           "court-piece.yaml", "house/29-single-hand.yaml")}
 # each player for himself, a contract that changes hands (docs/authoring.md's worked example)
 BASES["three-hand-alone.yaml"] = (ROOT / "docs" / "examples" / "three-hand-alone.yaml").read_text()
+# the guide's worked example: a deck less named cards, points per suit and card, no trump,
+# trump set by an effect in play
+BASES["queen-hunt.yaml"] = (ROOT / "docs" / "examples" / "queen-hunt.yaml").read_text()
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
@@ -427,6 +430,8 @@ def statement(draw, hook: str, depth: int):
     op = draw(st.sampled_from(["=", "+=", "-="]))
     if c == 2:  # allowed only at the flow's declare step: elsewhere a located error
         return f"sits_out[{e(draw(st.sampled_from(['seat', 'seat', 'number'])), 1)}] = {e('condition')}"
+    if c == 4:  # trump set in play (29's trump is open); `+=` or a number: located errors
+        return f"trump {draw(st.sampled_from(['=', '=', '+=']))} {e(draw(st.sampled_from(['suit', 'suit', 'number'])))}"
     if c % 2:
         return f"target {op} {e('number')}"
     idx = e(draw(st.sampled_from(["side", "side", "seat", "number"])), 1)
@@ -716,3 +721,55 @@ def test_variables_files(text):
             assert 0 <= m.dealer < v.players
         again = replay(m.record())
         assert replay_json(again) == replay_json(m)
+
+
+# -- (d) decks: cards one by one, less named cards, extra cards, points per rank, suit, card -----
+# Every combination must load (then play a deal) or be refused with located problems; the
+# flow deals whatever the deck holds when it divides among the three players.
+DECK_HEAD = f"extends: {ROOT / 'docs' / 'examples' / 'queen-hunt.yaml'}\nname: fuzz-deck\n"
+VALID_CARDS = [r + s for s in "SHDC" for r in "AKQJT987"]
+CARD_TEXTS = VALID_CARDS * 4 + ["6S", "2H", "XY", "10H", "Q", "S", '""']   # mostly cards
+POINT_KEYS = ["A", "K", "Q", "7", "S", "H", "C", "QS", "7C", "AH"] * 3 + ["2", "6S", "Z", "10"]
+
+
+@st.composite
+def deck_file(draw):
+    from collections import Counter
+    lines = [DECK_HEAD.rstrip("\n"), "deck:", "  total: null"]
+    held = Counter(VALID_CARDS)
+    if draw(st.booleans()):
+        cards = draw(st.lists(st.sampled_from(CARD_TEXTS), min_size=3, max_size=40))
+        lines.append(f"  cards: [{', '.join(cards)}]")
+        held = Counter(c for c in cards if c in VALID_CARDS)
+    exclude = draw(st.lists(st.sampled_from(CARD_TEXTS), max_size=6, unique=draw(st.booleans())))
+    lines.append(f"  exclude: [{', '.join(exclude)}]")
+    for c in set(exclude):
+        held.pop(c, None)
+    extra = draw(st.lists(st.sampled_from(CARD_TEXTS), max_size=6))
+    if extra:
+        lines.append(f"  extra: [{', '.join(extra)}]")
+    held.update(c for c in extra if c in VALID_CARDS)
+    points = draw(st.dictionaries(st.sampled_from(POINT_KEYS), st.integers(0, 20), max_size=6))
+    points.update({k: "null" for k in ("QS", "H") if k not in points})   # the base's points removed
+    lines.append("  points: {" + ", ".join(f'"{k}": {x}' for k, x in points.items()) + "}")
+    size = sum(held.values())
+    deal = [size // 3] if size % 3 == 0 and size else [max(1, size // 3)]
+    widow = [] if size % 3 == 0 or size < 3 else [f"  - widow: {size % 3}", "    set_aside: true"]
+    if widow and draw(st.booleans()):   # whom its points count for (a wrong word: located)
+        widow.append(f"    points_to: {draw(st.sampled_from(['declarer', 'last_trick', 'nobody', 'winner']))}")
+    if draw(st.integers(0, 9)) == 9:
+        deal, widow = [draw(st.integers(1, 12))], []   # a deal that may not divide the deck
+    lines += ["flow:", f"  - deal: {deal}"] + widow + ["  - play"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=150 * SCALE)
+@given(text=deck_file())
+def test_deck_files(text):
+    with time_guard():
+        v, problems = load_and_play(write_tmp(text, "deck.yaml"), text)
+        event("loaded" if v is not None else "rejected")
+        if v is not None:
+            assert len(v.deck.all_cards) == v.players * v.tricks + v.widow_size
+            assert v.total == v.deck.total_points() + v.last_trick

@@ -65,7 +65,7 @@ def test_a_total_an_inherited_value_no_longer_matches_is_at_the_childs_line(tmp_
     (pr,) = e.value.problems
     assert (pr.file, pr.line, pr.column) == (str(p), 4, 15)
     # 29: J 3, 9 2, A 1, T 1 in four suits = 28, and no last-trick point now
-    assert pr.message.startswith("the deck's points add up to 28 = 28, not 29 (with `deck.total` "
+    assert pr.message.startswith("the deck's points add up to 28, not 29 (with `deck.total` "
                                  f"inherited from {ROOT / 'variants' / '29.yaml'}:")
 
 
@@ -91,8 +91,8 @@ def test_suggestions_are_of_the_wanted_type(tmp_path, rule, message):
 
 
 @pytest.mark.parametrize("effect, message", [
-    ("trump = 1", "'trump' is a name of the engine: it cannot be assigned (assignable here: score, side, "
-                  "target); to name a value of your own, choose another name"),
+    ("bid = 1", "'bid' is a name of the engine: it cannot be assigned (assignable here: score, side, "
+                "target, trump); to name a value of your own, choose another name"),
     ("declarer = me", "'declarer' can be assigned only in a declaration's effect"),
 ])
 def test_an_engine_name_says_it_cannot_be_assigned(tmp_path, effect, message):

@@ -58,5 +58,5 @@ def test_the_compiler_keeps_the_signatures_the_loader_calls():
                                "numbers, pass_id: 'int', double_id: 'int', redouble_id: 'int') -> 'Compiled'",
         "build_play_step": "(self, plain_play: 'bool', apply_id, card_played, end_trick, actions, "
                            "plain_trump: 'bool' = False, tricks: 'int' = 0, last_trick: 'int' = 0, "
-                           "after_trick=None) -> 'Compiled'",
+                           "after_trick=None, after_card=None) -> 'Compiled'",
     }

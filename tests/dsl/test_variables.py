@@ -397,7 +397,7 @@ BROKEN = {
         "to keep a value, declare a variable under `variables:`"),
     "an undeclared variable added to": (
         STAKE.replace("stake = 1 if made else stake + 1", "pot += 1"), 13, 5,
-        "scoring.effect: cannot assign to 'pot' (assignable: score, side, target, stake; "
+        "scoring.effect: cannot assign to 'pot' (assignable: score, side, target, trump, stake; "
         "declare a variable under `variables:`"),
     "a value of the wrong type": (
         STAKE.replace("stake = 1 if made else stake + 1", "stake = made"), 13, 13,

@@ -31,9 +31,15 @@ from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservati
 
 pytestmark = pytest.mark.slow  # about a minute in all
 
-# the shipped variants, and the worked example of docs/authoring.md that no shipped one is
-# like (each player for himself, a contract that changes hands)
+# the shipped variants, and the worked examples of docs/authoring.md that no shipped one is
+# like: each player for himself, a contract that changes hands
 VARIANTS = shipped_variants() + [str(ROOT / "docs" / "examples" / "three-hand-alone.yaml")]
+# a deck less named cards, points per suit and card, no trump, trump set by an effect in
+# play; and a test variant built on it whose cards are held in different numbers (two
+# copies of each ace) with a widow whose points count for the last trick's winner; every
+# property below but the trick oracle's, which knows no trump set by an effect
+EXAMPLES = [str(ROOT / "docs" / "examples" / "queen-hunt.yaml"),
+            str(ROOT / "tests" / "variants" / "mixed-copies.yaml")]
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large,
                                                        HealthCheck.filter_too_much])
@@ -102,7 +108,7 @@ def run_deals(name, seed, data, check=None, at_end=None, extra=0):
 
 
 # -- 1. never stuck -----------------------------------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_never_stuck(name, seed, data):
@@ -121,7 +127,7 @@ def test_never_stuck(name, seed, data):
 
 
 # -- 2. cards conserved -------------------------------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_cards_conserved(name, seed, data):
@@ -148,7 +154,7 @@ def check_points(st):
         f"declarer's side has {st.side_points[st.side[st.declarer]]} points, expected {decl_side_pts}")
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_points_add_up(name, seed, data):
@@ -164,7 +170,7 @@ def test_trick_winners(name, seed, data):
 
 
 # -- 5. legal actions ordered per §0.10 ------------------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(60), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_legal_actions_order(name, seed, data):
@@ -182,7 +188,7 @@ def play_match(v, seed, rng_seed, max_deals):
     return m
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(12), **SETTINGS)
 @given(seed=seeds, rng_seed=seeds, max_deals=hs.integers(1, 30))
 def test_records_replay(name, seed, rng_seed, max_deals):
@@ -225,7 +231,7 @@ def fingerprint(st):
     }, sort_keys=True, default=list)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(40), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_copy_is_independent(name, seed, data):
@@ -249,7 +255,7 @@ def check_json_views(st):
                                                     ensure_ascii=False), (report(st), s)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(20), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_observation_json_is_the_observations_text(name, seed, data):
@@ -265,7 +271,7 @@ def test_observation_json_is_the_observations_text(name, seed, data):
 
 
 # -- 8. observation invariance under re-dealing the unseen cards ----------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(50), **SETTINGS)
 @given(seed=seeds, data=hs.data(), rseed=seeds)
 def test_observation_invariance(name, seed, data, rseed):
@@ -327,7 +333,7 @@ def negative_control(st, rd, me, rng):
 
 
 # -- the DSL's beats() is the engine's trick order --------------------------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(20), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_beats_agrees_with_the_trick_winner(name, seed, data):
@@ -347,7 +353,7 @@ def test_beats_agrees_with_the_trick_winner(name, seed, data):
 
 
 # -- the generated auction step is the rules asked one by one -----------------------------
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(30), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_generated_auction_legal_is_the_rules(name, seed, data):
@@ -390,7 +396,7 @@ def play_legal_by_rules(s) -> list[int]:
     return out + cards
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", VARIANTS + EXAMPLES)
 @settings(max_examples=examples(30), **SETTINGS)
 @given(seed=seeds, data=hs.data())
 def test_generated_play_legal_is_the_rules(name, seed, data):

@@ -43,6 +43,7 @@ def folder(tmp_path_factory):
         pytest.skip("no taash console script next to the interpreter")
     (d / ".venv").symlink_to(venv)
     (d / "variants").symlink_to(ROOT / "variants")
+    (d / "docs").symlink_to(ROOT / "docs")
     return d
 
 
@@ -78,10 +79,18 @@ def test_every_use_command_runs_as_written(folder):
 def test_the_house_rule_example_runs_as_written(folder):
     yaml_block = next(b for b in HOUSE if b.startswith('extends: "29"'))
     (folder / "my-29.yaml").write_text(yaml_block)
-    (line,) = [c for b in HOUSE for c in commands(b)]
+    line, _new_game = [c for b in HOUSE for c in commands(b)]
     r = run(line, folder)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("my-29.yaml: ok\n")
+
+
+def test_the_new_game_example_runs_as_written(folder):
+    """The guide's worked example, a new game: 32 cards less two, 21 points."""
+    _house, line = [c for b in HOUSE for c in commands(b)]
+    r = run(line, folder)
+    assert r.returncode == 0, r.stderr
+    assert "30 cards:" in r.stdout and "21 points in all" in r.stdout
 
 
 def test_simulate_with_a_bot_per_seat():

@@ -227,12 +227,12 @@ def check_conservation(st: State) -> None:
         whole.update(st.hands[s])
         whole.update(played[s])
         whole.update(dealt - have)  # not dealt yet
-        if deck.copies == 1:  # no card both in a hand and on the table
+        if deck.max_copies == 1:  # no card both in a hand and on the table
             assert not set(st.hands[s]) & set(c for p in played for c in p)
     if st.trump_card >= 0:
         assert st.declarer >= 0
         whole[st.trump_card] += 1
-        assert deck.copies > 1 or all(st.trump_card not in h for h in st.hands)
+        assert deck.max_copies > 1 or all(st.trump_card not in h for h in st.hands)
     widow_left = Counter(st.widow)
     widow_left.subtract(deck.parse(c) for _t, c in facts.taken)
     assert all(x >= 0 for x in widow_left.values()), "a card taken that is not in the widow"
@@ -335,7 +335,10 @@ def check_tricks(st: State) -> None:
 
 # -- points (property 3) ----------------------------------------------------------------
 def card_points(v, card: str) -> int:
-    return (v.data["deck"].get("points") or {}).get(card[0], 0)
+    """A card's points as the file gives them: its own value, else its suit's, else its
+    rank's (docs/authoring.md, "The deck")."""
+    pts = v.data["deck"].get("points") or {}
+    return pts.get(card, pts.get(card[1], pts.get(card[0], 0)))
 
 
 def oracle_points(st: State):
@@ -372,8 +375,14 @@ def oracle_points(st: State):
                 on_decl_side.discard(partner)
     aside = facts.set_aside([text[c] for c in st.widow]) if st.widow else Counter()
     extra = sum(card_points(v, c) * k for c, k in aside.items())
-    seat_pts[decl] += extra
-    decl_pts += extra
+    # the widow's `points_to` (docs/authoring.md): the declarer, the last trick's winner, nobody
+    to = next((step.get("points_to") for step in v.data["flow"]
+               if isinstance(step, dict) and "widow" in step), None) or "declarer"
+    taker = decl if to == "declarer" else st.tricks[-1][2] if to == "last_trick" else None
+    if taker is not None:
+        seat_pts[taker] += extra
+        if taker in on_decl_side:
+            decl_pts += extra
     return seat_pts, decl_pts
 
 
