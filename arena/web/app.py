@@ -50,15 +50,16 @@ def environment():
 
 
 def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
-             watch_token: str | None = None) -> web.Application:
+             watch_token: str | None = None, tls=None) -> web.Application:
     """The application over ``site``; ``arena`` (host:port): follow its live games, a
     page getting the states changed in each ``batch_s`` seconds as one message;
-    ``watch_token``: the token of an arena served with --private-watch."""
+    ``watch_token``: the token of an arena served with --private-watch; ``tls``: how to
+    reach the arena (a tls.Client; None: plaintext)."""
     env = environment()
     app = web.Application()
     hub = None
     if arena:
-        hub = LiveHub(arena, token=watch_token)
+        hub = LiveHub(arena, token=watch_token, tls=tls)
 
         async def start(app):
             hub.start()
@@ -207,10 +208,10 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
 
 
 def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | None = None,
-          print_fn=print, watch_token: str | None = None) -> None:
+          print_fn=print, watch_token: str | None = None, tls=None) -> None:
     """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``.
     Raises OSError if ``host:port`` cannot be bound (in use, no such address)."""
-    app = make_app(site, arena, watch_token=watch_token)
+    app = make_app(site, arena, watch_token=watch_token, tls=tls)
 
     async def main():
         runner = web.AppRunner(app)
