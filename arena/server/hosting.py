@@ -264,14 +264,10 @@ class Arena:
         self._conn_changed.set()
         self._conn_changed = asyncio.Event()
 
-    def streams_of(self, token: str) -> int:
-        """The streams open with ``token`` (at most `max_streams`: wire.py refuses more)."""
-        n = 0
-        for conns in self.conns.values():
-            for c in conns:
-                if c.alive and c.token == token:
-                    n += 1
-        return n
+    def streams_of(self, bot: str, token: str) -> int:
+        """The streams of ``bot`` open with ``token`` (at most `max_streams`: wire.py
+        refuses more)."""
+        return sum(1 for c in self.conns.get(bot, ()) if c.alive and c.token == token)
 
     def _resume(self, conn: Connection) -> None:
         """Give ``conn`` the seats its bot holds in running games that have no live
@@ -309,13 +305,17 @@ class Arena:
 
     def check_tokens(self) -> None:
         """Close every stream whose token no longer belongs to its bot (re-issued or
-        revoked in the store): status UNAUTHENTICATED; its seats are away."""
+        revoked in the store): status UNAUTHENTICATED; its seats are away. The
+        budgets of tokens that no longer hold are forgotten."""
         for conns in list(self.conns.values()):
             for conn in list(conns):
                 if conn.alive and self.store.bot_for_token(conn.token) != conn.bot:
                     self.close(conn, "UNAUTHENTICATED",
                                f"the token of bot {conn.bot!r} was re-issued or revoked: this stream is "
                                "closed (connect again with the new token)")
+        for token in list(self.budgets):
+            if self.store.bot_for_token(token) is None:
+                del self.budgets[token]
 
     def disconnect(self, conn: Connection, how: int, message: str | None = None) -> None:
         """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it), V.CRASHED or

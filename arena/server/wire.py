@@ -321,7 +321,7 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name!r}")
         arena = self.arena
-        if arena.streams_of(tok) >= arena.max_streams:
+        if arena.streams_of(bot, tok) >= arena.max_streams:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
                                 "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
