@@ -170,7 +170,6 @@ class LiveHub:
                 sub.wake.set()
 
     async def _run(self) -> None:
-        import grpc
         while True:
             try:
                 async with aio_channel(self.addr, self.tls,
