@@ -296,10 +296,12 @@ class Arena:
         """The arena ends a stream (a re-issued or revoked token, past its message budget):
         its seats go through the disconnect path at once (verdict CLOSED_BY_ARENA, then
         away), and the wire ends the call with ``status`` (a grpc.StatusCode name) and
-        ``message``."""
+        ``message``, after a CLOSED_BY_ARENA verdict of seat -1 with the same message on
+        the stream itself (the reason in the stream, for a client that loses the status)."""
         if not conn.alive:
             return
         log.warning("bot %s: stream closed by the arena (%s): %s", conn.bot, conn.peer, message)
+        self._send_verdict(conn, pb.Verdict(kind=V.CLOSED_BY_ARENA, seat=-1, message=message))
         self.disconnect(conn, V.CLOSED_BY_ARENA, message)
         conn.queue.put_nowait(Closed(status, message))
 

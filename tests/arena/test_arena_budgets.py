@@ -81,6 +81,8 @@ def test_hellos_that_toggle_batching_spend_the_stream_budget(server):
     assert "too many messages on this stream" in got["details"]
     assert f"more than {STREAM_BURST} at once or {STREAM_RATE:g} a second" in got["details"]
     assert got["sent"] > STREAM_BURST
+    # the reason is in the stream too, as a verdict of no seat, before the status
+    assert got["verdicts"] == [["CLOSED_BY_ARENA", got["details"]]]
 
 
 def test_the_token_budget_is_shared_by_its_streams(server):
@@ -107,6 +109,7 @@ def test_a_flooder_sees_resource_exhausted(server, run):
     assert got["code"] == "RESOURCE_EXHAUSTED", got
     assert "too many messages on this stream" in got["details"]
     assert got["write_error"] in (None, "finished")
+    assert got["last_verdict"] == ["CLOSED_BY_ARENA", got["details"]]
 
 
 def test_a_bot_late_on_every_request_keeps_its_connection(server):

@@ -10,11 +10,12 @@ object on stdout (docs/protocol.md, "Limits"):
 - ``churn``: opens and closes N streams, 4 at a time (each until its Welcome), for the
   arena's memory after many streams. Prints {"opened": N}.
 - ``hello``: on one stream, sends N hellos that toggle batching, as fast as it can, then
-  reads to the end. Prints {"sent", "welcome", "code", "details"}.
+  reads to the end. Prints {"sent", "welcome", "code", "details", "verdicts": [[kind, message]]}.
 - ``shared``: opens 4 streams and sends N hellos on each, in turn, as fast as it can.
   Prints {"ended": [{"code", "details"} of each stream]}.
 - ``flood``: on one stream, writes N empty BotMessages with ``call.write`` (not through a
-  request iterator), then reads to the end. Prints {"sent", "write_error", "code", "details"}.
+  request iterator), then reads to the end. Prints {"sent", "write_error", "code", "details",
+  "last_verdict": [kind, message]}.
 - ``late``: plays honestly, but answers every request MS milliseconds after it came (the
   first legal action), until the arena ends its games or the stream ends. Prints
   {"connections", "answered", "verdicts": {kind: count}, "ended": [status codes]}.
@@ -50,13 +51,16 @@ async def _first(call) -> dict:
     return {"welcome": msg.welcome.bot}
 
 
-async def _end(call) -> tuple[str, str]:
-    """Read ``call`` to its end; its status code name and details."""
+async def _end(call, verdicts: list | None = None) -> tuple[str, str]:
+    """Read ``call`` to its end; its status code name and details. ``verdicts`` gets
+    (kind name, message) of each verdict read on the way."""
     try:
         while True:
             msg = await call.read()
             if msg is grpc.aio.EOF:
                 break
+            if verdicts is not None and msg.WhichOneof("msg") == "verdict":
+                verdicts.append((pb.Verdict.Kind.Name(msg.verdict.kind), msg.verdict.message))
     except grpc.aio.AioRpcError as e:
         return e.code().name, e.details()
     return (await call.code()).name, await call.details()
@@ -107,8 +111,10 @@ async def hello(args) -> dict:
             pass
         else:
             await call.done_writing()
-        code, details = await _end(call)
-        return {"sent": sent, "welcome": first.get("welcome"), "code": code, "details": details}
+        verdicts = []
+        code, details = await _end(call, verdicts)
+        return {"sent": sent, "welcome": first.get("welcome"), "code": code, "details": details,
+                "verdicts": verdicts}
 
 
 async def shared(args) -> dict:
@@ -144,8 +150,9 @@ async def flood(args) -> dict:
             error = e.code().name
         except asyncio.InvalidStateError:
             error = "finished"
-        code, details = await _end(call)
-        return {"sent": sent, "write_error": error, "code": code, "details": details}
+        verdicts = []
+        code, details = await _end(call, verdicts)
+        return {"sent": sent, "write_error": error, "code": code, "details": details, "last_verdict": verdicts[-1]}
 
 
 async def late(args) -> dict:
