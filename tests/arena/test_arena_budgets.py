@@ -144,3 +144,30 @@ def test_a_bot_late_on_every_request_keeps_its_connection(server):
     assert kinds == {"TIMEOUT", "LATE_ANSWER"}
     assert "CLOSED_BY_ARENA" not in got["verdicts"] and "DISCONNECTED" not in got["verdicts"]
     assert got["verdicts"]["LATE_ANSWER"] >= got["verdicts"]["TIMEOUT"] - games > 1000
+
+
+def test_an_unread_stream_in_many_games_costs_the_honest_bots_nothing(server):
+    # a bot that never reads its stream, seated in 30 games at once beside a heuristic
+    # bot: its own seats time out; the honest bot, however slowed, keeps its connection
+    # (such load once cut an honest bot for its late answers, in one run of three)
+    server.bot("heuristic", "honest", server.token("honest"))
+    p = subprocess.Popen([*HOSTILE, "unread", "--server", server.addr, "--token", server.token("deaf"),
+                          "--ms", "600000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=env(), cwd=ROOT)
+    server.procs.append(p)
+    server.wait_connected(["honest", "deaf"])
+    games = 30
+    req = apb.MatchRequest(variant="28", bots=["honest", "deaf", "honest", "deaf"], matches=games, parallel=games,
+                           seed=21, max_deals=1, time_control=pb.TimeControl(move_ms=200, bank_ms=0, grace_ms=1000))
+    with grpc.insecure_channel(server.addr) as ch:
+        ups = arena_pb2_grpc.ArenaStub(ch).RunMatches(req, metadata=[("authorization", f"Bearer {server.admin}")],
+                                                      timeout=600)
+        results = [u.game for u in ups if u.WhichOneof("update") == "game"]
+    assert len(results) == games and all(r.error == "" and r.deals == 1 for r in results)
+    for r in results:
+        counts = record(r.record)["arena"]["fault_counts"]
+        # the honest bot, slowed by the load, may be late: that is a verdict, not a disconnect
+        assert set(counts[0]) | set(counts[2]) <= {"TIMEOUT", "LATE_ANSWER"}, counts
+        assert set(counts[1]) <= {"TIMEOUT", "ABSENT", "CRASHED"}, counts
+    log = server.logtext()
+    assert log.count("bot honest connected") == 1 and "bot honest lost" not in log   # never cut

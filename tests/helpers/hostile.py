@@ -16,6 +16,8 @@ object on stdout (docs/protocol.md, "Limits"):
 - ``flood``: on one stream, writes N empty BotMessages with ``call.write`` (not through a
   request iterator), then reads to the end. Prints {"sent", "write_error", "code", "details",
   "last_verdict": [kind, message]}.
+- ``unread``: opens one stream, sends a hello and never reads; ends after MS milliseconds.
+  Prints {"sent": 1}.
 - ``late``: plays honestly, but answers every request MS milliseconds after it came (the
   first legal action), until the arena ends its games or the stream ends. Prints
   {"connections", "answered", "verdicts": {kind: count}, "ended": [status codes]}.
@@ -155,6 +157,15 @@ async def flood(args) -> dict:
         return {"sent": sent, "write_error": error, "code": code, "details": details, "last_verdict": verdicts[-1]}
 
 
+async def unread(args) -> dict:
+    async with grpc.aio.insecure_channel(args.server) as ch:
+        call = _open(ch, args.token)
+        await call.write(pb.BotMessage(hello=pb.Hello(client="unread")).SerializeToString())
+        await asyncio.sleep(args.ms / 1000)
+        call.cancel()
+        return {"sent": 1}
+
+
 async def late(args) -> dict:
     out = {"connections": 0, "answered": 0, "verdicts": {}, "ended": []}
     async with grpc.aio.insecure_channel(args.server) as ch:
@@ -205,7 +216,7 @@ async def late(args) -> dict:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["streams", "churn", "hello", "shared", "flood", "late"])
+    ap.add_argument("mode", choices=["streams", "churn", "hello", "shared", "flood", "unread", "late"])
     ap.add_argument("--server", required=True)
     ap.add_argument("--token", required=True)
     ap.add_argument("--n", type=int, default=1)
