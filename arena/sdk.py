@@ -6,6 +6,7 @@
         return legal_actions[0]
 
     run(decide, name="mybot", token="taash_...", server="127.0.0.1:50051")
+    run(decide, name="mybot", token="taash_...", server="arena.example.org:50051", tls=True)
 
 The SDK connects with the token (call metadata ``authorization: Bearer <token>``), answers
 every DecisionRequest with ``decide(observation, legal_actions)``, retries once per
@@ -36,6 +37,7 @@ import orjson
 from .errors import ArenaError
 from .pb import arena_pb2_grpc
 from .pb import messages_pb2 as pb
+from .tls import Client, aio_channel, read_pem
 
 log = logging.getLogger("taash.bot")
 
@@ -154,7 +156,10 @@ class BotClient:
     (Hello.batch_events; fewer messages); ``on_event`` still sees every event, in order,
     before the decision that follows it. ``lazy_observation``: ``decide`` gets an
     `Observation` (a read-only mapping parsed on first use) rather than a dict, so that a
-    bot that does not read it does not pay for the JSON parse.
+    bot that does not read it does not pay for the JSON parse. ``tls``: connect with TLS
+    (the arena's certificate checked against the system's roots, or against ``ca``, a PEM
+    file of the certificates to trust: the arena's own for a self-signed one; ``ca``
+    implies ``tls``). Raises tls.TLSError for a ``ca`` that cannot be read.
 
     With ``threads=False`` a decision is answered from the loop that reads the stream
     (no task per decision); an ILLEGAL_ACTION retry is still answered from a task.
@@ -163,8 +168,11 @@ class BotClient:
     def __init__(self, bot, token: str, name: str | None = None, server: str = DEFAULT_SERVER,
                  max_games: int | None = None, threads: bool = True, client: str = CLIENT,
                  retry_max_s: float = 5.0, channel=None, batch_events: bool = False,
-                 lazy_observation: bool = False):
+                 lazy_observation: bool = False, tls: bool = False, ca: str | None = None):
         self.bot = as_bot(bot)
+        self.tls = Client(tls, ca)
+        if ca is not None:
+            read_pem(ca, "CA file")     # a file that cannot be used stops here (TLSError), not at each retry
         hook = self.bot.on_event       # not called per event when it is Bot's own, which does nothing
         self._on_event = None if getattr(hook, "__func__", None) is Bot.on_event else hook
         self.token, self.name, self.server = token, name, server
@@ -246,7 +254,7 @@ class BotClient:
 
     async def _session(self) -> None:
         if self._channel is None:
-            self._channel = grpc.aio.insecure_channel(self.server, options=[
+            self._channel = aio_channel(self.server, self.tls, options=[
                 ("grpc.keepalive_time_ms", 30_000), ("grpc.keepalive_timeout_ms", 10_000),
                 ("grpc.use_local_subchannel_pool", 1)])   # a connection of its own
         stub = arena_pb2_grpc.ArenaStub(self._channel)
@@ -433,14 +441,16 @@ def _loads(text: str) -> dict:
 
 
 def run(decide, *, token: str | None = None, name: str | None = None, server: str | None = None,
-        max_games: int | None = None, threads: bool = True) -> None:
+        max_games: int | None = None, threads: bool = True, tls: bool = False, ca: str | None = None) -> None:
     """Run a bot until interrupted (or for ``max_games`` games). ``decide`` is a function
     ``decide(observation, legal_actions) -> action`` or a `Bot`. ``token`` defaults to
-    $TAASH_TOKEN, ``name`` to $TAASH_BOT, ``server`` to $TAASH_SERVER or 127.0.0.1:50051.
+    $TAASH_TOKEN, ``name`` to $TAASH_BOT, ``server`` to $TAASH_SERVER or 127.0.0.1:50051;
+    ``tls`` and ``ca`` as `BotClient` takes them (TLS; ``ca``: a PEM file to trust).
     Raises AuthError if the arena refuses the token, ValueError if there is no token."""
     token = token or os.environ.get("TAASH_TOKEN")
     if not token:
         raise ValueError("no token: pass token= or set TAASH_TOKEN (issue one with `taash arena token NAME`)")
     client = BotClient(decide, token, name or os.environ.get("TAASH_BOT") or None,
-                       server or os.environ.get("TAASH_SERVER") or DEFAULT_SERVER, max_games, threads)
+                       server or os.environ.get("TAASH_SERVER") or DEFAULT_SERVER, max_games, threads,
+                       tls=tls, ca=ca)
     asyncio.run(client.run())

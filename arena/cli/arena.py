@@ -12,7 +12,8 @@ import sys
 
 from ..errors import StoreError, UsageError
 from ..store import DEFAULT_DATA_DIR, SQLiteStore, has_arena, read_watch_token
-from .args import conv, parse_set, port, server_arg
+from ..tls import channel
+from .args import client_of, conv, parse_set, port, server_arg
 
 
 def _time_args(p, server_side: bool) -> None:
@@ -48,10 +49,30 @@ def _store(args) -> SQLiteStore:
 
 
 # -- serve -------------------------------------------------------------------------------
+def _server_tls(args):
+    """(certificate chain, key) PEM bytes of --tls-cert and --tls-key, or None for
+    plaintext, which only a loopback --host may serve unless --insecure. Raises
+    UsageError."""
+    from ..tls import TLSError, loopback, server_pair
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise UsageError("--tls-cert and --tls-key go together: the certificate and its private key")
+    if args.tls_cert:
+        try:
+            return server_pair(args.tls_cert, args.tls_key)
+        except TLSError as e:
+            raise UsageError(str(e)) from None
+    if not loopback(args.host) and not args.insecure:
+        raise UsageError(f"--host {args.host} is reachable from other machines: serve TLS (--tls-cert FILE "
+                         "--tls-key FILE) so that bot tokens do not cross the network in clear, or pass "
+                         "--insecure to serve plaintext anyway")
+    return None
+
+
 def cmd_serve(args) -> int:
     # gRPC's C core logs a failed bind (and more) on stderr before we can say it in one line;
     # GRPC_VERBOSITY=debug (or info) in the environment brings its logs back
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+    tls = _server_tls(args)
     from ..server import serve
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
@@ -85,7 +106,7 @@ def cmd_serve(args) -> int:
             await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
                         spectator_backlog=args.spectator_backlog, send_limit=args.max_queued,
-                        spectator_rate=args.spectator_rate)
+                        spectator_rate=args.spectator_rate, max_streams=args.max_streams, tls=tls)
         except asyncio.CancelledError:
             pass
 
@@ -107,13 +128,20 @@ def cmd_serve(args) -> int:
 def _start_web(args, port: int):
     """`taash arena serve --web PORT`: the pages of `taash web` in a process of their own
     (their work never runs on the arena's event loop), following this arena's games and
-    reading its data directory; the child dies with the arena (docs/web.md)."""
+    reading its data directory; the child dies with the arena (docs/web.md). With TLS it
+    trusts the arena's certificate, which must name the host it connects to (localhost
+    for a loopback or wildcard --host)."""
     from ..children import popen
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     if ":" in host and not host.startswith("["):      # an IPv6 host: HOST:PORT needs it in brackets
         host = f"[{host}]"
+    tls = []
+    if args.tls_cert:   # the pages connect with TLS too, trusting the arena's certificate
+        tls = ["--ca", args.tls_cert]
+        if host == "127.0.0.1":
+            host = "localhost"      # the name a certificate for a local arena has
     argv = [sys.executable, "-m", "taash.arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
-            "--host", args.web_host, "--port", str(args.web)]
+            "--host", args.web_host, "--port", str(args.web), *tls]
     return popen(argv)
 
 
@@ -190,8 +218,11 @@ def _reached(ch, timeout_s: float = 10.0) -> bool:
     return bool(state) and state[0] == grpc.ChannelConnectivity.READY
 
 
-def _unreachable(server) -> int:
-    print(f"taash: error: cannot reach the arena at {server}: is `taash arena serve` running?", file=sys.stderr)
+def _unreachable(args) -> int:
+    hint = ("or its certificate is not one this client trusts: --ca FILE" if client_of(args).secure else
+            "an arena served with TLS needs --tls")
+    print(f"taash: error: cannot reach the arena at {args.server}: is `taash arena serve` running? ({hint})",
+          file=sys.stderr)
     return 1
 
 
@@ -237,10 +268,10 @@ def cmd_match(args) -> int:
                            wait_ms=int(args.wait * 1000), parallel=args.parallel, max_deals=args.max_deals)
     results = []
     lost = None    # the error that ended the stream after it began
-    with grpc.insecure_channel(args.server) as ch:
+    with channel(args.server, client_of(args)) as ch:
         stub = arena_pb2_grpc.ArenaStub(ch)
         if not _reached(ch):
-            return _unreachable(args.server)
+            return _unreachable(args)
         try:
             for up in stub.RunMatches(req, metadata=md):
                 if up.WhichOneof("update") == "note":
@@ -355,9 +386,9 @@ def cmd_bots(args) -> int:
     from ..pb import arena_pb2 as apb
     from ..pb import arena_pb2_grpc
     md = _admin_md(args)
-    with grpc.insecure_channel(args.server) as ch:
+    with channel(args.server, client_of(args)) as ch:
         if not _reached(ch):
-            return _unreachable(args.server)
+            return _unreachable(args)
         try:
             rep = arena_pb2_grpc.ArenaStub(ch).ListBots(apb.ListBotsRequest(), metadata=md, timeout=10)
         except grpc.RpcError as e:
@@ -423,9 +454,9 @@ def cmd_watch(args) -> int:
     from ..pb import arena_pb2_grpc
     token = args.token if args.token is not None else read_watch_token(args.data)
     md = [("authorization", f"Bearer {token}")] if token else None
-    with grpc.insecure_channel(args.server) as ch:
+    with channel(args.server, client_of(args)) as ch:
         if not _reached(ch):
-            return _unreachable(args.server)
+            return _unreachable(args)
         try:
             # WatchBatches: the same events, several a message (the arena's spectator budget
             # then lets this follow a busy arena; docs/protocol.md, "Spectators")
@@ -481,6 +512,15 @@ def add_commands(sub) -> None:
                         "PORT, in a process of their own (0: any free port)")
     s.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
                    help="address of the web pages (default 127.0.0.1)")
+    s.add_argument("--tls-cert", metavar="FILE",
+                   help="serve TLS only, with this certificate (PEM; its chain after it); needs --tls-key")
+    s.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
+    s.add_argument("--insecure", action="store_true",
+                   help="serve plaintext on an address beyond loopback (refused without it: tokens would "
+                        "cross the network in clear; use --tls-cert and --tls-key instead)")
+    s.add_argument("--max-streams", type=conv(1), default=8, metavar="N",
+                   help="Play streams one bot token may have open at once; the next is refused "
+                        "(default 8)")
     s.set_defaults(fn=cmd_serve)
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")

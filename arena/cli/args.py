@@ -77,7 +77,32 @@ def conv(minimum=0):
 
 
 def server_arg(p: argparse.ArgumentParser) -> None:
-    """--server ADDR: the arena's address (default $TAASH_SERVER, else `DEFAULT_SERVER`)."""
+    """--server ADDR: the arena's address (default $TAASH_SERVER, else `DEFAULT_SERVER`),
+    and how to reach it (`tls_args`)."""
     p.add_argument("--server", type=address, default=os.environ.get("TAASH_SERVER", DEFAULT_SERVER),
                    metavar="ADDR", help=f"the arena's address, HOST:PORT (default $TAASH_SERVER or "
                                         f"{DEFAULT_SERVER})")
+    tls_args(p)
+
+
+def tls_args(p: argparse.ArgumentParser) -> None:
+    """--tls and --ca FILE: a client's connection to an arena served with TLS."""
+    p.add_argument("--tls", action="store_true",
+                   help="connect to the arena with TLS (an arena served with --tls-cert), its certificate "
+                        "checked against the system's roots (or --ca)")
+    p.add_argument("--ca", metavar="FILE",
+                   help="a PEM file of the certificates to trust: the arena's own for a self-signed one "
+                        "(implies --tls)")
+
+
+def client_of(args):
+    """The `tls.Client` of the --tls and --ca arguments. Raises UsageError for a CA file
+    that cannot be read."""
+    from ..tls import Client, TLSError, read_pem
+    ca = getattr(args, "ca", None)
+    if ca is not None:
+        try:
+            read_pem(ca, "--ca")
+        except TLSError as e:
+            raise UsageError(str(e)) from None
+    return Client(bool(getattr(args, "tls", False)), ca)

@@ -14,7 +14,7 @@ import sys
 
 from ..bots.registry import ArenaAgent, BotEntry, entries, resolve
 from ..errors import UnknownBotError, UsageError
-from .args import conv, server_arg
+from .args import client_of, conv, server_arg
 
 # the search bot's settings that `taash bot` takes as flags (arena/bots/search.py)
 SEARCH_SETTINGS = ("budget_ms", "playouts", "prior_z", "trump_eps", "greedy", "declare")
@@ -68,8 +68,9 @@ def cmd_bot(args) -> int:
     name = args.name or entry.name
     from ..sdk import BotClient
     bot = ArenaAgent(entry, args.seed)
+    tls = client_of(args)
     client = BotClient(bot.decide, token, name, args.server, max_games=args.games,
-                       batch_events=args.batch_events)
+                       batch_events=args.batch_events, tls=tls.tls, ca=tls.ca)
     print(f"bot {name} ({entry.name}) playing at {args.server}", file=sys.stderr, flush=True)
     return run_client(client, name)
 
@@ -104,7 +105,8 @@ def _bot_http(args) -> int:
     except BridgeError as e:
         print(f"taash: error: the HTTP bot is not there: {e}", file=sys.stderr)
         return 1
-    client = BridgeClient(url, token, name, args.server, max_games=args.games)
+    tls = client_of(args)
+    client = BridgeClient(url, token, name, args.server, max_games=args.games, tls=tls.tls, ca=tls.ca)
     print(f"bot {name} (HTTP bot at {url}, /hi: {hello[:60]}) playing at {args.server}", file=sys.stderr, flush=True)
     return run_client(client, name)
 

@@ -12,7 +12,7 @@ from taash.interpreter import load_variant
 from ..bots.registry import names as bot_names
 from ..errors import LadderError, StoreError, UsageError
 from ..store import DEFAULT_DATA_DIR, open_ladder_store
-from .args import address, conv
+from .args import address, client_of, conv, tls_args
 from .web import cmd_report
 
 
@@ -58,7 +58,7 @@ def make_runner(args):
         from ..ladder.arena_runner import ArenaRunner, read_admin_token
         runner = ArenaRunner(args.arena, read_admin_token(args.data), args.variant, wait_s=args.wait,
                              time_control={k: v for k, v in (("move_ms", args.move_ms), ("bank_ms", args.bank_ms))
-                                           if v is not None})
+                                           if v is not None}, tls=client_of(args))
         names = args.bots or runner.bots()
         if not args.bots and len(names) < 2:
             runner.close()
@@ -252,6 +252,7 @@ def add_commands(sub) -> None:
                                                    "with the admin token from --data; default: in-process")
     r.add_argument("--cluster", choices=["ray"], help="play the in-process bots' games as Ray tasks "
                    "(docs/cluster.md; pip install 'taash[ray]'): the same standings as a local run")
+    tls_args(r)
     r.add_argument("--address", metavar="ADDR", help="with --cluster ray: the cluster's head (host:port, auto); "
                    "default: a local Ray started for the run, with --workers CPUs")
     r.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",

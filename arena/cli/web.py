@@ -9,7 +9,7 @@ import sys
 
 from ..errors import NoLadder, StoreError, UsageError
 from ..store import DEFAULT_DATA_DIR, open_ladder_store, read_watch_token
-from .args import address, port
+from .args import address, client_of, port, tls_args
 
 
 def _site(args):
@@ -46,11 +46,12 @@ def cmd_web(args) -> int:
             raise UsageError(f"--play-as {args.play_as}: give its token with --token T (or $TAASH_TOKEN; "
                              f"issue one with `taash arena token {args.play_as}`)")
         from ..web.table import SeatClient
-        seat = SeatClient(args.arena, seat_token, args.play_as)
+        seat = SeatClient(args.arena, seat_token, args.play_as, tls=client_of(args))
     if args.nice:
         os.nice(args.nice)
     try:
-        serve(site, args.host, args.port, args.arena, watch_token=token, seat=seat)
+        serve(site, args.host, args.port, args.arena, watch_token=token, seat=seat,
+              tls=client_of(args))
     except OSError as e:     # the address: in use, or no such host
         print(f"taash: error: cannot serve the web pages on {args.host}:{args.port}: "
               f"{e.strerror or e}", file=sys.stderr)
@@ -84,6 +85,7 @@ def add_commands(sub) -> None:
     w.add_argument("--store", default=os.environ.get("TAASH_LADDER_STORE"), metavar="URL",
                    help="the ladder database instead: sqlite:///FILE or postgresql://...")
     w.add_argument("--arena", type=address, metavar="ADDR", help="show the live games of the arena at ADDR (host:port)")
+    tls_args(w)
     w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     w.add_argument("--port", type=port, default=8080, help="port (default 8080; 0: any free port)")
     w.add_argument("--watch-token", metavar="T",

@@ -135,11 +135,13 @@ class HttpBot:
 
 class BridgeClient(BotClient):
     """The arena connection of a bridge: a `BotClient` whose answers come from an `HttpBot`
-    (made on the client's event loop from ``url``) with the arena's deadline."""
+    (made on the client's event loop from ``url``) with the arena's deadline; ``tls``,
+    ``ca``: how it reaches the arena (`BotClient`)."""
 
     def __init__(self, url: str, token: str, name: str | None = None, server: str = "127.0.0.1:50051",
-                 max_games: int | None = None, ids: list[str] | None = None):
-        super().__init__(lambda o, l: l[0], token, name, server, max_games, threads=False)
+                 max_games: int | None = None, ids: list[str] | None = None, tls: bool = False,
+                 ca: str | None = None):
+        super().__init__(lambda o, l: l[0], token, name, server, max_games, threads=False, tls=tls, ca=ca)
         self.url, self.ids = url, ids
         self.http: HttpBot | None = None
         self._t0: dict[tuple[str, bool], float] = {}

@@ -17,6 +17,7 @@ from ..errors import LadderError
 from ..pb import arena_pb2 as apb
 from ..pb import arena_pb2_grpc
 from ..pb import messages_pb2 as pb
+from ..tls import PLAIN, channel
 from .ratings import GameResult
 from .runners import drain
 from .schedule import GameSpec
@@ -40,19 +41,20 @@ class ArenaRunner:
     """Games played by the arena at ``server`` (host:port) between connected bots.
     ``admin_token``: the arena's admin token; ``wait_s``: how long the arena waits for a
     seated bot to connect; ``time_control``: optional dict of move_ms, bank_ms, grace_ms,
-    max_strikes (ms) for every game."""
+    max_strikes (ms) for every game; ``tls``: how to reach the arena (a tls.Client; None:
+    plaintext)."""
 
     name = "arena"
 
     def __init__(self, server: str, admin_token: str, variant_name: str, options: dict | None = None,
-                 wait_s: float = 30.0, time_control: dict | None = None):
+                 wait_s: float = 30.0, time_control: dict | None = None, tls=None):
         self.server, self.variant_name = server, variant_name
         self.options = dict(options or {})
         self.variant = load_variant(variant_name, self.options or None)
         self.wait_s = wait_s
         self.tc = dict(time_control or {})
         self.md = [("authorization", f"Bearer {admin_token}")]
-        self.channel = grpc.insecure_channel(server)
+        self.channel = channel(server, tls or PLAIN)
         self.stub = arena_pb2_grpc.ArenaStub(self.channel)
 
     def _error(self, e) -> LadderError:

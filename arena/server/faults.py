@@ -1,6 +1,6 @@
 """The limits of the fault policy against a hostile bot (docs/protocol.md, "Limits"): what a
 bot sends is clipped before it is kept, repeated faults of a seat are counted rather than
-each recorded and published, and a stream that keeps sending bad messages is closed. No
+each recorded and published, and a stream past its message budget is closed. No
 gRPC here (hosting.py applies these; wire.py turns a `Closed` into a gRPC status).
 """
 
@@ -14,8 +14,16 @@ V = pb.Verdict
 
 TEXT_LIMIT = 200        # characters kept of any text a bot sends (action, request id, message)
 DETAIL_LIMIT = 5        # faults of one seat and kind per game kept in full (record, FaultNoted)
-BAD_BURST = 1000        # bad messages one stream may send at once ...
-BAD_RATE = 50.0         # ... and per second, on average, past that burst
+# The message budget (docs/protocol.md, "Limits"): every message a bot sends (an answer,
+# a hello, an error, bytes that do not decode) spends one from its stream's bucket and one
+# from its token's; the first answer to each request the arena sent (on time or late) is
+# paid for by the request, so a bot that answers what it is asked, however late, spends
+# nothing. Past either bucket the stream is closed (RESOURCE_EXHAUSTED).
+STREAM_BURST = 500      # messages one stream may send at once beyond its requests' answers ...
+STREAM_RATE = 50.0      # ... and per second, on average, past that burst
+TOKEN_BURST = 1000      # the same for all the streams of one token together ...
+TOKEN_RATE = 100.0      # ... a second
+MAX_STREAMS = 8         # streams one token may have open at once (taash arena serve --max-streams)
 NETWORK_GRACE_MS = 250  # an answer is on time if the arena reads it by deadline_ms plus this
 
 # Verdicts that settle a decision (the default action is applied): at most one per
@@ -69,20 +77,21 @@ class FaultCounts:
         return [{V.Kind.Name(k): n for k, n in sorted(counts.items())} for counts in self.total]
 
 
-class BadMeter:
-    """A token bucket of bad messages for one stream: `BAD_BURST` at once, refilled at
-    `BAD_RATE` a second. `bad` spends one and says whether the stream is past its limit."""
+class Bucket:
+    """A token bucket of messages: ``burst`` at once, refilled at ``rate`` a second.
+    `spend` takes one and says whether the bucket is past its limit."""
 
-    __slots__ = ("tokens", "t")
+    __slots__ = ("tokens", "t", "burst", "rate")
 
-    def __init__(self):
-        self.tokens = float(BAD_BURST)
+    def __init__(self, burst: int, rate: float):
+        self.burst, self.rate = float(burst), rate
+        self.tokens = float(burst)
         self.t = time.monotonic()
 
-    def bad(self) -> bool:
-        """One bad message; True once the stream has sent more than its limit."""
+    def spend(self) -> bool:
+        """One message; True once more than the limit was sent."""
         now = time.monotonic()
-        self.tokens = min(float(BAD_BURST), self.tokens + (now - self.t) * BAD_RATE) - 1
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate) - 1
         self.t = now
         return self.tokens < 0
 

@@ -108,6 +108,7 @@ class Game:
         self.started = time.time()
         self.nreq = 0
         self.closed: dict[str, tuple[str, str, int]] = {}  # request id -> (bot, how, seat)
+        self.late: set[str] = set()     # closed requests settled without an answer whose late answer came
         self.verdicts: list[dict] = []
         self.deal_log: list[dict] = []
         self.feed = events.Feed()       # its serialized GameEvents, for its spectators

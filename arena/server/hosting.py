@@ -28,7 +28,8 @@ from ..pb import messages_pb2 as pb
 from ..store import Store, compact_json
 from . import events, framing, persist
 from .game import Game, Pending, TimeControl
-from .faults import BAD_BURST, BAD_RATE, NETWORK_GRACE_MS, BadMeter, Closed, clip
+from .faults import (MAX_STREAMS, NETWORK_GRACE_MS, STREAM_BURST, STREAM_RATE, TOKEN_BURST, TOKEN_RATE, Bucket,
+                     Closed, clip)
 
 log = logging.getLogger("taash.arena")
 
@@ -122,10 +123,11 @@ class Connection:
     go out inside the next DecisionRequest (``send_decision``), or as one ServerMessage.events batch before any
     other message, so that the order of everything the bot receives is kept. ``token``:
     the one it authenticated with (the arena closes the stream when it is re-issued or
-    revoked); ``meter``: its bad messages (faults.BadMeter)."""
+    revoked); ``meter``: its message budget, ``token_meter`` its token's, shared by the
+    token's streams (faults.Bucket; `Arena.connect` sets it)."""
 
     __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id", "batch", "held",
-                 "on_overflow", "kill", "limit", "token", "meter", "hellos", "resume_due", "write_since")
+                 "on_overflow", "kill", "limit", "token", "meter", "token_meter", "resume_due", "write_since")
     _next = 0
 
     def __init__(self, bot: str, peer: str = "", token: str = ""):
@@ -133,8 +135,8 @@ class Connection:
         self.id = Connection._next
         self.bot, self.peer, self.client = bot, peer, ""
         self.token = token
-        self.meter = BadMeter()
-        self.hellos = 0
+        self.meter = Bucket(STREAM_BURST, STREAM_RATE)
+        self.token_meter: Bucket | None = None
         self.queue = Outbox()
         self.alive = True
         self.games: set[str] = set()
@@ -231,6 +233,10 @@ class Arena:
         self.stopping = False       # set by the wire's stop: answers are ignored from then on
         self.send_limit = SEND_LIMIT    # messages not read before a bot stream is dropped
         self.tasks: set[asyncio.Task] = set()
+        self.max_streams = MAX_STREAMS  # streams of one token at once
+        # token -> its message budget (faults.Bucket), shared by its streams: one per token
+        # that ever connected, and only the store's tokens connect (bounded by the admin)
+        self.budgets: dict[str, Bucket] = {}
         self.latencies: list[float] = []        # seconds per answered decision, if enabled
         self.measure = False
         self._conn_changed = asyncio.Event()
@@ -240,6 +246,9 @@ class Arena:
         """Register a new authenticated stream; send Welcome; give it back the seats its
         bot holds in running games that have no live connection (resume)."""
         self.conns.setdefault(conn.bot, []).append(conn)
+        conn.token_meter = self.budgets.get(conn.token)
+        if conn.token_meter is None:
+            conn.token_meter = self.budgets[conn.token] = Bucket(TOKEN_BURST, TOKEN_RATE)
         conn.on_overflow = self._overflow
         conn.limit = self.send_limit
         conn.send(pb.ServerMessage(welcome=pb.Welcome(bot=conn.bot, protocol=PROTOCOL,
@@ -254,6 +263,11 @@ class Arena:
             self._resume(conn)
         self._conn_changed.set()
         self._conn_changed = asyncio.Event()
+
+    def streams_of(self, bot: str, token: str) -> int:
+        """The streams of ``bot`` open with ``token`` (at most `max_streams`: wire.py
+        refuses more)."""
+        return sum(1 for c in self.conns.get(bot, ()) if c.alive and c.token == token)
 
     def _resume(self, conn: Connection) -> None:
         """Give ``conn`` the seats its bot holds in running games that have no live
@@ -279,25 +293,31 @@ class Arena:
             conn.kill(why)
 
     def close(self, conn: Connection, status: str, message: str) -> None:
-        """The arena ends a stream (a re-issued or revoked token, too many bad messages):
+        """The arena ends a stream (a re-issued or revoked token, past its message budget):
         its seats go through the disconnect path at once (verdict CLOSED_BY_ARENA, then
         away), and the wire ends the call with ``status`` (a grpc.StatusCode name) and
-        ``message``."""
+        ``message``, after a CLOSED_BY_ARENA verdict of seat -1 with the same message on
+        the stream itself (the reason in the stream, for a client that loses the status)."""
         if not conn.alive:
             return
         log.warning("bot %s: stream closed by the arena (%s): %s", conn.bot, conn.peer, message)
+        self._send_verdict(conn, pb.Verdict(kind=V.CLOSED_BY_ARENA, seat=-1, message=message))
         self.disconnect(conn, V.CLOSED_BY_ARENA, message)
         conn.queue.put_nowait(Closed(status, message))
 
     def check_tokens(self) -> None:
         """Close every stream whose token no longer belongs to its bot (re-issued or
-        revoked in the store): status UNAUTHENTICATED; its seats are away."""
+        revoked in the store): status UNAUTHENTICATED; its seats are away. The
+        budgets of tokens that no longer hold are forgotten."""
         for conns in list(self.conns.values()):
             for conn in list(conns):
                 if conn.alive and self.store.bot_for_token(conn.token) != conn.bot:
                     self.close(conn, "UNAUTHENTICATED",
                                f"the token of bot {conn.bot!r} was re-issued or revoked: this stream is "
                                "closed (connect again with the new token)")
+        for token in list(self.budgets):
+            if self.store.bot_for_token(token) is None:
+                del self.budgets[token]
 
     def disconnect(self, conn: Connection, how: int, message: str | None = None) -> None:
         """The stream ended: ``how`` is V.DISCONNECTED (the bot closed it), V.CRASHED or
@@ -382,14 +402,18 @@ class Arena:
     # -- messages from bots ---------------------------------------------------------
     def on_message(self, conn: Connection, raw: bytes) -> None:
         """Handle one message from a bot (raw bytes: decoding is ours, so that a bad
-        message gets a verdict instead of breaking the stream)."""
+        message gets a verdict instead of breaking the stream). Every message spends one
+        from the stream's and the token's budget (`_spend`), but the first answer to a
+        request sent to the bot, on time or late: the request pays for that one."""
         if self.stopping or not conn.alive:
             return      # stopping, or closed by the arena: what was in flight is dropped
         msg = pb.BotMessage()
+        paid = False
         try:
             msg.ParseFromString(raw)
         except (DecodeError, ValueError, RuntimeError) as e:
             self._malformed(conn, None, f"cannot decode a BotMessage: {e}")
+            self._spend(conn)
             return
         which = msg.WhichOneof("msg")
         if which == "answer":
@@ -399,41 +423,41 @@ class Arena:
             elif not a.action:
                 self._malformed(conn, a.request_id, "an Answer needs an action")
             else:
-                self._answer(conn, a.request_id, a.action)
+                paid = self._answer(conn, a.request_id, a.action)
         elif which == "error":
             e = msg.error
             p = self.pending.get(e.request_id)
             if not e.request_id:
                 self._malformed(conn, None, "a BotError needs a request_id")
             elif p is None or p.game.bots[p.seat] != conn.bot:
-                self._not_pending(conn, e.request_id, None)
+                paid = self._not_pending(conn, e.request_id, None)
             else:
                 self._settle(p, V.BOT_ERROR, message=f"the bot reported an error: {clip(e.message)}")
+                paid = True
         elif which == "hello":
             conn.client = clip(msg.hello.client, 100)
-            was, conn.batch = conn.batch, msg.hello.batch_events
+            conn.batch = msg.hello.batch_events
             if not conn.batch and conn.held:
                 conn.flush()
-            conn.hellos += 1
-            if conn.hellos > 1 and conn.batch == was:     # a later hello that changes nothing
-                self._bad(conn)
         else:
             self._malformed(conn, None, "a BotMessage must set one of hello, answer, error")
+        if not paid:
+            self._spend(conn)
         if conn.resume_due:
             self._resume(conn)
 
-    def _answer(self, conn: Connection, rid: str, action: str) -> None:
+    def _answer(self, conn: Connection, rid: str, action: str) -> bool:
+        """An answer to ``rid``: applied if it is legal for the pending request, else a
+        verdict. True if it is the request's first answer (paid for by the request)."""
         p = self.pending.get(rid)
         if p is None or p.game.bots[p.seat] != conn.bot:
-            self._not_pending(conn, rid, action)
-            return
+            return self._not_pending(conn, rid, action)
         act = p.legal_set.get(action)
         if act is not None:
             p.result, p.how = act, "answer"
             p.wake()
-            return
+            return p.strikes == 0
         p.strikes += 1
-        self._bad(conn)
         game, tc = p.game, p.game.tc
         if p.strikes >= tc.max_strikes:
             self._settle(p, V.STRIKE_OUT, action=action,
@@ -444,37 +468,53 @@ class Arena:
                           legal=p.legal, strikes=p.strikes,
                           message=f"not legal here; answer again with one of the legal actions before "
                                   f"the deadline ({left} {'try' if left == 1 else 'tries'} left)")
+        return p.strikes == 1
 
-    def _bad(self, conn: Connection) -> None:
-        """A bad message of ``conn``: close the stream once it is past its limit."""
-        if conn.meter.bad():
+    def _spend(self, conn: Connection) -> None:
+        """One message of ``conn`` not paid for by a request: close the stream once it is
+        past its budget or its token's (faults.Bucket)."""
+        over = conn.meter.spend()
+        tm = conn.token_meter
+        if tm is not None and tm.spend():
             self.close(conn, "RESOURCE_EXHAUSTED",
-                       f"too many bad messages on this stream (more than {BAD_BURST} at once or {BAD_RATE:g} a second: "
-                       "docs/protocol.md, Limits): closed by the arena")
+                       f"too many messages with this token (more than {TOKEN_BURST} at once or {TOKEN_RATE:g} "
+                       "a second on all its streams, beyond the answers to the requests sent: docs/protocol.md, "
+                       "Limits): closed by the arena")
+        elif over:
+            self.close(conn, "RESOURCE_EXHAUSTED",
+                       f"too many messages on this stream (more than {STREAM_BURST} at once or {STREAM_RATE:g} "
+                       "a second, beyond the answers to the requests sent: docs/protocol.md, Limits): "
+                       "closed by the arena")
 
-    def _not_pending(self, conn: Connection, rid: str, action: str | None) -> None:
-        self._bad(conn)
+    def _not_pending(self, conn: Connection, rid: str, action: str | None) -> bool:
+        """An answer or error for ``rid``, which is not pending for this bot: its verdict
+        (LATE_ANSWER, STALE_REQUEST, UNKNOWN_REQUEST). True if it is the first message for
+        a request settled without an answer (a late answer: paid for by the request)."""
         gid = rid.rsplit(".", 1)[0]
         game = self.games.get(gid)
         if game is not None and rid in game.closed and game.closed[rid][0] == conn.bot:
             how = game.closed[rid][1]
+            first = how != "answer" and rid not in game.late
+            if first:
+                game.late.add(rid)
             if how == "cancelled":      # the arena is stopping this game: not the bot's fault
-                return
+                return first
             kind = V.STALE_REQUEST if how == "answer" else V.LATE_ANSWER
             msg = ("this request was already answered" if how == "answer" else
                    f"this request was settled by {how} before the answer came: ignored")
             self._verdict(game, game.closed[rid][2], kind, conn=conn, rid=rid,
                           action=action, message=msg)
-        elif game is None and self.finished.get(gid) is not None and conn.bot in self.finished[gid].split(","):
+            return first
+        if game is None and self.finished.get(gid) is not None and conn.bot in self.finished[gid].split(","):
             self._send_verdict(conn, pb.Verdict(kind=V.STALE_REQUEST, request_id=rid, game_id=gid, seat=-1,
                                                 action=clip(action) or "", message="that game is over"))
         else:
             self._send_verdict(conn, pb.Verdict(kind=V.UNKNOWN_REQUEST, request_id=clip(rid), seat=-1,
                                                 action=clip(action) or "",
                                                 message="no request with this id was sent to this bot"))
+        return False
 
     def _malformed(self, conn: Connection, rid: str | None, message: str) -> None:
-        self._bad(conn)
         p = self.pending.get(rid) if rid else None
         if p is not None and p.game.bots[p.seat] == conn.bot:
             self._verdict(p.game, p.seat, V.MALFORMED_MESSAGE, conn=conn, rid=rid, message=message)

@@ -29,7 +29,7 @@ from ..store import SQLiteStore, Store, StoreError
 from . import persist
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
-from .faults import Closed
+from .faults import MAX_STREAMS, Closed
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
 
 log = logging.getLogger("taash.arena")
@@ -82,6 +82,24 @@ MAX_TIME_FIELD = 2**31 - 1      # each time_control field (ms; strikes)
 STOPPING = "the arena is stopping"    # the status details of calls it ends or refuses then
 BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 50 ms
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
+CLOSE_QUIET_S = 0.1     # a stream the arena closes gets its status once its client paused this long ...
+CLOSE_WAIT_S = 2.0      # ... or this long after the arena closed it, whichever comes first
+
+
+async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CLOSE_WAIT_S) -> None:
+    """Wait until the client has sent nothing for ``quiet_s`` seconds (``heard[0]``: the
+    monotonic time of its last message), at most ``most_s``. A stream the arena closes is
+    ended once its client is between writes: gRPC's Python client that is writing when
+    the status comes loses it behind its own INTERNAL ("Internal error from Core"), so
+    the status is sent when no write of the client is in flight, if it pauses. What it
+    sends meanwhile is read and dropped (the connection is no longer the arena's)."""
+    end = monotonic() + most_s
+    while True:
+        now = monotonic()
+        left = min(heard[0] + quiet_s, end) - now
+        if left <= 0:
+            return
+        await asyncio.sleep(left)
 
 
 async def _written(write, data, context) -> bool:
@@ -162,14 +180,19 @@ class ArenaServer:
     all spectators together (0: no bound; events.Budget); ``watch_token``: if set, Watch
     needs it (or the admin token); ``batch_wait_s``:
     how long WatchBatches gathers events before a message (seconds; 0: one message per
-    event-loop turn that has events)."""
+    event-loop turn that has events); ``max_streams``: Play streams one token may have
+    open at once (the next is refused RESOURCE_EXHAUSTED); ``tls``: (certificate chain,
+    private key), PEM bytes: serve TLS only (None: plaintext)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
                  salt: str = "", max_spectators: int = MAX_SPECTATORS,
                  spectator_backlog: int = SPECTATOR_BACKLOG,
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
-                 batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE):
+                 batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE,
+                 max_streams: int = MAX_STREAMS, tls: tuple[bytes, bytes] | None = None):
         self.store = store
+        self.max_streams = max_streams
+        self.tls = tls
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
         self.wait_ms = wait_ms
@@ -191,6 +214,7 @@ class ArenaServer:
                            spectators=Spectators(self.max_spectators, self.spectator_backlog,
                                                   self.spectator_rate))
         self.arena.send_limit = self.send_limit
+        self.arena.max_streams = self.max_streams
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
         self.server = grpc.aio.server(options=SERVER_OPTIONS)
@@ -217,7 +241,11 @@ class ArenaServer:
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
         addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
-            bound = self.server.add_insecure_port(addr)
+            if self.tls is not None:
+                creds = grpc.ssl_server_credentials([(self.tls[1], self.tls[0])])
+                bound = self.server.add_secure_port(addr, creds)
+            else:
+                bound = self.server.add_insecure_port(addr)
         except RuntimeError as e:
             raise OSError(f"cannot listen on {addr}: {e}") from None
         if not bound:
@@ -293,8 +321,14 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name!r}")
         arena = self.arena
+        if arena.streams_of(bot, tok) >= arena.max_streams:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
+                                "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
+                                "close one first")
         conn = Connection(bot, context.peer() or "", token=tok)
         how = [None]
+        heard = [monotonic()]       # when the client's last message was read
 
         async def reader():
             read = context.read     # not `async for` over request_iterator: one layer less a message
@@ -303,6 +337,7 @@ class ArenaServer:
                     raw = await read()
                     if raw is grpc.aio.EOF:
                         break
+                    heard[0] = monotonic()
                     try:
                         arena.on_message(conn, raw)
                     except Exception:
@@ -339,6 +374,7 @@ class ArenaServer:
                     item = item[0]
                 elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
                     how[0] = V.CLOSED_BY_ARENA
+                    await _quiet(heard)
                     await context.abort(grpc.StatusCode[item.status], item.message)
                 conn.write_since = monotonic()      # the send limit counts a write that waits
                 if not await _written(write, item, context):
@@ -608,7 +644,8 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                 defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False,
                 max_spectators: int = MAX_SPECTATORS, private_watch: bool = False,
                 spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT,
-                spectator_rate: float = SPECTATOR_RATE) -> None:
+                spectator_rate: float = SPECTATOR_RATE, max_streams: int = MAX_STREAMS,
+                tls: tuple[bytes, bytes] | None = None) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
     a seed gives the same cards as `taash simulate` and in-process ladders).
@@ -616,7 +653,9 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     ``spectator_backlog`` events behind is dropped; all spectators together are sent at
     most ``spectator_rate`` units a second (events.Budget; 0: no bound); a bot stream with ``send_limit``
     messages not read is dropped as a fault (CRASHED); ``private_watch``: watching needs
-    the token of DATA/watch-token (made on first use) or the admin token. Raises
+    the token of DATA/watch-token (made on first use) or the admin token; a token may
+    have ``max_streams`` Play streams open at once; ``tls``: (certificate chain, private
+    key) as PEM bytes, to serve TLS only. Raises
     StoreError or OSError for a bad data directory or address."""
     store = SQLiteStore(data_dir)
     try:
@@ -627,7 +666,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     try:
         server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
                              max_spectators=max_spectators, spectator_backlog=spectator_backlog,
-                             send_limit=send_limit, spectator_rate=spectator_rate,
+                             send_limit=send_limit, spectator_rate=spectator_rate, max_streams=max_streams, tls=tls,
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
         tune_gc()

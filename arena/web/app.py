@@ -53,12 +53,12 @@ def environment():
 
 
 def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
-             watch_token: str | None = None, seat=None, table_key: str = "") -> web.Application:
+             watch_token: str | None = None, seat=None, table_key: str = "", tls=None) -> web.Application:
     """The application over ``site``; ``arena`` (host:port): follow its live games, a
     page getting the states changed in each ``batch_s`` seconds as one message;
     ``watch_token``: the token of an arena served with --private-watch; ``seat``: a
     `table.SeatClient` a person plays from ``/table?key=table_key`` (it is run while
-    the application runs)."""
+    the application runs); ``tls``: how to reach the arena (a tls.Client; None: plaintext)."""
     env = environment()
     app = web.Application()
     hub = None
@@ -79,7 +79,7 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
         app.on_startup.append(seat_start)
         app.on_cleanup.append(seat_stop)
     if arena:
-        hub = LiveHub(arena, token=watch_token)
+        hub = LiveHub(arena, token=watch_token, tls=tls)
 
         async def start(app):
             hub.start()
@@ -230,12 +230,13 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
 
 
 def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, arena: str | None = None,
-          print_fn=print, watch_token: str | None = None, seat=None) -> None:
+          print_fn=print, watch_token: str | None = None, seat=None, tls=None) -> None:
     """Run the pages until interrupted; prints one line ``web pages on http://HOST:PORT/``
     (and, with ``seat``, a `table.SeatClient`, one more: ``your table: URL`` with the
-    table's key). Raises OSError if ``host:port`` cannot be bound (in use, no such address)."""
+    table's key). ``tls``: how to reach the arena (a tls.Client; None: plaintext). Raises
+    OSError if ``host:port`` cannot be bound (in use, no such address)."""
     key = secrets.token_urlsafe(12) if seat is not None else ""
-    app = make_app(site, arena, watch_token=watch_token, seat=seat, table_key=key)
+    app = make_app(site, arena, watch_token=watch_token, seat=seat, table_key=key, tls=tls)
 
     async def main():
         runner = web.AppRunner(app)

@@ -16,6 +16,7 @@ import logging
 
 from ..pb import arena_pb2 as apb
 from ..pb import messages_pb2 as pb
+from ..tls import PLAIN, aio_channel
 
 log = logging.getLogger("taash.web")
 
@@ -108,10 +109,12 @@ class LiveHub:
     tells its subscribers which game states changed (no copy and no JSON per event: a
     page serializes only its own games, at most once per batch). Reconnects every
     ``retry_s`` seconds while the arena is away. ``token``: the watch token of an arena
-    served with --private-watch. ``games``: id -> state of running games."""
+    served with --private-watch; ``tls``: how to reach it (a tls.Client; None: plaintext).
+    ``games``: id -> state of running games."""
 
-    def __init__(self, addr: str, retry_s: float = 1.0, token: str | None = None):
+    def __init__(self, addr: str, retry_s: float = 1.0, token: str | None = None, tls=None):
         self.addr = addr
+        self.tls = tls or PLAIN
         self.metadata = [("authorization", f"Bearer {token}")] if token else None
         self.retry_s = retry_s
         self.games: dict[str, dict] = {}
@@ -167,10 +170,10 @@ class LiveHub:
                 sub.wake.set()
 
     async def _run(self) -> None:
-        import grpc
         while True:
             try:
-                async with grpc.aio.insecure_channel(self.addr, options=[("grpc.max_receive_message_length", 8 << 20)]) as ch:
+                async with aio_channel(self.addr, self.tls,
+                                       options=[("grpc.max_receive_message_length", 8 << 20)]) as ch:
                     call = ch.unary_stream("/taash.arena.v1.Arena/WatchBatches",
                                            request_serializer=apb.WatchRequest.SerializeToString,
                                            response_deserializer=pb.GameEventBatch.FromString)(apb.WatchRequest(),

@@ -41,6 +41,7 @@ from taash.interpreter.rulebook import render
 from ..bots.registry import ArenaAgent
 from ..pb import arena_pb2_grpc
 from ..pb import messages_pb2 as pb
+from ..tls import PLAIN, Client, aio_channel
 from .live import event_json
 
 log = logging.getLogger("taash.table")
@@ -65,10 +66,13 @@ class SeatClient:
     in full), ``request`` (the pending DecisionRequest: id, legal, deadline), ``ended``
     (the last DealEnded: deal, hands, widow, result), ``score`` (match score per seat),
     ``over`` (GameEnded as a dict), ``notes`` (the arena's last verdicts about the seat).
-    ``clock()``: the time in seconds that a request's time left is counted on."""
+    ``clock()``: the time in seconds that a request's time left is counted on; ``tls``: how
+    to reach the arena (a tls.Client; plaintext by default)."""
 
-    def __init__(self, server: str, token: str, name: str, retry_max_s: float = 5.0, clock=time.monotonic):
+    def __init__(self, server: str, token: str, name: str, retry_max_s: float = 5.0, clock=time.monotonic,
+                 tls: Client = PLAIN):
         self.server, self.token, self.name = server, token, name
+        self.tls = tls                       # how to reach the arena (tls.Client)
         self.clock = clock                   # seconds, for the time left to a request
         self.retry_max_s = retry_max_s
         self.connected = False
@@ -129,7 +133,7 @@ class SeatClient:
         delay = 0.1
         while not self._stopping:
             try:
-                async with grpc.aio.insecure_channel(self.server, options=[
+                async with aio_channel(self.server, self.tls, options=[
                         ("grpc.max_receive_message_length", 8 << 20),
                         ("grpc.use_local_subchannel_pool", 1)]) as ch:
                     stub = arena_pb2_grpc.ArenaStub(ch)

@@ -2,7 +2,7 @@
 // A taash arena bot in Node.js. It is built only from the .proto files in ../../proto
 // (package taash.arena.v1), with @grpc/grpc-js and @grpc/proto-loader. See README.md.
 //
-//   node bot.js --name NAME --token TOKEN [--server 127.0.0.1:50051] [--games N]
+//   node bot.js --name NAME --token TOKEN [--server 127.0.0.1:50051] [--games N] [--tls] [--ca FILE]
 //
 // Strategy (change `decide` to write your own): follow the arena's legal actions; in the
 // auction pass when allowed, else make the lowest bid; declare what may be declared; in
@@ -10,6 +10,7 @@
 // cheapest card. Anything else: the first legal action.
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -35,13 +36,30 @@ function parseArgs(argv) {
     token: process.env.TAASH_TOKEN || '',
     server: process.env.TAASH_SERVER || '127.0.0.1:50051',
     games: 0,
+    tls: false,
+    ca: '',
   };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
     if (key === '--help' || key === '-h') {
-      console.log('usage: node bot.js --name NAME --token TOKEN [--server HOST:PORT] [--games N]');
+      console.log('usage: node bot.js --name NAME --token TOKEN [--server HOST:PORT] [--games N] ' +
+                  '[--tls] [--ca FILE]\n' +
+                  '  --tls      connect with TLS (an arena served with --tls-cert), its certificate checked\n' +
+                  '             against the system\'s roots (or --ca)\n' +
+                  '  --ca FILE  a PEM file of the certificates to trust: the arena\'s own for a self-signed\n' +
+                  '             one (implies --tls)');
       process.exit(0);
+    }
+    if (key === '--tls') {
+      opts.tls = true;
+      continue;
+    }
+    if (key === '--ca' && value !== undefined) {
+      opts.ca = value;
+      opts.tls = true;
+      i++;
+      continue;
     }
     if (!['--name', '--token', '--server', '--games'].includes(key) || value === undefined) {
       console.error(`node-bot: error: unexpected argument ${JSON.stringify(key)} (see --help)`);
@@ -105,8 +123,24 @@ function decide(observation, legalActions, game) {
 // ---------------------------------------------------------------------------------------
 // The connection: one bidirectional stream (Arena.Play), reconnect with backoff
 // ---------------------------------------------------------------------------------------
+// TLS when asked (--tls, --ca FILE): the arena's certificate is checked against the
+// system's roots, or against the certificates of the CA file (a self-signed arena's own)
+function credentials(opts) {
+  if (!opts.tls) return grpc.credentials.createInsecure();
+  let roots = null;
+  if (opts.ca) {
+    try {
+      roots = fs.readFileSync(opts.ca);
+    } catch (err) {
+      console.error(`node-bot: error: --ca ${opts.ca}: cannot read it: ${err.message}`);
+      process.exit(2);
+    }
+  }
+  return grpc.credentials.createSsl(roots);
+}
+
 function run(opts) {
-  const client = new v1.Arena(opts.server, grpc.credentials.createInsecure());
+  const client = new v1.Arena(opts.server, credentials(opts));
   const games = new Map(); // game_id -> GameStart with variant_data parsed
   const requests = new Map(); // request_id -> DecisionRequest, for retries after ILLEGAL_ACTION
   let gamesDone = 0;

@@ -278,12 +278,12 @@ def test_verdicts_of_a_seat_that_goes_and_comes_back_name_its_open_request(tmp_p
     assert replay(rec).deals[-1].is_terminal
 
 
-def test_a_later_hello_that_toggles_batching_is_no_bad_message(tmp_path):
-    # docs/protocol.md: a later hello turns batching off or on again; only one that
-    # changes nothing spends the stream's bad-message budget
+def test_every_hello_spends_one_of_the_stream_and_the_token_budget(tmp_path):
+    # docs/protocol.md, Limits: every message counts, a hello that toggles batching too
+    # (each costs the arena work); a second stream of the same token shares its budget
     import asyncio
     from taash.arena.pb import messages_pb2 as pb
-    from taash.arena.server.faults import BAD_BURST
+    from taash.arena.server.faults import STREAM_BURST, TOKEN_BURST
     from taash.arena.server.hosting import Arena, Connection, TimeControl
     from taash.arena.store import SQLiteStore
 
@@ -294,12 +294,16 @@ def test_a_later_hello_that_toggles_batching_is_no_bad_message(tmp_path):
 
     async def main():
         arena = Arena(SQLiteStore(tmp_path / "data"), TimeControl())
-        c = Connection("a")
+        c, d = Connection("a", token="t"), Connection("a", token="t")
         arena.connect(c)
+        arena.connect(d)
         spent = []
         for batch in (True, False, True, True, True):
             arena.on_message(c, hello(batch))
-            spent.append(round(BAD_BURST - c.meter.tokens))
-        return c.batch, spent
-    batch, spent = asyncio.run(main())
-    assert batch is True and spent == [0, 0, 0, 1, 2]
+            spent.append((round(STREAM_BURST - c.meter.tokens), round(TOKEN_BURST - c.token_meter.tokens)))
+        arena.on_message(d, hello(False))
+        return c.batch, d.batch, spent, round(STREAM_BURST - d.meter.tokens), round(TOKEN_BURST - d.token_meter.tokens)
+    batch, dbatch, spent, d_stream, d_token = asyncio.run(main())
+    assert batch is True and dbatch is False
+    assert spent == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
+    assert (d_stream, d_token) == (1, 6)

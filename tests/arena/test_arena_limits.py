@@ -15,7 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from taash.arena.server.faults import BAD_BURST, DETAIL_LIMIT, TEXT_LIMIT
+from taash.arena.server.faults import DETAIL_LIMIT, STREAM_BURST, TEXT_LIMIT
 from taash.interpreter import Match, load_variant, replay
 from tests.helpers.arena_util import Server, record, verdict_kinds
 
@@ -64,11 +64,11 @@ def test_ten_thousand_empty_messages_are_counted_and_close_the_stream(server, tm
     assert log["connections"] == 2
     kinds = verdict_kinds(rec)
     closed = [v for v in rec["arena"]["verdicts"] if v["kind"] == "CLOSED_BY_ARENA"]
-    assert len(closed) == 1 and "too many bad messages" in closed[0]["message"]
+    assert len(closed) == 1 and "too many messages on this stream" in closed[0]["message"]
     assert kinds.count("MALFORMED_MESSAGE") == DETAIL_LIMIT          # the first ones in full
     assert "CLOSED_BY_ARENA" in kinds and kinds[-1] == "RESUMED"
     counted = rec["arena"]["fault_counts"][0]["MALFORMED_MESSAGE"]
-    assert BAD_BURST <= counted <= 10_000                             # the rest counted
+    assert STREAM_BURST <= counted <= 10_000                             # the rest counted
     assert rec["arena"]["fault_counts"][1:] == [{}, {}, {}]
     assert res.faults == sum(rec["arena"]["fault_counts"][0].values())
     # the opponents got a bounded number of events: one per action, the deal's start and

@@ -1,0 +1,173 @@
+"""What one bot token may take of an arena (docs/protocol.md, "Limits"), each case a raw
+gRPC client in a process of its own (tests/helpers/hostile.py) against `taash arena
+serve`: a cap of streams per token, the arena's memory back after many streams, a budget
+that counts every message (hellos that toggle batching too) per stream and per token, the
+status a flooder sees, and a bot that is late on every request: it gets its verdicts
+and keeps its connection."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+
+import grpc
+import pytest
+
+from taash.arena.pb import arena_pb2 as apb
+from taash.arena.pb import arena_pb2_grpc
+from taash.arena.pb import messages_pb2 as pb
+from taash.arena.server.faults import MAX_STREAMS, STREAM_BURST, STREAM_RATE, TOKEN_BURST
+from tests.helpers import ROOT
+from tests.helpers.arena_util import Server, env, record
+
+HOSTILE = [sys.executable, "-m", "tests.helpers.hostile"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("budgets") / "data")
+    yield s
+    s.stop()
+
+
+def hostile(server, mode, token, *extra, timeout=300) -> dict:
+    out = subprocess.run([*HOSTILE, mode, "--server", server.addr, "--token", token, *extra],
+                         capture_output=True, text=True, env=env(), cwd=ROOT, timeout=timeout)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid`` (KiB, /proc/PID/status VmRSS)."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_a_token_has_at_most_its_streams_the_next_is_refused(server):
+    tok = server.token("many")
+    got = hostile(server, "streams", tok, "--n", str(MAX_STREAMS + 1))
+    opened = got["opened"]
+    assert opened[:MAX_STREAMS] == [{"welcome": "many"}] * MAX_STREAMS
+    refused = opened[MAX_STREAMS]
+    assert refused["code"] == "RESOURCE_EXHAUSTED"
+    assert f"{MAX_STREAMS} streams open with this token" in refused["details"]
+    assert "--max-streams" in refused["details"]
+    # one closed, one more may open
+    assert got["after_close"] == {"welcome": "many"}
+
+
+def test_memory_comes_back_after_many_streams(server):
+    # 10,000 streams of one token once kept 266 MiB after they closed: each stream's
+    # state is freed when it ends (after a first 300 that warm gRPC's own pools up)
+    tok = server.token("churn")
+    hostile(server, "churn", tok, "--n", "300")
+    before = rss_kib(server.proc.pid)
+    hostile(server, "churn", tok, "--n", "3000")
+    after = rss_kib(server.proc.pid)
+    assert after - before < 16 * 1024, (before, after)     # 3,000 streams of 27 KiB each would be 79 MiB
+
+
+def test_hellos_that_toggle_batching_spend_the_stream_budget(server):
+    # each hello costs the arena work; 5,000 of them on one stream are more than its
+    # budget (STREAM_BURST, then STREAM_RATE a second): the stream is closed
+    tok = server.token("toggler")
+    got = hostile(server, "hello", tok, "--n", "5000")
+    assert got["welcome"] == "toggler"
+    assert got["code"] == "RESOURCE_EXHAUSTED", got
+    assert "too many messages on this stream" in got["details"]
+    assert f"more than {STREAM_BURST} at once or {STREAM_RATE:g} a second" in got["details"]
+    assert got["sent"] > STREAM_BURST
+    # the reason is in the stream too, as a verdict of no seat, before the status
+    assert got["verdicts"] == [["CLOSED_BY_ARENA", got["details"]]]
+
+
+def test_the_token_budget_is_shared_by_its_streams(server):
+    # a new stream is no fresh allowance: four streams of one token, each sending less
+    # than a stream's burst, pass the token's together
+    tok = server.token("shared")
+    per = STREAM_BURST - 100
+    assert 4 * per > TOKEN_BURST + 200
+    got = hostile(server, "shared", tok, "--n", str(per))
+    codes = [e["code"] for e in got["ended"]]
+    assert "RESOURCE_EXHAUSTED" in codes, got
+    for e in got["ended"]:
+        if e["code"] == "RESOURCE_EXHAUSTED":
+            assert "too many messages with this token" in e["details"]
+        else:
+            assert e["code"] == "OK", e
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_a_flooder_sees_resource_exhausted(server, run):
+    # a client that writes with call.write and then reads gets the arena's status, not
+    # gRPC's "Internal error from Core" (the arena ends the stream once the writes pause)
+    got = hostile(server, "flood", server.token(f"flooder{run}"), "--n", "5000")
+    assert got["code"] == "RESOURCE_EXHAUSTED", got
+    assert "too many messages on this stream" in got["details"]
+    assert got["write_error"] in (None, "finished")
+    assert got["last_verdict"] == ["CLOSED_BY_ARENA", got["details"]]
+
+
+def test_a_bot_late_on_every_request_keeps_its_connection(server):
+    # one bot in all four seats of 60 games at once, each answer 400 ms after its
+    # request, past every deadline (50 ms + the 250 ms network grace): more than a
+    # hundred late answers a second, each a LATE_ANSWER verdict and nothing more (they
+    # once spent a budget of 1,000 bad messages refilled at 50 a second, and the bot was cut)
+    tok = server.token("slowpoke")
+    games = 60
+    result = {}
+
+    def bot():
+        result["bot"] = hostile(server, "late", tok, "--n", str(games), "--ms", "400", timeout=600)
+
+    t = threading.Thread(target=bot)
+    t.start()
+    server.wait_connected(["slowpoke"])
+    req = apb.MatchRequest(variant="28", bots=["slowpoke"] * 4, matches=games, parallel=games, seed=11,
+                           max_deals=1, time_control=pb.TimeControl(move_ms=50, bank_ms=0, grace_ms=5000))
+    with grpc.insecure_channel(server.addr) as ch:
+        ups = arena_pb2_grpc.ArenaStub(ch).RunMatches(req, metadata=[("authorization", f"Bearer {server.admin}")],
+                                                      timeout=600)
+        results = [u.game for u in ups if u.WhichOneof("update") == "game"]
+    t.join(120)
+    assert not t.is_alive()
+    got = result["bot"]
+    assert len(results) == games and all(r.error == "" and r.deals == 1 for r in results)
+    assert got["connections"] == 1 and got["ended"] == []          # never cut
+    kinds = set()
+    for r in results:
+        kinds |= set(k for c in record(r.record)["arena"]["fault_counts"] for k in c)
+    assert kinds == {"TIMEOUT", "LATE_ANSWER"}
+    assert "CLOSED_BY_ARENA" not in got["verdicts"] and "DISCONNECTED" not in got["verdicts"]
+    assert got["verdicts"]["LATE_ANSWER"] >= got["verdicts"]["TIMEOUT"] - games > 1000
+
+
+def test_an_unread_stream_in_many_games_costs_the_honest_bots_nothing(server):
+    # a bot that never reads its stream, seated in 30 games at once beside a heuristic
+    # bot: its own seats time out; the honest bot, however slowed, keeps its connection
+    # (such load once cut an honest bot for its late answers, in one run of three)
+    server.bot("heuristic", "honest", server.token("honest"))
+    p = subprocess.Popen([*HOSTILE, "unread", "--server", server.addr, "--token", server.token("deaf"),
+                          "--ms", "600000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=env(), cwd=ROOT)
+    server.procs.append(p)
+    server.wait_connected(["honest", "deaf"])
+    games = 30
+    req = apb.MatchRequest(variant="28", bots=["honest", "deaf", "honest", "deaf"], matches=games, parallel=games,
+                           seed=21, max_deals=1, time_control=pb.TimeControl(move_ms=200, bank_ms=0, grace_ms=1000))
+    with grpc.insecure_channel(server.addr) as ch:
+        ups = arena_pb2_grpc.ArenaStub(ch).RunMatches(req, metadata=[("authorization", f"Bearer {server.admin}")],
+                                                      timeout=600)
+        results = [u.game for u in ups if u.WhichOneof("update") == "game"]
+    assert len(results) == games and all(r.error == "" and r.deals == 1 for r in results)
+    for r in results:
+        counts = record(r.record)["arena"]["fault_counts"]
+        # the honest bot, slowed by the load, may be late: that is a verdict, not a disconnect
+        assert set(counts[0]) | set(counts[2]) <= {"TIMEOUT", "LATE_ANSWER"}, counts
+        assert set(counts[1]) <= {"TIMEOUT", "ABSENT", "CRASHED"}, counts
+    log = server.logtext()
+    assert log.count("bot honest connected") == 1 and "bot honest lost" not in log   # never cut
