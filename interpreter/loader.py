@@ -118,6 +118,13 @@ def _read_lines(file: str) -> list[str]:
 def format_problems(problems: list[Problem], with_context: bool = True) -> str:
     """Each problem formatted (`Problem.format`), one a line (or three, with context),
     each file read once for all its problems."""
+    lines_of = lines_cache()
+    return "\n".join(p.format(with_context, lines_of) for p in problems)
+
+
+def lines_cache():
+    """A function ``lines_of(file)`` for `Problem.format`: the file's lines, read at its
+    first call for that file (raises OSError, each time, for a file it cannot read)."""
     cache: dict[str, list[str] | OSError] = {}
 
     def lines_of(file: str) -> list[str]:
@@ -130,7 +137,7 @@ def format_problems(problems: list[Problem], with_context: bool = True) -> str:
         if isinstance(got, OSError):
             raise got
         return got
-    return "\n".join(p.format(with_context, lines_of) for p in problems)
+    return lines_of
 
 
 class VariantError(TaashError, ValueError):
@@ -490,6 +497,12 @@ def _anchor_problems(refs, fname: str) -> list[Problem]:
         m = refs[MAX_ANCHOR_PROBLEMS][1]
         out.append(Problem(fname, m.line + 1, m.column + 1, "YAML: more anchors and aliases from here"))
     return out
+
+
+def read_tree(path: Path, bounds: Bounds = BOUNDS) -> tuple[dict, dict]:
+    """One variant file's own (data, {path tuple: Loc}), within ``bounds``, without its
+    `extends:` chain (nothing but ``path`` is read). Raises VariantError."""
+    return _yaml_tree(Path(path), bounds)
 
 
 def load_raw(path: Path, _chain=(), bounds: Bounds = BOUNDS) -> tuple[dict, dict]:

@@ -85,7 +85,7 @@ def cmd_serve(args) -> int:
             await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
                         spectator_backlog=args.spectator_backlog, send_limit=args.max_queued,
-                        spectator_rate=args.spectator_rate)
+                        spectator_rate=args.spectator_rate, variant_load_ms=args.variant_load_ms)
         except asyncio.CancelledError:
             pass
 
@@ -473,6 +473,9 @@ def add_commands(sub) -> None:
                    help="a bot stream with N messages waiting while its client reads nothing (the "
                         "arena's write has waited 2 s), or 10*N in any case, is dropped as a fault "
                         "(default 10000)")
+    s.add_argument("--variant-load-ms", type=conv(1), default=10_000, metavar="MS",
+                   help="a variant text sent with a match request is checked in a process of its own, "
+                        "killed and the request refused past MS milliseconds (default 10000)")
     s.add_argument("--private-watch", action="store_true",
                    help="watching needs a token: the one in DIR/watch-token (made on first start) "
                         "or the admin token")

@@ -13,7 +13,6 @@ import asyncio
 import json
 import logging
 import os
-import tempfile
 import traceback
 from pathlib import Path
 from time import monotonic
@@ -21,12 +20,12 @@ from time import monotonic
 import grpc
 from grpc_health.v1.health_pb2 import HealthCheckResponse
 
-from taash.interpreter import VariantError, load_variant, shipped_variants
 
 from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
 from ..store import SQLiteStore, Store, StoreError
 from . import persist
+from .loading import LOAD_TIMEOUT_S, Refused, VariantLoader
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
 from .faults import Closed
@@ -96,21 +95,6 @@ async def _written(write, data, context) -> bool:
     return True
 
 
-def _sent_variant_problems(text: str, name: str, options: dict | None) -> str:
-    """The problems of a variant sent as text (MatchRequest.variant_yaml), each located
-    in ``name`` (the caller's file name), or "" when it loads. It is checked from a
-    private temporary file, so that a text that does not load is not kept in DATA/variants/
-    and its errors name no path of the arena's host."""
-    with tempfile.TemporaryDirectory(prefix="taash-sent-") as tmp:
-        probe = Path(tmp) / "variant.yaml"
-        probe.write_text(text, encoding="utf-8")
-        try:
-            load_variant(probe, options)
-        except VariantError as e:
-            return "\n".join(p.format() for p in e.problems).replace(str(probe), name)
-    return ""
-
-
 def _one_each(events):
     """Watch's framing: one message per event."""
     return ((e, 1) for e in events)
@@ -168,8 +152,10 @@ class ArenaServer:
                  salt: str = "", max_spectators: int = MAX_SPECTATORS,
                  spectator_backlog: int = SPECTATOR_BACKLOG,
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
-                 batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE):
+                 batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE,
+                 variant_load_s: float = LOAD_TIMEOUT_S):
         self.store = store
+        self.variant_load_s = variant_load_s
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
         self.wait_ms = wait_ms
@@ -191,6 +177,7 @@ class ArenaServer:
                            spectators=Spectators(self.max_spectators, self.spectator_backlog,
                                                   self.spectator_rate))
         self.arena.send_limit = self.send_limit
+        self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s)
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
         self.server = grpc.aio.server(options=SERVER_OPTIONS)
@@ -480,37 +467,20 @@ class ArenaServer:
             if getattr(tcm, f) > MAX_TIME_FIELD:
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                     f"time_control.{f} is {getattr(tcm, f)}; at most {MAX_TIME_FIELD}")
+        # loaded off the event loop, a sent text checked in a child process (loading.py)
         try:
             if request.variant_yaml:    # the caller's file, sent as text: kept in DATA/variants/
                 if len(request.variant_yaml) > MAX_VARIANT_TEXT:
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                        f"variant_yaml is {len(request.variant_yaml)} characters; "
-                                        f"at most {MAX_VARIANT_TEXT}")
-                base = _extends_of(request.variant_yaml)
-                if base is not None and base not in shipped_variants():
-                    # the caller's side merges its own `extends:` chain (taash arena match):
-                    # a file on the arena's host is no base for a caller's text
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                        f"variant_yaml extends {str(base)[:200]!r}: `extends:` of a sent variant "
-                                        "must be a shipped name (taash variants lists them); send the merged text")
-                problems = _sent_variant_problems(request.variant_yaml, request.variant or "variant_yaml",
-                                                  options or None)
-                if problems:        # nothing kept of a text that does not load
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problems[:4000])
-                try:
-                    path = self.store.save_variant(request.variant_yaml)
-                except StoreError as e:
-                    await context.abort(grpc.StatusCode.INTERNAL, str(e))
-                v = load_variant(path, options or None)
+                    raise Refused(f"variant_yaml is {len(request.variant_yaml)} characters; "
+                                  f"at most {MAX_VARIANT_TEXT}")
+                v = await self.variants.by_text(request.variant_yaml, (request.variant or "variant_yaml")[:200],
+                                                options or None, self.store.save_variant)
             else:
-                v = load_variant(request.variant, options or None)
-        except VariantError as e:
-            shipped = not request.variant_yaml and request.variant in shipped_variants()
-            # a shipped variant's problem is an option's: named by the variant, not by a path
-            text = "\n".join(f"{request.variant}: {p.message}" if shipped and p.line < 1 else p.format()
-                             for p in e.problems)
-            where = "" if request.variant_yaml or shipped else "(a variant path is read on the arena's host) "
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, (where + text)[:4000])
+                v = await self.variants.by_name(request.variant, options or None)
+        except Refused as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        except StoreError as e:
+            await context.abort(grpc.StatusCode.INTERNAL, str(e))
         bots = list(request.bots)
         if len(bots) != v.players:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
@@ -567,17 +537,6 @@ class ArenaServer:
                     t.cancel()
 
 
-def _extends_of(text: str):
-    """The ``extends:`` value of a variant's YAML or JSON text (None: none, or text that
-    does not parse as a mapping: `load_variant` then says what is wrong with it)."""
-    import yaml
-    try:
-        tree = yaml.safe_load(text)
-    except (yaml.YAMLError, RecursionError, ValueError):
-        return None
-    return tree.get("extends") if isinstance(tree, dict) else None
-
-
 def _lock(data_dir: Path):
     """Take DATA/arena.lock (an exclusive flock, held while the returned file is open):
     one arena per data directory, so that a second one cannot take the first's running
@@ -608,7 +567,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                 defaults: TimeControl = TimeControl(), ready=None, public_seeds: bool = False,
                 max_spectators: int = MAX_SPECTATORS, private_watch: bool = False,
                 spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT,
-                spectator_rate: float = SPECTATOR_RATE) -> None:
+                spectator_rate: float = SPECTATOR_RATE, variant_load_ms: int = int(LOAD_TIMEOUT_S * 1000)) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
     a seed gives the same cards as `taash simulate` and in-process ladders).
@@ -616,7 +575,9 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     ``spectator_backlog`` events behind is dropped; all spectators together are sent at
     most ``spectator_rate`` units a second (events.Budget; 0: no bound); a bot stream with ``send_limit``
     messages not read is dropped as a fault (CRASHED); ``private_watch``: watching needs
-    the token of DATA/watch-token (made on first use) or the admin token. Raises
+    the token of DATA/watch-token (made on first use) or the admin token; a variant text
+    a RunMatches call sends is refused when its check takes more than ``variant_load_ms``
+    (loading.VariantLoader). Raises
     StoreError or OSError for a bad data directory or address."""
     store = SQLiteStore(data_dir)
     try:
@@ -628,6 +589,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
         server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
                              max_spectators=max_spectators, spectator_backlog=spectator_backlog,
                              send_limit=send_limit, spectator_rate=spectator_rate,
+                             variant_load_s=variant_load_ms / 1000,
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
         tune_gc()

@@ -122,6 +122,11 @@ class Store:
         """Keep a variant's text sent by a client (DATA/variants/<sha256>.yaml); its path."""
         raise NotImplementedError
 
+    def variants_dir(self) -> Path:
+        """The folder of the variant files a RunMatches call may name (DATA/variants/: the
+        texts clients sent, and the files the arena's keeper put there)."""
+        raise NotImplementedError
+
 
 def record_bytes(record: dict) -> bytes:
     """A game's record as the UTF-8 JSON of its file: indented by two spaces, written by
@@ -292,6 +297,9 @@ class SQLiteStore(Store):
         for gid, entry in rows:
             out.setdefault(gid, []).append(json.loads(entry))
         return out
+
+    def variants_dir(self) -> Path:
+        return self.dir / "variants"
 
     def save_variant(self, text: str) -> Path:
         path = self.dir / "variants" / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.yaml"

@@ -348,7 +348,8 @@ def test_a_variant_file_of_the_caller_is_sent_as_text(server, tmp_path):
     out = subprocess.run([*TAASH, "arena", "match", "elsewhere.yaml", "--bots", "r,r,r,r", "--server", server.addr,
                           "--data", str(server.data)], capture_output=True, text=True, env=env(), cwd=tmp_path,
                          timeout=120)
-    assert out.returncode == 1 and "read on the arena's host" in out.stderr and "elsewhere.yaml" in out.stderr
+    assert out.returncode == 1 and "no variant named 'elsewhere.yaml'" in out.stderr
+    assert "DATA/variants/" in out.stderr
 
 
 def test_reflection_describes_the_service_without_the_proto_files(server):
