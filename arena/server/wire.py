@@ -18,6 +18,7 @@ from pathlib import Path
 from time import monotonic
 
 import grpc
+from grpc._cython.cygrpc import ExecuteBatchError   # the write of a call that is ending
 from grpc_health.v1.health_pb2 import HealthCheckResponse
 
 
@@ -85,9 +86,13 @@ TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tok
 
 async def _written(write, data, context) -> bool:
     """``await write(data)``; False when the client went away during the write (gRPC then
-    raises its own error, which would be logged with a traceback), True once written."""
+    raises its own error, which would be logged with a traceback), or when gRPC core
+    refused the write because the call is ending (ExecuteBatchError: the server stopping
+    at SIGTERM ends its calls under a write in flight); True once written."""
     try:
         await write(data)
+    except ExecuteBatchError:
+        return False
     except Exception:
         if context.done():
             return False
