@@ -54,9 +54,14 @@ class ArenaRunner:
         self.md = [("authorization", f"Bearer {admin_token}")]
         self.channel = grpc.insecure_channel(server)
         self.stub = arena_pb2_grpc.ArenaStub(self.channel)
+        self.reached = False    # an answer came from the arena once: losing it then is not "never reached"
 
     def _error(self, e) -> LadderError:
         code = e.code()
+        if code == grpc.StatusCode.UNAVAILABLE and self.reached:
+            return LadderError(f"lost the arena at {self.server} during the run (it stopped or was killed): "
+                               "the games it finished are kept; start it again and run the ladder again "
+                               "to play the rest")
         if code == grpc.StatusCode.UNAVAILABLE:
             return LadderError(f"cannot reach the arena at {self.server}: is `taash arena serve` running?")
         return LadderError(f"the arena at {self.server} said: {code.name.lower().replace('_', ' ')}: {e.details()}")
@@ -67,6 +72,7 @@ class ArenaRunner:
             rep = self.stub.ListBots(apb.ListBotsRequest(), metadata=self.md, timeout=10)
         except grpc.RpcError as e:
             raise self._error(e) from None
+        self.reached = True
         return {b.name: b.connections for b in rep.bots}
 
     def bots(self) -> list[str]:
@@ -92,6 +98,7 @@ class ArenaRunner:
         game = None
         try:
             for up in self.stub.RunMatches(req, metadata=self.md):
+                self.reached = True
                 if up.WhichOneof("update") == "game":
                     game = up.game
         except grpc.RpcError as e:
