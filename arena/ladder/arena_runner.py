@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
 from taash.interpreter import load_variant
+from taash.interpreter.loader import VARIANTS_DIR, load_raw
 
 from ..errors import LadderError
 from ..pb import arena_pb2 as apb
@@ -49,6 +51,12 @@ class ArenaRunner:
         self.server, self.variant_name = server, variant_name
         self.options = dict(options or {})
         self.variant = load_variant(variant_name, self.options or None)
+        # a variant file of the ladder's (not shipped) is sent as its text, its `extends:`
+        # chain merged: the arena plays only shipped names and its DATA/variants/ by name
+        self.variant_text = ""
+        path = Path(self.variant.path).resolve()
+        if not path.is_relative_to(VARIANTS_DIR.resolve()):
+            self.variant_text = json.dumps(load_raw(path)[0])
         self.wait_s = wait_s
         self.tc = dict(time_control or {})
         self.md = [("authorization", f"Bearer {admin_token}")]
@@ -91,7 +99,7 @@ class ArenaRunner:
     def play(self, spec: GameSpec) -> GameResult:
         """Ask the arena for one game and wait for its result. Raises LadderError."""
         tc = pb.TimeControl(**{k: int(v) for k, v in self.tc.items()})
-        req = apb.MatchRequest(variant=self.variant_name,
+        req = apb.MatchRequest(variant=self.variant_name, variant_yaml=self.variant_text,
                                options_json=json.dumps(self.options) if self.options else "",
                                bots=list(spec.bots), matches=1, seed=spec.seed, time_control=tc,
                                wait_ms=int(self.wait_s * 1000), parallel=1, max_deals=spec.deals)

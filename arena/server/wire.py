@@ -10,6 +10,7 @@ admin authentication, and `serve`. Game logic is in hosting.py.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -24,9 +25,10 @@ from grpc_health.v1.health_pb2 import HealthCheckResponse
 
 from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
-from ..store import SQLiteStore, Store, StoreError
+from ..store import SQLiteStore, Store, StoreError, open_ladder_store
 from . import persist
 from .loading import LOAD_TIMEOUT_S, Refused, VariantLoader
+from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
 from .faults import Closed
@@ -158,8 +160,10 @@ class ArenaServer:
                  spectator_backlog: int = SPECTATOR_BACKLOG,
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
                  batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE,
-                 variant_load_s: float = LOAD_TIMEOUT_S):
+                 variant_load_s: float = LOAD_TIMEOUT_S, open_ladder=None):
         self.store = store
+        self.open_ladder = open_ladder     # () -> the LadderStore of the bots' ratings; raises NoLadder
+        self._standings = asyncio.Semaphore(2)
         self.variant_load_s = variant_load_s
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
@@ -198,6 +202,9 @@ class ArenaServer:
             "ListBots": grpc.unary_unary_rpc_method_handler(
                 self._list_bots, request_deserializer=apb.ListBotsRequest.FromString,
                 response_serializer=apb.ListBotsReply.SerializeToString),
+            "MyStanding": grpc.unary_unary_rpc_method_handler(
+                self._my_standing, request_deserializer=apb.StandingRequest.FromString,
+                response_serializer=apb.StandingReply.SerializeToString),
         }
         self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
         # the standard services a gRPC tool expects: health (SERVING; NOT_SERVING once `stop`
@@ -439,6 +446,27 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                 "wrong admin token: is this the arena's --data directory?")
 
+    async def _my_standing(self, request, context):
+        """The calling bot's own standing (standing.py): its token names the bot."""
+        tok, name = await _bearer(context, "missing token: send the metadata 'authorization: Bearer "
+                                           "<token>' with the bot's own token")
+        bot = self.store.bot_for_token(tok)
+        if bot is None:
+            if tok == self.admin_token:
+                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                    "the admin token is no bot's: ask with the bot's own token")
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "unknown token (issue one with `taash arena token NAME`)")
+        if name and name != bot:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                f"this token belongs to bot {bot!r}, not to {name[:64]!r}")
+        try:
+            games, total = await self.arena.store_call(self.store.games_of, bot, wanted(request.recent))
+            async with self._standings:     # record files read on a thread of their own, a few at once
+                return await asyncio.to_thread(standing, bot, games, total, self.open_ladder)
+        except StoreError as e:
+            await context.abort(grpc.StatusCode.INTERNAL, str(e))
+
     async def _list_bots(self, request, context):
         await self._admin(context)
         arena = self.arena
@@ -595,6 +623,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                              max_spectators=max_spectators, spectator_backlog=spectator_backlog,
                              send_limit=send_limit, spectator_rate=spectator_rate,
                              variant_load_s=variant_load_ms / 1000,
+                             open_ladder=functools.partial(open_ladder_store, None, data_dir, False),
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
         tune_gc()

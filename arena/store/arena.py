@@ -127,6 +127,11 @@ class Store:
         texts clients sent, and the files the arena's keeper put there)."""
         raise NotImplementedError
 
+    def games_of(self, bot: str, limit: int) -> tuple[list[dict], int]:
+        """The latest ``limit`` finished games where ``bot`` held a seat, newest first (each
+        as `games` gives it), and how many it has finished in all."""
+        raise NotImplementedError
+
 
 def record_bytes(record: dict) -> bytes:
     """A game's record as the UTF-8 JSON of its file: indented by two spaces, written by
@@ -277,6 +282,29 @@ class SQLiteStore(Store):
         return [{"game_id": g, "variant": v, "seed": s, "bots": json.loads(b), "complete": bool(c),
                  "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r}
                 for g, v, s, b, c, sc, w, f, r in rows]
+
+    def games_of(self, bot: str, limit: int) -> tuple[list[dict], int]:
+        # bots is the JSON list of the names, and a bot name holds no '"' (check_bot_name);
+        # '_' is a LIKE wildcard, so each row found is checked again
+        pattern = f'%"{bot}"%'
+        try:
+            total = sum(1 for (b,) in self.db.execute(
+                "SELECT bots FROM games WHERE finished IS NOT NULL AND bots LIKE ?", (pattern,))
+                if bot in json.loads(b))
+            rows = self.db.execute("SELECT game_id, variant, seed, bots, complete, score, winners, faults, record "
+                                   "FROM games WHERE finished IS NOT NULL AND bots LIKE ? ORDER BY id DESC",
+                                   (pattern,))
+            out = []
+            for g, v, s, b, c, sc, w, f, r in rows:
+                if len(out) >= limit:
+                    break
+                bots = json.loads(b)
+                if bot in bots:
+                    out.append({"game_id": g, "variant": v, "seed": s, "bots": bots, "complete": bool(c),
+                                "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r})
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read the games of bot {bot!r}: {e}") from None
+        return out, total
 
     def journal(self, game_id: str, n: int, entry: dict) -> None:
         try:

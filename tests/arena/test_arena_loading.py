@@ -172,3 +172,20 @@ def test_a_file_of_the_variants_folder_is_played_by_name_and_its_errors_quote_no
     text = refused(server, variant="bad")
     assert text == 'bad:3:20: error: auction.min_bid: "foo" should be a whole number'
     assert SECRET not in text
+
+
+def test_a_ladder_variant_file_of_its_own_is_sent_as_text(server, tmp_path):
+    # the arena plays only shipped names and DATA/variants/ by name: a ladder run on a file
+    # of its own machine sends the file's text, its `extends:` chain merged
+    from taash.arena.ladder.arena_runner import ArenaRunner
+    from taash.arena.ladder.schedule import GameSpec
+    (tmp_path / "base.yaml").write_text('extends: "28"\nname: ladder-base\n')
+    (tmp_path / "mine.yaml").write_text('extends: base.yaml\nname: ladder-28\n')
+    runner = ArenaRunner(server.addr, server.admin, str(tmp_path / "mine.yaml"))
+    try:
+        g = runner.play(GameSpec("r00000/r/s1", "r00000/r/s1", 0, 7, ("r",) * 4, 1))
+    finally:
+        runner.close()
+    assert g.deals == 1 and g.record["arena"]["game_id"] == g.arena_game
+    kept = (Path(g.record_path).parent / g.record["variant"]).resolve()
+    assert kept.parent == (server.data / "variants").resolve() and "ladder-28" in kept.read_text()
