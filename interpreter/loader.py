@@ -58,7 +58,7 @@ class Bounds:
     """Limits on reading one variant file: ``max_bytes`` of UTF-8 text, ``max_lines``
     lines, ``max_nodes`` YAML nodes (each key, value and list item is one) and
     ``max_depth`` levels of nested mappings and lists. The shipped variants are under
-    100 lines, 1,000 nodes and 8 levels. Past a bound the file is refused with one
+    100 lines, 200 nodes and 8 levels. Past a bound the file is refused with one
     problem at the place it passed it, and nothing more is read of it (pure-Python YAML
     composes about 15,000 nodes a second: the node bound is also the time bound)."""
     max_bytes: int = MAX_FILE_BYTES
