@@ -59,8 +59,8 @@ class Bounds:
     lines, ``max_nodes`` YAML nodes (each key, value and list item is one) and
     ``max_depth`` levels of nested mappings and lists. The shipped variants are under
     100 lines, 200 nodes and 8 levels. Past a bound the file is refused with one
-    problem at the place it passed it, and nothing more is read of it (pure-Python YAML
-    composes about 15,000 nodes a second: the node bound is also the time bound)."""
+    problem at the place it passed it, and nothing more is read of it (composing the
+    YAML is the slow part of reading a large file: the node bound bounds its time)."""
     max_bytes: int = MAX_FILE_BYTES
     max_lines: int = 20_000
     max_nodes: int = 20_000
