@@ -153,7 +153,10 @@ class ArenaServer:
     all spectators together (0: no bound; events.Budget); ``watch_token``: if set, Watch
     needs it (or the admin token); ``batch_wait_s``:
     how long WatchBatches gathers events before a message (seconds; 0: one message per
-    event-loop turn that has events)."""
+    event-loop turn that has events); ``variant_load_s``: the time a variant text sent
+    with RunMatches may take to check (loading.VariantLoader); ``open_ladder()``: the
+    LadderStore of the ratings MyStanding reports (raises NoLadder when there is none;
+    None: no ratings)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
                  salt: str = "", max_spectators: int = MAX_SPECTATORS,
