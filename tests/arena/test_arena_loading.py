@@ -11,6 +11,8 @@ from pathlib import Path
 
 import grpc
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from taash.interpreter.loader import VARIANTS_DIR
 from tests.helpers.arena_util import Server
@@ -189,3 +191,31 @@ def test_a_ladder_variant_file_of_its_own_is_sent_as_text(server, tmp_path):
     assert g.deals == 1 and g.record["arena"]["game_id"] == g.arena_game
     kept = (Path(g.record_path).parent / g.record["variant"]).resolve()
     assert kept.parent == (server.data / "variants").resolve() and "ladder-28" in kept.read_text()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["..", ".", "mine", "mine.yaml", "linked", "sub", "/", "etc", "passwd", "",
+                                 "29", "house", "proc", "self", "environ", "\0", "x.yml"]), max_size=6),
+       st.booleans())
+def test_a_name_is_shipped_or_a_file_inside_the_variants_folder(tmp_path_factory, parts, absolute):
+    from taash.arena.server.loading import Refused, VariantLoader
+    from taash.interpreter import shipped_variants
+    root = tmp_path_factory.getbasetemp() / "names"
+    folder = root / "data" / "variants"
+    if not folder.is_dir():
+        (folder / "sub").mkdir(parents=True)
+        (folder / "mine.yaml").write_text('extends: "28"\n')
+        (folder / "sub" / "mine.yaml").write_text('extends: "28"\n')
+        (root / "outside.yaml").write_text("secret: 1\n")
+        (folder / "linked.yaml").symlink_to(root / "outside.yaml")
+        (folder / "sub" / "up.yaml").symlink_to(folder / "mine.yaml")      # a link that stays inside
+    name = ("/" if absolute else "") + "/".join(parts)
+    try:
+        got = VariantLoader(folder).path_of(name)
+    except Refused as e:
+        assert str(e).startswith("no variant named ") and "secret" not in str(e)
+        return
+    if isinstance(got, str):
+        assert got == name and got in shipped_variants()
+    else:
+        assert got.is_file() and got.is_relative_to(folder.resolve())
