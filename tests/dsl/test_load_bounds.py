@@ -100,3 +100,12 @@ def test_format_problems_reads_as_each_problem_formatted_alone(tmp_path_factory,
     path.write_text("".join(f"line {i}: text\n" for i in range(1, 11)))
     prs = [Problem(str(path), line, col, "m") for line, col in places]
     assert format_problems(prs) == "\n".join(p.format() for p in prs)
+
+
+def test_taash_check_counts_the_problems_it_does_not_list(tmp_path, capsys):
+    from taash.arena.cli import main
+    path = write(tmp_path, BASE + "".join(f"extra{i}: {i}\n" for i in range(150)))
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-2] == f"{path}: error: and 50 more problems (the first 100 are listed)"
+    assert err[-1] == "150 problems in 1 of 1 file"
