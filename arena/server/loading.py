@@ -24,7 +24,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from taash.interpreter import VariantError, load_variant, shipped_variants
-from taash.interpreter.loader import BOUNDS, Bounds, More, format_problems, lines_cache, read_tree
+from taash.interpreter.loader import BOUNDS, VARIANTS_DIR, Bounds, More, format_problems, lines_cache, read_tree
 
 LOAD_TIMEOUT_S = 10.0       # a sent text's check in the child process, at most
 MAX_LOADS = 2               # checks at once (each a process); more wait their turn
@@ -95,7 +95,13 @@ def told(problems: list, path: str, name: str) -> str:
     if more:
         out.append(f"{name}: error: and {more} more problem{'s' if more != 1 else ''} "
                    f"(the first {len(out)} are listed)")
-    return "\n".join(out)
+    return unrooted("\n".join(out))
+
+
+def unrooted(text: str) -> str:
+    """``text`` with the shipped variants' folder left out of their paths (``28.yaml``
+    for a problem inherited from the 28): no path of the arena's host is told."""
+    return text.replace(str(VARIANTS_DIR) + "/", "")
 
 
 def _clipped(lines: list[str]):
@@ -167,7 +173,7 @@ class VariantLoader:
             prs = e.problems[:MAX_PROBLEMS]
             text = "\n".join(f"{name}: {p.message}" if p.line < 1 else
                              f"{name}:{p.line}:{p.column}: error: {p.message}" for p in prs)
-            raise Refused(text) from None
+            raise Refused(unrooted(text)) from None
 
     async def by_text(self, text: str, name: str, options: dict | None, save) -> object:
         """The Variant of a sent ``text`` (problems located in ``name``, the caller's file)
@@ -188,7 +194,16 @@ class VariantLoader:
             raise Refused(format_problems(e.problems[:MAX_PROBLEMS], False).replace(str(path), name)) from None
 
     async def _build(self, where, options: dict | None):
+        """The Variant of ``where`` (a shipped name or a file's path) with ``options``,
+        built on a thread and remembered; a file's is built again once the file changed
+        (its size or modification time)."""
         key = (str(where), json.dumps(options or {}, sort_keys=True))
+        if isinstance(where, Path):
+            try:
+                st = where.stat()
+                key += (st.st_size, st.st_mtime_ns)
+            except OSError:
+                pass
         v = self.loaded.get(key)
         if v is None:
             v = await asyncio.to_thread(load_variant, where, options or None, self.bounds, MAX_PROBLEMS)
