@@ -2,8 +2,14 @@
 checks -> compiled rules (docs/architecture.md, "The pipeline of a variant").
 
 Every problem is reported as a `Problem` with the file, line and column of the node that
-caused it (1-based); `VariantError` carries all problems found. Nothing here raises
-anything else for a bad file.
+caused it (1-based); `VariantError` carries the problems found, at most `MAX_PROBLEMS`
+of them and then one that counts the rest. Nothing here raises anything else for a bad
+file.
+
+A variant file is untrusted input (an arena loads the text a caller sends): reading one
+is bounded by a `Bounds` (its bytes, lines, YAML nodes and nesting), checked as the YAML
+is composed, before anything is built from it; each rule's text is bounded by the DSL's
+parser (dsl.parse.MAX_RULE_CHARS, MAX_DEPTH).
 """
 
 from __future__ import annotations
@@ -44,6 +50,24 @@ VARIANTS_DIR = data_dir("variants")
 SCHEMA_PATH = data_dir("grammar") / "variant.schema.json"
 MAX_EXTENDS = 16
 MAX_FILE_BYTES = 1 << 20
+MAX_PROBLEMS = 100      # problems a VariantError keeps (by position); one more counts the rest
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Limits on reading one variant file: ``max_bytes`` of UTF-8 text, ``max_lines``
+    lines, ``max_nodes`` YAML nodes (each key, value and list item is one) and
+    ``max_depth`` levels of nested mappings and lists. The shipped variants are under
+    100 lines, 200 nodes and 8 levels. Past a bound the file is refused with one
+    problem at the place it passed it, and nothing more is read of it (composing the
+    YAML is the slow part of reading a large file: the node bound bounds its time)."""
+    max_bytes: int = MAX_FILE_BYTES
+    max_lines: int = 20_000
+    max_nodes: int = 20_000
+    max_depth: int = 64
+
+
+BOUNDS = Bounds()
 KEY = "\0key"  # locs[path + (KEY,)]: where the key of the value at path is written
 
 
@@ -60,10 +84,11 @@ class Problem:
     origin: tuple | None = None
     warning: bool = False   # a warning (`taash check` prints it; the file still loads)
 
-    def format(self, with_context: bool = True) -> str:
+    def format(self, with_context: bool = True, lines_of=None) -> str:
         """``FILE:LINE:COL: error: MESSAGE`` (``warning:`` for a warning), then the
         offending line and a caret (and for an inherited problem, the inherited line and
-        a caret)."""
+        a caret). ``lines_of(file)``: the file's lines (`format_problems` reads each file
+        once), else it is read."""
         kind = "warning" if self.warning else "error"
         if self.line < 1:  # not about a place in the file (an option given on the command line)
             return f"{self.file}: {kind}: {self.message}"
@@ -73,19 +98,69 @@ class Problem:
         out = [head]
         for file, line, column in [(self.file, self.line, self.column)] + ([self.origin] if self.origin else []):
             try:
-                text = Path(file).read_text(errors="replace").splitlines()[line - 1]
+                text = (lines_of(file) if lines_of else _read_lines(file))[line - 1]
             except (OSError, IndexError):
                 continue
             out += [f"    {text}", "    " + " " * (max(column, 1) - 1) + "^"]
         return "\n".join(out)
 
 
-class VariantError(TaashError, ValueError):
-    """A variant file that cannot be loaded; ``problems`` lists every located problem,
-    each file's in order of position (files in the order they first appear)."""
+@dataclass(frozen=True)
+class More(Problem):
+    """The last problem of a VariantError that listed only the first ones: ``count``
+    problems more were found (and not formatted)."""
+    count: int = 0
 
-    def __init__(self, problems: list[Problem]):
-        self.problems = by_position(problems)
+
+def _read_lines(file: str) -> list[str]:
+    """The lines of ``file`` (at most MAX_FILE_BYTES of it, bad UTF-8 replaced). Raises
+    OSError."""
+    with open(file, "rb") as f:
+        return f.read(MAX_FILE_BYTES).decode(errors="replace").splitlines()
+
+
+def format_problems(problems: list[Problem], with_context: bool = True) -> str:
+    """Each problem formatted (`Problem.format`), one a line (or three, with context),
+    each file read once for all its problems."""
+    lines_of = lines_cache()
+    return "\n".join(p.format(with_context, lines_of) for p in problems)
+
+
+def lines_cache():
+    """A function ``lines_of(file)`` for `Problem.format`: the file's lines, read at its
+    first call for that file (raises OSError, each time, for a file it cannot read)."""
+    cache: dict[str, list[str] | OSError] = {}
+
+    def lines_of(file: str) -> list[str]:
+        if file not in cache:
+            try:
+                cache[file] = _read_lines(file)
+            except OSError as e:
+                cache[file] = e
+        got = cache[file]
+        if isinstance(got, OSError):
+            raise got
+        return got
+    return lines_of
+
+
+class VariantError(TaashError, ValueError):
+    """A variant file that cannot be loaded; ``problems`` lists the located problems,
+    each file's in order of position (files in the order they first appear): the first
+    ``limit`` of them, then (when there were more) one problem without a place that says
+    how many more there were, none of those formatted."""
+
+    def __init__(self, problems: list[Problem], limit: int = MAX_PROBLEMS):
+        more = sum(p.count for p in problems if isinstance(p, More))
+        ordered = by_position([p for p in problems if not isinstance(p, More)])
+        if len(ordered) > limit:
+            more += len(ordered) - limit
+            ordered = ordered[:limit]
+        if more:
+            file = ordered[-1].file if ordered else next(p.file for p in problems)
+            ordered.append(More(file, 0, 0, f"and {more} more problem{'s' if more != 1 else ''} "
+                                            f"(the first {len(ordered)} are listed)", count=more))
+        self.problems = ordered
         super().__init__("\n".join(p.format(False) for p in self.problems))
 
 
@@ -216,30 +291,36 @@ def shipped_variants() -> list[str]:
     return sorted(p.relative_to(VARIANTS_DIR).with_suffix("").as_posix() for p in VARIANTS_DIR.rglob("*.yaml"))
 
 
-def _yaml_tree(path: Path):
-    """Read one YAML file into (data, {path tuple: Loc}). Raises VariantError."""
+def _yaml_tree(path: Path, bounds: Bounds = BOUNDS):
+    """Read one YAML file into (data, {path tuple: Loc}), within ``bounds``. Raises
+    VariantError."""
     fname = str(path)
     try:
         if not path.is_file():
             raise VariantError([Problem(fname, 0, 0, "not a file" if path.exists() else "no such file")])
         with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise VariantError([Problem(fname, 0, 0, f"the file is larger than {MAX_FILE_BYTES} bytes")])
+            raw = f.read(bounds.max_bytes + 1)
+        if len(raw) > bounds.max_bytes:
+            raise VariantError([Problem(fname, 0, 0, f"the file is larger than {bounds.max_bytes} bytes")])
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise VariantError([Problem(fname, 0, 0, f"the file is not UTF-8 text ({e.reason} at byte {e.start})")]) from None
     except OSError as e:
         raise VariantError([Problem(fname, 0, 0, f"cannot read the file: {e.strerror or e}")]) from None
     lines = text.splitlines()
+    if len(lines) > bounds.max_lines:
+        raise VariantError([Problem(fname, bounds.max_lines + 1, 1,
+                                    f"the file has {len(lines)} lines; at most {bounds.max_lines}")])
     try:
-        loader = _Loader(text)
+        loader = _Loader(text, bounds)
         try:
             node = loader.get_single_node()
         finally:
             loader.dispose()
         if loader.refs:     # before anything is built from them: nothing can expand
             raise VariantError(_anchor_problems(loader.refs, fname))
+    except _TooBig as e:
+        raise VariantError([Problem(fname, e.mark.line + 1, e.mark.column + 1, e.message)]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -367,13 +448,26 @@ def _copy_locs(src, dst, prefix):
 MAX_ANCHOR_PROBLEMS = 20     # anchors and aliases named one by one; then one problem for the rest
 
 
+class _TooBig(Exception):
+    """The file passes one of its `Bounds` at ``mark``: ``message`` says which."""
+
+    def __init__(self, message: str, mark):
+        super().__init__(message)
+        self.message, self.mark = message, mark
+
+
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader noting each anchor (&name) and alias (*name) as it composes
-    the file: ``refs``, (what, mark) pairs, at most `MAX_ANCHOR_PROBLEMS` + 1."""
+    the file: ``refs``, (what, mark) pairs, at most `MAX_ANCHOR_PROBLEMS` + 1; and
+    counting the nodes and their nesting, raising `_TooBig` at the first node past
+    ``bounds`` (composing stops there: the rest of the text is not read)."""
 
-    def __init__(self, text):
+    def __init__(self, text, bounds: Bounds = BOUNDS):
         super().__init__(text)
         self.refs: list[tuple[str, yaml.Mark]] = []
+        self.bounds = bounds
+        self.nodes = 0
+        self.depth = 0
 
     def compose_node(self, parent, index):
         ev = self.peek_event()
@@ -382,7 +476,18 @@ class _Loader(yaml.SafeLoader):
                 self.refs.append((f"alias *{ev.anchor}", ev.start_mark))
             elif getattr(ev, "anchor", None):
                 self.refs.append((f"anchor &{ev.anchor}", ev.start_mark))
-        return super().compose_node(parent, index)
+        self.nodes += 1
+        if self.nodes > self.bounds.max_nodes:
+            raise _TooBig(f"the file has more than {self.bounds.max_nodes} YAML values (keys, values "
+                          "and list items); this one is past that", ev.start_mark)
+        if self.depth >= self.bounds.max_depth:
+            raise _TooBig(f"the file nests more than {self.bounds.max_depth} levels of mappings and "
+                          "lists", ev.start_mark)
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 def _anchor_problems(refs, fname: str) -> list[Problem]:
@@ -398,10 +503,17 @@ def _anchor_problems(refs, fname: str) -> list[Problem]:
     return out
 
 
-def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:
-    """Load a file and its `extends:` chain into merged (data, locs). Raises VariantError."""
+def read_tree(path: Path, bounds: Bounds = BOUNDS) -> tuple[dict, dict]:
+    """One variant file's own (data, {path tuple: Loc}), within ``bounds``, without its
+    `extends:` chain (nothing but ``path`` is read). Raises VariantError."""
+    return _yaml_tree(Path(path), bounds)
+
+
+def load_raw(path: Path, _chain=(), bounds: Bounds = BOUNDS) -> tuple[dict, dict]:
+    """Load a file and its `extends:` chain into merged (data, locs), each file within
+    ``bounds``. Raises VariantError."""
     path = Path(path).resolve()
-    data, locs = _yaml_tree(path)
+    data, locs = _yaml_tree(path, bounds)
     parent = data.get("extends")
     if parent is None:
         return data, locs
@@ -425,7 +537,7 @@ def load_raw(path: Path, _chain=()) -> tuple[dict, dict]:
         raise VariantError([Problem(loc.file, loc.line, loc.column, f"`extends:` makes a cycle: {names}")])
     if len(chain) > MAX_EXTENDS:
         raise VariantError([Problem(loc.file, loc.line, loc.column, "`extends:` chain is too long")])
-    pdata, plocs = load_raw(ppath, chain)
+    pdata, plocs = load_raw(ppath, chain, bounds)
     pdata = dict(pdata)
     pdata.pop("extends", None)
     own = dict(data)

@@ -31,8 +31,9 @@ from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
 from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
 from .errors import InvalidActionError, StateError
-from .loader import (KEY, VARIANTS_DIR, Checks, Loc, Problem, VariantError, _merge, _yaml_tree, by_position,
-                     inherited, load_raw, locate, resolve_name, schema_problems, show, without_unknown_keys)
+from .loader import (BOUNDS, KEY, MAX_PROBLEMS, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, _merge,
+                     _yaml_tree, by_position, inherited, load_raw, locate, resolve_name, schema_problems, show,
+                     without_unknown_keys)
 from .play import Play, apply_id
 from .variables import Variable, add_variable_rules, build_variables, check_variables
 
@@ -384,25 +385,28 @@ def restore(ref: str, options: tuple, digest: str, data: dict | None = None) -> 
     return v
 
 
-def load_variant(name: str | Path, options: dict | None = None) -> Variant:
+def load_variant(name: str | Path, options: dict | None = None, bounds: Bounds = BOUNDS,
+                 max_problems: int = MAX_PROBLEMS) -> Variant:
     """Load, check and compile a variant by shipped name (``29``) or path.
 
     options: values for the variant's ``options:`` (``--set KEY=VALUE``), each an int or
-    bool. Raises VariantError (located problems) for a bad file or option; a problem in
-    what the file inherits is reported at its ``extends:`` (loader.inherited).
+    bool. ``bounds``: the limits on reading each file (loader.Bounds: bytes, lines, YAML
+    nodes, nesting). Raises VariantError (located problems, at most ``max_problems`` and
+    then one counting the rest) for a bad file or option; a problem in what the file
+    inherits is reported at its ``extends:`` (loader.inherited).
     """
     try:
         path = resolve_name(str(name))
     except FileNotFoundError as e:
         raise VariantError([Problem(str(name), 0, 0, str(e))]) from None
     try:
-        return _load_variant(path, options)
+        return _load_variant(path, options, bounds=bounds)
     except VariantError as e:
-        raise VariantError(inherited(e.problems, path)) from None
+        raise VariantError(inherited(e.problems, path), max_problems) from None
 
 
-def _load_variant(path: Path, options: dict | None, raw=None) -> Variant:
-    data, locs = raw or load_raw(path)
+def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = BOUNDS) -> Variant:
+    data, locs = raw or load_raw(path, bounds=bounds)
     fname = str(path)
     problems = schema_problems(data, locs, fname)
     if problems:

@@ -106,7 +106,8 @@ def cmd_serve(args) -> int:
             await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
                         spectator_backlog=args.spectator_backlog, send_limit=args.max_queued,
-                        spectator_rate=args.spectator_rate, max_streams=args.max_streams, tls=tls)
+                        spectator_rate=args.spectator_rate, max_streams=args.max_streams, tls=tls,
+                        variant_load_ms=args.variant_load_ms)
         except asyncio.CancelledError:
             pass
 
@@ -398,6 +399,44 @@ def cmd_bots(args) -> int:
     return 0
 
 
+def cmd_standing(args) -> int:
+    """`taash arena standing --token T`: the bot's own ratings, latest games and faults
+    (MyStanding), as lines or as JSON (the reply's proto field names)."""
+    import grpc
+    from ..pb import arena_pb2 as apb
+    from ..pb import arena_pb2_grpc
+    from ..pb import messages_pb2 as pb
+    token = args.token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise UsageError("no token: pass --token TOKEN or set TAASH_TOKEN (the bot's own token, "
+                         "from `taash arena token NAME`)")
+    with grpc.insecure_channel(args.server) as ch:
+        if not _reached(ch):
+            return _unreachable(args.server)
+        try:
+            rep = arena_pb2_grpc.ArenaStub(ch).MyStanding(apb.StandingRequest(recent=args.recent),
+                                                          metadata=[("authorization", f"Bearer {token}")],
+                                                          timeout=60)
+        except grpc.RpcError as e:
+            return _rpc_error(e, args.server)
+    if args.json:
+        print(json.dumps(_plain_json(rep)))
+        return 0
+    print(f"bot {rep.bot}: {rep.games_total} finished game{'s' if rep.games_total != 1 else ''} in this arena")
+    for r in rep.ratings:
+        print(f"{r.variant}\trating {r.mu:.2f} +- {1.96 * r.sigma:.2f}\trank {r.rank} of {r.ranked}\t"
+              f"{r.games} games, {r.deals} deals\tW-D-L {r.wins}-{r.draws}-{r.losses}")
+    if not rep.ratings:
+        print("no rating: no ladder in the arena's data directory has rated it")
+    for g in rep.games:
+        print(f"{g.game_id}\t{g.variant}\tseats {','.join(map(str, g.seats))}\tscore {' '.join(map(str, g.score))}"
+              f"\t{'won' if set(g.seats) & set(g.winners) else 'lost' if g.winners else '-'}"
+              f"{'' if g.complete else ' (cut short)'}\tfaults {g.faults}")
+    faults = ", ".join(f"{pb.Verdict.Kind.Name(f.kind)} {f.count}" for f in rep.faults)
+    print(f"faults in these games: {faults or 'none'}; seats taken back (RESUMED, no fault): {rep.resumed}")
+    return 0
+
+
 def describe_event(ev) -> str:
     """One line for a public GameEvent (taash arena watch)."""
     from ..pb import messages_pb2 as pb
@@ -504,6 +543,9 @@ def add_commands(sub) -> None:
                    help="a bot stream with N messages waiting while its client reads nothing (the "
                         "arena's write has waited 2 s), or 10*N in any case, is dropped as a fault "
                         "(default 10000)")
+    s.add_argument("--variant-load-ms", type=conv(1), default=10_000, metavar="MS",
+                   help="a variant text sent with a match request is checked in a process of its own, "
+                        "killed and the request refused past MS milliseconds (default 10000)")
     s.add_argument("--private-watch", action="store_true",
                    help="watching needs a token: the one in DIR/watch-token (made on first start) "
                         "or the admin token")
@@ -569,3 +611,11 @@ def add_commands(sub) -> None:
     server_arg(lb)
     data_arg(lb)
     lb.set_defaults(fn=cmd_bots)
+
+    st = asub.add_parser("standing", help="a bot's own ratings, latest games and faults (its own token)")
+    server_arg(st)
+    st.add_argument("--token", metavar="T", help="the bot's token (default $TAASH_TOKEN)")
+    st.add_argument("--recent", type=conv(1), default=20, metavar="N",
+                    help="list its latest N finished games (default 20; the arena gives at most 200)")
+    st.add_argument("--json", action="store_true", help="print the reply as JSON (the proto's field names)")
+    st.set_defaults(fn=cmd_standing)

@@ -14,9 +14,9 @@ import yaml
 from taash.interpreter import (RecordError, VariantError, check_files, load_variant, read_record, replay,
                                replay_json, shipped_variants)
 
-from taash.interpreter.loader import resolve_name
-from taash.interpreter.variant import check_warnings
+from taash.interpreter.loader import More, resolve_name
 from taash.interpreter.records import observation_at, record_set, records_of
+from taash.interpreter.variant import check_warnings
 from taash.interpreter.rulebook import diff, render
 
 from ..bots import registry
@@ -38,7 +38,8 @@ def cmd_check(args) -> int:
             print(pr.format(), file=sys.stderr)
         if problems:
             bad += 1
-            count += len(problems)
+            # a More stands for the problems past the first ones: counted, not listed
+            count += sum(pr.count if isinstance(pr, More) else 1 for pr in problems)
             given = Path(p).resolve() if Path(p).is_file() else None
             for pr in problems:
                 if given is not None and pr.file == str(given):   # the file as the user named it

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
 from taash.interpreter import load_variant
+from taash.interpreter.loader import VARIANTS_DIR, load_raw
 
 from ..errors import LadderError
 from ..pb import arena_pb2 as apb
@@ -51,14 +53,25 @@ class ArenaRunner:
         self.server, self.variant_name = server, variant_name
         self.options = dict(options or {})
         self.variant = load_variant(variant_name, self.options or None)
+        # a variant file of the ladder's (not shipped) is sent as its text, its `extends:`
+        # chain merged: the arena plays only shipped names and its DATA/variants/ by name
+        self.variant_text = ""
+        path = Path(self.variant.path).resolve()
+        if not path.is_relative_to(VARIANTS_DIR.resolve()):
+            self.variant_text = json.dumps(load_raw(path)[0])
         self.wait_s = wait_s
         self.tc = dict(time_control or {})
         self.md = [("authorization", f"Bearer {admin_token}")]
         self.channel = channel(server, tls or PLAIN)
         self.stub = arena_pb2_grpc.ArenaStub(self.channel)
+        self.reached = False    # an answer came from the arena once: losing it then is not "never reached"
 
     def _error(self, e) -> LadderError:
         code = e.code()
+        if code == grpc.StatusCode.UNAVAILABLE and self.reached:
+            return LadderError(f"lost the arena at {self.server} during the run (it stopped or was killed): "
+                               "the games it finished are kept; start it again and run the ladder again "
+                               "to play the rest")
         if code == grpc.StatusCode.UNAVAILABLE:
             return LadderError(f"cannot reach the arena at {self.server}: is `taash arena serve` running?")
         return LadderError(f"the arena at {self.server} said: {code.name.lower().replace('_', ' ')}: {e.details()}")
@@ -69,6 +82,7 @@ class ArenaRunner:
             rep = self.stub.ListBots(apb.ListBotsRequest(), metadata=self.md, timeout=10)
         except grpc.RpcError as e:
             raise self._error(e) from None
+        self.reached = True
         return {b.name: b.connections for b in rep.bots}
 
     def bots(self) -> list[str]:
@@ -87,13 +101,14 @@ class ArenaRunner:
     def play(self, spec: GameSpec) -> GameResult:
         """Ask the arena for one game and wait for its result. Raises LadderError."""
         tc = pb.TimeControl(**{k: int(v) for k, v in self.tc.items()})
-        req = apb.MatchRequest(variant=self.variant_name,
+        req = apb.MatchRequest(variant=self.variant_name, variant_yaml=self.variant_text,
                                options_json=json.dumps(self.options) if self.options else "",
                                bots=list(spec.bots), matches=1, seed=spec.seed, time_control=tc,
                                wait_ms=int(self.wait_s * 1000), parallel=1, max_deals=spec.deals)
         game = None
         try:
             for up in self.stub.RunMatches(req, metadata=self.md):
+                self.reached = True
                 if up.WhichOneof("update") == "game":
                     game = up.game
         except grpc.RpcError as e:

@@ -89,3 +89,79 @@ class ListBotsReply(_message.Message):
     BOTS_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
     def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+
+class StandingRequest(_message.Message):
+    __slots__ = ("recent",)
+    RECENT_FIELD_NUMBER: _ClassVar[int]
+    recent: int
+    def __init__(self, recent: _Optional[int] = ...) -> None: ...
+
+class VariantRating(_message.Message):
+    __slots__ = ("variant", "mu", "sigma", "games", "deals", "wins", "draws", "losses", "rank", "ranked")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    RANKED_FIELD_NUMBER: _ClassVar[int]
+    variant: str
+    mu: float
+    sigma: float
+    games: int
+    deals: int
+    wins: int
+    draws: int
+    losses: int
+    rank: int
+    ranked: int
+    def __init__(self, variant: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., deals: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., rank: _Optional[int] = ..., ranked: _Optional[int] = ...) -> None: ...
+
+class RecentGame(_message.Message):
+    __slots__ = ("game_id", "variant", "bots", "seats", "score", "winners", "complete", "faults", "record")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    variant: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    score: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    complete: bool
+    faults: int
+    record: str
+    def __init__(self, game_id: _Optional[str] = ..., variant: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., seats: _Optional[_Iterable[int]] = ..., score: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., complete: _Optional[bool] = ..., faults: _Optional[int] = ..., record: _Optional[str] = ...) -> None: ...
+
+class FaultCount(_message.Message):
+    __slots__ = ("kind", "count")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    kind: _messages_pb2.Verdict.Kind
+    count: int
+    def __init__(self, kind: _Optional[_Union[_messages_pb2.Verdict.Kind, str]] = ..., count: _Optional[int] = ...) -> None: ...
+
+class StandingReply(_message.Message):
+    __slots__ = ("bot", "ratings", "games", "games_total", "faults", "resumed")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    RESUMED_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    ratings: _containers.RepeatedCompositeFieldContainer[VariantRating]
+    games: _containers.RepeatedCompositeFieldContainer[RecentGame]
+    games_total: int
+    faults: _containers.RepeatedCompositeFieldContainer[FaultCount]
+    resumed: int
+    def __init__(self, bot: _Optional[str] = ..., ratings: _Optional[_Iterable[_Union[VariantRating, _Mapping]]] = ..., games: _Optional[_Iterable[_Union[RecentGame, _Mapping]]] = ..., games_total: _Optional[int] = ..., faults: _Optional[_Iterable[_Union[FaultCount, _Mapping]]] = ..., resumed: _Optional[int] = ...) -> None: ...

@@ -61,6 +61,11 @@ class ArenaStub:
                 request_serializer=taash_dot_arena_dot_v1_dot_arena__pb2.ListBotsRequest.SerializeToString,
                 response_deserializer=taash_dot_arena_dot_v1_dot_arena__pb2.ListBotsReply.FromString,
                 _registered_method=True)
+        self.MyStanding = channel.unary_unary(
+                '/taash.arena.v1.Arena/MyStanding',
+                request_serializer=taash_dot_arena_dot_v1_dot_arena__pb2.StandingRequest.SerializeToString,
+                response_deserializer=taash_dot_arena_dot_v1_dot_arena__pb2.StandingReply.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -115,6 +120,18 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def MyStanding(self, request, context):
+        """The calling bot's own standing: its ratings per variant (from the ladder kept in the
+        arena's data directory, DATA/ladder.sqlite3, if there is one), its most recent
+        finished games in this arena and the faults of its seats in them. Needs the bot's own
+        token (authorization: "Bearer <token>"), and answers about that bot only; no admin
+        token. Errors: UNAUTHENTICATED (no token, unknown token), PERMISSION_DENIED (the
+        admin token: it is no bot's).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -142,6 +159,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.ListBots,
                     request_deserializer=taash_dot_arena_dot_v1_dot_arena__pb2.ListBotsRequest.FromString,
                     response_serializer=taash_dot_arena_dot_v1_dot_arena__pb2.ListBotsReply.SerializeToString,
+            ),
+            'MyStanding': grpc.unary_unary_rpc_method_handler(
+                    servicer.MyStanding,
+                    request_deserializer=taash_dot_arena_dot_v1_dot_arena__pb2.StandingRequest.FromString,
+                    response_serializer=taash_dot_arena_dot_v1_dot_arena__pb2.StandingReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -279,6 +301,33 @@ class Arena:
             '/taash.arena.v1.Arena/ListBots',
             taash_dot_arena_dot_v1_dot_arena__pb2.ListBotsRequest.SerializeToString,
             taash_dot_arena_dot_v1_dot_arena__pb2.ListBotsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MyStanding(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/taash.arena.v1.Arena/MyStanding',
+            taash_dot_arena_dot_v1_dot_arena__pb2.StandingRequest.SerializeToString,
+            taash_dot_arena_dot_v1_dot_arena__pb2.StandingReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -5,7 +5,9 @@ By concern: `wire` (the gRPC service, auth, serve/start/stop), `hosting` (connec
 the games' drive, the fault policy; no gRPC), `game` (a game's data: seats, the pending
 decision, time control), `faults` (verdict counting and limits), `events` (public events
 and spectators), `framing` (messages serialized once), `persist` (what a game's end
-writes, and the recovery of games cut by a crash).
+writes, and the recovery of games cut by a crash), `loading` (the variant a RunMatches
+call names or sends, loaded off the event loop: a sent text checked in a child process),
+`standing` (a bot's own ratings, games and faults: MyStanding).
 
     server = ArenaServer(SQLiteStore("arena-data"))
     port = await server.start("127.0.0.1", 50051)

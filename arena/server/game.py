@@ -120,6 +120,11 @@ class Game:
         self.done: asyncio.Future | None = None  # set when the playout ends (run_game awaits it)
         self.timer = None       # asyncio.TimerHandle of the next look at the open decision, due at timer_at
         self.timer_at = 0.0
+        # while a deal's journal entry is being written: the game's public events since
+        # that deal ended, (event, to_bots) in order, and the decision the game goes on
+        # with once the entry is committed (Arena._committed); None otherwise
+        self.held: list | None = None
+        self.next_at = None
         # GameStart's texts, the same for every seat
         self.options_json = json.dumps(options)
         self.variant_json = json.dumps(getattr(variant, "data", {}) or {}, default=str)

@@ -580,8 +580,39 @@ class Arena:
         p.wake()
 
     def _publish(self, game: Game, ev: pb.GameEvent, to_bots: bool = True) -> None:
-        """Publish a public event of ``game`` (events.publish)."""
+        """Publish a public event of ``game`` (events.publish); while the journal entry
+        of a deal that ended is being written, the event waits for it (`_committed`)."""
+        if game.held is not None:
+            game.held.append((ev, to_bots))
+            return
         events.publish(game, ev, self.spectators, to_bots)
+
+    def _release(self, game: Game) -> bool:
+        """Publish the events ``game`` held for a journal entry; False if none were held."""
+        held, game.held = game.held, None
+        if held is None:
+            return False
+        for ev, to_bots in held:
+            events.publish(game, ev, self.spectators, to_bots)
+        return True
+
+    def _committed(self, game: Game) -> None:
+        """The journal entry of the deal that ended is written (or its write failed,
+        logged): the events held since go out, and the game goes on with its next
+        decision (`_drive`). Nothing if the game ended meanwhile (its end released them)."""
+        if not self._release(game) or game.done is None or game.done.done():
+            return
+        try:
+            at, game.next_at = game.next_at, None
+            if at is None:
+                game.done.set_result(None)
+                return
+            p = self._ask(game, *at)
+            if p.result is None:
+                return
+            self._drive(game, self._close(p))
+        except Exception as e:
+            _fail(game, e)
 
     # -- decisions ------------------------------------------------------------------
     def _ask(self, game: Game, st, s: int) -> Pending:
@@ -716,6 +747,9 @@ class Arena:
         while not game.done.done():
             at = game.playout.start() if start else game.playout.send(answer)
             start = False
+            if game.held is not None:   # a deal ended: on once its journal entry is written
+                game.next_at = at
+                return
             if at is None:
                 game.done.set_result(None)
                 return
@@ -778,14 +812,24 @@ class Arena:
             publish(game, msg)
 
         def deal_ended(st):
+            # Kept if the arena dies: the deal's journal entry is written on the store's
+            # thread, and nobody is told the deal ended before it is committed: from
+            # here the game's events wait (game.held), and the game goes on from
+            # `_committed`, called on the loop once the write is done.
             playing["st"] = None
+            game.held = []
             self._publish_counted(game)
-            persist.journal_deal(self.store, game, st, playing["dlog"], run=self.writer.submit)   # kept if the arena dies
+            written = persist.journal_deal(self.store, game, st, playing["dlog"], run=self._store_submit)
             # the deal's cards as its record holds them (Match.record)
             publish(game, pb.GameEvent(deal_ended=pb.DealEnded(
                 deal=game.deal, hands=[pb.Cards(cards=[text[c] for c in h]) for h in st.dealt],
                 widow=[text[c] for c in st.widow], result_json=result_json(st.result()))))
+            if written is None:     # written here (the store's thread is gone: the arena stops)
+                loop.call_soon(self._committed, game)
+            else:
+                written.add_done_callback(lambda _: loop.call_soon_threadsafe(self._committed, game))
 
+        loop = asyncio.get_running_loop()
         log.info("game %s: %s seed %s, bots %s", game_id, game.ref, seed, ",".join(bots))
         game.playout = Playout(m, max_deals=max_deals or None, deals=deals, on_deal_start=deal_started,
                                on_action=action_taken, on_deal_end=deal_ended)
@@ -807,6 +851,15 @@ class Arena:
                                         error)
         return result
 
+    def _store_submit(self, fn, *args):
+        """Run ``fn(*args)`` on the store's thread: its concurrent Future; None once that
+        thread is shut down (the arena stopping), when it is run here."""
+        try:
+            return self.writer.submit(fn, *args)
+        except RuntimeError:        # cannot schedule new futures after shutdown
+            fn(*args)
+            return None
+
     async def store_call(self, fn, *args):
         """Run a store method off the event loop, on the arena's one store thread (the
         store's writes keep their order); returns its result, raises its error."""
@@ -817,6 +870,7 @@ class Arena:
         self._publish_counted(game)
         result, record = persist.record_of(game, unfinished, error)
         result = await self.store_call(persist.write, self.store, game.ref, result, record)
+        self._release(game)     # after the record (and so any journal entry before it) is written
         if any(not INT32_MIN <= x <= INT32_MAX for x in result["score"]):
             # the wire's scores are 32-bit (GameEnded, GameResult); the record replays to the true ones
             too = "a score passes the protocol's 32-bit integers: `taash replay` of the record gives the scores"

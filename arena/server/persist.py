@@ -80,14 +80,15 @@ def journal_start(store: Store, game, max_deals: int = 0, run=None) -> None:
         "started": game.started})
 
 
-def journal_deal(store: Store, game, st, dlog: dict, run=None) -> None:
+def journal_deal(store: Store, game, st, dlog: dict, run=None):
     """The entry of a deal of ``game`` just finished (``st``, its terminal State; ``dlog``
     the arena's log of it): its cards and actions as its record holds them, the times
     and default actions, and the verdicts given during it. One row per deal. ``run``: as
-    for `journal_start` (the entry is made here, only the write is run by it)."""
+    for `journal_start` (the entry is made here, only the write is run by it); returns
+    what ``run`` returns (the arena's: a Future done once the entry is committed)."""
     text = game.v.deck.text
     d = st.deal_number
-    (run or _call)(_journal, store, game.id, d + 1, {
+    return (run or _call)(_journal, store, game.id, d + 1, {
         "dealer": st.dealer, "hands": [[text[c] for c in h] for h in st.dealt],
         "widow": [text[c] for c in st.widow], "actions": st.actions(),
         "t_ms": list(dlog["t_ms"]), "by_default": list(dlog["by_default"]),

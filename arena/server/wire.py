@@ -10,23 +10,25 @@ admin authentication, and `serve`. Game logic is in hosting.py.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
-import tempfile
 import traceback
 from pathlib import Path
 from time import monotonic
 
 import grpc
+from grpc._cython.cygrpc import ExecuteBatchError   # the write of a call that is ending
 from grpc_health.v1.health_pb2 import HealthCheckResponse
 
-from taash.interpreter import VariantError, load_variant, shipped_variants
 
 from ..gcpolicy import tune_gc
 from ..pb import arena_pb2 as apb
-from ..store import SQLiteStore, Store, StoreError
+from ..store import SQLiteStore, Store, StoreError, open_ladder_store
 from . import persist
+from .loading import LOAD_TIMEOUT_S, Refused, VariantLoader
+from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
 from .faults import MAX_STREAMS, Closed
@@ -104,29 +106,18 @@ async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CL
 
 async def _written(write, data, context) -> bool:
     """``await write(data)``; False when the client went away during the write (gRPC then
-    raises its own error, which would be logged with a traceback), True once written."""
+    raises its own error, which would be logged with a traceback), or when gRPC core
+    refused the write because the call is ending (ExecuteBatchError: the server stopping
+    at SIGTERM ends its calls under a write in flight); True once written."""
     try:
         await write(data)
+    except ExecuteBatchError:
+        return False
     except Exception:
         if context.done():
             return False
         raise
     return True
-
-
-def _sent_variant_problems(text: str, name: str, options: dict | None) -> str:
-    """The problems of a variant sent as text (MatchRequest.variant_yaml), each located
-    in ``name`` (the caller's file name), or "" when it loads. It is checked from a
-    private temporary file, so that a text that does not load is not kept in DATA/variants/
-    and its errors name no path of the arena's host."""
-    with tempfile.TemporaryDirectory(prefix="taash-sent-") as tmp:
-        probe = Path(tmp) / "variant.yaml"
-        probe.write_text(text, encoding="utf-8")
-        try:
-            load_variant(probe, options)
-        except VariantError as e:
-            return "\n".join(p.format() for p in e.problems).replace(str(probe), name)
-    return ""
 
 
 def _one_each(events):
@@ -182,17 +173,24 @@ class ArenaServer:
     how long WatchBatches gathers events before a message (seconds; 0: one message per
     event-loop turn that has events); ``max_streams``: Play streams one token may have
     open at once (the next is refused RESOURCE_EXHAUSTED); ``tls``: (certificate chain,
-    private key), PEM bytes: serve TLS only (None: plaintext)."""
+    private key), PEM bytes: serve TLS only (None: plaintext); ``variant_load_s``: the
+    time a variant text sent with RunMatches may take to check (loading.VariantLoader);
+    ``open_ladder()``: the LadderStore of the ratings MyStanding reports (raises NoLadder
+    when there is none; None: no ratings)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
                  salt: str = "", max_spectators: int = MAX_SPECTATORS,
                  spectator_backlog: int = SPECTATOR_BACKLOG,
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
                  batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE,
-                 max_streams: int = MAX_STREAMS, tls: tuple[bytes, bytes] | None = None):
+                 max_streams: int = MAX_STREAMS, tls: tuple[bytes, bytes] | None = None,
+                 variant_load_s: float = LOAD_TIMEOUT_S, open_ladder=None):
         self.store = store
         self.max_streams = max_streams
         self.tls = tls
+        self.open_ladder = open_ladder     # () -> the LadderStore of the bots' ratings; raises NoLadder
+        self._standings = asyncio.Semaphore(2)
+        self.variant_load_s = variant_load_s
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
         self.wait_ms = wait_ms
@@ -215,6 +213,7 @@ class ArenaServer:
                                                   self.spectator_rate))
         self.arena.send_limit = self.send_limit
         self.arena.max_streams = self.max_streams
+        self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s)
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
         self.server = grpc.aio.server(options=SERVER_OPTIONS)
@@ -230,6 +229,9 @@ class ArenaServer:
             "ListBots": grpc.unary_unary_rpc_method_handler(
                 self._list_bots, request_deserializer=apb.ListBotsRequest.FromString,
                 response_serializer=apb.ListBotsReply.SerializeToString),
+            "MyStanding": grpc.unary_unary_rpc_method_handler(
+                self._my_standing, request_deserializer=apb.StandingRequest.FromString,
+                response_serializer=apb.StandingReply.SerializeToString),
         }
         self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
         # the standard services a gRPC tool expects: health (SERVING; NOT_SERVING once `stop`
@@ -483,6 +485,27 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                 "wrong admin token: is this the arena's --data directory?")
 
+    async def _my_standing(self, request, context):
+        """The calling bot's own standing (standing.py): its token names the bot."""
+        tok, name = await _bearer(context, "missing token: send the metadata 'authorization: Bearer "
+                                           "<token>' with the bot's own token")
+        bot = self.store.bot_for_token(tok)
+        if bot is None:
+            if tok == self.admin_token:
+                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                    "the admin token is no bot's: ask with the bot's own token")
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                                "unknown token (issue one with `taash arena token NAME`)")
+        if name and name != bot:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                f"this token belongs to bot {bot!r}, not to {name[:64]!r}")
+        try:
+            games, total = await self.arena.store_call(self.store.games_of, bot, wanted(request.recent))
+            async with self._standings:     # record files read on a thread of their own, a few at once
+                return await asyncio.to_thread(standing, bot, games, total, self.open_ladder)
+        except StoreError as e:
+            await context.abort(grpc.StatusCode.INTERNAL, str(e))
+
     async def _list_bots(self, request, context):
         await self._admin(context)
         arena = self.arena
@@ -516,37 +539,20 @@ class ArenaServer:
             if getattr(tcm, f) > MAX_TIME_FIELD:
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                     f"time_control.{f} is {getattr(tcm, f)}; at most {MAX_TIME_FIELD}")
+        # loaded off the event loop, a sent text checked in a child process (loading.py)
         try:
             if request.variant_yaml:    # the caller's file, sent as text: kept in DATA/variants/
                 if len(request.variant_yaml) > MAX_VARIANT_TEXT:
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                        f"variant_yaml is {len(request.variant_yaml)} characters; "
-                                        f"at most {MAX_VARIANT_TEXT}")
-                base = _extends_of(request.variant_yaml)
-                if base is not None and base not in shipped_variants():
-                    # the caller's side merges its own `extends:` chain (taash arena match):
-                    # a file on the arena's host is no base for a caller's text
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                        f"variant_yaml extends {str(base)[:200]!r}: `extends:` of a sent variant "
-                                        "must be a shipped name (taash variants lists them); send the merged text")
-                problems = _sent_variant_problems(request.variant_yaml, request.variant or "variant_yaml",
-                                                  options or None)
-                if problems:        # nothing kept of a text that does not load
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problems[:4000])
-                try:
-                    path = self.store.save_variant(request.variant_yaml)
-                except StoreError as e:
-                    await context.abort(grpc.StatusCode.INTERNAL, str(e))
-                v = load_variant(path, options or None)
+                    raise Refused(f"variant_yaml is {len(request.variant_yaml)} characters; "
+                                  f"at most {MAX_VARIANT_TEXT}")
+                v = await self.variants.by_text(request.variant_yaml, (request.variant or "variant_yaml")[:200],
+                                                options or None, self.store.save_variant)
             else:
-                v = load_variant(request.variant, options or None)
-        except VariantError as e:
-            shipped = not request.variant_yaml and request.variant in shipped_variants()
-            # a shipped variant's problem is an option's: named by the variant, not by a path
-            text = "\n".join(f"{request.variant}: {p.message}" if shipped and p.line < 1 else p.format()
-                             for p in e.problems)
-            where = "" if request.variant_yaml or shipped else "(a variant path is read on the arena's host) "
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, (where + text)[:4000])
+                v = await self.variants.by_name(request.variant, options or None)
+        except Refused as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        except StoreError as e:
+            await context.abort(grpc.StatusCode.INTERNAL, str(e))
         bots = list(request.bots)
         if len(bots) != v.players:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
@@ -603,17 +609,6 @@ class ArenaServer:
                     t.cancel()
 
 
-def _extends_of(text: str):
-    """The ``extends:`` value of a variant's YAML or JSON text (None: none, or text that
-    does not parse as a mapping: `load_variant` then says what is wrong with it)."""
-    import yaml
-    try:
-        tree = yaml.safe_load(text)
-    except (yaml.YAMLError, RecursionError, ValueError):
-        return None
-    return tree.get("extends") if isinstance(tree, dict) else None
-
-
 def _lock(data_dir: Path):
     """Take DATA/arena.lock (an exclusive flock, held while the returned file is open):
     one arena per data directory, so that a second one cannot take the first's running
@@ -645,7 +640,8 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                 max_spectators: int = MAX_SPECTATORS, private_watch: bool = False,
                 spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT,
                 spectator_rate: float = SPECTATOR_RATE, max_streams: int = MAX_STREAMS,
-                tls: tuple[bytes, bytes] | None = None) -> None:
+                tls: tuple[bytes, bytes] | None = None,
+                variant_load_ms: int = int(LOAD_TIMEOUT_S * 1000)) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
     a seed gives the same cards as `taash simulate` and in-process ladders).
@@ -655,7 +651,9 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     messages not read is dropped as a fault (CRASHED); ``private_watch``: watching needs
     the token of DATA/watch-token (made on first use) or the admin token; a token may
     have ``max_streams`` Play streams open at once; ``tls``: (certificate chain, private
-    key) as PEM bytes, to serve TLS only. Raises
+    key) as PEM bytes, to serve TLS only; a variant text a RunMatches call sends is
+    refused when its check takes more than ``variant_load_ms`` (loading.VariantLoader).
+    Raises
     StoreError or OSError for a bad data directory or address."""
     store = SQLiteStore(data_dir)
     try:
@@ -667,6 +665,8 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
         server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
                              max_spectators=max_spectators, spectator_backlog=spectator_backlog,
                              send_limit=send_limit, spectator_rate=spectator_rate, max_streams=max_streams, tls=tls,
+                             variant_load_s=variant_load_ms / 1000,
+                             open_ladder=functools.partial(open_ladder_store, None, data_dir, False),
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
         tune_gc()

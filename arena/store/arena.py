@@ -122,6 +122,16 @@ class Store:
         """Keep a variant's text sent by a client (DATA/variants/<sha256>.yaml); its path."""
         raise NotImplementedError
 
+    def variants_dir(self) -> Path:
+        """The folder of the variant files a RunMatches call may name (DATA/variants/: the
+        texts clients sent, and the files the arena's keeper put there)."""
+        raise NotImplementedError
+
+    def games_of(self, bot: str, limit: int) -> tuple[list[dict], int]:
+        """The latest ``limit`` finished games where ``bot`` held a seat, newest first (each
+        as `games` gives it), and how many it has finished in all."""
+        raise NotImplementedError
+
 
 def record_bytes(record: dict) -> bytes:
     """A game's record as the UTF-8 JSON of its file: indented by two spaces, written by
@@ -273,6 +283,29 @@ class SQLiteStore(Store):
                  "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r}
                 for g, v, s, b, c, sc, w, f, r in rows]
 
+    def games_of(self, bot: str, limit: int) -> tuple[list[dict], int]:
+        # bots is the JSON list of the names, and a bot name holds no '"' (check_bot_name);
+        # '_' is a LIKE wildcard, so each row found is checked again
+        pattern = f'%"{bot}"%'
+        try:
+            total = sum(1 for (b,) in self.db.execute(
+                "SELECT bots FROM games WHERE finished IS NOT NULL AND bots LIKE ?", (pattern,))
+                if bot in json.loads(b))
+            rows = self.db.execute("SELECT game_id, variant, seed, bots, complete, score, winners, faults, record "
+                                   "FROM games WHERE finished IS NOT NULL AND bots LIKE ? ORDER BY id DESC",
+                                   (pattern,))
+            out = []
+            for g, v, s, b, c, sc, w, f, r in rows:
+                if len(out) >= limit:
+                    break
+                bots = json.loads(b)
+                if bot in bots:
+                    out.append({"game_id": g, "variant": v, "seed": s, "bots": bots, "complete": bool(c),
+                                "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r})
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read the games of bot {bot!r}: {e}") from None
+        return out, total
+
     def journal(self, game_id: str, n: int, entry: dict) -> None:
         try:
             self.db.execute("INSERT OR REPLACE INTO journal(game_id, n, entry) VALUES(?,?,?)",
@@ -292,6 +325,9 @@ class SQLiteStore(Store):
         for gid, entry in rows:
             out.setdefault(gid, []).append(json.loads(entry))
         return out
+
+    def variants_dir(self) -> Path:
+        return self.dir / "variants"
 
     def save_variant(self, text: str) -> Path:
         path = self.dir / "variants" / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.yaml"

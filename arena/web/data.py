@@ -148,7 +148,8 @@ class Site:
 
     def bot(self, name: str) -> dict:
         """A bot's page: per variant its standing line and games; faults by kind from the
-        arena's records of its games."""
+        arena's records of its games, and apart from them its seats taken back (RESUMED
+        verdicts: a recovery, not a fault) in ``resumed``."""
         per_variant = []
         for v in self.variants():
             line = next((s for s in self.standings(v) if s["bot"] == name), None)
@@ -156,6 +157,7 @@ class Site:
             if line or games:
                 per_variant.append({"variant": v, "line": line, "games": games})
         faults: dict[str, int] = {}
+        resumed = 0
         arena_games = []
         for g in self.arena_games():
             if name not in g["bots"]:
@@ -172,9 +174,12 @@ class Site:
                 for vd in arena.get("verdicts") or []:
                     s = vd.get("seat", -1) if isinstance(vd, dict) else -1
                     if isinstance(s, int) and 0 <= s < len(g["bots"]) and g["bots"][s] == name:
-                        faults[str(vd.get("kind"))] = faults.get(str(vd.get("kind")), 0) + 1
+                        if vd.get("kind") == "RESUMED":
+                            resumed += 1
+                        else:
+                            faults[str(vd.get("kind"))] = faults.get(str(vd.get("kind")), 0) + 1
         return {"name": name, "variants": per_variant, "arena_games": arena_games,
-                "faults": dict(sorted(faults.items()))}
+                "faults": dict(sorted(faults.items())), "resumed": resumed}
 
 
 def chart_svg(history: list[dict], width: int = 640, height: int = 300) -> str:

@@ -48,7 +48,8 @@ def apply_event(games: dict, e: dict) -> dict | None:
     """Fold one event (from `event_json`) into ``games`` (game id -> state); returns the
     game's new state. A state: {"id", "variant", "bots", "sides" (each seat's side, null
     when sides are not fixed), "deal", "dealer", "actions" ([seat, text] of this deal),
-    "tricks" and "points" (per seat, won in this deal), "faults", "score", "hands" (null
+    "tricks" and "points" (per seat, won in this deal), "faults" (RESUMED apart, in
+    "resumed" once there is one: a seat taken back is no fault), "score", "hands" (null
     until the deal ends), "last" (the last ended deal's result), "over"}."""
     g = games.get(e["game"])
     t = e["type"]
@@ -70,7 +71,10 @@ def apply_event(games: dict, e: dict) -> dict | None:
         if "trick" in e:
             won_trick(g, *e["trick"])
     elif t == "fault":
-        g["faults"] += e.get("count", 1)     # an aggregated FaultNoted stands for several
+        if e.get("kind") == pb.Verdict.RESUMED:     # a seat taken back: a recovery, not a fault
+            g["resumed"] = g.get("resumed", 0) + e.get("count", 1)
+        else:
+            g["faults"] += e.get("count", 1)     # an aggregated FaultNoted stands for several
     elif t == "deal_ended":
         res = e["result"]
         g.update(hands=e["hands"], widow=e["widow"], last=res)

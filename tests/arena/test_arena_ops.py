@@ -348,7 +348,8 @@ def test_a_variant_file_of_the_caller_is_sent_as_text(server, tmp_path):
     out = subprocess.run([*TAASH, "arena", "match", "elsewhere.yaml", "--bots", "r,r,r,r", "--server", server.addr,
                           "--data", str(server.data)], capture_output=True, text=True, env=env(), cwd=tmp_path,
                          timeout=120)
-    assert out.returncode == 1 and "read on the arena's host" in out.stderr and "elsewhere.yaml" in out.stderr
+    assert out.returncode == 1 and "no variant named 'elsewhere.yaml'" in out.stderr
+    assert "DATA/variants/" in out.stderr
 
 
 def test_reflection_describes_the_service_without_the_proto_files(server):
@@ -363,7 +364,8 @@ def test_reflection_describes_the_service_without_the_proto_files(server):
         assert {"taash.arena.v1.Arena", "grpc.health.v1.Health"} <= set(db.get_services())
         pool = DescriptorPool(db)
         svc = pool.FindServiceByName("taash.arena.v1.Arena")
-        assert [m.name for m in svc.methods] == ["Play", "Watch", "WatchBatches", "RunMatches", "ListBots"]
+        assert [m.name for m in svc.methods] == ["Play", "Watch", "WatchBatches", "RunMatches", "ListBots",
+                                                 "MyStanding"]
         dr = pool.FindMessageTypeByName("taash.arena.v1.DecisionRequest")
         assert {"request_id", "observation_json", "legal_actions", "deadline_ms"} <= set(dr.fields_by_name)
         method = svc.methods_by_name["ListBots"]
@@ -551,15 +553,19 @@ def test_a_score_past_32_bits_ends_its_game_by_its_id_and_leaves_no_running_game
     spectators and the live pages for ever. Now the result names the game and says why,
     the record holds the true scores, and a new Watch replays no running game."""
     from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
-    var = tmp_path / "huge.yaml"
+    var = server.data / "variants" / "huge.yaml"      # a name is a file of DATA/variants/ (or shipped)
+    var.parent.mkdir(exist_ok=True)
     var.write_text('extends: "28"\nname: huge\nscoring:\n  effect: |\n'
                    '    when made: score[declarer_side] += 99999999999 * 99999999999\n'
                    '    else: score[declarer_side] -= 99999999999 * 99999999999\n')
-    [g] = server.run_matches(str(var), ["r"] * 4, seed=3, max_deals=2)
+    [g] = server.run_matches("huge", ["r"] * 4, seed=3, max_deals=2)
     assert g.game_id and g.deals >= 1 and list(g.score) == []     # (such a score may end the match)
     assert "a score passes the protocol's 32-bit integers" in g.error
     from taash.interpreter import replay
-    assert {abs(x) for x in replay(record(g.record)).seat_scores()} == {0, 99999999999 * 99999999999}
+    rec = record(g.record)
+    assert rec["variant"] == "../variants/huge.yaml"    # named relative to the record (docs/records.md)
+    rec["variant"] = str(var)
+    assert {abs(x) for x in replay(rec).seat_scores()} == {0, 99999999999 * 99999999999}
     seen = []
     with grpc.insecure_channel(server.addr) as ch:
         call = arena_pb2_grpc.ArenaStub(ch).Watch(apb.WatchRequest(), timeout=3)

@@ -29,7 +29,7 @@ def test_package_and_service():
     methods = {m.name: (m.client_streaming, m.server_streaming) for m in svc.methods}
     assert methods == {"Play": (True, True), "Watch": (False, True), "WatchBatches": (False, True),
                        "RunMatches": (False, True),
-                       "ListBots": (False, False)}
+                       "ListBots": (False, False), "MyStanding": (False, False)}
     protos = sorted(p.name for p in (Path(proto_gen.PROTO_DIR) / "taash" / "arena" / "v1").glob("*.proto"))
     assert protos == ["arena.proto", "messages.proto"]
 

@@ -1,0 +1,253 @@
+"""The variant of a RunMatches call, loaded without stalling the arena's games: a text
+the caller sent (MatchRequest.variant_yaml) is checked first in a child process, killed
+when it takes longer than its time limit, and a name (MatchRequest.variant) is a shipped
+variant or a file of the arena's DATA/variants/ folder, nothing else (docs/protocol.md,
+"Sending a variant").
+
+The event loop only waits: the check runs in a child made by a forkserver (a fork of a
+clean process that has the interpreter imported, not of the arena with its gRPC threads),
+and the Variant the games use is built on a thread once the check passed (a Variant holds
+compiled rules: it is built where it is used, not sent between processes). Whatever the
+text, the child reads it within the loader's `Bounds` and keeps at most `MAX_PROBLEMS`
+problems; what a client is told is cut to `MAX_DETAILS` characters and quotes no file but
+the text it sent (a name's problems are given without the file's lines).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import multiprocessing
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+
+from taash.interpreter import VariantError, load_variant, shipped_variants
+from taash.interpreter.loader import BOUNDS, VARIANTS_DIR, Bounds, More, format_problems, lines_cache, read_tree
+
+LOAD_TIMEOUT_S = 10.0       # a sent text's check in the child process, at most
+MAX_LOADS = 2               # checks at once (each a process); more wait their turn
+MAX_DETAILS = 4000          # characters of the problems told to a client
+MAX_PROBLEMS = 10           # problems a sent text's check formats
+LINE_SHOWN = 120            # characters of a line of the sent text quoted under its problem
+CACHE_SIZE = 64             # checks and Variants remembered, by the text's sha256 and the options
+NAME_SHOWN = 100            # characters of a refused name quoted back
+
+
+class Refused(Exception):
+    """The variant of a call cannot be played: ``str(e)`` is the text for the client's
+    INVALID_ARGUMENT status (at most `MAX_DETAILS` characters)."""
+
+    def __init__(self, text: str):
+        super().__init__(text[:MAX_DETAILS])
+
+
+def shown(name: str) -> str:
+    """``name`` as quoted in a refusal: repr, cut to `NAME_SHOWN` characters."""
+    return repr(name[:NAME_SHOWN]) + ("..." if len(name) > NAME_SHOWN else "")
+
+
+def _check(text: str, name: str, options: dict | None, bounds: Bounds, max_problems: int) -> str:
+    """In the child: the problems of ``text`` (a variant's YAML), each located in
+    ``name``, formatted (with the lines of ``text`` they point at); "" when it loads.
+    The text is read from a private temporary file, so that no path of the arena's
+    host appears in them."""
+    with tempfile.TemporaryDirectory(prefix="taash-sent-") as tmp:
+        probe = Path(tmp) / "variant.yaml"
+        probe.write_text(text, encoding="utf-8")
+        try:
+            data, locs = read_tree(probe, bounds)       # this file only: no base is read
+        except VariantError as e:
+            return told(e.problems, str(probe), name)
+        base = data.get("extends")
+        if base is not None and base not in shipped_variants():
+            # the caller's side merges its own `extends:` chain (taash arena match): a file
+            # of the arena's host is no base for a caller's text (nor is it ever read)
+            at = locs.get(("extends",))
+            return (f"{name}:{at.line if at else 1}:{at.column if at else 1}: error: `extends:` of a sent "
+                    f"variant must be a shipped name (taash variants lists them), not {shown(str(base))}; "
+                    "send the merged text")
+        try:
+            load_variant(probe, options, bounds=bounds, max_problems=max_problems)
+        except VariantError as e:
+            return told(e.problems, str(probe), name)
+    return ""
+
+
+def told(problems: list, path: str, name: str) -> str:
+    """``problems`` (of the text in ``path``) as a client is told them: in ``name``, each
+    with the line it points at (cut to `LINE_SHOWN` characters), as many as fit in
+    `MAX_DETAILS` characters, then one line counting the rest (those a `More` counts,
+    and those that did not fit)."""
+    out, used, more = [], 0, 0
+    lines_of = lines_cache()
+    for p in problems:
+        if isinstance(p, More):
+            more += p.count
+            continue
+        text = "\n".join(_clipped(p.format(True, lines_of).replace(path, name).splitlines()))
+        if used + len(text) + 1 > MAX_DETAILS - 200:     # room kept for the count
+            more += 1
+            continue
+        out.append(text)
+        used += len(text) + 1
+    if more:
+        out.append(f"{name}: error: and {more} more problem{'s' if more != 1 else ''} "
+                   f"(the first {len(out)} are listed)")
+    return unrooted("\n".join(out))
+
+
+def unrooted(text: str) -> str:
+    """``text`` with the shipped variants' folder left out of their paths (``28.yaml``
+    for a problem inherited from the 28): no path of the arena's host is told."""
+    return text.replace(str(VARIANTS_DIR) + "/", "")
+
+
+def _clipped(lines: list[str]):
+    """``lines`` of a formatted problem, each cut to `LINE_SHOWN` characters (a caret
+    past that is left out)."""
+    for x in lines:
+        if len(x) <= LINE_SHOWN:
+            yield x
+        elif x.strip() != "^":
+            yield x[:LINE_SHOWN] + "..."
+
+
+def _child(conn, *args) -> None:
+    try:
+        conn.send(("done", _check(*args)))
+    except BaseException as e:      # a bug of the loader: told, never a hang
+        conn.send(("failed", f"{type(e).__name__}: {str(e)[:500]}"))
+    finally:
+        conn.close()
+
+
+class VariantLoader:
+    """Loads the variants of RunMatches calls for one arena whose sent texts are kept in
+    ``variants_dir`` (DATA/variants/). ``timeout_s``: the limit of one text's check;
+    ``bounds``: the loader's limits on reading it. Use `variant` from the event loop;
+    `close` at the end."""
+
+    def __init__(self, variants_dir: Path, timeout_s: float = LOAD_TIMEOUT_S, bounds: Bounds = BOUNDS,
+                 max_loads: int = MAX_LOADS):
+        self.dir = Path(variants_dir)
+        self.timeout_s, self.bounds = timeout_s, bounds
+        self.turns = asyncio.Semaphore(max_loads)
+        self.checked: OrderedDict[tuple, str] = OrderedDict()     # (sha256, options) -> problems ("" ok)
+        self.loaded: OrderedDict[tuple, object] = OrderedDict()   # (path, options) -> Variant
+        self.ctx = multiprocessing.get_context("forkserver")
+        self.ctx.set_forkserver_preload(["taash.interpreter"])
+
+    # -- names ----------------------------------------------------------------------------
+    def path_of(self, name: str) -> str | Path:
+        """What ``name`` names: a shipped variant's name (returned as it is), or the real
+        path of a file in the variants folder (``NAME`` or ``NAME.yaml``, links followed
+        only within it). Raises Refused for anything else, quoting only the name: no file
+        outside is opened, nor is its existence told."""
+        if name in shipped_variants():
+            return name
+        if name and len(name) <= 255 and "\0" not in name and not Path(name).is_absolute():
+            root = self.dir.resolve()
+            for rel in ((name,) if name.endswith((".yaml", ".yml")) else (name + ".yaml",)):
+                try:
+                    real = (root / rel).resolve(strict=True)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+                if real.is_relative_to(root) and real.is_file():
+                    return real
+        raise Refused(f"no variant named {shown(name)}: give a shipped variant's name (taash variants "
+                      "lists them), the name of a file in the arena's DATA/variants/ folder, or send "
+                      "the variant's text (taash arena match --variant FILE sends it)")
+
+    # -- loading ----------------------------------------------------------------------------
+    async def by_name(self, name: str, options: dict | None) -> object:
+        """The Variant of ``name`` (see `path_of`) with ``options``, built on a thread.
+        Raises Refused: a name that names nothing, or a variant that does not load (its
+        problems without the lines of the file, and with the file named as the caller
+        named it)."""
+        where = self.path_of(name)
+        try:
+            return await self._build(where, options)
+        except VariantError as e:
+            prs = e.problems[:MAX_PROBLEMS]
+            text = "\n".join(f"{name}: {p.message}" if p.line < 1 else
+                             f"{name}:{p.line}:{p.column}: error: {p.message}" for p in prs)
+            raise Refused(unrooted(text)) from None
+
+    async def by_text(self, text: str, name: str, options: dict | None, save) -> object:
+        """The Variant of a sent ``text`` (problems located in ``name``, the caller's file)
+        with ``options``: checked in a child process (at most ``timeout_s``; killed past
+        it), then kept by ``save(text) -> Path`` and built on a thread. Raises Refused
+        with the text's problems, or when its check is past its time."""
+        key = (hashlib.sha256(text.encode()).hexdigest(), json.dumps(options or {}, sort_keys=True), name)
+        problems = self.checked.get(key)
+        if problems is None:
+            problems = await self._check(text, name, options)
+            _remember(self.checked, key, problems)
+        if problems:
+            raise Refused(problems)
+        path = save(text)
+        try:
+            return await self._build(path, options)
+        except VariantError as e:      # (it loaded in the child: only if the file was changed since)
+            raise Refused(format_problems(e.problems[:MAX_PROBLEMS], False).replace(str(path), name)) from None
+
+    async def _build(self, where, options: dict | None):
+        """The Variant of ``where`` (a shipped name or a file's path) with ``options``,
+        built on a thread and remembered; a file's is built again once the file changed
+        (its size or modification time)."""
+        key = (str(where), json.dumps(options or {}, sort_keys=True))
+        if isinstance(where, Path):
+            try:
+                st = where.stat()
+                key += (st.st_size, st.st_mtime_ns)
+            except OSError:
+                pass
+        v = self.loaded.get(key)
+        if v is None:
+            v = await asyncio.to_thread(load_variant, where, options or None, self.bounds, MAX_PROBLEMS)
+            _remember(self.loaded, key, v)
+        return v
+
+    async def _check(self, text: str, name: str, options: dict | None) -> str:
+        """The problems of ``text`` from a child process ("" when it loads); Refused when
+        the child is past ``timeout_s`` (it is killed) or dies."""
+        async with self.turns:
+            recv, send = self.ctx.Pipe(duplex=False)
+            proc = self.ctx.Process(target=_child, daemon=True, name="taash-variant-check",
+                                    args=(send, text, name, options, self.bounds, MAX_PROBLEMS))
+            try:
+                await asyncio.to_thread(proc.start)
+                send.close()
+                got = await asyncio.to_thread(_receive, recv, self.timeout_s)
+            finally:
+                recv.close()
+                if proc.is_alive():
+                    proc.kill()
+                await asyncio.to_thread(proc.join)
+        if got is None:
+            raise Refused(f"{name}: the variant was not loaded within {self.timeout_s:g} s (the arena's "
+                          "limit for a sent variant): make it smaller")
+        how, out = got
+        if how != "done":
+            raise Refused(f"{name}: the variant could not be checked ({out})")
+        return out
+
+
+def _receive(conn, timeout_s: float):
+    """The child's (how, text), or None when nothing came within ``timeout_s`` seconds
+    or the child ended without an answer."""
+    try:
+        if conn.poll(timeout_s):
+            return conn.recv()
+    except (EOFError, OSError):
+        pass
+    return None
+
+
+def _remember(cache: OrderedDict, key, value) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > CACHE_SIZE:
+        cache.popitem(last=False)
