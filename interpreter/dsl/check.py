@@ -734,6 +734,10 @@ class Checker:
             if len(vals) == 1 and vals[0].type == LIST:
                 return T("call_list", INT, _NC, vals, f)
             if len(vals) == 1:
+                if vals[0].type == ERROR:   # a misspelt name: a number, or a list of them, is wanted
+                    e = self.failed.get(id(args[0]))
+                    if e is not None and e.unknown is not None:
+                        _typed_hint(e, (INT, LIST))
                 self.expect(args[0], vals[0].type, INT, f"the argument of {fname}()")
                 return vals[0]
             for a, v in zip(args, vals):
@@ -802,17 +806,20 @@ def _a(typ: str) -> str:
     return ("an " if typ[0] in "aeiou" else "a ") + typ
 
 
-def _typed_hint(e: DSLError, want: str) -> None:
+def _typed_hint(e: DSLError, want: str | tuple) -> None:
     """Reword the unknown-name problem ``e`` to suggest the closest known name of type
-    ``want`` (difflib), when one is close enough."""
+    ``want`` (a type, or a tuple of the types that fit) (difflib), when one is close
+    enough."""
     name, known = e.unknown
+    wants = want if isinstance(want, tuple) else (want,)
     # (a named expression's type is known only once expanded: it may be of the type)
-    typed = [n for n, t in known.items() if t is None or t == want or (t == NONE and want in _NONEABLE)]
+    typed = [n for n, t in known.items()
+             if t is None or t in wants or (t == NONE and any(w in _NONEABLE for w in wants))]
     m = difflib.get_close_matches(name, typed, n=1)
     if m and known[m[0]] is None:
         e.reword(f"unknown name '{name}' (did you mean '{m[0]}'?)")
     elif m:
-        e.reword(f"unknown name '{name}' (did you mean '{m[0]}', of type {want}?)")
+        e.reword(f"unknown name '{name}' (did you mean '{m[0]}', of type {known[m[0]]}?)")
     else:   # nothing of the wanted type is close: no name of another type is offered
         e.reword(f"unknown name '{name}'")
     e.unknown = None  # hinted once, at the innermost place that wants a type

@@ -23,7 +23,8 @@ METHOD = "/taash.arena.v1.Arena/Play"
 
 async def burst(tmp):
     store = SQLiteStore(tmp)
-    server = ArenaServer(store, TimeControl(move_ms=120_000, bank_ms=0, grace_ms=120_000))
+    # a thousand streams per token: the cap of streams per token is raised to let them in
+    server = ArenaServer(store, TimeControl(move_ms=120_000, bank_ms=0, grace_ms=120_000), max_streams=GAMES)
     port = await server.start("127.0.0.1", 0)
     arena = server.arena
     names = [f"b{s}" for s in range(4)]

@@ -173,9 +173,11 @@ def test_a_file_of_the_variants_folder_is_played_by_name_and_its_errors_quote_no
     (folder / "mine.yaml").write_text('extends: "28"\nname: mine-28\nplayers: 3\n')
     text = refused(server, variant="mine")
     assert "mine:3:10: error: fixed partnerships need an even number of players, not 3" in text
-    # (the value 3 is at column 10); a problem inherited from the 28 names the shipped file
-    # by its name, not by a path of the arena's host
-    assert "mine:1:10: error: in 28.yaml:" in text
+    # (the value 3 is at column 10); the flow inherited from 28 (two packets of 4) no longer
+    # fits: it is told at the line that broke it, naming the shipped file by its name, not
+    # by a path of the arena's host
+    assert ("mine:3:10: error: the flow deals 8 cards to each of 3 players (24), but the deck has 32 "
+            "(with `flow` inherited from 28.yaml:21)") in text
     # a bad file of the folder: located, the line itself not quoted
     (folder / "bad.yaml").write_text(f'extends: "28"\nname: bad\nauction: {{min_bid: foo}}  # {SECRET}\n')
     text = refused(server, variant="bad")

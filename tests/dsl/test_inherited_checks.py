@@ -100,3 +100,12 @@ def test_an_engine_name_says_it_cannot_be_assigned(tmp_path, effect, message):
     with pytest.raises(VariantError) as e:
         load_variant(p)
     assert e.value.problems[0].message == f"scoring.effect: {message}"
+
+
+def test_a_list_of_numbers_is_offered_where_min_wants_numbers(tmp_path):
+    # min() takes numbers or one list of them: the match score `score` is such a list
+    p = write(tmp_path, 'extends: "29"\nname: x\nmatch:\n  ends: "min(scor) <= -6"\n')
+    with pytest.raises(VariantError) as e:
+        load_variant(p)
+    assert e.value.problems[0].message == ("match.ends: unknown name 'scor' (did you mean 'score', "
+                                           "of type list?)")

@@ -211,7 +211,7 @@ def test_installed_check_of_a_users_file_that_extends_29(installed):
     assert r.returncode == 1, (r.stdout, r.stderr)
     first = r.stderr.splitlines()[0]
     # the file as it was given, as the "ok" line names it
-    assert first == "typo.yaml:5:32: error: match.ends: unknown name 'scor' (did you mean 'score'?)"
+    assert first == "typo.yaml:5:32: error: match.ends: unknown name 'scor' (did you mean 'score', of type list?)"
 
 
 @pytest.mark.slow
