@@ -126,8 +126,11 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
     store = SQLiteStore(data)
     names = [f"bench{s}" for s in range(4)]
     tokens = {n: store.issue_token(n) for n in names}
+    # each game's seats are streams of their own (as the echo's loops), so a token has one
+    # stream per game: the cap of streams per token is raised to the number of games
     server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000),
-                         max_spectators=max(1000, spectators), spectator_rate=rate)
+                         max_spectators=max(1000, spectators), spectator_rate=rate,
+                         max_streams=max(8, games))
     port = await server.start("127.0.0.1", 0)
     print(json.dumps({"port": port, "tokens": tokens}), flush=True)
     arena = server.arena
