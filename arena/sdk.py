@@ -17,7 +17,8 @@ token ends ``run`` with AuthError. See docs/protocol.md.
 
 For more control subclass `Bot`: ``decide`` then also gets a `GameInfo` (the variant's
 data, the seats, the time controls), and ``on_event``/``on_verdict``/``on_game_end`` hooks
-see the public events and the arena's verdicts.
+see the public events and the arena's verdicts; ``on_view`` gets a seat's observation as
+soon as cards are dealt to it or a step of the deal begins, while others are to act.
 """
 
 from __future__ import annotations
@@ -114,6 +115,12 @@ class Bot:
     def on_event(self, game: GameInfo | None, event: pb.GameEvent) -> None:
         """A public event of one of this bot's games."""
 
+    def on_view(self, game: GameInfo | None, seat: int, observation) -> None:
+        """What ``seat`` (one of this bot's) may know now, sent by the arena when cards
+        are dealt to it or a step of the deal begins (the contract, trump known) while
+        another seat is to act (a SeatView; docs/protocol.md, "Seat views"): the same
+        form as ``decide``'s observation (an `Observation` with ``lazy_observation``)."""
+
     def on_verdict(self, verdict: pb.Verdict) -> None:
         """A verdict of the arena about this bot (a timeout, an illegal action, ...)."""
 
@@ -175,6 +182,8 @@ class BotClient:
             read_pem(ca, "CA file")     # a file that cannot be used stops here (TLSError), not at each retry
         hook = self.bot.on_event       # not called per event when it is Bot's own, which does nothing
         self._on_event = None if getattr(hook, "__func__", None) is Bot.on_event else hook
+        hook = self.bot.on_view         # likewise: a bot that does not look pays no parse
+        self._on_view = None if getattr(hook, "__func__", None) is Bot.on_view else hook
         self.token, self.name, self.server = token, name, server
         self.max_games, self.threads, self.client = max_games, threads, client
         self.retry_max_s = retry_max_s
@@ -183,6 +192,7 @@ class BotClient:
         self.received: dict[str, int] = {}  # ServerMessages received, per kind
         self.events_in_decisions = 0        # events received inside DecisionRequests
         self.events_in_batches = 0          # events received inside ServerMessage.events
+        self.events_in_views = 0            # events received inside SeatViews
         self.games: dict[str, GameInfo] = {}
         self.games_done = 0
         self.answered: dict[str, str] = {}   # request id -> action sent (to answer a resend)
@@ -345,6 +355,19 @@ class BotClient:
             self.events_in_batches += len(evs)
             for ev in evs:
                 self._event(ev)
+        elif which == "view":
+            v = msg.view
+            events = v.events
+            if events:
+                self.events_in_views += len(events)
+                for ev in events:
+                    self._event(ev)
+            if self._on_view is not None:
+                obs = Observation(v.observation_json) if self.lazy_observation else _loads(v.observation_json)
+                try:
+                    self._on_view(self.games.get(v.game_id), v.seat, obs)
+                except Exception:
+                    log.exception("on_view failed")
         elif which == "welcome":
             self._welcomed = True
             log.info("connected to %s as %s", self.server, msg.welcome.bot)

@@ -127,16 +127,18 @@ class DecisionRequest(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., observation_json: _Optional[str] = ..., legal_actions: _Optional[_Iterable[str]] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., attempt: _Optional[int] = ..., resumed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("game_id", "seat", "deal", "observation_json")
+    __slots__ = ("game_id", "seat", "deal", "observation_json", "events")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_JSON_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     deal: int
     observation_json: str
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., deal: _Optional[int] = ..., observation_json: _Optional[str] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., deal: _Optional[int] = ..., observation_json: _Optional[str] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Verdict(_message.Message):
     __slots__ = ("kind", "request_id", "game_id", "seat", "action", "applied_action", "legal_actions", "strikes", "message")

@@ -174,6 +174,13 @@ class Connection:
             held, self.held = self.held, []
             self._put((framing.decision_message(req, held), pending, self))
 
+    def send_view(self, view: bytes) -> None:
+        """Queue a SeatView (``view``: serialized, without events), carrying the held
+        events (batch mode) as a DecisionRequest does."""
+        if self.alive:
+            held, self.held = self.held, []
+            self._put(framing.view_message(view, held))
+
     def flush(self) -> None:
         """Send the held events (before a message that is no decision, or at the end of
         a game): as one ServerMessage.events batch in batch mode, else (batching just
@@ -594,41 +601,42 @@ class Arena:
         if held is None:
             return False
         for ev, to_bots in held:
-            if type(ev) is bytes:       # a SeatView, to_bots its seat
+            if type(ev) is bytes:       # a serialized SeatView, to_bots its seat
                 self._send_view(game, to_bots, ev)
             else:
                 events.publish(game, ev, self.spectators, to_bots)
         return True
 
     def _views(self, game: Game, st) -> None:
-        """Send each seat of ``game`` whose deal or flow step changed since its last
-        SeatView its observation at ``st`` (cards dealt to it, a phase begun): one
-        observation per seat per step, after the public events published so far (held
-        with them while a deal's journal entry is written). The seat to act gets none:
-        its DecisionRequest, sent next, carries the same observation."""
-        at = (st.deal_number, st.step)
-        viewed, to_act = game.viewed, st.to_act
+        """Send each seat of ``game`` its observation at ``st`` as a SeatView when what
+        the rules show it changed other than by a public action: a new deal or flow step
+        (cards dealt to it, the auction over, trump chosen, the play begun), the trump
+        exposed, the partner revealed. One observation per seat per change, after the
+        public events published so far (held with them while a deal's journal entry is
+        written). The seat to act gets none: its DecisionRequest, sent next, carries the
+        same observation."""
+        at = (st.deal_number, st.step, st.trump_exposed, st.partner_revealed)
+        if game.view_at == at:
+            return
+        game.view_at = at
+        to_act = st.to_act
         for s in range(len(game.seats)):
-            if viewed.get(s) == at:
-                continue
-            viewed[s] = at
             if s == to_act:
                 continue
-            msg = pb.ServerMessage(view=pb.SeatView(game_id=game.id, seat=s, deal=st.deal_number,
-                                                    observation_json=st.observation_json(s)))
-            data = msg.SerializeToString()
+            data = pb.SeatView(game_id=game.id, seat=s, deal=st.deal_number,
+                               observation_json=st.observation_json(s)).SerializeToString()
             if game.held is not None:
                 game.held.append((data, s))
             else:
                 self._send_view(game, s, data)
 
     def _send_view(self, game: Game, s: int, data: bytes) -> None:
-        """Queue a serialized SeatView ServerMessage on the stream holding seat ``s``,
+        """Queue a serialized SeatView (without events) on the stream holding seat ``s``,
         if one does (an away seat is not sent it: its next decision tells it)."""
         seat = game.seats[s]
         conn = seat.conn
         if conn is not None and conn.alive and not seat.away:
-            conn.send(data)
+            conn.send_view(data)
 
     def _committed(self, game: Game) -> None:
         """The journal entry of the deal that ended is written (or its write failed,
@@ -845,7 +853,7 @@ class Arena:
                 playing["tricks"] = n = len(st.tricks)
                 ev.trick.number, ev.trick.winner, ev.trick.points = n, st.tricks[-1][2], st.trick_points_of(n - 1)
             publish(game, msg)
-            if st.step != game.viewed.get(s, (0, -1))[1] and st.phase != "done":
+            if st.to_act >= 0:      # the deal goes on (its end shows every hand)
                 self._views(game, st)
 
         def deal_ended(st):

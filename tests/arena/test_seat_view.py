@@ -13,12 +13,13 @@ import json
 import grpc
 
 from taash.arena.pb import messages_pb2 as pb
+from taash.arena.sdk import Bot, BotClient
 from tests.helpers.arena_util import Server, record
 
 METHOD = "/taash.arena.v1.Arena/Play"
 
 
-async def _seat_client(addr: str, token: str) -> list[pb.ServerMessage]:
+async def _seat_client(addr: str, token: str, name: str) -> list[pb.ServerMessage]:
     """A raw bot: answers each request with its first legal action; returns every
     ServerMessage it read, in order, up to its game's end."""
     got = []
@@ -41,14 +42,29 @@ async def _seat_client(addr: str, token: str) -> list[pb.ServerMessage]:
                 return got
 
 
-def _play(tmp_path):
+class Watcher(Bot):
+    """An SDK bot that takes the first legal action and logs what it is told, in order."""
+
+    def __init__(self):
+        self.log = []
+
+    def decide(self, observation, legal_actions, game):
+        self.log.append(("decide", dict(observation)))
+        return legal_actions[0]
+
+    def on_view(self, game, seat, observation):
+        assert game is not None and seat in game.seats
+        self.log.append(("view", dict(observation)))
+
+
+def _play(tmp_path, client=_seat_client):
     s = Server(tmp_path / "data")
     try:
         names = [f"v{i}" for i in range(4)]
         tokens = [s.token(n) for n in names]
 
         async def main():
-            clients = [asyncio.ensure_future(_seat_client(s.addr, t)) for t in tokens]
+            clients = [asyncio.ensure_future(client(s.addr, t, n)) for t, n in zip(tokens, names)]
             await asyncio.to_thread(s.wait_connected, names)
             games = await asyncio.to_thread(s.run_matches, "29", names, 1, 3, 1)
             return games, await asyncio.wait_for(asyncio.gather(*clients), 60)
@@ -89,3 +105,24 @@ def test_each_seat_gets_its_packets_before_it_must_act(tmp_path):
         # no view holds another seat's cards: each card in a view's hand was dealt to it
         for v in views:
             assert set(v["hand"]) <= set(dealt[seat])
+
+
+def test_the_sdk_hands_views_to_on_view(tmp_path):
+    """The SDK's Bot.on_view gets each view before the decisions that follow it, with
+    events batched (Hello.batch_events) on two of the four streams."""
+    async def sdk_client(addr, token, name):
+        bot = Watcher()
+        await BotClient(bot, token, name=name, server=addr, max_games=1, threads=False,
+                        batch_events=name in ("v1", "v3")).run()
+        return bot.log
+
+    rec, seen = _play(tmp_path, sdk_client)
+    deal = rec["deals"][0]
+    dealer, dealt = deal["dealer"], deal["hands"]
+    for seat, log in enumerate(seen):
+        kinds = [k for k, _ in log]
+        if seat != (dealer + 1) % 4:
+            assert kinds[0] == "view" and sorted(log[0][1]["hand"]) == sorted(dealt[seat][:4])
+        first_play = next(o for _, o in log if o["phase"] == "play")
+        assert sorted(first_play["hand"]) == sorted(dealt[seat])
+        assert all(o["seat"] == seat for _, o in log)
