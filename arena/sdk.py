@@ -36,9 +36,10 @@ import grpc
 import orjson
 
 from .errors import ArenaError
+from .pb import arena_pb2 as apb
 from .pb import arena_pb2_grpc
 from .pb import messages_pb2 as pb
-from .tls import Client, aio_channel, read_pem
+from .tls import Client, aio_channel, channel, read_pem
 
 log = logging.getLogger("taash.bot")
 
@@ -461,6 +462,35 @@ def _loads(text: str) -> dict:
     except ValueError:
         return {}
     return out if isinstance(out, dict) else {}
+
+
+def standing(*, token: str | None = None, server: str | None = None, recent: int = 0, tls: bool = False,
+             ca: str | None = None, timeout_s: float = 60.0):
+    """The bot's own standing in the arena (the MyStanding call, as `taash arena standing`
+    prints it): an arena_pb2.StandingReply with ``bot``, ``ratings`` (per variant: mu,
+    sigma, rank of ranked, games, deals, wins, draws, losses), ``games`` (its ``recent``
+    latest, newest first; 0: 20, at most 200), ``games_total``, ``faults`` (per verdict
+    kind, over the games listed) and ``resumed`` (seats taken back, no fault). ``token``
+    defaults to $TAASH_TOKEN, ``server`` to $TAASH_SERVER or 127.0.0.1:50051; ``tls`` and
+    ``ca`` as `BotClient` takes them. Raises ValueError without a token, AuthError for a
+    token the arena refuses (unknown, or the admin's), grpc.RpcError for other failures
+    (the arena unreachable within ``timeout_s`` seconds: UNAVAILABLE or DEADLINE_EXCEEDED)."""
+    token = token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise ValueError("no token: pass token= or set TAASH_TOKEN (the bot's own token)")
+    client = Client(tls, ca)
+    if ca is not None:
+        read_pem(ca, "CA file")
+    with channel(server or os.environ.get("TAASH_SERVER") or DEFAULT_SERVER, client) as ch:
+        try:
+            return arena_pb2_grpc.ArenaStub(ch).MyStanding(apb.StandingRequest(recent=recent),
+                                                           metadata=[("authorization", f"Bearer {token}")],
+                                                           timeout=timeout_s)
+        except grpc.RpcError as e:
+            code = e.code()
+            if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+                raise AuthError(f"{code.name}: {e.details()}") from None
+            raise
 
 
 def run(decide, *, token: str | None = None, name: str | None = None, server: str | None = None,
