@@ -17,7 +17,8 @@ token ends ``run`` with AuthError. See docs/protocol.md.
 
 For more control subclass `Bot`: ``decide`` then also gets a `GameInfo` (the variant's
 data, the seats, the time controls), and ``on_event``/``on_verdict``/``on_game_end`` hooks
-see the public events and the arena's verdicts.
+see the public events and the arena's verdicts; ``on_view`` gets a seat's observation as
+soon as cards are dealt to it or a step of the deal begins, while others are to act.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ import grpc
 import orjson
 
 from .errors import ArenaError
+from .pb import arena_pb2 as apb
 from .pb import arena_pb2_grpc
 from .pb import messages_pb2 as pb
-from .tls import Client, aio_channel, read_pem
+from .tls import Client, aio_channel, channel, read_pem
 
 log = logging.getLogger("taash.bot")
 
@@ -114,6 +116,12 @@ class Bot:
     def on_event(self, game: GameInfo | None, event: pb.GameEvent) -> None:
         """A public event of one of this bot's games."""
 
+    def on_view(self, game: GameInfo | None, seat: int, observation) -> None:
+        """What ``seat`` (one of this bot's) may know now, sent by the arena when cards
+        are dealt to it or a step of the deal begins (the contract, trump known) while
+        another seat is to act (a SeatView; docs/protocol.md, "Seat views"): the same
+        form as ``decide``'s observation (an `Observation` with ``lazy_observation``)."""
+
     def on_verdict(self, verdict: pb.Verdict) -> None:
         """A verdict of the arena about this bot (a timeout, an illegal action, ...)."""
 
@@ -175,6 +183,8 @@ class BotClient:
             read_pem(ca, "CA file")     # a file that cannot be used stops here (TLSError), not at each retry
         hook = self.bot.on_event       # not called per event when it is Bot's own, which does nothing
         self._on_event = None if getattr(hook, "__func__", None) is Bot.on_event else hook
+        hook = self.bot.on_view         # likewise: a bot that does not look pays no parse
+        self._on_view = None if getattr(hook, "__func__", None) is Bot.on_view else hook
         self.token, self.name, self.server = token, name, server
         self.max_games, self.threads, self.client = max_games, threads, client
         self.retry_max_s = retry_max_s
@@ -183,6 +193,7 @@ class BotClient:
         self.received: dict[str, int] = {}  # ServerMessages received, per kind
         self.events_in_decisions = 0        # events received inside DecisionRequests
         self.events_in_batches = 0          # events received inside ServerMessage.events
+        self.events_in_views = 0            # events received inside SeatViews
         self.games: dict[str, GameInfo] = {}
         self.games_done = 0
         self.answered: dict[str, str] = {}   # request id -> action sent (to answer a resend)
@@ -345,6 +356,19 @@ class BotClient:
             self.events_in_batches += len(evs)
             for ev in evs:
                 self._event(ev)
+        elif which == "view":
+            v = msg.view
+            events = v.events
+            if events:
+                self.events_in_views += len(events)
+                for ev in events:
+                    self._event(ev)
+            if self._on_view is not None:
+                obs = Observation(v.observation_json) if self.lazy_observation else _loads(v.observation_json)
+                try:
+                    self._on_view(self.games.get(v.game_id), v.seat, obs)
+                except Exception:
+                    log.exception("on_view failed")
         elif which == "welcome":
             self._welcomed = True
             log.info("connected to %s as %s", self.server, msg.welcome.bot)
@@ -438,6 +462,35 @@ def _loads(text: str) -> dict:
     except ValueError:
         return {}
     return out if isinstance(out, dict) else {}
+
+
+def standing(*, token: str | None = None, server: str | None = None, recent: int = 0, tls: bool = False,
+             ca: str | None = None, timeout_s: float = 60.0):
+    """The bot's own standing in the arena (the MyStanding call, as `taash arena standing`
+    prints it): an arena_pb2.StandingReply with ``bot``, ``ratings`` (per variant: mu,
+    sigma, rank of ranked, games, deals, wins, draws, losses), ``games`` (its ``recent``
+    latest, newest first; 0: 20, at most 200), ``games_total``, ``faults`` (per verdict
+    kind, over the games listed) and ``resumed`` (seats taken back, no fault). ``token``
+    defaults to $TAASH_TOKEN, ``server`` to $TAASH_SERVER or 127.0.0.1:50051; ``tls`` and
+    ``ca`` as `BotClient` takes them. Raises ValueError without a token, AuthError for a
+    token the arena refuses (unknown, or the admin's), grpc.RpcError for other failures
+    (the arena unreachable within ``timeout_s`` seconds: UNAVAILABLE or DEADLINE_EXCEEDED)."""
+    token = token or os.environ.get("TAASH_TOKEN")
+    if not token:
+        raise ValueError("no token: pass token= or set TAASH_TOKEN (the bot's own token)")
+    client = Client(tls, ca)
+    if ca is not None:
+        read_pem(ca, "CA file")
+    with channel(server or os.environ.get("TAASH_SERVER") or DEFAULT_SERVER, client) as ch:
+        try:
+            return arena_pb2_grpc.ArenaStub(ch).MyStanding(apb.StandingRequest(recent=recent),
+                                                           metadata=[("authorization", f"Bearer {token}")],
+                                                           timeout=timeout_s)
+        except grpc.RpcError as e:
+            code = e.code()
+            if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+                raise AuthError(f"{code.name}: {e.details()}") from None
+            raise
 
 
 def run(decide, *, token: str | None = None, name: str | None = None, server: str | None = None,

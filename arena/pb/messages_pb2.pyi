@@ -43,20 +43,22 @@ class BotError(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("welcome", "game_start", "decision", "verdict", "event", "events")
+    __slots__ = ("welcome", "game_start", "decision", "verdict", "event", "events", "view")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     GAME_START_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     game_start: GameStart
     decision: DecisionRequest
     verdict: Verdict
     event: GameEvent
     events: GameEventBatch
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., verdict: _Optional[_Union[Verdict, _Mapping]] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ..., events: _Optional[_Union[GameEventBatch, _Mapping]] = ...) -> None: ...
+    view: SeatView
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., verdict: _Optional[_Union[Verdict, _Mapping]] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ..., events: _Optional[_Union[GameEventBatch, _Mapping]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot", "protocol", "server")
@@ -123,6 +125,20 @@ class DecisionRequest(_message.Message):
     resumed: bool
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
     def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., observation_json: _Optional[str] = ..., legal_actions: _Optional[_Iterable[str]] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., attempt: _Optional[int] = ..., resumed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class SeatView(_message.Message):
+    __slots__ = ("game_id", "seat", "deal", "observation_json", "events")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_JSON_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    deal: int
+    observation_json: str
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., deal: _Optional[int] = ..., observation_json: _Optional[str] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Verdict(_message.Message):
     __slots__ = ("kind", "request_id", "game_id", "seat", "action", "applied_action", "legal_actions", "strikes", "message")

@@ -48,10 +48,14 @@ EVENT = _key(pb.ServerMessage, "event")
 EVENT_BATCH = _key(pb.ServerMessage, "events")
 DECISION = _key(pb.ServerMessage, "decision")
 EVENTS = _key(pb.DecisionRequest, "events")
+VIEW = _key(pb.ServerMessage, "view")
+VIEW_EVENTS = _key(pb.SeatView, "events")
 BATCH = _key(pb.GameEventBatch, "events")
 BATCH_BYTES = 1 << 20      # a GameEventBatch holds about this much at most (the 4 MiB limit)
-# DecisionRequest.events is its last field, so appending events keeps protobuf's order
-assert pb_field_number(pb.DecisionRequest, "events") == max(f.number for f in pb.DecisionRequest.DESCRIPTOR.fields)
+# DecisionRequest.events and SeatView.events are their last fields, so appending events
+# keeps protobuf's order
+for _m in (pb.DecisionRequest, pb.SeatView):
+    assert pb_field_number(_m, "events") == max(f.number for f in _m.DESCRIPTOR.fields)
 
 
 def event_message(event: bytes) -> bytes:
@@ -68,12 +72,22 @@ def batch_event_messages(events: list[bytes]) -> list[bytes]:
 def decision_message(request: bytes, events: list[bytes]) -> bytes:
     """A ServerMessage carrying a DecisionRequest: ``request`` serialized without events,
     then ``events`` (serialized GameEvents) as its ``events``."""
+    return _carrying(DECISION, EVENTS, request, events)
+
+
+def view_message(view: bytes, events: list[bytes]) -> bytes:
+    """A ServerMessage carrying a SeatView: ``view`` serialized without events, then
+    ``events`` (serialized GameEvents) as its ``events``."""
+    return _carrying(VIEW, VIEW_EVENTS, view, events)
+
+
+def _carrying(key: bytes, events_key: bytes, body: bytes, events: list[bytes]) -> bytes:
     if events:
-        parts = [request]
+        parts = [body]
         for ev in events:
-            parts += (EVENTS, varint(len(ev)), ev)
-        request = b"".join(parts)
-    return DECISION + varint(len(request)) + request
+            parts += (events_key, varint(len(ev)), ev)
+        body = b"".join(parts)
+    return key + varint(len(body)) + body
 
 
 def batch_messages(events: list[bytes], limit: int = BATCH_BYTES):

@@ -121,10 +121,14 @@ class Game:
         self.timer = None       # asyncio.TimerHandle of the next look at the open decision, due at timer_at
         self.timer_at = 0.0
         # while a deal's journal entry is being written: the game's public events since
-        # that deal ended, (event, to_bots) in order, and the decision the game goes on
+        # that deal ended, (event, to_bots) in order (or (serialized SeatView, seat)),
+        # and the decision the game goes on
         # with once the entry is committed (Arena._committed); None otherwise
         self.held: list | None = None
         self.next_at = None
+        # (deal, flow step, trump exposed, partner revealed) when the seats were last
+        # sent their SeatViews (Arena._views)
+        self.view_at: tuple | None = None
         # GameStart's texts, the same for every seat
         self.options_json = json.dumps(options)
         self.variant_json = json.dumps(getattr(variant, "data", {}) or {}, default=str)

@@ -174,6 +174,13 @@ class Connection:
             held, self.held = self.held, []
             self._put((framing.decision_message(req, held), pending, self))
 
+    def send_view(self, view: bytes) -> None:
+        """Queue a SeatView (``view``: serialized, without events), carrying the held
+        events (batch mode) as a DecisionRequest does."""
+        if self.alive:
+            held, self.held = self.held, []
+            self._put(framing.view_message(view, held))
+
     def flush(self) -> None:
         """Send the held events (before a message that is no decision, or at the end of
         a game): as one ServerMessage.events batch in batch mode, else (batching just
@@ -588,13 +595,48 @@ class Arena:
         events.publish(game, ev, self.spectators, to_bots)
 
     def _release(self, game: Game) -> bool:
-        """Publish the events ``game`` held for a journal entry; False if none were held."""
+        """Publish the events ``game`` held for a journal entry, and send the seat views
+        held with them, in order; False if none were held."""
         held, game.held = game.held, None
         if held is None:
             return False
         for ev, to_bots in held:
-            events.publish(game, ev, self.spectators, to_bots)
+            if type(ev) is bytes:       # a serialized SeatView, to_bots its seat
+                self._send_view(game, to_bots, ev)
+            else:
+                events.publish(game, ev, self.spectators, to_bots)
         return True
+
+    def _views(self, game: Game, st) -> None:
+        """Send each seat of ``game`` its observation at ``st`` as a SeatView when what
+        the rules show it changed other than by a public action: a new deal or flow step
+        (cards dealt to it, the auction over, trump chosen, the play begun), the trump
+        exposed, the partner revealed. One observation per seat per change, after the
+        public events published so far (held with them while a deal's journal entry is
+        written). The seat to act gets none: its DecisionRequest, sent next, carries the
+        same observation."""
+        at = (st.deal_number, st.step, st.trump_exposed, st.partner_revealed)
+        if game.view_at == at:
+            return
+        game.view_at = at
+        to_act = st.to_act
+        for s in range(len(game.seats)):
+            if s == to_act:
+                continue
+            data = pb.SeatView(game_id=game.id, seat=s, deal=st.deal_number,
+                               observation_json=st.observation_json(s)).SerializeToString()
+            if game.held is not None:
+                game.held.append((data, s))
+            else:
+                self._send_view(game, s, data)
+
+    def _send_view(self, game: Game, s: int, data: bytes) -> None:
+        """Queue a serialized SeatView (without events) on the stream holding seat ``s``,
+        if one does (an away seat is not sent it: its next decision tells it)."""
+        seat = game.seats[s]
+        conn = seat.conn
+        if conn is not None and conn.alive and not seat.away:
+            conn.send_view(data)
 
     def _committed(self, game: Game) -> None:
         """The journal entry of the deal that ended is written (or its write failed,
@@ -793,6 +835,7 @@ class Arena:
             game.deal_log.append(dlog)
             playing["st"], playing["dlog"], playing["tricks"] = st, dlog, 0
             publish(game, pb.GameEvent(deal_started=pb.DealStarted(deal=d, dealer=st.dealer)))
+            self._views(game, st)
 
         def action_taken(st, s, action, by_default):
             dlog = playing["dlog"]
@@ -810,6 +853,8 @@ class Arena:
                 playing["tricks"] = n = len(st.tricks)
                 ev.trick.number, ev.trick.winner, ev.trick.points = n, st.tricks[-1][2], st.trick_points_of(n - 1)
             publish(game, msg)
+            if st.to_act >= 0:      # the deal goes on (its end shows every hand)
+                self._views(game, st)
 
         def deal_ended(st):
             # Kept if the arena dies: the deal's journal entry is written on the store's

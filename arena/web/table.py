@@ -3,7 +3,8 @@
 
 A person is a seat client with a face. `SeatClient` connects to the arena's ``Play``
 stream with the seat's token, exactly as a bot does (docs/protocol.md), and keeps what
-that stream gave it: the last DecisionRequest's observation, the public events since,
+that stream gave it: the seat's last observation (from a DecisionRequest, or a SeatView
+the arena sends when cards are dealt to the seat or a step of the deal begins), the public events since,
 the last ended deal (whose hands the arena shows to every seat) and the pending
 request. `table_view` folds that into the plain state the page draws; the page gets
 nothing else, so it holds no card of another seat before the rules show it (a reload
@@ -61,7 +62,8 @@ class SeatClient:
     ``changed`` is set (and replaced) at every change; ``version`` counts them.
 
     State (read by `table_view`): ``game`` (GameStart as a dict, None before the first),
-    ``seat``, ``deal``, ``dealer``, ``obs`` (the last observation of this deal, a dict),
+    ``seat``, ``deal``, ``dealer``, ``obs`` (the last observation of this deal, from a
+    DecisionRequest or a SeatView, a dict),
     ``since`` ([seat, action, trick or None] public actions after it, the person's own
     in full), ``request`` (the pending DecisionRequest: id, legal, deadline), ``ended``
     (the last DealEnded: deal, hands, widow, result), ``score`` (match score per seat),
@@ -190,6 +192,21 @@ class SeatClient:
             self.deal = obs.get("deal", self.deal)
             self.request = {"id": d.request_id, "legal": list(d.legal_actions), "deadline_ms": d.deadline_ms,
                             "bank_ms": d.time_bank_ms, "at": self.clock()}
+        elif which == "view":      # the seat's observation now: its cards as dealt, the contract, trump
+            v = msg.view
+            for ev in v.events:
+                self._event(ev)
+            if self.game is None or v.game_id != self.game["id"] or v.seat != self.seat:
+                return
+            try:
+                obs = json.loads(v.observation_json)
+            except ValueError:
+                obs = None
+            if not isinstance(obs, dict):
+                return
+            # the view follows the public events that led to it: its history holds them
+            self.obs, self.since = obs, []
+            self.deal = obs.get("deal", self.deal)
         elif which == "event":
             self._event(msg.event)
         elif which == "events":
@@ -270,8 +287,8 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     """The state the page draws, a JSON-ready dict made only of what the seat's stream
     gave: {"connected", "refused", "game" (id, variant, bots, seat, players, sides),
     "deal", "dealer", "actions" (how many actions of the deal the seat has seen), "hand"
-    (the cards the seat was shown at its last decision that it has not played since:
-    cards dealt to it later show at its next decision, as its stream tells them), "trump", "exposed_card",
+    (the seat's cards as its last observation showed them, less those it played since: a
+    packet dealt to it shows at once, by the SeatView that follows), "trump", "exposed_card",
     "called_card", "partner", "contract" ({"bidder", "bid", "denomination", "doubled"}
     or None), "auction" ([seat, action] of the deal but the card plays), "trick" ([seat,
     card] of the trick being played), "last_trick" ({"cards", "winner", "points"}),

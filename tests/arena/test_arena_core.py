@@ -296,7 +296,8 @@ def test_batched_events_carry_the_same_events_as_separate_ones(tmp_path):
         assert n["messages"]["event"] == len(n["events"]) and n["in_decisions"] == n["in_batches"] == 0
         assert "events" not in n["messages"] and "event" not in b["messages"]
         assert b["in_decisions"] > len(b["events"]) // 2
-        assert b["in_batches"] + b["in_decisions"] == len(b["events"])
+        assert b["in_batches"] + b["in_decisions"] + b["in_views"] == len(b["events"])
+        assert b["in_views"] > 0 and n["in_views"] == 0   # the seat views carry held events too
         # one batch at the end of each of the 2 games (its last events and game_ended), and
         # at most one before each game_start
         assert 2 <= b["messages"]["events"] <= 4

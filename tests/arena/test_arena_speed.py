@@ -127,6 +127,10 @@ def test_framed_messages_are_the_bytes_protobuf_writes():
             req.events.extend(events[:n])
             assert framed == pb.ServerMessage(decision=req).SerializeToString()
             assert pb.ServerMessage.FromString(framed).decision == req
+            view = pb.SeatView(game_id="g7", seat=seat, deal=seat % 2, observation_json=obs * 20)
+            framed = framing.view_message(view.SerializeToString(), [e.SerializeToString() for e in events[:n]])
+            view.events.extend(events[:n])
+            assert framed == pb.ServerMessage(view=view).SerializeToString()
     for e in events:
         assert framing.event_message(e.SerializeToString()) == pb.ServerMessage(event=e).SerializeToString()
     assert [framing.varint(n) for n in (0, 1, 127, 128, 300, 2 ** 21)] == \

@@ -13,6 +13,7 @@ import pytest
 from taash.arena.ladder.ratings import BotStanding
 from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
 from taash.arena.pb import messages_pb2 as pb
+from taash.arena.sdk import AuthError, standing
 from taash.arena.store import SQLiteLadderStore
 from tests.helpers.arena_util import Server
 
@@ -95,3 +96,15 @@ def test_the_command_line_prints_the_standing(arena):
     assert lines[-1] == "faults in these games: ILLEGAL_ACTION 3, STRIKE_OUT 1; seats taken back (RESUMED, no fault): 0"
     out = arena.taash("arena", "standing", "--server", arena.addr)
     assert out.returncode == 2 and "no token" in out.stderr
+
+
+def test_the_sdk_reads_the_standing(arena, monkeypatch):
+    rep = standing(token=arena.tokens["r"], server=arena.addr, recent=1)
+    assert rep.bot == "r" and rep.games_total == 1 and len(rep.games) == 1
+    assert [(r.variant, r.rank, r.ranked) for r in rep.ratings] == [("28", 3, 3), ("29", 1, 1)]
+    for token in (arena.admin, "taash_nobody"):
+        with pytest.raises(AuthError):
+            standing(token=token, server=arena.addr)
+    monkeypatch.delenv("TAASH_TOKEN", raising=False)
+    with pytest.raises(ValueError):
+        standing(token="", server=arena.addr)

@@ -24,13 +24,14 @@ from taash.interpreter.information import resample
 
 class Feed:
     """The messages the arena sends on ``seat``'s stream for a game of ``state``'s
-    variant (docs/protocol.md): GameStart, public events, DecisionRequests."""
+    variant (docs/protocol.md): GameStart, public events, SeatViews, DecisionRequests."""
 
     def __init__(self, variant: str, seat: int, players: int):
         self.c = SeatClient("127.0.0.1:1", "t", "you", clock=lambda: 0.0)
         self.seat, self.index, self.rid = seat, 0, 0
         self.told = None        # the observation of the last decision
         self.msgs = []          # every message sent, in order
+        self.view_at = None     # when the seat was last sent a SeatView (as the arena keeps it)
         bots = ["b"] * players
         bots[seat] = "you"
         self.send(pb.ServerMessage(game_start=pb.GameStart(
@@ -50,6 +51,16 @@ class Feed:
         self.told = st.observation(self.seat)
         self.send(decision(st, self.seat, f"g1.{self.rid}"))
 
+    def view(self, st):
+        """A SeatView when the deal, its flow step, the trump's exposure or the partner's
+        revelation changed, unless the seat is to act (docs/protocol.md, "Seat views")."""
+        at = (st.deal_number, st.step, st.trump_exposed, st.partner_revealed)
+        if st.to_act < 0 or at == self.view_at:
+            return
+        self.view_at = at
+        if st.to_act != self.seat:
+            self.send(pb.ServerMessage(view=pb.SeatView(game_id="g1", seat=self.seat, deal=st.deal_number,
+                                                        observation_json=st.observation_json(self.seat))))
 
     def action(self, st, a):
         """Apply ``a`` to ``st`` and send its ActionTaken as every other seat sees it."""
@@ -61,6 +72,7 @@ class Feed:
             kw["trick"] = pb.TrickTaken(number=len(st.tricks), winner=st.tricks[-1][2],
                                         points=st.trick_points_of(len(st.tricks) - 1))
         self.event(action=pb.ActionTaken(deal=0, seat=s, action=public, **kw))
+        self.view(st)
 
 
 def decision(st, seat, rid):
@@ -76,6 +88,7 @@ def play_to(variant: str, seat: int, seed: int, stop: int):
     st = Match(v, seed).new_deal()
     f = Feed(variant, seat, v.players)
     f.event(deal_started=pb.DealStarted(deal=0, dealer=st.dealer))
+    f.view(st)
     rng = random.Random(seed)
     for _ in range(stop):
         if st.is_terminal:
@@ -98,25 +111,54 @@ def test_the_table_is_the_seats_observation(variant, seat, seed, stop):
     seat %= load_variant(variant).players
     st, f = play_to(variant, seat, seed, stop)
     view = table_view(f.c, now=0)
-    if f.c.obs is None:         # the seat has not acted yet: no hand shown
-        assert view["hand"] == []
-        return
     obs = st.observation(seat)
-    # the public facts as they are now; the hand as the stream told it at the last
-    # decision, without the cards the seat no longer holds (cards dealt to it since show
-    # at its next decision: the protocol tells a seat its cards in its DecisionRequests)
+    if st.is_terminal:          # the deal's end shows every hand (DealEnded), not the view
+        return
+    if st.to_act == seat:       # its request is sent at once
+        f.decision(st)
+        view = table_view(f.c, now=0)
+    # the seat was told its cards as they were dealt and each fact that follows from the
+    # rules rather than from public actions as it became true (its SeatViews and its
+    # requests): the table is its observation now
     # (56 deals two copies of each card: compared as multisets)
-    told, now = Counter(f.told["hand"]), Counter(obs["hand"])
-    assert Counter(view["hand"]) == told & now
+    assert Counter(view["hand"]) == Counter(obs["hand"])
     assert view["trick"] == [list(t) for t in obs["trick"]]
     assert view["points"] == obs["points"]
     assert view["tricks_won"] == [sum(1 for t in obs["tricks"] if t["winner"] == s) for s in range(obs["players"])]
     assert view["actions"] == len(obs["history"])
     assert [a for _, a in view["auction"]] == [a for _, a in obs["history"] if not a.startswith("play ")]
-    assert view["widow"] is None     # shown only while the seat is to act (in the exchange)
-    # what follows from the rules rather than from the public actions (a seat that sits
-    # out, the contract, the trump) is as the last decision told it
-    assert view["sitting_out"] == f.told["sitting_out"] and view["trump"] == f.told["trump"]
+    assert view["widow"] == obs["widow"]     # shown only while the seat is to act (in the exchange)
+    assert view["sitting_out"] == obs["sitting_out"] and view["trump"] == obs["trump"]
+    assert view["declarer"] == obs["declarer"] and view["exposed_card"] == obs["exposed_card"]
+    assert view["partner"] == obs["partner"]
+
+
+def test_the_hand_shows_as_dealt_before_the_first_decision():
+    """29 (docs/rules.md §29.3: four cards, the auction, trump, four more, the play),
+    seed 3, every seat taking its first legal action: the dealer opens nothing, so seat
+    (dealer + 2) % 4 has four cards on the table before it is asked anything, and all
+    eight as soon as the play begins, before its first card is asked for."""
+    v = load_variant("29")
+    st = Match(v, 3).new_deal()
+    seat = (st.dealer + 2) % 4
+    f = Feed("29", seat, 4)
+    f.event(deal_started=pb.DealStarted(deal=0, dealer=st.dealer))
+    f.view(st)
+    text = v.deck.text
+    first = table_view(f.c, now=0)
+    assert f.c.request is None and st.to_act != seat
+    assert sorted(first["hand"]) == sorted(text[c] for c in st.dealt[seat][:4])
+    assert first["phase"] == "auction" and first["contract"] is None
+    while st.phase != "play":
+        if st.to_act == seat:
+            f.decision(st)
+            f.c.sent, f.c.request = str(st.legal_actions()[0]), None
+        f.action(st, st.legal_actions()[0])
+    view = table_view(f.c, now=0)
+    assert sorted(view["hand"]) == sorted(text[c] for c in st.dealt[seat]) and len(view["hand"]) == 8
+    # the dealer was made to bid 15 after three passes and named the first suit
+    assert view["contract"]["bidder"] == st.dealer and view["contract"]["bid"] == 15
+    assert view["trump"] == st.observation(seat)["trump"] is not None and view["phase"] == "play"
 
 
 @pytest.mark.slow

@@ -6,7 +6,7 @@
 It plays the first legal action (the Python SDK, Hello.batch_events if --batch,
 lazy_observation if --lazy) and writes to FILE after every game: the public events it
 saw (serialized, hex, in order), how many ServerMessages of each kind it received and how
-many events came inside decisions and inside event batches, and per decision whether its observation agreed with
+many events came inside decisions, event batches and seat views, and per decision whether its observation agreed with
 the request (its seat one of the bot's, its legal actions the request's). With
 --unsendable-first its first answer is text protobuf cannot encode (a lone surrogate):
 the SDK cannot send it, and that decision times out."""
@@ -52,7 +52,7 @@ class Recorder(Bot):
         c = self.client
         data = {"events": self.events, "games_ended": self.ended, "messages": dict(c.received),
                 "in_decisions": c.events_in_decisions,
-                "in_batches": c.events_in_batches, "decisions": self.decisions}
+                "in_batches": c.events_in_batches, "in_views": c.events_in_views, "decisions": self.decisions}
         tmp = self.out.with_name(self.out.name + ".tmp")
         tmp.write_text(json.dumps(data))
         tmp.replace(self.out)

@@ -29,7 +29,7 @@ function tableHTML(g) {
     sides = `<div class="sides">${Object.keys(t).map(d => `<span class="side" data-side="${d}">${who[d].join(" & ")}: ${t[d]} tricks, ${p[d]} points</span>`).join(" · ")}</div>`;
   }
   const last = g.hands && g.last ? `<p class="result">deal over: ${g.last.made === null ? "thrown in" : g.last.made ? "contract made" : "contract lost"}, points ${g.last.points.join(" / ")}</p>` : "";
-  return `<h3>${esc(g.id)} <small>${esc(g.variant)} · deal ${g.deal === null ? "-" : g.deal + 1}${g.faults ? " · faults " + g.faults : ""}${g.over ? " · over" : ""}</small></h3>
+  return `<h3>${esc(g.id)} <small>${esc(g.variant)} · deal ${g.deal === null ? "-" : g.deal + 1}${g.faults ? " · faults " + g.faults : ""}${g.resumed ? " · seats taken back " + g.resumed : ""}${g.over ? " · over" : ""}</small></h3>
     <div class="livetable seats${P}">${seats}<div class="trickinfo">trick ${n ? Math.floor((n - 1) / P) + 1 : "-"} · contract ${contract}${trump ? " · " + actionHTML(trump) : ""}</div></div>${sides}
     <div class="auction-line">${auction.map(([s, a]) => `<span>${esc(g.bots[s])}: ${actionHTML(a)}</span>`).join(" ")}</div>${last}`;
 }

@@ -32,7 +32,8 @@ function seatBox(s) {
 
 function centre() {
   const c = S.contract, bits = [];
-  // the contract as the seat's last decision told it; during the auction the list below
+  // the contract as the seat's last observation (decision or seat view) told it: the
+  // arena sends a view when the auction ends; during the auction the list below
   // has every bid as it comes, so the centre names none
   if (S.phase === "auction") bits.push("the auction is on");
   else if (c && c.bid !== null && c.bid !== undefined)
