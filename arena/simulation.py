@@ -55,7 +55,8 @@ def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_en
     def deal_end(st):
         nonlocal made, thrown
         made += st.made is True
-        thrown += st.declarer < 0
+        # thrown in: nobody bid (a deal played without a contract is not thrown in)
+        thrown += st.declarer < 0 and st.taken_over is None and st.v.has_contract
         if on_deal_end is not None:
             on_deal_end(m)
     play(m, agents, max_deals=max_deals, on_fault=on_fault, on_deal_end=deal_end)

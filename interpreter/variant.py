@@ -94,6 +94,7 @@ class Variant:
     auction_order: str = "round"
     variables: tuple = ()
     has_auction: bool = True
+    has_contract: bool = True  # False: no auction and no `contract:`, no deal has a contract
     widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
     widow_points_to: str = "declarer"  # whom the widow's cards set aside count for (widow.py)
     rules: dict = field(repr=False, default_factory=dict)
