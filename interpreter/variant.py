@@ -477,7 +477,9 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
                     denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
                                                                        if x not in deck.suits)},
                     variables=[(k, spec["type"]) for k, spec in vars_data.items()],
-                    partnership=partner_fields["partnership"], **declarations.compiler_names(data))
+                    partnership=partner_fields["partnership"],
+                    not_assignable=() if c.trump_mode in trump.PUBLIC_MODES else ("trump",),
+                    **declarations.compiler_names(data))
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):

@@ -37,6 +37,8 @@ DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only typ
 # A set of seats (a sorted list of seat numbers at run time), and the argument
 # type "cards or seats" (a function typed SET gives the type of its SET arguments)
 SEATS, SET = "seats", "cards or seats"
+# the rulebook's words for a suit that is `none` (interpreter/wording.py reads `none` by type)
+NONE_SUIT_WORDS = "none (no suit)"
 
 
 # -- ast builders: the only way entries make code ------------------------------------------
@@ -331,7 +333,9 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
                lambda i: "trump", "set trump, e.g. `trump = suit(played(winner))` in "
                "`play.after_trick`: every seat then knows it; `trump = none` (or a no-trump "
                "denomination) leaves no trump. Only with `trump.mode` open, bid or none",
-               "trump = suit"),
+               "trump = suit",
+               set_words=lambda v: ("there is no trump from then on" if v == NONE_SUIT_WORDS else
+                                    f"trump becomes {v}")),
     # seats sitting out a deal (docs/authoring.md, "Flow"): set at the flow's `declare` step
     Assignable("sits_out", BOOL, ("out",), SEAT, lambda c, i: sub(field("out"), i, store=True),
                lambda c: const(c.players), lambda i: f"{i} sits out the deal",

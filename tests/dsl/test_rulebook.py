@@ -66,6 +66,16 @@ def test_rule_words_reads_like_a_sentence():
         "any card in hand of the suit led; if none, any card in hand"
 
 
+
+def test_none_assigned_reads_by_the_type_set():
+    """`trump = none` leaves no trump (a suit); `declarer = none` leaves no contract (a
+    seat); trump set to a suit reads as it is."""
+    assert rule_words("trump = none", effect=True) == "- there is no trump from then on"
+    assert rule_words("trump = suit(played(winner))", effect=True) == \
+        "- trump becomes the suit of the card played by the winner of the trick"
+    assert rule_words("declarer = none", effect=True) == "- the deal goes on without a contract"
+
+
 # an item left empty: "Points: ; other cards 0", "when: .", "a, , b", "()", a bare "- "
 EMPTY_ITEM = re.compile(r":\s*[;.,]|[;,]\s*[;,.]|\(\s*\)|:\s*$|^\s*-\s*$|\s[;,.]")
 
