@@ -80,7 +80,7 @@ def simulate_summary(variant, seed, entries, results) -> dict:
     total = sum(r["deals"] for r in results)
     made = sum(r["made"] for r in results)
     thrown = sum(r["thrown"] for r in results)
-    played = total - thrown
+    played = total - thrown if variant.has_contract else 0   # a game without contracts: no rate
     return {
         "variant": variant.ref,
         "title": variant.title,
