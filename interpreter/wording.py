@@ -114,6 +114,8 @@ def words(node) -> str:
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
     if d == "for_stmt":
+        if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
+            return f"for each seat {ch[0]}: {words(ch[2])}"   # not "among every seat"
         return f"for each {ch[0]} among {words(ch[1])}: {words(ch[2])}"
     if d == "when_stmt":
         return f"when {words(ch[0])}: {words(ch[1])}"
