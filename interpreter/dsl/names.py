@@ -271,7 +271,7 @@ NAME_ENTRIES: tuple[Name, ...] = (
        "the cards of `me`"),
     _n("my_side_tricks", INT, ("known_side_tricks",),
        lambda c: method(var("s"), "known_side_tricks", var("me")),
-       "the tricks the player knows his side has won",
+       "the number of tricks the player knows his side has won",
        "completed tricks won by seats `me` knows to be on its side"),
     _hook("card", CARD, "play.counts_as_trump", "x", "the card",
           "in `play.counts_as_trump`: the card asked about"),
