@@ -55,7 +55,8 @@ def simulate_match(variant, entries, match_seed: int, max_deals=None, on_deal_en
     def deal_end(st):
         nonlocal made, thrown
         made += st.made is True
-        thrown += st.declarer < 0
+        # thrown in: nobody bid (a deal played without a contract is not thrown in)
+        thrown += st.declarer < 0 and st.taken_over is None and st.v.has_contract
         if on_deal_end is not None:
             on_deal_end(m)
     play(m, agents, max_deals=max_deals, on_fault=on_fault, on_deal_end=deal_end)
@@ -79,7 +80,7 @@ def simulate_summary(variant, seed, entries, results) -> dict:
     total = sum(r["deals"] for r in results)
     made = sum(r["made"] for r in results)
     thrown = sum(r["thrown"] for r in results)
-    played = total - thrown
+    played = total - thrown if variant.has_contract else 0   # a game without contracts: no rate
     return {
         "variant": variant.ref,
         "title": variant.title,

@@ -32,14 +32,19 @@ MAX_BIDS = 1000  # distinct bid numbers an auction may offer
 
 def skipped_hooks(c) -> set:
     """The hooks of this module that a file checked by ``c`` (loader.Checks) does not
-    compile: the auction's without an auction, the contract's with one."""
-    return set(HOOKS if not c.has_auction else CONTRACT_HOOKS)
+    compile: the auction's without an auction, the contract's with one or without a
+    ``contract:`` section (a deal with no contract)."""
+    if c.has_auction:
+        return set(CONTRACT_HOOKS)
+    return set(HOOKS) | (set(CONTRACT_HOOKS) if "contract" not in c.data else set())
 
 
 def load(c) -> dict:
     """Check the ``auction:`` and ``contract:`` sections against the flow (``c``: a
     loader.Checks with ``steps``, ``has_auction`` and ``trump_mode`` set); record each
-    problem in ``c`` and return the Variant's auction fields. Sets ``c.denominations``."""
+    problem in ``c`` and return the Variant's auction fields. Sets ``c.denominations``.
+    A flow with neither an auction nor ``contract:`` plays every deal without a contract:
+    no declarer, no target, nothing made or lost; ``scoring.effect`` alone scores it."""
     data, flow, steps, has_auction = c.data, c.data["flow"], c.steps, c.has_auction
     if has_auction and "contract" in data:
         c.problem(("contract",), "the contract comes from the auction: remove `contract` (it is for "
@@ -48,9 +53,9 @@ def load(c) -> dict:
         c.problem(("auction",) if ("auction",) in c.locs else ("flow", flow.index("auction")),
                   "'auction' is required: the flow has an 'auction' step")
     if not has_auction:
-        if "contract" not in data:
-            c.problem(("flow",), "a flow without an 'auction' step needs `contract:` (its declarer "
-                                 "and target), or add an 'auction' step")
+        if "contract" not in data and "made" in (data.get("scoring") or {}):
+            c.problem(("scoring", "made"), "no auction and no `contract:`: the deal has no contract to "
+                                           "make or lose (remove `made`, or give the `contract:`)")
         if "auction" in data:
             c.problem(("auction",), "the flow has no 'auction' step: remove `auction:`, or add the step")
         if c.trump_mode == "bid":
@@ -73,7 +78,7 @@ def load(c) -> dict:
     if au.get("order") == "duel" and au.get("final_pass") is False:
         c.problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)",
                   value=True)
-    return dict(has_auction=has_auction, min_bid=min_bid, max_bid=max_bid, bid_step=step,
+    return dict(has_auction=has_auction, has_contract=has_auction or "contract" in data, min_bid=min_bid, max_bid=max_bid, bid_step=step,
                 denominations=dens, suit_first=bool(au.get("suit_first")),
                 standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
                 auction_order=au.get("order", "round"))
@@ -245,6 +250,9 @@ STEP_WORDS = {"auction": lambda v, step: "the auction",
 def words(v) -> list[tuple[str, str]]:
     """The rulebook's sections of variant ``v``'s contract: ``Contract`` (a flow without
     an auction) or ``Auction``, as (title, Markdown text)."""
+    if not v.has_contract:
+        return [("Contract", "There is no auction and no contract: nobody is declarer, and no "
+                             "deal is made or lost.")]
     if not v.has_auction:
         ct = v.data["contract"]
         return [("Contract", f"There is no auction. The declarer: {rule_words(ct['declarer'])}. "

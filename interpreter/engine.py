@@ -186,7 +186,7 @@ class State:
         self.question = None
         self.made = None
         self._start_variables(variables)
-        if not v.has_auction:
+        if v.has_contract and not v.has_auction:
             self._take_contract()
         self._advance()
 

@@ -38,9 +38,10 @@ def score(s) -> None:
     count for the seat the widow's ``points_to`` names (the exchange's, §0.5, §304s.4, or a
     widow only set aside: a kitty, no exchange, seen by nobody; the declarer by default:
     `widow.points_to`); then ``scoring.made`` decides ``s.made`` and ``scoring.effect``
-    changes the scores. A deal thrown in (no declarer) scores nothing; a deal a declaration
-    left without a contract (``declarer = none``) is scored by ``scoring.effect`` alone,
-    with ``me`` none and ``made`` false (``s.made`` stays None)."""
+    changes the scores. A deal thrown in (nobody bid) scores nothing; a deal without a
+    contract (a declaration's ``declarer = none``, or a variant with neither an auction nor
+    ``contract:``) is scored by ``scoring.effect`` alone, with ``me`` none and ``made``
+    false (``s.made`` stays None)."""
     v = s.v
     aside = s.widow if v.widow_set_aside else s.set_aside
     if aside:
@@ -50,7 +51,7 @@ def score(s) -> None:
             s.seat_points[to] += pts
             s.side_points[s.side[to]] += pts
     if s.declarer < 0:
-        if s.taken_over is not None:  # a declaration left the deal without a contract
+        if s.taken_over is not None or not v.has_contract:  # played without a contract
             v.rules["scoring.effect"](s, -1, False, None)
         return
     made = bool(v.rules["scoring.made"](s, s.declarer, None, None))
@@ -62,8 +63,9 @@ def words(v) -> list[tuple[str, str]]:
     """The rulebook's ``Scoring`` and ``Match`` sections of variant ``v``, as
     [(title, Markdown text)]."""
     made = rule_of(v, 'scoring', 'made', default='points(declarer_side) >= target')
-    sc = [f"The contract is made:\n{made}" if "\n" in made else f"The contract is made when: {made}.",
-          "Then:\n" + rule_of(v, "scoring", "effect", effect=True)]
+    sc = ([f"The contract is made:\n{made}" if "\n" in made else f"The contract is made when: {made}.",
+           "Then:\n"] if v.has_contract else ["After the last trick:\n"])
+    sc[-1] += rule_of(v, "scoring", "effect", effect=True)
     unit = "each side" if v.score_unit == "side" else "each player"
     return [("Scoring", "\n".join(sc)),
             ("Match", f"Scores are kept for {unit}, starting at {v.score_start}. The match ends "

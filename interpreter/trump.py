@@ -46,6 +46,11 @@ def load(c) -> dict:
     if "chooser" in section and mode != "open":
         c.problem(("trump", "chooser"), "trump.chooser needs trump.mode 'open' (a trump hidden or "
                                         "secret is known to the declarer only)")
+    if (not c.has_auction and "contract" not in data and "trump" in steps and mode != "none"
+            and not (mode == "open" and "chooser" in section)):
+        c.problem(("flow", flow.index("trump")), "no deal has a contract (no auction and no "
+                  "`contract:`), so no declarer chooses trump: give trump.mode open with "
+                  "trump.chooser, or give the `contract:`")
     if mode == "bid" and "trump" in steps:
         c.problem(("flow", flow.index("trump")), "trump.mode 'bid' takes trump from the contract: remove the "
                                                  "'trump' step")

@@ -94,6 +94,7 @@ class Variant:
     auction_order: str = "round"
     variables: tuple = ()
     has_auction: bool = True
+    has_contract: bool = True  # False: no auction and no `contract:`, no deal has a contract
     widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
     widow_points_to: str = "declarer"  # whom the widow's cards set aside count for (widow.py)
     rules: dict = field(repr=False, default_factory=dict)
@@ -476,7 +477,9 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
                     denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
                                                                        if x not in deck.suits)},
                     variables=[(k, spec["type"]) for k, spec in vars_data.items()],
-                    partnership=partner_fields["partnership"], **declarations.compiler_names(data))
+                    partnership=partner_fields["partnership"],
+                    not_assignable=() if c.trump_mode in trump.PUBLIC_MODES else ("trump",),
+                    **declarations.compiler_names(data))
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):

@@ -26,6 +26,11 @@ def load(c) -> dict:
                              "points would count for nobody), or `set_aside: true` (its points then "
                              "count as `points_to` says: the declarer by default)")
     points_to = next((s["points_to"] for s in flow if isinstance(s, dict) and "points_to" in s), "declarer")
+    if (c.widow and c.set_aside and points_to == "declarer" and not c.has_auction
+            and "contract" not in c.data):
+        c.problem(("flow",), "no deal has a contract (no auction and no `contract:`): a widow set "
+                             "aside cannot count for the declarer: give its step `points_to: "
+                             "last_trick` or `points_to: nobody`")
     return dict(widow_size=c.widow, widow_set_aside=c.set_aside, widow_points_to=points_to)
 
 

@@ -102,8 +102,11 @@ def words(node) -> str:
     if d == "assign":
         lv, op, e = ch
         target = words_lvalue(lv)
-        val = words(e)
         entry = names.ASSIGNABLE.get(str(lv.children[0]))
+        if getattr(e, "data", "") == "none" and entry is not None:  # `none` read by the type set
+            val = NONE_WORDS.get(entry.type, "nobody")
+        else:
+            val = words(e)
         if entry is not None and entry.type == names.BOOL and val in ("always", "never"):
             return target if val == "always" else f"not: {target}"  # `sits_out[x] = true`
         if entry is not None and entry.set_words is not None and str(op) == "=":
@@ -111,6 +114,8 @@ def words(node) -> str:
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
     if d == "for_stmt":
+        if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
+            return f"for each seat {ch[0]}: {words(ch[2])}"   # not "among every seat"
         return f"for each {ch[0]} among {words(ch[1])}: {words(ch[2])}"
     if d == "when_stmt":
         return f"when {words(ch[0])}: {words(ch[1])}"
@@ -127,7 +132,7 @@ RANK_OPS = {"<": "ranks below", "<=": "ranks at most", ">": "ranks above", ">=":
 
 
 # `X == none` by the type of X: a seat is nobody, a suit none (no suit led, no trump)
-NONE_WORDS = {names.SUIT: "none (no suit)", names.CARD: "none (no card)", names.SIDE: "no side",
+NONE_WORDS = {names.SUIT: names.NONE_SUIT_WORDS, names.CARD: "none (no card)", names.SIDE: "no side",
               names.RANK: "none (no rank)"}
 
 

@@ -281,6 +281,9 @@ def _print_replay(rec, m) -> None:
             print(f"deal {i + 1}: dealer {r['dealer']}: no contract (seat {taken['seat']} declared "
                   f"{taken['by']}), trump {r['trump'] or '-'}; "
                   f"score change {r['score_change']}{shown}")
+        elif r["declarer"] is None and not v.has_contract:   # a game played without contracts
+            print(f"deal {i + 1}: dealer {r['dealer']}, trump {r['trump'] or '-'}: points {r['points']}; "
+                  f"score change {r['score_change']}{shown}")
         elif r["declarer"] is None:
             print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in{shown}")
         else:

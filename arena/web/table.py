@@ -379,6 +379,16 @@ def why(result: dict, bots: list[str], sides: list[int] | None) -> str:
     """One sentence for a deal's result (DealEnded.result_json, docs/records.md): who
     declared what, the points their side took against the target, made or lost."""
     d = result.get("declarer")
+    if d is None and result.get("tricks"):   # played without a contract (none, or a declaration's)
+        pts = result.get("points") or []
+        text = "no contract; " + ", ".join(f"seat {s} ({bots[s]}) took {p} point{'' if p == 1 else 's'}"
+                                           for s, p in enumerate(pts) if s < len(bots))
+        if result.get("trump"):
+            text += f"; trump {result['trump']}"
+        change = result.get("score_change")
+        if change:
+            text += " (score " + ", ".join(f"{'+' if x > 0 else ''}{x}" for x in change) + ")"
+        return text
     if d is None:
         return "no contract: the deal was thrown in"
     n = len(bots)

@@ -102,7 +102,9 @@ class Checker:
     used, checked at each use; ``check_defines()`` checks them all); ``variables`` the
     variant's own variables, (name, type) in the order of ``State.vars``;
     ``partnership`` the file's (a name that means nothing with it is refused,
-    ``NOT_WITH``). Rules are added
+    ``NOT_WITH``); ``not_assignable`` the engine's assignable names this file may not
+    assign (trump, with a trump hidden from the others), left out of the names an error
+    lists as assignable. Rules are added
     with ``add(hook, text, kind)`` (parse tree -> typed tree ``T``: types checked,
     constants folded, ``consts`` set), kept in ``rules`` for the compiler
     (`taash.interpreter.dsl.compiler`). Set ``only_options`` to accept options only (a
@@ -112,7 +114,8 @@ class Checker:
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
                  declarations=(), options=None, answers=(), denominations=None,
-                 score_unit: str = "side", defines=None, variables=(), partnership: str = "fixed"):
+                 score_unit: str = "side", defines=None, variables=(), partnership: str = "fixed",
+                 not_assignable=frozenset()):
         self.deck = deck
         self.players, self.tricks = players, tricks
         self.min_bid, self.max_bid = min_bid, max_bid
@@ -122,6 +125,7 @@ class Checker:
         self.only_options = False
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.partnership = partnership
+        self.not_assignable = frozenset(not_assignable)
         self.extra = {}
         self.decided = frozenset()
         self.hooks = set()
@@ -238,7 +242,8 @@ class Checker:
             if name in self.variables:
                 return self.assign_variable(lv, str(op), expr, name)
             if name not in LVALUES:
-                allowed = ", ".join(sorted(k for k, e in LVALUES.items() if not e.hook or e.hook in self.hooks)
+                allowed = ", ".join(sorted(k for k, e in LVALUES.items()
+                                           if (not e.hook or e.hook in self.hooks) and k not in self.not_assignable)
                                     + sorted(self.variables))
                 if len(lv.children) != 1 or str(op) != "=":
                     raise DSLError(f"cannot assign to '{name}' (assignable: {allowed}; declare a "

@@ -37,6 +37,8 @@ DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only typ
 # A set of seats (a sorted list of seat numbers at run time), and the argument
 # type "cards or seats" (a function typed SET gives the type of its SET arguments)
 SEATS, SET = "seats", "cards or seats"
+# the rulebook's words for a suit that is `none` (interpreter/wording.py reads `none` by type)
+NONE_SUIT_WORDS = "none (no suit)"
 
 
 # -- ast builders: the only way entries make code ------------------------------------------
@@ -269,7 +271,7 @@ NAME_ENTRIES: tuple[Name, ...] = (
        "the cards of `me`"),
     _n("my_side_tricks", INT, ("known_side_tricks",),
        lambda c: method(var("s"), "known_side_tricks", var("me")),
-       "the tricks the player knows his side has won",
+       "the number of tricks the player knows his side has won",
        "completed tricks won by seats `me` knows to be on its side"),
     _hook("card", CARD, "play.counts_as_trump", "x", "the card",
           "in `play.counts_as_trump`: the card asked about"),
@@ -331,7 +333,9 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
                lambda i: "trump", "set trump, e.g. `trump = suit(played(winner))` in "
                "`play.after_trick`: every seat then knows it; `trump = none` (or a no-trump "
                "denomination) leaves no trump. Only with `trump.mode` open, bid or none",
-               "trump = suit"),
+               "trump = suit",
+               set_words=lambda v: ("there is no trump from then on" if v == NONE_SUIT_WORDS else
+                                    f"trump becomes {v}")),
     # seats sitting out a deal (docs/authoring.md, "Flow"): set at the flow's `declare` step
     Assignable("sits_out", BOOL, ("out",), SEAT, lambda c, i: sub(field("out"), i, store=True),
                lambda c: const(c.players), lambda i: f"{i} sits out the deal",
@@ -403,9 +407,9 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              "card points the side has won (bonuses included; 0 for `none`)"),
     Function("tricks_won", (SIDE,), INT, ("side_tricks",),
              lambda c, a: call("_at", field("side_tricks"), a),
-             lambda a: f"the tricks won by {a[0]}", "tricks won by the side"),
+             lambda a: f"the number of tricks won by {a[0]}", "tricks won by the side"),
     Function("seat_tricks", (SEAT,), INT, ("tricks",), lambda c, a: call("_won", field("tricks"), a),
-             lambda a: f"the tricks won by {a[0]}",
+             lambda a: f"the number of tricks won by {a[0]}",
              "completed tricks won by one seat (0 for `none`): each player's own count, "
              "whatever the sides"),
     Function("seat_points", (SEAT,), INT, ("seat_points",),
@@ -414,7 +418,7 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              "card points one seat has won (bonuses included; 0 for `none`)"),
     Function("declared", (DECLARATION,), INT, ("declared",),
              lambda c, a: method(field("declared"), "get", a, const(0)),
-             lambda a: f"the times {a[0]} was declared",
+             lambda a: f"the number of times {a[0]} was declared",
              "how many times that declaration was made this deal"),
     Function("answered", (ANSWER,), BOOL, ("answers",),
              lambda c, a: compare(a, "in", field("answers")),

@@ -217,6 +217,13 @@ def test_why_a_contract_was_made_or_lost():
     assert why(r, bots, None) == ("seat 0 (ann) declared 200; seat 0 (ann) & seat 2 (cid) took 150 points "
                                   "against a target of 200: contract lost (score -4, +2, -2, +2)")
     assert why({"declarer": None, "points": [0, 0, 0, 0]}, bots, None) == "no contract: the deal was thrown in"
+    # a deal played without a contract (queen hunt's kind): each seat's points
+    played = {"declarer": None, "points": [14, 1, 6, 0], "trump": "H", "score_change": [-14, -1, -6, 0],
+              "tricks": [{"leader": 1, "cards": ["AS", "8S", "9H", "7S"], "winner": 1}]}
+    assert why(played, bots, None) == (
+        f"no contract; seat 0 ({bots[0]}) took 14 points, seat 1 ({bots[1]}) took 1 point, "
+        f"seat 2 ({bots[2]}) took 6 points, seat 3 ({bots[3]}) took 0 points; trump H "
+        "(score -14, -1, -6, 0)")
 
 
 @pytest.mark.parametrize("argv, said", [

@@ -23,9 +23,11 @@ def test_too_many_copies(tmp_path):
     check(p, 4, 11, "9 should be at most 8")
 
 
-def test_a_flow_without_an_auction_needs_a_contract(tmp_path):
-    p = write(tmp_path, HEAD + "flow: [{deal: [4]}, trump, {deal: [4]}, play]\nauction: null\n")
-    check(p, 3, 7, "a flow without an 'auction' step needs `contract:`")
+def test_a_flow_without_an_auction_or_a_contract_has_nobody_to_choose_trump(tmp_path):
+    # no auction and no `contract:`: no declarer; line 3, the 'trump' step at column 21
+    p = write(tmp_path, HEAD + "flow: [{deal: [4]}, trump, {deal: [4]}, play]\nauction: null\n"
+                               "scoring:\n  made: null\n")
+    check(p, 3, 21, "no deal has a contract (no auction and no `contract:`), so no declarer chooses trump")
 
 
 def test_a_contract_beside_an_auction(tmp_path):

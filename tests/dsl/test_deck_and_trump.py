@@ -136,7 +136,7 @@ def test_cards_written_one_by_one_with_a_copy_and_extra(tmp_path):
     p.write_text(BASE + "players: 3\ndeck:\n  exclude: null\n  total: null\n"
                  "  cards: [AS, AS, KS, QS, AH, KH, QH, AD, KD, QD, AC, KC]\n  extra: [KH]\n"
                  "  points: {A: 4, H: 2, KH: 10, QS: null}\nflow:\n  - deal: [4]\n  - widow: 1\n"
-                 "    set_aside: true\n  - play\n")
+                 "    set_aside: true\n    points_to: nobody\n  - play\n")
     v = load_variant(p)
     d = v.deck
     assert len(d.all_cards) == 13 and d.count[d.parse("AS")] == 2 and d.count[d.parse("KH")] == 2
@@ -176,7 +176,8 @@ def test_the_deal_checks_given_hands_against_the_deck():
 # -- trump ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("text, message", [
     ("flow:\n  - deal: [5, 5]\n  - trump\n  - play\n", "there is no trump to choose"),
-    ("flow:\n  - deal: [5, 5]\n  - trump\n  - play\ntrump:\n  mode: hidden\n",
+    ("flow:\n  - deal: [5, 5]\n  - trump\n  - play\ntrump:\n  mode: hidden\n"
+     "contract:\n  declarer: eldest\n  target: 0\n",
      "this rule sets trump, which needs trump.mode open, bid or none"),
     ("play:\n  after_trick: trump += 1\n", "'+=' changes a number; 'trump' is a suit"),
     ("play:\n  after_trick: trump = 3\n", "the value assigned to 'trump' should be a suit"),
@@ -209,7 +210,9 @@ WIDOW_CARDS = ["KH", "KC", "AC"]    # 1 point (a heart)
 def test_a_set_aside_widow_counts_for_whom_the_file_says(tmp_path, points_to, extra):
     p = tmp_path / "w.yaml"
     p.write_text(BASE + f"flow:\n  - deal: [5, 4]\n  - widow: 3\n    set_aside: true\n"
-                 f"    points_to: {points_to}\n  - play\n")
+                 f"    points_to: {points_to}\n  - play\n"
+                 # the declarer's widow needs a contract: the eldest's, seat 1
+                 + ("contract:\n  declarer: eldest\n  target: 0\n" if points_to == "declarer" else ""))
     v = load_variant(p)
     st = State(v, dealer=0, hands=WIDOW, widow=WIDOW_CARDS)
     while not st.is_terminal:
@@ -252,3 +255,44 @@ def test_shipped_rulebooks_keep_their_deck_words():
     assert secs["Deck and points"].startswith(
         "32 cards: J 9 A T K Q 8 7 (strongest first) in spades, hearts, diamonds, clubs.\n"
         "Points: jack 3, nine 2, ace 1, ten 1; other cards 0.")
+
+
+# -- a game without a contract ------------------------------------------------------------
+def test_worked_example_has_no_contract_and_scores_each_seat():
+    """No auction and no `contract:`: nobody is declarer and nothing is made. Deal with
+    the HANDS above, dealer 0: trick 1 (AS 8S 9H) to seat 1, 1 point; trick 2 (KS QS 8H,
+    hearts trump) to seat 0, 14 points. Seat 0 leads the trick 3: 8D, AD (seat 1 must
+    follow), QD: the ace wins, no heart in it, no points. Played on, the deal ends with
+    the 21 points all taken, each seat's score minus its own points."""
+    v = load_variant(EXAMPLE)
+    assert not v.has_contract and not v.has_auction
+    st = State(v, dealer=0, hands=HANDS)
+    assert st.declarer == -1 and st.to_act == 1
+    for a in ("play AS", "play 8S", "play 9H", "play KS", "play QS", "play 8H"):
+        st.apply(a)
+    assert st.to_act == 0     # the winner of trick 2 leads; seat 1 leads JS in our story
+    st.apply("play 8D")       # seat 0 leads a diamond: seat 1 follows AD and wins
+    st.apply("play AD")
+    st.apply("play QD")
+    assert st.tricks[-1][2] == 1 and st.seat_points == [14, 1, 0]
+    while not st.is_terminal:
+        st.apply(st.legal_actions()[0])
+    r = st.result()
+    assert r["declarer"] is None and r["target"] is None and st.made is None
+    assert sum(st.seat_points) == 21 and st.scores == [-p for p in st.seat_points]
+
+
+def test_no_contract_refuses_made_and_a_trump_nobody_chooses(tmp_path):
+    """Without an auction and without `contract:`, `scoring.made` has nothing to decide,
+    and a `trump` step with no chooser has no declarer to choose."""
+    probs = problems(tmp_path, BASE + "scoring:\n  made: \"true\"\n")
+    assert any("no contract to make or lose" in m for _, _, m in probs)
+    probs = problems(tmp_path, BASE + "flow:\n  - deal: [5]\n  - trump\n  - deal: [5]\n  - play\n"
+                                      "trump:\n  mode: open\n")
+    assert any("no declarer chooses trump" in m for _, _, m in probs)
+    probs = problems(tmp_path, BASE + "flow:\n  - deal: [9]\n  - widow: 3\n    set_aside: true\n  - play\n")
+    assert any("cannot count for the declarer" in m for _, _, m in probs)
+    p = tmp_path / "chooser.yaml"
+    p.write_text(BASE + "flow:\n  - deal: [5]\n  - trump\n  - deal: [5]\n  - play\n"
+                        "trump:\n  mode: open\n  chooser: eldest\n")
+    assert load_variant(p).trump_mode == "open"

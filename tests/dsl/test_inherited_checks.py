@@ -90,13 +90,20 @@ def test_suggestions_are_of_the_wanted_type(tmp_path, rule, message):
     assert e.value.problems[0].message == f"play.leader: {message}"
 
 
-@pytest.mark.parametrize("effect, message", [
-    ("bid = 1", "'bid' is a name of the engine: it cannot be assigned (assignable here: score, side, "
-                "target, trump); to name a value of your own, choose another name"),
-    ("declarer = me", "'declarer' can be assigned only in a declaration's effect"),
+@pytest.mark.parametrize("parent, effect, message", [
+    # 28's trump is hidden: `trump =` is refused there, so it is not offered; 29's is open
+    ('"28"', "bid = 1", "'bid' is a name of the engine: it cannot be assigned (assignable here: score, "
+                        "side, target); to name a value of your own, choose another name"),
+    ('"29"', "bid = 1", "'bid' is a name of the engine: it cannot be assigned (assignable here: score, "
+                        "side, target, trump); to name a value of your own, choose another name"),
+    ('"29"', "declarer = me", "'declarer' can be assigned only in a declaration's effect"),
+    # the worked example has no trump at the start: a rule may set it
+    (str(ROOT / "docs" / "examples" / "queen-hunt.yaml"), "bid = 1",
+     "'bid' is a name of the engine: it cannot be assigned (assignable here: score, side, target, "
+     "trump); to name a value of your own, choose another name"),
 ])
-def test_an_engine_name_says_it_cannot_be_assigned(tmp_path, effect, message):
-    p = write(tmp_path, f'extends: "29"\nname: x\nscoring:\n  effect: "{effect}"\n')
+def test_an_engine_name_says_it_cannot_be_assigned(tmp_path, parent, effect, message):
+    p = write(tmp_path, f'extends: {parent}\nname: x\nscoring:\n  effect: "{effect}"\n')
     with pytest.raises(VariantError) as e:
         load_variant(p)
     assert e.value.problems[0].message == f"scoring.effect: {message}"

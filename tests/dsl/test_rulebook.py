@@ -66,6 +66,26 @@ def test_rule_words_reads_like_a_sentence():
         "any card in hand of the suit led; if none, any card in hand"
 
 
+
+def test_none_assigned_reads_by_the_type_set():
+    """`trump = none` leaves no trump (a suit); `declarer = none` leaves no contract (a
+    seat); trump set to a suit reads as it is."""
+    assert rule_words("trump = none", effect=True) == "- there is no trump from then on"
+    assert rule_words("trump = suit(played(winner))", effect=True) == \
+        "- trump becomes the suit of the card played by the winner of the trick"
+    assert rule_words("declarer = none", effect=True) == "- the deal goes on without a contract"
+
+
+def test_counts_read_as_numbers_and_for_reads_each_seat():
+    """A count is "the number of ..." (it is compared as one); `for s in seats` is "for
+    each seat s"."""
+    assert rule_words("seat_tricks(declarer) >= target") == \
+        "the number of tricks won by the declarer is at least the target"
+    assert rule_words('declared("alone") > 0') == "the number of times alone was declared is more than 0"
+    assert rule_words("for s in seats: score[s] -= seat_points(s)", effect=True) == \
+        "- for each seat s: the score of s goes down by the points won by s"
+
+
 # an item left empty: "Points: ; other cards 0", "when: .", "a, , b", "()", a bare "- "
 EMPTY_ITEM = re.compile(r":\s*[;.,]|[;,]\s*[;,.]|\(\s*\)|:\s*$|^\s*-\s*$|\s[;,.]")
 

@@ -48,7 +48,8 @@ def test_the_compiler_keeps_the_signatures_the_loader_calls():
     assert signatures == {
         "__init__": "(self, deck, players: 'int', tricks: 'int', min_bid: 'int', max_bid: 'int', "
                     "declarations=(), options=None, answers=(), denominations=None, "
-                    "score_unit: 'str' = 'side', defines=None, variables=(), partnership: 'str' = 'fixed')",
+                    "score_unit: 'str' = 'side', defines=None, variables=(), partnership: 'str' = 'fixed', "
+                    "not_assignable=frozenset())",
         "add": "(self, hook: 'str', text: 'str', kind: 'str', extra_names: 'str | tuple | None' = None) -> 'str'",
         "check_defines": "(self) -> 'dict[str, str]'",
         "build": "(self) -> 'dict[str, Compiled]'",

@@ -520,3 +520,21 @@ def test_proto_out_must_be_a_folder(tmp_path):
     f.write_text("")
     assert_one_clear_error(taash("proto", "--out", f), "taash: error: --out", "not a folder")
     assert taash("proto", "--out", f).returncode == 2
+
+
+def test_a_game_without_contracts_simulates_and_replays_as_such(tmp_path):
+    """Queen hunt (docs/examples/queen-hunt.yaml) has no auction and no contract: no deal
+    is 'thrown in', no rate of contracts made; each deal's 21 points are all taken and
+    each seat's score change is minus its points."""
+    rec = tmp_path / "q.json"
+    r = taash("simulate", ROOT / "docs" / "examples" / "queen-hunt.yaml", "--deals", 2, "--record", rec)
+    assert r.returncode == 0, r.stderr
+    assert "no contract played" in r.stdout and "contracts made" not in r.stdout
+    r = taash("replay", rec)
+    assert r.returncode == 0, r.stderr
+    deals = [ln for ln in r.stdout.splitlines() if ln.startswith("deal ")]
+    assert len(deals) == 2 and not any("thrown in" in ln for ln in deals)
+    for ln in deals:
+        pts = json.loads(ln.split("points ", 1)[1].split(";", 1)[0])
+        change = json.loads(ln.split("score change ", 1)[1])
+        assert sum(pts) == 21 and change == [-p for p in pts]

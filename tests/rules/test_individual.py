@@ -91,7 +91,7 @@ def test_the_rulebook_says_each_for_himself_and_the_take_over(v):
     assert "each player plays for himself" in text
     assert "the player takes over the contract: he is the declarer from now on" in text
     assert "Scores are kept for each player" in text
-    assert "- for each s among every seat: the score of s goes up by the tricks won by s" in text
+    assert "- for each seat s: the score of s goes up by the number of tricks won by s" in text
 
 
 def test_a_lone_hand_replays_pickles_and_copies(v):
