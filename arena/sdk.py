@@ -37,7 +37,7 @@ import orjson
 from .errors import ArenaError
 from .pb import arena_pb2_grpc
 from .pb import messages_pb2 as pb
-from .tls import Client, aio_channel, read_pem
+from .tls import Client, aio_channel, ca_pem
 
 log = logging.getLogger("taash.bot")
 
@@ -172,7 +172,7 @@ class BotClient:
         self.bot = as_bot(bot)
         self.tls = Client(tls, ca)
         if ca is not None:
-            read_pem(ca, "CA file")     # a file that cannot be used stops here (TLSError), not at each retry
+            ca_pem(ca)     # a file that cannot be used stops here (TLSError), not at each retry
         hook = self.bot.on_event       # not called per event when it is Bot's own, which does nothing
         self._on_event = None if getattr(hook, "__func__", None) is Bot.on_event else hook
         self.token, self.name, self.server = token, name, server

@@ -98,11 +98,11 @@ def tls_args(p: argparse.ArgumentParser) -> None:
 def client_of(args):
     """The `tls.Client` of the --tls and --ca arguments. Raises UsageError for a CA file
     that cannot be read."""
-    from ..tls import Client, TLSError, read_pem
+    from ..tls import Client, TLSError, ca_pem
     ca = getattr(args, "ca", None)
     if ca is not None:
         try:
-            read_pem(ca, "--ca")
+            ca_pem(ca, "--ca")
         except TLSError as e:
             raise UsageError(str(e)) from None
     return Client(bool(getattr(args, "tls", False)), ca)

@@ -166,3 +166,55 @@ def test_the_sdk_connects_with_tls(server):
     [m] = json.loads(out.stdout)["matches"]
     assert m["error"] == "" and m["faults"] == 0
     assert p.wait(60) == 0       # it leaves after its one game
+
+
+def make_cert(d, name: str, san: str):
+    """(certificate, key) paths of a self-signed certificate for CN=localhost with ``san``."""
+    crt, key = d / f"{name}.crt", d / f"{name}.key"
+    out = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                          "-out", str(crt), "-days", "2", "-subj", "/CN=localhost", "-addext",
+                          f"subjectAltName={san}"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return crt, key
+
+
+def serve(tmp_path, *extra) -> subprocess.CompletedProcess:
+    """`taash arena serve --port 0 EXTRA` expected to stop before serving."""
+    return subprocess.run([*TAASH, "arena", "serve", "--port", "0", "--data", str(tmp_path / "d"), *extra],
+                          capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60)
+
+
+def test_a_key_pair_that_cannot_serve_is_one_line_before_serving(tmp_path, cert):
+    crt, key = cert
+    _, other = make_cert(tmp_path, "other", "DNS:localhost")
+    out = serve(tmp_path, "--tls-cert", str(crt), "--tls-key", str(other))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip() == f"taash: error: the key {other} does not match the certificate {crt}"
+    # the two files swapped
+    out = serve(tmp_path, "--tls-cert", str(key), "--tls-key", str(crt))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "the two files are swapped" in out.stderr
+    # the certificate twice: no private key
+    out = serve(tmp_path, "--tls-cert", str(crt), "--tls-key", str(crt))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and f"key {crt}: no private key in it" in out.stderr
+    # the key twice: no certificate
+    out = serve(tmp_path, "--tls-cert", str(key), "--tls-key", str(key))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and f"certificate {key}: no certificate in it" in out.stderr
+    # a file that is no PEM at all
+    junk = tmp_path / "junk.crt"
+    junk.write_text("hello\n")
+    out = serve(tmp_path, "--tls-cert", str(junk), "--tls-key", str(key))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and f"certificate {junk}: no PEM block" in out.stderr
+    assert not (tmp_path / "d").exists()          # refused before anything was made
+
+
+def test_a_ca_file_without_a_certificate_is_a_usage_error(server):
+    key = server.ca.replace(".crt", ".key")       # the private key, given where the CA goes
+    out = server.taash("bot", "random", "--token", "t", "--server", server.addr, "--ca", key, timeout=60)
+    assert out.returncode == 2
+    assert f"--ca {key}: no certificate in it" in out.stderr and "holds a private key" in out.stderr
+    out = server.taash("arena", "bots", "--server", server.addr, "--ca", key, "--data", str(server.data), timeout=60)
+    assert out.returncode == 2 and "no certificate in it" in out.stderr
