@@ -218,3 +218,38 @@ def test_a_ca_file_without_a_certificate_is_a_usage_error(server):
     assert f"--ca {key}: no certificate in it" in out.stderr and "holds a private key" in out.stderr
     out = server.taash("arena", "bots", "--server", server.addr, "--ca", key, "--data", str(server.data), timeout=60)
     assert out.returncode == 2 and "no certificate in it" in out.stderr
+
+
+def test_a_certificate_that_does_not_name_the_host_dialled_is_said(tmp_path):
+    crt, key = make_cert(tmp_path, "named", "DNS:localhost")
+    s = Server(tmp_path / "data", "--tls-cert", str(crt), "--tls-key", str(key))
+    try:
+        assert s.addr.startswith("127.0.0.1:")        # dialled by address: not a name in the certificate
+        out = s.taash("arena", "bots", "--server", s.addr, "--ca", str(crt), "--data", str(s.data), timeout=60)
+        assert out.returncode == 1
+        assert "does not name 127.0.0.1, the host dialled" in out.stderr, out.stderr
+        assert "not one this client trusts" not in out.stderr
+        # by the name it holds, it answers
+        out = s.taash("arena", "bots", "--server", s.addr.replace("127.0.0.1", "localhost"), "--ca", str(crt),
+                      "--data", str(s.data), timeout=60)
+        assert out.returncode == 0, out.stderr
+    finally:
+        s.stop()
+
+
+def test_the_listening_line_says_tls_and_tls_with_insecure_is_refused(tmp_path, cert, server):
+    crt, key = cert
+    out = serve(tmp_path, "--tls-cert", str(crt), "--tls-key", str(key), "--insecure")
+    assert out.returncode == 2 and "contradict" in out.stderr and "--insecure" in out.stderr
+    assert not (tmp_path / "d").exists()
+    p = subprocess.Popen([*TAASH, "arena", "serve", "--host", "::1", "--port", "0", "--tls-cert", str(crt),
+                          "--tls-key", str(key), "--data", str(tmp_path / "d6")], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        line = p.stdout.readline()
+        if "listening on" not in line:
+            pytest.skip(f"no IPv6 loopback here: {p.stderr.read()[-300:]}")
+        assert line.startswith("taash arena listening on [::1]:") and "(TLS)" in line.split("(data")[0], line
+    finally:
+        p.terminate()
+        p.wait(30)
