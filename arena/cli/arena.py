@@ -74,9 +74,6 @@ def _server_tls(args):
 
 
 def cmd_serve(args) -> int:
-    # gRPC's C core logs a failed bind (and more) on stderr before we can say it in one line;
-    # GRPC_VERBOSITY=debug (or info) in the environment brings its logs back
-    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     tls = _server_tls(args)
     from ..server import serve
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,

@@ -253,3 +253,76 @@ def test_the_listening_line_says_tls_and_tls_with_insecure_is_refused(tmp_path, 
     finally:
         p.terminate()
         p.wait(30)
+
+
+def test_a_bot_whose_first_connection_fails_on_tls_stops_with_the_hint(server, tmp_path):
+    tok = server.token("tlsless")
+    run = [*TAASH, "bot", "random", "--name", "tlsless", "--token", tok, "--server", server.addr]
+    # --tls alone: the self-signed certificate is not trusted
+    out = server.taash(*run[len(TAASH):], "--tls", timeout=60)
+    assert out.returncode == 1, out.stderr
+    assert "its certificate is not one this client trusts" in out.stderr and "--ca FILE" in out.stderr
+    # no TLS option at all against the TLS arena
+    out = server.taash(*run[len(TAASH):], timeout=60)
+    assert out.returncode == 1, out.stderr
+    assert "an arena served with TLS needs --tls" in out.stderr
+    # the right --ca, dialled by a name the certificate does not hold (127.0.0.1 is in it; this one is not)
+    crt, _ = make_cert(tmp_path, "stranger", "DNS:localhost")
+    out = server.taash(*run[len(TAASH):], "--ca", str(crt), timeout=60)
+    assert out.returncode == 1
+    assert f"not signed by --ca {crt}" in out.stderr and "does not name localhost" in out.stderr
+    # one line after the bot's own "playing at": no retry lines, none of gRPC's C-core log
+    err = out.stderr
+    assert "retrying" not in err and "ssl_transport_security" not in err and "Handshake failed" not in err
+    assert len(err.strip().splitlines()) == 2, err
+    # the SDK's run() raises HandshakeError with the same words
+    code = ("import sys\nfrom taash.arena.sdk import run, HandshakeError\n"
+            "try:\n    run(lambda o, l: l[0], token=sys.argv[1], server=sys.argv[2], tls=True)\n"
+            "except HandshakeError as e:\n    print(e)\n")
+    p = subprocess.run([sys.executable, "-c", code, tok, server.addr], capture_output=True, text=True, env=env(),
+                       cwd=ROOT, timeout=60)
+    assert "its certificate is not one this client trusts" in p.stdout, p.stderr
+
+
+def test_a_tls_client_at_a_plaintext_arena_is_told_it_answers_plaintext(tmp_path, cert):
+    s = Server(tmp_path / "data")
+    try:
+        out = s.taash("bot", "random", "--token", s.token("b"), "--server", s.addr, "--ca", str(cert[0]), timeout=60)
+        assert out.returncode == 1
+        assert "it answers in plaintext" in out.stderr and "without --tls and --ca" in out.stderr
+    finally:
+        s.stop()
+
+
+def test_a_bot_started_before_its_tls_arena_waits_for_it(tmp_path, cert):
+    # a refused address is an arena still starting: the bot retries until it is up
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token_data = tmp_path / "data"
+    out = subprocess.run([*TAASH, "arena", "token", "early", "--data", str(token_data)], capture_output=True,
+                         text=True, env=env(), cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    bot = subprocess.Popen([*TAASH, "bot", "random", "--name", "early", "--token", out.stdout.strip(),
+                            "--server", f"localhost:{port}", "--ca", str(cert[0])], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        # the bot has started and is dialling a port nobody listens on: its first lines
+        assert "playing at" in bot.stderr.readline()
+        s = Server(token_data, "--port", str(port), "--tls-cert", str(cert[0]), "--tls-key", str(cert[1]))
+        s.procs.append(bot)
+        try:
+            addr = s.addr.replace("127.0.0.1", "localhost")
+            while True:     # until it is connected (the test's own timeout bounds this)
+                listed = s.taash("arena", "bots", "--server", addr, "--ca", str(cert[0]), "--data", str(token_data))
+                assert listed.returncode == 0, listed.stderr
+                assert bot.poll() is None, bot.stderr.read()
+                if "early\t1 connection" in listed.stdout:
+                    break
+        finally:
+            s.stop()
+    finally:
+        if bot.poll() is None:
+            bot.terminate()
+        bot.wait(30)
