@@ -566,11 +566,12 @@ def add_commands(sub) -> None:
     s.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
                    help="address of the web pages (default 127.0.0.1)")
     s.add_argument("--tls-cert", metavar="FILE",
-                   help="serve TLS only, with this certificate (PEM; its chain after it); needs --tls-key")
+                   help="serve TLS only, with this certificate (PEM; its chain after it); needs --tls-key, "
+                        "checked to match it before the arena serves")
     s.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
     s.add_argument("--insecure", action="store_true",
                    help="serve plaintext on an address beyond loopback (refused without it: tokens would "
-                        "cross the network in clear; use --tls-cert and --tls-key instead)")
+                        "cross the network in clear; use --tls-cert and --tls-key instead; not with --tls-cert)")
     s.add_argument("--max-streams", type=conv(1), default=8, metavar="N",
                    help="Play streams one bot token may have open at once; the next is refused "
                         "(default 8)")

@@ -91,8 +91,8 @@ def tls_args(p: argparse.ArgumentParser) -> None:
                    help="connect to the arena with TLS (an arena served with --tls-cert), its certificate "
                         "checked against the system's roots (or --ca)")
     p.add_argument("--ca", metavar="FILE",
-                   help="a PEM file of the certificates to trust: the arena's own for a self-signed one "
-                        "(implies --tls)")
+                   help="a PEM file of the certificates to trust (at least one certificate): the arena's own "
+                        "for a self-signed one (implies --tls)")
 
 
 def client_of(args):
