@@ -64,7 +64,7 @@ def handshake_failure(details: str, server: str, client: Client) -> str | None:
     host = server.rsplit(":", 1)[0] if server.count(":") == 1 or server.startswith("[") else server
     if not client.secure:
         # a TLS arena reads the plaintext HTTP/2 preface as a bad TLS record and closes
-        if "Socket closed" in details or "Connection reset" in details:
+        if "Socket closed" in details:
             return (f"cannot connect to {server}: it closed the connection at once "
                     "(an arena served with TLS needs --tls, and --ca FILE for a self-signed certificate)")
         return None
