@@ -39,7 +39,7 @@ from .errors import ArenaError
 from .pb import arena_pb2 as apb
 from .pb import arena_pb2_grpc
 from .pb import messages_pb2 as pb
-from .tls import Client, aio_channel, channel, read_pem
+from .tls import Client, aio_channel, ca_pem, channel
 
 log = logging.getLogger("taash.bot")
 
@@ -50,6 +50,39 @@ QUIET_FAILURES = 2   # failed connection attempts logged at INFO before WARNING
 
 class AuthError(ArenaError):
     """The arena refused the token (UNAUTHENTICATED) or the bot name (PERMISSION_DENIED)."""
+
+
+class HandshakeError(ArenaError):
+    """The first connection to the arena failed in a way no retry mends: its TLS handshake
+    failed (a certificate this client does not trust, or one that does not name the host
+    dialled; a TLS client at a plaintext arena), or a plaintext client met an arena served
+    with TLS. The message says which and what to pass (`--tls`, `--ca FILE`)."""
+
+
+def handshake_failure(details: str, server: str, client: Client) -> str | None:
+    """What a failed first connection's status ``details`` (gRPC's UNAVAILABLE text) says
+    about TLS, as one line with its hint; None when it is not a TLS failure (a refused or
+    unreachable address: an arena still starting, to retry)."""
+    host = server.rsplit(":", 1)[0] if server.count(":") == 1 or server.startswith("[") else server
+    if not client.secure:
+        # a TLS arena reads the plaintext HTTP/2 preface as a bad TLS record and closes
+        if "Socket closed" in details:
+            return (f"cannot connect to {server}: it closed the connection at once "
+                    "(an arena served with TLS needs --tls, and --ca FILE for a self-signed certificate)")
+        return None
+    if "handshake failed" not in details.lower():
+        return None
+    if "WRONG_VERSION_NUMBER" in details:
+        return (f"cannot connect to {server}: the TLS handshake failed: it answers in plaintext "
+                "(an arena served without --tls-cert: connect without --tls and --ca)")
+    if "CERTIFICATE_VERIFY_FAILED" in details or "certificate" in details.lower():
+        if client.ca:
+            return (f"cannot connect to {server}: the TLS handshake failed: its certificate is not signed by "
+                    f"--ca {client.ca}, or does not name {host}, the host dialled (dial a name or address "
+                    "the certificate holds)")
+        return (f"cannot connect to {server}: the TLS handshake failed: its certificate is not one this "
+                "client trusts (a self-signed certificate needs --ca FILE, the arena's certificate)")
+    return f"cannot connect to {server}: the TLS handshake failed: {details}"
 
 
 @dataclass
@@ -167,7 +200,10 @@ class BotClient:
     bot that does not read it does not pay for the JSON parse. ``tls``: connect with TLS
     (the arena's certificate checked against the system's roots, or against ``ca``, a PEM
     file of the certificates to trust: the arena's own for a self-signed one; ``ca``
-    implies ``tls``). Raises tls.TLSError for a ``ca`` that cannot be read.
+    implies ``tls``). Raises tls.TLSError for a ``ca`` that cannot be read; ``run()``
+    raises HandshakeError when the first connection fails its TLS handshake or meets
+    plaintext/TLS on the other side (a refused address is retried: an arena starting up;
+    after one good connection every failure is retried).
 
     With ``threads=False`` a decision is answered from the loop that reads the stream
     (no task per decision); an ILLEGAL_ACTION retry is still answered from a task.
@@ -180,7 +216,7 @@ class BotClient:
         self.bot = as_bot(bot)
         self.tls = Client(tls, ca)
         if ca is not None:
-            read_pem(ca, "CA file")     # a file that cannot be used stops here (TLSError), not at each retry
+            ca_pem(ca)     # a file that cannot be used stops here (TLSError), not at each retry
         hook = self.bot.on_event       # not called per event when it is Bot's own, which does nothing
         self._on_event = None if getattr(hook, "__func__", None) is Bot.on_event else hook
         hook = self.bot.on_view         # likewise: a bot that does not look pays no parse
@@ -209,6 +245,8 @@ class BotClient:
         self._tasks: set = set()
         self.connections = 0
         self._welcomed = False   # the current connection got its Welcome
+        self._connected_once = False   # a Welcome came on some connection: retry whatever fails
+        self._handshake = None   # why the first connection cannot succeed (HandshakeError)
 
     def stop(self) -> None:
         """Finish: close the stream (the arena treats it as a disconnect)."""
@@ -241,6 +279,10 @@ class BotClient:
                 code = e.code()
                 if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
                     raise AuthError(f"{code.name}: {e.details()}") from None
+                if not self._stopping and not self._connected_once and code == grpc.StatusCode.UNAVAILABLE:
+                    self._handshake = handshake_failure(e.details() or "", self.server, self.tls)
+                    if self._handshake is not None:
+                        break       # the first connection: no retry mends a TLS mismatch
                 if not self._stopping:
                     if self._welcomed:
                         failures = 0
@@ -259,6 +301,8 @@ class BotClient:
             t.cancel()
         if self._channel is not None and self._own_channel:
             await self._channel.close()
+        if self._handshake is not None:
+            raise HandshakeError(self._handshake)
 
     def _done(self) -> bool:
         return self.max_games is not None and self.games_done >= self.max_games
@@ -370,7 +414,7 @@ class BotClient:
                 except Exception:
                     log.exception("on_view failed")
         elif which == "welcome":
-            self._welcomed = True
+            self._welcomed = self._connected_once = True
             log.info("connected to %s as %s", self.server, msg.welcome.bot)
 
     def _event(self, ev: pb.GameEvent) -> None:
@@ -480,7 +524,7 @@ def standing(*, token: str | None = None, server: str | None = None, recent: int
         raise ValueError("no token: pass token= or set TAASH_TOKEN (the bot's own token)")
     client = Client(tls, ca)
     if ca is not None:
-        read_pem(ca, "CA file")
+        ca_pem(ca)
     with channel(server or os.environ.get("TAASH_SERVER") or DEFAULT_SERVER, client) as ch:
         try:
             return arena_pb2_grpc.ArenaStub(ch).MyStanding(apb.StandingRequest(recent=recent),
@@ -499,7 +543,8 @@ def run(decide, *, token: str | None = None, name: str | None = None, server: st
     ``decide(observation, legal_actions) -> action`` or a `Bot`. ``token`` defaults to
     $TAASH_TOKEN, ``name`` to $TAASH_BOT, ``server`` to $TAASH_SERVER or 127.0.0.1:50051;
     ``tls`` and ``ca`` as `BotClient` takes them (TLS; ``ca``: a PEM file to trust).
-    Raises AuthError if the arena refuses the token, ValueError if there is no token."""
+    Raises AuthError if the arena refuses the token, HandshakeError if the first connection
+    fails on TLS (see `BotClient`), ValueError if there is no token."""
     token = token or os.environ.get("TAASH_TOKEN")
     if not token:
         raise ValueError("no token: pass token= or set TAASH_TOKEN (issue one with `taash arena token NAME`)")

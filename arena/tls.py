@@ -12,6 +12,7 @@ arguments first."""
 from __future__ import annotations
 
 import ipaddress
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,19 +62,61 @@ def read_pem(path: str | Path, what: str) -> bytes:
     return data
 
 
+CERT_BLOCK = b"-----BEGIN CERTIFICATE-----"
+
+
+def _has_key(data: bytes) -> bool:
+    return b"PRIVATE KEY-----" in data
+
+
 def server_pair(cert: str | Path, key: str | Path) -> tuple[bytes, bytes]:
-    """(certificate chain, private key) as PEM bytes, for `ArenaServer(tls=...)`. Raises
-    TLSError for a file that cannot be used."""
+    """(certificate chain, private key) as PEM bytes, for `ArenaServer(tls=...)`, checked
+    before the arena serves: ``cert`` holds a certificate, ``key`` a private key, the two
+    swapped is named as such, and the key is the certificate's (Python's ssl module loads
+    the pair, as OpenSSL does when the arena serves). Raises TLSError, one line, for a
+    file that cannot be used."""
     chain, secret = read_pem(cert, "certificate"), read_pem(key, "key")
-    if b"PRIVATE KEY-----" not in secret:
-        raise TLSError(f"key {key}: no private key in it (a '-----BEGIN ... PRIVATE KEY-----' block)")
+    if CERT_BLOCK not in chain and _has_key(chain) and CERT_BLOCK in secret:
+        raise TLSError(f"--tls-cert {cert} holds a private key and --tls-key {key} a certificate: "
+                       "the two files are swapped")
+    if CERT_BLOCK not in chain:
+        raise TLSError(f"certificate {cert}: no certificate in it (a '-----BEGIN CERTIFICATE-----' block)"
+                       + (": it holds a private key; --tls-cert takes the certificate" if _has_key(chain) else ""))
+    if not _has_key(secret):
+        raise TLSError(f"key {key}: no private key in it (a '-----BEGIN ... PRIVATE KEY-----' block)"
+                       + (": it holds a certificate; --tls-key takes the private key" if CERT_BLOCK in secret
+                          else ""))
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        ctx.load_cert_chain(str(cert), str(key))
+    except ssl.SSLError as e:
+        if "KEY_VALUES_MISMATCH" in str(e) or "key values mismatch" in str(e):
+            raise TLSError(f"the key {key} does not match the certificate {cert}") from None
+        raise TLSError(f"certificate {cert} and key {key}: cannot be used together: "
+                       f"{e.reason or e}") from None
+    except OSError as e:
+        raise TLSError(f"certificate {cert} and key {key}: cannot read them: {e.strerror or e}") from None
     return chain, secret
+
+
+def ca_pem(path: str | Path, what: str = "CA file") -> bytes:
+    """The bytes of CA file ``path``: PEM holding at least one certificate, each one that
+    OpenSSL can parse. Raises TLSError otherwise (a private key given as the CA, say)."""
+    data = read_pem(path, what)
+    if CERT_BLOCK not in data:
+        held = ": it holds a private key, not a certificate" if _has_key(data) else ""
+        raise TLSError(f"{what} {path}: no certificate in it (a '-----BEGIN CERTIFICATE-----' block){held}")
+    try:
+        ssl.create_default_context(cadata=data.decode("ascii", "replace"))
+    except (ssl.SSLError, ValueError) as e:
+        raise TLSError(f"{what} {path}: a certificate in it cannot be read: {getattr(e, 'reason', None) or e}") from None
+    return data
 
 
 def credentials(client: Client):
     """grpc.ChannelCredentials for ``client`` (TLS). Raises TLSError for a bad CA file."""
     import grpc
-    roots = read_pem(client.ca, "CA file") if client.ca else None
+    roots = ca_pem(client.ca) if client.ca else None
     return grpc.ssl_channel_credentials(root_certificates=roots)
 
 

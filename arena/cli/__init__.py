@@ -20,6 +20,7 @@ interrupted.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
@@ -75,6 +76,10 @@ def missing_extra(e: ModuleNotFoundError, wanted: str | None = None) -> str | No
 
 def main(argv=None) -> int:
     """Run `taash` with ``argv`` (default: the process's arguments); the exit code."""
+    # gRPC's C core logs handshake failures, failed binds and more on stderr, around the
+    # one line taash prints; it reads GRPC_VERBOSITY when grpc is first imported, so set it
+    # here, before any command imports grpc, unless the user set it (debug brings them back)
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     args = build_parser().parse_args(argv)
     try:
         return args.fn(args)

@@ -56,6 +56,11 @@ def _server_tls(args):
     from ..tls import TLSError, loopback, server_pair
     if bool(args.tls_cert) != bool(args.tls_key):
         raise UsageError("--tls-cert and --tls-key go together: the certificate and its private key")
+    if args.tls_cert and args.insecure:
+        # refused rather than ignored: --insecure means plaintext, --tls-cert TLS, and a user
+        # who typed both should learn which one the arena serves before it does
+        raise UsageError("--insecure (serve plaintext) and --tls-cert (serve TLS) contradict each other: "
+                         "drop --insecure to serve TLS")
     if args.tls_cert:
         try:
             return server_pair(args.tls_cert, args.tls_key)
@@ -69,9 +74,6 @@ def _server_tls(args):
 
 
 def cmd_serve(args) -> int:
-    # gRPC's C core logs a failed bind (and more) on stderr before we can say it in one line;
-    # GRPC_VERBOSITY=debug (or info) in the environment brings its logs back
-    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     tls = _server_tls(args)
     from ..server import serve
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
@@ -90,7 +92,8 @@ def cmd_serve(args) -> int:
     web = []   # the `taash web` child of --web, started once the arena's port is known
 
     def ready(port):
-        print(f"taash arena listening on {args.host}:{port} (data: {args.data}; admin token in "
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        print(f"taash arena listening on {host}:{port}{' (TLS)' if tls else ''} (data: {args.data}; admin token in "
               f"{os.path.join(args.data, 'admin-token')})", flush=True)
         if args.web is not None:
             web.append(_start_web(args, port))
@@ -220,8 +223,16 @@ def _reached(ch, timeout_s: float = 10.0) -> bool:
 
 
 def _unreachable(args) -> int:
-    hint = ("or its certificate is not one this client trusts: --ca FILE" if client_of(args).secure else
-            "an arena served with TLS needs --tls")
+    client = client_of(args)
+    if client.ca:       # the CA was given: the likelier fault is the name dialled
+        host = args.server.rsplit(":", 1)[0] if args.server.count(":") == 1 or args.server.startswith("[") \
+            else args.server
+        hint = (f"or its certificate does not name {host}, the host dialled: --server must use a name or "
+                f"address the certificate holds, or the certificate is not signed by --ca {client.ca}")
+    elif client.secure:
+        hint = "or its certificate is not one this client trusts: --ca FILE"
+    else:
+        hint = "an arena served with TLS needs --tls"
     print(f"taash: error: cannot reach the arena at {args.server}: is `taash arena serve` running? ({hint})",
           file=sys.stderr)
     return 1
@@ -555,11 +566,12 @@ def add_commands(sub) -> None:
     s.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
                    help="address of the web pages (default 127.0.0.1)")
     s.add_argument("--tls-cert", metavar="FILE",
-                   help="serve TLS only, with this certificate (PEM; its chain after it); needs --tls-key")
+                   help="serve TLS only, with this certificate (PEM; its chain after it); needs --tls-key, "
+                        "checked to match it before the arena serves")
     s.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
     s.add_argument("--insecure", action="store_true",
                    help="serve plaintext on an address beyond loopback (refused without it: tokens would "
-                        "cross the network in clear; use --tls-cert and --tls-key instead)")
+                        "cross the network in clear; use --tls-cert and --tls-key instead; not with --tls-cert)")
     s.add_argument("--max-streams", type=conv(1), default=8, metavar="N",
                    help="Play streams one bot token may have open at once; the next is refused "
                         "(default 8)")

@@ -91,18 +91,18 @@ def tls_args(p: argparse.ArgumentParser) -> None:
                    help="connect to the arena with TLS (an arena served with --tls-cert), its certificate "
                         "checked against the system's roots (or --ca)")
     p.add_argument("--ca", metavar="FILE",
-                   help="a PEM file of the certificates to trust: the arena's own for a self-signed one "
-                        "(implies --tls)")
+                   help="a PEM file of the certificates to trust (at least one certificate): the arena's own "
+                        "for a self-signed one (implies --tls)")
 
 
 def client_of(args):
     """The `tls.Client` of the --tls and --ca arguments. Raises UsageError for a CA file
     that cannot be read."""
-    from ..tls import Client, TLSError, read_pem
+    from ..tls import Client, TLSError, ca_pem
     ca = getattr(args, "ca", None)
     if ca is not None:
         try:
-            read_pem(ca, "--ca")
+            ca_pem(ca, "--ca")
         except TLSError as e:
             raise UsageError(str(e)) from None
     return Client(bool(getattr(args, "tls", False)), ca)

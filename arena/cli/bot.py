@@ -76,12 +76,16 @@ def cmd_bot(args) -> int:
 
 
 def run_client(client, name: str) -> int:
-    """Run a bot's arena client to its end; a refused token is one line and exit 1."""
-    from ..sdk import AuthError
+    """Run a bot's arena client to its end; a refused token, or a first connection that
+    fails on TLS, is one line and exit 1."""
+    from ..sdk import AuthError, HandshakeError
     try:
         asyncio.run(client.run())
     except AuthError as e:
         print(f"taash: error: the arena refused bot {name!r}: {e}", file=sys.stderr)
+        return 1
+    except HandshakeError as e:
+        print(f"taash: error: {e}", file=sys.stderr)
         return 1
     return 0
 

@@ -166,3 +166,163 @@ def test_the_sdk_connects_with_tls(server):
     [m] = json.loads(out.stdout)["matches"]
     assert m["error"] == "" and m["faults"] == 0
     assert p.wait(60) == 0       # it leaves after its one game
+
+
+def make_cert(d, name: str, san: str):
+    """(certificate, key) paths of a self-signed certificate for CN=localhost with ``san``."""
+    crt, key = d / f"{name}.crt", d / f"{name}.key"
+    out = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                          "-out", str(crt), "-days", "2", "-subj", "/CN=localhost", "-addext",
+                          f"subjectAltName={san}"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return crt, key
+
+
+def serve(tmp_path, *extra) -> subprocess.CompletedProcess:
+    """`taash arena serve --port 0 EXTRA` expected to stop before serving."""
+    return subprocess.run([*TAASH, "arena", "serve", "--port", "0", "--data", str(tmp_path / "d"), *extra],
+                          capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60)
+
+
+def test_a_key_pair_that_cannot_serve_is_one_line_before_serving(tmp_path, cert):
+    crt, key = cert
+    _, other = make_cert(tmp_path, "other", "DNS:localhost")
+    out = serve(tmp_path, "--tls-cert", str(crt), "--tls-key", str(other))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip() == f"taash: error: the key {other} does not match the certificate {crt}"
+    # the two files swapped
+    out = serve(tmp_path, "--tls-cert", str(key), "--tls-key", str(crt))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "the two files are swapped" in out.stderr
+    # the certificate twice: no private key
+    out = serve(tmp_path, "--tls-cert", str(crt), "--tls-key", str(crt))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and f"key {crt}: no private key in it" in out.stderr
+    # the key twice: no certificate
+    out = serve(tmp_path, "--tls-cert", str(key), "--tls-key", str(key))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and f"certificate {key}: no certificate in it" in out.stderr
+    # a file that is no PEM at all
+    junk = tmp_path / "junk.crt"
+    junk.write_text("hello\n")
+    out = serve(tmp_path, "--tls-cert", str(junk), "--tls-key", str(key))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and f"certificate {junk}: no PEM block" in out.stderr
+    assert not (tmp_path / "d").exists()          # refused before anything was made
+
+
+def test_a_ca_file_without_a_certificate_is_a_usage_error(server):
+    key = server.ca.replace(".crt", ".key")       # the private key, given where the CA goes
+    out = server.taash("bot", "random", "--token", "t", "--server", server.addr, "--ca", key, timeout=60)
+    assert out.returncode == 2
+    assert f"--ca {key}: no certificate in it" in out.stderr and "holds a private key" in out.stderr
+    out = server.taash("arena", "bots", "--server", server.addr, "--ca", key, "--data", str(server.data), timeout=60)
+    assert out.returncode == 2 and "no certificate in it" in out.stderr
+
+
+def test_a_certificate_that_does_not_name_the_host_dialled_is_said(tmp_path):
+    crt, key = make_cert(tmp_path, "named", "DNS:localhost")
+    s = Server(tmp_path / "data", "--tls-cert", str(crt), "--tls-key", str(key))
+    try:
+        assert s.addr.startswith("127.0.0.1:")        # dialled by address: not a name in the certificate
+        out = s.taash("arena", "bots", "--server", s.addr, "--ca", str(crt), "--data", str(s.data), timeout=60)
+        assert out.returncode == 1
+        assert "does not name 127.0.0.1, the host dialled" in out.stderr, out.stderr
+        assert "not one this client trusts" not in out.stderr
+        # by the name it holds, it answers
+        out = s.taash("arena", "bots", "--server", s.addr.replace("127.0.0.1", "localhost"), "--ca", str(crt),
+                      "--data", str(s.data), timeout=60)
+        assert out.returncode == 0, out.stderr
+    finally:
+        s.stop()
+
+
+def test_the_listening_line_says_tls_and_tls_with_insecure_is_refused(tmp_path, cert, server):
+    crt, key = cert
+    out = serve(tmp_path, "--tls-cert", str(crt), "--tls-key", str(key), "--insecure")
+    assert out.returncode == 2 and "contradict" in out.stderr and "--insecure" in out.stderr
+    assert not (tmp_path / "d").exists()
+    p = subprocess.Popen([*TAASH, "arena", "serve", "--host", "::1", "--port", "0", "--tls-cert", str(crt),
+                          "--tls-key", str(key), "--data", str(tmp_path / "d6")], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        line = p.stdout.readline()
+        if "listening on" not in line:
+            pytest.skip(f"no IPv6 loopback here: {p.stderr.read()[-300:]}")
+        assert line.startswith("taash arena listening on [::1]:") and "(TLS)" in line.split("(data")[0], line
+    finally:
+        p.terminate()
+        p.wait(30)
+
+
+def test_a_bot_whose_first_connection_fails_on_tls_stops_with_the_hint(server, tmp_path):
+    tok = server.token("tlsless")
+    run = [*TAASH, "bot", "random", "--name", "tlsless", "--token", tok, "--server", server.addr]
+    # --tls alone: the self-signed certificate is not trusted
+    out = server.taash(*run[len(TAASH):], "--tls", timeout=60)
+    assert out.returncode == 1, out.stderr
+    assert "its certificate is not one this client trusts" in out.stderr and "--ca FILE" in out.stderr
+    # no TLS option at all against the TLS arena
+    out = server.taash(*run[len(TAASH):], timeout=60)
+    assert out.returncode == 1, out.stderr
+    assert "an arena served with TLS needs --tls" in out.stderr
+    # the right --ca, dialled by a name the certificate does not hold (127.0.0.1 is in it; this one is not)
+    crt, _ = make_cert(tmp_path, "stranger", "DNS:localhost")
+    out = server.taash(*run[len(TAASH):], "--ca", str(crt), timeout=60)
+    assert out.returncode == 1
+    assert f"not signed by --ca {crt}" in out.stderr and "does not name localhost" in out.stderr
+    # one line after the bot's own "playing at": no retry lines, none of gRPC's C-core log
+    err = out.stderr
+    assert "retrying" not in err and "ssl_transport_security" not in err and "Handshake failed" not in err
+    assert len(err.strip().splitlines()) == 2, err
+    # the SDK's run() raises HandshakeError with the same words
+    code = ("import sys\nfrom taash.arena.sdk import run, HandshakeError\n"
+            "try:\n    run(lambda o, l: l[0], token=sys.argv[1], server=sys.argv[2], tls=True)\n"
+            "except HandshakeError as e:\n    print(e)\n")
+    p = subprocess.run([sys.executable, "-c", code, tok, server.addr], capture_output=True, text=True, env=env(),
+                       cwd=ROOT, timeout=60)
+    assert "its certificate is not one this client trusts" in p.stdout, p.stderr
+
+
+def test_a_tls_client_at_a_plaintext_arena_is_told_it_answers_plaintext(tmp_path, cert):
+    s = Server(tmp_path / "data")
+    try:
+        out = s.taash("bot", "random", "--token", s.token("b"), "--server", s.addr, "--ca", str(cert[0]), timeout=60)
+        assert out.returncode == 1
+        assert "it answers in plaintext" in out.stderr and "without --tls and --ca" in out.stderr
+    finally:
+        s.stop()
+
+
+def test_a_bot_started_before_its_tls_arena_waits_for_it(tmp_path, cert):
+    # a refused address is an arena still starting: the bot retries until it is up
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token_data = tmp_path / "data"
+    out = subprocess.run([*TAASH, "arena", "token", "early", "--data", str(token_data)], capture_output=True,
+                         text=True, env=env(), cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    bot = subprocess.Popen([*TAASH, "bot", "random", "--name", "early", "--token", out.stdout.strip(),
+                            "--server", f"localhost:{port}", "--ca", str(cert[0])], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        # the bot has started and is dialling a port nobody listens on: its first lines
+        assert "playing at" in bot.stderr.readline()
+        s = Server(token_data, "--port", str(port), "--tls-cert", str(cert[0]), "--tls-key", str(cert[1]))
+        s.procs.append(bot)
+        try:
+            addr = s.addr.replace("127.0.0.1", "localhost")
+            while True:     # until it is connected (the test's own timeout bounds this)
+                listed = s.taash("arena", "bots", "--server", addr, "--ca", str(cert[0]), "--data", str(token_data))
+                assert listed.returncode == 0, listed.stderr
+                assert bot.poll() is None, bot.stderr.read()
+                if "early\t1 connection" in listed.stdout:
+                    break
+        finally:
+            s.stop()
+    finally:
+        if bot.poll() is None:
+            bot.terminate()
+        bot.wait(30)
