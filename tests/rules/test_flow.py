@@ -128,7 +128,7 @@ def test_court_piece_rulebook_in_plain_words():
     assert "No card has points." in text and "Points:" not in text
     assert "There is no auction. The declarer: the eldest" in text and "His target: 7." in text
     assert "## Auction" not in text
-    assert "the tricks won by the declarer's side is at least the target" in text
+    assert "the tricks won by the declarer's side are at least the target" in text
 
 
 # == the single hand: a declaration before the first lead; the partner sits out ============
