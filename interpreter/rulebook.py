@@ -37,21 +37,27 @@ def _points_words(key: str, value: int) -> str:
     return f"{RANK_NAMES.get(key, key)} {value}"
 
 
+# the further copies of a card a deck holds, in words (a deck holds at most MAX_COPIES)
+_MORE_COPIES = {1: "another copy", 2: "two more copies", 3: "three more copies", 4: "four more copies",
+                5: "five more copies", 6: "six more copies", 7: "seven more copies"}
+
+
 def _deck_words(d) -> str:
     """What a deck that is not every card of suits x ranks holds, in words ("" for one
     that is): the cards missing from the rectangle, and the cards held more often than
-    ``copies`` (a card once for each further copy)."""
+    ``copies`` (each with the number of its further copies)."""
     if d.whole:
         return ""
     missing = [d.text[c] for c in range(d.size) if not d.count[c]]
-    more = [d.text[c] for c in d.ids if d.count[c] > d.copies for _ in range(d.count[c] - d.copies)]
+    more = [(d.text[c], d.count[c] - d.copies) for c in d.ids if d.count[c] > d.copies]
     out = []
     if len(missing) > len(d.ids):   # fewer cards held than left out: name those held
         out.append("only these: " + " ".join(d.text[c] for c in d.ids))
     elif missing:
         out.append("without " + ", ".join(map(card_words, missing)))
     if more:
-        out.append("with another copy of " + ", ".join(map(card_words, more))
+        out.append("with " + ", ".join(f"{_MORE_COPIES.get(n, f'{n} more copies')} of {card_words(t)}"
+                                       for t, n in more)
                    + ("" if d.copies > 1 else " (of identical cards the first played wins)"))
     return "; " + "; ".join(out)
 

@@ -6,6 +6,8 @@ deal (`score`), and the rulebook's words (`words`). The match itself is engine.M
 
 from __future__ import annotations
 
+import ast
+
 from .dsl import BOOL, SEAT
 from .widow import points_to
 from .wording import rule_of
@@ -31,6 +33,35 @@ def load(c) -> dict:
     default = "seat" if c.data.get("partnership") == "individual" else "side"
     return dict(score_unit=match.get("score", default), score_start=match.get("start", 0),
                 max_deals=match.get("max_deals", 1000))
+
+
+# the State's counts that the DSL's functions read (dsl/names.py), by what they count:
+# points(side) and seat_points(seat) card points; tricks_won(side) and seat_tricks(seat)
+# tricks
+_UNIT_OF = {"side_points": "points", "seat_points": "points", "side_tricks": "tricks", "tricks": "tricks"}
+
+
+def target_unit(source: str | None) -> str | None:
+    """What the contract's target counts, read from the compiled ``scoring.made`` rule
+    (its generated Python ``source``): ``"points"`` when every comparison with the
+    target compares card points (``points(declarer_side) >= target``), ``"tricks"`` when
+    every one compares tricks (``tricks_won(declarer_side) >= target``), else None (no
+    comparison with the target, or both kinds). A condition beside the comparison (304's
+    slam: all the tricks) does not count: only the operands next to ``target``."""
+    if not source:
+        return None
+    units = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        operands = [node.left, *node.comparators]
+        for i, x in enumerate(operands):
+            if not any(isinstance(n, ast.Attribute) and n.attr == "target" for n in ast.walk(x)):
+                continue    # not an operand that reads the target (``target``, ``target - 1``)
+            for other in operands[max(i - 1, 0):i] + operands[i + 1:i + 2]:
+                units |= {_UNIT_OF[n.attr] for n in ast.walk(other)
+                          if isinstance(n, ast.Attribute) and n.attr in _UNIT_OF}
+    return units.pop() if len(units) == 1 else None
 
 
 def score(s) -> None:

@@ -97,6 +97,9 @@ class Variant:
     has_contract: bool = True  # False: no auction and no `contract:`, no deal has a contract
     widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
     widow_points_to: str = "declarer"  # whom the widow's cards set aside count for (widow.py)
+    # what the contract's target counts: "points", "tricks" or None, read from the
+    # compiled scoring.made rule (scoring.target_unit)
+    target_unit: str | None = None
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
     # hook -> its value, for the rules that are constants (folded by the compiler)
@@ -551,6 +554,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
         deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
         declarations=declarations.build(data, rules), variables=build_variables(vars_data, rules),
         rules=rules, sources=sources, constants=constants,
+        target_unit=scoring.target_unit(sources.get("scoring.made")),
         **partner_fields, **mech_fields, **score_fields)
     t = SimpleNamespace(**fields, **_tables(fields))
     # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)

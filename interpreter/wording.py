@@ -6,6 +6,8 @@ functions are the registry's (taash.interpreter.dsl.names).
 
 from __future__ import annotations
 
+import re
+
 from lark import Token
 
 from .dsl import names
@@ -20,6 +22,18 @@ KEYWORD_WORDS = {"true": "always", "false": "never", "none": "nobody"}
 _NAME_WORDS = {e.name: e for e in names.NAME_ENTRIES}
 OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
        ">=": "is at least"}
+
+
+# words that begin with "the" and a plural noun ("the tricks won by ...", "the points won
+# by ...", "the cards played to the trick"), not a possessive ("the declarer's side",
+# "the defenders' side") nor a word ending in "ss"
+_PLURAL = re.compile(r"the [a-z]*[^s\W]s(?=\s|$)")
+
+
+def _agree(verb: str, subject: str) -> str:
+    """``verb`` (a phrase of OPS, beginning with "is") agreeing with ``subject``'s words:
+    "are" for a plural subject ("the tricks won by X are at least 7")."""
+    return "are" + verb[2:] if _PLURAL.match(subject) else verb
 
 
 def _lit(text: str) -> str:
@@ -82,7 +96,8 @@ def words(node) -> str:
             return f"{words(ch[0])} is {NONE_WORDS.get(_type_of(ch[0]), 'nobody')}"
         if str(ch[1]) in RANK_OPS and any(_is_rank(c) for c in (ch[0], ch[2])):
             return f"{words(ch[0])} {RANK_OPS[str(ch[1])]} {words(ch[2])}"
-        return f"{words(ch[0])} {OPS[str(ch[1])]} {words(ch[2])}"
+        left = words(ch[0])
+        return f"{left} {_agree(OPS[str(ch[1])], left)} {words(ch[2])}"
     if d == "member":
         return f"{words(ch[0])} is among {words(ch[1])}"
     if d == "not_member":

@@ -13,3 +13,11 @@ docs/learning.md describes the encodings, the rewards and the adapter. The modul
 import numpy (and their library) at the top: install ``pip install 'taash[learn]'``.
 Nothing in `taash.interpreter` or `taash.arena` imports this package.
 """
+
+
+def needs_learn_extra(module: str, error: ImportError) -> str:
+    """The message of the ImportError a module of this package raises when a library of
+    the ``learn`` extra (numpy, gymnasium, pettingzoo, open_spiel) is missing; ``error``
+    is the original one (kept as the new error's ``__cause__``)."""
+    missing = getattr(error, "name", None) or str(error)
+    return f"{module} needs the learn extra ({missing} is not installed): pip install 'taash[learn]'"

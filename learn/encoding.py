@@ -70,7 +70,12 @@ dependency (it comes with the ``learn`` extra).
 
 from __future__ import annotations
 
-import numpy as np
+from taash.learn import needs_learn_extra
+
+try:  # the learn extra's libraries
+    import numpy as np
+except ImportError as e:
+    raise ImportError(needs_learn_extra("taash.learn.encoding", e)) from e
 
 # the engine's phases (State.phase), in a fixed order
 PHASES = ("auction", "doubling", "exchange", "trump", "call", "declare", "play", "done")

@@ -51,9 +51,15 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import orjson
-import pyspiel
+
+from taash.learn import needs_learn_extra
+
+try:  # the learn extra's libraries
+    import numpy as np
+    import pyspiel
+except ImportError as e:
+    raise ImportError(needs_learn_extra("taash.learn.openspiel", e)) from e
 
 from taash.interpreter import Match, State, load_variant, shipped_variants
 

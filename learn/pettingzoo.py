@@ -32,9 +32,14 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from taash.learn import needs_learn_extra
+
+try:  # the learn extra's libraries
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as e:
+    raise ImportError(needs_learn_extra("taash.learn.pettingzoo", e)) from e
 
 from taash.interpreter import Match, load_variant
 

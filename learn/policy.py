@@ -28,7 +28,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
+from taash.learn import needs_learn_extra
+
+try:  # the learn extra's libraries
+    import numpy as np
+except ImportError as e:
+    raise ImportError(needs_learn_extra("taash.learn.policy", e)) from e
 
 from .encoding import Encoding
 

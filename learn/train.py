@@ -36,7 +36,12 @@ import random
 import sys
 import time
 
-import numpy as np
+from taash.learn import needs_learn_extra
+
+try:  # the learn extra's libraries
+    import numpy as np
+except ImportError as e:
+    raise ImportError(needs_learn_extra("taash.learn.train", e)) from e
 
 from taash.arena.bots import registry
 from taash.arena.errors import UnknownBotError

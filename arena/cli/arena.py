@@ -292,6 +292,7 @@ def cmd_match(args) -> int:
                 g = up.game
                 r = {"game_id": g.game_id, "seed": g.seed, "bots": list(g.bots), "deals": g.deals,
                      "score": list(g.score), "winners": list(g.winners), "complete": g.complete,
+                     "ended_by": ended_by(g.complete, g.winners),
                      "faults": g.faults, "record": g.record, "error": g.error}
                 results.append(r)
                 print(_result_line(r, bots) if not args.json else json.dumps(r), file=sys.stderr, flush=True)
@@ -331,7 +332,8 @@ def cmd_match(args) -> int:
     for col in ("game", "seed", "deals", "over", "score", "winners", "verdicts"):
         t.add_column(col, no_wrap=col in ("game", "score"))
     for r in results:
-        t.add_row(r["game_id"], str(r["seed"]), str(r["deals"]), "yes" if r["complete"] else "no",
+        t.add_row(r["game_id"], str(r["seed"]), str(r["deals"]),
+                  {"rule": "yes", "deal limit": "deal limit"}.get(r["ended_by"], "no"),  # as taash simulate
                   " ".join(map(str, r["score"])),
                   ", ".join(f"{r['bots'][s]}@{s}" for s in r["winners"]) or "-", str(r["faults"]))
     con.print(t)
@@ -362,10 +364,25 @@ def _lost_text(e, server: str, got: int, asked: int) -> str:
             + "a game it was playing is saved as cut short (if the arena was killed: at its next start)")
 
 
+# the note a game's line ends with, by ended_by
+_OVER_NOTE = {"rule": "", "deal limit": " (stopped at the deal limit, no winner)", None: " (not complete)"}
+
+
+def ended_by(complete: bool, winners) -> str | None:
+    """Why a game the arena reports (GameResult, GameEnded) ended, as `taash simulate`
+    tells it (engine.Match.ended_by): "rule" (the variant's ``match.ends``: it always
+    names winners, the seats with the top score), "deal limit" (the variant's
+    ``match.max_deals`` reached: over, but no winner), or None (not complete: cut short
+    by the server, an error, or the request's ``--max-deals``)."""
+    if not complete:
+        return None
+    return "rule" if len(winners) else "deal limit"
+
+
 def _result_line(r: dict, bots: list[str]) -> str:
     return (f"{r['game_id']}: seed {r['seed']}, {r['deals']} deals, score {' '.join(map(str, r['score']))}, "
             f"winners {', '.join(f'{bots[s]}@{s}' for s in r['winners']) or '-'}"
-            f"{'' if r['complete'] else ' (not complete)'}{', ' + str(r['faults']) + ' verdicts' if r['faults'] else ''}"
+            f"{_OVER_NOTE[r['ended_by']]}{', ' + str(r['faults']) + ' verdicts' if r['faults'] else ''}"
             f"{', error: ' + r['error'] if r['error'] else ''}")
 
 
@@ -470,7 +487,9 @@ def describe_event(ev) -> str:
         return f"{head} deal {d.deal} over: {d.result_json}\n    hands: {hands}"
     if kind == "game_ended":
         g = ev.game_ended
-        return (f"{head} {'game over' if g.complete else 'game ended before the match was over'}: score {' '.join(map(str, g.score))}, "
+        over = {"rule": "game over", "deal limit": "game stopped at the deal limit (no winner)"}.get(
+            ended_by(g.complete, g.winners), "game ended before the match was over")
+        return (f"{head} {over}: score {' '.join(map(str, g.score))}, "
                 f"winners {list(g.winners)}, seed {g.seed}, record {g.record}")
     return head
 

@@ -287,14 +287,18 @@ def _print_replay(rec, m) -> None:
         elif r["declarer"] is None:
             print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in{shown}")
         else:
-            side_pts = st.side_points
-            who = (f"declarer {r['declarer']} bid {r['bid']}" if not taken else
+            # the target's unit is the variant's (Variant.target_unit: what scoring.made
+            # compares with the target); card points when the rule does not say
+            unit = v.target_unit or "points"
+            took = (st.side_tricks if unit == "tricks" else st.side_points)[st.side[st.declarer]]
+            bid = f" bid {r['bid']}" if v.has_auction else ""   # no auction: no bid
+            who = (f"declarer {r['declarer']}{bid}" if not taken else
                    f"declarer {r['declarer']} (took over the contract from "
                    f"{'nobody' if taken['from'] is None else 'seat ' + str(taken['from'])} by {taken['by']})")
             whose = "the declarer" if v.partnership == "individual" else "declarer's side"
             print(f"deal {i + 1}: dealer {r['dealer']}, {who}, "
                   f"trump {r['trump'] or '-'}, target {r['target']}: {whose} "
-                  f"{side_pts[st.side[st.declarer]]} points, {'made' if r['made'] else 'failed'}; "
+                  f"{took} {unit}, {'made' if r['made'] else 'failed'}; "
                   f"score change {r['score_change']}{shown}")
         for verdict in verdicts.get(i, ()):     # an arena record's: what the bots did wrong
             print(_verdict_line(verdict))

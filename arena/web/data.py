@@ -247,7 +247,9 @@ def game_view(rec: dict, bots=None) -> dict:
     """A record (docs/records.md) replayed by the engine for the viewer: {"variant",
     "players", "bots", "score", "deals": [{"dealer", "hands" (per seat, as dealt), "widow",
     "steps": [{"seat", "text", "kind", "card", "trick"}], "tricks" ([{leader, cards, winner}]),
-    "result", "verdicts"}]}. Raises RecordError / VariantError as `replay` does."""
+    "result", "verdicts"}], "auction" (whether the variant has one: else no bid to show),
+    "target_unit" ("points", "tricks" or None: Variant.target_unit)}. Raises RecordError /
+    VariantError as `replay` does."""
     m = replay(rec)
     arena = rec.get("arena") or {}
     bots = list(bots or arena.get("bots") or [])
@@ -274,5 +276,6 @@ def game_view(rec: dict, bots=None) -> dict:
     if not bots:
         bots = [f"seat {s}" for s in range(players)]
     return {"variant": rec.get("variant"), "players": players, "bots": bots, "seed": rec.get("seed"),
-            "score": m.seat_scores(), "deals": deals, "arena": {k: arena[k] for k in ("game_id", "complete", "error")
+            "score": m.seat_scores(), "deals": deals, "auction": m.v.has_auction,
+            "target_unit": m.v.target_unit, "arena": {k: arena[k] for k in ("game_id", "complete", "error")
                                                                  if k in arena}}

@@ -241,6 +241,7 @@ class SeatClient:
             v = load_game_variant(self.game)
             if v.partnership == "fixed":
                 self.game["sides"] = list(v.side_of)
+            self.game["contract"] = {"auction": v.has_auction, "target_unit": v.target_unit}
         except Exception as e:      # a variant this side cannot load: the table goes on without sides
             log.info("game %s: the variant does not load here: %s", g.game_id, e)
         self.seat = g.your_seats[0] if g.your_seats else None
@@ -363,7 +364,7 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     else:
         out["playable"] = {}
     if c.ended is not None:
-        out["ended"] = dict(c.ended, why=why(c.ended["result"], g["bots"], sides))
+        out["ended"] = dict(c.ended, why=why(c.ended["result"], g["bots"], sides, g.get("contract")))
     return out
 
 
@@ -375,9 +376,14 @@ def _contract(obs: dict) -> dict | None:
             "denomination": obs.get("denomination"), "doubled": obs.get("doubled")}
 
 
-def why(result: dict, bots: list[str], sides: list[int] | None) -> str:
+def why(result: dict, bots: list[str], sides: list[int] | None, contract: dict | None = None) -> str:
     """One sentence for a deal's result (DealEnded.result_json, docs/records.md): who
-    declared what, the points their side took against the target, made or lost."""
+    declared what, what the declarer's side (the declarer alone when each player is for
+    himself) took against the target, made or lost. ``contract`` holds the variant's
+    facts when it loads here: ``auction`` (False: no auction, so no bid to tell) and
+    ``target_unit`` ("tricks": the target counts tricks, counted from the result's
+    tricks; "points" or None: card points)."""
+    contract = contract or {}
     d = result.get("declarer")
     if d is None and result.get("tricks"):   # played without a contract (none, or a declaration's)
         pts = result.get("points") or []
@@ -396,21 +402,26 @@ def why(result: dict, bots: list[str], sides: list[int] | None) -> str:
         team = [s for s in range(n) if sides[s] == sides[d]]
     else:
         team = [d] + ([result["partner"]] if result.get("partner") is not None and result["partner"] != d else [])
-    pts = result.get("points") or []
-    took = sum(pts[s] for s in team if s < len(pts))
+    unit = contract.get("target_unit")
+    if unit == "tricks":
+        took = sum(1 for t in result.get("tricks") or [] if t.get("winner") in team)
+    else:
+        pts = result.get("points") or []
+        took = sum(pts[s] for s in team if s < len(pts))
     who = " & ".join(f"seat {s} ({bots[s]})" for s in team if s < n)
     bid = result.get("bid")
     target = result.get("target")
     trump = result.get("trump")
     made = result.get("made")
-    text = f"seat {d} ({bots[d]}) declared {bid}" if d < n else f"seat {d} declared {bid}"
+    text = f"seat {d} ({bots[d]})" if d < n else f"seat {d}"
+    text += " is the declarer" if contract.get("auction") is False else f" declared {bid}"
     if result.get("denomination"):
         text += f" {result['denomination']}"
     if trump:
         text += f", trump {trump}"
     if result.get("doubled"):
         text += f", doubled x{result['doubled']}" if isinstance(result["doubled"], int) and result["doubled"] > 1 else ", doubled"
-    text += f"; {who} took {took} points"
+    text += f"; {who} took {took} {unit or 'points'}"
     if target is not None:
         text += f" against a target of {target}"
     if made is True:

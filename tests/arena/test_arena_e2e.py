@@ -326,3 +326,22 @@ def test_interrupting_the_client_stops_its_games(tmp_path):
         assert out.returncode == 0, out.stderr
     finally:
         s.stop()
+
+
+def test_a_match_stopped_at_the_variants_deal_limit_says_so(server, tmp_path):
+    """A variant whose match never ends by its rule (`ends: false`) and stops after two
+    deals (`max_deals: 2`): over, with no winner. `taash arena match` tells it as
+    `taash simulate` and `taash replay` do (the "over" column: "deal limit", not "yes")."""
+    p = tmp_path / "two-deals.yaml"
+    p.write_text('extends: "29"\nname: two-deals\nmatch:\n  ends: "false"\n  max_deals: 2\n')
+    res = match(server, str(p), "--bots", "h1,h2,h1,h2", "--seed", "3")
+    [m] = res["matches"]
+    assert m["complete"] and m["deals"] == 2 and m["winners"] == [] and m["ended_by"] == "deal limit"
+    assert replay_json(m["record"])["match"]["ended_by"] == "deal limit"
+    out = server.taash("arena", "match", str(p), "--bots", "h1,h2,h1,h2", "--seed", "3",
+                       "--server", server.addr, "--data", str(server.data))
+    assert out.returncode == 0, out.stderr
+    row = next(x for x in out.stdout.splitlines() if " 3 " in x and "│" in x)
+    cells = [c.strip() for c in row.split("│")]
+    assert "deal limit" in cells and "yes" not in cells
+    assert "(stopped at the deal limit, no winner)" in out.stderr

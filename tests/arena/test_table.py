@@ -226,6 +226,29 @@ def test_why_a_contract_was_made_or_lost():
         "(score -14, -1, -6, 0)")
 
 
+def test_why_tells_a_trick_target_in_tricks_and_no_bid_without_an_auction():
+    bots = ["ann", "bob", "cid", "dan"]
+    tricks = [{"leader": 0, "cards": [], "winner": w} for w in (0, 1, 2, 2, 3, 0, 1, 1, 2, 3, 0, 3, 1)]
+    # court piece: no auction, target 7 tricks; ann & cid (0&2) won tricks 1, 3, 4, 6, 9, 11: 6 of 13
+    r = {"declarer": 0, "bid": 0, "target": 7, "points": [0, 0, 0, 0], "made": False, "trump": "S",
+         "tricks": tricks, "score_change": [0, 1, 0, 1]}
+    cp = {"auction": False, "target_unit": "tricks"}
+    assert why(r, bots, [0, 1, 0, 1], cp) == ("seat 0 (ann) is the declarer, trump S; seat 0 (ann) & seat 2 (cid) "
+                                              "took 6 tricks against a target of 7: contract lost (score 0, +1, 0, +1)")
+    # each player for himself (no sides, no partner): the declarer alone; bob won tricks
+    # 2, 7, 8, 13: 4 tricks against a target of 4, made; points stay out of it
+    r = {"declarer": 1, "bid": 0, "target": 4, "points": [3, 9, 0, 0], "made": True, "trump": "H",
+         "tricks": tricks, "score_change": [0, 2, 0, 0]}
+    assert why(r, bots, None, cp) == ("seat 1 (bob) is the declarer, trump H; seat 1 (bob) took 4 tricks "
+                                      "against a target of 4: contract made (score 0, +2, 0, 0)")
+    # a game with an auction and a point target reads as before
+    r = {"declarer": 1, "bid": 18, "target": 18, "points": [4, 12, 2, 10], "made": True, "trump": "S",
+         "tricks": tricks, "score_change": [-1, 1, -1, 1]}
+    assert why(r, bots, [0, 1, 0, 1], {"auction": True, "target_unit": "points"}) == (
+        "seat 1 (bob) declared 18, trump S; seat 1 (bob) & seat 3 (dan) took 22 points against a target of 18: "
+        "contract made (score -1, +1, -1, +1)")
+
+
 @pytest.mark.parametrize("argv, said", [
     (["play", "29", "--seat", "4"], "--seat must be from 0 to 3 in 29, not 4"),
     (["play", "29", "--bots", "nobody"], "nobody"),

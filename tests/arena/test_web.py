@@ -76,6 +76,15 @@ def test_game_view_follows_the_tricks():
         assert [p["trick"] for p in plays] == [i // 4 for i in range(32)]
         assert [p["card"] for p in plays] == [c for t in d["tricks"] for c in t["cards"]]
         assert d["hands"] == rd["hands"]
+    # 29 has an auction and a target in card points (points(declarer_side) >= target)
+    assert view["auction"] is True and view["target_unit"] == "points"
+
+
+def test_game_view_tells_a_contract_without_an_auction_in_tricks():
+    from tests.records import record_path
+    view = game_view(json.loads(record_path("court-piece", 1).read_text()))
+    # court piece: the eldest's side must win 7 tricks (tricks_won(declarer_side) >= target)
+    assert view["auction"] is False and view["target_unit"] == "tricks"
 
 
 def test_card_parts():

@@ -236,8 +236,8 @@ def test_rulebook_of_a_deck_with_cards_held_in_different_numbers():
     assert secs["Deck and points"].startswith(
         "32 cards: A K Q J T 9 8 7 (strongest first) in spades, hearts, diamonds, clubs; without the "
         "seven of spades, the seven of hearts, the seven of diamonds, the seven of clubs; with another "
-        "copy of the ace of spades, the ace of hearts, the ace of diamonds, the ace of clubs (of "
-        "identical cards the first played wins).\nPoints: every heart 1, the queen of spades 13, ace 4; "
+        "copy of the ace of spades, another copy of the ace of hearts, another copy of the ace of "
+        "diamonds, another copy of the ace of clubs (of identical cards the first played wins).\nPoints: every heart 1, the queen of spades 13, ace 4; "
         "other cards 0. 45 points in all.")
     assert "which is set aside unseen: its points count for the winner of the last trick" in secs["Deal"]
 

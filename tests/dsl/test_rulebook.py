@@ -164,3 +164,26 @@ def test_one_allowed_bid_a_multi_line_define_and_an_empty_suit(tmp_path):
     # a suit that is none is no suit, not "nobody"; a seat that is none is nobody
     assert "The contract is made when: strong and trump is none (no suit)." in text
     assert "the high bidder is nobody" in render(load_variant("28"))
+
+
+def test_further_copies_of_a_card_are_counted(tmp_path):
+    """29's deck without three sevens, plus `extra: [AS, AS, KH]` (32 cards still): the
+    ace of spades three times (two more copies), the king of hearts twice (another copy)."""
+    p = tmp_path / "copies.yaml"
+    p.write_text('extends: "29"\nname: copies\ndeck:\n  exclude: [7S, 7H, 7D]\n  extra: [AS, AS, KH]\n'
+                 '  total: null\n')
+    sec = dict(rulebook(load_variant(p)))["Deck and points"]
+    assert ("with two more copies of the ace of spades, another copy of the king of hearts "
+            "(of identical cards the first played wins)") in sec
+    assert "the ace of spades, the ace of spades" not in sec
+
+
+def test_a_plural_count_agrees_with_its_verb():
+    """29's card points "are at least"; a count of tricks reads "the number of tricks ...
+    is at least" (court piece is made when the declarer's side wins 7 tricks); a singular
+    value stays "is"."""
+    text = render(load_variant("court-piece"))
+    assert "the number of tricks won by the declarer's side is at least the target" in text
+    assert "are at least the target" not in text
+    assert "the points won by the declarer's side are at least the target" in render(load_variant("29"))
+    assert "the bid is at least 21" in render(load_variant("house/29-21-scores-2"))

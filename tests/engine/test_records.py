@@ -80,3 +80,69 @@ def test_a_changed_action_changes_the_replay():
     except RecordError:
         return
     assert got != json.loads(expected_path(name, seed).read_text())
+
+
+def _replay_lines(name: str, seed: int) -> tuple[list[str], dict]:
+    """`taash replay` of a corpus record: its deal lines, and its `--json` replay."""
+    out = subprocess.run([sys.executable, "-m", "taash.arena.cli", "replay", str(record_path(name, seed))],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return [x for x in out.stdout.splitlines() if x.startswith("deal ")], replayed(json.loads(
+        record_path(name, seed).read_text()))
+
+
+def test_replay_tells_a_trick_target_in_tricks_and_no_bid_without_an_auction():
+    """Court piece: no auction (the eldest's side is the declarer's), target 7 TRICKS
+    (scoring.made: tricks_won(declarer_side) >= target); sides 0&2 against 1&3. The count
+    is worked out from the deal's tricks: the ones whose winner sits on the declarer's side."""
+    lines, got = _replay_lines("court-piece", 1)
+    assert len(lines) == len(got["deals"]) >= 1
+    for i, (line, d) in enumerate(zip(lines, got["deals"])):
+        side = {d["declarer"] % 2, d["declarer"] % 2 + 2}
+        won = sum(1 for t in d["tricks"] if t["winner"] in side)
+        assert len(d["tricks"]) == 13
+        verdict = "made" if won >= 7 else "failed"
+        assert line.startswith(f"deal {i + 1}: dealer {d['dealer']}, declarer {d['declarer']}, trump {d['trump']}, "
+                               f"target 7: declarer's side {won} tricks, {verdict}; "), line
+        assert " bid " not in line and "points" not in line
+
+
+def test_replay_tells_a_point_target_in_points_as_before():
+    """29: the target counts card points (points(declarer_side) >= target): the line is
+    the one it always was, the declarer's side's points summed from the seats' points."""
+    lines, got = _replay_lines("29", 1)
+    for i, (line, d) in enumerate(zip(lines, got["deals"])):
+        if d["declarer"] is None:
+            continue
+        side = {d["declarer"] % 2, d["declarer"] % 2 + 2}
+        took = sum(p for s, p in enumerate(d["points"]) if s in side)
+        verdict = "made" if took >= d["target"] else "failed"
+        assert line.startswith(f"deal {i + 1}: dealer {d['dealer']}, declarer {d['declarer']} bid {d['bid']}, "
+                               f"trump {d['trump'] or '-'}, target {d['target']}: declarer's side {took} points, "
+                               f"{verdict}; "), line
+
+
+@pytest.mark.parametrize("made, unit", [
+    ("points(declarer_side) >= target", "points"),
+    ("tricks_won(declarer_side) >= target", "tricks"),
+    ("target <= tricks_won(declarer_side)", "tricks"),
+    ("seat_tricks(declarer) >= target", "tricks"),
+    ("seat_points(declarer) > target - 1", "points"),
+    # beside the target's comparison, another on tricks (304's slam) does not count
+    ("points(declarer_side) >= target and tricks_won(declarer_side) > 0", "points"),
+    # both kinds against the target, or none: not one unit
+    ("points(declarer_side) >= target or tricks_won(declarer_side) >= target", None),
+    ("tricks_won(declarer_side) == tricks", None),
+])
+def test_the_target_unit_comes_from_the_made_rule(tmp_path, made, unit):
+    from taash import load_variant
+    p = tmp_path / "x.yaml"
+    p.write_text(f'extends: "29"\nname: x\nscoring:\n  made: "{made}"\n')
+    assert load_variant(p).target_unit == unit
+
+
+def test_the_shipped_target_units():
+    from taash import load_variant
+    assert load_variant("court-piece").target_unit == "tricks"
+    assert load_variant("29").target_unit == load_variant("304").target_unit == "points"
+    assert load_variant(ROOT / "docs" / "examples" / "three-hand-alone.yaml").target_unit == "tricks"

@@ -168,4 +168,6 @@ def test_without_the_learn_extra_the_bot_names_it():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env(),
                          timeout=120)
     assert out.stdout.startswith("UnknownBotError cannot load bot 'p' from 'taash.learn.policy:from_file@x.npz'")
-    assert out.stdout.rstrip().endswith("(the learn extra: pip install 'taash[learn]')")
+    # the module's own ImportError names the missing library and the extra
+    assert out.stdout.rstrip().endswith(": taash.learn.policy needs the learn extra (numpy is not installed): "
+                                        "pip install 'taash[learn]'")

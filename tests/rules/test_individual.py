@@ -222,5 +222,6 @@ def test_replay_tells_the_deal_as_played(v, tmp_path):
     p.write_text(json.dumps(rec))
     r = taash("replay", p)
     assert r.returncode == 0, r.stderr
+    # made (seat_tricks(declarer) >= target, the target being all 8 tricks): he took all 8
     assert ("deal 1: dealer 0, declarer 2 (took over the contract from seat 1 by alone), trump H, "
-            "target 8: the declarer 0 points, made; score change [0, 0, 16]") in r.stdout
+            "target 8: the declarer 8 tricks, made; score change [0, 0, 16]") in r.stdout

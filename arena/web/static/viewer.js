@@ -31,7 +31,8 @@ function render() {
     `<li class="${i < step ? "done" : "todo"}${i === step - 1 ? " current" : ""}">${esc(G.bots[s.seat] || s.seat)}: ${actionHTML(s.text)}</li>`).join("");
   const r = d.result, done = step === d.steps.length;
   const contract = r.declarer === null ? "thrown in" :
-    `${esc(G.bots[r.declarer] || r.declarer)} bid ${r.bid}${r.doubled ? (r.doubled === 2 ? " redoubled" : " doubled") : ""}, target ${r.target}`;
+    `${esc(G.bots[r.declarer] || r.declarer)}${G.auction === false ? " declarer" : " bid " + esc(r.bid)}` +
+    `${r.doubled ? (r.doubled === 2 ? " redoubled" : " doubled") : ""}, target ${esc(r.target)}${G.target_unit ? " " + esc(G.target_unit) : ""}`;
   document.getElementById("summary").innerHTML = `<p>dealer ${esc(G.bots[d.dealer] || d.dealer)}; ${contract}` +
     (done ? `; trump ${r.trump ? actionHTML("x " + r.trump).slice(2) : "none"}` : "") + "</p>" +
     (done ? `<p class="result">${r.made === null ? "no contract" : r.made ? "contract made" : "contract lost"}; points ${r.points.join(" / ")}; score change ${r.score_change.join(" / ")}</p>` : "");
