@@ -48,7 +48,10 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, variant_data: dict):
+    def __init__(self, variant_data: dict, partners: int | None = 1):
+        """``partners``: how many partners' hands the auction's estimate counts as
+        average hands (None: all of them; `side_estimate`)."""
+        self.partners = partners
         d = variant_data or {}
         deck = d.get("deck") or {}
         self.suits = list(deck.get("suits") or ["S", "H", "D", "C"])
@@ -159,7 +162,8 @@ class HeuristicBot:
         # partners (six players in sides of three) the seat that wins the auction is the
         # one that overestimated most, and counting both lost about 1.3 game points a
         # duplicate deal of 56 (bench/README.md, "The heuristic's auction")
-        partners = min(team_size - 1, 1) * self.hand_size * avg_card
+        counted = team_size - 1 if self.partners is None else min(team_size - 1, self.partners)
+        partners = counted * self.hand_size * avg_card
         return mine + partners * 0.9
 
     def best_trump(self, hand: list[str], team_size: int, allowed=None) -> tuple[str, float]:
@@ -382,11 +386,12 @@ class HeuristicBot:
         return min(cards, key=cheap)
 
 
-def heuristic_bot(variant, seed=0):
+def heuristic_bot(variant, seed=0, **settings):
     """Registry factory of ``heuristic``: `HeuristicBot` built from the
     variant's data as the arena sends it (GameStart.variant_json), so that it plays the
-    same in process and over gRPC (``seed`` unused: it is deterministic)."""
-    return HeuristicBot(json.loads(json.dumps(variant.data, default=str)))
+    same in process and over gRPC (``seed`` unused: it is deterministic; ``settings``:
+    `HeuristicBot`'s keyword arguments)."""
+    return HeuristicBot(json.loads(json.dumps(variant.data, default=str)), **settings)
 
 
 def VariantHeuristicBot():

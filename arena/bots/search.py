@@ -61,10 +61,10 @@ with this little search. The flat root also keeps every decision kind (bids, tru
 declarations, exposes, partner calls, widow exchanges, plays) one code path.
 
 Rollout policy (`Rollout`), generic, from the engine's phases and action kinds and the
-deck's strengths and points only: the calls of the auction and doubling are the model's
-(the heuristic's, from each seat's observation in the world: the bot values a pass as
-what the other seats then bid, and a bid as the contract the auction then ends in; with
-``model_calls`` off, ``default_action()``, a pass where allowed, as if the others passed); a trump or face-down trump card goes to the declarer's longest suit (then the
+deck's strengths and points only: the auction and doubling take ``default_action()`` (a
+pass where allowed: the bot values a bid as "the contract at this bid", the others
+passing; with ``model_calls`` the calls are the model's instead, the heuristic's from
+each seat's observation in the world, so that a pass is worth what the others then bid); a trump or face-down trump card goes to the declarer's longest suit (then the
 most strength); a partner call names the strongest card of the trump the declarer
 lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
 a question gets any answer, a declaration is not made (it may be a wager: the root
@@ -90,8 +90,8 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   over the heuristic's to be played instead (0: no prior);
 - ``call_eps`` (default 0.2; ``--call-eps``): a world's likelihood factor for each call
   of another seat that the model would not have made in it (1: uniform worlds);
-- ``model_calls`` (default True): rollouts play the auction's calls by the model (False:
-  the others pass);
+- ``model_calls`` (default False): rollouts play the auction's calls by the model (the
+  heuristic) instead of passing for the other seats;
 - ``greedy`` (default 0.8; ``--greedy``): the chance that a rollout card is chosen
   greedily rather than at random;
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
@@ -397,7 +397,6 @@ class Rollout:
     def __init__(self, v, declare: bool = False, greedy: float = GREEDY, model=None):
         self.v = v
         self.model = model      # decide(observation, legal texts): the auction's calls, else None
-        self.boss_leads = True
         self.greedy = greedy
         d = v.deck
         self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
@@ -549,10 +548,9 @@ class Rollout:
         trick = st.trick_cards
         point, strength, suit_of = self.point, self.strength, self.suit_of
         if not trick:                 # leading: a card no other hand can beat in its suit, else at random
-            if self.boss_leads:
-                top = self._boss(st, cards)
-                if top >= 0:
-                    return top
+            top = self._boss(st, cards)
+            if top >= 0:
+                return top
             return cards[int(rng.random() * len(cards))]
         led = st.led
         trump = st.trump if st.trump_exposed else -1
@@ -598,7 +596,7 @@ class SearchBot:
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None, *, prior_z: float = PRIOR_Z, call_eps: float = CALL_EPS,
-                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True):
+                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = False):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if prior_z < 0:

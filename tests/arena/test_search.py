@@ -321,3 +321,34 @@ def test_taash_bot_takes_the_search_settings_for_the_search_bot_only():
     r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "bot", "search", "--call-eps", "2",
                         "--token", "t"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "argument --call-eps: must be from 0 to 1, not 2" in r.stderr
+
+
+def _first_lead_29(eldest_cards):
+    """29 (docs/rules.md §29.4-29.6), dealer 0: the eldest (seat 1) holds ``eldest_cards``
+    (its first four, then its second four), bids 15, the others pass, it names hearts;
+    the State at its first lead, the other 24 cards dealt in deck order."""
+    v = load_variant("29")
+    deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
+    rest = [c for c in deck if c not in eldest_cards]
+    hands = [rest[0:8], list(eldest_cards), rest[8:16], rest[16:24]]
+    st = State(v, dealer=0, hands=hands)
+    for a in ["bid 15", "pass", "pass", "pass", "trump H"]:
+        st.apply(a)
+    assert st.phase == "play" and st.to_act == 1
+    return v, st
+
+
+def test_a_rollout_leader_cashes_a_card_no_other_hand_beats():
+    """The rollout's leader plays, of its cards that no card of another hand outranks in
+    their suit (hearts, the trump, left aside), the one of most points: holding JS and
+    9S, both unbeatable (the jack is the top spade, and the seat holds it), it leads JS (3
+    points, §29.2). Holding 9S and AS with JS in another hand, both are beaten, and so are
+    its 7s and 8s of diamonds and clubs: no such card (-1), the lead is left to chance."""
+    from taash.arena.bots.search import Rollout
+    v, st = _first_lead_29(["JS", "9S", "7H", "8H", "7D", "8D", "7C", "8C"])
+    roll = Rollout(v)
+    cards = [i for i in st.legal_ids() if i < v.deck.size]
+    assert v.deck.text[roll._boss(st, cards)] == "JS"
+    v, st = _first_lead_29(["AS", "9S", "7H", "8H", "7D", "8D", "7C", "8C"])
+    cards = [i for i in st.legal_ids() if i < v.deck.size]
+    assert roll._boss(st, cards) == -1
