@@ -33,8 +33,9 @@ Computation 4(3), 2008) and the prior of Gelly and Silver ("Combining online and
 offline knowledge in UCT", ICML 2007): with few worlds (56's six hands leave about 20
 per decision at 50 ms) a noisy mean no longer overrules a sound default. In the
 auction the arms are cut (`SearchBot._few_bids`): of the bids with a denomination
-only the lowest of each and those of the heuristic's number are searched, since a
-rollout lets the other seats pass and higher bids of one denomination play out alike.
+only the lowest of each and those of the heuristic's number are searched, since
+higher bids of one denomination play out alike unless a rollout's call depends on the
+number (a cut that keeps an auction decision of 56 to about a dozen arms).
 What the prior and the other settings are worth on ladders: docs/bots.md.
 
 Inference from the calls (``call_eps``): the worlds are not uniform. A world drawn by
@@ -61,10 +62,11 @@ with this little search. The flat root also keeps every decision kind (bids, tru
 declarations, exposes, partner calls, widow exchanges, plays) one code path.
 
 Rollout policy (`Rollout`), generic, from the engine's phases and action kinds and the
-deck's strengths and points only: the auction and doubling take ``default_action()`` (a
-pass where allowed: the bot values a bid as "the contract at this bid", the others
-passing; with ``model_calls`` the calls are the model's instead, the heuristic's from
-each seat's observation in the world, so that a pass is worth what the others then bid); a trump or face-down trump card goes to the declarer's longest suit (then the
+deck's strengths and points only: the calls of the auction and doubling are the model's
+(the heuristic's, from each seat's observation in the world), so that a pass is worth
+what the others then bid and a bid the contract the auction then ends in, outbid or not
+(with ``model_calls`` off, ``default_action()``: a pass where allowed, the bot valuing a
+bid as "the contract at this bid", the others passing); a trump or face-down trump card goes to the declarer's longest suit (then the
 most strength); a partner call names the strongest card of the trump the declarer
 lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
 a question gets any answer, a declaration is not made (it may be a wager: the root
@@ -90,8 +92,8 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   over the heuristic's to be played instead (0: no prior);
 - ``call_eps`` (default 0.2; ``--call-eps``): a world's likelihood factor for each call
   of another seat that the model would not have made in it (1: uniform worlds);
-- ``model_calls`` (default False): rollouts play the auction's calls by the model (the
-  heuristic) instead of passing for the other seats;
+- ``model_calls`` (default True): rollouts play the auction's calls by the model (the
+  heuristic); False: the other seats pass;
 - ``greedy`` (default 0.8; ``--greedy``): the chance that a rollout card is chosen
   greedily rather than at random;
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
@@ -596,7 +598,7 @@ class SearchBot:
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None, *, prior_z: float = PRIOR_Z, call_eps: float = CALL_EPS,
-                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = False):
+                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if prior_z < 0:
@@ -714,9 +716,9 @@ class SearchBot:
     def _few_bids(self, ids: list, arms: list, keep) -> list:
         """The arms worth searching in an auction: of the bids (``bid`` actions with a
         (number, denomination) argument), the lowest of each denomination and those of
-        the number of the heuristic's bid (``keep``); every other action. Rollouts let
-        the other seats pass, so a higher bid of one denomination plays out alike and
-        differs by the scoring alone; 56's 150 bids become about 13."""
+        the number of the heuristic's bid (``keep``); every other action. A higher bid
+        of one denomination plays out alike unless a rollout's call depends on the
+        number, and differs by the scoring; 56's 150 bids become about 13."""
         acts = self.v.actions
         low = {}
         for j in arms:
