@@ -33,17 +33,26 @@ Computation 4(3), 2008) and the prior of Gelly and Silver ("Combining online and
 offline knowledge in UCT", ICML 2007): with few worlds (56's six hands leave about 20
 per decision at 50 ms) a noisy mean no longer overrules a sound default. In the
 auction the arms are cut (`SearchBot._few_bids`): of the bids with a denomination
-only the lowest of each and those of the heuristic's number are searched, since a
-rollout lets the other seats pass and higher bids of one denomination play out alike.
+only the lowest of each and those of the heuristic's number are searched, since
+higher bids of one denomination play out alike unless a rollout's call depends on the
+number (a cut that keeps an auction decision of 56 to about a dozen arms).
 What the prior and the other settings are worth on ladders: docs/bots.md.
 
-Inference of a hidden trump (``trump_eps``): while another seat's trump choice is
-hidden from the bot (a face-down card, docs/rules.md §28.5, or a suit named secretly,
-§29b.5), ``resample`` draws the face-down card uniformly among the declarer's cards; a
-world is then accepted with probability 1 if that card is of the suit the rollout
-policy's declarer would have chosen (`Rollout.trump`: its longest suit then), else
-``trump_eps`` (rejection sampling, at most ``TRUMP_TRIES`` draws): policy-based
-inference (Rebstock et al. 2019, below), with the rollout's own policy as the model.
+Inference from the calls (``call_eps``): the worlds are not uniform. A world drawn by
+``resample`` is judged by what the other seats called in it: at each bid, pass, double,
+redouble or trump choice (a suit named or a card laid face down, hidden or not) of
+another seat, the model of play (the heuristic bot, deciding from that seat's
+observation in the world) is asked what it would have called; the world's likelihood is
+the product, over those calls, of 1 where the model agrees and ``call_eps`` where it does
+not, and the world is accepted with that probability (rejection sampling: at most
+``WORLD_TRIES`` draws, then the likeliest drawn). Policy-based inference (Rebstock,
+Solinas, Buro and Sturtevant, "Policy based inference in trick-taking card games", IEEE
+CoG 2019), with the bot's own prior as the model: a partner that opened the bidding
+holds the cards the model opens with, a declarer's face-down trump is most likely of the
+suit the model would name from its hand. Judging a world replays its deal's calls, which
+costs far more than a draw on the variants of six hands; with a time budget, draws are
+judged only while that has taken at most ``INFER_SHARE`` of the decision's time so far,
+and one world's draws at most ``INFER_SHARE / INFER_WORLDS`` of the budget.
 
 Why not ISMCTS (Cowling, Powley, Whitehouse, "Information Set Monte Carlo Tree Search",
 IEEE TCIAIG 4(2), 2012): at 10-200 ms per decision in pure Python a deal's worth of
@@ -53,9 +62,11 @@ with this little search. The flat root also keeps every decision kind (bids, tru
 declarations, exposes, partner calls, widow exchanges, plays) one code path.
 
 Rollout policy (`Rollout`), generic, from the engine's phases and action kinds and the
-deck's strengths and points only: the auction and doubling take ``default_action()`` (a
-pass where allowed: the bot values a bid as "the contract at this bid", the others
-passing); a trump or face-down trump card goes to the declarer's longest suit (then the
+deck's strengths and points only: the calls of the auction and doubling are the model's
+(the heuristic's, from each seat's observation in the world), so that a pass is worth
+what the others then bid and a bid the contract the auction then ends in, outbid or not
+(with ``model_calls`` off, ``default_action()``: a pass where allowed, the bot valuing a
+bid as "the contract at this bid", the others passing); a trump or face-down trump card goes to the declarer's longest suit (then the
 most strength); a partner call names the strongest card of the trump the declarer
 lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
 a question gets any answer, a declaration is not made (it may be a wager: the root
@@ -63,7 +74,8 @@ searches them all; with ``declare`` every declaration with an effect in the vari
 data, a marriage or a pair, is made as soon as it is legal), the exposure of a hidden trump is asked for when the seat holds a card of the
 world's trump and another side holds a trick with points (or the seat plays last),
 as a follower takes such a trick below, and a card is, with
-probability ``greedy``, chosen greedily on the world's open hands: a leader plays at
+probability ``greedy``, chosen greedily on the world's open hands: a leader plays the
+card of most points that no other hand can beat in its suit (not a trump), else at
 random; a follower takes a trick that holds points (or as the last to play)
 with its cheapest winning card, gives points to a trick its side holds as the last to
 play, else plays its cheapest card; otherwise a legal card at random. A card "wins" when
@@ -78,8 +90,10 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
 - ``playouts`` (default None: time only; ``--playouts``): the rollouts of a decision;
 - ``prior_z`` (default 2.0; ``--prior-z``): the lead, in standard errors, an action needs
   over the heuristic's to be played instead (0: no prior);
-- ``trump_eps`` (default 0.2; ``--trump-eps``): the acceptance of a world whose hidden
-  trump the rollout's declarer would not have chosen (1: no inference);
+- ``call_eps`` (default 0.2; ``--call-eps``): a world's likelihood factor for each call
+  of another seat that the model would not have made in it (1: uniform worlds);
+- ``model_calls`` (default True): rollouts play the auction's calls by the model (the
+  heuristic); False: the other seats pass;
 - ``greedy`` (default 0.8; ``--greedy``): the chance that a rollout card is chosen
   greedily rather than at random;
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
@@ -126,8 +140,11 @@ from .heuristic import COMMITS, heuristic_bot
 DEFAULT_BUDGET_MS = 50
 TIE_WEIGHT = 0.05      # the side's card points add at most this to an action's value
 GREEDY = 0.8           # chance that a rollout card is the greedy one (`Rollout.play`)
-TRUMP_TRIES = 20       # draws of a world while another seat's trump choice is hidden
-TRUMP_EPS = 0.2        # acceptance of a world against the hidden trump (1: no inference)
+WORLD_TRIES = 20       # draws of a world per accepted world, while other seats' calls are judged
+CALL_EPS = 0.2         # a world's likelihood factor per call the model would not have made (1: no inference)
+INFER_SHARE = 0.5      # the share of a decision's time that judging calls may take (time budgets only)
+INFER_WORLDS = 8       # a world's draws may take INFER_SHARE / INFER_WORLDS of the decision's time
+MODEL_PHASES = frozenset(("auction", "doubling", "trump"))   # the phases whose calls are judged
 PRIOR_Z = 2.0          # the heuristic's action is left only for a lead of this many standard errors
 
 
@@ -379,8 +396,9 @@ class Rollout:
     """The cheap policy that finishes a world's deal (module docstring): generic, from
     phases, action kinds and the deck's strengths and points."""
 
-    def __init__(self, v, declare: bool = False, greedy: float = GREEDY):
+    def __init__(self, v, declare: bool = False, greedy: float = GREEDY, model=None):
         self.v = v
+        self.model = model      # decide(observation, legal texts): the auction's calls, else None
         self.greedy = greedy
         d = v.deck
         self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
@@ -434,7 +452,12 @@ class Rollout:
                     ids = [i for i in ids if i < size]
                 st.apply_id(self.play(st, ids, rng) if rand() < greedy else ids[int(rand() * len(ids))])
             elif ph == "auction" or ph == "doubling":
-                st.apply_id(self.default(ids))
+                if self.model is None:
+                    st.apply_id(self.default(ids))
+                else:
+                    a = self.v.action_map.get(str(self.model.decide(st.observation(st.to_act),
+                                                                    [str(acts[i]) for i in ids])))
+                    st.apply_id(a.id if a is not None and a.id in ids else self.default(ids))
             elif ph == "trump":
                 st.apply_id(self.trump(st, ids))
             elif acts[ids[0]].kind == "call-partner":
@@ -485,6 +508,29 @@ class Rollout:
                 best, key = i, k
         return best
 
+    def _boss(self, st, cards) -> int:
+        """Of ``cards`` (the leader's), one that no card of another hand of the world
+        outranks in its suit, not of the trump (the trump is drawn by the others'
+        ruffs anyway), the one with the most points; -1 if none."""
+        suit_of, strength = self.suit_of, self.strength
+        top = [-1] * self.nsuits
+        me = st.to_act
+        for s, hand in enumerate(st.hands):
+            if s != me:
+                for c in hand:
+                    k = suit_of[c]
+                    if strength[c] > top[k]:
+                        top[k] = strength[c]
+        trump = st.trump
+        best, key = -1, None
+        for c in cards:
+            k = suit_of[c]
+            if k != trump and strength[c] > top[k]:
+                kk = (self.point[c], strength[c])
+                if key is None or kk > key:
+                    best, key = c, kk
+        return best
+
     def call(self, st, ids):
         """A partner call: the strongest card of the trump named (then of any suit, then
         the most points), as a declarer calls the card that helps it most."""
@@ -503,7 +549,10 @@ class Rollout:
             return ids[0]
         trick = st.trick_cards
         point, strength, suit_of = self.point, self.strength, self.suit_of
-        if not trick:                 # leading: at random
+        if not trick:                 # leading: a card no other hand can beat in its suit, else at random
+            top = self._boss(st, cards)
+            if top >= 0:
+                return top
             return cards[int(rng.random() * len(cards))]
         led = st.led
         trump = st.trump if st.trump_exposed else -1
@@ -536,7 +585,7 @@ class SearchBot:
 
     ``variant``: the loaded Variant; ``seed``: int or text; ``budget_ms``: wall time per
     decision (None: no time bound); ``playouts``: rollouts per decision (None: no count
-    bound; at least one of the two must be set); ``prior_z``, ``trump_eps``, ``greedy``,
+    bound; at least one of the two must be set); ``prior_z``, ``call_eps``, ``greedy``,
     ``declare``: the other settings (module docstring). Raises ValueError for a setting
     out of range. Both agent forms: ``decide_state``
     (in process) and ``decide`` (an observation: the arena, the ladder).
@@ -548,22 +597,24 @@ class SearchBot:
     takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 playouts: int | None = None, *, prior_z: float = PRIOR_Z, trump_eps: float = TRUMP_EPS,
-                 greedy: float = GREEDY, declare: bool = False):
+                 playouts: int | None = None, *, prior_z: float = PRIOR_Z, call_eps: float = CALL_EPS,
+                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if prior_z < 0:
             raise ValueError(f"prior_z is a number of standard errors, at least 0, not {prior_z}")
-        if not 0 <= trump_eps <= 1 or not 0 <= greedy <= 1:
-            raise ValueError(f"trump_eps and greedy are probabilities, not {trump_eps} and {greedy}")
+        if not 0 <= call_eps <= 1 or not 0 <= greedy <= 1:
+            raise ValueError(f"call_eps and greedy are probabilities, not {call_eps} and {greedy}")
         self.v = variant
         self.seed = seed
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.prior_z = prior_z
-        self.trump_eps = trump_eps
-        self.rollout = Rollout(variant, declare=declare, greedy=greedy)
-        self.heuristic = heuristic_bot(variant)       # the prior (arena/bots/heuristic.py)
+        self.call_eps = call_eps
+        self.heuristic = heuristic_bot(variant)       # the prior and the model (arena/bots/heuristic.py)
+        self.model_calls = model_calls
+        self.rollout = Rollout(variant, declare=declare, greedy=greedy,
+                               model=self.heuristic if model_calls else None)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
 
@@ -598,46 +649,76 @@ class SearchBot:
                 return j
         return None
 
-    def _hidden_trump(self, root: State, seat: int):
-        """The history index of another seat's trump choice that is still hidden from
-        ``seat`` (a face-down trump card, docs/rules.md §28.5, or a suit named secretly,
-        §29b.5: the observation shows only its kind), or None."""
-        obs = root.observation(seat)
-        if obs.get("trump") is not None:
-            return None
-        for k, (t, a) in enumerate(obs["history"]):
-            if t != seat and a in ("trump-card", "trump"):
-                return k
-        return None
-
-    def _trump_likelihood(self, world: State, k: int) -> float:
-        """1 if in ``world`` the hidden trump choice (history index ``k``) is of the suit
-        the rollout policy's declarer would choose from the cards it held then (its
-        longest suit, `Rollout.trump`), else ``trump_eps``: the resampled face-down card
-        is uniform among the declarer's cards, while a declarer chooses its trump from
-        its hand (policy-based inference, Rebstock et al. 2019)."""
-        v = self.v
-        real = world.history[k][1]
-        if real.code is None:          # a dealt card laid face down unseen: no choice
-            return 1.0
-        text = v.deck.text
-        st = State(v, dealer=world.dealer, hands=[[text[c] for c in h] for h in world.dealt],
-                   widow=[text[c] for c in world.widow] or None, scores=world.start_scores,
-                   deal_number=world.deal_number)
-        for _, a in world.history[:k]:
+    def _modelled_steps(self, root: State, seat: int) -> list:
+        """The history indexes of ``root`` at which another seat made a call the model
+        judges: an action of the auction, the doubling or the trump choice (a bid, a pass,
+        a double, a trump named or laid face down), in order. Found by replaying
+        ``root``'s history from its deal (the phases do not depend on the hidden cards)."""
+        st = _fresh(root)
+        out = []
+        for k, (t, a) in enumerate(root.history):
+            if t != seat and st.phase in MODEL_PHASES:
+                out.append(k)
             st.apply_id(a.id)
-        pick = v.actions[self.rollout.trump(st, st.legal_ids())]
-        suit = self.rollout.suit_of
-        same = (pick.code if pick.kind == "trump" else suit[pick.code]) == \
-            (real.code if real.kind == "trump" else suit[real.code])
-        return 1.0 if same else self.trump_eps
+        return out
+
+    def _likelihood(self, world: State, steps: list) -> float:
+        """How likely the other seats' calls at ``steps`` (`_modelled_steps`) are in
+        ``world`` under the model of play (the heuristic bot, arena/bots/heuristic.py,
+        deciding from each seat's observation in the world): the product over the calls
+        of 1 where the model makes the same call, else ``call_eps``. Calls with a single
+        legal action count 1; a trump laid face down counts by its suit. Policy-based
+        inference, Rebstock, Solinas, Buro and Sturtevant, "Policy based inference in
+        trick-taking card games", IEEE CoG 2019, with the bot's own prior as the model."""
+        if not steps:
+            return 1.0
+        st = _fresh(world)
+        acts, amap = self.v.actions, self.v.action_map
+        decide = self.heuristic.decide
+        eps = self.call_eps
+        like = 1.0
+        hist = world.history
+        nxt = iter(steps)
+        k_model = next(nxt)
+        for k in range(steps[-1] + 1):
+            t, a = hist[k]
+            if k == k_model:
+                k_model = next(nxt, -1)
+                ids = st.legal_ids()
+                if len(ids) > 1:
+                    pick = amap.get(str(decide(st.observation(t), [str(acts[i]) for i in ids])))
+                    if pick is None or _model_key(pick, self.rollout.suit_of) != _model_key(a, self.rollout.suit_of):
+                        like *= eps
+            st.apply_id(a.id)
+        return like
+
+    def _world(self, root: State, seat: int, steps, rng: random.Random, end: float) -> State:
+        """One world for ``seat``: `resample` draws a deal consistent with what the seat
+        knows, accepted with its `_likelihood` under the model (rejection sampling); after
+        ``WORLD_TRIES`` draws, or at the clock time ``end``, the likeliest one drawn.
+        Raises TaashError (ResampleError)."""
+        world = root.resample(seat, rng)
+        if not steps:
+            return world
+        best, best_like = world, -1.0
+        clock = time.perf_counter
+        for _ in range(WORLD_TRIES):
+            if clock() >= end:
+                break
+            like = self._likelihood(world, steps)
+            if rng.random() < like:
+                return world
+            if like > best_like:
+                best, best_like = world, like
+            world = root.resample(seat, rng)
+        return best
 
     def _few_bids(self, ids: list, arms: list, keep) -> list:
         """The arms worth searching in an auction: of the bids (``bid`` actions with a
         (number, denomination) argument), the lowest of each denomination and those of
-        the number of the heuristic's bid (``keep``); every other action. Rollouts let
-        the other seats pass, so a higher bid of one denomination plays out alike and
-        differs by the scoring alone; 56's 150 bids become about 13."""
+        the number of the heuristic's bid (``keep``); every other action. A higher bid
+        of one denomination plays out alike unless a rollout's call depends on the
+        number, and differs by the scoring; 56's 150 bids become about 13."""
         acts = self.v.actions
         low = {}
         for j in arms:
@@ -710,9 +791,8 @@ class SearchBot:
         fresh worlds; at its end the worse half (by mean value so far) is dropped, but
         never the heuristic's action (the prior), searched first in each world. The
         action of best mean is played if its paired lead over the prior's exceeds
-        ``prior_z`` standard errors, else the prior's. Worlds are drawn by `resample`,
-        accepted by `_trump_likelihood` while another seat's trump choice is hidden. The
-        time budget is turned into rollouts from the rate measured so far."""
+        ``prior_z`` standard errors, else the prior's. Worlds are drawn by `_world`
+        (`resample`, accepted by the calls' `_likelihood`). The time budget is turned into rollouts from the rate measured so far."""
         v = self.v
         k = len(ids)
         total = [0.0] * k
@@ -740,17 +820,20 @@ class SearchBot:
         searched = len(arms)
         dsum, dsq, dn = [0.0] * k, [0.0] * k, [0] * k   # paired differences with ``keep``
         rounds = max(1, math.ceil(math.log2(len(arms))))
-        hidden = self._hidden_trump(root, seat) if self.trump_eps < 1 else None
+        steps = self._modelled_steps(root, seat) if self.call_eps < 1 else []
         start = clock()
+        infer_s = 0.0
+        # the time one world's draws may take: enough for INFER_WORLDS judged worlds
+        per_world = INFER_SHARE * budget_ms / 1000 / INFER_WORLDS if budget_ms is not None else float("inf")
         in_round = 0
         done = False
         while not done and len(arms) > 1:
             try:
-                world = root.resample(seat, rng)
-                for _ in range(TRUMP_TRIES):   # rejection: accept with the world's likelihood
-                    if hidden is None or rng.random() < self._trump_likelihood(world, hidden):
-                        break
-                    world = root.resample(seat, rng)
+                w0 = clock()
+                # judge the calls while that has cost at most INFER_SHARE of the time so far
+                judged = steps if budget_ms is None or infer_s <= INFER_SHARE * (w0 - start) else ()
+                world = self._world(root, seat, judged, rng, min(end, w0 + per_world))
+                infer_s += clock() - w0
             except TaashError:
                 break
             worlds += 1
@@ -812,6 +895,21 @@ class SearchBot:
         return v.actions[ids[best]]
 
 
+def _fresh(st: State) -> State:
+    """A State at the start of ``st``'s deal, with the same cards, dealer, scores and
+    variables (its history not played)."""
+    return type(st)(st.v, dealer=st.dealer, hands=st.dealt, widow=st.widow or None, scores=st.start_scores,
+                    deal_number=st.deal_number, variables=list(st.start_vars))
+
+
+def _model_key(a, suit_of):
+    """What a model's call must match: a trump laid face down by its suit (the model
+    picks a suit; which card of it is chance), any other action by `_arm_key`."""
+    if a.kind == "trump-card":
+        return ("trump", None if a.code is None else suit_of[a.code])
+    return _arm_key(a)
+
+
 def _arm_key(a):
     """Actions of one key act alike (``bid 28 S`` and ``bid S 28``): kind and code."""
     return (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
@@ -841,6 +939,6 @@ def _arena_limit_ms(game):
 def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, playouts: int | None = None,
                **settings) -> SearchBot:
     """Registry factory of ``search``: `SearchBot` with these settings (``settings``:
-    ``prior_z``, ``trump_eps``, ``greedy``, ``declare``; module docstring). `taash bot
+    ``prior_z``, ``call_eps``, ``greedy``, ``declare``, ``model_calls``; module docstring). `taash bot
     search` passes its flags here (``functools.partial``)."""
     return SearchBot(variant, seed, budget_ms, playouts, **settings)

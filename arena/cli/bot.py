@@ -17,7 +17,7 @@ from ..errors import UnknownBotError, UsageError
 from .args import client_of, conv, server_arg
 
 # the search bot's settings that `taash bot` takes as flags (arena/bots/search.py)
-SEARCH_SETTINGS = ("budget_ms", "playouts", "prior_z", "trump_eps", "greedy", "declare")
+SEARCH_SETTINGS = ("budget_ms", "playouts", "prior_z", "call_eps", "greedy", "declare")
 
 
 def _number(low: float, high: float | None = None):
@@ -143,9 +143,10 @@ def add_commands(sub) -> None:
     b.add_argument("--prior-z", type=_number(0), metavar="Z",
                    help="a search bot's lead, in standard errors, needed to leave the heuristic's action "
                         "(default 2; 0: no prior)")
-    b.add_argument("--trump-eps", type=_number(0, 1), metavar="P",
-                   help="a search bot's acceptance of a world whose hidden trump its rollouts would not "
-                        "have chosen (default 0.2; 1: no inference)")
+    b.add_argument("--call-eps", type=_number(0, 1), metavar="P",
+                   help="a search bot's weight of a world for each call of another seat (a bid, a pass, "
+                        "a trump) that its model, the heuristic, would not have made there "
+                        "(default 0.2; 1: uniform worlds)")
     b.add_argument("--greedy", type=_number(0, 1), metavar="P",
                    help="a search bot's chance of a greedy card in its rollouts (default 0.8)")
     b.add_argument("--declare", action="store_true",

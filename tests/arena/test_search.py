@@ -141,11 +141,12 @@ def test_too_few_rollouts_to_tell_actions_apart_play_the_heuristic_action(name):
 
 def test_leaves_the_heuristic_action_only_for_a_significant_lead():
     """With 400 rollouts the bot may play another action than the heuristic's, and then
-    only when its mean lead over it in the same worlds exceeds PRIOR_Z standard errors."""
+    only when its mean lead over it in the same worlds exceeds PRIOR_Z standard errors
+    (uniform worlds, ``call_eps`` 1: the rule of the prior alone)."""
     from taash.arena.bots.search import PRIOR_Z
     moved = 0
     for v, st in random_states("29", 12, seed=8):
-        bot = SearchBot(v, seed=4, budget_ms=None, playouts=400)
+        bot = SearchBot(v, seed=4, budget_ms=None, playouts=400, call_eps=1)
         a = bot.decide_state(st, st.to_act)
         if bot.stats["prior"] is not None and str(a) != bot.stats["prior"]:
             mean, se = bot.stats["lead"]
@@ -170,10 +171,13 @@ def test_auction_searches_the_lowest_bid_of_each_denomination():
 
 def test_a_hidden_trump_is_inferred_from_the_declarers_hand():
     """28 (docs/rules.md §28.5): the eldest bids 14, the others pass and it lays a trump card
-    face down from its first four cards JH 9H AH 7S. To a defender the choice is hidden;
-    a world in which the card is a heart (the longest suit, the rollout's choice) keeps
-    weight 1, one in which it is 7S weighs TRUMP_EPS."""
-    from taash.arena.bots.search import TRUMP_EPS
+    face down from its first four cards JH 9H AH 7S. To a defender the calls judged are
+    the eldest's bid, the two other passes and the face-down card (history 0, 2, 3, 4; its
+    own pass, 1, is not judged); to the eldest only the three passes. The model (the
+    heuristic) names hearts, the longest suit, from those cards: a world in which the card
+    laid is a heart and one in which it is 7S differ by one factor of CALL_EPS (the
+    auction is the same in both)."""
+    from taash.arena.bots.search import CALL_EPS
     v = load_variant("28")
     deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
     eldest = State(v, dealer=0, hands=[deck[i::4] for i in range(4)]).to_act
@@ -182,14 +186,38 @@ def test_a_hidden_trump_is_inferred_from_the_declarers_hand():
     hands = [rest[8 * i:8 * i + 8] for i in range(3)]
     hands.insert(eldest, first + rest[24:28])
     bot = SearchBot(v, seed=0, budget_ms=None, playouts=10)
-    for card, want in (("9H", 1.0), ("7S", TRUMP_EPS)):
+    like = {}
+    defender = (eldest + 1) % 4
+    for card in ("9H", "7S"):
         st = State(v, dealer=0, hands=hands)
         for a in ["bid 14", "pass", "pass", "pass", "trump-card " + card]:
             st.apply(a)
-        defender = (eldest + 1) % 4
-        assert bot._hidden_trump(st, defender) == 4
-        assert bot._hidden_trump(st, eldest) is None       # it knows its own card
-        assert bot._trump_likelihood(st, 4) == want
+        assert bot._modelled_steps(st, defender) == [0, 2, 3, 4]
+        assert bot._modelled_steps(st, eldest) == [1, 2, 3]
+        like[card] = bot._likelihood(st, [0, 2, 3, 4])
+    assert like["9H"] > 0
+    assert like["7S"] == pytest.approx(like["9H"] * CALL_EPS)
+
+
+def test_a_bid_is_inferred_from_the_bidders_hand():
+    """29 (docs/rules.md §29.4): the eldest opens at 15, the minimum. A hand of the four
+    top spades JS 9S AS TS is worth well over 15 to the model (the heuristic), which
+    opens too; with 7H 8D 7C 8C it would pass: the world weighs CALL_EPS times less."""
+    from taash.arena.bots.search import CALL_EPS
+    v = load_variant("29")
+    deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
+    eldest = State(v, dealer=0, hands=[deck[i::4] for i in range(4)]).to_act
+    bot = SearchBot(v, seed=0, budget_ms=None, playouts=10)
+    like = {}
+    for name, first in (("strong", ["JS", "9S", "AS", "TS"]), ("weak", ["7H", "8D", "7C", "8C"])):
+        rest = [c for c in deck if c not in first]
+        hands = [rest[8 * i:8 * i + 8] for i in range(3)]
+        hands.insert(eldest, first + rest[24:28])
+        st = State(v, dealer=0, hands=hands)
+        st.apply("bid 15")
+        assert bot._modelled_steps(st, (eldest + 1) % 4) == [0]
+        like[name] = bot._likelihood(st, [0])
+    assert like == {"strong": 1.0, "weak": CALL_EPS}
 
 
 def test_rollouts_ask_for_the_exposure_to_take_a_trick_with_points():
@@ -268,12 +296,12 @@ def test_settings_are_arguments():
     `prior_z` 0 searches with no prior."""
     from taash.arena.bots.search import SearchBot, search_bot
     v = load_variant("28")
-    bot = search_bot(v, 3, budget_ms=None, playouts=8, prior_z=0, trump_eps=1, greedy=0.5, declare=True)
-    assert (bot.budget_ms, bot.playouts, bot.prior_z, bot.trump_eps) == (None, 8, 0, 1)
+    bot = search_bot(v, 3, budget_ms=None, playouts=8, prior_z=0, call_eps=1, greedy=0.5, declare=True)
+    assert (bot.budget_ms, bot.playouts, bot.prior_z, bot.call_eps) == (None, 8, 0, 1)
     assert bot.rollout.greedy == 0.5
     assert [str(v.actions[i]) for i in bot.rollout.helpful] == ["declare pair"]   # 28's pair (docs/rules.md §28.10)
     assert search_bot(v).rollout.helpful == frozenset()
-    for bad in ({"prior_z": -1}, {"trump_eps": 1.5}, {"greedy": -0.1}):
+    for bad in ({"prior_z": -1}, {"call_eps": 1.5}, {"greedy": -0.1}):
         with pytest.raises(ValueError):
             SearchBot(v, 0, **bad)
     st = next(st for _, st in random_states("28", 50, 1) if len(st.legal_ids()) > 1)
@@ -290,6 +318,37 @@ def test_taash_bot_takes_the_search_settings_for_the_search_bot_only():
                         "--token", "t"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert r.stderr.strip() == "taash: error: --playouts: settings of the search bot, not of 'heuristic'"
-    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "bot", "search", "--trump-eps", "2",
+    r = subprocess.run([sys.executable, "-m", "taash.arena.cli", "bot", "search", "--call-eps", "2",
                         "--token", "t"], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2 and "argument --trump-eps: must be from 0 to 1, not 2" in r.stderr
+    assert r.returncode == 2 and "argument --call-eps: must be from 0 to 1, not 2" in r.stderr
+
+
+def _first_lead_29(eldest_cards):
+    """29 (docs/rules.md §29.4-29.6), dealer 0: the eldest (seat 1) holds ``eldest_cards``
+    (its first four, then its second four), bids 15, the others pass, it names hearts;
+    the State at its first lead, the other 24 cards dealt in deck order."""
+    v = load_variant("29")
+    deck = [r + s for s in "SHDC" for r in ["J", "9", "A", "T", "K", "Q", "8", "7"]]
+    rest = [c for c in deck if c not in eldest_cards]
+    hands = [rest[0:8], list(eldest_cards), rest[8:16], rest[16:24]]
+    st = State(v, dealer=0, hands=hands)
+    for a in ["bid 15", "pass", "pass", "pass", "trump H"]:
+        st.apply(a)
+    assert st.phase == "play" and st.to_act == 1
+    return v, st
+
+
+def test_a_rollout_leader_cashes_a_card_no_other_hand_beats():
+    """The rollout's leader plays, of its cards that no card of another hand outranks in
+    their suit (hearts, the trump, left aside), the one of most points: holding JS and
+    9S, both unbeatable (the jack is the top spade, and the seat holds it), it leads JS (3
+    points, §29.2). Holding 9S and AS with JS in another hand, both are beaten, and so are
+    its 7s and 8s of diamonds and clubs: no such card (-1), the lead is left to chance."""
+    from taash.arena.bots.search import Rollout
+    v, st = _first_lead_29(["JS", "9S", "7H", "8H", "7D", "8D", "7C", "8C"])
+    roll = Rollout(v)
+    cards = [i for i in st.legal_ids() if i < v.deck.size]
+    assert v.deck.text[roll._boss(st, cards)] == "JS"
+    v, st = _first_lead_29(["AS", "9S", "7H", "8H", "7D", "8D", "7C", "8C"])
+    cards = [i for i in st.legal_ids() if i < v.deck.size]
+    assert roll._boss(st, cards) == -1
