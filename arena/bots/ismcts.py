@@ -58,11 +58,14 @@ Settings (`ISMCTSBot` and `ismcts_bot` keyword arguments; `taash bot ismcts` fla
 - ``greedy`` (default 0.8; ``--greedy``): the chance that a rollout card is chosen
   greedily rather than at random.
 
-What it reads: in process (``decide_state(state, seat)``) only the seat's observation,
-its legal actions and worlds from ``resample``; over the arena (``decide(observation,
-legal)``) a State rebuilt from the observation alone (`search.rebuild`: the seat's own
-cards, the public history, what was shown to it), from which the worlds are drawn, so
-the other seats' true cards are never read.
+What it reads: the seat's observation only. Both agent forms (``decide_state(state,
+seat)`` in process, ``decide(observation, legal)`` over the arena) draw the worlds from a
+State rebuilt from the observation alone (`search.rebuild`: the seat's own cards, the
+public history, what was shown to it; well under a millisecond), so the other seats'
+true cards are never read and a decision with a playout budget is the same whatever
+they are. In process, if no State can be rebuilt, the worlds are drawn from the real
+state by ``resample`` (uniform, but laid in an order that follows the real cards); over
+the arena the bot then plays the engine's default action.
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two iterations); ``playouts`` bounds the iterations instead (or as well),
@@ -152,8 +155,24 @@ class ISMCTSBot:
         if len(ids) == 1:
             self.stats = {"iterations": 0, "worlds": 0, "ms": 0.0}
             return self.v.actions[ids[0]]
-        rng = self._rng(state.observation(seat))
-        return self._search(state, seat, list(ids), rng, t0, self.budget_ms)
+        obs = state.observation(seat)
+        rng = self._rng(obs)
+        root = self._rebuild(obs, rng, ids)
+        a = self._search(state if root is None else root, seat, list(ids), rng, t0, self.budget_ms)
+        self.stats["rebuilt"] = root is not None
+        return a
+
+    def _rebuild(self, obs: dict, rng: random.Random, ids) -> State | None:
+        """A State made from ``obs`` alone (`search.rebuild`) with the legal actions
+        ``ids``, or None if none is found. In process the worlds are drawn from it, not
+        from the real state: ``resample`` lays the unseen cards in the order they lie, so
+        worlds drawn from the real state with one generator would follow the hidden
+        cards; from the rebuilt State a decision is a function of (seed, observation)."""
+        try:
+            root = rebuild(self.v, obs, rng)
+        except (RebuildError, TaashError, ValueError):
+            return None
+        return root if sorted(root.legal_ids()) == sorted(ids) else None
 
     def decide(self, observation: dict, legal_actions: list, game=None):
         """The action (text) for the observation's seat, from the observation alone
@@ -172,15 +191,15 @@ class ISMCTSBot:
         try:
             root = rebuild(self.v, observation, rng)
         except (RebuildError, TaashError, ValueError):
+            root = None
+        acts = self.v.actions
+        if root is None or sorted(acts[i] for i in root.legal_ids()) != sorted(legal_actions):
             self.stats = {"iterations": 0, "worlds": 0, "ms": (time.perf_counter() - t0) * 1000, "rebuilt": False}
             return _default_text(self.v, legal_actions)
         rebuild_ms = (time.perf_counter() - t0) * 1000
-        ids = root.legal_ids()
-        acts = self.v.actions
-        if sorted(acts[i] for i in ids) != sorted(legal_actions):
-            return _default_text(self.v, legal_actions)
-        a = self._search(root, seat, list(ids), rng, t0, budget)
+        a = self._search(root, seat, list(root.legal_ids()), rng, t0, budget)
         self.stats["rebuild_ms"] = rebuild_ms
+        self.stats["rebuilt"] = True
         return str(a)
 
     def _search(self, root: State, seat: int, ids: list, rng: random.Random, t0: float, budget_ms):
