@@ -29,7 +29,11 @@ decision, so the nodes stand for the observer's information sets. Each iteration
    its side's card points), so each seat's choices in the tree maximise its own value.
 
 Actions that act alike (the same kind and engine argument: ``bid 28 S`` and ``bid S 28``,
-`search._arm_key`) are one child. The action played is the root child with the most
+`search._arm_key`) are one child. Of the bids with a (number, denomination) argument
+(56) only the lowest of each denomination is a child (`children_of`), as `search` cuts
+them: its rollouts let the other seats pass, so higher bids of one denomination play
+out alike, and a small budget could not try 150 bids; the bot then never makes a jump
+bid. The action played is the root child with the most
 visits (ties: the first in the engine's order of legal actions, docs/rules.md §0.10).
 
 Reward scale: a deal's value is in the variant's own unit (a game point or two in 29,
@@ -44,8 +48,7 @@ rewards in [0, 1].
 Compared with `search` (PIMC, a flat search at the root): the tree shares statistics
 across worlds below the root (the other seats' replies and the bot's own later cards),
 at the price of fewer iterations per action at the root; it has no heuristic prior and
-no inference of a hidden trump beyond what ``resample`` knows, and in a wide auction
-(56's 150 bids) a small budget tries only some bids once. bench/search.py prints how
+no inference of a hidden trump beyond what ``resample`` knows. bench/search.py prints how
 the two compare per budget.
 
 Settings (`ISMCTSBot` and `ismcts_bot` keyword arguments; `taash bot ismcts` flags):
@@ -230,11 +233,7 @@ class ISMCTSBot:
             node = tree
             path = []
             while not st.is_terminal:
-                legal = {}
-                for i in st.legal_ids():
-                    key = _arm_key(acts[i])
-                    if key not in legal:
-                        legal[key] = i
+                legal = children_of(st.legal_ids(), acts)
                 children = node.children
                 untried = [k for k in legal if k not in children]
                 actor = st.to_act
@@ -283,6 +282,32 @@ class ISMCTSBot:
         self.stats = {"iterations": iterations, "worlds": iterations, "ms": (clock() - t0) * 1000,
                       "visits": visits, "spread": spread}
         return acts[best_id]
+
+
+def children_of(ids, acts) -> dict:
+    """The actions a tree node branches on, {`_arm_key`: action id}, from the legal
+    action ids ``ids`` (``acts``: the variant's actions): one per key (the first in the
+    engine's order), and of the bids with a (number, denomination) argument only the
+    lowest of each denomination, as `SearchBot._few_bids` cuts them: the rollouts let
+    the other seats pass, so a higher bid of one denomination plays out alike, and a
+    budget of a hundred iterations cannot try 56's 150 bids."""
+    out = {}
+    low = {}
+    for i in ids:
+        a = acts[i]
+        if a.kind == "bid" and isinstance(a.arg, tuple):
+            j = low.get(a.arg[1])
+            if j is None or a.arg[0] < acts[j].arg[0]:
+                low[a.arg[1]] = i
+            continue
+        key = _arm_key(a)
+        if key not in out:
+            out[key] = i
+    for i in low.values():
+        key = _arm_key(acts[i])
+        if key not in out:
+            out[key] = i
+    return out
 
 
 def ismcts_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, playouts: int | None = None,

@@ -190,3 +190,19 @@ def test_registered_with_its_flags():
     assert r.stderr.strip() == "taash: error: --exploration: settings of the ismcts bot, not of 'heuristic'"
     r = taash("bot", "ismcts", "--exploration", "-1", "--token", "t")
     assert r.returncode == 2 and "argument --exploration: must be at least 0, not -1" in r.stderr
+
+
+def test_the_tree_branches_on_the_lowest_bid_of_each_denomination():
+    """56 (docs/rules.md §56.4): the eldest must open with a bid, 28 to 56, in one of six
+    denominations (S H D C, NT, NOES); of its 174 bids (290 texts: a suit may also come first, §56.5) the
+    tree branches on the six bids of 28 only. After his bid of 30 H the next seat, of
+    the other side, may pass, double, or bid 31 and up: pass, double and the six bids
+    of 31."""
+    from taash.arena.bots.ismcts import children_of
+    v = load_variant("56")
+    st = Match(v, 1).new_deal()
+    kids = sorted(str(v.actions[i]) for i in children_of(st.legal_ids(), v.actions).values())
+    assert kids == sorted(f"bid 28 {d}" for d in ("S", "H", "D", "C", "NT", "NOES"))
+    st.apply("bid 30 H")
+    kids = sorted(str(v.actions[i]) for i in children_of(st.legal_ids(), v.actions).values())
+    assert kids == sorted(["pass", "double"] + [f"bid 31 {d}" for d in ("S", "H", "D", "C", "NT", "NOES")])
