@@ -163,8 +163,8 @@ def main(argv=None) -> int:
         r = report[name] = {"speed": speed(v, budgets, args.points)}
         if not args.json:
             for ms, s in r["speed"].items():
-                print(f"{name:9} {ms:4d} ms: search {s['decisions_per_s']:6.1f} decisions/s, {s['playouts']:7.1f} playouts "
-                      f"and {s['worlds']:6.1f} worlds per decision ({s['playouts_per_s']} playouts/s), "
+                print(f"{name:9} {ms:4d} ms: search {s['decisions_per_s']:6.1f} decisions/s, "
+                      f"{s['playouts']:7.1f} playouts and {s['worlds']:6.1f} worlds per decision ({s['playouts_per_s']} playouts/s), "
                       f"longest {s['max_ms']} ms; ismcts {s['ismcts_iterations']:7.1f} iterations per decision "
                       f"({s['ismcts_iterations_per_s']}/s)", flush=True)
         if not args.no_strength:
