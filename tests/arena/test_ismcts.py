@@ -206,3 +206,22 @@ def test_the_tree_branches_on_the_lowest_bid_of_each_denomination():
     st.apply("bid 30 H")
     kids = sorted(str(v.actions[i]) for i in children_of(st.legal_ids(), v.actions).values())
     assert kids == sorted(["pass", "double"] + [f"bid 31 {d}" for d in ("S", "H", "D", "C", "NT", "NOES")])
+
+
+def test_one_match_over_the_arena(tmp_path):
+    """`taash bot ismcts --exploration 1` as a process plays two deals of 29 through the
+    arena against `taash bot search`, with no fault and no verdict."""
+    from tests.helpers.arena_util import Server, record
+    s = Server(tmp_path / "data")
+    try:
+        s.bot("ismcts", "i1", s.token("i1"), "--budget-ms", "20", "--exploration", "1")
+        s.bot("search", "s1", s.token("s1"), "--budget-ms", "20")
+        s.wait_connected(["i1", "s1"])
+        [g] = s.run_matches("29", ["i1", "s1", "i1", "s1"], matches=1, seed=3, max_deals=2, move_ms=400)
+        assert not g.error and g.deals == 2
+        assert g.faults == 0
+        rec = record(g.record)
+        assert rec["arena"]["verdicts"] == []
+        assert len(rec["deals"]) == 2
+    finally:
+        s.stop()
