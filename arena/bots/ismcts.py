@@ -97,15 +97,15 @@ SPREAD_FLOOR = 1e-3    # the least spread the exploration term is scaled by
 
 
 class _Node:
-    """A node of the observer's tree: reached by ``action`` (an action id of the world it
-    was first expanded in; its ``_arm_key`` is what identifies it), chosen by ``actor``.
-    ``visits``, ``total`` (sum of values for ``actor``) and ``avail`` (times it was legal
-    when its parent was selected from); ``children`` by arm key."""
+    """A node of the observer's tree: reached by the actions of arm key ``key``
+    (`search._arm_key`), chosen by seat ``actor``. ``visits``, ``total`` (sum of the
+    values for ``actor``) and ``avail`` (times it was legal when its parent was
+    selected from); ``children`` by arm key."""
 
-    __slots__ = ("action", "actor", "visits", "total", "avail", "children")
+    __slots__ = ("key", "actor", "visits", "total", "avail", "children")
 
-    def __init__(self, action=None, actor=None):
-        self.action = action
+    def __init__(self, key=None, actor=None):
+        self.key = key
         self.actor = actor
         self.visits = 0
         self.total = 0.0
@@ -123,7 +123,8 @@ class ISMCTSBot:
     greedy card (0 to 1). Raises ValueError for a setting out of range. Both agent forms:
     ``decide_state`` (in process) and ``decide`` (an observation: the arena, the ladder).
     ``stats``: figures of the last decision (iterations, worlds, ms, rebuild_ms over the
-    arena; visits: per root action; spread: the exploration scale at the end)."""
+    arena; visits: per root action; spread: the exploration scale at the end; rebuilt:
+    whether the worlds came from a State rebuilt from the observation)."""
 
     name = "ismcts"
     takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)
@@ -239,7 +240,7 @@ class ISMCTSBot:
                 actor = st.to_act
                 if untried:                 # expansion: one new child, then the rollout
                     key = untried[int(rng.random() * len(untried))]
-                    child = children[key] = _Node(legal[key], actor)
+                    child = children[key] = _Node(key, actor)
                     st.apply_id(legal[key])
                     path.append(child)
                     break
@@ -250,7 +251,7 @@ class ISMCTSBot:
                     u = ch.total / ch.visits + scale * math.sqrt(math.log(ch.avail) / ch.visits)
                     if u > best_u:
                         best, best_u = ch, u
-                st.apply_id(legal[_arm_key(acts[best.action])])
+                st.apply_id(legal[best.key])
                 path.append(best)
                 node = best
             if not st.is_terminal:
