@@ -802,25 +802,6 @@ class SearchBot:
         return v.actions[ids[best]]
 
 
-def deal_value(st: State, seat: int, tie: float = 0.0) -> float:
-    """A finished deal's worth to ``seat`` (the value both search bots back up):
-    ``st.score_change()[seat]`` (the variant's own unit: game points, points) less the
-    mean change of the seats of other sides, plus ``tie`` times its side's card points
-    less the other sides' (``tie`` = ``TIE_WEIGHT / variant.total`` keeps that term under
-    ``TIE_WEIGHT``). A variant where every seat is one side gives the seat's change."""
-    sc = st.score_change()
-    side = st.side
-    mine = side[seat]
-    n = len(sc)
-    others = [s for s in range(n) if side[s] != mine]
-    if not others:
-        return float(sc[seat])
-    pts = st.seat_points
-    my_pts = sum(pts[s] for s in range(n) if side[s] == mine)
-    their = sum(pts[s] for s in others)
-    return sc[seat] - sum(sc[s] for s in others) / len(others) + tie * (my_pts - their)
-
-
 def _arm_key(a):
     """Actions of one key act alike (``bid 28 S`` and ``bid S 28``): kind and code."""
     return (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
@@ -853,3 +834,22 @@ def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, pla
     ``prior_z``, ``trump_eps``, ``greedy``, ``declare``; module docstring). `taash bot
     search` passes its flags here (``functools.partial``)."""
     return SearchBot(variant, seed, budget_ms, playouts, **settings)
+
+
+def deal_value(st: State, seat: int, tie: float = 0.0) -> float:
+    """A finished deal's worth to ``seat`` (the value both search bots back up):
+    ``st.score_change()[seat]`` (the variant's own unit: game points, points) less the
+    mean change of the seats of other sides, plus ``tie`` times its side's card points
+    less the other sides' (``tie`` = ``TIE_WEIGHT / variant.total`` keeps that term under
+    ``TIE_WEIGHT``). A variant where every seat is one side gives the seat's change."""
+    sc = st.score_change()
+    side = st.side
+    mine = side[seat]
+    n = len(sc)
+    others = [s for s in range(n) if side[s] != mine]
+    if not others:
+        return float(sc[seat])
+    pts = st.seat_points
+    my_pts = sum(pts[s] for s in range(n) if side[s] == mine)
+    their = sum(pts[s] for s in others)
+    return sc[seat] - sum(sc[s] for s in others) / len(others) + tie * (my_pts - their)

@@ -18,8 +18,6 @@ from .args import client_of, conv, server_arg
 
 # the search bot's settings that `taash bot` takes as flags (arena/bots/search.py)
 SEARCH_SETTINGS = ("budget_ms", "playouts", "prior_z", "trump_eps", "greedy", "declare")
-# the ismcts bot's settings that `taash bot` takes as flags (arena/bots/ismcts.py)
-ISMCTS_SETTINGS = ("budget_ms", "playouts", "exploration", "greedy")
 
 
 def _number(low: float, high: float | None = None):
@@ -34,6 +32,10 @@ def _number(low: float, high: float | None = None):
                                              else f"must be at least {low:g}, not {text}")
         return v
     return conv_
+
+
+# the ismcts bot's settings that `taash bot` takes as flags (arena/bots/ismcts.py)
+ISMCTS_SETTINGS = ("budget_ms", "playouts", "exploration", "greedy")
 
 
 def _with_settings(entry: BotEntry, args) -> BotEntry:
