@@ -11,6 +11,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 from taash.arena.bots import registry
 from taash.arena.bots.ismcts import ISMCTSBot, ismcts_bot
@@ -225,3 +227,18 @@ def test_one_match_over_the_arena(tmp_path):
         assert len(rec["deals"]) == 2
     finally:
         s.stop()
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st_.sampled_from(["29", "56", "304-solo", "court-piece"]), seed=st_.integers(0, 10_000),
+       playouts=st_.integers(1, 40), exploration=st_.floats(0, 3))
+def test_every_iteration_visits_one_root_action(name, seed, playouts, exploration):
+    """Property: at a random state, with any seed, playout budget and exploration
+    constant, the answer is legal, and the root actions' visits add up to the iterations
+    (each iteration goes down through exactly one of them), which are the budget."""
+    [(v, state)] = random_states(name, 1, seed)
+    bot = ISMCTSBot(v, seed=seed, budget_ms=None, playouts=playouts, exploration=exploration)
+    a = bot.decide_state(state, state.to_act)
+    assert a in state.legal_actions()
+    assert bot.stats["iterations"] == playouts
+    assert sum(bot.stats["visits"].values()) == playouts
