@@ -1,20 +1,26 @@
-"""Benchmark of the search bot (arena/bots/search.py): speed and strength per time budget.
+"""Benchmark of the search bots (arena/bots/search.py, arena/bots/ismcts.py): speed and
+the strength curve per time budget.
 
-    python bench/search.py [--variants 56,28,29,304,304-solo] [--budgets 10,50,200]
-                           [--points 12] [--deals 8] [--no-strength] [--json]
+    python bench/search.py [--variants 56,28,29,304,304-solo] [--budgets 10,50,200,800]
+                           [--opponents heuristic,ismcts] [--points 12] [--deals 8]
+                           [--no-strength] [--json]
 
 Speed: at ``--points`` decision points per variant (states reached by heuristic play,
 every phase: bids, trump, exchanges, calls, plays; forced decisions left out), one
-decision of the in-process bot (``decide_state``) per point and budget: decisions per
-second, playouts (rollouts) and worlds (resampled deals) per decision, and the longest
-decision (the budget is a bound: a decision stops between two rollouts).
+decision of each in-process search bot (``decide_state``) per point and budget: for
+``search`` decisions per second, playouts (rollouts) and worlds (resampled deals) per
+decision, playouts per second and the longest decision (the budget is a bound: a
+decision stops between two rollouts); for ``ismcts`` its iterations (one world, one
+path down its tree and one rollout each) per decision and per second.
 
-Strength: duplicate deals against the heuristic bot at each budget: each deal is played
-twice with the same cards, the search bot holding one side and then the other
+Strength (the curve): at each budget, duplicate deals of the search bot against each
+opponent of ``--opponents`` (``heuristic``; ``ismcts`` at the same budget): each deal is
+played twice with the same cards, the search bot holding one side and then the other
 (seat 0 and then seat 1 where each seat is its own side), and the result is the search
-side's score change less the heuristic side's, summed over the pair; the mean per pair
+side's score change less the opponent side's, summed over the pair; the mean per pair
 with a 95% normal interval. Decisions go through ``decide`` (the observation: the arena
-path, as the ladder plays it). On 2 shared cores keep ``--deals`` modest.
+path, as the ladder plays it). On 2 shared cores keep ``--deals`` modest: a pair at
+800 ms takes minutes.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from taash.arena.bots.heuristic import heuristic_bot  # noqa: E402
+from taash.arena.bots.ismcts import ISMCTSBot  # noqa: E402
 from taash.arena.bots.search import SearchBot  # noqa: E402
 from taash.interpreter import Match, State, load_variant  # noqa: E402
 
@@ -54,7 +61,8 @@ def decision_points(v, count, seed=1):
 
 
 def speed(v, budgets, points):
-    """{budget: {decisions_per_s, playouts, worlds, max_ms}} over ``points`` states."""
+    """{budget: {decisions_per_s, playouts, worlds, playouts_per_s, max_ms,
+    ismcts_iterations, ismcts_iterations_per_s}} over ``points`` states."""
     sts = decision_points(v, points)
     out = {}
     for ms in budgets:
@@ -66,9 +74,18 @@ def speed(v, budgets, points):
             walls.append(time.perf_counter() - t0)
             po.append(bot.stats["playouts"])
             wo.append(bot.stats["worlds"])
+        tree = ISMCTSBot(v, seed=0, budget_ms=ms)
+        iwalls, it = [], []
+        for st in sts:
+            t0 = time.perf_counter()
+            tree.decide_state(st, st.to_act)
+            iwalls.append(time.perf_counter() - t0)
+            it.append(tree.stats["iterations"])
         out[ms] = {"decisions_per_s": round(len(walls) / sum(walls), 1),
                    "playouts": round(statistics.mean(po), 1), "worlds": round(statistics.mean(wo), 1),
-                   "max_ms": round(max(walls) * 1000, 1)}
+                   "playouts_per_s": round(sum(po) / sum(walls)), "max_ms": round(max(walls) * 1000, 1),
+                   "ismcts_iterations": round(statistics.mean(it), 1),
+                   "ismcts_iterations_per_s": round(sum(it) / sum(iwalls))}
     return out
 
 
@@ -79,9 +96,21 @@ def search_side(v, seat, first):
     return seat == first
 
 
-def strength(v, budget, deals, seed=100):
-    """Duplicate pairs against heuristic at ``budget`` ms: (mean per pair, half-width of
-    the 95% interval, pairs, wall seconds)."""
+OPPONENTS = ("heuristic", "ismcts")
+
+
+def opponent_bot(v, name, budget, seed):
+    """The opponent ``name`` (one of OPPONENTS) for ``v``: ismcts at ``budget`` ms."""
+    if name == "heuristic":
+        return heuristic_bot(v)
+    if name == "ismcts":
+        return ISMCTSBot(v, seed=seed, budget_ms=budget)
+    raise ValueError(f"unknown opponent {name!r}: one of {', '.join(OPPONENTS)}")
+
+
+def strength(v, budget, deals, seed=100, opponent="heuristic"):
+    """Duplicate pairs of the search bot against ``opponent`` (OPPONENTS) at ``budget``
+    ms: (mean per pair, half-width of the 95% interval, pairs, wall seconds)."""
     t0 = time.perf_counter()
     nets = []
     for d in range(deals):
@@ -92,11 +121,11 @@ def strength(v, budget, deals, seed=100):
         net = 0
         for first in (0, 1):
             st = State(v, dealer=base.dealer, hands=hands, widow=widow, scores=base.scores)
-            s_bot, h_bot = SearchBot(v, seed=d, budget_ms=budget), heuristic_bot(v)
+            s_bot, o_bot = SearchBot(v, seed=d, budget_ms=budget), opponent_bot(v, opponent, budget, d)
             while not st.is_terminal:
                 s = st.to_act
                 obs, legal = st.observation(s), [str(a) for a in st.legal_actions()]
-                bot = s_bot if search_side(v, s, first) else h_bot
+                bot = s_bot if search_side(v, s, first) else o_bot
                 st.apply(bot.decide(obs, legal))
             sc = st.score_change()
             mine = [sc[s] for s in range(v.players) if search_side(v, s, first)]
@@ -111,29 +140,42 @@ def strength(v, budget, deals, seed=100):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", default="56,28,29,304,304-solo")
-    ap.add_argument("--budgets", default="10,50,200", help="ms per decision, comma-separated")
+    ap.add_argument("--budgets", default="10,50,200,800", help="ms per decision, comma-separated")
+    ap.add_argument("--opponents", default=",".join(OPPONENTS),
+                    help="the search bot's opponents in the strength curve, comma-separated "
+                         f"(of {', '.join(OPPONENTS)}; default both)")
     ap.add_argument("--points", type=int, default=12, help="decision points per variant for speed")
-    ap.add_argument("--deals", type=int, default=8, help="duplicate pairs per variant and budget")
+    ap.add_argument("--deals", type=int, default=8, help="duplicate pairs per variant, budget and opponent")
     ap.add_argument("--no-strength", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    budgets = [int(x) for x in args.budgets.split(",")]
+    try:
+        budgets = [int(x) for x in args.budgets.split(",")]
+    except ValueError:
+        ap.error(f"--budgets: whole numbers of ms, comma-separated, not {args.budgets!r}")
+    opponents = [x.strip() for x in args.opponents.split(",") if x.strip()]
+    for o in opponents:
+        if o not in OPPONENTS:
+            ap.error(f"--opponents: {o!r} is not one of {', '.join(OPPONENTS)}")
     report = {}
     for name in [x.strip() for x in args.variants.split(",") if x.strip()]:
         v = load_variant(name)
         r = report[name] = {"speed": speed(v, budgets, args.points)}
         if not args.json:
             for ms, s in r["speed"].items():
-                print(f"{name:9} {ms:4d} ms: {s['decisions_per_s']:6.1f} decisions/s, {s['playouts']:7.1f} playouts "
-                      f"and {s['worlds']:6.1f} worlds per decision, longest {s['max_ms']} ms", flush=True)
+                print(f"{name:9} {ms:4d} ms: search {s['decisions_per_s']:6.1f} decisions/s, "
+                      f"{s['playouts']:7.1f} playouts and {s['worlds']:6.1f} worlds per decision ({s['playouts_per_s']} playouts/s), "
+                      f"longest {s['max_ms']} ms; ismcts {s['ismcts_iterations']:7.1f} iterations per decision "
+                      f"({s['ismcts_iterations_per_s']}/s)", flush=True)
         if not args.no_strength:
-            r["strength"] = {}
+            r["strength"] = {o: {} for o in opponents}
             for ms in budgets:
-                mean, half, n, wall = strength(v, ms, args.deals)
-                r["strength"][ms] = {"net_per_pair": mean, "ci95": half, "pairs": n, "wall_s": wall}
-                if not args.json:
-                    print(f"{name:9} {ms:4d} ms: search - heuristic = {mean:+.2f} ± {half:.2f} per duplicate pair "
-                          f"({n} pairs, {wall} s)", flush=True)
+                for o in opponents:
+                    mean, half, n, wall = strength(v, ms, args.deals, opponent=o)
+                    r["strength"][o][ms] = {"net_per_pair": mean, "ci95": half, "pairs": n, "wall_s": wall}
+                    if not args.json:
+                        print(f"{name:9} {ms:4d} ms: search - {o} = {mean:+.2f} ± {half:.2f} per duplicate pair "
+                              f"({n} pairs, {wall} s)", flush=True)
     if args.json:
         print(json.dumps(report, indent=2))
     return 0

@@ -282,3 +282,6 @@ register("heuristic", "taash.arena.bots.heuristic:heuristic_bot",
 register("search", "taash.arena.bots.search:search_bot",
          "determinized search (PIMC): resampled deals played out to the variant's own score; "
          "50 ms a decision (taash bot search --budget-ms N, --playouts N)")
+register("ismcts", "taash.arena.bots.ismcts:ismcts_bot",
+         "information-set MCTS (SO-ISMCTS): one tree over resampled deals; "
+         "50 ms a decision (taash bot ismcts --budget-ms N, --playouts N, --exploration C)")

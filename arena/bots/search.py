@@ -623,17 +623,7 @@ class SearchBot:
         the seats of other sides (a match is won against them: a defender gains when the
         declarer fails even where only the declarer's side is scored), plus at most
         ``TIE_WEIGHT`` for its side's card points over the others'."""
-        sc = st.score_change()
-        side = st.side
-        mine = side[seat]
-        n = len(sc)
-        others = [s for s in range(n) if side[s] != mine]
-        if not others:
-            return float(sc[seat])
-        pts = st.seat_points
-        my_pts = sum(pts[s] for s in range(n) if side[s] == mine)
-        their = sum(pts[s] for s in others)
-        return sc[seat] - sum(sc[s] for s in others) / len(others) + self.tie * (my_pts - their)
+        return deal_value(st, seat, self.tie)
 
     def _prior(self, root: State, seat: int, ids: list, arms: list):
         """The arm (index into ``ids``) of the heuristic bot's action at ``root`` for
@@ -942,3 +932,22 @@ def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, pla
     ``prior_z``, ``call_eps``, ``greedy``, ``declare``, ``model_calls``; module docstring). `taash bot
     search` passes its flags here (``functools.partial``)."""
     return SearchBot(variant, seed, budget_ms, playouts, **settings)
+
+
+def deal_value(st: State, seat: int, tie: float = 0.0) -> float:
+    """A finished deal's worth to ``seat`` (the value both search bots back up):
+    ``st.score_change()[seat]`` (the variant's own unit: game points, points) less the
+    mean change of the seats of other sides, plus ``tie`` times its side's card points
+    less the other sides' (``tie`` = ``TIE_WEIGHT / variant.total`` keeps that term under
+    ``TIE_WEIGHT``). A variant where every seat is one side gives the seat's change."""
+    sc = st.score_change()
+    side = st.side
+    mine = side[seat]
+    n = len(sc)
+    others = [s for s in range(n) if side[s] != mine]
+    if not others:
+        return float(sc[seat])
+    pts = st.seat_points
+    my_pts = sum(pts[s] for s in range(n) if side[s] == mine)
+    their = sum(pts[s] for s in others)
+    return sc[seat] - sum(sc[s] for s in others) / len(others) + tie * (my_pts - their)

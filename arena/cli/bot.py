@@ -34,17 +34,32 @@ def _number(low: float, high: float | None = None):
     return conv_
 
 
+# the ismcts bot's settings that `taash bot` takes as flags (arena/bots/ismcts.py)
+ISMCTS_SETTINGS = ("budget_ms", "playouts", "exploration", "greedy")
+
+
 def _with_settings(entry: BotEntry, args) -> BotEntry:
-    """``entry`` with the search bot's settings given as flags (its factory called with
-    them). Raises UsageError for such a flag with another bot."""
-    given = {k: getattr(args, k) for k in SEARCH_SETTINGS if getattr(args, k) not in (None, False)}
+    """``entry`` with the settings of the search or ismcts bot given as flags (its
+    factory called with them). Raises UsageError for a flag the bot does not take."""
+    names = dict.fromkeys(SEARCH_SETTINGS + ISMCTS_SETTINGS)
+    given = {k: getattr(args, k) for k in names if getattr(args, k, None) not in (None, False)}
     if not given:
         return entry
+    from ..bots.ismcts import ismcts_bot
     from ..bots.search import search_bot
-    if entry.load() is not search_bot:
-        flags = ", ".join("--" + f.replace("_", "-") for f in SEARCH_SETTINGS if f in given)
-        raise UsageError(f"{flags}: settings of the search bot, not of {entry.name!r}")
-    return BotEntry(entry.name, functools.partial(search_bot, **given), entry.description, entry.arena)
+    factory = entry.load()
+    takes = {search_bot: SEARCH_SETTINGS, ismcts_bot: ISMCTS_SETTINGS}.get(factory)
+    if takes is None:
+        flags = ", ".join("--" + f.replace("_", "-") for f in names if f in given)
+        whose = "the ismcts bot" if all(f in ISMCTS_SETTINGS and f not in SEARCH_SETTINGS for f in given) else \
+            "the search bot"
+        raise UsageError(f"{flags}: settings of {whose}, not of {entry.name!r}")
+    wrong = [f for f in given if f not in takes]
+    if wrong:
+        flags = ", ".join("--" + f.replace("_", "-") for f in wrong)
+        other = "the ismcts bot" if factory is search_bot else "the search bot"
+        raise UsageError(f"{flags}: settings of {other}, not of {entry.name!r}")
+    return BotEntry(entry.name, functools.partial(factory, **given), entry.description, entry.arena)
 
 
 def cmd_bot(args) -> int:
@@ -139,7 +154,8 @@ def add_commands(sub) -> None:
     b.add_argument("--budget-ms", type=conv(1), metavar="N",
                    help="a search bot's time per decision, ms (default 50; never above half the decision's deadline)")
     b.add_argument("--playouts", type=conv(1), metavar="N",
-                   help="a search bot's rollouts per decision (reproducible decisions; default: time only)")
+                   help="a search bot's rollouts (ismcts: iterations) per decision (reproducible decisions; "
+                        "default: time only)")
     b.add_argument("--prior-z", type=_number(0), metavar="Z",
                    help="a search bot's lead, in standard errors, needed to leave the heuristic's action "
                         "(default 2; 0: no prior)")
@@ -148,7 +164,10 @@ def add_commands(sub) -> None:
                         "a trump) that its model, the heuristic, would not have made there "
                         "(default 0.2; 1: uniform worlds)")
     b.add_argument("--greedy", type=_number(0, 1), metavar="P",
-                   help="a search bot's chance of a greedy card in its rollouts (default 0.8)")
+                   help="a search or ismcts bot's chance of a greedy card in its rollouts (default 0.8)")
+    b.add_argument("--exploration", type=_number(0), metavar="C",
+                   help="the ismcts bot's UCB1 constant, in units of the spread of the values it has seen "
+                        "(default 0.7)")
     b.add_argument("--declare", action="store_true",
                    help="a search bot's rollouts make the declarations with an effect (a marriage, a pair)")
     b.add_argument("--batch-events", action="store_true",

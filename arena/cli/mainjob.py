@@ -5,7 +5,7 @@ the arena over gRPC, on every shipped base variant.
 
 It starts `taash arena serve` on localhost (a free port), issues tokens, starts `taash bot
 NAME` for every bot of the registry that plays over the arena (arena/bots/registry.py: random,
-heuristic, search at ``--search-ms`` a decision) and the Node.js bot (bots/node; skipped with a note if
+heuristic, search and ismcts at ``--search-ms`` a decision) and the Node.js bot (bots/node; skipped with a note if
 Node.js or its packages cannot be had) as processes of their own, runs a duplicate
 round-robin ladder on each variant through the arena (`taash ladder run --arena`), prints
 the standings, checks them against the records, writes the plot, says where everything
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]   # the repository: arena/cli/mainjob
 NODE_DIR = ROOT / "bots" / "node"
 MARK = ".taash-mainjob"
 VARIANTS = ("56", "28", "29", "304", "304-solo")
-SEARCH_MS = 10   # the search bot's budget in the main job: its games fit the 3 minutes on 2 cores
+SEARCH_MS = 10   # the search and ismcts bots' budget in the main job: its games fit the 3 minutes on 2 cores
 BHOOS = "house/29-bhoos"
 
 
@@ -196,7 +196,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-duplicate", action="store_true", help="no duplicate deals")
     ap.add_argument("--no-node", action="store_true", help="leave out the Node.js bot")
     ap.add_argument("--search-ms", type=int, default=SEARCH_MS,
-                    help=f"the search bot's time per decision, ms (default {SEARCH_MS}: the job in under 3 minutes)")
+                    help=f"the search and ismcts bots' time per decision, ms (default {SEARCH_MS}: the job in under 3 minutes)")
     ap.add_argument("--bhoos-deals", type=int, default=48,
                     help=f"deals of the {BHOOS} ladder with our heuristic through the HTTP bridge (0: none; default 48)")
     args = ap.parse_args(argv)
@@ -214,8 +214,9 @@ def main(argv=None) -> int:
         err.print(f"arena listening on {addr} (data {args.data})", highlight=False)
         from ..bots.registry import entries
         bots = {e.name: _taash("bot", e.name) for e in entries() if e.arena}
-        if "search" in bots:     # the search bot's time per decision (arena/bots/search.py)
-            bots["search"] += ["--budget-ms", str(args.search_ms)]
+        for name in ("search", "ismcts"):   # the search bots' time per decision (arena/bots/search.py, ismcts.py)
+            if name in bots:
+                bots[name] += ["--budget-ms", str(args.search_ms)]
         if not args.no_node:
             node = node_bot_argv(lambda m: err.print(m, highlight=False))
             if node:

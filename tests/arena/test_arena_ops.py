@@ -75,7 +75,7 @@ def test_a_killed_main_job_ends_the_arena_and_the_bots(tmp_path, how):
         kids = _children(job.pid)
         cmds = [Path(f"/proc/{k}/cmdline").read_bytes().replace(b"\0", b" ").decode() for k in kids]
         assert sum("arena serve" in c for c in cmds) == 1
-        assert sum(" bot " in c for c in cmds) == 3          # random, heuristic, search
+        assert sum(" bot " in c for c in cmds) == 4          # random, heuristic, search, ismcts
         os.kill(job.pid, how)
         code = job.wait(30)
         # SIGTERM: it stops its children itself and exits 128 + 15, as a shell reports it

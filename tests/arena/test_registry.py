@@ -74,7 +74,7 @@ def test_an_unknown_name_is_one_line_listing_the_names():
     with pytest.raises(registry.UnknownBotError) as e:
         registry.get("nosuch")
     msg = str(e.value)
-    assert "\n" not in msg and "'nosuch'" in msg and "heuristic, random" in msg
+    assert "\n" not in msg and "'nosuch'" in msg and "heuristic, ismcts, random, search" in msg
     with pytest.raises(LadderError, match="unknown bot 'nosuch'"):
         parse_bot_spec("nosuch")
 
@@ -101,7 +101,7 @@ def test_simulate_seats_registered_bots_by_name():
     assert [m["seed"] for m in out["matches"]] == [1, 2] and out["faults"] == [0, 0, 0, 0]
     bad = taash("simulate", "29", "--bots", "heuristic,nosuch,random,random")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
-    assert "unknown bot 'nosuch'" in bad.stderr and "heuristic, random" in bad.stderr
+    assert "unknown bot 'nosuch'" in bad.stderr and "heuristic, ismcts, random, search" in bad.stderr
     few = taash("simulate", "29", "--bots", "random,random")
     assert few.returncode == 2 and "4 seats" in few.stderr
 
