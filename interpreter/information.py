@@ -284,7 +284,7 @@ class Resampler:
             st.apply(a)
             sync()
         self.unseen = [p for p in range(npos) if not seen[p]]
-        self.pool = [self.card[p] for p in self.unseen]
+        self.pool = sorted(self.card[p] for p in self.unseen)   # by card, not by where they lie
         self.target = state.observation(seat)
         self.history = list(state.history)
         self.excluded = {p: set() for p in self.unseen}
