@@ -67,8 +67,7 @@ State rebuilt from the observation alone (`search.rebuild`: the seat's own cards
 public history, what was shown to it; well under a millisecond), so the other seats'
 true cards are never read and a decision with a playout budget is the same whatever
 they are. In process, if no State can be rebuilt, the worlds are drawn from the real
-state by ``resample`` (uniform, but laid in an order that follows the real cards); over
-the arena the bot then plays the engine's default action.
+state by ``resample``; over the arena the bot then plays the engine's default action.
 
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two iterations); ``playouts`` bounds the iterations instead (or as well),
@@ -169,9 +168,10 @@ class ISMCTSBot:
     def _rebuild(self, obs: dict, rng: random.Random, ids) -> State | None:
         """A State made from ``obs`` alone (`search.rebuild`) with the legal actions
         ``ids``, or None if none is found. In process the worlds are drawn from it, not
-        from the real state: ``resample`` lays the unseen cards in the order they lie, so
-        worlds drawn from the real state with one generator would follow the hidden
-        cards; from the rebuilt State a decision is a function of (seed, observation)."""
+        from the real state: on decks with copies of a card ``resample`` derives what a
+        seat cannot hold by probing the dealt hands, so a draw from the real state could
+        differ with the hidden cards; from the rebuilt State a decision is a function of
+        (seed, observation)."""
         try:
             root = rebuild(self.v, obs, rng)
         except (RebuildError, TaashError, ValueError):
