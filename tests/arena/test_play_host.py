@@ -1,0 +1,56 @@
+"""`taash play` and `taash serve http` serve on loopback unless told otherwise, as `taash
+arena serve` does: a --host beyond loopback is refused with the reason (exit 2) before
+anything is made, unless --insecure; with it, the listening line says where."""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.helpers.arena_util import ROOT, TAASH, env
+
+
+def test_play_beyond_loopback_needs_insecure(tmp_path):
+    data = tmp_path / "d"
+    out = subprocess.run([*TAASH, "play", "29", "--no-browser", "--host", "0.0.0.0", "--data", str(data)],
+                         capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60)
+    assert out.returncode == 2
+    assert "--host 0.0.0.0 is reachable from other machines" in out.stderr and "--insecure" in out.stderr
+    assert not data.exists()          # refused before anything was made
+    p = subprocess.Popen([*TAASH, "play", "29", "--no-browser", "--host", "0.0.0.0", "--insecure",
+                          "--data", str(data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env(), cwd=ROOT)
+    try:
+        assert p.stdout.readline().startswith("your table: http://0.0.0.0:")
+        said = p.stderr.readline()
+        assert said.startswith("the table's page listens on 0.0.0.0:")
+        assert "reachable from other machines" in said
+    finally:
+        p.terminate()
+        p.wait(30)
+
+
+def test_play_on_loopback_says_where_it_listens(tmp_path):
+    p = subprocess.Popen([*TAASH, "play", "29", "--no-browser", "--data", str(tmp_path / "d")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        assert p.stdout.readline().startswith("your table: http://127.0.0.1:")
+        said = p.stderr.readline()
+        assert said.startswith("the table's page listens on 127.0.0.1:") and "reachable" not in said
+    finally:
+        p.terminate()
+        p.wait(30)
+
+
+def test_serve_http_beyond_loopback_needs_insecure():
+    out = subprocess.run([*TAASH, "serve", "http", "--bot", "random", "--host", "0.0.0.0", "--port", "0"],
+                         capture_output=True, text=True, env=env(), cwd=ROOT, timeout=60)
+    assert out.returncode == 2
+    assert "--host 0.0.0.0 is reachable from other machines" in out.stderr and "--insecure" in out.stderr
+    p = subprocess.Popen([*TAASH, "serve", "http", "--bot", "random", "--host", "0.0.0.0", "--port", "0",
+                          "--insecure"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
+                         cwd=ROOT)
+    try:
+        assert "listening on http://0.0.0.0:" in p.stdout.readline()
+    finally:
+        p.terminate()
+        p.wait(30)
