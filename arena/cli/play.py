@@ -205,7 +205,9 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
         import webbrowser
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     md = [("authorization", f"Bearer {server.admin_token}")]
-    req = apb.MatchRequest(variant=args.variant, variant_yaml=variant_text,
+    # a file of the user's is named by its own path (the record names it so); a shipped name as given
+    named = str(os.path.abspath(args.variant)) if variant_text else args.variant
+    req = apb.MatchRequest(variant=named, variant_yaml=variant_text,
                            options_json=json.dumps(options) if options else "", bots=seats,
                            matches=args.matches, seed=seed, time_control=tc.to_pb(), wait_ms=30000,
                            max_deals=args.deals or 0)

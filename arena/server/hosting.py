@@ -803,10 +803,11 @@ class Arena:
     # -- games ----------------------------------------------------------------------
     async def run_game(self, variant, seed: int, bots: list[str], tc: TimeControl | None = None,
                        max_deals: int = 0, deals: list[dict] | None = None, game_id: str | None = None,
-                       ref: str | None = None) -> dict:
+                       ref: str | None = None, named: str | None = None) -> dict:
         """Play one match of ``variant`` (a loaded Variant) with bot ``bots[s]`` in seat s
         and record it. ``deals``: optional per-deal {"hands", "widow", "dealer"} as in a
-        record (else the seed deals). Returns the GameResult fields as a dict: game_id,
+        record (else the seed deals). ``named``: the name the caller gave a variant it sent
+        as text (the record names the variant so, the arena's copy as ``variant_copy``). Returns the GameResult fields as a dict: game_id,
         seed, bots, deals, score, winners, complete, faults, record (path), error."""
         tc = tc or self.defaults
         if len(bots) != variant.players:
@@ -814,6 +815,7 @@ class Arena:
         game_id = game_id or await self.store_call(self.store.new_game_id)
         options = dict(getattr(variant, "options", {}) or {})
         game = Game(game_id, variant, ref or variant.ref, options, seed, bots, tc)
+        game.named = named
         self.games[game_id] = game
         for s in range(variant.players):
             self._seat_conn(game, s)

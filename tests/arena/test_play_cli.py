@@ -54,3 +54,42 @@ def test_serve_http_beyond_loopback_needs_insecure():
     finally:
         p.terminate()
         p.wait(30)
+
+
+def _one_deal(tmp_path, variant: str, cwd) -> str:
+    """Play one deal of ``variant`` through `taash play` (the person's seat left to the
+    time control: the arena plays its default action) in ``cwd``; the record's path."""
+    p = subprocess.Popen([*TAASH, "play", variant, "--no-browser", "--data", str(tmp_path / "d"), "--pace", "0",
+                          "--think-time", "10ms", "--bank", "0", "--deals", "1"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, env=env(), cwd=cwd)
+    try:
+        for line in p.stdout:
+            if line.startswith("record: "):
+                return line.split()[1]
+        raise AssertionError("taash play wrote no record line")
+    finally:
+        p.terminate()
+        p.wait(30)
+
+
+def test_a_record_of_play_names_the_variant_as_the_user_did(tmp_path):
+    import json
+    rec = _one_deal(tmp_path / "a", "house/29-bhoos", ROOT)
+    assert json.loads(open(rec).read())["variant"] == "house/29-bhoos"
+    # a file of the user's, named by a relative path: the record names its own absolute path
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "my29.yaml").write_text('extends: "29"\nname: my29\ntitle: My twenty-nine\n')
+    rec = _one_deal(tmp_path / "b", "my29.yaml", tmp_path / "mine")
+    r = json.loads(open(rec).read())
+    assert r["variant"] == str(tmp_path / "mine" / "my29.yaml")
+    assert r["variant_copy"].startswith("../variants/")
+    out = subprocess.run([*TAASH, "replay", rec], capture_output=True, text=True, env=env(), cwd=tmp_path,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"My twenty-nine ({tmp_path / 'mine' / 'my29.yaml'}), seed ")
+    # the user's file gone: the arena's copy still replays it
+    (tmp_path / "mine" / "my29.yaml").unlink()
+    again = subprocess.run([*TAASH, "replay", rec], capture_output=True, text=True, env=env(), cwd=tmp_path,
+                           timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == out.stdout
