@@ -226,6 +226,9 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
         print("the match is over; the table stays open until Ctrl-C", file=sys.stderr, flush=True)
         await asyncio.Event().wait()
     finally:
+        # in this order: the seat's stream (and the page's event streams with it), the bots,
+        # the table's server, the arena (which saves a game it was playing as cut short)
+        seat.stop()
         for c in clients:
             c.stop()
         for t in tasks:

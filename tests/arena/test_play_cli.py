@@ -93,3 +93,26 @@ def test_a_record_of_play_names_the_variant_as_the_user_did(tmp_path):
                            timeout=120)
     assert again.returncode == 0, again.stderr
     assert again.stdout == out.stdout
+
+
+def test_sigterm_with_a_connected_table_stops_play_promptly(tmp_path):
+    import signal
+    import urllib.request
+    p = subprocess.Popen([*TAASH, "play", "29", "--no-browser", "--data", str(tmp_path / "d")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        url = p.stdout.readline().split("your table: ")[1].strip()
+        # the page's event stream, held open as a browser holds it, until the seat is connected
+        # and the game has started
+        stream = urllib.request.urlopen(url.replace("/table?", "/table/events?"), timeout=60)
+        for line in stream:
+            if b'"connected":true' in line and b'"game":{' in line:
+                break
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(10) == 0            # a generous bound: it used to wait out the page's stream
+        assert "taash play: stopped" in p.stderr.read()
+        stream.close()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
