@@ -154,4 +154,4 @@ def add_commands(sub) -> None:
                    help="receive the public events inside the next decision request (fewer messages; "
                         "docs/protocol.md, Batched events)")
     b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
-    b.set_defaults(fn=cmd_bot)
+    b.set_defaults(fn=cmd_bot, extra="arena")

@@ -52,4 +52,4 @@ def add_commands(sub) -> None:
     h.add_argument("--port", type=int, default=8001, help="port (default 8001; 0: any free port)")
     h.add_argument("--seed", type=int, default=0, help="seed of the bot's and the dealing's choices (default 0)")
     h.add_argument("-v", "--verbose", action="store_true", help="log every failure")
-    h.set_defaults(fn=cmd_serve_http)
+    h.set_defaults(fn=cmd_serve_http, extra="arena")
