@@ -387,6 +387,12 @@ class Arena:
                               else "the seat is back; its pending request is sent now (it had not been sent)")
             else:
                 self._verdict(game, s, V.RESUMED, message="the seat is back; no request of it is pending")
+                # its view at once (a pending request would carry it): the hand it holds now,
+                # not only the public events it missed (docs/protocol.md, "Seat views")
+                st = game.st
+                if st is not None and game.held is None and not st.is_terminal:
+                    conn.send_view(pb.SeatView(game_id=game.id, seat=s, deal=st.deal_number,
+                                               observation_json=st.observation_json(s)).SerializeToString())
         if waiting is not None:
             waiting.wake()
 
@@ -836,6 +842,7 @@ class Arena:
             dlog = {"actions": [], "t_ms": [], "by_default": []}
             game.deal_log.append(dlog)
             playing["st"], playing["dlog"], playing["tricks"] = st, dlog, 0
+            game.st = st
             publish(game, pb.GameEvent(deal_started=pb.DealStarted(deal=d, dealer=st.dealer)))
             self._views(game, st)
 
