@@ -46,6 +46,7 @@ log = logging.getLogger("taash.bot")
 DEFAULT_SERVER = "127.0.0.1:50051"
 CLIENT = "taash-python-sdk/0.1"
 QUIET_FAILURES = 2   # failed connection attempts logged at INFO before WARNING
+RESOLVE_ATTEMPTS = 5  # first-connection attempts whose host name does not resolve before run() gives up
 
 
 class AuthError(ArenaError):
@@ -57,6 +58,11 @@ class HandshakeError(ArenaError):
     failed (a certificate this client does not trust, or one that does not name the host
     dialled; a TLS client at a plaintext arena), or a plaintext client met an arena served
     with TLS. The message says which and what to pass (`--tls`, `--ca FILE`)."""
+
+
+class UnresolvedError(HandshakeError):
+    """The arena's host name did not resolve at any of the first ``RESOLVE_ATTEMPTS``
+    connection attempts (a typo, or no such host: not a passing failure)."""
 
 
 def handshake_failure(details: str, server: str, client: Client) -> str | None:
@@ -202,8 +208,10 @@ class BotClient:
     file of the certificates to trust: the arena's own for a self-signed one; ``ca``
     implies ``tls``). Raises tls.TLSError for a ``ca`` that cannot be read; ``run()``
     raises HandshakeError when the first connection fails its TLS handshake or meets
-    plaintext/TLS on the other side (a refused address is retried: an arena starting up;
-    after one good connection every failure is retried).
+    plaintext/TLS on the other side, and UnresolvedError (a HandshakeError) when the
+    server's host name does not resolve at ``RESOLVE_ATTEMPTS`` attempts in a row (a
+    refused address is retried: an arena starting up; after one good connection every
+    failure is retried, an arena that went away included).
 
     With ``threads=False`` a decision is answered from the loop that reads the stream
     (no task per decision); an ILLEGAL_ACTION retry is still answered from a task.
@@ -247,6 +255,7 @@ class BotClient:
         self._welcomed = False   # the current connection got its Welcome
         self._connected_once = False   # a Welcome came on some connection: retry whatever fails
         self._handshake = None   # why the first connection cannot succeed (HandshakeError)
+        self._unresolved = False  # ... because its host name does not resolve (UnresolvedError)
 
     def stop(self) -> None:
         """Finish: close the stream (the arena treats it as a disconnect)."""
@@ -269,6 +278,7 @@ class BotClient:
         self._write_lock = asyncio.Lock()
         delay = 0.1
         failures = 0      # failed attempts since the last good connection
+        unresolved = 0    # first-connection attempts in a row whose host name did not resolve
         while not self._stopping:
             self._welcomed = False
             try:
@@ -283,6 +293,14 @@ class BotClient:
                     self._handshake = handshake_failure(e.details() or "", self.server, self.tls)
                     if self._handshake is not None:
                         break       # the first connection: no retry mends a TLS mismatch
+                    details = e.details() or ""
+                    unresolved = unresolved + 1 if "resolv" in details.lower() else 0
+                    if unresolved >= RESOLVE_ATTEMPTS:
+                        self._handshake = (f"the arena's address {self.server} does not resolve "
+                                           f"({unresolved} attempts): check its host name; gRPC said: "
+                                           f"{details[:300]}")
+                        self._unresolved = True
+                        break
                 if not self._stopping:
                     if self._welcomed:
                         failures = 0
@@ -302,7 +320,7 @@ class BotClient:
         if self._channel is not None and self._own_channel:
             await self._channel.close()
         if self._handshake is not None:
-            raise HandshakeError(self._handshake)
+            raise (UnresolvedError if self._unresolved else HandshakeError)(self._handshake)
 
     def _done(self) -> bool:
         return self.max_games is not None and self.games_done >= self.max_games

@@ -132,7 +132,13 @@ def _replay(rec: dict, variant: Variant | None, base, stop: tuple[int, int] | No
     _check_shape(rec)
     if variant is None:
         name = rec["variant"]
-        if base is not None and not Path(name).is_absolute() and (Path(base) / name).is_file():
+        copy = rec.get("variant_copy")     # the arena's copy of a caller's file: what was played
+        copy = Path(copy) if isinstance(copy, str) else None
+        if copy is not None and not copy.is_absolute():
+            copy = Path(base) / copy if base is not None else None
+        if copy is not None and copy.is_file():
+            name = str(copy)
+        elif base is not None and not Path(name).is_absolute() and (Path(base) / name).is_file():
             name = str(Path(base) / name)
         variant = load_variant(name, rec.get("options") or None)
     v = variant

@@ -179,6 +179,7 @@ class TaashGame(pyspiel.Game):
         if not 0 <= dealer < v.players:
             raise ValueError(f"dealer must be a seat 0..{v.players - 1}, not {dealer}")
         bound = int(params.get("max_utility", 0)) or max_return(v)
+        params["max_utility"] = bound      # the game string shows the bound in effect, not 0
         self.shared = _Shared(v, dealer, bound)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(v.actions),

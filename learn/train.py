@@ -18,8 +18,9 @@ return of the sampled policy).
 
 The measure (`evaluate`): duplicate deals against the same bot. Each deal is played
 once per side with the same cards, the policy (playing its highest-logit action, as the
-bot adapter does) holding that side; a deal's figure is the policy side's mean score
-change minus the other seats', averaged over the plays, so card luck cancels. Printed:
+bot adapter does) holding that side; a deal's figure is the mean score change of the
+policy's seats minus the mean of the other seats' (in a game where each seat is its own
+side, the policy's seat against the mean of the others), averaged over the plays, so card luck cancels. Printed:
 the mean over the deals and its 95% interval (mean +- 1.96 sd / sqrt(N)). Two equal
 sides give 0 on average, so an interval above 0 means the policy beats the bot. The
 untrained policy (all weights 0: the first legal action in id order, a play before a
@@ -167,8 +168,9 @@ def _play(v, st, policy_seats, policy, other) -> list[int]:
 
 def evaluate(v, policy: LinearPolicy, deals: int = 1000, seed: int = 1, against: str = "random") -> dict:
     """Duplicate deals of ``policy`` against ``against`` (module docstring; `opponent`):
-    {"deals", "mean", "low", "high"} (score change per deal, policy side minus the other
-    side, and its 95% interval)."""
+    {"deals", "mean", "low", "high"} (score change per deal: the mean over the policy's
+    seats minus the mean over the other seats, whatever the partnerships; its 95%
+    interval)."""
     other = opponent(v, against, seed)
     figs = []
     turns = _turns(v)
@@ -244,7 +246,8 @@ def main(argv=None) -> int:
             for label in ("trained", "untrained"):
                 e = out[f"{label}_policy"]
                 print(f"{label} policy against {args.against}, {e['deals']} duplicate deals: {e['mean']:+.3f} "
-                      f"a deal (policy side minus the other), 95% interval {e['low']:+.3f} .. {e['high']:+.3f}")
+                      f"a deal (the policy's seats' mean score change minus the other seats' mean), "
+                      f"95% interval {e['low']:+.3f} .. {e['high']:+.3f}")
     return 0
 
 

@@ -37,8 +37,6 @@ from taash.interpreter import VariantError, load_variant
 from ..errors import UnknownBotError
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-# the libraries of taash.learn's bots (a trained policy), which the learn extra installs
-LEARN_MODULES = frozenset(("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"))
 
 
 @dataclass(frozen=True)
@@ -72,9 +70,6 @@ class BotEntry:
                     if isinstance(e, ModuleNotFoundError) and e.name == mod.split(".")[0]:
                         hint = (" (the taash command does not look in the current directory: "
                                 "add the module's folder to PYTHONPATH)")
-                    elif isinstance(e, ModuleNotFoundError) and mod.startswith("taash.learn") \
-                            and (e.name or "").split(".")[0] in LEARN_MODULES:
-                        hint = " (the learn extra: pip install 'taash[learn]')"
                     raise UnknownBotError(f"cannot load bot {self.name!r} from {self.factory!r}: {e}{hint}") from None
                 if at:      # a factory maker, given the text after '@'
                     try:

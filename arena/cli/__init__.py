@@ -20,6 +20,7 @@ interrupted.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -74,6 +75,20 @@ def missing_extra(e: ModuleNotFoundError, wanted: str | None = None) -> str | No
     return extra
 
 
+def unavailable(extra: str) -> bool:
+    """Whether a library that ``extra`` installs (with the extras it brings, COVERS) is not
+    importable here: looked up without importing it (importlib.util.find_spec)."""
+    for mod, e in EXTRAS.items():
+        if e not in COVERS.get(extra, {extra}):
+            continue
+        try:
+            if importlib.util.find_spec("google.protobuf" if mod == "google" else mod) is None:
+                return True
+        except (ImportError, ValueError):
+            return True
+    return False
+
+
 def main(argv=None) -> int:
     """Run `taash` with ``argv`` (default: the process's arguments); the exit code."""
     # gRPC's C core logs handshake failures, failed binds and more on stderr, around the
@@ -81,6 +96,12 @@ def main(argv=None) -> int:
     # here, before any command imports grpc, unless the user set it (debug brings them back)
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     args = build_parser().parse_args(argv)
+    wanted = getattr(args, "extra", None)
+    if wanted and unavailable(wanted):
+        # before the command reads its arguments further: a missing extra is said first,
+        # not after a complaint about a token or an address the user would then fix in vain
+        print(f"{_command(args)}: needs the {wanted} extra: pip install 'taash[{wanted}]'", file=sys.stderr)
+        return 2
     try:
         return args.fn(args)
     except VariantError as e:

@@ -594,7 +594,7 @@ def add_commands(sub) -> None:
     s.add_argument("--max-streams", type=conv(1), default=8, metavar="N",
                    help="Play streams one bot token may have open at once; the next is refused "
                         "(default 8)")
-    s.set_defaults(fn=cmd_serve)
+    s.set_defaults(fn=cmd_serve, extra="arena")
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")
     t.add_argument("name", metavar="NAME", help="the bot's name")
@@ -626,7 +626,7 @@ def add_commands(sub) -> None:
     m.add_argument("--json", action="store_true", help="print the results as JSON")
     server_arg(m)
     data_arg(m)
-    m.set_defaults(fn=cmd_match)
+    m.set_defaults(fn=cmd_match, extra="arena")
 
     w = asub.add_parser("watch", help="print the public events of one game or of all games")
     w.add_argument("game", nargs="?", metavar="GAME_ID", help="a running game (default: every game)")
@@ -636,12 +636,12 @@ def add_commands(sub) -> None:
                         "DIR/watch-token if it exists)")
     server_arg(w)
     data_arg(w)
-    w.set_defaults(fn=cmd_watch)
+    w.set_defaults(fn=cmd_watch, extra="arena")
 
     lb = asub.add_parser("bots", help="list the bots with a token and their connections")
     server_arg(lb)
     data_arg(lb)
-    lb.set_defaults(fn=cmd_bots)
+    lb.set_defaults(fn=cmd_bots, extra="arena")
 
     st = asub.add_parser("standing", help="a bot's own ratings, latest games and faults (its own token)")
     server_arg(st)
@@ -649,4 +649,4 @@ def add_commands(sub) -> None:
     st.add_argument("--recent", type=conv(1), default=20, metavar="N",
                     help="list its latest N finished games (default 20; the arena gives at most 200)")
     st.add_argument("--json", action="store_true", help="print the reply as JSON (the proto's field names)")
-    st.set_defaults(fn=cmd_standing)
+    st.set_defaults(fn=cmd_standing, extra="arena")

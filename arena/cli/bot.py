@@ -127,7 +127,11 @@ def _bot_http(args) -> int:
     tls = client_of(args)
     client = BridgeClient(url, token, name, args.server, max_games=args.games, tls=tls.tls, ca=tls.ca)
     print(f"bot {name} (HTTP bot at {url}, /hi: {hello[:60]}) playing at {args.server}", file=sys.stderr, flush=True)
-    return run_client(client, name)
+    code = run_client(client, name)
+    if client.refused:     # a game of a variant the protocol cannot play: left at its start
+        print(f"taash: error: {client.refused}", file=sys.stderr)
+        return 1
+    return code
 
 
 def add_commands(sub) -> None:
@@ -174,4 +178,4 @@ def add_commands(sub) -> None:
                    help="receive the public events inside the next decision request (fewer messages; "
                         "docs/protocol.md, Batched events)")
     b.add_argument("-v", "--verbose", action="store_true", help="log connections and verdicts")
-    b.set_defaults(fn=cmd_bot)
+    b.set_defaults(fn=cmd_bot, extra="arena")

@@ -171,10 +171,14 @@ def cmd_standings(args) -> int:
         print(json.dumps({v: [s.to_json() for s in lines] for v, lines in data.items()}, indent=2))
         return 0
     con = Console()
-    if not data:
-        con.print(f"no ladder in {args.store or args.data} yet: run one with `taash ladder run --variant V`")
+    if not any(data.values()):    # no ladder, or ladders whose first game has not ended
+        print(f"no games in {args.store or args.data} yet: run a ladder with `taash ladder run --variant V`")
+        return 0
     for v, lines in data.items():
-        con.print(standings_table(v, lines))
+        if lines:
+            con.print(standings_table(v, lines))
+        else:
+            print(f"{v}: no games yet")
     return 0
 
 

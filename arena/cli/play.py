@@ -87,6 +87,17 @@ def _take_lock(data: str):
     return f
 
 
+def _check_host(args) -> None:
+    """Refuse a --host beyond loopback without --insecure, as `taash arena serve` does: the
+    table's page is plaintext HTTP and its URL key is all that keeps a stranger off the
+    person's seat. Raises UsageError."""
+    from ..tls import loopback
+    if not loopback(args.host) and not args.insecure:
+        raise UsageError(f"--host {args.host} is reachable from other machines: the table is served in "
+                         "plaintext and its address (with its key) is all that keeps anyone else off your "
+                         "seat; pass --insecure to serve plaintext anyway")
+
+
 def cmd_play(args) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")   # gRPC's C core logs on stderr otherwise
     from taash.interpreter import load_variant
@@ -98,6 +109,7 @@ def cmd_play(args) -> int:
     players = v.players
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1} in {v.name}, not {args.seat}")
+    _check_host(args)
     if not NAME.match(args.name):
         raise UsageError(f"--name must be 1 to 64 letters, digits, '_', '.' or '-', not {args.name!r}")
     others = _bots(args, players)
@@ -150,6 +162,7 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
     from ..sdk import BotClient
     from ..server import ArenaServer, TimeControl, deal_secret
     from ..store import SQLiteStore
+    from ..tls import loopback
     from ..web.app import make_app
     from ..web.data import Site
     from ..web.table import SeatClient
@@ -182,6 +195,9 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{wport}/table?key={key}"
     print(f"your table: {url}", flush=True)
+    print(f"the table's page listens on {host}:{wport}"
+          + ("" if loopback(args.host) else " (reachable from other machines: --insecure)"),
+          file=sys.stderr, flush=True)
     print(f"{vname}: you are seat {args.seat}; " + ", ".join(f"seat {s} {b}" for s, b in enumerate(seats)
                                                             if s != args.seat)
           + f"; {args.think_time:g} s a decision; Ctrl-C stops", file=sys.stderr, flush=True)
@@ -189,7 +205,9 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
         import webbrowser
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     md = [("authorization", f"Bearer {server.admin_token}")]
-    req = apb.MatchRequest(variant=args.variant, variant_yaml=variant_text,
+    # a file of the user's is named by its own path (the record names it so); a shipped name as given
+    named = str(os.path.abspath(args.variant)) if variant_text else args.variant
+    req = apb.MatchRequest(variant=named, variant_yaml=variant_text,
                            options_json=json.dumps(options) if options else "", bots=seats,
                            matches=args.matches, seed=seed, time_control=tc.to_pb(), wait_ms=30000,
                            max_deals=args.deals or 0)
@@ -208,6 +226,9 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
         print("the match is over; the table stays open until Ctrl-C", file=sys.stderr, flush=True)
         await asyncio.Event().wait()
     finally:
+        # in this order: the seat's stream (and the page's event streams with it), the bots,
+        # the table's server, the arena (which saves a game it was playing as cut short)
+        seat.stop()
         for c in clients:
             c.stop()
         for t in tasks:
@@ -252,6 +273,9 @@ def add_commands(sub) -> None:
                    help=f"data folder of the table's arena: its records (default {DEFAULT_PLAY_DIR})")
     p.add_argument("--host", default="127.0.0.1", help="address of the table's page (default 127.0.0.1)")
     p.add_argument("--port", type=port, default=0, help="port of the table's page (default: any free port)")
+    p.add_argument("--insecure", action="store_true",
+                   help="serve the table's page on an address beyond loopback (refused without it: the page "
+                        "is plaintext and its address with its key is all that keeps others off your seat)")
     p.add_argument("--no-browser", dest="open", action="store_false",
                    help="print the table's address, do not open a browser")
     p.add_argument("--seed-bots", type=int, default=0, metavar="S", help="seed of the bots' own choices (default 0)")

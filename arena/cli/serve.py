@@ -14,6 +14,11 @@ from ..errors import UnknownBotError, UsageError
 def cmd_serve_http(args) -> int:
     """Serve the bot until interrupted; a bad bot or address is a usage error (exit 2)."""
     from ..http.serve import Served, serve
+    from ..tls import loopback
+    if not loopback(args.host) and not args.insecure:
+        raise UsageError(f"--host {args.host} is reachable from other machines: the SmartBots protocol is "
+                         "plaintext HTTP without a token, so anyone who reaches it can use the bot; pass "
+                         "--insecure to serve plaintext anyway")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
     try:
@@ -41,7 +46,10 @@ def add_commands(sub) -> None:
     h = ssub.add_parser("http", help="serve a registered bot over the SmartBots 29 HTTP protocol (docs/http-bots.md)")
     h.add_argument("--bot", required=True, metavar="NAME", help="a registered bot (random, heuristic, ...) or NAME=module:factory")
     h.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    h.add_argument("--insecure", action="store_true",
+                   help="serve plaintext on an address beyond loopback (refused without it: the protocol "
+                        "has no token, anyone who reaches the address can use the bot)")
     h.add_argument("--port", type=int, default=8001, help="port (default 8001; 0: any free port)")
     h.add_argument("--seed", type=int, default=0, help="seed of the bot's and the dealing's choices (default 0)")
     h.add_argument("-v", "--verbose", action="store_true", help="log every failure")
-    h.set_defaults(fn=cmd_serve_http)
+    h.set_defaults(fn=cmd_serve_http, extra="arena")

@@ -34,6 +34,10 @@ from .translate import AnswerError, Unsupported, default_ids, parse_answer, requ
 
 log = logging.getLogger("taash.http")
 
+# the one variant the protocol plays: docs/rules.md §29b, shipped as house/29-bhoos
+# (its file's `name:`, as GameStart.variant_json carries it)
+PROTOCOL_VARIANT, PROTOCOL_VARIANT_NAME = "house/29-bhoos", "29-bhoos"
+
 MARGIN_MS = 50.0        # kept back from the deadline for the bridge and the arena's network
 
 
@@ -133,6 +137,22 @@ class HttpBot:
         return ans.action
 
 
+def unplayable(variant: str, data: dict, options: dict) -> str | None:
+    """Why a game of ``variant`` (GameStart.variant, its ``data`` and ``options``) is one
+    the SmartBots protocol cannot play, in one sentence; None for house/29-bhoos without
+    options (the protocol's bids, trump choice and reveal are §29b's: another variant's
+    decisions have no request, or one the bot would misread)."""
+    name = data.get("name") if isinstance(data, dict) else None
+    if name == PROTOCOL_VARIANT_NAME and not options:
+        return None
+    what = f"{variant} ({name}, {data.get('players')} players)" if isinstance(data, dict) else variant
+    if name == PROTOCOL_VARIANT_NAME:
+        what = f"{variant} with options {json.dumps(options, sort_keys=True)}"
+    return (f"the SmartBots 29 protocol plays only {PROTOCOL_VARIANT} (docs/rules.md §29b: its auction, "
+            f"trump choice and reveal are the requests the protocol has), not {what}: the bridge leaves "
+            "the arena rather than take seats it cannot play")
+
+
 class BridgeClient(BotClient):
     """The arena connection of a bridge: a `BotClient` whose answers come from an `HttpBot`
     (made on the client's event loop from ``url``) with the arena's deadline; ``tls``,
@@ -148,6 +168,20 @@ class BridgeClient(BotClient):
         # per answered decision (bench/http.py): (ms from the request's arrival to the answer
         # written, ms of that decision's HTTP round trip, or 0 when no POST was needed)
         self.timings: list[tuple[float, float]] = []
+        self.refused: str | None = None    # why the bridge left: a game it cannot play
+
+    def _handle(self, call, msg: pb.ServerMessage):
+        """As `BotClient._handle`; a GameStart of a variant the protocol cannot play stops
+        the client (``refused`` says why) before any of its decisions is asked."""
+        out = super()._handle(call, msg)
+        if msg.WhichOneof("msg") == "game_start":
+            g = self.games.get(msg.game_start.game_id)
+            why = g and unplayable(g.variant, g.variant_data, g.options)
+            if why:
+                self.refused = why
+                log.info("game %s: %s", g.game_id, why)
+                self.stop()
+        return out
 
     async def run(self) -> None:
         if self.http is None:

@@ -99,6 +99,8 @@ class Game:
     def __init__(self, game_id, variant, ref, options, seed, bots, tc: TimeControl):
         self.id, self.v, self.ref, self.options, self.seed = game_id, variant, ref, options, seed
         self.bots = list(bots)
+        self.named = None     # the caller's name of a variant sent as text (its record's `variant`)
+        self.st = None        # the State of the deal being played (a returning seat is sent its view)
         self.tc = tc
         self.seats = [Seat(b, tc.bank_ms, tc.grace_ms) for b in bots]
         self.match: Match | None = None

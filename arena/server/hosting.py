@@ -387,6 +387,12 @@ class Arena:
                               else "the seat is back; its pending request is sent now (it had not been sent)")
             else:
                 self._verdict(game, s, V.RESUMED, message="the seat is back; no request of it is pending")
+                # its view at once (a pending request would carry it): the hand it holds now,
+                # not only the public events it missed (docs/protocol.md, "Seat views")
+                st = game.st
+                if st is not None and game.held is None and not st.is_terminal:
+                    conn.send_view(pb.SeatView(game_id=game.id, seat=s, deal=st.deal_number,
+                                               observation_json=st.observation_json(s)).SerializeToString())
         if waiting is not None:
             waiting.wake()
 
@@ -803,10 +809,11 @@ class Arena:
     # -- games ----------------------------------------------------------------------
     async def run_game(self, variant, seed: int, bots: list[str], tc: TimeControl | None = None,
                        max_deals: int = 0, deals: list[dict] | None = None, game_id: str | None = None,
-                       ref: str | None = None) -> dict:
+                       ref: str | None = None, named: str | None = None) -> dict:
         """Play one match of ``variant`` (a loaded Variant) with bot ``bots[s]`` in seat s
         and record it. ``deals``: optional per-deal {"hands", "widow", "dealer"} as in a
-        record (else the seed deals). Returns the GameResult fields as a dict: game_id,
+        record (else the seed deals). ``named``: the name the caller gave a variant it sent
+        as text (the record names the variant so, the arena's copy as ``variant_copy``). Returns the GameResult fields as a dict: game_id,
         seed, bots, deals, score, winners, complete, faults, record (path), error."""
         tc = tc or self.defaults
         if len(bots) != variant.players:
@@ -814,6 +821,7 @@ class Arena:
         game_id = game_id or await self.store_call(self.store.new_game_id)
         options = dict(getattr(variant, "options", {}) or {})
         game = Game(game_id, variant, ref or variant.ref, options, seed, bots, tc)
+        game.named = named
         self.games[game_id] = game
         for s in range(variant.players):
             self._seat_conn(game, s)
@@ -834,6 +842,7 @@ class Arena:
             dlog = {"actions": [], "t_ms": [], "by_default": []}
             game.deal_log.append(dlog)
             playing["st"], playing["dlog"], playing["tricks"] = st, dlog, 0
+            game.st = st
             publish(game, pb.GameEvent(deal_started=pb.DealStarted(deal=d, dealer=st.dealer)))
             self._views(game, st)
 

@@ -27,6 +27,8 @@ def record_of(game, unfinished: dict | None, error: str | None) -> tuple[dict, d
     m = game.match
     record = m.record(game.options)
     record["variant"] = game.ref
+    if getattr(game, "named", None):     # a caller's file sent as text: named as they named it
+        record["variant"], record["variant_copy"] = game.named, game.ref
     arena = {
         "game_id": game.id, "bots": game.bots,
         "time_control": asdict(game.tc),

@@ -553,6 +553,9 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except StoreError as e:
             await context.abort(grpc.StatusCode.INTERNAL, str(e))
+        # a sent text is kept in DATA/variants/ under its digest; its record names it as the
+        # caller did (their file's path), the kept copy beside it (docs/records.md)
+        named = request.variant[:200] if request.variant_yaml and request.variant else None
         bots = list(request.bots)
         if len(bots) != v.players:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
@@ -582,7 +585,7 @@ class ArenaServer:
             while True:
                 while len(running) < parallel and started < n and not arena.stopping:
                     running.add(arena.spawn(arena.run_game(v, request.seed + started, bots, tc,
-                                                           request.max_deals, ref=None)))
+                                                           request.max_deals, ref=None, named=named)))
                     started += 1
                 if not running:
                     break

@@ -246,15 +246,16 @@ class SQLiteStore(Store):
     def save_game(self, game_id: str, meta: dict, record: dict) -> str:
         path = self.record_path(game_id)
         tmp = path.with_name(path.name + ".tmp")
-        ref = record.get("variant")
-        if isinstance(ref, str) and Path(ref).is_absolute():
-            # a caller's file kept in DATA/variants/: named relative to the record
-            # (docs/records.md), so that the directory can be moved or copied whole
-            try:
-                Path(ref).resolve().relative_to(self.dir.resolve())
-                record = {**record, "variant": os.path.relpath(Path(ref).resolve(), path.parent.resolve())}
-            except ValueError:
-                pass
+        for field in ("variant", "variant_copy"):
+            ref = record.get(field)
+            if isinstance(ref, str) and Path(ref).is_absolute():
+                # a caller's file kept in DATA/variants/: named relative to the record
+                # (docs/records.md), so that the directory can be moved or copied whole
+                try:
+                    Path(ref).resolve().relative_to(self.dir.resolve())
+                    record = {**record, field: os.path.relpath(Path(ref).resolve(), path.parent.resolve())}
+                except ValueError:
+                    pass
         try:
             tmp.write_bytes(record_bytes(record))
             tmp.replace(path)

@@ -77,7 +77,9 @@ def make_app(site: Site, arena: str | None = None, batch_s: float = 0.1,
                 except (asyncio.CancelledError, Exception):
                     pass
         app.on_startup.append(seat_start)
-        app.on_cleanup.append(seat_stop)
+        # on shutdown, before the server waits for its handlers: the seat's stream closes
+        # and the pages' event streams end at once (they would wait out their 15 s beat)
+        app.on_shutdown.append(seat_stop)
     if arena:
         hub = LiveHub(arena, token=watch_token, tls=tls)
 

@@ -90,9 +90,10 @@ class Site:
             if not isinstance(rec, dict):
                 raise BadRecord(f"the record of game {key} is not a record (a JSON object)")
             # a caller's variant file is named relative to the record (DATA/variants/)
-            v = rec.get("variant")
-            if isinstance(v, str) and not Path(v).is_absolute() and (p.parent / v).is_file():
-                rec["variant"] = str((p.parent / v).resolve())
+            for field in ("variant", "variant_copy"):
+                v = rec.get(field)
+                if isinstance(v, str) and not Path(v).is_absolute() and (p.parent / v).is_file():
+                    rec[field] = str((p.parent / v).resolve())
             return rec
         if not self.ladder or source not in self.variants():
             return None

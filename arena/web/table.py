@@ -125,9 +125,16 @@ class SeatClient:
         return None
 
     def stop(self) -> None:
+        """Close the seat's stream to the arena and wake the pages' event streams, which
+        then end."""
         self._stopping = True
         if self._call is not None:
             self._call.cancel()
+        self._touch()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
 
     # -- the arena's side -----------------------------------------------------------------
     async def run(self) -> None:
@@ -454,7 +461,7 @@ def add_routes(app, seat: SeatClient, key: str, page, rulebook=None) -> None:
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
         await resp.prepare(request)
         try:
-            while True:
+            while not seat.stopping:
                 changed = seat.changed
                 await resp.write(b"data: " + json.dumps(table_view(seat), separators=(",", ":")).encode() + b"\n\n")
                 try:

@@ -239,13 +239,26 @@ def test_verdicts_of_a_seat_that_goes_and_comes_back_name_its_open_request(tmp_p
             (V.RESUMED, s, p.rid if s == p.seat else "") for s in (1, 3)]
         [mine] = [x for x in verdicts if x.request_id]
         assert "sent now" in mine.message
+        # the seat with no request pending is sent its view right after its RESUMED: the
+        # observation of that seat now (its hand), as the engine gives it
+        st = arena.games[d.game_id].st
+        other = 4 - p.seat            # b's seat that is not asked: 1 or 3
+        kinds = [m.WhichOneof("msg") for m in msgs]
+        views = [m.view for m in msgs if m.HasField("view")]
+        assert [(x.seat, x.deal) for x in views] == [(other, st.deal_number)]
+        assert json.loads(views[0].observation_json) == st.observation(other)
+        back = next(i for i, m in enumerate(msgs) if m.HasField("verdict") and m.verdict.seat == other)
+        assert kinds[back + 1] == "view"
         assert [x.request_id for x in asked] == [p.rid] and not asked[0].resumed
         # every public event published while b was away reaches it, batched as it asked
-        # (an events batch before the verdicts, the rest inside the request; none as a
-        # message of its own), in order, nothing twice
+        # (an events batch before the verdicts, the rest inside the view and the request;
+        # none as a message of its own), in order, nothing twice
         assert not [m for m in msgs if m.HasField("event")]
-        seen = [e.index for m in msgs if m.HasField("events") for e in m.events.events] + [
-            e.index for e in asked[0].events] + [pb.GameEvent.FromString(e).index for e in b2.held]   # still held
+        carried = {"events": lambda m: m.events.events, "view": lambda m: m.view.events,
+                   "decision": lambda m: m.decision.events}
+        seen = [e.index for m in msgs if m.WhichOneof("msg") in carried
+                for e in carried[m.WhichOneof("msg")](m)] + [
+            pb.GameEvent.FromString(e).index for e in b2.held]   # still held
         assert seen == list(range(first_missed, arena.games[d.game_id].nevents))
         arena.disconnect(b2, V.CRASHED)                                 # with the request open
         b3 = Connection("b")                                            # sends nothing first

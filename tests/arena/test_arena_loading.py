@@ -198,7 +198,9 @@ def test_a_ladder_variant_file_of_its_own_is_sent_as_text(server, tmp_path):
     finally:
         runner.close()
     assert g.deals == 1 and g.record["arena"]["game_id"] == g.arena_game
-    kept = (Path(g.record_path).parent / g.record["variant"]).resolve()
+    # the record names the file as the runner did; the arena's copy beside it (docs/records.md)
+    assert g.record["variant"] == str(tmp_path / "mine.yaml")
+    kept = (Path(g.record_path).parent / g.record["variant_copy"]).resolve()
     assert kept.parent == (server.data / "variants").resolve() and "ladder-28" in kept.read_text()
 
 

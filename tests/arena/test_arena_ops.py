@@ -304,7 +304,8 @@ def test_kill_9_of_the_arena_mid_match_loses_no_finished_deal(tmp_path):
 
 def test_a_variant_file_of_the_caller_is_sent_as_text(server, tmp_path):
     """`arena match mine.yaml` in a directory the arena knows nothing of: the file (and its
-    `extends:` chain) is read here and sent; the arena keeps it and records by it."""
+    `extends:` chain) is read here and sent; the arena keeps it, and its record names the
+    file as the caller did and replays from the kept copy."""
     (tmp_path / "base.yaml").write_text('extends: "28"\nname: my-28-base\n')
     (tmp_path / "mine.yaml").write_text('extends: base.yaml\nname: my-28\n')
     out = subprocess.run([*TAASH, "arena", "match", "mine.yaml", "--bots", "r,r,r,r", "--max-deals", "1",
@@ -313,9 +314,11 @@ def test_a_variant_file_of_the_caller_is_sent_as_text(server, tmp_path):
     assert out.returncode == 0, out.stderr
     [m] = json.loads(out.stdout)["matches"]
     rec = record(m["record"])
-    # named relative to the record, so that the data directory can be moved or copied
-    assert not Path(rec["variant"]).is_absolute(), rec["variant"]
-    kept = (Path(m["record"]).parent / rec["variant"]).resolve()
+    # named as the caller named it; the arena's copy named relative to the record, so that
+    # the data directory can be moved or copied
+    assert rec["variant"] == "mine.yaml"
+    assert not Path(rec["variant_copy"]).is_absolute(), rec["variant_copy"]
+    kept = (Path(m["record"]).parent / rec["variant_copy"]).resolve()
     assert kept.parent == (server.data / "variants").resolve() and kept.is_file()
     assert json.loads(kept.read_text())["name"] == "my-28" and "extends" not in json.loads(kept.read_text())
     rj = subprocess.run([*TAASH, "replay", m["record"], "--json"], capture_output=True, text=True, env=env(),

@@ -161,3 +161,21 @@ def test_round_trip_through_serve_http_heuristic(server):
     m = replay(rec)
     assert m.over and (max(m.seat_scores()) >= 6 or min(m.seat_scores()) <= -6)   # §29b.9
     assert list(res.score) == m.seat_scores()
+
+
+def test_a_variant_the_protocol_cannot_play_is_refused_at_its_start(server):
+    """The bridge seated in a game of 29 (not §29b): it says why in one sentence and
+    leaves at the game's start, exit 1; it sends no answer, so no BOT_ERROR is recorded."""
+    url = start(server, [*TAASH, "serve", "http", "--bot", "random", "--port", "0"])
+    p = bridge(server, url, "h-not29b")
+    server.bot("random", "r-not29b", server.token("r-not29b"))
+    server.wait_connected(["h-not29b", "r-not29b"])
+    [res] = server.run_matches("29", ["h-not29b", "r-not29b", "h-not29b", "r-not29b"], seed=2, max_deals=1,
+                               **TC)
+    assert p.wait(60) == 1
+    err = p.stderr.read()
+    assert ("taash: error: the SmartBots 29 protocol plays only house/29-bhoos (docs/rules.md §29b: its auction, "
+            "trump choice and reveal are the requests the protocol has), not 29 (29, 4 players)") in err
+    assert "BOT_ERROR" not in err
+    rec = record(res.record)
+    assert "BOT_ERROR" not in http_verdicts(rec)

@@ -448,6 +448,7 @@ sys.exit(main(sys.argv[1:]))
 
 def taash_core(*args, cwd=ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
+    env.pop("TAASH_TOKEN", None)
     return subprocess.run([sys.executable, "-c", NO_EXTRAS, *map(str, args)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -476,6 +477,14 @@ def test_engine_commands_need_no_extra(tmp_path):
     (["ladder", "report", "--data", "D"], "taash ladder report", "web"),
     (["web", "--data", "D"], "taash web", "web"),
     (["serve", "http", "--bot", "random"], "taash serve http", "arena"),
+    # the missing extra is said before any other complaint: no token, an address beyond
+    # loopback, a seat the variant has not
+    (["bot", "random"], "taash bot", "arena"),
+    (["bot", "http", "http://127.0.0.1:1"], "taash bot", "arena"),
+    (["serve", "http", "--bot", "random", "--host", "0.0.0.0"], "taash serve http", "arena"),
+    (["play", "29", "--host", "0.0.0.0"], "taash play", "web"),
+    (["play", "29", "--seat", "9"], "taash play", "web"),
+    (["arena", "match", "29", "--bots", "a,b,c,d", "--seed", "-1"], "taash arena match", "arena"),
     (["simulate", "29", "--deals", "2", "--cluster", "ray"], "taash simulate", "ray")])
 def test_a_command_without_its_extra_says_which_in_one_line(args, command, extra, tmp_path):
     """Exit 2, one line naming the command and the extra to install, no traceback."""

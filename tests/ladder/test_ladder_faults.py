@@ -147,3 +147,18 @@ def test_verify_names_a_game_whose_stored_scores_or_record_are_wrong(tmp_path):
     r = run_cli("verify", "--data", str(tmp_path))
     assert r.returncode == 1 and f"28 game {key}: its record does not replay" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_standings_with_no_games_say_so(tmp_path):
+    from taash.arena.store import open_ladder_store
+    store = open_ladder_store(None, tmp_path, True)    # a ladder database with no ladder in it
+    store.close()
+    r = run_cli("standings", "--data", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"no games in {tmp_path} yet: run a ladder with `taash ladder run --variant V`\n"
+    store = open_ladder_store(None, tmp_path, True)    # a ladder set up whose first game has not ended
+    store.save_settings("29", {"bots": ["heuristic", "random"]})
+    store.close()
+    r = run_cli("standings", "--data", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"no games in {tmp_path} yet: run a ladder with `taash ladder run --variant V`\n"

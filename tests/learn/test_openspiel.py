@@ -150,3 +150,14 @@ def test_ismcts_bot_plays_a_deal(name):
     eng = st._engine.state
     assert eng.is_terminal and moves == len(eng.history)
     assert st.returns() == [float(x) for x in eng.score_change()]
+
+
+def test_the_game_string_shows_the_max_utility_in_effect():
+    # the estimate (max_utility 0, the default) is named by its value, so that the string
+    # loads the same game again; a given bound is kept as given
+    game = pyspiel.load_game("taash_304_solo")
+    bound = int(game.max_utility())
+    assert bound >= 1 and game.min_utility() == -bound
+    assert str(game) == f"taash_304_solo(dealer=0,max_utility={bound})"
+    assert pyspiel.load_game(str(game)).max_utility() == bound
+    assert str(pyspiel.load_game("taash_304_solo(max_utility=7)")) == "taash_304_solo(dealer=0,max_utility=7)"

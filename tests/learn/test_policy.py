@@ -171,3 +171,17 @@ def test_without_the_learn_extra_the_bot_names_it():
     # the module's own ImportError names the missing library and the extra
     assert out.stdout.rstrip().endswith(": taash.learn.policy needs the learn extra (numpy is not installed): "
                                         "pip install 'taash[learn]'")
+
+
+def test_the_printed_measure_is_worded_for_any_partnership(tmp_path):
+    """304-solo: three seats, each its own side; the measure is the policy's seats' mean
+    against the other seats' mean, and the line says so (no 'other side' there is none)."""
+    out = subprocess.run([sys.executable, "-m", "taash.learn.train", "--variant", "304-solo", "--deals", "4",
+                          "--eval-deals", "2", "--out", str(tmp_path / "p.npz")],
+                         capture_output=True, text=True, cwd=ROOT, env=env(), timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = [ln for ln in out.stdout.splitlines() if "duplicate deals" in ln]
+    assert len(lines) == 2
+    for ln in lines:
+        assert "a deal (the policy's seats' mean score change minus the other seats' mean), 95% interval" in ln
+        assert "side" not in ln
