@@ -72,15 +72,13 @@ state by ``resample``; over the arena the bot then plays the engine's default ac
 Time and reproducibility: ``budget_ms`` bounds the wall time of a decision (the search
 stops between two iterations); ``playouts`` bounds the iterations instead (or as well),
 which makes a decision a pure function of (seed, observation): the generator is seeded
-from a hash of the bot's seed and the seat's observation, as `SearchBot._rng` does. Over
+from a hash of the bot's seed and the seat's observation, as `search.decision_rng` does. Over
 the arena a decision also keeps to half the decision's deadline (the game's time
 control, `search._arena_limit_ms`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import random
 import time
@@ -89,7 +87,7 @@ from taash.interpreter import State
 from taash.interpreter.errors import TaashError
 
 from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, RebuildError, Rollout, _arena_limit_ms,
-                     _arm_key, _default_text, deal_value, rebuild)
+                     _arm_key, _default_text, deal_value, decision_rng, rebuild)
 
 EXPLORATION = 0.7      # the UCB1 constant, in units of the values' spread
 SPREAD_FLOOR = 1e-3    # the least spread the exploration term is scaled by
@@ -145,10 +143,8 @@ class ISMCTSBot:
         self.tie = TIE_WEIGHT / (variant.total or 1)
         self.stats = {}
 
-    # the generator of one decision: a function of (seed, observation), as SearchBot._rng
     def _rng(self, obs: dict) -> random.Random:
-        key = json.dumps([str(self.seed), obs], sort_keys=True, separators=(",", ":"), default=str)
-        return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+        return decision_rng(self.seed, obs)
 
     def decide_state(self, state: State, seat: int):
         """The action for ``seat`` (to act) in ``state``; reads only ``seat``'s

@@ -729,10 +729,8 @@ class SearchBot:
                 out.append(j)
         return out
 
-    # the generator of one decision: a function of (seed, observation)
     def _rng(self, obs: dict) -> random.Random:
-        key = json.dumps([str(self.seed), obs], sort_keys=True, separators=(",", ":"), default=str)
-        return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+        return decision_rng(self.seed, obs)
 
     def decide_state(self, state: State, seat: int):
         """The action for ``seat`` (to act) in ``state``; reads only ``seat``'s
@@ -883,6 +881,13 @@ class SearchBot:
                       "prior": None if keep is None else str(v.actions[ids[keep]]), "arms": searched,
                       "lead": lead}
         return v.actions[ids[best]]
+
+
+def decision_rng(seed, obs: dict) -> random.Random:
+    """The generator of one decision: a function of the bot's ``seed`` (int or text) and
+    the seat's observation alone (a sha256 of both)."""
+    key = json.dumps([str(seed), obs], sort_keys=True, separators=(",", ":"), default=str)
+    return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
 
 
 def _fresh(st: State) -> State:
