@@ -18,24 +18,7 @@ from taash.arena.bots import registry
 from taash.arena.bots.ismcts import ISMCTSBot, ismcts_bot
 from taash.interpreter import Match, State, load_variant, shipped_variants
 from taash.interpreter.playout import play
-
-
-def random_states(name, count, seed):
-    """``count`` states of ``name`` reached by random play (seeded), with a seat to act
-    that has a choice: (variant, state)."""
-    v = load_variant(name)
-    rng = random.Random(seed)
-    out = []
-    k = 0
-    while len(out) < count:
-        st = Match(v, seed * 1000 + k).new_deal()
-        k += 1
-        stop = rng.randrange(v.tricks * v.players + 12)
-        while not st.is_terminal and len(st.history) < stop:
-            st.apply(rng.choice(st.legal_actions()))
-        if not st.is_terminal and len(st.legal_ids()) > 1:
-            out.append((v, st))
-    return out
+from tests.helpers.states import random_states
 
 
 @pytest.mark.parametrize("name", shipped_variants())
