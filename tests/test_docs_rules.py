@@ -21,6 +21,7 @@ POINT = re.compile(r"^\*\*([0-9]+[a-z]?\.[0-9]+|[A-Z]+\.[0-9]+|G[0-9]+)\b", re.M
 OTHER_BOOKS = {
     ("arena/bots/search.py", "4.2"),  # Glasserman, "Monte Carlo Methods in Financial Engineering"
     ("interpreter/information.py", "II.3"),  # Devroye, "Non-Uniform Random Variate Generation"
+    ("arena/bots/ismcts.py", "IV"),  # Cowling, Powley and Whitehouse, "Information Set MCTS"
 }
 
 CITING = ("interpreter", "arena", "variants", "docs", "tests", "taash", "bench", "grammar", "README.md")
