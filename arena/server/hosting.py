@@ -617,11 +617,11 @@ class Arena:
         """Send each seat of ``game`` its observation at ``st`` as a SeatView when what
         the rules show it changed other than by a public action: a new deal or flow step
         (cards dealt to it, the auction over, trump chosen, the play begun), the trump
-        exposed, the partner revealed. One observation per seat per change, after the
+        exposed, the partner revealed, a seat set to sit out. One observation per seat per change, after the
         public events published so far (held with them while a deal's journal entry is
         written). The seat to act gets none: its DecisionRequest, sent next, carries the
         same observation."""
-        at = (st.deal_number, st.step, st.trump_exposed, st.partner_revealed)
+        at = (st.deal_number, st.step, st.trump_exposed, st.partner_revealed, tuple(st.out))
         if game.view_at == at:
             return
         game.view_at = at

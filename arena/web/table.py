@@ -52,6 +52,8 @@ CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 # the person's own actions that take the named card out of the hand ("call X" names
 # another seat's card; "take X" puts a widow card into it)
 KEEPS = {"call", "take"}
+# what an action a stream tells does to its seat's card count (table_view)
+SIZE_CHANGE = {"play": -1, "take": 1, "discard": -1}
 NOTES_KEPT = 5
 
 
@@ -296,7 +298,8 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     gave: {"connected", "refused", "game" (id, variant, bots, seat, players, sides),
     "deal", "dealer", "actions" (how many actions of the deal the seat has seen), "hand"
     (the seat's cards as its last observation showed them, less those it played since: a
-    packet dealt to it shows at once, by the SeatView that follows), "trump", "exposed_card",
+    packet dealt to it shows at once, by the SeatView that follows), "hand_sizes" (each
+    seat's card count, or None before the first observation), "trump", "exposed_card",
     "called_card", "partner", "contract" ({"bidder", "bid", "denomination", "doubled"}
     or None), "auction" ([seat, action] of the deal but the card plays), "trick" ([seat,
     card] of the trick being played), "last_trick" ({"cards", "winner", "points"}),
@@ -330,8 +333,14 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
         t = done[-1]
         last = {"cards": [[(t["leader"] + i) % players, card] for i, card in enumerate(t["cards"])],
                 "winner": t["winner"], "points": None}
+    # each seat's card count: the observation's, less the cards played since and with
+    # the widow's exchange (take, discard) counted; any other change of a hand ends a
+    # flow step, and a SeatView with the new counts follows
+    sizes = list(obs.get("hand_sizes") or [])
     for seat, text, won in c.since:
         verb, card = _verb_card(text)
+        if len(sizes) == players and 0 <= seat < players and verb in SIZE_CHANGE:
+            sizes[seat] += SIZE_CHANGE[verb]
         if verb == "play":
             trick.append([seat, card or text[5:]])
         else:
@@ -346,7 +355,8 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
                     points[winner] += pts
             last = {"cards": trick, "winner": winner, "points": pts}
             trick = []
-    out.update(actions=len(obs.get("history") or []) + len(c.since), hand=hand, auction=auction, trick=trick, last_trick=last,
+    out.update(actions=len(obs.get("history") or []) + len(c.since), hand=hand, hand_sizes=sizes or None,
+               auction=auction, trick=trick, last_trick=last,
                tricks_won=tricks_won, points=points,
                trump=obs.get("trump"), exposed_card=obs.get("exposed_card"), face_down=obs.get("face_down"),
                trump_card=obs.get("trump_card"), called_card=obs.get("called_card"),

@@ -19,9 +19,9 @@ from tests.helpers.arena_util import Server, record
 METHOD = "/taash.arena.v1.Arena/Play"
 
 
-async def _seat_client(addr: str, token: str, name: str) -> list[pb.ServerMessage]:
-    """A raw bot: answers each request with its first legal action; returns every
-    ServerMessage it read, in order, up to its game's end."""
+async def _seat_client(addr: str, token: str, name: str, prefer: str = "") -> list[pb.ServerMessage]:
+    """A raw bot: answers each request with ``prefer`` when it is legal, else its first
+    legal action; returns every ServerMessage it read, in order, up to its game's end."""
     got = []
     async with grpc.aio.insecure_channel(addr) as ch:
         call = ch.stream_stream(METHOD, request_serializer=lambda b: b, response_deserializer=lambda b: b)(
@@ -35,8 +35,9 @@ async def _seat_client(addr: str, token: str, name: str) -> list[pb.ServerMessag
             which = msg.WhichOneof("msg")
             if which == "decision":
                 d = msg.decision
+                action = prefer if prefer in d.legal_actions else d.legal_actions[0]
                 await call.write(pb.BotMessage(answer=pb.Answer(request_id=d.request_id,
-                                                                action=d.legal_actions[0])).SerializeToString())
+                                                                action=action)).SerializeToString())
             elif which == "event" and msg.event.WhichOneof("event") == "game_ended":
                 call.cancel()
                 return got
@@ -57,7 +58,7 @@ class Watcher(Bot):
         self.log.append(("view", dict(observation)))
 
 
-def _play(tmp_path, client=_seat_client):
+def _play(tmp_path, client=_seat_client, variant="29", seed=3):
     s = Server(tmp_path / "data")
     try:
         names = [f"v{i}" for i in range(4)]
@@ -66,7 +67,7 @@ def _play(tmp_path, client=_seat_client):
         async def main():
             clients = [asyncio.ensure_future(client(s.addr, t, n)) for t, n in zip(tokens, names)]
             await asyncio.to_thread(s.wait_connected, names)
-            games = await asyncio.to_thread(s.run_matches, "29", names, 1, 3, 1)
+            games = await asyncio.to_thread(s.run_matches, variant, names, 1, seed, 1)
             return games, await asyncio.wait_for(asyncio.gather(*clients), 60)
 
         games, seen = asyncio.run(main())
@@ -126,3 +127,30 @@ def test_the_sdk_hands_views_to_on_view(tmp_path):
         first_play = next(o for _, o in log if o["phase"] == "play")
         assert sorted(first_play["hand"]) == sorted(dealt[seat])
         assert all(o["seat"] == seat for _, o in log)
+
+
+def test_a_seat_set_to_sit_out_is_told_before_the_next_action(tmp_path):
+    """house/29-single-hand: in the declare step (each seat in turn from the declarer) the
+    declarer declares ``single`` (``declare single``) and its partner sits out the deal (docs/rules.md §H).
+    That is a rule's effect, not a public action, and the step goes on, so every seat but
+    the one to act next gets a view saying who sits out before the step's next action."""
+    async def client(addr, token, name):
+        return await _seat_client(addr, token, name, prefer="declare single")
+
+    _, seen = _play(tmp_path, client, variant="house/29-single-hand")
+    # the deal's actions as every stream is told them: (seat, public text)
+    told = [(m.event.action.seat, m.event.action.action) for m in seen[0]
+            if m.WhichOneof("msg") == "event" and m.event.WhichOneof("event") == "action"]
+    declared = told.index(next(t for t in told if t[1] == "declare single"))
+    declarer, next_to_act = told[declared][0], told[declared + 1][0]
+    partner = (declarer + 2) % 4
+    assert next_to_act != declarer     # the step goes on: another seat may declare
+    for seat, msgs in enumerate(seen):
+        if seat == next_to_act:
+            continue
+        events = [i for i, m in enumerate(msgs) if m.WhichOneof("msg") == "event"
+                  and m.event.WhichOneof("event") == "action"]
+        at = next(i for i in events if msgs[i].event.action.action == "declare single")
+        after = next(i for i in events if i > at)
+        views = [json.loads(m.view.observation_json) for m in msgs[at + 1:after] if m.WhichOneof("msg") == "view"]
+        assert [v["sitting_out"] for v in views] == [[partner]], seat

@@ -53,8 +53,9 @@ class Feed:
 
     def view(self, st):
         """A SeatView when the deal, its flow step, the trump's exposure or the partner's
-        revelation changed, unless the seat is to act (docs/protocol.md, "Seat views")."""
-        at = (st.deal_number, st.step, st.trump_exposed, st.partner_revealed)
+        revelation or who sits out changed, unless the seat is to act (docs/protocol.md,
+        "Seat views")."""
+        at = (st.deal_number, st.step, st.trump_exposed, st.partner_revealed, tuple(st.out))
         if st.to_act < 0 or at == self.view_at:
             return
         self.view_at = at
@@ -131,6 +132,7 @@ def test_the_table_is_the_seats_observation(variant, seat, seed, stop):
     assert view["sitting_out"] == obs["sitting_out"] and view["trump"] == obs["trump"]
     assert view["declarer"] == obs["declarer"] and view["exposed_card"] == obs["exposed_card"]
     assert view["partner"] == obs["partner"]
+    assert view["hand_sizes"] == obs["hand_sizes"]     # every seat's count, from its plays and views
 
 
 def test_the_hand_shows_as_dealt_before_the_first_decision():

@@ -134,6 +134,12 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) 
             reloaded = True
             continue
         snaps.append((st["deal"], st["actions"], page.evaluate("() => document.body.innerHTML")))
+        # every seat's card count, the seat's own the cards in its hand
+        sizes = st["hand_sizes"]
+        assert sizes[st["game"]["seat"]] == len(st["hand"])
+        for s, n in enumerate(sizes):
+            counts = page.locator(f'.seat[data-seat="{s}"] .counts').inner_text()
+            assert counts.startswith(f"{n} card{'' if n == 1 else 's'} · "), (s, counts)
         if shots and decisions == shots[0]:
             _shots(page, shots[1])
         rid = req["id"]

@@ -17,6 +17,8 @@ function name(s) { return S.game.seat === s ? "you" : S.game.bots[s]; }
 function label(s) { return S.game.seat === s ? "you" : `${S.game.bots[s]} (${s})`; }   // a bot's name may fill several seats
 function actionKey(i) { return i < KEYS.length ? KEYS[i] : ""; }
 
+function count(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
 function seatBox(s) {
   const g = S.game, P = g.players, pos = (s - g.seat + P) % P;
   const played = (S.trick || []).find(t => t[0] === s);
@@ -26,7 +28,7 @@ function seatBox(s) {
   const side = g.sides ? ` · side ${g.sides[s] + 1}` : "";
   const partner = S.partner === s && s !== g.seat ? " · partner" : "";
   return `<div class="${cls}" data-seat="${s}"><div class="who">${esc(name(s))} <small>seat ${s}${s === S.dealer ? " · dealer" : ""}${s === S.declarer ? " · declarer" : ""}${partner}${side}${out ? " · sits out" : ""}</small></div>
-    <div class="counts">${S.tricks_won ? S.tricks_won[s] : 0} tricks · ${S.points ? S.points[s] : 0} points</div>
+    <div class="counts">${S.hand_sizes ? count(S.hand_sizes[s], "card") + " · " : ""}${count(S.tricks_won ? S.tricks_won[s] : 0, "trick")} · ${count(S.points ? S.points[s] : 0, "point")}</div>
     <div class="played">${played ? cardHTML(played[1]) : ""}</div></div>`;
 }
 
