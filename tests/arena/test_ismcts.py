@@ -18,7 +18,7 @@ from taash.arena.bots import registry
 from taash.arena.bots.ismcts import ISMCTSBot, ismcts_bot
 from taash.interpreter import Match, State, load_variant, shipped_variants
 from taash.interpreter.playout import play
-from tests.helpers.states import random_states
+from tests.helpers.states import random_states, same_choices
 
 
 @pytest.mark.parametrize("name", shipped_variants())
@@ -53,18 +53,8 @@ def test_deterministic_for_a_seed_with_a_playout_budget():
     """Same seed, same observation, a playout budget: the same action, whatever the bot
     did before; and two whole games with the same seeds are the same game."""
     for name in ("29", "56"):
-        for v, st in random_states(name, 3, seed=3):
-            seat = st.to_act
-            one = ISMCTSBot(v, seed=9, budget_ms=None, playouts=60)
-            two = ISMCTSBot(v, seed=9, budget_ms=None, playouts=60)
-            for _, s2 in random_states(name, 2, seed=11):     # other work in between
-                two.decide_state(s2, s2.to_act)
-            a = one.decide_state(st, seat)
-            assert two.decide_state(st, seat) == a
+        for one, two in same_choices(lambda v: ISMCTSBot(v, seed=9, budget_ms=None, playouts=60), name, 3):
             assert one.stats["visits"] == two.stats["visits"]
-            obs = st.observation(seat)
-            legal = [str(x) for x in st.legal_actions()]
-            assert one.decide(obs, legal) == two.decide(obs, legal)
     v = load_variant("28")
     games = []
     for _ in range(2):

@@ -13,7 +13,7 @@ import pytest
 from taash.arena.bots.search import SearchBot, rebuild
 from taash.arena.sdk import GameInfo
 from taash.interpreter import Match, State, load_variant, shipped_variants
-from tests.helpers.states import random_states
+from tests.helpers.states import random_states, same_choices
 
 
 @pytest.mark.parametrize("name", shipped_variants())
@@ -53,18 +53,8 @@ def test_deterministic_for_a_seed_with_a_playout_budget():
     """Same seed, same observation, a playout budget: the same action, whatever the bot
     did before; the choice is a function of (seed, observation)."""
     for name in ("29", "304-solo"):
-        for v, st in random_states(name, 4, seed=3):
-            seat = st.to_act
-            one = SearchBot(v, seed=9, budget_ms=None, playouts=40)
-            two = SearchBot(v, seed=9, budget_ms=None, playouts=40)
-            for w, s2 in random_states(name, 2, seed=11):     # other work in between
-                two.decide_state(s2, s2.to_act)
-            a = one.decide_state(st, seat)
-            assert two.decide_state(st, seat) == a
+        for one, _ in same_choices(lambda v: SearchBot(v, seed=9, budget_ms=None, playouts=40), name, 4):
             assert one.stats["playouts"] == 40
-            obs = st.observation(seat)
-            legal = [str(x) for x in st.legal_actions()]
-            assert one.decide(obs, legal) == two.decide(obs, legal)
 
 
 def test_keeps_its_time_budget():

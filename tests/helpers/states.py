@@ -23,3 +23,22 @@ def random_states(name, count, seed):
         if not st.is_terminal and len(st.legal_ids()) > 1:
             out.append((v, st))
     return out
+
+
+def same_choices(make, name, count):
+    """Two bots made alike (``make(variant)``), one of which first decides in other
+    states, choose the same action in each of ``count`` random states of ``name``, by
+    state and by observation. Returns the pairs (one, two) for further checks."""
+    pairs = []
+    for v, st in random_states(name, count, seed=3):
+        seat = st.to_act
+        one, two = make(v), make(v)
+        for _, s2 in random_states(name, 2, seed=11):     # other work in between
+            two.decide_state(s2, s2.to_act)
+        a = one.decide_state(st, seat)
+        assert two.decide_state(st, seat) == a
+        pairs.append((one, two))
+        obs = st.observation(seat)
+        legal = [str(x) for x in st.legal_actions()]
+        assert one.decide(obs, legal) == two.decide(obs, legal)
+    return pairs
