@@ -438,9 +438,9 @@ def cmd_standing(args) -> int:
     if not token:
         raise UsageError("no token: pass --token TOKEN or set TAASH_TOKEN (the bot's own token, "
                          "from `taash arena token NAME`)")
-    with grpc.insecure_channel(args.server) as ch:
+    with channel(args.server, client_of(args)) as ch:
         if not _reached(ch):
-            return _unreachable(args.server)
+            return _unreachable(args)
         try:
             rep = arena_pb2_grpc.ArenaStub(ch).MyStanding(apb.StandingRequest(recent=args.recent),
                                                           metadata=[("authorization", f"Bearer {token}")],

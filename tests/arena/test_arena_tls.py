@@ -82,6 +82,11 @@ def test_a_whole_match_over_tls(server, tmp_path):
     assert listed.returncode == 0, listed.stderr
     for name in ("h1", "r1", "web1"):
         assert name in listed.stdout
+    # a bot's own standing over TLS: h1 played both matches
+    mine = server.taash("arena", "standing", "--token", server.token("h1"), "--server", server.addr,
+                        "--ca", server.ca, "--json")
+    assert mine.returncode == 0, mine.stderr
+    assert json.loads(mine.stdout)["games_total"] == 2
 
 
 def tls_match(server, variant, bots, *extra) -> dict:
@@ -110,6 +115,9 @@ def test_a_ladder_through_the_arena_over_tls(server, tmp_path):
 def test_a_plaintext_client_does_not_reach_a_tls_arena(server):
     out = server.taash("arena", "bots", "--server", server.addr, "--data", str(server.data), timeout=60)
     assert out.returncode == 1
+    assert "cannot reach the arena" in out.stderr and "needs --tls" in out.stderr
+    out = server.taash("arena", "standing", "--token", server.token("s1"), "--server", server.addr, timeout=60)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
     assert "cannot reach the arena" in out.stderr and "needs --tls" in out.stderr
 
 
