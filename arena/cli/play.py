@@ -265,7 +265,7 @@ def add_commands(sub) -> None:
                    help="how long your seat may be away (the page's server lost the arena) before the default "
                         "action is played for it (default 300s)")
     p.add_argument("--deals", type=conv(), default=0, metavar="N",
-                   help="stop the match after N deals (default: play it to the end)")
+                   help="stop the match after N deals (0, the default: play it to the end)")
     p.add_argument("--matches", type=conv(1), default=1, metavar="M", help="matches, one after the other (default 1)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="set a variant option")
     p.add_argument("--name", default="you", metavar="NAME", help="your name in the records (default you)")
