@@ -186,20 +186,9 @@ def test_the_tree_branches_on_the_lowest_bid_of_each_denomination():
 def test_one_match_over_the_arena(tmp_path):
     """`taash bot ismcts --exploration 1` as a process plays two deals of 29 through the
     arena against `taash bot search`, with no fault and no verdict."""
-    from tests.helpers.arena_util import Server, record
-    s = Server(tmp_path / "data")
-    try:
-        s.bot("ismcts", "i1", s.token("i1"), "--budget-ms", "20", "--exploration", "1")
-        s.bot("search", "s1", s.token("s1"), "--budget-ms", "20")
-        s.wait_connected(["i1", "s1"])
-        [g] = s.run_matches("29", ["i1", "s1", "i1", "s1"], matches=1, seed=3, max_deals=2, move_ms=400)
-        assert not g.error and g.deals == 2
-        assert g.faults == 0
-        rec = record(g.record)
-        assert rec["arena"]["verdicts"] == []
-        assert len(rec["deals"]) == 2
-    finally:
-        s.stop()
+    from tests.helpers.arena_util import two_clean_deals
+    two_clean_deals(tmp_path, "29", {"i1": ["ismcts", "--budget-ms", "20", "--exploration", "1"],
+                                     "s1": ["search", "--budget-ms", "20"]}, ["i1", "s1", "i1", "s1"])
 
 
 @settings(max_examples=25, deadline=None)

@@ -79,20 +79,9 @@ def test_keeps_its_time_budget():
 def test_one_match_over_the_arena(tmp_path):
     """`taash bot search` as a process plays a whole match of 28 through the arena with
     no fault, its decisions within half the deadline."""
-    from tests.helpers.arena_util import Server, record
-    s = Server(tmp_path / "data")
-    try:
-        s.bot("search", "s1", s.token("s1"), "--budget-ms", "20")
-        s.bot("heuristic", "h1", s.token("h1"))
-        s.wait_connected(["s1", "h1"])
-        [g] = s.run_matches("28", ["s1", "h1", "s1", "h1"], matches=1, seed=3, max_deals=2, move_ms=400)
-        assert not g.error and g.deals == 2   # cut at the deal limit, so not "complete"
-        assert g.faults == 0
-        rec = record(g.record)
-        assert rec["arena"]["verdicts"] == []
-        assert len(rec["deals"]) == 2
-    finally:
-        s.stop()
+    from tests.helpers.arena_util import two_clean_deals
+    two_clean_deals(tmp_path, "28", {"s1": ["search", "--budget-ms", "20"], "h1": ["heuristic"]},
+                    ["s1", "h1", "s1", "h1"])
 
 
 @pytest.mark.parametrize("name", ["28", "56", "304-solo", "house/56-cot"])

@@ -126,3 +126,22 @@ def record(path) -> dict:
 
 def verdict_kinds(rec: dict) -> list[str]:
     return [v["kind"] for v in rec["arena"]["verdicts"]]
+
+
+def two_clean_deals(tmp_path, variant: str, bots: dict[str, list[str]], seating: list[str]) -> None:
+    """Start an arena, connect ``bots`` (name -> [kind, extra CLI args...]) as `taash bot`
+    processes, and play one match of two deals of ``variant`` seated ``seating`` at 400 ms
+    a move: it must end at the deal limit with no error, fault or verdict."""
+    s = Server(tmp_path / "data")
+    try:
+        for name, (kind, *extra) in bots.items():
+            s.bot(kind, name, s.token(name), *extra)
+        s.wait_connected(list(bots))
+        [g] = s.run_matches(variant, seating, matches=1, seed=3, max_deals=2, move_ms=400)
+        assert not g.error and g.deals == 2   # cut at the deal limit, so not "complete"
+        assert g.faults == 0
+        rec = record(g.record)
+        assert rec["arena"]["verdicts"] == []
+        assert len(rec["deals"]) == 2
+    finally:
+        s.stop()
