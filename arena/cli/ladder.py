@@ -1,4 +1,4 @@
-"""The ladder's commands: `taash ladder run|standings|plot|report|verify` (docs/ladder.md);
+"""The ladder's commands: `taash ladder run|standings|margins|plot|report|verify` (docs/ladder.md);
 the arena extra (openskill; gRPC with --arena), plots for `plot`, web for `report`."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from taash.interpreter import load_variant
+from taash.interpreter import TaashError, load_variant
 
 from ..bots.registry import names as bot_names
 from ..errors import LadderError, StoreError, UsageError
@@ -40,6 +40,32 @@ def standings_table(variant: str, lines, title: str | None = None):
         t.add_row(str(i), s.bot, f"{s.mu:.1f}", f"{lo:.1f} .. {hi:.1f}", str(s.games), str(s.deals),
                   "-" if wr is None else f"{wr:.0%}")
     return t
+
+
+def margins_table(variant: str, margins, title: str | None = None):
+    """A rich Table of head-to-head ``margins`` (arena/ladder/margins.py `Margin`)."""
+    from rich.table import Table
+    t = Table(title=title or f"{variant}: head to head, score margin a deal")
+    for col, just in (("bot", "left"), ("over", "left"), ("margin a deal", "right"), ("95% interval", "right"),
+                      ("events", "right"), ("deals", "right"), ("ahead?", "left")):
+        t.add_column(col, justify=just)
+    for m in margins:
+        ci = "-" if m.ci95 is None else f"{m.ci95[0]:+.3f} .. {m.ci95[1]:+.3f}"
+        t.add_row(m.better, m.worse, f"{m.mean:+.3f}", ci, str(m.events), str(m.deals),
+                  "yes" if m.apart else "not at 95%")
+    return t
+
+
+def _margins(store, ref, variant=None) -> list:
+    """The head-to-head margins of the ladder ``ref`` (the loaded ``variant`` if given);
+    [] when its variant no longer loads (a file moved since the ladder ran)."""
+    from ..ladder.margins import store_margins
+    if variant is None:
+        try:
+            variant = load_variant(ref)
+        except TaashError:
+            return []
+    return store_margins(store, variant)
 
 
 def _bots_arg(text):
@@ -127,15 +153,19 @@ def cmd_run(args) -> int:
             bar.stop()
         if runner is not None and hasattr(runner, "close"):
             runner.close()
+    margins = _margins(store, summary.variant, runner.variant)
     if args.json:
         print(json.dumps({"variant": summary.variant, "games_played": summary.games_played,
                           "games": summary.games_total, "events": summary.events_total,
                           "deals": summary.deals_total, "rounds": summary.rounds,
-                          "standings": [s.to_json() for s in summary.standings]}, indent=2))
+                          "standings": [s.to_json() for s in summary.standings],
+                          "margins": [m.to_json() for m in margins]}, indent=2))
     else:
         con.print(standings_table(summary.variant, summary.standings,
                                   f"{summary.variant}: {summary.deals_total} deals in {summary.games_total} games "
                                   f"({summary.games_played} played now), {runner.name}"))
+        if margins:
+            con.print(margins_table(summary.variant, margins))
     store.close()
     return 0
 
@@ -177,8 +207,32 @@ def cmd_standings(args) -> int:
     for v, lines in data.items():
         if lines:
             con.print(standings_table(v, lines))
+            margins = _margins(store, v)
+            if margins:
+                con.print(margins_table(v, margins))
         else:
             print(f"{v}: no games yet")
+    return 0
+
+
+def cmd_margins(args) -> int:
+    from rich.console import Console
+    try:
+        store = _store(args)
+        data = {v: _margins(store, v) for v in _variants(store, args)}
+    except StoreError as e:
+        return _fail(e)
+    if args.json:
+        print(json.dumps({v: [m.to_json() for m in ms] for v, ms in data.items()}, indent=2))
+        return 0
+    if not any(data.values()):
+        print(f"no head-to-head results in {args.store or args.data} yet: run a ladder with "
+              "`taash ladder run --variant V`")
+        return 0
+    con = Console()
+    for v, ms in data.items():
+        if ms:
+            con.print(margins_table(v, ms))
     return 0
 
 
@@ -269,7 +323,7 @@ def add_commands(sub) -> None:
     r.add_argument("--every", type=conv(1), default=10, metavar="K",
                    help="print the ratings every K rated events (default 10)")
     r.add_argument("--quiet", action="store_true", help="print only the standings")
-    r.add_argument("--json", action="store_true", help="print the summary and standings as JSON")
+    r.add_argument("--json", action="store_true", help="print the summary, standings and margins as JSON")
     where(r)
     r.set_defaults(fn=cmd_run)
 
@@ -278,6 +332,12 @@ def add_commands(sub) -> None:
     s.add_argument("--json", action="store_true", help="print them as JSON")
     where(s)
     s.set_defaults(fn=cmd_standings)
+
+    mg = lsub.add_parser("margins", help="print each pair's head-to-head score margin a deal, with its 95%% interval")
+    mg.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")
+    mg.add_argument("--json", action="store_true", help="print them as JSON")
+    where(mg)
+    mg.set_defaults(fn=cmd_margins)
 
     pl = lsub.add_parser("plot", help="write a PNG of ratings over time")
     pl.add_argument("--variant", metavar="V", help="one variant (default: every ladder, one panel each)")

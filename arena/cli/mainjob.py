@@ -250,7 +250,8 @@ def main(argv=None) -> int:
     recs = data / "records"
     print(f"records: {recs} (one JSON per game; replay one with `taash replay {recs / results['first_record']}`)"
           if results["first_record"] else f"records: in {data / 'ladder.sqlite3'}")
-    print(f"ladder database: {data / 'ladder.sqlite3'} (see `taash ladder standings --data {args.data}`)")
+    print(f"ladder database: {data / 'ladder.sqlite3'} (see `taash ladder standings --data {args.data}`; "
+          f"each pair's margin a deal: `taash ladder margins --data {args.data}`)")
     print(f"plot: {results['plot']}")
     print(f"report: {results['report']} (open it in a browser; `taash web --data {args.data}` for every page)")
     print(f"main job: {results['games']} games, {results['deals']} deals on {len(results['variants'])} variants "

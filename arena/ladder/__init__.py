@@ -2,6 +2,7 @@
 
 - `schedule`: rounds, pairings, seatings, duplicate deals (`GameSpec`);
 - `ratings`: openskill ratings from per-seat results (`Ratings`, `BotStanding`);
+- `margins`: each pair's head-to-head score margin a deal with its t interval (`Margin`);
 - `runners`: games in process (`InProcessRunner`);
 - `arena_runner`: games through the arena over gRPC (`ArenaRunner`; the arena extra, not
   imported here);
