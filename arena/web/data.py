@@ -14,6 +14,7 @@ from pathlib import Path
 from taash.interpreter import load_variant, replay
 
 from ..errors import ArenaError
+from ..ladder.margins import store_margins
 from ..ladder.ratings import Z95, game_teams, initial_rating
 from ..store import SQLiteStore, has_arena
 
@@ -117,9 +118,10 @@ class Site:
 
     def head_to_head(self, variant: str) -> dict:
         """Each ordered pair's result over the games where they sat on opposing teams:
-        {"bots": [...], "cells": {a: {b: {"w", "d", "l", "diff"}}}}, diff being the sum of
-        a's team's score minus b's team's (the duplicate result when the ladder plays
-        duplicate: card luck cancels over the seatings)."""
+        {"bots": [...], "cells": {a: {b: {"w", "d", "l", "diff"}}}, "margins": [...]}, diff
+        being the sum of a's team's score minus b's team's (the duplicate result when the
+        ladder plays duplicate: card luck cancels over the seatings); margins: each pair's
+        score margin a deal with its 95% interval (`Margin.to_json`, arena/ladder/margins.py)."""
         v = load_variant(variant)
         cells: dict[str, dict[str, dict]] = {}
         bots: set[str] = set()
@@ -136,7 +138,8 @@ class Site:
                             x, y = scores[i], scores[j]
                             c["w" if x > y else "l" if x < y else "d"] += 1
                             c["diff"] += x - y
-        return {"bots": sorted(bots), "cells": cells}
+        return {"bots": sorted(bots), "cells": cells,
+                "margins": [m.to_json() for m in store_margins(self.ladder, v)]}
 
     def games(self, variant: str, bot: str | None = None) -> list[dict]:
         """The variant's ladder games (newest first), optionally those of one bot."""

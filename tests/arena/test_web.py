@@ -62,6 +62,10 @@ def test_standings_and_head_to_head_from_the_store(site):
     # ann vs bob: +4 (3 - -1) in game 1, -2 (0 - 2) in game 2: total +2, one win, one loss
     assert h["cells"]["ann"]["bob"] == {"w": 1, "d": 0, "l": 1, "diff": 2.0}
     assert h["cells"]["bob"]["ann"] == {"w": 1, "d": 0, "l": 1, "diff": -2.0}
+    # one event of 4 deals: ann's side 3 + 0, bob's -1 + 2, a margin of +2 over 4 deals
+    # for ann; one event has no interval
+    assert h["margins"] == [{"better": "ann", "worse": "bob", "mean": 0.5, "ci95": None, "events": 1,
+                             "deals": 4, "apart": False}]
 
 
 def test_game_view_follows_the_tricks():
@@ -110,6 +114,7 @@ def test_pages_answer(site):
     assert (s1, s2, s3, s4, s5, s6, s7) == (200, 200, 200, 200, 200, 404, 200)
     assert "ann" in home and "27.5" in home
     assert "<svg" in lad and "+2" in lad and "-2" in lad
+    assert re.search(r"<td>ann</td><td>bob</td><td class=\"num\">\+0\.500</td>", lad)   # the margin a deal
     data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>', game, re.S).group(1))
     assert data["bots"] == ["ann", "bob", "ann", "bob"] and len(data["deals"]) == 2
     assert json.loads(rec) == first_legal_record() and "attachment" in hd["Content-Disposition"]
