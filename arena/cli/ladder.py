@@ -46,13 +46,14 @@ def margins_table(variant: str, margins, title: str | None = None):
     """A rich Table of head-to-head ``margins`` (arena/ladder/margins.py `Margin`)."""
     from rich.table import Table
     t = Table(title=title or f"{variant}: head to head, score margin a deal")
-    for col, just in (("bot", "left"), ("over", "left"), ("margin a deal", "right"), ("95% interval", "right"),
+    from ..ladder.margins import MIN_EVENTS
+    for col, just in (("bot", "left"), ("over", "left"), ("margin", "right"), ("95% interval", "right"),
                       ("events", "right"), ("deals", "right"), ("ahead?", "left")):
-        t.add_column(col, justify=just)
+        t.add_column(col, justify=just, no_wrap=col != "ahead?")
     for m in margins:
         ci = "-" if m.ci95 is None else f"{m.ci95[0]:+.3f} .. {m.ci95[1]:+.3f}"
-        t.add_row(m.better, m.worse, f"{m.mean:+.3f}", ci, str(m.events), str(m.deals),
-                  "yes" if m.apart else "not at 95%")
+        ahead = "yes" if m.apart else f"< {MIN_EVENTS} events" if m.events < MIN_EVENTS else "not at 95%"
+        t.add_row(m.better, m.worse, f"{m.mean:+.3f}", ci, str(m.events), str(m.deals), ahead)
     return t
 
 

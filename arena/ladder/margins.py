@@ -36,6 +36,11 @@ T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8
         26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021, 50: 2.009, 60: 2.000,
         80: 1.990, 100: 1.984, 120: 1.980}
 
+# Fewest events for a pair to be called apart: with whole-number scores a few events can
+# all have the same margin (a zero-width interval, even between two copies of one bot),
+# so an interval over fewer events is shown but not trusted.
+MIN_EVENTS = 10
+
 
 def t975(df: int) -> float:
     """The 0.975 quantile of Student's t with ``df`` >= 1 degrees of freedom (see T975)."""
@@ -61,8 +66,9 @@ class Margin:
 
     @property
     def apart(self) -> bool:
-        """Whether the interval lies wholly above 0: ``better`` is ahead at 95%."""
-        return self.ci95 is not None and self.ci95[0] > 0
+        """Whether ``better`` is ahead at 95%: the interval lies wholly above 0, over at
+        least MIN_EVENTS events."""
+        return self.ci95 is not None and self.ci95[0] > 0 and self.events >= MIN_EVENTS
 
     def to_json(self) -> dict:
         """JSON-ready: every field plus ``apart``."""

@@ -27,6 +27,7 @@ from aiohttp import web
 
 from taash.interpreter import RecordError, VariantError
 
+from ..ladder.margins import MIN_EVENTS
 from . import table
 from .data import BadRecord, Site, card_parts, chart_svg, game_view
 from .live import LiveHub
@@ -36,7 +37,8 @@ PER_PAGE = 24   # live tables on one page (the rest are listed, page by page)
 
 
 def environment():
-    """The Jinja2 environment of the templates (autoescaped), with the `card` filter."""
+    """The Jinja2 environment of the templates (autoescaped), with the `card` filter and
+    ``min_events`` (the fewest events for a margin to be called ahead)."""
     import jinja2
     from markupsafe import Markup, escape
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -49,6 +51,7 @@ def environment():
     env.filters["card"] = card
     env.filters["tojson_safe"] = lambda x: Markup(json.dumps(x).replace("<", "\\u003c"))
     env.filters["q"] = lambda s: urllib.parse.quote(str(s), safe="")
+    env.globals["min_events"] = MIN_EVENTS
     return env
 
 

@@ -56,6 +56,15 @@ def test_the_better_bot_comes_first_and_apart_needs_the_interval_above_zero():
     assert m.apart and m.events == 20
 
 
+def test_a_zero_width_interval_needs_ten_events():
+    # whole-number scores: nine events of +2 game points over 8 deals each have margin
+    # 0.25, sd 0 and an interval of no width above 0, yet nine are too few to trust it
+    [m] = pair_margins("fixed", SIDES4, [dup(1, 0)] * 9)
+    assert m.ci95 == (0.25, 0.25) and m.events == 9 and not m.apart
+    [m] = pair_margins("fixed", SIDES4, [dup(1, 0)] * 10)
+    assert m.apart
+
+
 def test_one_event_has_no_interval():
     [m] = pair_margins("fixed", SIDES4, [dup(3, 1)])
     assert m.ci95 is None and not m.apart and m.to_json()["ci95"] is None
@@ -115,4 +124,4 @@ def test_cli_margins_agree_with_the_stored_games(tmp_path):
     assert m["mean"] == pytest.approx(mean) and mean > 0
     assert m["ci95"] == pytest.approx([mean - half, mean + half])
     text = run_cli("standings", "--data", d).stdout
-    assert "head to head" in text and "heuristic" in text and "margin a deal" in text
+    assert "head to head, score margin a deal" in text and "heuristic" in text and "95% interval" in text
