@@ -141,6 +141,33 @@ class Variant:
             return None
         return self.deck.ranks[value] if t == "rank" else self.deck.text[value] if t == "card" else value
 
+    def variable_value(self, var: Variable, data):
+        """The inverse of `variable_json`: a variable's value as the engine keeps it, from
+        its JSON form (a number, true/false, a seat or side number, a suit, denomination,
+        rank or card text, or null for `none`). Raises ValueError for data that is no
+        value of the variable's type."""
+        t = var.type
+        if t in ("number", "condition"):
+            if not isinstance(data, int):
+                raise ValueError(f"variable {var.name}: {data!r} is not a {t}")
+            return data
+        if data is None:
+            return -1
+        if t == "suit":
+            if data in self.deck.suits:
+                return self.deck.suits.index(data)
+            if data in self.denomination_code:
+                return self.denomination_code[data]
+        elif t == "rank":
+            if data in self.deck.ranks:
+                return self.deck.ranks.index(data)
+        elif t == "card":
+            return self.deck.parse(data)
+        elif t in ("seat", "side") and type(data) is int:
+            if 0 <= data < (self.players if t == "seat" else self.sides):
+                return data
+        raise ValueError(f"variable {var.name}: {data!r} is not a {t} of this variant")
+
     def variables_json(self, values, public_only: bool = True, scope: str | None = None) -> dict:
         """{name: JSON value} of the variables (the public ones only, unless
         ``public_only`` is false; of one ``scope`` if given), in the file's order."""

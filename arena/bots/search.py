@@ -267,6 +267,7 @@ def rebuild(v, obs: dict, rng: random.Random, tries: int = 40, repairs: int = 20
     if len(free) != len(pool):
         raise RebuildError(f"{len(pool)} unknown cards for {len(free)} positions")
     scores = _start_scores(v, obs)
+    carried = _carried_variables(v, obs, scores)
     needed = [Counter(known[t]) for t in range(n)]
     for t in range(n):                 # a card fixed at a position is needed there too
         for (s, i), c in fixed.items():
@@ -281,7 +282,8 @@ def rebuild(v, obs: dict, rng: random.Random, tries: int = 40, repairs: int = 20
             deal[t][i] = c
         for _ in range(repairs):
             st = State(v, dealer=obs["dealer"], hands=[[text[c] for c in r] for r in deal[:n]],
-                       widow=[text[c] for c in deal[n]] or None, scores=scores, deal_number=obs.get("deal", 0))
+                       widow=[text[c] for c in deal[n]] or None, scores=scores, deal_number=obs.get("deal", 0),
+                       variables=carried)
             bad = _replay(st, hist, seat, needed, rng)
             if bad is None:
                 if _same(st.observation(seat), obs):
@@ -290,6 +292,24 @@ def rebuild(v, obs: dict, rng: random.Random, tries: int = 40, repairs: int = 20
             if not _repair(st, bad, deal, free, rng):
                 break
     raise RebuildError(f"no deal consistent with seat {seat}'s observation in {tries} tries")
+
+
+def _carried_variables(v, obs, scores):
+    """The variables a rebuilt deal starts with (`State`'s ``variables``): the variant's
+    match-scope variables carried from the deals before, the public ones as ``obs``
+    shows them and the others at their values at the match's start; None when the
+    variant has none (every variable then starts at its initial rule). A public match-scope
+    variable that a rule changes during the deal shows its new value, so the rebuilt
+    observation differs and `rebuild` raises RebuildError, as without this."""
+    carried = [x for x in v.variables if x.scope == "match"]
+    if not carried:
+        return None
+    shown = obs.get("variables") or {}
+    values = list(State(v, dealer=obs["dealer"], scores=scores, deal_number=obs.get("deal", 0)).vars)
+    for x in carried:
+        if x.public and x.name in shown:
+            values[x.index] = v.variable_value(x, shown[x.name])
+    return values
 
 
 def _start_scores(v, obs):

@@ -34,6 +34,70 @@ def test_only_legal_actions_in_process_and_by_observation(name):
         assert rebuild(v, obs, random.Random(2)).observation(seat) == before
 
 
+def later_deal_states(name, deals, seed):
+    """States of the ``deals``-th deal of seeded matches of ``name`` played at random, one
+    per match, at a random point with a choice for the seat to act: what the deals before
+    carried (scores, the dealer, match-scope variables) is in them."""
+    v = load_variant(name)
+    rng = random.Random(seed)
+    out = []
+    for k in range(4):
+        m = Match(v, seed * 100 + k)
+        for _ in range(deals):
+            if m.over:
+                break
+            st = m.new_deal()
+            while not st.is_terminal:
+                st.apply(rng.choice(st.legal_actions()))
+            m.finish_deal(st)
+        if m.over:
+            continue
+        st = m.new_deal()
+        stop = rng.randrange(v.tricks * v.players + 12)
+        while not st.is_terminal and len(st.history) < stop:
+            st.apply(rng.choice(st.legal_actions()))
+        if not st.is_terminal and len(st.legal_ids()) > 1:
+            out.append((v, st))
+    return out
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_rebuild_later_in_a_match(name):
+    """Property: after some deals of a match the State rebuilt from the observation still
+    gives the seat its very observation, and the bot searches (it did not fall back to
+    the default action). house/29-dealer-keeps carries a public match-scope variable
+    (`kept`); before the rebuild carried it, every deal after the first failed there."""
+    states = later_deal_states(name, 3, seed=len(name))
+    for v, st in states:
+        seat = st.to_act
+        obs = json.loads(json.dumps(st.observation(seat)))
+        assert rebuild(v, obs, random.Random(2)).observation(seat) == st.observation(seat)
+        bot = SearchBot(v, seed=1, budget_ms=None, playouts=6)
+        assert bot.decide(obs, [str(x) for x in st.legal_actions()]) in st.legal_actions()
+        assert bot.stats.get("rebuilt", True) and bot.stats["playouts"] > 0
+
+
+def test_the_dealer_keeps_variable_is_carried_into_the_rebuild():
+    # a deal dealt again by the dealer whose side lost the one before (the file's rule):
+    # kept is 1, and the rebuilt State starts from 1 too
+    v = load_variant("house/29-dealer-keeps")
+    for seed in range(20):
+        m = Match(v, seed)
+        st = m.new_deal()
+        while not st.is_terminal:
+            st.apply(st.legal_actions()[0])
+        m.finish_deal(st)
+        st = m.new_deal()
+        if st.observation(0)["variables"]["kept"] == 1:
+            break
+    else:
+        pytest.fail("no first deal of 20 was lost by the dealer's side")
+    obs = json.loads(json.dumps(st.observation(st.to_act)))
+    again = rebuild(v, obs, random.Random(0))
+    assert again.vars[next(x.index for x in v.variables if x.name == "kept")] == 1
+    assert again.observation(st.to_act) == st.observation(st.to_act)
+
+
 @pytest.mark.parametrize("name", ["28", "304", "304-solo", "56", "house/28-seventh-card"])
 def test_rebuild_never_reads_the_other_hands(name):
     """Two deals that give the seat the same observation (one resampled from the other:

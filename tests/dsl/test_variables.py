@@ -174,6 +174,33 @@ def test_initial_rules_read_the_deal_and_earlier_variables(tmp_path):
     assert st.vars[2] is True
 
 
+def test_a_variable_value_from_its_json_form(tmp_path):
+    """`Variant.variable_value` reads back what `variable_json` writes (the observation's
+    `variables`), for each type, `none` included; anything else is a ValueError."""
+    p = write(tmp_path, """\
+        variables:
+          n: {type: number, scope: match, initial: "3", public: true}
+          c: {type: condition, scope: match, initial: "false", public: true}
+          s: {type: seat, scope: match, initial: "none", public: true}
+          d: {type: side, scope: match, initial: "none", public: true}
+          u: {type: suit, scope: match, initial: "none", public: true}
+          r: {type: rank, scope: match, initial: "rank(\\"9H\\")", public: true}
+          k: {type: card, scope: match, initial: "none", public: true}
+        """)
+    v = load_variant(p)
+    n, c, s, d, u, r, k = v.variables
+    # 29: seats 0..3, sides 0 and 1, suits S H D C, ranks J 9 A T K Q 8 7 (§29)
+    cases = [(n, -7), (c, True), (s, 3), (s, -1), (d, 1), (u, v.deck.suits.index("D")), (u, -1),
+             (r, v.deck.ranks.index("9")), (k, v.deck.parse("QH")), (k, -1)]
+    for var, value in cases:
+        data = v.variable_json(var, value)
+        assert v.variable_value(var, json.loads(json.dumps(data))) == value
+    assert v.variable_json(k, v.deck.parse("QH")) == "QH" and v.variable_json(s, -1) is None
+    for var, data in [(n, "3"), (c, None), (s, 4), (d, 2), (s, True), (u, "X"), (r, "2"), (k, "1H")]:
+        with pytest.raises(ValueError):
+            v.variable_value(var, data)
+
+
 def test_next_dealer_keeps_the_dealer_when_the_other_side_makes_its_contract(tmp_path):
     """The guide's example. Dealer 3 (side 1); seat 0 (side 0) declares."""
     p = write(tmp_path, """\
