@@ -13,7 +13,7 @@ import pytest
 from taash.arena.bots.search import SearchBot, rebuild
 from taash.arena.sdk import GameInfo
 from taash.interpreter import Match, State, load_variant, shipped_variants
-from tests.helpers.states import random_states, same_choices
+from tests.helpers.states import later_deal_states, random_states, same_choices
 
 
 @pytest.mark.parametrize("name", shipped_variants())
@@ -32,33 +32,6 @@ def test_only_legal_actions_in_process_and_by_observation(name):
         b = bot.decide(obs, [str(x) for x in st.legal_actions()])
         assert isinstance(b, str) and b in st.legal_actions()
         assert rebuild(v, obs, random.Random(2)).observation(seat) == before
-
-
-def later_deal_states(name, deals, seed):
-    """States of the ``deals``-th deal of seeded matches of ``name`` played at random, one
-    per match, at a random point with a choice for the seat to act: what the deals before
-    carried (scores, the dealer, match-scope variables) is in them."""
-    v = load_variant(name)
-    rng = random.Random(seed)
-    out = []
-    for k in range(4):
-        m = Match(v, seed * 100 + k)
-        for _ in range(deals):
-            if m.over:
-                break
-            st = m.new_deal()
-            while not st.is_terminal:
-                st.apply(rng.choice(st.legal_actions()))
-            m.finish_deal(st)
-        if m.over:
-            continue
-        st = m.new_deal()
-        stop = rng.randrange(v.tricks * v.players + 12)
-        while not st.is_terminal and len(st.history) < stop:
-            st.apply(rng.choice(st.legal_actions()))
-        if not st.is_terminal and len(st.legal_ids()) > 1:
-            out.append((v, st))
-    return out
 
 
 @pytest.mark.parametrize("name", shipped_variants())

@@ -17,11 +17,41 @@ def random_states(name, count, seed):
     while len(out) < count:
         st = Match(v, seed * 1000 + k).new_deal()
         k += 1
-        stop = rng.randrange(v.tricks * v.players + 12)
-        while not st.is_terminal and len(st.history) < stop:
-            st.apply(rng.choice(st.legal_actions()))
-        if not st.is_terminal and len(st.legal_ids()) > 1:
+        if play_to_a_choice(v, st, rng):
             out.append((v, st))
+    return out
+
+
+def play_to_a_choice(v, st, rng) -> bool:
+    """Play ``st`` at random (``rng``) to a random point; whether the seat to act there has
+    a choice (the deal not over, more than one legal action)."""
+    stop = rng.randrange(v.tricks * v.players + 12)
+    while not st.is_terminal and len(st.history) < stop:
+        st.apply(rng.choice(st.legal_actions()))
+    return not st.is_terminal and len(st.legal_ids()) > 1
+
+
+def later_deal_states(name, deals, seed):
+    """States of the deal after ``deals`` deals of seeded matches of ``name`` played at
+    random (four matches, one state each at most), at a random point with a choice for
+    the seat to act: what the deals before carried (scores, the dealer, match-scope
+    variables) is in them. (variant, state) pairs."""
+    v = load_variant(name)
+    rng = random.Random(seed)
+    out = []
+    for k in range(4):
+        m = Match(v, seed * 100 + k)
+        for _ in range(deals):
+            if m.over:
+                break
+            st = m.new_deal()
+            while not st.is_terminal:
+                st.apply(rng.choice(st.legal_actions()))
+            m.finish_deal(st)
+        if not m.over:
+            st = m.new_deal()
+            if play_to_a_choice(v, st, rng):
+                out.append((v, st))
     return out
 
 
