@@ -121,7 +121,7 @@ def test_make_run_main_job_short(tmp_path):
     data = tmp_path / "run-data"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run([sys.executable, "-m", "taash.arena.cli.mainjob", "--data", str(data), "--deals", "6",
-                        "--game-deals", "1"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+                        "--game-deals", "1", "--search-ms", "10"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     out = r.stdout
     for v in ("56", "28", "29", "304", "304-solo"):
