@@ -12,6 +12,7 @@ import subprocess
 import grpc
 import pytest
 
+from tests.helpers import sigint_default
 from tests.helpers.arena_util import ROOT, TAASH, Server, env, record
 
 from taash.arena.pb import arena_pb2 as apb
@@ -293,7 +294,7 @@ def test_interrupting_the_client_stops_its_games(tmp_path):
         # random bots in 29 overbid and fail: the match runs towards its 1000-deal limit
         client = subprocess.Popen([*TAASH, "arena", "match", "29", "--bots", "r,r,r,r", "--server", s.addr,
                                    "--data", str(s.data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True, env=env(), cwd=ROOT)
+                                  text=True, env=env(), cwd=ROOT, preexec_fn=sigint_default)
 
         def seats():
             out = s.taash("arena", "bots", "--server", s.addr, "--data", str(s.data))

@@ -25,7 +25,7 @@ import pytest
 
 from taash.interpreter import Match, load_variant, read_record
 from taash.interpreter.information import resample
-from tests.helpers import ROOT
+from tests.helpers import ROOT, sigint_default
 from tests.helpers.arena_util import TAASH, env
 
 from .test_web_browser import CHROMIUM, FLAGS, _need_browser
@@ -55,7 +55,7 @@ class Play:
         self.log = open(tmp / "play.log", "w")
         self.proc = subprocess.Popen([*TAASH, "play", variant, "--no-browser", "--data", str(self.data),
                                       "--pace", "0.05", *extra], stdout=subprocess.PIPE, stderr=self.log,
-                                     text=True, env=env(), cwd=ROOT)
+                                     text=True, env=env(), cwd=ROOT, preexec_fn=sigint_default)
         self.lines: list[str] = []
         first = self.proc.stdout.readline()
         if "your table: " not in first:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, sigint_default
 
 SCRIPT = Path(sys.executable).parent / "taash"
 
@@ -389,7 +389,8 @@ def test_ctrl_c_keeps_the_records_of_the_finished_matches(tmp_path, where):
     env = dict(os.environ, NO_COLOR="1")
     p = subprocess.Popen([sys.executable, "-m", "taash.arena.cli", "simulate", "28", "--matches", "100000", "--seed", "3",
                           "--record", str(target) + ("/" if where == "folder" else ""), "--json"],
-                         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=sigint_default)
     end = time.monotonic() + 60
     while time.monotonic() < end:    # some matches done (a folder shows them; a file: give it time)
         time.sleep(0.5)
@@ -397,7 +398,11 @@ def test_ctrl_c_keeps_the_records_of_the_finished_matches(tmp_path, where):
                 or where == "file" and time.monotonic() > end - 58):
             break
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:        # never left running after a failure
+            p.kill()
     assert p.returncode == 130, err
     assert "Traceback" not in err and "taash: interrupted" in err
     said = int(err.split(" finished match")[0].rsplit(" ", 1)[-1])

@@ -9,7 +9,16 @@ pytest puts the project root, not ``tests/``, on ``sys.path``; see tests/conftes
   unread stream), each run as its own process (``python -m tests.helpers.hostile``).
 """
 
+import signal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 """The project's root directory (the one holding pyproject.toml)."""
+
+
+def sigint_default() -> None:
+    """A ``preexec_fn`` for a child a test will stop with SIGINT (Ctrl-C): SIGINT back to
+    its default action. A shell runs a background job with SIGINT ignored (no job
+    control), the child inherits that, and Python then sets no KeyboardInterrupt handler:
+    the test's Ctrl-C would be lost when the tests themselves run in the background."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -22,7 +22,7 @@ from taash.arena.ladder.ratings import event_outcomes, game_teams, ranks_of
 from taash.arena.ladder.schedule import GameSpec, pairs_by_rating, plan_round, round_seed
 from taash.interpreter import load_variant, replay
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, sigint_default
 
 BASE = ("56", "28", "29", "304", "304-solo")
 BOTS = {"heuristic": "heuristic", "random": "random"}
@@ -270,7 +270,7 @@ def _start_until(args, data: Path, games: int) -> subprocess.Popen:
     """Start `taash ladder ARGS` and return once ``games`` games are stored (or it ended)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen([sys.executable, "-m", "taash.arena.cli", "ladder", *args], cwd=ROOT, env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     end = time.monotonic() + 60
     while _stored_games(data / "ladder.sqlite3") < games and p.poll() is None and time.monotonic() < end:
         time.sleep(0.02)
