@@ -45,8 +45,8 @@ def standings_table(variant: str, lines, title: str | None = None):
 def margins_table(variant: str, margins, title: str | None = None):
     """A rich Table of head-to-head ``margins`` (arena/ladder/margins.py `Margin`)."""
     from rich.table import Table
-    t = Table(title=title or f"{variant}: head to head, score margin a deal")
     from ..ladder.margins import MIN_EVENTS
+    t = Table(title=title or f"{variant}: head to head, score margin a deal")
     for col, just in (("bot", "left"), ("over", "left"), ("margin", "right"), ("95% interval", "right"),
                       ("events", "right"), ("deals", "right"), ("ahead?", "left")):
         t.add_column(col, justify=just, no_wrap=col != "ahead?")

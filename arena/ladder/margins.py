@@ -117,10 +117,11 @@ def pair_margins(partnership: str, side_of, events) -> list[Margin]:
     return sorted(out, key=lambda m: (m.better, m.worse))
 
 
-def store_margins(store, variant) -> list[Margin]:
+def store_margins(store, variant, games=None) -> list[Margin]:
     """The margins of ``variant``'s ladder in ``store`` (a LadderStore), from its stored
-    games grouped by rated event."""
+    games grouped by rated event; ``games``: ``store.games(variant.ref)`` when the caller
+    has read them already."""
     ref = variant.ref
-    games = store.games(ref)
+    games = store.games(ref) if games is None else games
     return pair_margins(variant.partnership, variant.side_of,
                         [[games[k] for k in ev["games"] if k in games] for ev in store.events(ref)])

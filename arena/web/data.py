@@ -125,7 +125,8 @@ class Site:
         v = load_variant(variant)
         cells: dict[str, dict[str, dict]] = {}
         bots: set[str] = set()
-        for g in self.ladder.games(variant).values():
+        games = self.ladder.games(variant)
+        for g in games.values():
             teams, scores = game_teams(v.partnership, v.side_of, g.bots, g.scores)
             for i, ta in enumerate(teams):
                 for j, tb in enumerate(teams):
@@ -139,7 +140,7 @@ class Site:
                             c["w" if x > y else "l" if x < y else "d"] += 1
                             c["diff"] += x - y
         return {"bots": sorted(bots), "cells": cells,
-                "margins": [m.to_json() for m in store_margins(self.ladder, v)]}
+                "margins": [m.to_json() for m in store_margins(self.ladder, v, games)]}
 
     def games(self, variant: str, bot: str | None = None) -> list[dict]:
         """The variant's ladder games (newest first), optionally those of one bot."""
