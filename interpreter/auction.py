@@ -255,8 +255,8 @@ def words(v) -> list[tuple[str, str]]:
                              "deal is made or lost.")]
     if not v.has_auction:
         ct = v.data["contract"]
-        return [("Contract", f"There is no auction. The declarer: {rule_words(ct['declarer'])}. "
-                             f"His target: {rule_words(ct['target'])}.")]
+        return [("Contract", f"There is no auction. The declarer: {rule_words(ct['declarer'], v=v)}. "
+                             f"His target: {rule_words(ct['target'], v=v)}.")]
     au = []
     rng = f"from {v.min_bid} to {v.max_bid}" + (f" in steps of {v.bid_step}" if v.bid_step > 1 else "")
     duel = v.auction_order == "duel"

@@ -176,7 +176,7 @@ def build(data: dict, rules: dict) -> list[Declaration]:
 
 
 # flow step -> its words in the rulebook's Deal section (``declare`` a `declare: SEAT` step)
-STEP_WORDS = {"declare": lambda v, step: f"each player in turn from {rule_words(step['declare'])} may make "
+STEP_WORDS = {"declare": lambda v, step: f"each player in turn from {rule_words(step['declare'], v=v)} may make "
                                          "one declaration (see Declarations) or pass; a player who sits "
                                          "out by then does not call"}
 
@@ -195,11 +195,11 @@ def words(v) -> list[tuple[str, str]]:
                 else "on one's turn before one's card")
         ds.append(f"**{decl.name}**{what}, made as {form} {when}, "
                   f"at most once a deal{' for each suit' if decl.per_suit else ''}, when: "
-                  f"{rule_words(dd['when'])}.")
+                  f"{rule_words(dd['when'], v=v)}.")
         if dd.get("effect"):
-            ds.append("Effect:\n" + rule_words(dd["effect"], True))
+            ds.append("Effect:\n" + rule_words(dd["effect"], True, v))
         if decl.answers:
-            ds.append(f"Answered at once by {rule_words(dd['answered_by'])}: "
+            ds.append(f"Answered at once by {rule_words(dd['answered_by'], v=v)}: "
                       + " or ".join(f"`{decl.action} {a}`" for a in decl.answers) + ".")
     return [("Declarations", "\n\n".join(ds))]
 

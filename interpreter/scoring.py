@@ -7,6 +7,7 @@ deal (`score`), and the rulebook's words (`words`). The match itself is engine.M
 from __future__ import annotations
 
 import ast
+import re
 
 from .dsl import BOOL, SEAT
 from .widow import points_to
@@ -90,12 +91,33 @@ def score(s) -> None:
     v.rules["scoring.effect"](s, s.declarer, made, None)
 
 
+def _reads_made(v) -> bool:
+    """Whether a rule of ``v`` that is told whether the contract is made reads it
+    (``made`` in ``scoring.effect``, ``match.next_dealer`` or a named expression)."""
+    texts = [(v.data.get("scoring") or {}).get("effect"), (v.data.get("match") or {}).get("next_dealer"),
+             *(v.data.get("define") or {}).values()]   # a named expression they use may read it
+    return any("made" in _NAMES_IN.findall(str(text or "")) for text in texts)
+
+
+# the names in a rule's text (a comment's or a string's words count too: `_reads_made` may
+# say a rule reads ``made`` when it does not, never the reverse)
+_NAMES_IN = re.compile(r"[a-z_][a-z0-9_]*")
+
+
 def words(v) -> list[tuple[str, str]]:
     """The rulebook's ``Scoring`` and ``Match`` sections of variant ``v``, as
     [(title, Markdown text)]."""
-    made = rule_of(v, 'scoring', 'made', default='points(declarer_side) >= target')
-    sc = ([f"The contract is made:\n{made}" if "\n" in made else f"The contract is made when: {made}.",
-           "Then:\n"] if v.has_contract else ["After the last trick:\n"])
+    made = rule_of(v, 'scoring', 'made')
+    if made is None and _reads_made(v):    # the engine's rule when the file gives none
+        made = rule_of(v, 'scoring', 'made', default=HOOKS["scoring.made"][2])
+        sc = [f"The contract is made when {made} (the rule when a file states none).", "Then:\n"]
+    elif made is None:
+        sc = ["Then:\n"]
+    else:
+        sc = [f"The contract is made:\n{made}" if "\n" in made else f"The contract is made when: {made}.",
+              "Then:\n"]
+    if not v.has_contract:
+        sc = ["After the last trick:\n"]
     sc[-1] += rule_of(v, "scoring", "effect", effect=True)
     unit = "each side" if v.score_unit == "side" else "each player"
     return [("Scoring", "\n".join(sc)),

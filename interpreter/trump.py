@@ -102,7 +102,7 @@ class Trump(Phase):
 
 def _step_words(v, step) -> str:
     chooser = (v.data.get("trump") or {}).get("chooser")
-    return f"{rule_words(chooser)} chooses trump" if chooser else "the declarer chooses trump"
+    return f"{rule_words(chooser, v=v)} chooses trump" if chooser else "the declarer chooses trump"
 
 
 # flow step -> its words in the rulebook's Deal section
@@ -113,7 +113,7 @@ def words(v) -> list[tuple[str, str]]:
     """The rulebook's ``Trump`` section of variant ``v``, as [(title, Markdown text)]."""
     chooser = (v.data.get("trump") or {}).get("chooser")
     set_in_play = SETS_TRUMP in "".join(v.sources.values())
-    tr = {"open": f"{rule_words(chooser).capitalize() if chooser else 'The declarer'} names trump openly.",
+    tr = {"open": f"{rule_words(chooser, v=v).capitalize() if chooser else 'The declarer'} names trump openly.",
           "hidden": "The declarer lays one card face down as trump; nobody else sees it. "
                     "It is exposed when a player asks for it, and if never asked for, the "
                     "declarer plays it as his last card.",

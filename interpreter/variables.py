@@ -85,5 +85,5 @@ def variables_words(v) -> str:
         seen = "shown to every player" if var.public else "seen by the rules only"
         what = f": {var.description}" if var.description else ""
         out.append(f"- `{var.name}` ({_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, to "
-                   f"{rule_words(spec['initial'])}.")
+                   f"{rule_words(spec['initial'], v=v, value=True)}.")
     return "\n".join(out)

@@ -18,7 +18,8 @@ RANK_NAMES = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q"
               "8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three",
               "2": "two"}
 # words of the keywords that are values; names and functions have theirs in taash.interpreter.dsl.names
-KEYWORD_WORDS = {"true": "always", "false": "never", "none": "nobody"}
+# (a rule that is only `true` or `false` reads "always" or "never": `rule_words`)
+KEYWORD_WORDS = {"true": "true", "false": "false", "none": "nobody"}
 _NAME_WORDS = {e.name: e for e in names.NAME_ENTRIES}
 OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
        ">=": "is at least"}
@@ -46,97 +47,264 @@ def _lit(text: str) -> str:
     return text
 
 
-def words(node) -> str:
-    """Plain words for a parsed DSL expression or statement."""
-    if isinstance(node, Token):
-        return str(node)
-    d, ch = node.data, node.children
-    if d == "expr_rule" and len(ch) > 1:   # let NAME = ...; then the value
-        return "\n".join(words(c) for c in ch)
-    if d in ("expr_rule", "effect_rule"):
-        return "; ".join(words(c) for c in ch)
-    if d == "let_def":
-        return f"let *{name_words(str(ch[0]))}* be {words(ch[1])}; then"
-    if d in QUANTIFIER_WORDS:
-        return QUANTIFIER_WORDS[d].format(x=str(ch[0]), set=words(ch[1]), cond=words(ch[2]))
-    if d == "cases":
-        return "\n".join(words(c) for c in ch)
-    if d == "case":
-        return f"- when {words(ch[0])}: {words(ch[1])}"
-    if d == "default_case":
-        return f"- otherwise: {words(ch[0])}"
-    if d == "number":
-        return str(ch[0])
-    if d in ("true", "false", "none"):
-        return KEYWORD_WORDS[d]
-    if d == "string":
-        return _lit(str(ch[0])[1:-1])
-    if d == "name":
-        return name_words(str(ch[0]))
-    if d == "neg":
-        inner = words(ch[0])
-        return f"minus ({inner})" if getattr(ch[0], "data", "") in ("binop", "cond") else f"minus {inner}"
-    if d == "not_":
-        entry = _NAME_WORDS.get(str(ch[0].children[0])) if getattr(ch[0], "data", "") == "name" else None
-        if entry is not None and entry.words_not:
-            return entry.words_not
-        return f"not ({words(ch[0])})"
-    if d == "and_":
-        return " and ".join(f"({words(c)})" if getattr(c, "data", "") == "or_" else words(c) for c in ch)
-    if d == "or_":
-        return " or ".join(f"({words(c)})" if getattr(c, "data", "") == "and_" else words(c) for c in ch)
-    if d == "otherwise":
-        return "; if none, ".join(words(c) for c in ch)
-    if d == "cond":
-        return f"{words(ch[0])} if {words(ch[1])}, else {words(ch[2])}"
-    if d == "compare":
-        if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
-            if str(ch[1]) == "!=":
-                return f"{words(ch[0])} exists"
-            return f"{words(ch[0])} is {NONE_WORDS.get(_type_of(ch[0]), 'nobody')}"
-        if str(ch[1]) in RANK_OPS and any(_is_rank(c) for c in (ch[0], ch[2])):
-            return f"{words(ch[0])} {RANK_OPS[str(ch[1])]} {words(ch[2])}"
-        left = words(ch[0])
-        return f"{left} {_agree(OPS[str(ch[1])], left)} {words(ch[2])}"
-    if d == "member":
-        return f"{words(ch[0])} is among {words(ch[1])}"
-    if d == "not_member":
-        return f"{words(ch[0])} is not among {words(ch[1])}"
-    if d == "binop":
-        op = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo"}[str(ch[1])]
+def words(node, v=None) -> str:
+    """Plain words for a parsed DSL expression or statement. ``v``: the variant the rule
+    belongs to, or None; its players, direction and partnership name the seats around
+    the dealer ("the dealer's left", `seat_words`).
 
-        def part(c):
-            return f"({words(c)})" if getattr(c, "data", "") in ("cond", "binop") else words(c)
-        return f"{part(ch[0])} {op} {part(ch[2])}"
+    The words keep the tree's grouping: a part the DSL would need brackets around where
+    it stands is bracketed in the words too ("(1 if the contract is made, else minus 1)
+    if the target is more than 16, else 0"), and so is a compound argument of a
+    function's words ("the points won by (A plus B)"), so that the words read back to
+    the one tree they were made from (tests/rules/test_rulebook_words.py parses them back)."""
+    return _Words(v).expr(node)
+
+
+# how tightly a DSL node binds: the levels of grammar/rules.lark, loosest first (a
+# quantifier ends with an open condition, so it stands where a conditional may)
+_PREC = {"cond": 1, "any_": 1, "all_": 1, "those": 1, "otherwise": 2, "or_": 3, "and_": 4,
+         "not_": 5, "compare": 6, "member": 6, "not_member": 6, "neg": 9, "index": 10}
+ATOM = 11   # a name, a number, a literal, a call, a part in brackets
+_HOLE = "\x00"   # stands for an argument in a function's words, to find where they go
+
+
+def _prec(node) -> int:
+    d = getattr(node, "data", None)
+    if d == "binop":
+        return 7 if str(node.children[1]) in "+-" else 8
+    if d == "not_" and _words_not(node) is not None:
+        return ATOM
+    return _PREC.get(d, ATOM)
+
+
+def _words_not(node) -> str | None:
+    """The registry's words for ``not NAME`` ("the contract is not made"), if it has them."""
+    ch = node.children[0]
+    entry = _NAME_WORDS.get(str(ch.children[0])) if getattr(ch, "data", "") == "name" else None
+    return entry.words_not if entry is not None and entry.words_not else None
+
+
+def _template(node) -> str | None:
+    """The words of a call (or an index) with each argument a hole, or None."""
+    d = getattr(node, "data", "")
     if d == "index":
-        return f"{words(ch[0])} of {words(ch[1])}"
+        return f"{_HOLE}0 of {_HOLE}1"
     if d == "call":
-        f = names.FUNCTIONS.get(str(ch[0]))
-        a = [words(c) for c in ch[1:]]
-        return f.words(a) if f is not None else f"{ch[0]}({', '.join(a)})"
-    if d == "assign":
-        lv, op, e = ch
-        target = words_lvalue(lv)
+        f = names.FUNCTIONS.get(str(node.children[0]))
+        n = len(node.children) - 1
+        return f.words([f"{_HOLE}{i}" for i in range(n)]) if f is not None else None
+    return None
+
+
+def _open(node) -> tuple[bool, bool]:
+    """Whether a node's words begin (end) with an argument's words: "X of Y" is open at
+    both ends, "the points won by X" at its end."""
+    t = _template(node)
+    if t is None:
+        return False, False
+    return t.startswith(_HOLE), bool(re.search(f"{_HOLE}[0-9]+$", t))
+
+
+ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
+            9: "ninth", 10: "tenth"}
+
+
+def seat_words(v, k: int, eldest: bool = False) -> str:
+    """The seat ``k`` places after the dealer in turn order, as players say it: the
+    dealer, "the dealer's left" (the next in clockwise play; his right when play goes
+    counter-clockwise), "the dealer's right", "the dealer's partner" (across the table
+    with four players in fixed sides), "the player opposite the dealer", else "the
+    third player after the dealer". ``eldest``: said of the name `eldest`."""
+    n = v.players
+    k %= n
+    left, right = ("left", "right") if v.direction == "clockwise" else ("right", "left")
+    if k == 0:
+        return "the dealer"
+    if k == 1:
+        return f"the eldest (the dealer's {left})" if eldest else f"the dealer's {left}"
+    if k == n - 1:
+        return f"the dealer's {right}"
+    if 2 * k == n:
+        return ("the dealer's partner" if v.partnership == "fixed" and n == 4 else
+                "the player opposite the dealer")
+    return f"the {ORDINALS.get(k, f'{k}th')} player after the dealer"
+
+
+def _seat_offset(node) -> int | None:
+    """k for a seat written as the dealer or eldest moved k seats on by `next` and back by
+    `previous` (``next(next(dealer))``: 2), else None."""
+    d = getattr(node, "data", "")
+    if d == "name":
+        return {"dealer": 0, "eldest": 1}.get(str(node.children[0]))
+    if d == "call" and str(node.children[0]) in ("next", "previous") and len(node.children) == 2:
+        k = _seat_offset(node.children[1])
+        return None if k is None else k + (1 if str(node.children[0]) == "next" else -1)
+    return None
+
+
+class _Words:
+    """The words of one rule's tree (see `words`)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def sub(self, node, need: int) -> str:
+        """``node``'s words where the DSL needs a part binding at least ``need``."""
+        out = self.expr(node)
+        return f"({out})" if _prec(node) < need else out
+
+    def arg(self, node, left: bool, right: bool, delimited: bool = False) -> str:
+        """An argument's words in a hole of a function's words, the hole at the left end
+        of them, the right end, or within. A compound argument is bracketed; so is one
+        whose words end with an argument of their own at the left end ("(the player
+        after X) of Y": the reader takes "the player after X of Y" as "the player after
+        (X of Y)"), and one open at either end within ("the player holds the (X of Y) of
+        Z"). ``delimited``: a hole between words no function's words use (a quantifier's
+        "among ... for which"): only a compound argument is bracketed."""
+        out = self.expr(node)
+        lo, ro = _open(node)
+        if _prec(node) < ATOM or (not delimited and (
+                (left and ro) or (not left and not right and (lo or ro)))):
+            return f"({out})"
+        return out
+
+    def args(self, node, template: str, ch) -> list[str]:
+        """The words of a call's arguments in the holes of ``template``. In a list of
+        several ("the highest of A, B"), an argument open at either end is bracketed:
+        "the lowest of A, (the highest of B, C)"."""
+        out = []
+        listed = len(ch) > 1 and f"{_HOLE}0, {_HOLE}1" in template
+        for i, c in enumerate(ch):
+            hole = f"{_HOLE}{i}"
+            left, right = template.startswith(hole), template.endswith(hole)
+            if listed:
+                left = right = False
+            out.append(self.arg(c, left, right))
+        return out
+
+    def expr(self, node) -> str:
+        if isinstance(node, Token):
+            return str(node)
+        d, ch = node.data, node.children
+        v = self.v
+        if d == "expr_rule" and len(ch) > 1:   # let NAME = ...; then the value
+            return "\n".join(self.expr(c) for c in ch)
+        if d == "expr_rule":
+            return self.expr(ch[0])
+        if d == "effect_rule":
+            return "\n".join("  " * depth + f"- {text}" for depth, text in self.lines(node))
+        if d == "let_def":
+            return f"let *{name_words(str(ch[0]))}* be {self.expr(ch[1])}; then"
+        if d in QUANTIFIER_WORDS:
+            return QUANTIFIER_WORDS[d].format(x=str(ch[0]), set=self.arg(ch[1], False, False, True),
+                                              cond=self.expr(ch[2]))
+        if d == "cases":
+            return "\n".join(self.expr(c) for c in ch)
+        if d == "case":
+            return f"- when {self.expr(ch[0])}: {self.expr(ch[1])}"
+        if d == "default_case":
+            return f"- otherwise: {self.expr(ch[0])}"
+        if d == "number":
+            return str(ch[0])
+        if d in ("true", "false", "none"):
+            return KEYWORD_WORDS[d]
+        if d == "string":
+            return _lit(str(ch[0])[1:-1])
+        if v is not None and _seat_offset(node) is not None and not (
+                d == "name" and str(ch[0]) == "dealer"):
+            return seat_words(v, _seat_offset(node), eldest=d == "name")
+        if d == "name":
+            return name_words(str(ch[0]))
+        if d == "neg":
+            return f"minus {self.sub(ch[0], 9)}"
+        if d == "not_":
+            said = _words_not(node)
+            return said if said is not None else f"not ({self.expr(ch[0])})"
+        if d == "and_":
+            return " and ".join(self.sub(c, 5) for c in ch)
+        if d == "or_":   # "A or (B and C)": and within or bracketed, though it binds tighter
+            return " or ".join(self.sub(c, 5) for c in ch)
+        if d == "otherwise":
+            return "; if none, ".join(self.sub(c, 3) for c in ch)
+        if d == "cond":
+            return f"{self.sub(ch[0], 2)} if {self.sub(ch[1], 2)}, else {self.sub(ch[2], 1)}"
+        if d == "compare":
+            left = self.sub(ch[0], 7)
+            if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
+                if str(ch[1]) == "!=":
+                    return f"{left} exists"
+                return f"{left} is {NONE_WORDS.get(_type_of(ch[0]), 'nobody')}"
+            right = self.sub(ch[2], 7)
+            if str(ch[1]) in RANK_OPS and any(_is_rank(c) for c in (ch[0], ch[2])):
+                return f"{left} {RANK_OPS[str(ch[1])]} {right}"
+            return f"{left} {_agree(OPS[str(ch[1])], left)} {right}"
+        if d == "member":
+            return f"{self.sub(ch[0], 7)} is among {self.sub(ch[1], 7)}"
+        if d == "not_member":
+            return f"{self.sub(ch[0], 7)} is not among {self.sub(ch[1], 7)}"
+        if d == "binop":
+            op = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo"}[str(ch[1])]
+            tight = _prec(node)
+            return f"{self.sub(ch[0], tight)} {op} {self.sub(ch[2], tight + 1)}"
+        if d == "index":
+            a = self.args(node, _template(node), ch)
+            return f"{a[0]} of {a[1]}"
+        if d == "call":
+            f = names.FUNCTIONS.get(str(ch[0]))
+            if f is None:
+                return f"{ch[0]}({', '.join(self.expr(c) for c in ch[1:])})"
+            return f.words(self.args(node, _template(node), ch[1:]))
+        if d in ("assign", "when_stmt", "when_else", "for_stmt"):
+            return "\n".join("  " * depth + f"- {text}" for depth, text in self.lines(node))
+        return " ".join(self.expr(c) for c in ch)
+
+    def lines(self, node) -> list[tuple[int, str]]:
+        """An effect's statements as the items of a list: (depth, words). A statement
+        under a `when` or a `for` is on the same line when it is one assignment, else
+        in the items below, one level deeper; an `else` is the item "otherwise" after
+        its `when`, at the same depth."""
+        d, ch = node.data, node.children
+        if d == "effect_rule":
+            return [line for c in ch for line in self.lines(c)]
+        if d == "assign":
+            return [(0, self.assign(node))]
+        if d == "for_stmt":
+            if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
+                head = f"for each seat {ch[0]}"   # not "among every seat"
+            else:
+                head = f"for each {ch[0]} among {self.arg(ch[1], False, False, True)}"
+            return self.block(head, ch[2])
+        if d == "when_stmt":
+            return self.block(f"when {self.expr(ch[0])}", ch[1])
+        if d == "when_else":
+            return self.block(f"when {self.expr(ch[0])}", ch[1]) + self.block("otherwise", ch[2])
+        raise ValueError(f"not a statement: {d}")
+
+    def block(self, head: str, body) -> list[tuple[int, str]]:
+        """``head: body``: one assignment on the same line, else the body's items below."""
+        if body.data == "assign":
+            return [(0, f"{head}: {self.assign(body)}")]
+        return [(0, f"{head}:")] + [(depth + 1, text) for depth, text in self.lines(body)]
+
+    def assign(self, node) -> str:
+        lv, op, e = node.children
         entry = names.ASSIGNABLE.get(str(lv.children[0]))
+        if len(lv.children) == 2:
+            form = entry.words(f"{_HOLE}0") if entry is not None else f"the {lv.children[0]} of {_HOLE}0"
+            index = self.arg(lv.children[1], form.startswith(_HOLE), form.endswith(_HOLE + "0"))
+            target = form.replace(f"{_HOLE}0", index)
+        else:
+            target = entry.words(None) if entry is not None else name_words(str(lv.children[0]))
         if getattr(e, "data", "") == "none" and entry is not None:  # `none` read by the type set
             val = NONE_WORDS.get(entry.type, "nobody")
         else:
-            val = words(e)
-        if entry is not None and entry.type == names.BOOL and val in ("always", "never"):
-            return target if val == "always" else f"not: {target}"  # `sits_out[x] = true`
+            val = self.expr(e)
+        if entry is not None and entry.type == names.BOOL and getattr(e, "data", "") in ("true", "false"):
+            return target if e.data == "true" else f"not: {target}"  # `sits_out[x] = true`
         if entry is not None and entry.set_words is not None and str(op) == "=":
             return entry.set_words(val)
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
-    if d == "for_stmt":
-        if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
-            return f"for each seat {ch[0]}: {words(ch[2])}"   # not "among every seat"
-        return f"for each {ch[0]} among {words(ch[1])}: {words(ch[2])}"
-    if d == "when_stmt":
-        return f"when {words(ch[0])}: {words(ch[1])}"
-    if d == "when_else":
-        return f"when {words(ch[0])}: {words(ch[1])}; otherwise {words(ch[2])}"
-    return " ".join(words(c) for c in ch)
 
 
 # quantifiers over seats or cards, and ranks compared in the order of strength
@@ -176,24 +344,18 @@ def name_words(name: str) -> str:
     return entry.words if entry is not None else name.replace("_", " ")
 
 
-def words_lvalue(lv) -> str:
-    name = str(lv.children[0])
-    entry = names.ASSIGNABLE.get(name)
-    if len(lv.children) == 2:
-        index = words(lv.children[1])
-        return entry.words(index) if entry is not None else f"the {name} of {index}"
-    return entry.words(None) if entry is not None else name_words(name)
-
-
-def rule_words(text, effect: bool = False) -> str:
-    """Plain words for one rule's text (a value rule, or an effect when ``effect``)."""
+def rule_words(text, effect: bool = False, v=None, value: bool = False) -> str:
+    """Plain words for one rule's text (a value rule, or an effect when ``effect``: a
+    Markdown list, one item a statement). ``v``: the variant, to name the seats around
+    the dealer (`words`). A rule that is only `true` or `false` reads "always" or "never"
+    (it follows "when:"), unless it is a ``value`` (a variable's initial value)."""
     if isinstance(text, bool):
-        return "always" if text else "never"
+        text = "true" if text else "false"
     tree = parser().parse(str(text), start="effect_rule" if effect else "expr_rule")
-    out = words(tree)
-    if effect:
-        return "\n".join(f"- {part.strip()}" for part in out.split("; ") if part.strip())
-    return out
+    if (not effect and not value and len(tree.children) == 1
+            and getattr(tree.children[0], "data", "") in ("true", "false")):
+        return "always" if tree.children[0].data == "true" else "never"
+    return words(tree, v)
 
 
 def rule_of(v, *path, effect=False, default=None):
@@ -206,4 +368,4 @@ def rule_of(v, *path, effect=False, default=None):
         node = default
     if node is None:
         return None
-    return rule_words(node, effect)
+    return rule_words(node, effect, v)

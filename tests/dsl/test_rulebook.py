@@ -159,8 +159,8 @@ def test_one_allowed_bid_a_multi_line_define_and_an_empty_suit(tmp_path):
     assert "The only bid is 16: once it is made, no higher bid is possible." in text
     assert "from 16 to 16" not in text
     # the cases of a named expression stay under its own item
-    assert ("- *strong*:\n  - when the number of cards in hand is more than 4: always\n"
-            "  - otherwise: never") in text
+    assert ("- *strong*:\n  - when the number of cards in hand is more than 4: true\n"
+            "  - otherwise: false") in text
     # a suit that is none is no suit, not "nobody"; a seat that is none is nobody
     assert "The contract is made when: strong and trump is none (no suit)." in text
     assert "the high bidder is nobody" in render(load_variant("28"))
@@ -187,3 +187,63 @@ def test_a_plural_count_agrees_with_its_verb():
     assert "are at least the target" not in text
     assert "the points won by the declarer's side are at least the target" in render(load_variant("29"))
     assert "the bid is at least 21" in render(load_variant("house/29-21-scores-2"))
+
+
+def test_nested_conditionals_keep_their_grouping():
+    """Issue 42: `(1 if made else -1) if target > 16 else 0` read as "1 if the contract is
+    made, else minus 1 if the target is more than 16, else 0", the other grouping."""
+    assert rule_words("(1 if made else -1) if target > 16 else 0") == \
+        "(1 if the contract is made, else minus 1) if the target is more than 16, else 0"
+    assert rule_words("1 if made else (-1 if target > 16 else 0)") == \
+        "1 if the contract is made, else minus 1 if the target is more than 16, else 0"
+    assert rule_words("1 if (target > 16 if made else bid > 20) else 0") == \
+        "1 if (the target is more than 16 if the contract is made, else the bid is more than 20), else 0"
+    assert rule_words("(bid + 1) * 2 - -(tricks - 1)") == \
+        "(the bid plus 1) times 2 minus minus (the number of tricks minus 1)"
+    assert rule_words("made or bid > 20 and not doubled") == \
+        "the contract is made or (the bid is more than 20 and not (the contract is doubled))"
+
+
+def test_nested_when_in_an_effect_is_indented():
+    assert rule_words("when made: when bid > 20: target += 2 else: target += 1", effect=True) == (
+        "- when the contract is made:\n"
+        "  - when the bid is more than 20: the target goes up by 2\n"
+        "  - otherwise: the target goes up by 1")
+    assert rule_words("when made: target += 2 else: when bid > 20: target += 1", effect=True) == (
+        "- when the contract is made: the target goes up by 2\n"
+        "- otherwise:\n"
+        "  - when the bid is more than 20: the target goes up by 1")
+
+
+def test_true_and_false_as_values_are_not_always_and_never():
+    assert rule_words("true") == "always" and rule_words("false") == "never"
+    assert rule_words("true", value=True) == "true"
+    assert rule_words("made == false") == "the contract is made is false"
+    assert rule_words("when leading: false\nelse: true") == "- when the player leads: false\n- otherwise: true"
+
+
+def test_seats_around_the_dealer_as_players_say_them():
+    """4 players clockwise: the next seat is the dealer's left, the one across his
+    partner, the last his right; counter-clockwise left and right swap; 6 players: the
+    seat across is an opponent."""
+    v29, v56 = load_variant("29"), load_variant("56")
+    assert rule_words("eldest", v=v29) == "the eldest (the dealer's left)"
+    assert [rule_words(t, v=v29) for t in ("next(dealer)", "next(next(dealer))", "previous(dealer)",
+                                           "next(eldest)", "previous(eldest)")] == [
+        "the dealer's left", "the dealer's partner", "the dealer's right", "the dealer's partner",
+        "the dealer"]
+    assert rule_words("eldest", v=load_variant("court-piece")) == "the eldest (the dealer's right)"
+    assert [rule_words(t, v=v56) for t in ("next(dealer)", "next(next(dealer))",
+                                           "next(next(next(dealer)))", "previous(dealer)")] == [
+        "the dealer's right", "the second player after the dealer", "the player opposite the dealer",
+        "the dealer's left"]
+    assert rule_words("next(declarer)", v=v29) == "the player after the declarer"
+
+
+def test_the_made_rule_is_the_files_or_said_to_be_the_default():
+    """56 states no `made`: its rulebook gives the engine's rule as the default; 29
+    states its own."""
+    assert "The contract is made when the points won by the declarer's side are at least the " \
+           "target (the rule when a file states none)." in dict(rulebook(load_variant("56")))["Scoring"]
+    assert dict(rulebook(load_variant("29")))["Scoring"].startswith(
+        "The contract is made when: the points won by the declarer's side are at least the target.")

@@ -222,7 +222,7 @@ def test_next_dealer_keeps_the_dealer_when_the_other_side_makes_its_contract(tmp
     # the rule is shown in plain words in `taash rules`
     assert ("After each deal the next dealer is (the next seat when none is named):\n"
             "- when the contract is made and not (the dealer and the declarer are on the same "
-            "side): the dealer\n- otherwise: the player after the dealer\nIn order:") in render(v)
+            "side): the dealer\n- otherwise: the dealer's left\nIn order:") in render(v)
 
 
 def test_shipped_dealer_keeps_variant(tmp_path):

@@ -206,7 +206,7 @@ def test_single_hand_rulebook_in_plain_words():
     text = render(load_variant(SH))
     assert "each player in turn from the declarer may make one declaration" in text
     assert "made as `declare single` at the declarations before play" in text
-    assert "- the partner of the player sits out the deal" in text
+    assert "- (the partner of the player) sits out the deal" in text
 
 
 def test_a_leader_who_sits_out_gives_the_lead_to_the_next_seat(tmp_path):
