@@ -37,7 +37,9 @@ def _agree(verb: str, subject: str) -> str:
     return "are" + verb[2:] if _PLURAL.match(subject) else verb
 
 
-def _lit(text: str) -> str:
+def literal_words(text: str) -> str:
+    """A string literal of a rule in words: a suit, a rank, a card ("QS": "the queen of
+    spades"), else the text itself (a declaration's name, a denomination)."""
     if text in SUIT_NAMES:
         return SUIT_NAMES[text]
     if text in RANK_NAMES:
@@ -130,14 +132,14 @@ def seat_words(v, k: int, eldest: bool = False) -> str:
     return f"the {ORDINALS.get(k, f'{k}th')} player after the dealer"
 
 
-def _seat_offset(node) -> int | None:
+def seat_offset(node) -> int | None:
     """k for a seat written as the dealer or eldest moved k seats on by `next` and back by
     `previous` (``next(next(dealer))``: 2), else None."""
     d = getattr(node, "data", "")
     if d == "name":
         return {"dealer": 0, "eldest": 1}.get(str(node.children[0]))
     if d == "call" and str(node.children[0]) in ("next", "previous") and len(node.children) == 2:
-        k = _seat_offset(node.children[1])
+        k = seat_offset(node.children[1])
         return None if k is None else k + (1 if str(node.children[0]) == "next" else -1)
     return None
 
@@ -209,10 +211,10 @@ class _Words:
         if d in ("true", "false", "none"):
             return KEYWORD_WORDS[d]
         if d == "string":
-            return _lit(str(ch[0])[1:-1])
-        if v is not None and _seat_offset(node) is not None and not (
+            return literal_words(str(ch[0])[1:-1])
+        if v is not None and seat_offset(node) is not None and not (
                 d == "name" and str(ch[0]) == "dealer"):
-            return seat_words(v, _seat_offset(node), eldest=d == "name")
+            return seat_words(v, seat_offset(node), eldest=d == "name")
         if d == "name":
             return name_words(str(ch[0]))
         if d == "neg":
@@ -302,6 +304,9 @@ class _Words:
         if entry is not None and entry.type == names.BOOL and getattr(e, "data", "") in ("true", "false"):
             return target if e.data == "true" else f"not: {target}"  # `sits_out[x] = true`
         if entry is not None and entry.set_words is not None and str(op) == "=":
+            if getattr(e, "data", "") != "none":   # the value where the words put it
+                form = entry.set_words(f"{_HOLE}0")
+                val = self.arg(e, form.startswith(_HOLE), form.endswith(f"{_HOLE}0"))
             return entry.set_words(val)
         return {"=": f"{target} becomes {val}", "+=": f"{target} goes up by {val}",
                 "-=": f"{target} goes down by {val}"}[str(op)]
