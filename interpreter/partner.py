@@ -104,10 +104,20 @@ class CallPartner(Phase):
 
 # partnership -> its words in the rulebook's Players section
 PARTNERSHIP_WORDS = {"fixed": "two fixed sides: seat s plays on side s mod 2",
-                     "called": "no fixed partnerships: the declarer calls a partner by a card",
+                     # CallPartner.apply: the holder joins the declarer's side at the call;
+                     # Play.card_played and declarations.declare reveal him; a trick counts
+                     # for the side its winner is on when it is won (Play.end_trick)
+                     "called": "no fixed partnerships: the declarer calls a partner by naming a card he "
+                               "does not hold, and its holder is his partner for the deal (with no "
+                               "other holder he plays alone). Only the partner knows it until he plays "
+                               "the called card (or makes a declaration). A trick counts for the side "
+                               "its winner is on when it is won: the partner's for the declarer's "
+                               "side, those won before he is known too",
                      "solo": "the declarer plays alone against the others, who form a side",
-                     "individual": "no partnerships: each player plays for himself, and the tricks, "
-                                   "points and scores are each player's own"}
+                     "individual": "no partnerships: each player plays for himself, a side of his "
+                                   "own (so the declarer's side is the declarer alone, and the "
+                                   "player's side the player), and the tricks, points and scores "
+                                   "are each player's own"}
 # flow step -> its words in the rulebook's Deal section
 STEP_WORDS = {"call_partner": lambda v, step: "the declarer calls a partner by naming a card"}
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from . import auction, declarations, partner, play, scoring, trump, widow
 from .variables import variables_words
 from .variant import Variant
-from .wording import RANK_NAMES, SUIT_NAMES, name_words, rule_of, rule_words  # noqa: F401 (rule_words: the API)
+from .wording import RANK_NAMES, SUIT_NAMES, name_words, options_words, rule_of, rule_words  # noqa: F401 (rule_words: the API)
 
 # flow step (a step's name, or the key of a `declare:` / `widow:` step) -> its words
 STEP_WORDS = {**auction.STEP_WORDS, **trump.STEP_WORDS, **play.STEP_WORDS, **widow.STEP_WORDS,
@@ -107,8 +107,7 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     if v.variables:
         secs.append(("Variables", variables_words(v)))
     if v.options:
-        secs.append(("Options", "Change one with `--set NAME=VALUE`.\n" + "\n".join(
-            f"- `{k}`: {str(val).lower() if isinstance(val, bool) else val}" for k, val in v.options.items())))
+        secs.append(("Options", options_words(v)))
     return secs
 
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 
+import yaml
 from lark import Token
 
 from .dsl import names
 from .dsl import parser
+from .errors import TaashError
+from .loader import load_raw
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q": "queen",
@@ -374,3 +377,52 @@ def rule_of(v, *path, effect=False, default=None):
     if node is None:
         return None
     return rule_words(node, effect, v)
+
+
+def options_words(v) -> str:
+    """The Options section of variant ``v``: each option with its value in this rulebook,
+    its choices or its default, and its description; then each preset of the file (a part
+    of it that applies when a condition on the options holds, docs/authoring.md), its
+    condition in words and what it sets as the file writes it."""
+    specs = v.data.get("options") or {}
+    out = ["Change one with `--set NAME=VALUE`; this rulebook is for the values shown."]
+    for k, val in v.options.items():
+        spec = specs.get(k)
+        spec = spec if isinstance(spec, dict) else {"default": spec}
+        shown = _option_value(val)
+        facts = []
+        if spec.get("choices"):
+            facts.append("one of " + ", ".join(map(_option_value, spec["choices"])))
+        elif isinstance(val, bool):
+            facts.append("true or false")
+        if spec.get("default") != val:
+            facts.append(f"by default {_option_value(spec.get('default'))}")
+        what = f": {spec['description']}" if spec.get("description") else ""
+        out.append(f"- `{k}`: {shown}" + (f" ({'; '.join(facts)})" if facts else "") + what)
+    presets = _presets(v)
+    if presets:
+        out.append("Presets: the parts of the file that apply when a condition on the options holds "
+                   "(each over the file and the presets before it):")
+        for p in presets:
+            out.append(f"- when {rule_words(p['when'], v=v)}: `{_flow_yaml(p.get('set'))}`")
+    return "\n".join(out)
+
+
+def _option_value(val) -> str:
+    return str(val).lower() if isinstance(val, bool) else str(val)
+
+
+def _flow_yaml(data) -> str:
+    """A YAML value on one line, in flow style (``{players: 4, deck: {ranks: [J, '9']}}``)."""
+    return yaml.safe_dump(data, default_flow_style=True, width=10 ** 6, sort_keys=False).strip()
+
+
+def _presets(v) -> list[dict]:
+    """The ``presets:`` of ``v``'s file (and of the files it extends): the Variant keeps the
+    file with its presets applied, so they are read from the file again; [] for a variant
+    whose file is gone (one restored from a record's data)."""
+    try:
+        data, _ = load_raw(v.path)
+    except (OSError, TaashError):
+        return []
+    return list(data.get("presets") or [])

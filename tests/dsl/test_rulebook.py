@@ -1,12 +1,16 @@
 """`taash rules`: every shipped variant reads as a rulebook; --diff shows only differences."""
 
 import re
+from pathlib import Path
 
 import pytest
 
-from taash.interpreter import load_variant, shipped_variants
+from taash.interpreter import State, load_variant, shipped_variants
 from taash.interpreter.rulebook import diff, render, rulebook, rule_words
 
+from tests.helpers.rules import do
+
+ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ["Players", "Deck and points", "Deal", "Auction", "Trump", "Play", "Scoring", "Match"]
 
 
@@ -51,8 +55,10 @@ def test_diff_quotes_a_section_only_the_base_has():
     ...)`, the base's Markdown list inside parentheses)."""
     out = diff(load_variant("29"), load_variant("56"))
     options = out.split("## Options\n")[1]
-    assert options == ("\nNone.\n\nInstead of (Fifty-six):\n\n"
-                       "> Change one with `--set NAME=VALUE`.\n> - `players`: 6\n> - `short_deck`: false\n")
+    quoted = "\n".join(f"> {line}" for line in dict(rulebook(load_variant("56")))["Options"].splitlines())
+    assert options == f"\nNone.\n\nInstead of (Fifty-six):\n\n{quoted}\n"
+    assert quoted.startswith("> Change one with `--set NAME=VALUE`; this rulebook is for the values "
+                             "shown.\n> - `players`: 6 (one of 4, 6, 8)")
 
 
 def test_diff_with_itself_is_empty():
@@ -247,3 +253,43 @@ def test_the_made_rule_is_the_files_or_said_to_be_the_default():
            "target (the rule when a file states none)." in dict(rulebook(load_variant("56")))["Scoring"]
     assert dict(rulebook(load_variant("29")))["Scoring"].startswith(
         "The contract is made when: the points won by the declarer's side are at least the target.")
+
+
+def test_options_presets_standing_bid_and_partnerships_are_stated():
+    """Issue 42: an option's description and choices, the presets, what happens when all
+    pass (with and without a standing bid), the secret called partner, each for himself."""
+    secs = dict(rulebook(load_variant("56")))
+    assert secs["Options"].splitlines()[1:] == [
+        "- `players`: 6 (one of 4, 6, 8): number of players (§56.1)",
+        "- `short_deck`: false (true or false): 4 players without K and Q (32 cards); 8 players "
+        "with the 48-card deck (§56.2)",
+        "Presets: the parts of the file that apply when a condition on the options holds (each "
+        "over the file and the presets before it):",
+        "- when the number of players is 4 and not (short deck): "
+        "`{players: 4, flow: [{deal: [4, 4, 4]}, auction, play]}`",
+        "- when the number of players is 4 and short deck: `{players: 4, deck: {ranks: [J, '9', A, T]}}`",
+        "- when the number of players is 8 and not (short deck): "
+        "`{players: 8, deck: {ranks: [J, '9', A, T, K, Q, '8', '7']}}`",
+        "- when the number of players is 8 and short deck: `{players: 8, flow: [{deal: [3, 3]}, auction, play]}`"]
+    four = dict(rulebook(load_variant("56", {"players": 4})))["Options"]
+    assert "- `players`: 4 (one of 4, 6, 8; by default 6): number of players (§56.1)" in four
+    assert secs["Auction"].endswith("If the auction ends with no bid, the deal is thrown in: nothing "
+                                    "is scored, and the next deal is dealt as after any other.")
+    s304 = dict(rulebook(load_variant("304")))
+    assert s304["Auction"].endswith("If nobody bids over the standing bid, the dealer is the declarer "
+                                    "and 150 his target.")
+    assert ("Only the partner knows it until he plays the called card (or makes a declaration). "
+            "A trick counts for the side its winner is on when it is won: the partner's for the "
+            "declarer's side, those won before he is known too.") in s304["Players"]
+    alone = dict(rulebook(load_variant(ROOT / "docs/examples/three-hand-alone.yaml")))["Players"]
+    assert "each player plays for himself, a side of his own (so the declarer's side is the " \
+           "declarer alone, and the player's side the player)" in alone
+
+
+def test_all_pass_against_the_standing_bid_as_the_rulebook_says():
+    """304: seats 1, 2 and 3 pass and so does the dealer (seat 0): he is the declarer at
+    the standing bid 150, as the Auction section says."""
+    v = load_variant("304")
+    st = State(v, dealer=0, seed=3)
+    do(st, "1 pass", "2 pass", "3 pass", "0 pass")
+    assert (st.declarer, st.target) == (0, 150)

@@ -32,6 +32,7 @@ from lark.exceptions import UnexpectedInput
 
 from taash.interpreter import load_variant, shipped_variants
 from taash.interpreter.dsl import names, parser
+from taash.interpreter.loader import load_raw
 from taash.interpreter.rulebook import render
 from taash.interpreter.wording import (KEYWORD_WORDS, NONE_WORDS, RANK_NAMES, SUIT_NAMES, literal_words,
                                        name_words, rule_words, seat_offset, seat_words)
@@ -443,6 +444,9 @@ def rules_of(v) -> list[tuple[str, str, bool]]:
     for step in d["flow"]:
         if isinstance(step, dict) and "declare" in step:
             out.append(("flow.declare", step["declare"], False))
+    # the presets: the Variant keeps its file with them applied, so they are read again
+    for i, preset in enumerate(load_raw(v.path)[0].get("presets") or []):
+        out.append((f"presets.{i}.when", preset["when"], False))
     return out
 
 
