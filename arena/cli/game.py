@@ -269,6 +269,21 @@ def _verdict_line(v: dict) -> str:
     return line
 
 
+def _by_tricks(v) -> bool:
+    """Whether a variant's deals are told by tricks: its contract counts tricks
+    (Variant.target_unit), or its cards have no points."""
+    return v.target_unit == "tricks" or not v.total
+
+
+def _taken(v, r: dict) -> str:
+    """What each seat took in a deal (``r``: State.result()): its tricks in a game told by
+    tricks (`_by_tricks`), its card points in one whose cards have points, or both."""
+    tricks = [sum(1 for t in r["tricks"] if t["winner"] == s) for s in range(v.players)]
+    parts = ([f"tricks per seat {tricks}"] if _by_tricks(v) else []) + (
+        [f"points per seat {r['points']}"] if v.total else [])
+    return ", ".join(parts) or f"points per seat {r['points']}"
+
+
 def _print_replay(rec, m) -> None:
     v = m.v
     print(f"{v.title} ({rec['variant']}), seed {m.seed}: {len(m.deals)} deals")
@@ -282,7 +297,7 @@ def _print_replay(rec, m) -> None:
                   f"{taken['by']}), trump {r['trump'] or '-'}; "
                   f"score change {r['score_change']}{shown}")
         elif r["declarer"] is None and not v.has_contract:   # a game played without contracts
-            print(f"deal {i + 1}: dealer {r['dealer']}, trump {r['trump'] or '-'}: points {r['points']}; "
+            print(f"deal {i + 1}: dealer {r['dealer']}, trump {r['trump'] or '-'}: {_taken(v, r)}; "
                   f"score change {r['score_change']}{shown}")
         elif r["declarer"] is None:
             print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in{shown}")
@@ -296,9 +311,10 @@ def _print_replay(rec, m) -> None:
                    f"declarer {r['declarer']} (took over the contract from "
                    f"{'nobody' if taken['from'] is None else 'seat ' + str(taken['from'])} by {taken['by']})")
             whose = "the declarer" if v.partnership == "individual" else "declarer's side"
+            per_seat = f"; {_taken(v, r)}" if _by_tricks(v) else ""
             print(f"deal {i + 1}: dealer {r['dealer']}, {who}, "
                   f"trump {r['trump'] or '-'}, target {r['target']}: {whose} "
-                  f"{took} {unit}, {'made' if r['made'] else 'failed'}; "
+                  f"{took} {unit}, {'made' if r['made'] else 'failed'}{per_seat}; "
                   f"score change {r['score_change']}{shown}")
         for verdict in verdicts.get(i, ()):     # an arena record's: what the bots did wrong
             print(_verdict_line(verdict))

@@ -549,6 +549,6 @@ def test_a_game_without_contracts_simulates_and_replays_as_such(tmp_path):
     deals = [ln for ln in r.stdout.splitlines() if ln.startswith("deal ")]
     assert len(deals) == 2 and not any("thrown in" in ln for ln in deals)
     for ln in deals:
-        pts = json.loads(ln.split("points ", 1)[1].split(";", 1)[0])
+        pts = json.loads(ln.split("points per seat ", 1)[1].split(";", 1)[0])
         change = json.loads(ln.split("score change ", 1)[1])
         assert sum(pts) == 21 and change == [-p for p in pts]

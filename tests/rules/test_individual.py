@@ -224,4 +224,27 @@ def test_replay_tells_the_deal_as_played(v, tmp_path):
     assert r.returncode == 0, r.stderr
     # made (seat_tricks(declarer) >= target, the target being all 8 tricks): he took all 8
     assert ("deal 1: dealer 0, declarer 2 (took over the contract from seat 1 by alone), trump H, "
-            "target 8: the declarer 8 tricks, made; score change [0, 0, 16]") in r.stdout
+            "target 8: the declarer 8 tricks, made; tricks per seat [0, 0, 8]; score change [0, 0, 16]") in r.stdout
+
+
+def test_replay_of_a_game_told_by_tricks_gives_each_seats_tricks(tmp_path):
+    """Court piece (its cards have no points, its contract counts tricks): the replay
+    gives the tricks of each seat, which add up to the 13 tricks of the deal, and no
+    card points."""
+    import json
+
+    from tests.engine.test_cli import taash
+    v = load_variant("court-piece")
+    st = State(v, dealer=0, seed=5)
+    while not st.is_terminal:
+        st.apply(st.legal_actions()[0])
+    won = [sum(1 for _, _, w in st.tricks if w == s) for s in range(4)]
+    rec = {"format": "taash-record/1", "variant": "court-piece", "options": {}, "seed": 0,
+           "deals": [{"dealer": 0, "hands": [[v.deck.text[c] for c in h] for h in st.dealt],
+                      "widow": [], "actions": st.actions()}]}
+    p = tmp_path / "rec.json"
+    p.write_text(json.dumps(rec))
+    r = taash("replay", p)
+    assert r.returncode == 0, r.stderr
+    assert sum(won) == 13 and f"; tricks per seat {won}; score change" in r.stdout
+    assert "points per seat" not in r.stdout
