@@ -13,7 +13,8 @@ from __future__ import annotations
 from . import auction, declarations, partner, play, scoring, trump, widow
 from .variables import variables_words
 from .variant import Variant
-from .wording import RANK_NAMES, SUIT_NAMES, name_words, options_words, rule_of, rule_words  # noqa: F401 (rule_words: the API)
+from .wording import (RANK_NAMES, SUIT_NAMES, name_words, options_words, rule_of, rule_words,  # noqa: F401 (rule_words: the API)
+                      seat_words)
 
 # flow step (a step's name, or the key of a `declare:` / `widow:` step) -> its words
 STEP_WORDS = {**auction.STEP_WORDS, **trump.STEP_WORDS, **play.STEP_WORDS, **widow.STEP_WORDS,
@@ -93,9 +94,10 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
         else:
             steps.append(STEP_WORDS[st](v, st))
     nd = rule_of(v, "match", "next_dealer")
-    passes = ("The dealer passes to the next seat after each deal. In order:" if nd is None else
-              f"After each deal the next dealer is (the next seat when none is named):\n{nd}\nIn order:"
-              if "\n" in nd else f"After each deal the next dealer is {nd} (the next seat when none "
+    nxt = seat_words(v, 1)   # Match.next_dealer: next(dealer) without a rule, or when it names none
+    passes = (f"After each deal the deal passes to {nxt}. In order:" if nd is None else
+              f"After each deal the next dealer is ({nxt} when none is named):\n{nd}\nIn order:"
+              if "\n" in nd else f"After each deal the next dealer is {nd} ({nxt} when none "
               "is named). In order:")
     secs.append(("Deal", f"{passes}\n"
                  + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))

@@ -244,6 +244,9 @@ def test_seats_around_the_dealer_as_players_say_them():
         "the dealer's right", "the second player after the dealer", "the player opposite the dealer",
         "the dealer's left"]
     assert rule_words("next(declarer)", v=v29) == "the player after the declarer"
+    # without a next_dealer rule the deal passes to next(dealer): his left in 29, right in 56
+    assert dict(rulebook(v29))["Deal"].startswith("After each deal the deal passes to the dealer's left.")
+    assert dict(rulebook(v56))["Deal"].startswith("After each deal the deal passes to the dealer's right.")
 
 
 def test_the_made_rule_is_the_files_or_said_to_be_the_default():

@@ -220,7 +220,7 @@ def test_next_dealer_keeps_the_dealer_when_the_other_side_makes_its_contract(tmp
     court_deal(m, side=0)      # seat 0, not on dealer 3's side, makes it: 3 keeps it
     assert m.dealer == 3
     # the rule is shown in plain words in `taash rules`
-    assert ("After each deal the next dealer is (the next seat when none is named):\n"
+    assert ("After each deal the next dealer is (the dealer's left when none is named):\n"
             "- when the contract is made and not (the dealer and the declarer are on the same "
             "side): the dealer\n- otherwise: the dealer's left\nIn order:") in render(v)
 
