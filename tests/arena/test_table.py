@@ -72,6 +72,8 @@ class Feed:
         if len(st.tricks) > done:
             kw["trick"] = pb.TrickTaken(number=len(st.tricks), winner=st.tricks[-1][2],
                                         points=st.trick_points_of(len(st.tricks) - 1))
+        if st.to_act >= 0:
+            kw["to_act"] = st.to_act
         self.event(action=pb.ActionTaken(deal=0, seat=s, action=public, **kw))
         self.view(st)
 
@@ -127,7 +129,21 @@ def test_the_table_is_the_seats_observation(variant, seat, seed, stop):
     assert view["points"] == obs["points"]
     assert view["tricks_won"] == [sum(1 for t in obs["tricks"] if t["winner"] == s) for s in range(obs["players"])]
     assert view["actions"] == len(obs["history"])
-    assert [a for _, a in view["auction"]] == [a for _, a in obs["history"] if not a.startswith("play ")]
+    assert [a[1] for a in view["auction"]] == [a for _, a in obs["history"] if not a.startswith("play ")]
+    # the seat to act, and every trick of the deal with the seat of each card (the turn
+    # passes to seat + 1, a seat that sits out skipped)
+    assert view["to_act"] == st.to_act
+    text = st.v.deck.text
+    played = []
+    for leader, cards, winner in st.tricks:
+        seats, s = [], leader
+        for _ in cards:
+            seats.append(s)
+            s = (s + 1) % obs["players"]
+            while s in obs["sitting_out"]:
+                s = (s + 1) % obs["players"]
+        played.append([[x, text[c]] for x, c in zip(seats, cards)] + [winner])
+    assert [t["cards"] + [t["winner"]] for t in view["tricks"]] == played
     assert view["widow"] == obs["widow"]     # shown only while the seat is to act (in the exchange)
     assert view["sitting_out"] == obs["sitting_out"] and view["trump"] == obs["trump"]
     assert view["declarer"] == obs["declarer"] and view["exposed_card"] == obs["exposed_card"]
