@@ -102,6 +102,7 @@ class SeatClient:
         self.games_done = 0
         self.review_s: float | None = None   # the longest break between deals (deal_break); None: no limit
         self.reviewing: int | None = None    # the deal whose review holds the next one (deal_break)
+        self.went_on: int | None = None      # the last deal the person pressed continue after
         self._go = asyncio.Event()
         self._again = asyncio.Event()
         self.again_open = False              # `taash play` waits for "play again" (wait_again)
@@ -142,8 +143,8 @@ class SeatClient:
         person presses continue (`go_on`), ``review_s`` seconds pass (None: no limit) or
         the table stops. No decision is open meanwhile: neither the person's clock nor a
         bot's runs, and the next deal is not dealt to anyone."""
-        if self.game is None or game_id != self.game["id"] or self._stopping:
-            return
+        if self.game is None or game_id != self.game["id"] or self._stopping or self.went_on == deal:
+            return      # (the person pressed continue before the break began)
         self.reviewing, self._go = deal, asyncio.Event()
         self._touch()
         try:
@@ -173,9 +174,12 @@ class SeatClient:
         return True
 
     def go_on(self, deal: int | None = None) -> bool:
-        """End the break after ``deal`` (any deal: None); False if there is none."""
+        """End the break after ``deal`` (any deal: None); False if there is none. A
+        ``deal`` whose end came but whose break has not begun yet gets none."""
+        if deal is not None and self.ended is not None and deal == self.ended["deal"]:
+            self.went_on = deal
         if self.reviewing is None or (deal is not None and deal != self.reviewing):
-            return False
+            return deal is not None and deal == self.went_on
         self._go.set()
         return True
 
@@ -318,6 +322,7 @@ class SeatClient:
         self.to_act = None
         self.deal = self.dealer = self.obs = self.request = self.ended = self.over = self.sent = None
         self.since, self.notes = [], []
+        self.went_on = None
         self.score = [0] * len(g.bots)
 
     def _event(self, ev) -> None:

@@ -102,11 +102,13 @@ def _state(page):
     return page.evaluate("() => typeof S === 'undefined' ? null : S")
 
 
-def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) -> dict:
+def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None, review=None, keys_only=False) -> dict:
     """Play the person's seat by clicking (and every third decision with the keyboard)
     until the match is over (or ``stop_after`` decisions); ``snaps`` gets (deal, actions
     seen, DOM html) before each decision. ``reload_after``: reload the page after that
-    many decisions and check the seat resumes. Returns the last state."""
+    many decisions and check the seat resumes. ``review(page, state)``: called at each
+    deal's review before it is closed. ``keys_only``: every decision by its keys.
+    Returns the last state."""
     decisions, end = 0, time.monotonic() + 240
     reloaded = False
     while time.monotonic() < end:
@@ -116,6 +118,8 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) 
         if st and st.get("game") and not page.locator("#ended").is_hidden():
             assert page.locator("#ended .why").count() >= 1
             if st["ended"] and not st["over"]:
+                if review is not None:
+                    review(page, st)
                 page.keyboard.press("Enter")      # the deal's summary: next deal
             time.sleep(0.05)
             continue
@@ -145,8 +149,8 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) 
         rid = req["id"]
         cards = page.locator(".hand button[data-action]")
         others = page.locator(".actions button[data-action], .actions button[data-num]")
-        if decisions % 3 == 2:          # the keyboard
-            if cards.count() and rng.random() < 0.5:
+        if keys_only or decisions % 3 == 2:          # the keyboard
+            if cards.count() and rng.random() < 0.5 and not keys_only:
                 for _ in range(rng.randrange(1, cards.count() + 1)):
                     page.keyboard.press("ArrowRight")
                 page.keyboard.press("Enter")
@@ -399,6 +403,104 @@ def test_a_closed_tab_leaves_the_seat_to_the_time_control(browser, tmp_path):
         page.goto(p.url)
         page.wait_for_function("() => typeof S !== 'undefined' && S && S.over")
         assert page.locator("#ended h2").inner_text() == "Match over"
+        page.close()
+    finally:
+        p.stop()
+
+
+def _open(browser, p, width=1280, height=900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.add_init_script(INIT)
+    bad = []
+    page.on("pageerror", lambda e: bad.append(str(e)))
+    page.goto(p.url)
+    page.wait_for_function("() => typeof S !== 'undefined' && S && S.game")
+    return page, bad
+
+
+def test_a_deal_review_holds_the_next_deal_and_play_again(browser, tmp_path):
+    """Two deals of 29 with 5 s a decision and no bank: the review of deal 1 shows every
+    trick (who played what, who won it, its points) and holds the next deal, with no
+    decision open, for 6 s, longer than a decision's time, and no TIMEOUT follows (the
+    person's clock did not run; nor did a bot's: no verdict at all); continue deals the
+    next one; at the match's end "play again" starts another match with the same settings."""
+    shots = os.environ.get("TAASH_TABLE_SHOTS")
+    p = Play(tmp_path, "29", "--deals", "2", "--seed", "5", "--think-time", "5s", "--bank", "0s")
+    try:
+        page, bad = _open(browser, p)
+        held = []
+
+        def review(page, st):
+            e = st["ended"]
+            try:
+                page.wait_for_function("d => S.reviewing === d", arg=e["deal"], timeout=10000)
+            except Exception:
+                raise AssertionError(json.dumps({k: v for k, v in _state(page).items() if k in ("reviewing", "deal", "over", "request", "actions", "connected")}))
+            tricks = e["result"]["tricks"]
+            assert page.locator("#ended table.review tbody tr").count() == len(tricks) == 8
+            for i, t in enumerate(tricks):      # each card with its seat's name, the winner named
+                row = page.locator("#ended table.review tbody tr").nth(i)
+                assert row.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == t["cards"]
+                assert row.locator(".tc.won [data-card]").get_attribute("data-card") == \
+                    t["cards"][(t["winner"] - t["leader"]) % 4]
+            # the tricks' points add up to the points the seats took
+            assert sum(t["points"] for t in e["tricks"]) == sum(e["result"]["points"])
+            if shots:
+                page.screenshot(path=str(Path(shots) / "table-review.png"), full_page=False)
+            time.sleep(6)
+            st = _state(page)
+            assert st["reviewing"] == e["deal"] and st["deal"] == e["deal"] and st["request"] is None
+            held.append(e["deal"])
+
+        st = play_deal(page, random.Random(5), [], review=review)
+        assert held == [0] and st["over"]["deals"] == 2 and not bad
+        rec = read_record(p.record_path())
+        assert rec["arena"]["verdicts"] == []
+        # the break is between the deals: the first action of deal 2 came 6 s or more
+        # after the last of deal 1
+        assert rec["arena"]["deals"][1]["t_ms"][0] - rec["arena"]["deals"][0]["t_ms"][-1] >= 6000
+        # stopped by --deals: the final score says why nobody won
+        assert "stopped after 2 deals" in page.locator("#ended").inner_text()
+        first = st["game"]["id"]
+        page.click("#again")
+        page.wait_for_function("id => S.game && S.game.id !== id && S.deal === 0", arg=first)
+        assert _state(page)["game"]["bots"] == st["game"]["bots"]
+        page.close()
+    finally:
+        p.stop()
+
+
+def test_the_bidding_box_of_56_by_keys_alone(browser, tmp_path):
+    """56 (six seats, 262 calls a decision at most): every decision of a deal made with
+    the keyboard alone, each action by its own keys; at the person's first call the box
+    shows the numbers in one row and the denominations in another, pass apart, and
+    typing a number marks it and enables its denominations."""
+    shots = os.environ.get("TAASH_TABLE_SHOTS")
+    p = Play(tmp_path, "56", "--deals", "1", "--seed", "2", "--seat", "1")
+    try:
+        page, bad = _open(browser, p)
+        page.wait_for_function("() => S.request && S.request.choices.some(c => c.kind === 'bid')", timeout=60000)
+        st = _state(page)
+        bids = [c for c in st["request"]["choices"] if c["kind"] == "bid"]
+        numbers = sorted({c["number"] for c in bids})
+        assert page.locator(".box .numbers button").count() == len(numbers)
+        assert page.locator(".box .denoms button").count() == 6          # S H D C NT NOES
+        assert page.locator(".box .calls button").first.inner_text().startswith("pass")
+        assert page.locator(".box .den[data-action]").count() == 0       # no number yet
+        for k in str(numbers[0]):
+            page.keyboard.press(k)
+        assert page.locator(".box .num.sel").inner_text() == str(numbers[0])
+        assert page.locator(".box .den[data-action]").count() == len({c["denom"] for c in bids
+                                                                    if c["number"] == numbers[0]})
+        if shots:
+            page.screenshot(path=str(Path(shots) / "table-bidding.png"), full_page=False)
+        page.keyboard.press("Escape")
+        assert page.locator(".box .num.sel").count() == 0
+        st = play_deal(page, random.Random(2), [], keys_only=True,
+                       shots=(6, Path(shots) / "six") if shots else None)
+        assert st["over"]["deals"] == 1 and not bad
+        rec = read_record(p.record_path())
+        assert rec["arena"]["verdicts"] == []
         page.close()
     finally:
         p.stop()
