@@ -183,6 +183,7 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
     # the person's review of each deal holds the next one (no decision open meanwhile)
     seat.review_s = args.review
     server.arena.deal_break = seat.deal_break
+    server.arena.stop_words = "stopped by the host: taash play was stopped (Ctrl-C or SIGTERM)"
     key = secrets.token_urlsafe(12)
     app = make_app(Site(None, args.data), seat=seat, table_key=key)
     runner = web.AppRunner(app)

@@ -252,6 +252,8 @@ class Arena:
         # open meanwhile, so no seat's clock runs and no seat learns anything of the next
         # deal. None: the next deal follows at once. (`taash play`: the person's review.)
         self.deal_break = None
+        # a game cut short by the arena's stop: its record's arena error
+        self.stop_words = "the arena stopped before the game ended"
 
     # -- connections ----------------------------------------------------------------
     def connect(self, conn: Connection) -> None:
@@ -929,7 +931,7 @@ class Arena:
             self._drive(game, start=True)
             await game.done
         except asyncio.CancelledError:
-            error = ("the arena stopped before the game ended" if self.stopping else
+            error = (self.stop_words if self.stopping else
                      "stopped before its end: the call that started it went away")
             if not self.stopping:   # the caller went away: nobody to tell
                 raise
