@@ -145,7 +145,7 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None, 
             counts = page.locator(f'.seat[data-seat="{s}"] .counts').inner_text()
             assert counts.startswith(f"{n} card{'' if n == 1 else 's'} · "), (s, counts)
         if shots and decisions == shots[0]:
-            _shots(page, shots[1])
+            _shots(page, *shots[1:])
         rid = req["id"]
         cards = page.locator(".hand button[data-action]")
         others = page.locator(".actions button[data-action], .actions button[data-num]")
@@ -175,13 +175,13 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None, 
     raise AssertionError(f"the match did not end: {decisions} decisions; state {_state(page)}")
 
 
-def _shots(page, out: Path):
+def _shots(page, out: Path, stem: str = "table"):
     out.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(out / "table-desktop.png"), full_page=True)
+    page.screenshot(path=str(out / f"{stem}-desktop.png"), full_page=True)
     size = page.viewport_size
     page.set_viewport_size({"width": 390, "height": 844})
     time.sleep(0.2)
-    page.screenshot(path=str(out / "table-phone.png"), full_page=True)
+    page.screenshot(path=str(out / f"{stem}-phone.png"), full_page=True)
     page.set_viewport_size(size)
 
 
@@ -232,6 +232,8 @@ def _game(browser, tmp_path, variant, *extra, seed=1, reload_after=None, shots=N
         page.add_init_script(INIT)
         bad = []
         page.on("pageerror", lambda e: bad.append(str(e)))
+        # no request of the page fails (no favicon 404)
+        page.on("response", lambda r: r.status >= 400 and bad.append(f"{r.status} {r.url}"))
         page.goto(p.url)
         page.wait_for_function("() => typeof S !== 'undefined' && S && S.game")
         st = play_deal(page, random.Random(seed), snaps := [], reload_after=reload_after, shots=shots)
@@ -413,6 +415,7 @@ def _open(browser, p, width=1280, height=900):
     page.add_init_script(INIT)
     bad = []
     page.on("pageerror", lambda e: bad.append(str(e)))
+    page.on("response", lambda r: r.status >= 400 and bad.append(f"{r.status} {r.url}"))
     page.goto(p.url)
     page.wait_for_function("() => typeof S !== 'undefined' && S && S.game")
     return page, bad
@@ -440,9 +443,11 @@ def test_a_deal_review_holds_the_next_deal_and_play_again(browser, tmp_path):
             assert page.locator("#ended table.review tbody tr").count() == len(tricks) == 8
             for i, t in enumerate(tricks):      # each card with its seat's name, the winner named
                 row = page.locator("#ended table.review tbody tr").nth(i)
-                assert row.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == t["cards"]
-                assert row.locator(".tc.won [data-card]").get_attribute("data-card") == \
-                    t["cards"][(t["winner"] - t["leader"]) % 4]
+                # a column per seat: the cards in seat order, the leader's and the winner's marked
+                by_seat = [t["cards"][(s - t["leader"]) % 4] for s in range(4)]
+                assert row.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == by_seat
+                assert row.locator("td.won [data-card]").get_attribute("data-card") == by_seat[t["winner"]]
+                assert row.locator("td.lead [data-card]").get_attribute("data-card") == by_seat[t["leader"]]
             # the tricks' points add up to the points the seats took
             assert sum(t["points"] for t in e["tricks"]) == sum(e["result"]["points"])
             if shots:
@@ -497,7 +502,7 @@ def test_the_bidding_box_of_56_by_keys_alone(browser, tmp_path):
         page.keyboard.press("Escape")
         assert page.locator(".box .num.sel").count() == 0
         st = play_deal(page, random.Random(2), [], keys_only=True,
-                       shots=(6, Path(shots) / "six") if shots else None)
+                       shots=(8, Path(shots), "table-56") if shots else None)
         assert st["over"]["deals"] == 1 and not bad
         rec = read_record(p.record_path())
         assert rec["arena"]["verdicts"] == []

@@ -57,7 +57,7 @@ function seatBox(s) {
   let clock = "";
   if (acting) clock = s === g.seat && open() ? `<span class="clock" id="clock"></span>` : `<span class="clock">to act…</span>`;
   const counts = `${S.hand_sizes ? count(S.hand_sizes[s], "card") + " · " : ""}${count(S.tricks_won ? S.tricks_won[s] : 0, "trick")} · ${count(S.points ? S.points[s] : 0, "point")}`;
-  return `<div class="${cls}" data-seat="${s}" style="${at(s, 40, 41)}">
+  return `<div class="${cls}" data-seat="${s}" style="${at(s, 40, 38)}">
     <div class="who">${esc(name(s))} <small>seat ${s}</small> ${clock}</div>
     <div class="tags">${tags.map(t => `<span class="tag ${t.replace(/ .*/, "")}">${esc(t)}</span>`).join("")}</div>
     <div class="counts">${counts}</div>
@@ -255,10 +255,18 @@ function drawEnded() {
 }
 
 function endedHTML(e) {
-  const tricks = (e.tricks || []).map((t, i) => `<tr><td>${i + 1}</td><td>${trickLine(t)}</td></tr>`).join("");
+  // a column per seat: each seat's card of each trick (dashed: the leader's; outlined: the winning card)
+  const P = S.game.players;
+  const seats = [...Array(P).keys()];
+  const tricks = (e.tricks || []).map((t, i) => `<tr><td class="num">${i + 1}</td>${seats.map(s => {
+    const c = t.cards.find(x => x[0] === s);
+    return `<td class="${s === t.leader ? "lead" : ""}${s === t.winner ? " won" : ""}">${c ? cardHTML(c[1]) : "–"}</td>`;
+  }).join("")}<td>${esc(label(t.winner))}</td><td class="num">${t.points === null || t.points === undefined ? "" : t.points}</td></tr>`).join("");
   const hands = e.hands.map((h, s) => `<div class="endhand"><b>${esc(name(s))}</b> <small>seat ${s}</small> ${h.map(c => cardHTML(c)).join("")}</div>`).join("");
   const widow = e.widow && e.widow.length ? `<div class="endhand"><b>widow</b> ${e.widow.map(c => cardHTML(c)).join("")}</div>` : "";
-  return `<p class="why">${esc(e.why)}</p>${tricks ? `<table class="review"><thead><tr><th>#</th><th>the trick, from its leader (outlined: the winner)</th></tr></thead><tbody>${tricks}</tbody></table>` : ""}
+  const head = `<tr><th>trick</th>${seats.map(s => `<th>${esc(name(s))} <small>${s}</small></th>`).join("")}<th>won by</th><th>points</th></tr>`;
+  return `<p class="why">${esc(e.why)}</p>${tricks ? `<table class="review"><thead>${head}</thead><tbody>${tricks}</tbody></table>
+    <p class="note">dashed: the card that led the trick; outlined: the card that won it</p>` : ""}
     <h3>hands as dealt</h3><div class="endhands">${hands}${widow}</div>`;
 }
 
