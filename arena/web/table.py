@@ -19,7 +19,11 @@ can see the seat's hand or play for it):
 - ``POST /table/answer``: ``{"request": ID, "action": TEXT}``: the person's action for
   the pending request; 409 with ``{"error": ...}`` for a stale request (a double click,
   a click after the time ran out) or an action not legal there, and nothing is sent;
-- ``GET /table/rules``: the rulebook of the game's variant (`taash rules`).
+- ``POST /table/continue``: ``{"deal": N}``: the person has read deal N's review: the
+  next deal may start (`SeatClient.deal_break`, with `taash play`);
+- ``POST /table/again``: another match with the same settings, once the match is over
+  (`SeatClient.wait_again`, with `taash play`; 409 otherwise);
+- ``GET /table/rules``: the rulebook of the game's variant (`taash rules`) as HTML.
 
 The arena's time control applies to the seat as to a bot's: an unanswered request gets
 the default action at its deadline; a closed tab leaves the stream open (the arena
@@ -381,7 +385,12 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     "request" ({"id", "legal", "seconds"}: the pending decision, None when waiting),
     "playable" (card -> action for a click on a card of the hand), "widow" (the widow
     cards the seat is shown while it is to act in the exchange), "ended" (the last
-    deal's hands, widow, result and "why", a sentence), "over", "notes"}."""
+    deal's hands, widow, result, "tricks" and "why", a sentence), "over", "notes",
+    "to_act" (the seat to act, as the stream last told it), "leader" (of the trick being
+    played), "tricks" (every trick of the deal: {"leader", "cards" ([seat, card]),
+    "winner", "points"}), "reviewing" (the deal whose review holds the next one),
+    "again" (a new match may be started)}. The hand is sorted (`sort_hand`); the
+    request's "choices" and the auction's words come from `actions.describe`."""
     now = c.clock() if now is None else now
     g = c.game
     out = {"connected": c.connected, "refused": c.refused, "version": c.version, "game": None,
