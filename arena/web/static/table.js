@@ -67,7 +67,7 @@ function seatBox(s) {
 function played(s, card) {
   const lead = S.leader === s ? " lead" : "";
   const narrow = $("felt").clientWidth < 600;
-  return `<div class="played${lead}" data-seat="${s}" style="${at(s, narrow ? 27 : 19, narrow ? 19 : 17)}">${cardHTML(card)}</div>`;
+  return `<div class="played${lead}" data-seat="${s}" style="${at(s, narrow ? 25 : 19, narrow ? 17 : 17)}">${cardHTML(card)}</div>`;
 }
 
 // keep every seat's box inside the felt (a narrow screen puts the side seats at its edges)
