@@ -19,6 +19,9 @@ let refusal = null;      // [request id, why the web server refused the click]: 
 let showTricks = false;  // the tricks of the deal, on request (T)
 let seen = sessionStorage.getItem("taash-table-seen") || "";   // the deal review closed last
 let deadline = 0;
+let panelTag = "", panelAt = 0;   // the panel shown and when: a click or Enter meant for the
+                                  // last card (a double click) does not close it at once
+const PANEL_GUARD_MS = 700;
 const $ = id => document.getElementById(id);
 
 function name(s) { return S.game.seat === s ? "you" : S.game.bots[s]; }
@@ -240,9 +243,9 @@ function drawEnded() {
     box.innerHTML = `<div class="panel"><h2>Match over</h2>${finalScore()}${e ? endedHTML(e) : ""}
       <p><a href="${link}">replay this game in the viewer</a></p>
       ${S.again ? `<button id="again">play again (same settings)</button> ` : ""}<button id="close">close (Enter)</button></div>`;
-    box.hidden = false;
-    $("close").onclick = () => closeEnded(g.id + "/over");
-    if ($("again")) $("again").onclick = againMatch;
+    shown(g.id + "/over");
+    $("close").onclick = () => guarded() && closeEnded(g.id + "/over");
+    if ($("again")) $("again").onclick = () => guarded() && againMatch();
     return;
   }
   if (!e || seen === tag || S.over) { box.hidden = true; return; }
@@ -250,9 +253,15 @@ function drawEnded() {
   box.innerHTML = `<div class="panel"><h2>Deal ${e.deal + 1} over</h2>${endedHTML(e)}
     <button id="close">${waits ? "continue: deal the next hand (Enter)" : "close (Enter)"}</button>
     ${waits ? `<span class="note">no clock runs until you continue</span>` : ""}</div>`;
-  box.hidden = false;
-  $("close").onclick = () => closeEnded(tag, e.deal);
+  shown(tag);
+  $("close").onclick = () => guarded() && closeEnded(tag, e.deal);
 }
+
+function shown(tag) {
+  $("ended").hidden = false;
+  if (panelTag !== tag) { panelTag = tag; panelAt = Date.now(); }
+}
+function guarded() { return Date.now() - panelAt >= PANEL_GUARD_MS; }
 
 function endedHTML(e) {
   // a column per seat: each seat's card of each trick (dashed: the leader's; outlined: the winning card)
