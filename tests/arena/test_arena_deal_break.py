@@ -15,8 +15,8 @@ from taash.arena.pb import messages_pb2 as pb
 from taash.arena.server import ArenaServer, TimeControl
 from taash.arena.store import SQLiteStore
 from taash.interpreter import load_variant
+from tests.helpers.arena_util import raw_play_call
 
-METHOD = "/taash.arena.v1.Arena/Play"
 BREAK_S = 1.2
 
 
@@ -24,9 +24,8 @@ async def _game(tmp):
     store = SQLiteStore(tmp)
     server = ArenaServer(store, TimeControl(move_ms=300, bank_ms=0, grace_ms=5_000))
     port = await server.start("127.0.0.1", 0)
-    v = load_variant("29")
-    names = [f"s{s}" for s in range(v.players)]
-    tokens = {n: store.issue_token(n) for n in names}
+    players = load_variant("29").players
+    tokens = [store.issue_token(f"s{s}") for s in range(players)]
     breaks = []         # (game, deal, start, end, decisions open at the start)
 
     async def hold(game_id, deal):
@@ -36,19 +35,15 @@ async def _game(tmp):
         breaks.append((game_id, deal, t0, time.monotonic(), open_now))
 
     server.arena.deal_break = hold
-    got: dict[int, list] = {s: [] for s in range(v.players)}     # (time, what, deal)
+    got: dict[int, list] = {s: [] for s in range(players)}     # (time, what, deal)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
 
     async def bot(s):
-        call = channel.stream_stream(METHOD, request_serializer=lambda b: b, response_deserializer=lambda b: b)(
-            metadata=[("authorization", f"Bearer {tokens[names[s]]}")])
-        while True:
-            raw = await call.read()
-            if raw is grpc.aio.EOF:
-                return
+        call = raw_play_call(channel, tokens[s])
+        async for raw in call:
             msg = pb.ServerMessage.FromString(raw)
-            which = msg.WhichOneof("msg")
             now = time.monotonic()
+            which = msg.WhichOneof("msg")
             if which == "decision":
                 d = msg.decision
                 got[s].append((now, "decision", None))
@@ -66,9 +61,10 @@ async def _game(tmp):
                     call.cancel()
                     return
 
-    tasks = [asyncio.ensure_future(bot(s)) for s in range(v.players)]
+    names = [f"s{s}" for s in range(players)]
+    tasks = [asyncio.ensure_future(bot(s)) for s in range(players)]
     await server.arena.wait_for_bots(names, 10)
-    result = await server.arena.run_game(v, 0, names, max_deals=2, game_id="brk")
+    result = await server.arena.run_game(load_variant("29"), 0, names, max_deals=2, game_id="brk")
     await asyncio.wait_for(asyncio.gather(*tasks), 30)
     await channel.close()
     await server.stop()
