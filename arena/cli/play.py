@@ -1,4 +1,4 @@
-"""`taash play VARIANT [--seat N] [--bots B,B,...] [--seed S] [--pace 0.8s] [--think-time 60s]`:
+"""`taash play VARIANT [--seat N] [--bots B,B,...] [--seed S] [--pace 0.8s] [--think-time 60s] [--review T]`:
 a person plays a seat of a match against the built-in bots, in the browser (docs/web.md,
 "Play a seat"). The web extra (gRPC, aiohttp, jinja2), loaded when the command runs.
 
@@ -274,7 +274,7 @@ def add_commands(sub) -> None:
                         "action is played for it (default 300s)")
     p.add_argument("--review", type=seconds, default=None, metavar="T",
                    help="how long the review of a finished deal holds the next one (default: until you "
-                        "press continue); no clock runs meanwhile")
+                        "press continue; 0: not at all); no clock runs meanwhile")
     p.add_argument("--deals", type=conv(), default=0, metavar="N",
                    help="stop the match after N deals (0, the default: play it to the end)")
     p.add_argument("--matches", type=conv(1), default=1, metavar="M", help="matches, one after the other (default 1)")
