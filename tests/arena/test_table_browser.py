@@ -111,6 +111,7 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None, 
     Returns the last state."""
     decisions, end = 0, time.monotonic() + 240
     reloaded = False
+    shot = False
     while time.monotonic() < end:
         st = _state(page)
         if st and st.get("over") or decisions == stop_after:
@@ -144,8 +145,9 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None, 
         for s, n in enumerate(sizes):
             counts = page.locator(f'.seat[data-seat="{s}"] .counts').inner_text()
             assert counts.startswith(f"{n} card{'' if n == 1 else 's'} · "), (s, counts)
-        if shots and decisions == shots[0]:
+        if shots and decisions >= shots[0] and st.get("trick") and not shot:     # a trick under way
             _shots(page, *shots[1:])
+            shot = True
         rid = req["id"]
         cards = page.locator(".hand button[data-action]")
         others = page.locator(".actions button[data-action], .actions button[data-num]")
