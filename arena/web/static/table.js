@@ -19,6 +19,7 @@ let refusal = null;      // [request id, why the web server refused the click]: 
 let showTricks = false;  // the tricks of the deal, on request (T)
 let seen = sessionStorage.getItem("taash-table-seen") || "";   // the deal review closed last
 let deadline = 0;
+let acting = null, actingSince = 0;   // the seat to act and since when (this page's clock)
 let panelTag = "", panelAt = 0;   // the panel shown and when: a click or Enter meant for the
                                   // last card (a double click) does not close it at once
 const PANEL_GUARD_MS = 700;
@@ -58,7 +59,8 @@ function seatBox(s) {
   if (out) tags.push("sits out");
   const calls = (S.auction || []).filter(a => a[0] === s).map(a => words(a[2]));
   let clock = "";
-  if (acting) clock = s === g.seat && open() ? `<span class="clock" id="clock"></span>` : `<span class="clock">to act…</span>`;
+  if (acting) clock = s === g.seat && open() ? `<span class="clock" id="clock"></span>`
+                                             : `<span class="clock" id="their-clock" title="time since this seat's turn began">…</span>`;
   const counts = `${S.hand_sizes ? count(S.hand_sizes[s], "card") + " · " : ""}${count(S.tricks_won ? S.tricks_won[s] : 0, "trick")} · ${count(S.points ? S.points[s] : 0, "point")}`;
   return `<div class="${cls}" data-seat="${s}" style="${at(s, 40, 38)}">
     <div class="who">${esc(name(s))} <small>seat ${s}</small> ${clock}</div>
@@ -116,6 +118,7 @@ function draw() {
     return;
   }
   const g = S.game, req = open();
+  if (S.to_act !== acting) { acting = S.to_act; actingSince = Date.now(); }
   document.title = `${g.title} · your table · taash`;
   $("title").innerHTML = `<b>${esc(g.title)}</b> · deal ${S.deal === null || S.deal === undefined ? "–" : S.deal + 1} · you are seat ${g.seat}`;
   $("score").textContent = "match score: " + (g.sides
@@ -211,6 +214,8 @@ function prompt() {
   else text = S.to_act !== null && S.to_act !== undefined ? `waiting for ${label(S.to_act)}…` : "waiting for the other seats…";
   $("prompt").textContent = text;
   $("prompt").className = "prompt" + (req && sentFor !== req.id ? " yours" : "");
+  const t = $("their-clock");
+  if (t) t.textContent = `${Math.floor((Date.now() - actingSince) / 1000)} s`;
   const c = $("clock");
   if (c && req) {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
