@@ -57,7 +57,8 @@ function seatBox(s) {
   if (S.leader === s && (S.trick || []).length) tags.push("leads");
   if (g.sides) tags.push(`side ${g.sides[s] + 1}`);
   if (out) tags.push("sits out");
-  const calls = (S.auction || []).filter(a => a[0] === s).map(a => words(a[2]));
+  const mine = (S.auction || []).filter(a => a[0] === s);
+  const calls = mine.map(a => words(a[2]));
   let clock = "";
   if (acting) clock = s === g.seat && open() ? `<span class="clock" id="clock"></span>`
                                              : `<span class="clock" id="their-clock" title="time since this seat's turn began">…</span>`;
@@ -66,7 +67,7 @@ function seatBox(s) {
     <div class="who">${esc(name(s))} <small>seat ${s}</small> ${clock}</div>
     <div class="tags">${tags.map(t => `<span class="tag ${t.replace(/ .*/, "")}">${esc(t)}</span>`).join("")}</div>
     <div class="counts">${counts}</div>
-    <div class="calls" title="calls">${calls.slice(-4).join(" · ")}</div></div>`;
+    <div class="calls" title="${esc(mine.map(a => a[2]).join(" · "))}">${calls.length > 4 ? "… " : ""}${calls.slice(-4).join(" · ")}</div></div>`;
 }
 
 function played(s, card) {
