@@ -1,4 +1,4 @@
-"""`taash play VARIANT [--seat N] [--bots B,B,...] [--seed S] [--pace 0.8s] [--think-time 60s]`:
+"""`taash play VARIANT [--seat N] [--bots B,B,...] [--seed S] [--pace 0.8s] [--think-time 60s] [--review T]`:
 a person plays a seat of a match against the built-in bots, in the browser (docs/web.md,
 "Play a seat"). The web extra (gRPC, aiohttp, jinja2), loaded when the command runs.
 
@@ -180,6 +180,10 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
         clients.append(c)
         tasks.append(asyncio.ensure_future(c.run()))
     seat = SeatClient(addr, store.issue_token(args.name), args.name)
+    # the person's review of each deal holds the next one (no decision open meanwhile)
+    seat.review_s = args.review
+    server.arena.deal_break = seat.deal_break
+    server.arena.stop_words = "stopped by the host: taash play was stopped (Ctrl-C or SIGTERM)"
     key = secrets.token_urlsafe(12)
     app = make_app(Site(None, args.data), seat=seat, table_key=key)
     runner = web.AppRunner(app)
@@ -207,34 +211,38 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
     md = [("authorization", f"Bearer {server.admin_token}")]
     # a file of the user's is named by its own path (the record names it so); a shipped name as given
     named = str(os.path.abspath(args.variant)) if variant_text else args.variant
-    req = apb.MatchRequest(variant=named, variant_yaml=variant_text,
-                           options_json=json.dumps(options) if options else "", bots=seats,
-                           matches=args.matches, seed=seed, time_control=tc.to_pb(), wait_ms=30000,
-                           max_deals=args.deals or 0)
     try:
-        async with grpc.aio.insecure_channel(addr) as ch:
-            async for up in arena_pb2_grpc.ArenaStub(ch).RunMatches(req, metadata=md):
-                if up.WhichOneof("update") == "note":
-                    print(up.note, file=sys.stderr, flush=True)
-                    continue
-                g = up.game
-                print(f"{g.game_id}: {g.deals} deals, score {' '.join(map(str, g.score))}, winners "
-                      f"{', '.join(f'seat {s}' for s in g.winners) or '-'}"
-                      + (f", error: {g.error}" if g.error else ""), file=sys.stderr, flush=True)
-                if g.record:
-                    print(f"record: {g.record} (replay it with: taash replay {g.record})", flush=True)
-        print("the match is over; the table stays open until Ctrl-C", file=sys.stderr, flush=True)
-        await asyncio.Event().wait()
+        while True:
+            req = apb.MatchRequest(variant=named, variant_yaml=variant_text,
+                                   options_json=json.dumps(options) if options else "", bots=seats,
+                                   matches=args.matches, seed=seed, time_control=tc.to_pb(), wait_ms=30000,
+                                   max_deals=args.deals or 0)
+            async with grpc.aio.insecure_channel(addr) as ch:
+                async for up in arena_pb2_grpc.ArenaStub(ch).RunMatches(req, metadata=md):
+                    if up.WhichOneof("update") == "note":
+                        print(up.note, file=sys.stderr, flush=True)
+                        continue
+                    g = up.game
+                    print(f"{g.game_id}: {g.deals} deals, score {' '.join(map(str, g.score))}, winners "
+                          f"{', '.join(f'seat {s}' for s in g.winners) or '-'}"
+                          + (f", error: {g.error}" if g.error else ""), file=sys.stderr, flush=True)
+                    if g.record:
+                        print(f"record: {g.record} (replay it with: taash replay {g.record})", flush=True)
+            print("the match is over; the table stays open (its \"play again\" starts another) until Ctrl-C",
+                  file=sys.stderr, flush=True)
+            await seat.wait_again()
+            seed += args.matches        # the same settings, the next seeds
     finally:
-        # in this order: the seat's stream (and the page's event streams with it), the bots,
-        # the table's server, the arena (which saves a game it was playing as cut short)
+        # in this order: the arena first, which saves a game it was playing as cut short
+        # by its host (no seat's stream has closed yet: no seat is blamed), then the
+        # seat's stream (and the page's event streams with it), the bots, the table's server
+        await server.stop()
         seat.stop()
         for c in clients:
             c.stop()
         for t in tasks:
             t.cancel()
         await runner.cleanup()
-        await server.stop()
         store.close()
 
 
@@ -264,6 +272,9 @@ def add_commands(sub) -> None:
     p.add_argument("--grace", type=seconds, default=300.0, metavar="T",
                    help="how long your seat may be away (the page's server lost the arena) before the default "
                         "action is played for it (default 300s)")
+    p.add_argument("--review", type=seconds, default=None, metavar="T",
+                   help="how long the review of a finished deal holds the next one (default: until you "
+                        "press continue; 0: not at all); no clock runs meanwhile")
     p.add_argument("--deals", type=conv(), default=0, metavar="N",
                    help="stop the match after N deals (0, the default: play it to the end)")
     p.add_argument("--matches", type=conv(1), default=1, metavar="M", help="matches, one after the other (default 1)")

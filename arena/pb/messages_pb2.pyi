@@ -241,18 +241,20 @@ class DealStarted(_message.Message):
     def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
 
 class ActionTaken(_message.Message):
-    __slots__ = ("deal", "seat", "action", "by_default", "trick")
+    __slots__ = ("deal", "seat", "action", "by_default", "trick", "to_act")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     BY_DEFAULT_FIELD_NUMBER: _ClassVar[int]
     TRICK_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
     deal: int
     seat: int
     action: str
     by_default: bool
     trick: TrickTaken
-    def __init__(self, deal: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[str] = ..., by_default: _Optional[bool] = ..., trick: _Optional[_Union[TrickTaken, _Mapping]] = ...) -> None: ...
+    to_act: int
+    def __init__(self, deal: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[str] = ..., by_default: _Optional[bool] = ..., trick: _Optional[_Union[TrickTaken, _Mapping]] = ..., to_act: _Optional[int] = ...) -> None: ...
 
 class TrickTaken(_message.Message):
     __slots__ = ("number", "winner", "points")

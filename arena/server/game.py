@@ -119,6 +119,7 @@ class Game:
         self.faults = FaultCounts(len(self.bots))
         self.playout: Playout | None = None     # the game loop, driven by Arena._drive
         self.asking: Pending | None = None      # the open decision
+        self.pause: asyncio.Task | None = None  # the break between two deals (Arena.deal_break)
         self.done: asyncio.Future | None = None  # set when the playout ends (run_game awaits it)
         self.timer = None       # asyncio.TimerHandle of the next look at the open decision, due at timer_at
         self.timer_at = 0.0

@@ -247,6 +247,13 @@ class Arena:
         self.latencies: list[float] = []        # seconds per answered decision, if enabled
         self.measure = False
         self._conn_changed = asyncio.Event()
+        # between deals: an ``async (game_id, deal) -> None`` awaited after a deal's end is
+        # published and before the next deal's first event (`_committed`); no decision is
+        # open meanwhile, so no seat's clock runs and no seat learns anything of the next
+        # deal. None: the next deal follows at once. (`taash play`: the person's review.)
+        self.deal_break = None
+        # a game cut short by the arena's stop: its record's arena error
+        self.stop_words = "the arena stopped before the game ended"
 
     # -- connections ----------------------------------------------------------------
     def connect(self, conn: Connection) -> None:
@@ -647,7 +654,34 @@ class Arena:
     def _committed(self, game: Game) -> None:
         """The journal entry of the deal that ended is written (or its write failed,
         logged): the events held since go out, and the game goes on with its next
-        decision (`_drive`). Nothing if the game ended meanwhile (its end released them)."""
+        decision (`_drive`). Nothing if the game ended meanwhile (its end released them).
+        With a `deal_break` and a next deal, the events up to the DealEnded go out, and
+        the rest (the next deal's) once the break is over (`_after_break`)."""
+        held = game.held
+        if (self.deal_break is not None and held is not None and game.next_at is not None
+                and game.done is not None and not game.done.done()):
+            end = next((k for k, (ev, _) in enumerate(held)
+                        if type(ev) is not bytes and ev.WhichOneof("event") == "deal_ended"), None)
+            if end is not None:
+                game.held = held[:end + 1]
+                self._release(game)
+                game.held = held[end + 1:]      # events published meanwhile join them
+                game.pause = asyncio.ensure_future(self._after_break(game, held[end][0].deal_ended.deal))
+                return
+        self._go_on(game)
+
+    async def _after_break(self, game: Game, deal: int) -> None:
+        """Await `deal_break` for ``game``'s ended ``deal``, then go on (`_go_on`)."""
+        try:
+            await self.deal_break(game.id, deal)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:     # the break's own failure ends the break, not the game
+            log.info("game %s: the break after deal %s failed: %s", game.id, deal, e)
+        game.pause = None
+        self._go_on(game)
+
+    def _go_on(self, game: Game) -> None:
         if not self._release(game) or game.done is None or game.done.done():
             return
         try:
@@ -781,6 +815,9 @@ class Arena:
         if game.timer is not None:
             game.timer.cancel()
             game.timer = None
+        if game.pause is not None:
+            game.pause.cancel()
+            game.pause = None
         p = game.asking
         if p is not None and not p.closed:
             self._forget(p, "cancelled" if p.result is None else p.how)
@@ -856,6 +893,8 @@ class Arena:
             msg = pb.GameEvent()
             ev = msg.action         # filled in place (GameEvent(action=...) would copy it)
             ev.deal, ev.seat, ev.action = game.deal, s, st.public_action(s, action, None)
+            if st.to_act >= 0:
+                ev.to_act = st.to_act
             if by_default:
                 ev.by_default = True
             if len(st.tricks) > playing["tricks"]:   # this play completed a trick
@@ -892,7 +931,7 @@ class Arena:
             self._drive(game, start=True)
             await game.done
         except asyncio.CancelledError:
-            error = ("the arena stopped before the game ended" if self.stopping else
+            error = (self.stop_words if self.stopping else
                      "stopped before its end: the call that started it went away")
             if not self.stopping:   # the caller went away: nobody to tell
                 raise

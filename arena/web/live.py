@@ -34,6 +34,7 @@ def event_json(ev) -> dict:
         out.update(deal=e.deal, seat=e.seat, action=e.action, by_default=e.by_default)
         if e.HasField("trick"):
             out["trick"] = [e.trick.winner, e.trick.points]
+        out["to_act"] = e.to_act if e.HasField("to_act") else None
     elif which == "fault":
         out.update(deal=e.deal, seat=e.seat, kind=int(e.kind), count=max(1, e.count))
     elif which == "deal_ended":

@@ -19,7 +19,11 @@ can see the seat's hand or play for it):
 - ``POST /table/answer``: ``{"request": ID, "action": TEXT}``: the person's action for
   the pending request; 409 with ``{"error": ...}`` for a stale request (a double click,
   a click after the time ran out) or an action not legal there, and nothing is sent;
-- ``GET /table/rules``: the rulebook of the game's variant (`taash rules`).
+- ``POST /table/continue``: ``{"deal": N}``: the person has read deal N's review: the
+  next deal may start (`SeatClient.deal_break`, with `taash play`);
+- ``POST /table/again``: another match with the same settings, once the match is over
+  (`SeatClient.wait_again`, with `taash play`; 409 otherwise);
+- ``GET /table/rules``: the rulebook of the game's variant (`taash rules`) as HTML.
 
 The arena's time control applies to the seat as to a bot's: an unanswered request gets
 the default action at its deadline; a closed tab leaves the stream open (the arena
@@ -43,6 +47,7 @@ from ..bots.registry import ArenaAgent
 from ..pb import arena_pb2_grpc
 from ..pb import messages_pb2 as pb
 from ..tls import PLAIN, Client, aio_channel
+from .actions import describe
 from .live import event_json
 
 log = logging.getLogger("taash.table")
@@ -95,7 +100,16 @@ class SeatClient:
         self.score: list[int] = []
         self.over: dict | None = None
         self.notes: list[str] = []
+        self.variant = None                  # the game's Variant when it loads here (words, hand order)
+        self.to_act: int | None = None       # the seat to act, as the stream last told it
+        self.trick_points: list[int] = []    # the points of each trick of the deal, as the events told them
         self.games_done = 0
+        self.review_s: float | None = None   # the longest break between deals (deal_break); None: no limit
+        self.reviewing: int | None = None    # the deal whose review holds the next one (deal_break)
+        self.went_on: int | None = None      # the last deal the person pressed continue after
+        self._go = asyncio.Event()
+        self._again = asyncio.Event()
+        self.again_open = False              # `taash play` waits for "play again" (wait_again)
         self.last_index = -1                 # the index of the last public event folded
         self._call = None
         self._stopping = False
@@ -118,6 +132,7 @@ class SeatClient:
         if call is None or call.done():
             return "not connected to the arena: the action is not sent (the arena sends the request again)"
         self.request, self.sent = None, action
+        self.notes = []         # the arena's words about the seat stay until its next move
         self._touch()
         try:
             await call.write(pb.BotMessage(answer=pb.Answer(request_id=rid, action=action)))
@@ -126,10 +141,58 @@ class SeatClient:
             return "the connection to the arena broke: the request comes again"
         return None
 
+    async def deal_break(self, game_id: str, deal: int) -> None:
+        """The arena's break after ``deal`` of ``game_id`` (`Arena.deal_break`, when the
+        arena runs in this process: `taash play`): ``reviewing`` is that deal until the
+        person presses continue (`go_on`), ``review_s`` seconds pass (None: no limit) or
+        the table stops. No decision is open meanwhile: neither the person's clock nor a
+        bot's runs, and the next deal is not dealt to anyone."""
+        if self.game is None or game_id != self.game["id"] or self._stopping or self.went_on == deal:
+            return      # (the person pressed continue before the break began)
+        self.reviewing, self._go = deal, asyncio.Event()
+        self._touch()
+        try:
+            await asyncio.wait_for(self._go.wait(), self.review_s)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            self.reviewing = None
+            self._touch()
+
+    async def wait_again(self) -> None:
+        """Until the person asks for another match (`again`) or the table stops."""
+        self._again = asyncio.Event()
+        self.again_open = True
+        self._touch()
+        try:
+            await self._again.wait()
+        finally:
+            self.again_open = False
+
+    def again(self) -> bool:
+        """Start another match with the same settings (`wait_again`); False if the
+        table is not waiting for one."""
+        if not self.again_open:
+            return False
+        self._again.set()
+        return True
+
+    def go_on(self, deal: int | None = None) -> bool:
+        """End the break after ``deal`` (any deal: None); False if there is none. A
+        ``deal`` whose end came but whose break has not begun yet gets none."""
+        if deal is not None and self.ended is not None and deal == self.ended["deal"]:
+            self.went_on = deal
+        if self.reviewing is None or (deal is not None and deal != self.reviewing):
+            return deal is not None and deal == self.went_on
+        self._go.set()
+        return True
+
     def stop(self) -> None:
         """Close the seat's stream to the arena and wake the pages' event streams, which
         then end."""
         self._stopping = True
+        self._go.set()
+        self._again.set()
         if self._call is not None:
             self._call.cancel()
         self._touch()
@@ -199,8 +262,11 @@ class SeatClient:
             self.seat = d.seat
             self.obs, self.since, self.sent = obs, [], None
             self.deal = obs.get("deal", self.deal)
-            self.request = {"id": d.request_id, "legal": list(d.legal_actions), "deadline_ms": d.deadline_ms,
-                            "bank_ms": d.time_bank_ms, "at": self.clock()}
+            self.to_act = d.seat
+            legal = list(d.legal_actions)
+            self.request = {"id": d.request_id, "legal": legal, "deadline_ms": d.deadline_ms,
+                            "bank_ms": d.time_bank_ms, "at": self.clock(),
+                            "choices": [describe(self.variant, a) for a in legal]}
         elif which == "view":      # the seat's observation now: its cards as dealt, the contract, trump
             v = msg.view
             for ev in v.events:
@@ -216,6 +282,7 @@ class SeatClient:
             # the view follows the public events that led to it: its history holds them
             self.obs, self.since = obs, []
             self.deal = obs.get("deal", self.deal)
+            self.to_act = obs.get("to_act") if isinstance(obs.get("to_act"), int) and obs["to_act"] >= 0 else None
         elif which == "event":
             self._event(msg.event)
         elif which == "events":
@@ -246,16 +313,20 @@ class SeatClient:
                      "options": options, "variant_data": variant_data, "sides": None,
                      "time": {"move_ms": tc.move_ms, "bank_ms": tc.bank_ms}}
         self.last_index = -1
+        self.variant = None
         try:        # the fixed sides, from the variant as a bot loads it (GameStarted goes to spectators)
-            v = load_game_variant(self.game)
+            v = self.variant = load_game_variant(self.game)
+            self.game["direction"] = v.direction
             if v.partnership == "fixed":
                 self.game["sides"] = list(v.side_of)
             self.game["contract"] = {"auction": v.has_auction, "target_unit": v.target_unit}
         except Exception as e:      # a variant this side cannot load: the table goes on without sides
             log.info("game %s: the variant does not load here: %s", g.game_id, e)
         self.seat = g.your_seats[0] if g.your_seats else None
+        self.to_act = None
         self.deal = self.dealer = self.obs = self.request = self.ended = self.over = self.sent = None
         self.since, self.notes = [], []
+        self.went_on = None
         self.score = [0] * len(g.bots)
 
     def _event(self, ev) -> None:
@@ -265,16 +336,23 @@ class SeatClient:
         e = event_json(ev)
         t = e["type"]
         if t == "deal_started":
-            self.deal, self.dealer = e["deal"], e["dealer"]
+            self.deal, self.dealer, self.to_act = e["deal"], e["dealer"], None
+            self.trick_points = []
             self.obs, self.since, self.request, self.sent = None, [], None, None
         elif t == "action":
             text = e["action"]
             if e["seat"] == self.seat and self.sent is not None and not e["by_default"]:
                 text, self.sent = self.sent, None      # the person's own action in full
             self.since.append([e["seat"], text, e.get("trick")])
+            if e.get("trick"):
+                self.trick_points.append(e["trick"][1])
+            self.to_act = e.get("to_act")
         elif t == "deal_ended":
             res = e["result"]
-            self.ended = {"deal": e["deal"], "hands": e["hands"], "widow": e["widow"], "result": res}
+            self.ended = {"deal": e["deal"], "hands": e["hands"], "widow": e["widow"], "result": res,
+                          "sitting_out": list((self.obs or {}).get("sitting_out") or []),
+                          "trick_points": list(self.trick_points)}
+            self.to_act = None
             change = res.get("score_change") or []
             if len(change) == len(self.score):
                 self.score = [a + b for a, b in zip(self.score, change)]
@@ -307,20 +385,29 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     "request" ({"id", "legal", "seconds"}: the pending decision, None when waiting),
     "playable" (card -> action for a click on a card of the hand), "widow" (the widow
     cards the seat is shown while it is to act in the exchange), "ended" (the last
-    deal's hands, widow, result and "why", a sentence), "over", "notes"}."""
+    deal's hands, widow, result, "tricks" and "why", a sentence), "over", "notes",
+    "to_act" (the seat to act, as the stream last told it), "leader" (of the trick being
+    played), "tricks" (every trick of the deal: {"leader", "cards" ([seat, card]),
+    "winner", "points"}), "reviewing" (the deal whose review holds the next one),
+    "again" (a new match may be started)}. The hand is sorted (`sort_hand`); the
+    request's "choices" and the auction's words come from `actions.describe`."""
     now = c.clock() if now is None else now
     g = c.game
     out = {"connected": c.connected, "refused": c.refused, "version": c.version, "game": None,
+           "reviewing": c.reviewing, "again": c.again_open,
            "notes": c.notes, "over": c.over, "score": c.score, "ended": None, "request": None}
     if g is None:
         return out
     players = len(g["bots"])
-    out["game"] = {"id": g["id"], "variant": g["variant"], "bots": g["bots"], "seat": c.seat,
-                   "players": players, "sides": g["sides"], "move_ms": g["time"]["move_ms"]}
+    v = c.variant
+    out["game"] = {"id": g["id"], "variant": g["variant"], "title": game_title(g, v), "bots": g["bots"],
+                   "seat": c.seat, "players": players, "sides": g["sides"], "move_ms": g["time"]["move_ms"],
+                   "bank_ms": g["time"]["bank_ms"], "direction": g.get("direction") or "clockwise"}
     out["deal"], out["dealer"] = c.deal, c.dealer
     obs = c.obs or {}
     hand = list(obs.get("hand") or [])
-    auction = [list(a) for a in (obs.get("history") or []) if not str(a[1]).startswith("play ")]
+    auction = [[a[0], a[1], describe(v, a[1])["words"]] for a in (obs.get("history") or [])
+               if not str(a[1]).startswith("play ")]
     trick = [list(t) for t in (obs.get("trick") or [])]
     done = obs.get("tricks") or []
     tricks_won = [0] * players
@@ -328,11 +415,10 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
         if 0 <= t.get("winner", -1) < players:
             tricks_won[t["winner"]] += 1
     points = list(obs.get("points") or [0] * players)
-    last = None
-    if done:
-        t = done[-1]
-        last = {"cards": [[(t["leader"] + i) % players, card] for i, card in enumerate(t["cards"])],
-                "winner": t["winner"], "points": None}
+    # every trick of the deal so far, its cards with their seats (the turn passes from
+    # each seat to the next: seat + 1; a seat that sits out plays no card)
+    tricks = [{"leader": t["leader"], "cards": _trick_seats(t["leader"], t["cards"], players, obs),
+               "winner": t["winner"], "points": None} for t in done]
     # each seat's card count: the observation's, less the cards played since and with
     # the widow's exchange (take, discard) counted; any other change of a hand ends a
     # flow step, and a SeatView with the new counts follows
@@ -344,7 +430,7 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
         if verb == "play":
             trick.append([seat, card or text[5:]])
         else:
-            auction.append([seat, text])
+            auction.append([seat, text, describe(v, text)["words"]])
         if seat == c.seat and card and verb not in KEEPS and card in hand:
             hand.remove(card)
         if won:
@@ -353,10 +439,14 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
                 tricks_won[winner] += 1
                 if len(points) == players:
                     points[winner] += pts
-            last = {"cards": trick, "winner": winner, "points": pts}
+            tricks.append({"leader": trick[0][0] if trick else seat, "cards": trick, "winner": winner,
+                           "points": pts})
             trick = []
-    out.update(actions=len(obs.get("history") or []) + len(c.since), hand=hand, hand_sizes=sizes or None,
-               auction=auction, trick=trick, last_trick=last,
+    to_act = c.seat if c.request is not None else c.to_act
+    out.update(actions=len(obs.get("history") or []) + len(c.since), hand=sort_hand(v, hand),
+               hand_sizes=sizes or None, to_act=to_act,
+               leader=trick[0][0] if trick else (to_act if obs.get("phase") == "play" else None),
+               auction=auction, trick=trick, tricks=tricks, last_trick=tricks[-1] if tricks else None,
                tricks_won=tricks_won, points=points,
                trump=obs.get("trump"), exposed_card=obs.get("exposed_card"), face_down=obs.get("face_down"),
                trump_card=obs.get("trump_card"), called_card=obs.get("called_card"),
@@ -371,7 +461,8 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     req = c.request
     if req is not None:
         left = max(0.0, req["deadline_ms"] / 1000 - (now - req["at"]))
-        out["request"] = {"id": req["id"], "legal": req["legal"], "seconds": round(left, 1)}
+        out["request"] = {"id": req["id"], "legal": req["legal"], "seconds": round(left, 1),
+                          "bank_seconds": round(req["bank_ms"] / 1000, 1), "choices": req["choices"]}
         playable = {}
         for a in req["legal"]:
             verb, card = _verb_card(a)
@@ -381,8 +472,64 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     else:
         out["playable"] = {}
     if c.ended is not None:
-        out["ended"] = dict(c.ended, why=why(c.ended["result"], g["bots"], sides, g.get("contract")))
+        e = c.ended
+        res = e["result"]
+        pts = e.get("trick_points") or []
+        rtricks = res.get("tricks") or []
+        tricks = [{"leader": t.get("leader"), "winner": t.get("winner"),
+                   "cards": _trick_seats(t.get("leader", 0), t.get("cards") or [], players,
+                                         {"sitting_out": e.get("sitting_out")}),
+                   "points": pts[i] if len(pts) == len(rtricks) else None}
+                  for i, t in enumerate(rtricks)]
+        out["ended"] = {"deal": e["deal"], "hands": [sort_hand(v, h) for h in e["hands"]], "widow": e["widow"],
+                        "result": res, "tricks": tricks,
+                        "why": why(res, g["bots"], sides, g.get("contract"))}
     return out
+
+
+def _trick_seats(leader: int, cards: list, players: int, obs: dict) -> list[list]:
+    """[seat, card] of a trick led by ``leader``: the turn passes to seat + 1, skipping
+    the seats that sit out this deal (``obs["sitting_out"]``)."""
+    out_ = set(obs.get("sitting_out") or [])
+    seat, res = leader, []
+    for card in cards:
+        res.append([seat, card])
+        seat = (seat + 1) % players
+        for _ in range(players):
+            if seat not in out_:
+                break
+            seat = (seat + 1) % players
+    return res
+
+
+def sort_hand(variant, hand: list[str]) -> list[str]:
+    """``hand`` sorted by suit (the deck's suits, black and red taking turns: ♠ ♥ ♣ ♦)
+    and, within a suit, by rank from the strongest (the deck's rank order). Unknown
+    cards, or no variant, keep their order at the end."""
+    if variant is None:
+        return list(hand)
+    suits = list(variant.deck.suits)
+    black = [x for x in suits if x in "SC"]
+    red = [x for x in suits if x in "HD"]
+    order = [x for pair in zip(black, red) for x in pair] + black[len(red):] + red[len(black):]
+    ranks = list(variant.deck.ranks)
+
+    def key(card):
+        r, su = card[:-1], card[-1]
+        if su in order and r in ranks:
+            return (0, order.index(su), ranks.index(r))
+        return (1, 0, 0)
+    return sorted(hand, key=key)
+
+
+def game_title(game: dict, variant) -> str:
+    """The game's name for the page: a shipped variant's name; a house file by its own
+    name (the ``name:`` it gives, else its file's name), never the arena's copy
+    ``variants/<digest>.yaml``."""
+    name = str(game.get("variant") or "")
+    if variant is not None and getattr(variant, "name", None) and name.endswith((".yaml", ".yml", ".json")):
+        return str(variant.name)
+    return name
 
 
 def _contract(obs: dict) -> dict | None:
@@ -464,7 +611,7 @@ def add_routes(app, seat: SeatClient, key: str, page, rulebook=None) -> None:
 
     async def table(request):
         check(request)
-        return page("table.html", key=key)
+        return page("table.html", key=key, root=f"/table?key={key}")
 
     async def events(request):
         check(request)
@@ -497,17 +644,36 @@ def add_routes(app, seat: SeatClient, key: str, page, rulebook=None) -> None:
             return web.json_response({"error": err}, status=409)
         return web.json_response({"ok": True})
 
+    async def go_on(request):
+        check(request)
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = {}
+        deal = body.get("deal") if isinstance(body, dict) else None
+        return web.json_response({"ok": seat.go_on(deal if isinstance(deal, int) else None)})
+
+    async def again(request):
+        check(request)
+        ok = seat.again()
+        return web.json_response({"ok": ok} if ok else {"error": "no match to start again here"},
+                                 status=200 if ok else 409)
+
     async def rules(request):
         check(request)
         if seat.game is None:
             raise web.HTTPNotFound(text="no game yet: the rulebook comes with the first game")
         text = (rulebook or game_rulebook)(seat.game)
-        return page("rules.html", key=key, variant=seat.game["variant"], text=text)
+        from markupsafe import Markup
+        return page("rules.html", key=key, root=f"/table?key={key}",
+                    variant=game_title(seat.game, seat.variant), html=Markup(rulebook_html(text)))
 
     app.router.add_get("/table", table)
     app.router.add_get("/table/events", events)
     app.router.add_post("/table/answer", answer)
     app.router.add_get("/table/rules", rules)
+    app.router.add_post("/table/continue", go_on)
+    app.router.add_post("/table/again", again)
 
 
 def load_game_variant(game: dict):
@@ -517,6 +683,15 @@ def load_game_variant(game: dict):
     info = SimpleNamespace(game_id=game["id"], variant=game["variant"], options=game["options"],
                            variant_data=game["variant_data"])
     return ArenaAgent(None).variant_of(info)
+
+
+def rulebook_html(text: str) -> str:
+    """The rulebook's Markdown as HTML (markdown-it-py, CommonMark with tables). Raw HTML
+    in the text is escaped, not passed on, and a link's address other than http(s),
+    mailto or a relative one is dropped (markdown-it's own check): a variant file is
+    untrusted input."""
+    from markdown_it import MarkdownIt
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
 
 
 def game_rulebook(game: dict) -> str:

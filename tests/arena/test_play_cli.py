@@ -112,6 +112,14 @@ def test_sigterm_with_a_connected_table_stops_play_promptly(tmp_path):
         assert p.wait(10) == 0            # a generous bound: it used to wait out the page's stream
         assert "taash play: stopped" in p.stderr.read()
         stream.close()
+        # the game is saved as cut short by the host: no seat is blamed (the arena stops
+        # before any seat's stream closes)
+        import json
+        recs = list((tmp_path / "d" / "records").glob("*.json"))
+        assert len(recs) == 1
+        rec = json.loads(recs[0].read_text())
+        assert rec["arena"]["error"].startswith("stopped by the host")
+        assert rec["arena"]["verdicts"] == []
     finally:
         if p.poll() is None:
             p.kill()

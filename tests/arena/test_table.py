@@ -72,6 +72,8 @@ class Feed:
         if len(st.tricks) > done:
             kw["trick"] = pb.TrickTaken(number=len(st.tricks), winner=st.tricks[-1][2],
                                         points=st.trick_points_of(len(st.tricks) - 1))
+        if st.to_act >= 0:
+            kw["to_act"] = st.to_act
         self.event(action=pb.ActionTaken(deal=0, seat=s, action=public, **kw))
         self.view(st)
 
@@ -127,7 +129,21 @@ def test_the_table_is_the_seats_observation(variant, seat, seed, stop):
     assert view["points"] == obs["points"]
     assert view["tricks_won"] == [sum(1 for t in obs["tricks"] if t["winner"] == s) for s in range(obs["players"])]
     assert view["actions"] == len(obs["history"])
-    assert [a for _, a in view["auction"]] == [a for _, a in obs["history"] if not a.startswith("play ")]
+    assert [a[1] for a in view["auction"]] == [a for _, a in obs["history"] if not a.startswith("play ")]
+    # the seat to act, and every trick of the deal with the seat of each card (the turn
+    # passes to seat + 1, a seat that sits out skipped)
+    assert view["to_act"] == st.to_act
+    text = st.v.deck.text
+    played = []
+    for leader, cards, winner in st.tricks:
+        seats, s = [], leader
+        for _ in cards:
+            seats.append(s)
+            s = (s + 1) % obs["players"]
+            while s in obs["sitting_out"]:
+                s = (s + 1) % obs["players"]
+        played.append([[x, text[c]] for x, c in zip(seats, cards)] + [winner])
+    assert [t["cards"] + [t["winner"]] for t in view["tricks"]] == played
     assert view["widow"] == obs["widow"]     # shown only while the seat is to act (in the exchange)
     assert view["sitting_out"] == obs["sitting_out"] and view["trump"] == obs["trump"]
     assert view["declarer"] == obs["declarer"] and view["exposed_card"] == obs["exposed_card"]
@@ -280,3 +296,42 @@ def test_play_durations(capsys):
     assert "--pace: must be a duration such as 60s" in capsys.readouterr().err
     from taash.arena.cli.play import seconds
     assert (seconds("60s"), seconds("0.8s"), seconds("500ms"), seconds("2m"), seconds("3")) == (60, 0.8, 0.5, 120, 3)
+
+
+def test_the_hand_is_sorted_by_suit_and_rank():
+    """29's deck: suits S H D C, ranks J 9 A T K Q 8 7 from the strongest (docs/rules.md
+    §29.2); black and red take turns: ♠ ♥ ♣ ♦."""
+    from taash.arena.web.table import sort_hand
+    v = load_variant("29")
+    assert sort_hand(v, ["7H", "AD", "QC", "9S", "JS", "TD", "JD"]) == ["JS", "9S", "7H", "QC", "JD", "AD", "TD"]
+    assert sort_hand(None, ["7H", "AD"]) == ["7H", "AD"]
+
+
+def test_a_house_file_is_shown_by_its_name():
+    from taash.arena.web.table import game_title
+    v = load_variant("29")
+    assert game_title({"variant": "/data/variants/dcf833b1a2.yaml"}, v) == v.name
+    assert game_title({"variant": "house/29-bhoos"}, load_variant("house/29-bhoos")) == "house/29-bhoos"
+
+
+def test_continue_before_the_break_begins_skips_it():
+    """The person presses continue as the deal's end shows, before the arena's break has
+    begun: the break does not wait (else the table would wait for a click already made);
+    a break begun waits until continue."""
+    async def run():
+        c = SeatClient("127.0.0.1:1", "t", "you")
+        c.game = {"id": "g1"}
+        c.ended = {"deal": 0}
+        assert c.go_on(0) is True
+        await asyncio.wait_for(c.deal_break("g1", 0), 1)      # no wait
+        c.ended = {"deal": 1}
+        task = asyncio.ensure_future(c.deal_break("g1", 1))
+        await asyncio.sleep(0.05)
+        assert c.reviewing == 1 and not task.done()
+        assert c.go_on(1) is True
+        await asyncio.wait_for(task, 1)
+        assert c.reviewing is None
+        c.review_s = 0.05                                      # --review: the break's end
+        c.ended = {"deal": 2}
+        await asyncio.wait_for(c.deal_break("g1", 2), 1)
+    asyncio.run(run())

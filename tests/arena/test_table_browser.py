@@ -102,13 +102,16 @@ def _state(page):
     return page.evaluate("() => typeof S === 'undefined' ? null : S")
 
 
-def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) -> dict:
+def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None, review=None, keys_only=False) -> dict:
     """Play the person's seat by clicking (and every third decision with the keyboard)
     until the match is over (or ``stop_after`` decisions); ``snaps`` gets (deal, actions
     seen, DOM html) before each decision. ``reload_after``: reload the page after that
-    many decisions and check the seat resumes. Returns the last state."""
+    many decisions and check the seat resumes. ``review(page, state)``: called at each
+    deal's review before it is closed. ``keys_only``: every decision by its keys.
+    Returns the last state."""
     decisions, end = 0, time.monotonic() + 240
     reloaded = False
+    shot = False
     while time.monotonic() < end:
         st = _state(page)
         if st and st.get("over") or decisions == stop_after:
@@ -116,6 +119,8 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) 
         if st and st.get("game") and not page.locator("#ended").is_hidden():
             assert page.locator("#ended .why").count() >= 1
             if st["ended"] and not st["over"]:
+                if review is not None:
+                    review(page, st)
                 page.keyboard.press("Enter")      # the deal's summary: next deal
             time.sleep(0.05)
             continue
@@ -140,36 +145,45 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None) 
         for s, n in enumerate(sizes):
             counts = page.locator(f'.seat[data-seat="{s}"] .counts').inner_text()
             assert counts.startswith(f"{n} card{'' if n == 1 else 's'} · "), (s, counts)
-        if shots and decisions == shots[0]:
-            _shots(page, shots[1])
+        if shots and decisions >= shots[0] and st.get("trick") and not shot:     # a trick under way
+            _shots(page, *shots[1:])
+            shot = True
         rid = req["id"]
         cards = page.locator(".hand button[data-action]")
-        others = page.locator(".actions button[data-action]")
-        if decisions % 3 == 2:          # the keyboard
-            if cards.count() and rng.random() < 0.5:
+        others = page.locator(".actions button[data-action], .actions button[data-num]")
+        if keys_only or decisions % 3 == 2:          # the keyboard
+            if cards.count() and rng.random() < 0.5 and not keys_only:
                 for _ in range(rng.randrange(1, cards.count() + 1)):
                     page.keyboard.press("ArrowRight")
                 page.keyboard.press("Enter")
-            else:
-                i = rng.randrange(min(len(req["legal"]), 35))
-                page.keyboard.press("1234567890abcdefghijklmnopqstuvwxyz"[i])
+            else:       # an action's own keys (drawn from the variant's action table)
+                keyed = [ch for ch in req["choices"] if ch["key"]]
+                assert len(keyed) == len(req["choices"]), req["choices"]
+                for k in rng.choice(keyed)["key"]:
+                    page.keyboard.press(k)
         elif cards.count() and (not others.count() or rng.random() < 0.8):
             b = cards.nth(rng.randrange(cards.count()))
             b.dblclick()                    # a double click sends one action
         else:
-            others.nth(rng.randrange(others.count())).click()
+            b = others.nth(rng.randrange(others.count()))
+            num = b.get_attribute("data-num")
+            b.click()
+            if num is not None:         # a bid's number: then one of its denominations
+                dens = page.locator(".box .den[data-action]")
+                assert dens.count() == len({ch["denom"] for ch in req["choices"] if ch["number"] == int(num)})
+                dens.nth(rng.randrange(dens.count())).click()
         page.wait_for_function("rid => !S.request || S.request.id !== rid", arg=rid)
         decisions += 1
     raise AssertionError(f"the match did not end: {decisions} decisions; state {_state(page)}")
 
 
-def _shots(page, out: Path):
+def _shots(page, out: Path, stem: str = "table"):
     out.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(out / "table-desktop.png"), full_page=True)
+    page.screenshot(path=str(out / f"{stem}-desktop.png"), full_page=True)
     size = page.viewport_size
     page.set_viewport_size({"width": 390, "height": 844})
     time.sleep(0.2)
-    page.screenshot(path=str(out / "table-phone.png"), full_page=True)
+    page.screenshot(path=str(out / f"{stem}-phone.png"), full_page=True)
     page.set_viewport_size(size)
 
 
@@ -220,6 +234,8 @@ def _game(browser, tmp_path, variant, *extra, seed=1, reload_after=None, shots=N
         page.add_init_script(INIT)
         bad = []
         page.on("pageerror", lambda e: bad.append(str(e)))
+        # no request of the page fails (no favicon 404)
+        page.on("response", lambda r: r.status >= 400 and bad.append(f"{r.status} {r.url}"))
         page.goto(p.url)
         page.wait_for_function("() => typeof S !== 'undefined' && S && S.game")
         st = play_deal(page, random.Random(seed), snaps := [], reload_after=reload_after, shots=shots)
@@ -235,7 +251,7 @@ def _game(browser, tmp_path, variant, *extra, seed=1, reload_after=None, shots=N
         for s, h in enumerate(res["hands"]):
             shown = page.locator(".endhand").nth(s).locator("[data-card]").evaluate_all(
                 "els => els.map(e => e.dataset.card)")
-            assert shown == h
+            assert sorted(shown) == sorted(h)     # shown sorted by suit and rank (test_table.py)
         seat = rec["arena"]["bots"].index("you")
         frames = page.evaluate("() => window.__frames")
         base = Path(p.record_path()).parent
@@ -260,7 +276,9 @@ def _game(browser, tmp_path, variant, *extra, seed=1, reload_after=None, shots=N
         page.locator("#ended").evaluate("e => e.hidden = true")
         with page.expect_popup() as pop:
             page.click("#rules")
-        assert pop.value.locator("pre.rulebook").inner_text().startswith("#")
+        # formatted: its title a heading, no Markdown marks left
+        assert pop.value.locator(".rulebook h1").count() == 1
+        assert not pop.value.locator(".rulebook").inner_text().startswith("#")
         pop.value.close()
         page.locator("#ended").evaluate("e => e.hidden = false")
         # the viewer replays the person's game like any other
@@ -389,6 +407,108 @@ def test_a_closed_tab_leaves_the_seat_to_the_time_control(browser, tmp_path):
         page.goto(p.url)
         page.wait_for_function("() => typeof S !== 'undefined' && S && S.over")
         assert page.locator("#ended h2").inner_text() == "Match over"
+        page.close()
+    finally:
+        p.stop()
+
+
+def _open(browser, p, width=1280, height=900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.add_init_script(INIT)
+    bad = []
+    page.on("pageerror", lambda e: bad.append(str(e)))
+    page.on("response", lambda r: r.status >= 400 and bad.append(f"{r.status} {r.url}"))
+    page.goto(p.url)
+    page.wait_for_function("() => typeof S !== 'undefined' && S && S.game")
+    return page, bad
+
+
+def test_a_deal_review_holds_the_next_deal_and_play_again(browser, tmp_path):
+    """Two deals of 29 with 5 s a decision and no bank: the review of deal 1 shows every
+    trick (who played what, who won it, its points) and holds the next deal, with no
+    decision open, for 6 s, longer than a decision's time, and no TIMEOUT follows (the
+    person's clock did not run; nor did a bot's: no verdict at all); continue deals the
+    next one; at the match's end "play again" starts another match with the same settings."""
+    shots = os.environ.get("TAASH_TABLE_SHOTS")
+    p = Play(tmp_path, "29", "--deals", "2", "--seed", "5", "--think-time", "5s", "--bank", "0s")
+    try:
+        page, bad = _open(browser, p)
+        held = []
+
+        def review(page, st):
+            e = st["ended"]
+            try:
+                page.wait_for_function("d => S.reviewing === d", arg=e["deal"], timeout=10000)
+            except Exception:
+                raise AssertionError(json.dumps({k: v for k, v in _state(page).items() if k in ("reviewing", "deal", "over", "request", "actions", "connected")}))
+            tricks = e["result"]["tricks"]
+            assert page.locator("#ended table.review tbody tr").count() == len(tricks) == 8
+            for i, t in enumerate(tricks):      # each card with its seat's name, the winner named
+                row = page.locator("#ended table.review tbody tr").nth(i)
+                # a column per seat: the cards in seat order, the leader's and the winner's marked
+                by_seat = [t["cards"][(s - t["leader"]) % 4] for s in range(4)]
+                assert row.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)") == by_seat
+                assert row.locator("td.won [data-card]").get_attribute("data-card") == by_seat[t["winner"]]
+                assert row.locator("td.lead [data-card]").get_attribute("data-card") == by_seat[t["leader"]]
+            # the tricks' points add up to the points the seats took
+            assert sum(t["points"] for t in e["tricks"]) == sum(e["result"]["points"])
+            if shots:
+                page.screenshot(path=str(Path(shots) / "table-review.png"), full_page=False)
+            time.sleep(6)
+            st = _state(page)
+            assert st["reviewing"] == e["deal"] and st["deal"] == e["deal"] and st["request"] is None
+            held.append(e["deal"])
+
+        st = play_deal(page, random.Random(5), [], review=review)
+        assert held == [0] and st["over"]["deals"] == 2 and not bad
+        rec = read_record(p.record_path())
+        assert rec["arena"]["verdicts"] == []
+        # the break is between the deals: the first action of deal 2 came 6 s or more
+        # after the last of deal 1
+        assert rec["arena"]["deals"][1]["t_ms"][0] - rec["arena"]["deals"][0]["t_ms"][-1] >= 6000
+        # stopped by --deals: the final score says why nobody won
+        assert "stopped after 2 deals" in page.locator("#ended").inner_text()
+        first = st["game"]["id"]
+        time.sleep(0.8)     # the panel takes no click in its first 0.7 s (a double click on the last card)
+        page.click("#again")
+        page.wait_for_function("id => S.game && S.game.id !== id && S.deal === 0", arg=first)
+        assert _state(page)["game"]["bots"] == st["game"]["bots"]
+        page.close()
+    finally:
+        p.stop()
+
+
+def test_the_bidding_box_of_56_by_keys_alone(browser, tmp_path):
+    """56 (six seats, 262 calls a decision at most): every decision of a deal made with
+    the keyboard alone, each action by its own keys; at the person's first call the box
+    shows the numbers in one row and the denominations in another, pass apart, and
+    typing a number marks it and enables its denominations."""
+    shots = os.environ.get("TAASH_TABLE_SHOTS")
+    p = Play(tmp_path, "56", "--deals", "1", "--seed", "2", "--seat", "1")
+    try:
+        page, bad = _open(browser, p)
+        page.wait_for_function("() => S.request && S.request.choices.some(c => c.kind === 'bid')", timeout=60000)
+        st = _state(page)
+        bids = [c for c in st["request"]["choices"] if c["kind"] == "bid"]
+        numbers = sorted({c["number"] for c in bids})
+        assert page.locator(".box .numbers button").count() == len(numbers)
+        assert page.locator(".box .denoms button").count() == 6          # S H D C NT NOES
+        assert page.locator(".box .calls button").first.inner_text().startswith("pass")
+        assert page.locator(".box .den[data-action]").count() == 0       # no number yet
+        for k in str(numbers[0]):
+            page.keyboard.press(k)
+        assert page.locator(".box .num.sel").inner_text() == str(numbers[0])
+        assert page.locator(".box .den[data-action]").count() == len({c["denom"] for c in bids
+                                                                    if c["number"] == numbers[0]})
+        if shots:
+            page.screenshot(path=str(Path(shots) / "table-bidding.png"), full_page=False)
+        page.keyboard.press("Escape")
+        assert page.locator(".box .num.sel").count() == 0
+        st = play_deal(page, random.Random(2), [], keys_only=True,
+                       shots=(8, Path(shots), "table-56") if shots else None)
+        assert st["over"]["deals"] == 1 and not bad
+        rec = read_record(p.record_path())
+        assert rec["arena"]["verdicts"] == []
         page.close()
     finally:
         p.stop()

@@ -145,3 +145,13 @@ def two_clean_deals(tmp_path, variant: str, bots: dict[str, list[str]], seating:
         assert len(rec["deals"]) == 2
     finally:
         s.stop()
+
+
+PLAY_METHOD = "/taash.arena.v1.Arena/Play"
+
+
+def raw_play_call(channel, token: str):
+    """A ``Play`` stream on the aio ``channel`` that writes and reads raw bytes (the
+    tests parse them with messages_pb2), authenticated with ``token``."""
+    return channel.stream_stream(PLAY_METHOD, request_serializer=lambda b: b, response_deserializer=lambda b: b)(
+        metadata=[("authorization", f"Bearer {token}")])
