@@ -2,8 +2,12 @@
 
 - `taash.learn.encoding`: a variant's fixed-size action table and the fixed-size tensor
   of what one seat may see (built only from ``State.observation(seat)``);
-- `taash.learn.pettingzoo`: a deal as a PettingZoo AEC environment (``env("29")``);
-- `taash.learn.openspiel`: a deal as an OpenSpiel game (``pyspiel.load_game("taash_29")``);
+- `taash.learn.rewards`: the rewards a learner chooses (a seat's score change, its margin
+  over its opponents, the match's outcome), their bounds, and which are zero-sum;
+- `taash.learn.pettingzoo`: a deal or a whole match as a PettingZoo AEC environment
+  (``env("29")``);
+- `taash.learn.openspiel`: a deal or a whole match as an OpenSpiel game
+  (``pyspiel.load_game("taash_29")``);
 - `taash.learn.policy`: a linear softmax policy over the encoding, its file, and the bot
   that seats it in a ladder or over the arena;
 - `taash.learn.train`: REINFORCE of that policy through the PettingZoo environment,
