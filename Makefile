@@ -17,9 +17,13 @@ run: setup
 	$(BIN)/taash check variants/*.yaml variants/house/*.yaml
 	$(BIN)/python -m taash.arena.cli.mainjob --data run-data
 
-# the tests also need the optional extras (Ray, for tests/ladder/test_cluster*.py); make run does not
+# the tests also need the optional extras (Ray, for tests/ladder/test_cluster*.py; train, for
+# tests/learn/test_ppo.py: torch's CPU build first, which this machine keeps on disk as 2.13.0);
+# make run does not
+TORCH ?= torch==2.13.0
 $(VENV)/.test-extras: $(BIN)/taash pyproject.toml
-	$(BIN)/pip install -q -e '.[dev,ray]'
+	$(BIN)/pip install -q '$(TORCH)'
+	$(BIN)/pip install -q -e '.[dev,ray,train]'
 	touch $@
 
 test: setup $(VENV)/.test-extras

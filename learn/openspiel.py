@@ -1,4 +1,4 @@
-"""A deal of any variant as an OpenSpiel game (the ``learn`` extra).
+"""A deal or a whole match of any variant as an OpenSpiel game (the ``learn`` extra).
 
 >>> import pyspiel
 >>> import taash.learn.openspiel               # registers the games
@@ -11,44 +11,58 @@ variant, ``taash_<name>`` with ``/`` and ``-`` written ``_`` (``taash_29``,
 ``taash_304_solo``, ``taash_house_29_bhoos``; `game_names`), and the game ``taash``
 whose ``variant`` parameter names a shipped variant or a variant file's path
 (``pyspiel.load_game("taash", {"variant": "/path/mine.yaml"})``). Parameters of every
-game: ``variant`` (text), ``dealer`` (the seat that deals, default 0) and
-``max_utility`` (see Returns; 0: found from the variant).
+game: ``variant`` (text); ``dealer`` (the first deal's dealing seat; default -1: drawn by
+chance); ``reward`` (``score``, ``margin`` or ``match``: `taash.learn.rewards`);
+``episode`` (``deal`` or ``match``); ``max_utility`` (see Returns; 0: the bound of the
+reward).
 
-The game is one deal, a sequential game of imperfect information with explicit chance:
+An episode is one deal or a whole match, a sequential game of imperfect information
+with explicit chance:
 
-- Chance: the deal, one chance node per card. Node k puts a card on the k-th position of
-  the deal: seat 0's cards in the order dealt, then seat 1's, ..., then the widow. An
-  outcome is a card id (``deck.size`` outcomes at most), with probability its copies left
-  over the cards left, so every deal is equally likely. When the last card is placed
-  the engine's `State` starts (``State(variant, dealer, hands, widow)``): a later packet
-  is in the deal from the start but a seat sees it only when the engine deals it.
+- Chance: the first deal's dealer (a seat, 1/n each) unless the ``dealer`` parameter
+  names it; then each deal, one chance node per card. Node k puts a card on the k-th
+  position of the deal: seat 0's cards in the order dealt, then seat 1's, ..., then the
+  widow. An outcome is a card id (``deck.size`` outcomes at most), with probability its
+  copies left over the cards left, so every deal is equally likely. When the last card
+  is placed the engine's `State` starts (`Match.new_deal` with those hands): a later
+  packet is in the deal from the start but a seat sees it only when the engine deals it.
+  In a match, each later deal's chance nodes follow the one before, its dealer by the
+  variant's rule (`Match.next_dealer`), the match score and match-scope variables carried.
 - Players: the seats; an action is an id of the variant's action table (as in
   `taash.learn.encoding`), legal actions sorted by id.
 - Strings: the information-state string of a seat is ``State.observation_json(seat)``,
-  which holds the whole history as the seat saw it (perfect recall); the observation
-  string is the same JSON without the history. During the chance nodes both are
-  ``dealing k/N``: no seat has seen a card yet.
+  which holds the whole history of the deal as the seat saw it (perfect recall); in a
+  match, after the first deal, a JSON list of the seat's last observation of each
+  finished deal and then the current one. The observation string is the current deal's
+  JSON without the history. During the chance nodes both are ``dealing k/N`` (and the
+  dealer once drawn): no seat has seen a card of the deal yet.
 - Tensors: `taash.learn.encoding`'s vector, named by its blocks, for both (the history
-  enters it as counts of each seat's calls and plays); zeros during the chance nodes.
-- ``resample_from_infostate(player, sampler)``: the engine's `State.resample` (a uniform
-  re-deal of the cards the seat cannot see, consistent with all it saw), its deal and its
-  history applied to a new state of this game, so the result has the same information
-  state for ``player``. The sampler's number seeds the draw.
-- Returns: at the end, each seat's change of the match score in the deal by the variant's
-  own scoring (``State.score_change()``), as in the PettingZoo environment; general-sum.
-  OpenSpiel asks for a utility range before any deal is played, and a variant's scoring
-  is a rule that nothing bounds, so ``max_utility`` bounds |return|: given, or 0 for
-  four times the largest |score change| of 64 random deals of the variant (at least 1).
-  A return beyond it raises ValueError naming the parameter.
+  enters it as counts of each seat's calls and plays; the match score and the public
+  match-scope variables have their blocks); zeros during the chance nodes.
+- ``resample_from_infostate(player, sampler)``: the episode's finished deals replayed as
+  they were, then the engine's `State.resample` of the current deal (a uniform re-deal of
+  the cards the seat cannot see, consistent with all it saw), its deal and its history
+  applied, so the result has the same information state for ``player``. The sampler's
+  number seeds the draw.
+- Returns: at the episode's end (the reward model is terminal), the chosen reward summed
+  over its deals (`taash.learn.rewards`). The game type tells the truth for the choice:
+  zero-sum (``utility_sum`` 0) for ``margin`` and ``match`` where
+  `taash.learn.rewards.zero_sum` says so, general-sum for ``score``; min/max utility are
+  minus and plus `taash.learn.rewards.bound` (``match``: 1; ``score`` and ``margin``: the
+  bound found for one deal, times ``match.max_deals`` over a match), or ``max_utility``
+  when given. A return beyond it raises ValueError naming the parameter.
 
-Clones copy the engine's State (``State.copy``); serialisation pickles it (a shipped
-variant by name). OpenSpiel's own ``pyspiel.random_sim_test`` (with serialisation) and
-its ``ResampleFromInfostate`` check pass on every shipped variant (tests/learn), and its
-Python IS-MCTS bot (``open_spiel.python.algorithms.ismcts``) plays whole deals.
+Clones copy the engine's State (``State.copy``) and the match; serialisation pickles
+them (a shipped variant by name). Game objects pickle (as ``load(short name, params)``)
+and states pickle, so both go through multiprocessing pools. OpenSpiel's own
+``pyspiel.random_sim_test`` (with serialisation) and its ``ResampleFromInfostate`` check
+pass on every shipped variant (tests/learn), and its Python IS-MCTS bot
+(``open_spiel.python.algorithms.ismcts``) plays whole deals.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 
 import orjson
@@ -63,10 +77,10 @@ except ImportError as e:
 
 from taash.interpreter import Match, State, load_variant, shipped_variants
 
+from . import rewards
 from .encoding import Encoding
 
-_PARAMS = {"variant": "29.yaml", "dealer": 0, "max_utility": 0}
-_BOUNDS: dict = {}      # (variant ref, options) -> the derived max_utility
+_PARAMS = {"variant": "29.yaml", "dealer": -1, "max_utility": 0.0, "reward": "score", "episode": "deal"}
 
 
 def game_name(variant_name: str) -> str:
@@ -79,45 +93,34 @@ def game_names() -> dict[str, str]:
     return {game_name(n): n for n in shipped_variants()}
 
 
-def max_return(variant, deals: int = 64) -> int:
-    """Four times the largest |score change| per seat over ``deals`` random deals of
-    ``variant`` (seeded, so the same every time), at least 1: the default bound on a
-    deal's return (module docstring)."""
-    key = (variant.ref, tuple(sorted(variant.options.items())))
-    got = _BOUNDS.get(key)
-    if got is None:
-        rng = random.Random(0)
-        top = 0
-        m = Match(variant, seed=0, keep_deals=False)
-        for d in range(deals):
-            st = State(variant, dealer=d % variant.players, seed=f"taash-bound:{d}",
-                       scores=m.scores)
-            while not st.is_terminal:
-                st.apply_id(rng.choice(st.legal_ids()))
-            top = max([top] + [abs(x) for x in st.score_change()])
-        got = _BOUNDS[key] = max(1, 4 * top)
-    return got
-
-
-def max_game_length(v) -> int:
-    """An upper bound on the number of player actions in one deal of ``v``: every card
-    played, two calls per bid level (every two bids raise the high bid) with a round of
-    passes after each, and each declaration, answer, widow card and doubling once per seat."""
+def max_game_length(v, episode: str = "deal") -> int:
+    """An upper bound on the number of player actions in one episode of ``v``: per deal,
+    every card played, two calls per bid level (every two bids raise the high bid) with a
+    round of passes after each, and each declaration, answer, widow card and doubling once
+    per seat; a match has at most ``match.max_deals`` deals."""
     n = v.players
     bids = sum(1 for a in v.actions if a.kind == "bid")
     once = sum(1 for a in v.actions if a.kind in ("declare", "answer", "double", "redouble", "expose",
                                                    "trump", "trump-card", "call-partner", "done"))
-    return v.tricks * n + (2 * bids + 2) * n + n * once + 2 * (v.widow_size + 1) * n + 8
+    deal = v.tricks * n + (2 * bids + 2) * n + n * once + 2 * (v.widow_size + 1) * n + 8
+    return deal * (v.max_deals if episode == "match" else 1)
+
+
+def load(short_name: str, params: dict):
+    """``pyspiel.load_game(short_name, params)``: how a pickled game is loaded again."""
+    return pyspiel.load_game(short_name, params)
 
 
 class _Shared:
-    """What every state of one game shares (the variant, its encoding, the deal's size):
-    a copy of a state shares it (``deepcopy`` gives itself); a pickle holds the variant."""
+    """What every state of one game shares (the variant, its encoding, the deal's size,
+    the parameters): a copy of a state shares it (``deepcopy`` gives itself); a pickle
+    holds the variant."""
 
-    def __init__(self, variant, dealer: int, bound: int):
+    def __init__(self, variant, dealer: int, bound: float, reward: str, episode: str):
         self.v = variant
         self.dealer = dealer
         self.bound = bound
+        self.reward, self.episode = reward, episode
         self.encoding = Encoding(variant)
         self.cards = len(variant.deck.all_cards)
         self.per_seat = variant.cards_per_seat
@@ -126,33 +129,44 @@ class _Shared:
         return self
 
     def __reduce__(self):
-        return (_Shared, (self.v, self.dealer, self.bound))
+        return (_Shared, (self.v, self.dealer, self.bound, self.reward, self.episode))
 
 
 class _Engine:
-    """The engine's State of a game state (None during the deal's chance nodes); a
-    deepcopy is ``State.copy``."""
+    """The engine's side of a game state: ``match`` (the `Match`, keeping no deals),
+    ``state`` (the deal's `State`; None during its chance nodes), ``past`` (the finished
+    deals' States, for the information state of a whole match), ``start`` (the length of
+    the OpenSpiel history when the current deal's chance nodes began), ``returns`` (the
+    rewards so far, per seat). A deepcopy copies the deal (``State.copy``) and the match's
+    lists; finished deals are never changed, so they are shared."""
 
-    __slots__ = ("state",)
+    __slots__ = ("match", "state", "past", "start", "returns")
 
-    def __init__(self, state=None):
-        self.state = state
+    def __init__(self, match=None, state=None, past=(), start=0, returns=None):
+        self.match, self.state, self.past, self.start = match, state, list(past), start
+        self.returns = list(returns) if returns is not None else []
 
     def __deepcopy__(self, memo):
-        return _Engine(self.state.copy() if self.state is not None else None)
+        m = copy.copy(self.match)
+        if m is not None:
+            m.scores, m.winners = list(m.scores), list(m.winners)
+            m.vars = list(m.vars) if m.vars is not None else None
+            m.deals = []
+        return _Engine(m, self.state.copy() if self.state is not None else None, self.past, self.start,
+                       self.returns)
 
     def __reduce__(self):
-        return (_Engine, (self.state,))
+        return (_Engine, (self.match, self.state, self.past, self.start, self.returns))
 
 
-def _game_type(short_name: str, long_name: str, v, variant_param: str) -> "pyspiel.GameType":
+def _game_type(short_name: str, long_name: str, v, variant_param: str, zero_sum: bool = False) -> "pyspiel.GameType":
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=v.players if v is not None else 8,
         min_num_players=v.players if v is not None else 2,
@@ -165,34 +179,44 @@ def _game_type(short_name: str, long_name: str, v, variant_param: str) -> "pyspi
 
 
 class TaashGame(pyspiel.Game):
-    """One deal of a variant (module docstring). ``params``: ``variant``, ``dealer``,
-    ``max_utility``. Raises VariantError for a bad variant, ValueError for a bad dealer."""
+    """A deal or a match of a variant (module docstring). ``params``: ``variant``,
+    ``dealer``, ``max_utility``, ``reward``, ``episode``. Raises VariantError for a bad
+    variant, ValueError for a bad dealer, reward or episode."""
 
     GAME_TYPE = None    # a shipped variant's own game: its GameType and variant name
     VARIANT = None
 
     def __init__(self, params=None):
         params = dict(params or {})
+        self._params = dict(params)
         name = self.VARIANT if self.VARIANT is not None else str(params.get("variant", _PARAMS["variant"]))
         v = load_variant(name)
-        dealer = int(params.get("dealer", 0))
-        if not 0 <= dealer < v.players:
-            raise ValueError(f"dealer must be a seat 0..{v.players - 1}, not {dealer}")
-        bound = int(params.get("max_utility", 0)) or max_return(v)
-        params["max_utility"] = bound      # the game string shows the bound in effect, not 0
-        self.shared = _Shared(v, dealer, bound)
+        reward, episode = str(params.get("reward", "score")), str(params.get("episode", "deal"))
+        rewards.check(reward, episode)
+        dealer = int(params.get("dealer", -1))
+        if not -1 <= dealer < v.players:
+            raise ValueError(f"dealer must be a seat 0..{v.players - 1}, or -1 (drawn by chance), not {dealer}")
+        bound = float(params.get("max_utility", 0)) or rewards.bound(v, reward, episode)
+        self.shared = _Shared(v, dealer, bound, reward, episode)
+        zero = rewards.zero_sum(v, reward)
+        registered = self.GAME_TYPE or _GENERIC
+        game_type = _game_type(registered.short_name, registered.long_name, v if self.GAME_TYPE else None,
+                               name, zero)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(v.actions),
-            max_chance_outcomes=v.deck.size,
+            max_chance_outcomes=max(v.deck.size, v.players),
             num_players=v.players,
-            min_utility=-float(bound),
-            max_utility=float(bound),
-            utility_sum=None,
-            max_game_length=max_game_length(v))
-        super().__init__(self.GAME_TYPE or _GENERIC, info, params)
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0 if zero else None,
+            max_game_length=max_game_length(v, episode))
+        super().__init__(game_type, info, params)
+
+    def __reduce__(self):
+        return (load, (self.get_type().short_name, self._params))
 
     def new_initial_state(self):
-        """A state before the deal's first card."""
+        """A state before the episode's first chance node."""
         return TaashState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -201,13 +225,16 @@ class TaashGame(pyspiel.Game):
 
 
 class TaashState(pyspiel.State):
-    """A state of one deal: the chance nodes of the deal, then the engine's State."""
+    """A state of one episode: per deal, its chance nodes (the first deal's dealer first,
+    when it is drawn) and then the engine's State."""
 
     def __init__(self, game):
         super().__init__(game)
-        self._shared = game.shared
+        self._shared = sh = game.shared
         self._deal = []                 # card ids placed so far, by position
-        self._engine = _Engine()
+        first = None if sh.dealer < 0 else sh.dealer
+        self._dealer = first            # the dealer of the deal being dealt (None: not drawn yet)
+        self._engine = _Engine(Match(sh.v, seed=0, keep_deals=False), returns=[0.0] * sh.v.players)
 
     # -- the OpenSpiel state API -------------------------------------------------------
     def current_player(self):
@@ -223,8 +250,11 @@ class TaashState(pyspiel.State):
         return sorted(st.legal_ids()) if st is not None and player == st.to_act else []
 
     def chance_outcomes(self):
-        """(card id, probability) for the next position of the deal, sorted by id."""
+        """The first deal's dealer (seat, 1/n each) when it is drawn; then (card id,
+        probability) for the next position of the deal, sorted by id."""
         v = self._shared.v
+        if self._dealer is None:
+            return [(s, 1 / v.players) for s in range(v.players)]
         left = {}
         for c in v.deck.all_cards:
             left[c] = left.get(c, 0) + 1
@@ -234,19 +264,44 @@ class TaashState(pyspiel.State):
         return [(c, k / total) for c, k in sorted(left.items()) if k > 0]
 
     def _apply_action(self, action):
-        sh = self._shared
-        if self._engine.state is None:
-            self._deal.append(int(action))
-            if len(self._deal) == sh.cards:
-                k, n = sh.per_seat, sh.v.players
-                hands = [self._deal[s * k:(s + 1) * k] for s in range(n)]
-                self._engine.state = State(sh.v, dealer=sh.dealer, hands=hands, widow=self._deal[n * k:])
+        sh, eng = self._shared, self._engine
+        if eng.state is not None:
+            st = eng.state
+            st.apply(sh.v.actions[action])
+            if st.is_terminal:
+                self._end_deal(st)
             return
-        self._engine.state.apply(sh.v.actions[action])
+        if self._dealer is None:
+            self._dealer = int(action)
+            return
+        self._deal.append(int(action))
+        if len(self._deal) == sh.cards:
+            k, n = sh.per_seat, sh.v.players
+            hands = [self._deal[s * k:(s + 1) * k] for s in range(n)]
+            eng.state = eng.match.new_deal(hands=hands, widow=self._deal[n * k:], dealer=self._dealer)
+
+    def _end_deal(self, st):
+        """Score a finished deal; in a match not over, go on to the next deal's chance
+        nodes (its dealer by the match's rule)."""
+        sh, eng = self._shared, self._engine
+        m = eng.match
+        m.finish_deal(st)
+        got = rewards.deal_reward(sh.v, sh.reward, st.score_change())
+        eng.returns = [a + b for a, b in zip(eng.returns, got)]
+        if sh.episode == "match" and m.over and sh.reward == "match":
+            eng.returns = rewards.match_outcome(sh.v, m.winners)
+        if sh.episode == "match" and not m.over:
+            eng.past = eng.past + [st]
+            eng.state = None
+            eng.start = len(self.history()) + 1       # this action is not in the history yet
+            self._deal = []
+            self._dealer = m.dealer
 
     def _action_to_string(self, player, action):
         v = self._shared.v
         if player == pyspiel.PlayerId.CHANCE:
+            if self._dealer is None:
+                return f"dealer {action}"
             return f"deal {v.deck.text[action]}"
         return v.actions[action].text
 
@@ -255,24 +310,30 @@ class TaashState(pyspiel.State):
         return st is not None and st.is_terminal
 
     def returns(self):
-        """Each seat's score change in the deal (0 before the end); ValueError beyond the
-        game's ``max_utility``."""
-        st = self._engine.state
-        if st is None or not st.is_terminal:
+        """Each seat's return, at the episode's end (module docstring; 0 before: the game's
+        reward model is terminal); ValueError beyond the game's ``max_utility``."""
+        if not self.is_terminal():
             return [0.0] * self._shared.v.players
-        change = [float(x) for x in st.score_change()]
-        if max(map(abs, change)) > self._shared.bound:
-            raise ValueError(f"a return of {change} is beyond the game's max_utility "
+        got = list(self._engine.returns)
+        if max(map(abs, got)) > self._shared.bound + 1e-9:
+            raise ValueError(f"a return of {got} is beyond the game's max_utility "
                              f"{self._shared.bound}: load the game with a larger max_utility")
-        return change
+        return got
 
     def resample_from_infostate(self, player_id, probability_sampler):
-        """A new state with the same information state for ``player_id``: the engine's
-        `State.resample` (a seat that has seen no card yet: the placed cards drawn anew)."""
+        """A new state with the same information state for ``player_id``: the episode's
+        actions up to the current deal replayed (its finished deals as they were), then
+        the engine's `State.resample` of the current deal (a seat that has seen no card
+        yet: the placed cards drawn anew)."""
         rng = random.Random(int(probability_sampler() * 2 ** 53))
         game = self.get_game()
         new = game.new_initial_state()
-        st = self._engine.state
+        eng = self._engine
+        for a in self.history()[:eng.start]:
+            new.apply_action(a)
+        if new._dealer is None and self._dealer is not None:
+            new.apply_action(self._dealer)
+        st = eng.state
         if st is None:
             cards = list(self._shared.v.deck.all_cards)
             rng.shuffle(cards)
@@ -292,19 +353,24 @@ class TaashState(pyspiel.State):
     def __str__(self):
         st = self._engine.state
         text = self._shared.v.deck.text
+        m = self._engine.match
+        head = f"deal {m.played + 1}, match score {m.seat_scores()}: " if self._shared.episode == "match" else ""
         if st is None:
-            return f"dealing {len(self._deal)}/{self._shared.cards}: {' '.join(text[c] for c in self._deal)}"
+            dealer = "?" if self._dealer is None else self._dealer
+            return (f"{head}dealer {dealer}, dealing {len(self._deal)}/{self._shared.cards}: "
+                    f"{' '.join(text[c] for c in self._deal)}")
         hands = " | ".join(" ".join(text[c] for c in h) for h in st.hands)
-        return f"{st!r} hands: {hands} actions: {' '.join(a.text for _, a in st.history)}"
+        return f"{head}{st!r} hands: {hands} actions: {' '.join(a.text for _, a in st.history)}"
 
 
 class TaashObserver:
     """An OpenSpiel Python observer (``set_from``/``string_from``, ``tensor``, ``dict``):
     one seat's view. Perfect recall: the information state (the observation JSON with
-    the history); else the observation (without the history). The tensor is the
-    encoding's vector, ``dict`` its blocks. Raises ValueError for an observation type
-    that is not one seat's own (public-only or all seats' private information), or for
-    parameters."""
+    the history; over a match, a JSON list of the seat's last observation of each
+    finished deal and then the current one); else the observation (without the history).
+    The tensor is the encoding's vector, ``dict`` its blocks. Raises ValueError for an
+    observation type that is not one seat's own (public-only or all seats' private
+    information), or for parameters."""
 
     def __init__(self, shared: _Shared, iig_obs_type, params):
         if params:
@@ -325,18 +391,25 @@ class TaashObserver:
             self.shared.encoding.encode(st.observation(player), self.tensor)
 
     def string_from(self, state, player):
-        st = state._engine.state
+        eng = state._engine
+        st = eng.state
         if st is None:
-            return f"dealing {len(state._deal)}/{self.shared.cards}"
-        if self.perfect_recall:
-            return st.observation_json(player)
-        obs = st.observation(player)
-        del obs["history"]
-        return orjson.dumps(obs).decode()
+            dealer = "" if state._dealer is None else f", dealer {state._dealer}"
+            now = f"dealing {len(state._deal)}/{self.shared.cards}{dealer}"
+        elif self.perfect_recall:
+            now = st.observation_json(player)
+        else:
+            obs = st.observation(player)
+            del obs["history"]
+            now = orjson.dumps(obs).decode()
+        if self.shared.episode != "match" or not (self.perfect_recall and eng.past):
+            return now
+        past = ",".join(p.observation_json(player) for p in eng.past)
+        return f"[{past},{orjson.dumps(now).decode() if st is None else now}]"
 
 
 # -- registration -------------------------------------------------------------------------
-_GENERIC = _game_type("taash", "taash: one deal of any variant (parameter variant)", None, "29.yaml")
+_GENERIC = _game_type("taash", "taash: a deal or a match of any variant (parameter variant)", None, "29.yaml")
 
 
 def _register():
@@ -345,9 +418,12 @@ def _register():
         v = load_variant(name)
         gt = _game_type(short, f"taash {v.title} ({name})", v, name)
         # one class per variant (not a closure): OpenSpiel keeps the creator until the
-        # process exits, and a class outlives the interpreter's own clean-up
-        game_class = type(f"TaashGame_{short}", (TaashGame,), {"GAME_TYPE": gt, "VARIANT": name,
-                                                            "__doc__": f"One deal of {name}."})
+        # process exits, and a class outlives the interpreter's own clean-up; a module
+        # attribute of its own name, so that pickle finds it
+        cls_name = f"TaashGame_{short}"
+        game_class = type(cls_name, (TaashGame,), {"GAME_TYPE": gt, "VARIANT": name, "__module__": __name__,
+                                                   "__doc__": f"One deal or match of {name}."})
+        globals()[cls_name] = game_class
         pyspiel.register_game(gt, game_class)
         GAMES[short] = game_class
 

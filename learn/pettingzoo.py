@@ -1,4 +1,4 @@
-"""A deal of any variant as a PettingZoo AEC environment (the ``learn`` extra).
+"""A deal or a whole match of any variant as a PettingZoo AEC environment (the ``learn`` extra).
 
 >>> from taash.learn.pettingzoo import env
 >>> e = env("29")                       # a shipped name, or a variant file's path
@@ -7,25 +7,39 @@
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
 ((1158,), True)
 
-One episode is one deal (a `Match`'s first deal, from the seed given to ``reset``).
+``env(...)`` is the environment wrapped as PettingZoo's classic environments are
+(``OrderEnforcingWrapper``: a step before ``reset`` or a render in no render mode gets its
+message); ``raw_env(...)`` is the bare `TaashEnv`. An illegal action raises ValueError and
+changes nothing (rather than ``TerminateIllegalWrapper``'s ending of the episode with a
+penalty: a seat is never made to lose for a bug in its caller).
+
+``episode``: ``"deal"`` (default) is one deal, the first of a `Match` seeded by ``reset``'s
+seed (so the dealer is drawn from the seed too); ``"match"`` is the whole match, deal
+after deal, with the match score and the variant's match-scope variables carried as the
+ladder plays them (and in the observation's ``score`` and ``variables`` blocks), until the
+variant's ``match.ends`` rule, or its ``match.max_deals`` (then the agents are truncated,
+not terminated).
+
 Agents are ``seat_0`` .. ``seat_{n-1}``, the variant's seats; the agent to act is the
 engine's ``to_act``. Each agent's action space is ``Discrete(len(variant.actions))``
 over the variant's action table, and its observation a dict of ``observation`` (the
 float32 vector of `taash.learn.encoding`, made from that seat's ``State.observation``
 only) and ``action_mask`` (int8, 1 for each legal action of the seat when it is to act,
-else all zeros). An action outside the mask raises ValueError and changes nothing.
+else all zeros).
 
-Rewards come once, when the deal ends: each seat's change of the match score in the
-deal, by the variant's own ``scoring.effect`` (``State.score_change()``: a seat gets its
-side's change; e.g. 29 gives the declarer's side +1 when the contract is made, -1 when
-not, and the other side 0). Then every agent is terminated; no truncation (every deal
-ends: docs/engine.md). ``infos[agent]`` holds ``legal_actions`` (texts) for the agent
-to act and, at the end, ``result`` (``State.result()``).
+``reward`` (`taash.learn.rewards`): ``"score"`` (default), each seat's change of the match
+score by the variant's own ``scoring.effect``; ``"margin"``, that change minus the mean of
+its opponents' (zero-sum); ``"match"`` (whole matches only), +1/-1 for the match won or
+lost, at its end. ``score`` and ``margin`` come when each deal ends. ``infos[agent]``
+holds ``legal_actions`` (texts) for the agent to act and, after a deal, its ``result``
+(``State.result()``); at a match's end ``match`` (``Match.summary()``).
 
-``env.deal`` is the engine's `State` of the deal (the whole truth: for a referee or a
-test, never for a seat's agent). The same ``reset(seed=s)`` gives the same deal, and so
-the same episode for the same actions. PettingZoo's ``state()`` (a global state for
-centralised critics) is not offered. ``render()`` (render_mode ``"ansi"``) returns the engine's view of the deal.
+``deal`` is the engine's `State` of the deal being played and ``match`` its `Match` (the
+whole truth: for a referee or a test, never for a seat's agent). The same
+``reset(seed=s)`` gives the same episode for the same actions. PettingZoo's ``state()``
+(a global state for centralised critics) is not offered. ``render()``: render_mode
+``"human"`` prints the deal as text, ``"ansi"`` returns that text. The environment (raw
+or wrapped) pickles.
 """
 
 from __future__ import annotations
@@ -38,33 +52,47 @@ try:  # the learn extra's libraries
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.pettingzoo", e)) from e
 
 from taash.interpreter import Match, load_variant
 
+from . import rewards
 from .encoding import Encoding
 
 
-def env(variant="29", options: dict | None = None, render_mode: str | None = None) -> "TaashEnv":
+def env(variant="29", options: dict | None = None, render_mode: str | None = None,
+        reward: str = "score", episode: str = "deal"):
     """The AEC environment of ``variant`` (a name, a file's path, or a loaded Variant)
-    with its ``options``. Raises VariantError for a bad name, file or option."""
-    return TaashEnv(variant, options, render_mode)
+    with its ``options``, wrapped in ``OrderEnforcingWrapper`` (module docstring).
+    Raises VariantError for a bad name, file or option, ValueError for a bad
+    ``render_mode``, ``reward`` or ``episode``."""
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, options, render_mode, reward, episode))
+
+
+def raw_env(variant="29", options: dict | None = None, render_mode: str | None = None,
+            reward: str = "score", episode: str = "deal") -> "TaashEnv":
+    """The bare `TaashEnv` (as `env`, without the wrapper)."""
+    return TaashEnv(variant, options, render_mode, reward, episode)
 
 
 class TaashEnv(AECEnv):
-    """One deal of a variant as an AEC environment (module docstring)."""
+    """A deal or a match of a variant as an AEC environment (module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "taash_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "name": "taash_v1", "is_parallelizable": False}
 
-    def __init__(self, variant="29", options: dict | None = None, render_mode: str | None = None):
+    def __init__(self, variant="29", options: dict | None = None, render_mode: str | None = None,
+                 reward: str = "score", episode: str = "deal"):
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        rewards.check(reward, episode)
         self.v = variant if hasattr(variant, "actions") else load_variant(variant, options)
+        self.reward, self.episode = reward, episode
         self.encoding = Encoding(self.v)
         self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=f"taash_{self.v.ref}_v0".replace("/", "_").replace("-", "_"))
+        self.metadata = dict(self.metadata, name=f"taash_{self.v.ref}_v1".replace("/", "_").replace("-", "_"))
         self.possible_agents = [f"seat_{s}" for s in range(self.v.players)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
@@ -75,6 +103,7 @@ class TaashEnv(AECEnv):
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self._rng = random.Random()
+        self.match = None
         self.deal = None
         self.agents = []
 
@@ -85,14 +114,16 @@ class TaashEnv(AECEnv):
         return self._act_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new deal: from ``seed`` (an int) if given, else from the environment's
-        own generator (seeded by the last seed given). ``options`` is unused."""
+        """Start a new episode: from ``seed`` (an int) if given, else from the
+        environment's own generator (seeded by the last seed given). ``options`` is
+        unused."""
         if seed is not None:
             self._rng = random.Random(seed)
-            deal_seed = seed
+            match_seed = seed
         else:
-            deal_seed = self._rng.randrange(2 ** 63)
-        self.deal = Match(self.v, seed=deal_seed).new_deal()
+            match_seed = self._rng.randrange(2 ** 63)
+        self.match = Match(self.v, seed=match_seed, keep_deals=False)
+        self.deal = self.match.new_deal()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -106,7 +137,7 @@ class TaashEnv(AECEnv):
         if st.is_terminal:
             return
         self.agent_selection = self.possible_agents[st.to_act]
-        self.infos[self.agent_selection] = {"legal_actions": [a.text for a in st.legal_actions()]}
+        self.infos[self.agent_selection]["legal_actions"] = [a.text for a in st.legal_actions()]
 
     def observe(self, agent):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``'s
@@ -116,7 +147,7 @@ class TaashEnv(AECEnv):
 
     def step(self, action) -> None:
         """Apply ``action`` (an action id) for the agent to act. Raises ValueError for an
-        id that is not legal now (the deal is unchanged)."""
+        id that is not legal now (nothing changes)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -133,32 +164,61 @@ class TaashEnv(AECEnv):
         self._cumulative_rewards[agent] = 0
         self.infos[agent] = {}
         st.apply_id(i)
+        for a in self.agents:
+            self.rewards[a] = 0
         if st.is_terminal:
-            change = st.score_change()
-            result = st.result()
-            for a, s in self.agent_seat.items():
-                self.rewards[a] = change[s]
-                self.terminations[a] = True
-                self.infos[a] = {"result": result}
-            self._accumulate_rewards()
-            # every agent is done: each takes its last observation and steps with None
-            self.agent_selection = self._deads_step_first()
+            self._end_deal(st)
         else:
-            for a in self.agents:
-                self.rewards[a] = 0
             self._select()
 
-    def render(self):
-        """The deal as text (render_mode ``"ansi"``), or None."""
-        if self.render_mode != "ansi" or self.deal is None:
-            return None
+    def _end_deal(self, st) -> None:
+        """Score a finished deal; end the episode (a deal, or the match over) or deal the
+        match's next deal."""
+        m = self.match
+        m.finish_deal(st)
+        got = rewards.deal_reward(self.v, self.reward, st.score_change())
+        result = st.result()
+        over = self.episode == "deal" or m.over
+        if over and self.reward == "match":
+            got = rewards.match_outcome(self.v, m.winners)
+        for a, s in self.agent_seat.items():
+            self.rewards[a] = got[s]
+            self.infos[a] = {"result": result}
+            if over and self.episode == "match":
+                self.infos[a]["match"] = m.summary()
+        self._accumulate_rewards()
+        if not over:
+            self.deal = m.new_deal()
+            self._select()
+            return
+        # every agent is done: each takes its last observation and steps with None; a
+        # match stopped at the deal limit is truncated
+        limit = self.episode == "match" and m.ended_by == "deal limit"
+        for a in self.agents:
+            self.truncations[a] = limit
+            self.terminations[a] = not limit
+        self.agent_selection = self._deads_step_first()
+
+    def text(self) -> str:
+        """The deal as text: the state, the match score, each seat's hand, the actions."""
         st = self.deal
-        text = st.v.deck.text
-        lines = [repr(st)]
+        deck_text = st.v.deck.text
+        lines = [f"{st!r}", f"match score: {st.seat_scores()}"]
         for s in range(st.v.players):
-            lines.append(f"seat {s}: {' '.join(text[c] for c in st.hands[s])}")
+            lines.append(f"seat {s}: {' '.join(deck_text[c] for c in st.hands[s])}")
         lines.append("actions: " + " ".join(f"{s}:{a}" for s, a in st.history))
         return "\n".join(lines)
 
+    def render(self):
+        """``"ansi"``: the deal as text (`text`); ``"human"``: that text printed, None.
+        None before the first reset or without a render mode."""
+        if self.render_mode is None or self.deal is None:
+            return None
+        if self.render_mode == "ansi":
+            return self.text()
+        print(self.text(), flush=True)
+        return None
+
     def close(self) -> None:
         self.deal = None
+        self.match = None

@@ -60,13 +60,15 @@ def learner_seats(v, k: int) -> list[int]:
     return [k % v.players]
 
 
-def _deal_seed(seed: int, d: int) -> int:
+def deal_seed(seed: int, d: int) -> int:
     """The seed of training deal ``d`` of a run seeded ``seed`` (an int, as PettingZoo's
     reset takes)."""
     return (seed * 1_000_003 + d) % 2 ** 63
 
 
-def _turns(v) -> int:
+def turns(v) -> int:
+    """How many sides take turns as the learner's: 2 in a fixed partnership, else one per
+    seat."""
     return 2 if v.partnership == "fixed" else v.players
 
 
@@ -109,8 +111,8 @@ def train(v, *, seconds: float | None = 60.0, deals: int | None = None, lr: floa
     d = 0
     limit = math.inf if seconds is None else seconds
     while (deals is None or d < deals) and time.monotonic() - start < limit:
-        e.reset(seed=_deal_seed(seed, d))
-        mine = learner_seats(v, d % _turns(v))
+        e.reset(seed=deal_seed(seed, d))
+        mine = learner_seats(v, d % turns(v))
         traj = []
         change = [0] * n
         for agent in e.agent_iter():
@@ -173,10 +175,10 @@ def evaluate(v, policy: LinearPolicy, deals: int = 1000, seed: int = 1, against:
     interval)."""
     other = opponent(v, against, seed)
     figs = []
-    turns = _turns(v)
+    sides = turns(v)
     for d in range(deals):
         per = []
-        for k in range(turns):
+        for k in range(sides):
             st = State(v, dealer=d % v.players, seed=f"taash-eval:{seed}:{d}")
             mine = learner_seats(v, k)
             change = _play(v, st, mine, policy, other)
@@ -188,6 +190,29 @@ def evaluate(v, policy: LinearPolicy, deals: int = 1000, seed: int = 1, against:
     sd = math.sqrt(sum((f - mean) ** 2 for f in figs) / (n - 1)) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n) if n else 0.0
     return {"deals": n, "mean": mean, "low": mean - half, "high": mean + half}
+
+
+def checked_variant(name: str, against: str, prog: str):
+    """The variant ``name`` when it loads and ``against`` names a bot; else None, the
+    problems printed to stderr (each variant problem on its line, or ``prog: message``)."""
+    try:
+        v = load_variant(name)
+        opponent(v, against)
+    except VariantError as e:
+        for pr in e.problems:
+            print(pr.format(), file=sys.stderr)
+        return None
+    except UnknownBotError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return None
+    return v
+
+
+def measure_line(label: str, against: str, e: dict) -> str:
+    """One line of an `evaluate` measure ``e`` of ``label`` against ``against``."""
+    return (f"{label} against {against}, {e['deals']} duplicate deals: {e['mean']:+.3f} a deal (the policy's "
+            f"seats' mean score change minus the other seats' mean), 95% interval "
+            f"{e['low']:+.3f} .. {e['high']:+.3f}")
 
 
 def main(argv=None) -> int:
@@ -214,15 +239,8 @@ def main(argv=None) -> int:
         args.seconds = 60.0
     if (args.seconds is not None and args.seconds <= 0) or (args.deals is not None and args.deals < 1) or args.lr <= 0 or args.eval_deals < 0:
         p.error("--seconds, --deals and --lr must be positive, --eval-deals at least 0")
-    try:
-        v = load_variant(args.variant)
-        opponent(v, args.against)
-    except VariantError as e:
-        for pr in e.problems:
-            print(pr.format(), file=sys.stderr)
-        return 2
-    except UnknownBotError as e:
-        print(f"python -m taash.learn.train: {e}", file=sys.stderr)
+    v = checked_variant(args.variant, args.against, "python -m taash.learn.train")
+    if v is None:
         return 2
 
     def report(d, mean):
@@ -244,10 +262,7 @@ def main(argv=None) -> int:
         print(f"trained {t['deals']} deals in {t['seconds']} s; wrote {args.out}")
         if args.eval_deals:
             for label in ("trained", "untrained"):
-                e = out[f"{label}_policy"]
-                print(f"{label} policy against {args.against}, {e['deals']} duplicate deals: {e['mean']:+.3f} "
-                      f"a deal (the policy's seats' mean score change minus the other seats' mean), "
-                      f"95% interval {e['low']:+.3f} .. {e['high']:+.3f}")
+                print(measure_line(f"{label} policy", args.against, out[f"{label}_policy"]))
     return 0
 
 

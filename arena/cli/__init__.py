@@ -2,6 +2,7 @@
 
     game.py     check, simulate, replay, rules, variants (the core install)
     proto.py    proto: the wire contract's files (the core install)
+    docs.py     docs: the documentation shipped in the package (the core install)
     arena.py    arena serve|token|revoke|match|watch|bots (the arena extra)
     bot.py      bot: a registered bot, or an HTTP bot, as an arena client (arena)
     ladder.py   ladder run|standings|plot|report|verify (arena; plot: plots; report: web)
@@ -28,7 +29,7 @@ from importlib.metadata import PackageNotFoundError, version
 from taash.interpreter import RecordError, VariantError
 
 from ..errors import SimulationError, UnknownBotError, UsageError
-from . import arena, bot, game, ladder, play, proto, serve, web
+from . import arena, bot, docs, game, ladder, play, proto, serve, web
 
 # the top-level module of an optional library -> the extra of pyproject.toml that installs it
 EXTRAS = {
@@ -52,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"taash {ver}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for group in (game, arena, bot, ladder, serve, web, play, proto):
+    for group in (game, arena, bot, ladder, serve, web, play, proto, docs):
         group.add_commands(sub)
     return p
 

@@ -4,10 +4,32 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 
 from ..errors import UsageError
 
 DEFAULT_SERVER = "127.0.0.1:50051"
+
+
+def shipped_path(arg: str) -> str:
+    """A path the README writes as in a checkout, where no such file is here (an installed
+    wheel, another folder): ``variants/29.yaml`` or ``variants/house/29-double.yaml`` gives
+    the shipped name (``29``), ``docs/examples/queen-hunt.yaml`` the shipped example's
+    path; anything else, or a file that exists, is given back as it is."""
+    if Path(arg).exists():
+        return arg
+    rel = Path(arg).as_posix().removeprefix("./")
+    if rel.startswith("variants/") and rel.endswith(".yaml"):
+        from taash.interpreter import shipped_variants
+        name = rel[len("variants/"):-len(".yaml")]
+        if name in shipped_variants():
+            return name
+    if rel.startswith("docs/"):
+        from taash.interpreter.loader import data_dir
+        shipped = data_dir("docs") / rel[len("docs/"):]
+        if shipped.is_file():
+            return str(shipped)
+    return arg
 
 
 def parse_set(items) -> dict:

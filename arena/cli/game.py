@@ -21,7 +21,7 @@ from taash.interpreter.rulebook import diff, render
 
 from ..bots import registry
 from ..errors import LadderError, UsageError
-from .args import bots_list, parse_set
+from .args import bots_list, parse_set, shipped_path
 
 
 def cmd_check(args) -> int:
@@ -29,9 +29,10 @@ def cmd_check(args) -> int:
     paths = args.paths
     bad = count = 0
     for p in paths:
-        problems = check_files([p])
-        warnings = [] if problems else check_warnings([p])
-        given = Path(p).resolve() if Path(p).is_file() else None
+        real = shipped_path(p)
+        problems = check_files([real])
+        warnings = [] if problems else check_warnings([real])
+        given = Path(real).resolve() if Path(real).is_file() else None
         for pr in warnings:   # the file loads: its warnings, then "ok"
             if given is not None and pr.file == str(given):
                 pr = dataclasses.replace(pr, file=p)
@@ -40,7 +41,6 @@ def cmd_check(args) -> int:
             bad += 1
             # a More stands for the problems past the first ones: counted, not listed
             count += sum(pr.count if isinstance(pr, More) else 1 for pr in problems)
-            given = Path(p).resolve() if Path(p).is_file() else None
             for pr in problems:
                 if given is not None and pr.file == str(given):   # the file as the user named it
                     pr = dataclasses.replace(pr, file=p)
@@ -55,7 +55,7 @@ def cmd_check(args) -> int:
 
 def cmd_simulate(args) -> int:
     options = parse_set(args.set)
-    v = load_variant(args.variant, options or None)
+    v = load_variant(shipped_path(args.variant), options or None)
     if args.matches is not None and args.matches < 1:
         raise UsageError("--matches must be at least 1")
     if args.deals is not None and args.deals < 1:
@@ -327,11 +327,11 @@ def _print_replay(rec, m) -> None:
 def cmd_rules(args) -> int:
     """The rulebook of a variant; with ``--diff [BASE]`` only what differs from BASE, by
     default from the variant's own parent (its ``extends:``)."""
-    v = load_variant(args.variant, parse_set(args.set) or None)
+    v = load_variant(shipped_path(args.variant), parse_set(args.set) or None)
     if args.diff is True:
         print(diff(v, load_variant(_parent_of(v))), end="")
     elif args.diff:
-        print(diff(v, load_variant(args.diff)), end="")
+        print(diff(v, load_variant(shipped_path(args.diff))), end="")
     else:
         print(render(v), end="")
     return 0

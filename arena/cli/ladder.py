@@ -326,7 +326,7 @@ def add_commands(sub) -> None:
     r.add_argument("--quiet", action="store_true", help="print only the standings")
     r.add_argument("--json", action="store_true", help="print the summary, standings and margins as JSON")
     where(r)
-    r.set_defaults(fn=cmd_run)
+    r.set_defaults(fn=cmd_run, extra="arena")   # openskill: said before any database is made
 
     s = lsub.add_parser("standings", help="print the standings (rating, interval, games, deals, win rate)")
     s.add_argument("--variant", metavar="V", help="one variant (default: every ladder)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -105,7 +106,8 @@ def test_pyproject_lists_every_package():
             assert pkg in listed, f"{pkg} is missing from [tool.setuptools] packages"
     assert conf["package-dir"] == {"taash": "taash", "taash.interpreter": "interpreter", "taash.arena": "arena",
                                    "taash.learn": "learn",
-                                   "taash.grammar": "grammar", "taash.variants": "variants", "taash.proto": "proto"}
+                                   "taash.grammar": "grammar", "taash.variants": "variants", "taash.proto": "proto",
+                                   "taash.docs": "docs"}
     assert all(p == "taash" or p.startswith("taash.") for p in listed)
 
 
@@ -160,8 +162,11 @@ def test_wheel_holds_every_module_and_the_data(installed):
             for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts}
     want |= {"taash/" + p.relative_to(REPO).as_posix()
              for folder in ("grammar", "variants", "proto") for p in (REPO / folder).rglob("*") if p.is_file()}
+    want |= {"taash/" + p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md")}
+    want |= {"taash/" + p.relative_to(REPO).as_posix() for p in (REPO / "docs" / "examples").glob("*.yaml")}
     want.add("taash/__init__.py")
-    assert {"taash/grammar/rules.lark", "taash/variants/house/56-cot.yaml",
+    assert {"taash/grammar/rules.lark", "taash/variants/house/56-cot.yaml", "taash/docs/learning.md",
+            "taash/docs/examples/queen-hunt.yaml",
             "taash/proto/taash/arena/v1/arena.proto", "taash/proto/observation.schema.json"} <= want
     assert want <= names, sorted(want - names)
     # one top-level import name, nothing else beside it
@@ -257,3 +262,52 @@ def test_installed_proto_and_a_command_without_its_extra(installed):
     r = _run([taash, "arena", "serve", "--data", "d"], cwd=work, check=False)
     assert r.returncode == 2
     assert r.stderr == "taash arena serve: needs the arena extra: pip install 'taash[arena]'\n"
+    # the ladder says so before it makes its database
+    r = _run([taash, "ladder", "run", "--variant", "29", "--deals", "4"], cwd=work, check=False)
+    assert r.returncode == 2
+    assert r.stderr == "taash ladder run: needs the arena extra: pip install 'taash[arena]'\n"
+    assert not (work / "arena-data").exists()
+
+
+def _readme_commands(title: str) -> list[str]:
+    """The `.venv/bin/taash` lines of the README's indented blocks under ``## title``."""
+    text = (REPO / "README.md").read_text(encoding="utf-8").split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+    return [ln.strip() for ln in text.splitlines() if ln.startswith("    .venv/bin/taash ")]
+
+
+@pytest.mark.slow
+def test_installed_readme_commands_run_as_written(installed):
+    """The README's quick start and house-rule commands, pasted into a folder outside the
+    checkout where `.venv` is the wheel's virtualenv and there is no variants/ or docs/
+    folder: each exits 0."""
+    _, venv, _, _, work = installed
+    folder = work / "readme"
+    folder.mkdir()
+    (folder / ".venv").symlink_to(venv)
+    # the README's own house rule file: the indented block of "Writing a house rule" that
+    # starts with extends:, saved as my-29.yaml as the README says
+    house = (REPO / "README.md").read_text(encoding="utf-8").split("\n## Writing a house rule\n", 1)[1]
+    blocks = ["".join(ln[4:] + "\n" for ln in b.splitlines())
+              for b in re.findall(r"(?m)(?:^    .*\n)+", house.split("\n## ", 1)[0])]
+    (folder / "my-29.yaml").write_text(next(b for b in blocks if b.startswith("extends:")))
+    lines = _readme_commands("Use") + _readme_commands("Writing a house rule")
+    assert any("check variants/29.yaml" in ln for ln in lines)
+    assert any("docs/examples/queen-hunt.yaml" in ln for ln in lines)
+    for line in lines:
+        r = _run(["bash", "-c", line], cwd=folder, check=False)
+        assert r.returncode == 0, (line, r.stdout, r.stderr)
+
+
+@pytest.mark.slow
+def test_installed_docs(installed):
+    bindir, work = installed[2], installed[4]
+    taash = bindir / "taash"
+    r = _run([taash, "docs"], cwd=work)
+    names = {ln.split()[0] for ln in r.stdout.splitlines() if ln and not ln.startswith("`")}
+    assert {"authoring", "engine", "protocol", "learning", "records", "rules", "examples/queen-hunt"} <= names
+    r = _run([taash, "docs", "learning"], cwd=work)
+    assert r.stdout == (REPO / "docs" / "learning.md").read_text(encoding="utf-8")
+    r = _run([taash, "docs", "rules", "§29.7"], cwd=work)
+    assert r.stdout.startswith("**29.7 Royals.**")
+    r = _run([taash, "docs", "examples/queen-hunt", "--path"], cwd=work)
+    assert Path(r.stdout.strip()).is_relative_to(venv := installed[1]) and venv.exists()

@@ -27,8 +27,12 @@ else:
     ("taash.learn.policy", "numpy"),
     ("taash.learn.train", "numpy"),
     ("taash.learn.openspiel", "pyspiel"),
+    ("taash.learn.single", "gymnasium"),
+    ("taash.learn.ppo", "torch"),
+    ("taash.learn.ppo", "sb3_contrib"),
 ])
 def test_a_missing_library_names_the_extra(module, missing):
+    extra = "train" if module == "taash.learn.ppo" else "learn"
     out = subprocess.run([sys.executable, "-c", PROBE.format(module=module, missing=missing)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -36,5 +40,5 @@ def test_a_missing_library_names_the_extra(module, missing):
     assert kind == "ImportError"
     assert cause in ("ImportError", "ModuleNotFoundError")
     assert f"({missing} is not installed)" in message
-    assert message.endswith("pip install 'taash[learn]'")
+    assert message.endswith(f"pip install 'taash[{extra}]'") and f"needs the {extra} extra" in message
     assert "Traceback" not in out.stderr
