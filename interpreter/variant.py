@@ -29,9 +29,10 @@ from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
 from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
-from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
+from .dsl.check import define_signature
+from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
 from .errors import InvalidActionError, StateError
-from .loader import (BOUNDS, KEY, MAX_PROBLEMS, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, _merge,
+from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, _merge,
                      _yaml_tree, by_position, inherited, load_raw, locate, resolve_name, schema_problems, show,
                      without_unknown_keys)
 from .play import Play, apply_id
@@ -459,11 +460,37 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     for k in data.get("options", {}) or {}:
         if (k in NAMES and k != "players") or k in FUNCTIONS:
             problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
-    for k in data.get("define", {}) or {}:  # named expressions (`define:`)
-        if k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values()):
-            problem(("define", k), f"'{k}' is a name of the engine; choose another name")
-        elif k in (data.get("options", {}) or {}):
-            problem(("define", k), f"'{k}' is already an option; choose another name")
+    def engine_name(k) -> bool:
+        return k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values())
+
+    defined = {}
+    for k in data.get("define", {}) or {}:  # named expressions (`define:`), some with parameters
+        try:
+            name, params = define_signature(k)
+        except ValueError as e:
+            problem(("define", k, KEY), f"define: {e}")
+            continue
+        if engine_name(name):
+            problem(("define", k), f"'{name}' is a name of the engine; choose another name")
+        elif name in (data.get("options", {}) or {}):
+            problem(("define", k), f"'{name}' is already an option; choose another name")
+        elif name in defined:
+            problem(("define", k, KEY), f"'{name}' is defined twice (also as {defined[name]!r})")
+        defined.setdefault(name, k)
+        for prm, _ in params or ():
+            if engine_name(prm) or prm in (data.get("options", {}) or {}):
+                problem(("define", k, KEY), f"define: the parameter '{prm}' of '{name}' has the name of "
+                                            f"{'an option' if not engine_name(prm) else 'the engine'}; "
+                                            "choose another name")
+    for k in data.get("define", {}) or {}:   # a parameter is not another named expression's name
+        try:
+            _, params = define_signature(k)
+        except ValueError:
+            continue
+        for prm, _ in params or ():
+            if prm in defined:
+                problem(("define", k, KEY), f"define: the parameter '{prm}' is also a named expression; "
+                                            "choose another name")
     if problems:
         raise VariantError(problems)
     opts, oprob = _option_problems(data.get("options", {}) or {}, options, fname)
@@ -515,12 +542,15 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     def dsl_problem(p, e: DSLError, used_by=None):
         if isinstance(e, DefineError):  # located in the named expression's own text
             p, used_by = ("define", e.define), used_by
+        label = ".".join(map(str, p))
+        if isinstance(e, ParentError):  # in the inherited rule `parent` names, in its file
+            p = (PARENT_RULES, label, e.index)
         loc = at(*p)
         if p in locs:
             line, col = loc.inner(e.line, e.column)
         else:
             line, col = loc.line, loc.column
-        base = f"{'.'.join(map(str, p))}: {e.message}"
+        base = f"{label}: {e.message}"
         if any((q.file, q.line, q.column) == (loc.file, line, col) and q.message.startswith(base)
                for q in problems):
             return  # a named expression's problem, once however many rules use it
@@ -532,7 +562,8 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     def add(hook, p, kind, text, extra=None):
         paths[hook] = p
         try:
-            names[hook] = comp.add(hook, text, kind, extra)
+            names[hook] = comp.add(hook, text, kind, extra,
+                                   (data.get(PARENT_RULES) or {}).get(".".join(map(str, p)), ()))
         except DSLError as err:
             for e in err.errors:  # every problem of the rule
                 dsl_problem(p, e, p)

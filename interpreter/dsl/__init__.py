@@ -45,10 +45,10 @@ from .fastpath import FastPath, _Params
 from .lower import Compiled, Lowerer, verify
 from .names import (ANSWER, BOOL, CARD, CARDS, DECLARATION, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT,
                     RegistryError, check_state)
-from .parse import GRAMMAR_PATH, KEYWORDS, MAX_DEPTH, MAX_RULE_CHARS, MAX_WIDTH, DefineError, DSLError, parser
+from .parse import GRAMMAR_PATH, KEYWORDS, MAX_DEPTH, MAX_RULE_CHARS, MAX_WIDTH, DefineError, DSLError, ParentError, parser
 
 __all__ = ["ANSWER", "BOOL", "CARD", "CARDS", "Checker", "Compiled", "Compiler", "DECLARATION", "DefineError",
            "DSLError", "ERROR", "FUNCTIONS", "FastPath", "GRAMMAR_PATH", "HOOK_NAMES", "INT", "KEYWORDS", "LIST",
            "LVALUES", "Lowerer", "MAX_DEPTH", "MAX_EXPANSIONS", "MAX_QUANTIFIER_DEPTH", "MAX_RULE_CHARS",
-           "MAX_WIDTH", "NAMES", "NONE", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SUIT", "T",
+           "MAX_WIDTH", "NAMES", "NONE", "ParentError", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SUIT", "T",
            "check_state", "parser", "verify"]

@@ -37,6 +37,8 @@ DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only typ
 # A set of seats (a sorted list of seat numbers at run time), and the argument
 # type "cards or seats" (a function typed SET gives the type of its SET arguments)
 SEATS, SET = "seats", "cards or seats"
+# the type of `parent`: the type of the rule it stands in
+INHERITED = "the rule's"
 # the rulebook's words for a suit that is `none` (interpreter/wording.py reads `none` by type)
 NONE_SUIT_WORDS = "none (no suit)"
 
@@ -294,6 +296,12 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("deals_played", INT, ("deal_number", "is_terminal"),
        lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the deals played",
        "deals played in the match, this one included once it is over"),
+    # -- a rule of a file that `extends:` another --
+    Name("parent", INHERITED, (), lambda c: const(-1), "the inherited rule",
+         "in a file that `extends:` another: the rule this one replaces there, at the same "
+         "place (its value where the name stands, e.g. `else: parent`; in an effect, "
+         "`parent` alone is a statement: the inherited effect). It reads that rule as written "
+         "there, so a change of the parent's rule is followed"),
     # -- seats and the trick as data --
     _n("seats", SEATS, (), lambda c: var("_SEATS"), "every seat", "every seat"),
     _n("trick_cards", CARDS, ("trick_cards",), lambda c: call("sorted", field("trick_cards")),

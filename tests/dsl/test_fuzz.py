@@ -301,6 +301,10 @@ def test_dsl_token_soup(slot, toks, seps):
 # A type-directed generator of well-formed expressions: most have the right type, a few
 # deliberately do not, so both the checker and the engine get exercised.
 TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank", "list", "seats"]
+PARAM_TYPES = [t for t in TYPES if t != "list"]   # the types a define's parameter may take
+# an argument of each type, for a named expression with a parameter
+ARGUMENT = {"condition": "leading", "number": "trick", "suit": "led", "seat": "dealer", "side": "my_side",
+            "cards": "hand", "card": "winning_card", "rank": '"J"', "seats": "seats"}
 
 
 def names_of(typ: str, hook: str) -> list[str]:
@@ -458,7 +462,9 @@ def rule_text(draw, slot: str):
     cases = draw(st.lists(st.tuples(expr("condition", hook, 2, bound), expr(kind, hook, 2, bound)),
                           min_size=1, max_size=3))
     lines = [f"when {c}: {x}" for c, x in cases]
-    if draw(st.booleans()):
+    if draw(st.integers(0, 5)) == 0:   # the rule 29 writes here (or a located problem: none)
+        lines.append("else: parent")
+    elif draw(st.booleans()):
         lines.append(f"else: {draw(expr(kind, hook, 2, bound))}")
     return "".join(lets) + "\n".join(lines)
 
@@ -487,11 +493,18 @@ def defines_and_rule(draw):
     a rule that uses them. Returns (slot, the file's text)."""
     n = draw(st.integers(1, 3))
     types = [draw(st.sampled_from(TYPES)) for _ in range(n)]
-    named = tuple((f"d{i}", typ) for i, typ in enumerate(types))
+    # some with a parameter, typed or not, used with an argument of that type
+    params = [draw(st.sampled_from([None] + PARAM_TYPES)) for _ in range(n)]
+    typed = [draw(st.booleans()) for _ in range(n)]
+    named = tuple((f"d{i}" if p is None else f"d{i}({ARGUMENT[p]})", typ)
+                  for i, (typ, p) in enumerate(zip(types, params)))
     lines = [HEAD.rstrip("\n"), "define:"]
     for i, typ in enumerate(types):
-        body = draw(expr(typ, "", 2, named))
-        lines += [f"  d{i}: |", f"    {body}"]
+        p = params[i]
+        own = named + (((f"p{i}", p),) if p is not None else ())
+        body = draw(expr(typ, "", 2, own))
+        key = f"d{i}" if p is None else f'"d{i}(p{i}: {p})"' if typed[i] else f"d{i}(p{i})"
+        lines += [f"  {key}: |", f"    {body}"]
     slot = draw(st.sampled_from(sorted(SLOTS)))
     if SLOT_KIND[slot] == "effect":
         return slot, "\n".join(lines) + "\n"   # the defines alone (checked all the same)
@@ -554,6 +567,13 @@ PLAY_TIME = {
     "sits_out in scoring": (("scoring", "effect"), "sits_out[declarer] = true",
                             "scoring.effect: 'sits_out' can be assigned only"),
     "partner_of none": (("play", "leader"), "partner_of(none)", None),
+    # `parent`: the rule 29 writes at the same place, in a value and as a statement
+    "parent as the last case": (("play", "may_play"), "when leading: hand\nelse: parent", None),
+    "parent in an expression": (("auction", "may_bid"), "parent and number < 25", None),
+    "parent as a statement": (("scoring", "effect"), "when made and bid > 20: score[declarer_side] += 2\n"
+                                                    "else: parent", None),
+    "parent where 29 has no rule": (("play", "after_trick"), "parent",
+                                    "play.after_trick: `parent` names the rule this one replaces"),
     # an effect's `for` over seats; a contract that changes hands in play, or ends
     "for over every seat": (("scoring", "effect"), "for s in seats: score[side(s)] += 1", None),
     "for over no seat": (("scoring", "effect"), "for s in partners(none): score[side(s)] += 1", None),
