@@ -30,6 +30,7 @@ from .actions import Action
 from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
 from .dsl.check import define_signature
+from .dsl.names import TABLE_SEAT_HOOKS
 from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
 from .errors import InvalidActionError, StateError
 from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, _merge,
@@ -837,6 +838,7 @@ def check_warnings(paths) -> list[Problem]:
         try:
             v = load_variant(p)
             _, locs = load_raw(v.path)
+            out += _table_seat_warnings(v, locs)
             own, _ = _yaml_tree(Path(v.path))
             parent = own.get("extends")
             if not isinstance(parent, str):
@@ -858,6 +860,39 @@ def check_warnings(paths) -> list[Problem]:
             if at is None or at.file != fname:
                 at = locs[("extends",)]
             out.append(Problem(at.file, at.line, at.column, message, warning=True))
+    return out
+
+
+def _table_seat_warnings(v: Variant, locs: dict) -> list[Problem]:
+    """A warning at each rule naming a seat for the table (dsl TABLE_SEAT_HOOKS) that names
+    the holder of a card (``holder_of``) where that card may be in no hand when the rule
+    is asked: in the widow, laid face down as trump, or not dealt yet; a deal where it is
+    stops with a RuleError."""
+    out = []
+    for hook in TABLE_SEAT_HOOKS:
+        src = v.sources.get(hook)
+        if not src or "_holder" not in code_reads(src):
+            continue
+        steps = [s if isinstance(s, str) else "deal" if "deal" in s else "declare" if "declare" in s
+                 else "widow" for s in v.flow]
+        asked = {"play.leader": "play", "trump.chooser": "trump"}.get(hook)
+        where = ["in the widow or set aside"] if v.widow_size else []
+        if v.trump_mode == "hidden" and hook == "play.leader":
+            where.append("laid face down as trump")
+        at = steps.index(asked) if asked in steps else 0
+        if "deal" in steps[at:]:
+            where.append("not dealt yet")
+        if not where:
+            continue
+        path = HOOKS[hook][0]
+        loc = locs.get(path)
+        if loc is None:
+            continue
+        out.append(Problem(loc.file, loc.line, loc.column,
+                           f"{'.'.join(path)} names the holder of a card, which may be in no hand when it "
+                           f"is asked ({', '.join(where)}): a deal where it is stops with an error; name "
+                           "a seat for that case (`... if holder_of(CARD) != none else eldest`)",
+                           warning=True))
     return out
 
 

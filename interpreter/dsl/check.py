@@ -9,6 +9,7 @@ rule is checked to its end: every problem is reported, by position (``DSLError.e
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import re
@@ -222,6 +223,8 @@ class Checker:
                     self.expect(inner, typed.type, kind, "this rule")
                 except DSLError as e:
                     errors.append(e)
+                if hook in names.TABLE_SEAT_HOOKS and not errors:
+                    errors.extend(_no_seat(inner, typed))
         finally:
             self.errors = None
         if errors:  # every problem of the rule, by position
@@ -506,6 +509,7 @@ class Checker:
         kept only if that one is checked later, so that each is reported once (and a cycle
         once, where it closes)."""
         self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
+        self.hooks = set()   # every rule's names and functions: checked again at each use
         out, problems, checked = {}, [], set()
         for name in self.defines:
             params = self.define_params.get(name, ())
@@ -847,6 +851,9 @@ class Checker:
             raise DSLError(f"unknown function '{fname}'{_suggest(fname, FUNCTIONS)}", *_pos(node))
         f = FUNCTIONS[fname]
         self.not_decided(node, fname, f.reads)
+        if f.only and self.hooks and not self.hooks.intersection(f.only):
+            raise DSLError(f"{fname}() reads every hand: only the rules that name a seat for the table "
+                           f"have it ({', '.join(f.only)})", *_pos(node))
         types, result = f.args, f.type
         named = (names.DECLARATION,), (names.ANSWER,)
         if types in named and len(args) == 1 and getattr(args[0], "data", "") == "string":
@@ -890,6 +897,13 @@ class Checker:
                         raise DSLError(f"{fname}() takes a question and its answer as a string "
                                        f"({', '.join(self.answers) or 'no question defined'})", *_pos(a))
                     continue
+                if want == names.SEAT_OR_SIDE:
+                    if v.type == SIDE and f.build_side is not None:
+                        f = dataclasses.replace(f, build=f.build_side)
+                    elif v.type not in (SEAT, SIDE, NONE, ERROR):
+                        raise DSLError(f"argument {i + 1} of {fname}() should be a seat or a side, "
+                                       f"not {_a(v.type)}", *_pos(a))
+                    continue
                 if want == names.DECLARATION:
                     if v.const not in self.declarations:
                         raise DSLError(f"{fname}() takes the name of a declaration of this variant "
@@ -911,12 +925,38 @@ _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a 
           "//": lambda a, b: a // b, "%": lambda a, b: a % b}
 
 
+def _no_seat(node, typed: T) -> list[DSLError]:
+    """The problems of a rule that names a seat for the table (names.TABLE_SEAT_HOOKS)
+    and can be seen, at load, to name none: a `none` where its value is given (a case,
+    a branch of `if ... else`), cases without `else`, or a value that is none by its
+    constants alone (`next(none)`). A value read from the deal (the holder of a card,
+    the partner) is found only at run time (phase.table_seat)."""
+    if typed.const is not _NC and typed.const == -1:
+        return [DSLError("this rule names no seat (it is always none); it must name a seat", *_pos(node))]
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        d = getattr(n, "data", None)
+        if d == "none":
+            out.append(DSLError("`none` here names no seat; this rule must name a seat", *_pos(n)))
+        elif d == "cond":
+            stack += [n.children[0], n.children[2]]
+        elif d == "cases":
+            for c in n.children:
+                stack.append(c.children[-1])
+            if not any(getattr(c, "data", None) == "default_case" for c in n.children):
+                out.append(DSLError("when no case applies this rule names no seat: end it with "
+                                    "`else: SEAT`", *_pos(n)))
+    return sorted(out, key=lambda e: (e.line, e.column))
+
+
 def _outside_hand(t) -> bool:
     """Whether a typed tree reads a set of cards that may hold cards not in the hand."""
     stack = [t]
     while stack:
         n = stack.pop()
-        if n.op == "name" and n.info.outside_hand:
+        if n.op in ("name", "call") and getattr(n.info, "outside_hand", False):
             return True
         stack.extend(k for k in n.kids if isinstance(k, T))
         if isinstance(n.info, T):

@@ -35,8 +35,9 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from taash.interpreter import Match, VariantError, load_variant
+from taash.interpreter import Match, RuleError, VariantError, load_variant
 from taash.interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
+from taash.interpreter.dsl.names import TABLE_SEAT_HOOKS
 from taash.interpreter.variant import HOOKS
 
 from tests.helpers import ROOT
@@ -132,6 +133,8 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
         play_one_deal(v)
     except ExampleTimeout:
         raise
+    except RuleError as e:   # a rule naming a seat for the table named none: a clear error
+        assert e.hook in TABLE_SEAT_HOOKS and "named no seat" in str(e), e
     except Exception as e:
         raise AssertionError("a loaded variant crashed at play time:\n" + text + "\n"
                              + "".join(traceback.format_exception(e))) from e
@@ -398,6 +401,7 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
             lambda: quant("those", "cards"),
             lambda: f"{draw(st.sampled_from(set_ops))}({sub('cards')}, {sub('cards')})",
             lambda: f"{draw(st.sampled_from(['above', 'below']))}({sub('cards')}, {sub('rank')})",
+            lambda: f"cards_won({sub(draw(st.sampled_from(['seat', 'side'])))})",
         ]
     elif typ == "seats":
         forms = [lambda: f"{draw(st.sampled_from(['partners', 'opponents']))}({sub('seat')})",
@@ -405,6 +409,7 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
                  lambda: f"{draw(st.sampled_from(set_ops))}({sub('seats')}, {sub('seats')})"]
     elif typ == "seat":
         forms = [lambda: f"{draw(st.sampled_from(['next', 'previous', 'partner_of']))}({sub('seat')})",
+                 lambda: f"holder_of({sub('card')})",
                  lambda: f"({sub('seat')} if {sub('condition')} else {sub('seat')})"]
     elif typ == "suit":
         forms = [lambda: f"suit({sub('card')})",
@@ -566,7 +571,16 @@ PLAY_TIME = {
                                                "declarations.royals.effect: 'sits_out' can be assigned only"),
     "sits_out in scoring": (("scoring", "effect"), "sits_out[declarer] = true",
                             "scoring.effect: 'sits_out' can be assigned only"),
-    "partner_of none": (("play", "leader"), "partner_of(none)", None),
+    # a leader that names no seat: a clear error as the deal reaches the lead (it was
+    # once the last seat); one that can be seen to at load is refused there
+    "partner_of none": (("play", "leader"), "partner_of(none)",
+                        "RuleError: play.leader: the rule named no seat (none)"),
+    "a leader of none": (("play", "leader"), "eldest if trick > 1 else none",
+                         "play.leader: `none` here names no seat"),
+    "holder_of in a player's rule": (("play", "may_play"), 'hand if holder_of("JS") == me else hand',
+                                     "play.may_play: holder_of() reads every hand"),
+    "holder_of as the leader": (("play", "leader"), 'holder_of("JS") if holder_of("JS") != none else eldest',
+                                None),
     # `parent`: the rule 29 writes at the same place, in a value and as a statement
     "parent as the last case": (("play", "may_play"), "when leading: hand\nelse: parent", None),
     "parent in an expression": (("auction", "may_bid"), "parent and number < 25", None),
@@ -596,6 +610,11 @@ def test_loaded_rule_does_not_crash_at_play_time(case):
     text, first, last = rule_file(path, rule)
     p = write_tmp(text)
     with time_guard():
+        if problem is not None and problem.startswith("RuleError: "):   # loads, stops at play
+            with pytest.raises(RuleError) as e:
+                play_one_deal(load_variant(p))
+            assert str(e.value).startswith(problem.removeprefix("RuleError: "))
+            return
         if problem is not None:
             with pytest.raises(VariantError) as e:
                 load_variant(p)
