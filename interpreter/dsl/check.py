@@ -168,6 +168,12 @@ class Checker:
         self._kind = None                 # the type of the rule being checked
         self._nv = 0                      # named values (`_vN`) made for this rule
         self.inline: dict[str, T] = {}    # an inherited rule's `let` names: name -> its typed tree
+        self.option_reads: list[str] = []  # the options read by the rule being checked, in order
+        # problems that are only warnings: (hook, DSLError) of a rule or case that is always
+        # false by the value of an option (the meaning intended under that value)
+        self.warnings: list[tuple[str, DSLError]] = []
+        self.used_defines: set[str] = set()  # named expressions some rule uses
+        self._checking_defines = False
 
     def parse(self, text: str, start: str) -> Tree:
         """`parse.parse`: while a rule is checked to its end, a repaired ``=`` is one of
@@ -182,6 +188,7 @@ class Checker:
         names. Returns the function's name. Raises DSLError (a problem inside an inherited
         rule is a ``ParentError``)."""
         self.parents, self._kind, self._parent_depth, self._nv, self.inline = tuple(parents), kind, 0, 0, {}
+        self.option_reads, self._hook = [], hook
         if not isinstance(text, str):
             text = str(text).lower() if isinstance(text, bool) else str(text)
         self.extra = dict(HOOK_NAMES.get(hook, {}))
@@ -234,8 +241,11 @@ class Checker:
         if kind != "effect":
             if kind == BOOL and const is False and getattr(inner, "data", None) != "false" \
                     and not self.only_options:
-                raise DSLError("this rule can never be satisfied (it is always false)",
-                               *_pos(inner))
+                if not self.option_reads:
+                    raise DSLError("this rule can never be satisfied (it is always false)", *_pos(inner))
+                self.warnings.append((hook, DSLError(
+                    f"this rule can never be satisfied with {self.options_words(self.option_reads)} "
+                    "(it is always false)", *_pos(inner))))
             if kind == CARDS and const is not _NC and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
             if kind == CARDS and any(map(_outside_hand, [typed] + lets)):
@@ -476,6 +486,8 @@ class Checker:
             raise DSLError(f"'{name}' takes {n} argument{'s' if n != 1 else ''} "
                            f"({', '.join(p for p, _ in self.define_params[name])}): write {name}(...)",
                            *_pos(node))
+        if not self._checking_defines:
+            self.used_defines.add(name)
         if name in self._expanding:
             cycle = self._expanding[self._expanding.index(name):] + [name]
             raise DSLError(f"'{name}' is defined in terms of itself ({' -> '.join(cycle)}); "
@@ -510,6 +522,13 @@ class Checker:
         once, where it closes)."""
         self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
         self.hooks = set()   # every rule's names and functions: checked again at each use
+        self._checking_defines, self._hook = True, "define"
+        try:
+            return self._check_defines()
+        finally:
+            self._checking_defines = False
+
+    def _check_defines(self) -> dict[str, str]:
         out, problems, checked = {}, [], set()
         for name in self.defines:
             params = self.define_params.get(name, ())
@@ -697,12 +716,18 @@ class Checker:
         typ = want
         for c in node.children:
             if c.data == "case":
+                reads = len(self.option_reads)
                 tc = self.value(c.children[0])
                 try:
                     self.expect(c.children[0], tc.type, BOOL, "the condition after 'when'")
                 except DSLError as e:
                     self.report(e)
-                if tc.const is False:
+                if tc.const is False and len(self.option_reads) > reads:   # by an option's value
+                    if not self._expanding and not self._parent_depth:   # (else placed in another text)
+                        self.warnings.append((self._hook, DSLError(
+                            f"this case can never apply with {self.options_words(self.option_reads[reads:])} "
+                            "(its condition is always false)", *_pos(c.children[0]))))
+                elif tc.const is False:
                     self.report(DSLError("this case can never apply (its condition is always false)",
                                          *_pos(c.children[0])))
                 vnode = c.children[1]
@@ -755,7 +780,12 @@ class Checker:
         raise DSLError(f"\"{text}\" is not a suit, rank or card of this deck"
                        f" (suits {' '.join(deck.suits)}, ranks {' '.join(deck.ranks)})", *_pos(node))
 
+    def options_words(self, reads) -> str:
+        """The options read, with their values: ``double = false, stake = 2``."""
+        return ", ".join(f"{k} = {str(self.options[k]).lower()}" for k in dict.fromkeys(reads))
+
     def option(self, name: str) -> T:
+        self.option_reads.append(name)
         v = self.options[name]
         return T("const", BOOL, v) if isinstance(v, bool) else T("const", INT, int(v))
 

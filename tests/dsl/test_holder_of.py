@@ -9,25 +9,13 @@ import random
 
 import pytest
 
-from taash.interpreter import RuleError, State, VariantError, check_files, load_variant
+from taash.interpreter import RuleError, State, check_files, load_variant
 from taash.interpreter.variant import check_warnings
 
-from tests.dsl.test_parent import SEAT1, deal, to_play
+from tests.dsl.test_parent import SEAT1, deal, problems, to_play, write
 from tests.engine.test_cli import taash
 
 QUEEN_LEADS = 'extends: "28"\nname: queen-leads\nplay:\n  leader: holder_of("QS")\n'
-
-
-def write(tmp_path, text, name="x.yaml"):
-    p = tmp_path / name
-    p.write_text(text)
-    return p
-
-
-def problems(path):
-    with pytest.raises(VariantError) as e:
-        load_variant(path)
-    return [(p.line, p.column, p.message) for p in e.value.problems]
 
 
 def test_the_holder_of_the_queen_leads(tmp_path):
