@@ -75,6 +75,12 @@ def load(c) -> dict:
         if len(den) == 1 and den not in c.deck.suits:
             c.problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
                       "(a no-trump denomination needs a name of two letters or more, such as NT)", value=True)
+    if au.get("all_pass") == "dealer" and au.get("standing_bid"):
+        c.problem(("auction", "all_pass"), "with a standing bid the dealer already holds a bid when all pass: "
+                                           "remove `all_pass: dealer` (or the standing bid)", value=True)
+    if au.get("all_pass") == "dealer" and dens:
+        c.problem(("auction", "all_pass"), "`all_pass: dealer` gives the lowest bid, with no denomination: "
+                                           "not with `denominations`", value=True)
     if au.get("order") == "duel" and au.get("final_pass") is False:
         c.problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)",
                   value=True)
@@ -82,6 +88,13 @@ def load(c) -> dict:
                 denominations=dens, suit_first=bool(au.get("suit_first")),
                 standing_bid=au.get("standing_bid", 0), final_pass=bool(au.get("final_pass")),
                 auction_order=au.get("order", "round"))
+
+
+def all_pass(data: dict) -> str:
+    """What happens when every seat passes and nobody holds a bid, by a variant's merged
+    file ``data`` (``auction.all_pass``): ``throw_in`` (the default: the deal is thrown
+    in) or ``dealer`` (the dealer is the declarer at ``min_bid``)."""
+    return (data.get("auction") or {}).get("all_pass", "throw_in")
 
 
 class Auction(Phase):
@@ -167,6 +180,8 @@ class Auction(Phase):
                 while nxt in s.passed and nxt != seat:
                     nxt = (nxt + 1) % n
         if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.auction_ends(s, seat, None, None):
+            if s.high_bidder < 0 and all_pass(v.data) == "dealer":  # the dealer plays at the lowest bid
+                s.bid, s.high_bidder = v.min_bid, s.dealer
             if s.high_bidder < 0:  # everybody passed: the deal is thrown in
                 s._end_deal()
                 return
@@ -285,6 +300,8 @@ def words(v) -> list[tuple[str, str]]:
                   + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
     if v.standing_bid:
         au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
+    if all_pass(v.data) == "dealer":
+        au.append(f"If every player passes, the dealer is the declarer at the lowest bid, {v.min_bid}.")
     if not duel:
         au.append("A pass is final: a player who passes calls no more." if v.final_pass
                   else "A pass is not final.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .dsl import BOOL, SEAT
-from .phase import Phase, order_from
+from .phase import Phase, order_from, table_seat
 from .wording import rule_words
 
 # action words that a declaration's action may not take
@@ -58,7 +58,8 @@ def declare(s, seat: int, a) -> None:
 class Declare(Phase):
     """The flow's ``declare`` step (docs/authoring.md, "Flow"): each seat in turn from the
     seat of the step's rule, once, makes one of the declarations with ``at: flow`` whose
-    ``when`` holds, or passes (``pass`` first, docs/rules.md §0.10). Each declaration once a
+    ``when`` holds, or passes (``pass`` first, docs/rules.md §0.10): with the step's
+    ``may_pass`` rule, only when it holds or no declaration may be made. Each declaration once a
     deal. A seat that sits out by then is skipped; ``sits_out`` takes effect at the end
     of the step."""
 
@@ -67,7 +68,7 @@ class Declare(Phase):
     def enter(self, s):
         v = s.v
         n = v.players
-        s.declare_queue = tuple(order_from(v.declare_from(s, -1, None, None) % n, n))
+        s.declare_queue = tuple(order_from(table_seat(s, "flow.declare"), n))
         self.next(s)
 
     def next(self, s):
@@ -84,8 +85,11 @@ class Declare(Phase):
     def legal(self, s):
         me = s.to_act
         keys = s.declared_keys
-        return [s.v.pass_action.id] + [i for i, when, su in s.v.flow_declaration_checks
-                                       if i not in keys and when(s, me, su, None)]
+        decls = [i for i, when, su in s.v.flow_declaration_checks if i not in keys and when(s, me, su, None)]
+        may_pass = s.v.rules.get("flow.declare.may_pass")
+        if decls and may_pass is not None and not may_pass(s, me, None, None):
+            return decls   # the step's `may_pass` does not hold: he must declare
+        return [s.v.pass_action.id] + decls
 
     def apply(self, s, seat, a):
         if a.kind == "declare":
@@ -139,6 +143,9 @@ def add_rules(c, add) -> None:
     flow = c.data["flow"]
     if c.declare_at:
         add("flow.declare", ("flow", c.declare_at[0], "declare"), SEAT, flow[c.declare_at[0]]["declare"])
+        if "may_pass" in flow[c.declare_at[0]]:   # pass only when it holds (or nothing else is legal)
+            add("flow.declare.may_pass", ("flow", c.declare_at[0], "may_pass"), BOOL,
+                flow[c.declare_at[0]]["may_pass"], "declare.flow")
     for dname, d in sections(c.data).items():
         extra = (("declare.suit",) if d.get("per_suit") else ()) + (("declare.flow",) if d.get("at") == "flow" else ())
         add(f"declare.{dname}.when", ("declarations", dname, "when"), BOOL, d["when"], extra)
@@ -177,8 +184,11 @@ def build(data: dict, rules: dict) -> list[Declaration]:
 
 # flow step -> its words in the rulebook's Deal section (``declare`` a `declare: SEAT` step)
 STEP_WORDS = {"declare": lambda v, step: f"each player in turn from {rule_words(step['declare'], v=v)} may make "
-                                         "one declaration (see Declarations) or pass; a player who sits "
-                                         "out by then does not call"}
+                                         "one declaration (see Declarations) or pass"
+                                         + ("" if "may_pass" not in step else
+                                            f" (he may pass only when {rule_words(step['may_pass'], v=v)}, "
+                                            "or when he may make no declaration)")
+                                         + "; a player who sits out by then does not call"}
 
 
 def words(v) -> list[tuple[str, str]]:

@@ -36,10 +36,10 @@ from .dsl.names import check_state
 from .errors import InvalidActionError, StateError
 from .information import resample
 from .partner import FIXED_SIDES
-from .phase import DONE, Phase, order_from
+from .phase import DONE, Phase, order_from, table_seat
 from .play import Play
 from .play import apply_id as _apply_id
-from .scoring import score
+from .scoring import lowest_wins, score
 from .variant import Variant
 
 
@@ -342,8 +342,7 @@ class State:
         """A flow without an auction: the declarer and target are the variant's
         ``contract`` rules, asked as the deal starts."""
         v = self.v
-        n = v.players
-        declarer = v.rules["contract.declarer"](self, -1, None, None) % n
+        declarer = table_seat(self, "contract.declarer")
         self._set_contract(declarer, v.rules["contract.target"](self, declarer, None, None))
 
     def _set_contract(self, declarer: int, target: int) -> None:
@@ -853,7 +852,7 @@ class Match:
         if self.v.rules["match.ends"](state, -1, None, None):
             self.over, self.ended_by = True, "rule"
             seat_scores = state.seat_scores(self.scores)
-            top = max(seat_scores)
+            top = (min if lowest_wins(self.v.data) else max)(seat_scores)
             self.winners = [s for s, x in enumerate(seat_scores) if x == top]
         elif self.played >= self.v.max_deals:
             self.over, self.ended_by = True, "deal limit"  # stopped, not won: no winners

@@ -9,6 +9,8 @@
 - ``StateError``: an argument a State, a Match or a game loop refuses (a seat or dealer
   that is not one, hands that do not make up the deck, a card that is not of the deck, a
   call on a deal or match that is over, or not over yet).
+- ``RuleError``: a rule of the variant that gave no value where the engine needs one (a
+  leader rule that named no seat), found as a deal is played.
 - ``ResampleError`` (taash.interpreter.information): no consistent deal found, an engine bug.
 
 Each is also a ``ValueError``, so code written against the earlier engine still catches it.
@@ -54,3 +56,18 @@ class StateError(TaashError, ValueError):
     seat or dealer that is not one, hands that do not make up the deck, a card text that
     is not of the deck, ``default_action`` or ``new_deal`` when the deal or match is
     over, ``finish_deal`` before the deal is over."""
+
+
+class RuleError(TaashError, ValueError):
+    """A rule of the variant gave, as a deal was played, no value where the engine needs
+    one: ``hook`` names the rule (``play.leader``, ``trump.chooser``, ``contract.declarer``
+    gave no seat). `taash check` refuses the rules it can see giving none at load (a
+    literal `none`, cases without `else`); one whose value depends on the deal (the
+    holder of a card that lies in the widow) is found only then."""
+
+    def __init__(self, hook: str, message: str):
+        self.hook, self.message = hook, message
+        super().__init__(f"{hook}: {message}")
+
+    def __reduce__(self):
+        return type(self), (self.hook, self.message)

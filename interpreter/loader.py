@@ -19,6 +19,7 @@ import difflib
 import functools
 import importlib.resources
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -331,7 +332,8 @@ def _yaml_tree(path: Path, bounds: Bounds = BOUNDS):
         if msg.startswith("mapping values are not allowed") and "(" in before:
             # `: ` inside a rule (a quantifier, `when`) in a plain value
             msg += (" (a rule holding ': ' must be a block: put `|` after the key's colon and "
-                    "the rule on the next lines, indented)")
+                    "the rule on the next lines, indented; a key holding ': ', such as a named "
+                    "expression's typed parameters, goes in quotes: \"bonus(n: number)\": ...)")
         raise VariantError([Problem(fname, line, col, f"YAML: {msg}")]) from None
     except yaml.YAMLError as e:
         raise VariantError([Problem(fname, 1, 1, f"YAML: {e}")]) from None
@@ -514,6 +516,11 @@ def load_raw(path: Path, _chain=(), bounds: Bounds = BOUNDS) -> tuple[dict, dict
     ``bounds``. Raises VariantError."""
     path = Path(path).resolve()
     data, locs = _yaml_tree(path, bounds)
+    if PARENT_RULES in data:
+        at = locs.get((PARENT_RULES, KEY), Loc(str(path), 1, 1))
+        raise VariantError([Problem(at.file, at.line, at.column,
+                                    f"`{PARENT_RULES}` is made by `extends:` (the rules a file's `parent` "
+                                    "names); a file does not write it")])
     parent = data.get("extends")
     if parent is None:
         return data, locs
@@ -542,8 +549,80 @@ def load_raw(path: Path, _chain=(), bounds: Bounds = BOUNDS) -> tuple[dict, dict
     pdata.pop("extends", None)
     own = dict(data)
     own.pop("extends")
+    # the parent's own inherited rules stay for the rules this file does not write
+    inherited_rules = {dotted: (list(chain_), [plocs.get((PARENT_RULES, dotted, i)) for i in range(len(chain_))])
+                       for dotted, chain_ in (pdata.get(PARENT_RULES) or {}).items()
+                       if not _writes(own, dotted.split("."))}
+    inherited_rules.update(_parent_rules(own, pdata, plocs))
     merged = _merge(pdata, own, plocs, locs)
+    for k in [k for k in plocs if k[:1] == (PARENT_RULES,)]:
+        del plocs[k]
+    merged.pop(PARENT_RULES, None)
+    if inherited_rules:
+        merged[PARENT_RULES] = {dotted: chain_ for dotted, (chain_, _) in inherited_rules.items()}
+        for dotted, (_, chain_locs) in inherited_rules.items():
+            for i, loc_ in enumerate(chain_locs):
+                if loc_ is not None:
+                    plocs[(PARENT_RULES, dotted, i)] = loc_
     return merged, plocs
+
+
+def _writes(data: dict, path: list) -> bool:
+    """Whether a file's ``data`` writes the value at ``path`` (or replaces a part of the
+    path with a value that is not a mapping)."""
+    node = data
+    for k in path:
+        if not isinstance(node, dict):
+            return True
+        if k not in node:
+            return False
+        node = node[k]
+    return True
+
+
+# The key of the merged data that keeps, for each rule a file writes with the name
+# `parent` in it, the rule it replaces in the variant it extends: {"play.may_play":
+# [the parent's text, the grandparent's when the parent's reads `parent` too, ...]}.
+# Made by `extends:` only (a file that writes it is refused).
+PARENT_RULES = "parent_rules"
+_PARENT_WORD = re.compile(r'(?<![A-Za-z0-9_"])parent(?![A-Za-z0-9_])')
+
+
+def uses_parent(text) -> bool:
+    """Whether a rule's text names `parent` (outside comments and strings)."""
+    if not isinstance(text, str):
+        return False
+    return any(_PARENT_WORD.search(re.sub(r'"[^"\n]*"', '""', line.split("#", 1)[0]))
+               for line in text.splitlines())
+
+
+def _parent_rules(own: dict, pdata: dict, plocs: dict) -> dict:
+    """{dotted path: ([parent's rule, grandparent's...], [their Locs])} for each rule of
+    ``own`` (one file's data) that names `parent`, where the merged parent ``pdata``
+    has a rule at the same path (its locations in ``plocs``, read before the merge
+    replaces them)."""
+    out = {}
+    stack = [((), own)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((path + (k,), v) for k, v in node.items() if k != PARENT_RULES)
+            continue
+        if not uses_parent(node):
+            continue
+        base = pdata
+        for k in path:
+            base = base.get(k) if isinstance(base, dict) else None
+        if base is None or isinstance(base, (dict, list)):
+            continue
+        dotted = ".".join(map(str, path))
+        chain_, locs_ = [base], [plocs.get(path)]
+        if uses_parent(base):
+            more = (pdata.get(PARENT_RULES) or {}).get(dotted, [])
+            chain_ += list(more)
+            locs_ += [plocs.get((PARENT_RULES, dotted, i)) for i in range(len(more))]
+        out[dotted] = (chain_, locs_)
+    return out
 
 
 @functools.lru_cache(maxsize=1)

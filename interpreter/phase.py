@@ -10,7 +10,7 @@ engine.
 
 from __future__ import annotations
 
-from .errors import StateError
+from .errors import RuleError, StateError
 
 
 class Phase:
@@ -53,3 +53,14 @@ DONE = Done()
 def order_from(start: int, n: int) -> list[int]:
     """The seats 0..n-1 in turn, starting from ``start``."""
     return [(start + i) % n for i in range(n)]
+
+
+def table_seat(s, hook: str) -> int:
+    """The seat the rule ``hook`` (of dsl.names.TABLE_SEAT_HOOKS) names for the table in State
+    ``s``, asked with ``me`` none. Raises RuleError when it names none: never the last
+    seat by a negative index."""
+    seat = s.v.rules[hook](s, -1, None, None)
+    if seat < 0:
+        raise RuleError(hook, f"the rule named no seat (none) in deal {s.deal_number + 1}, dealer "
+                              f"{s.dealer}; it must name one (e.g. `... else: eldest`)")
+    return seat

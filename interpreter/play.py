@@ -10,7 +10,7 @@ from bisect import insort
 from .declarations import declare
 from .dsl import BOOL, CARDS, SEAT
 from .errors import IllegalActionError, InvalidActionError
-from .phase import Phase
+from .phase import Phase, table_seat
 from .wording import rule_of
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
@@ -86,7 +86,7 @@ class Play(Phase):
         if v.trump_mode == "bid":
             s.trump = s.denomination if s.denomination >= 0 else -1
             s.trump_exposed = True
-        s.to_act = s.next_active(v.rules["play.leader"](s, -1, None, None) % v.players)
+        s.to_act = s.next_active(table_seat(s, "play.leader"))
 
     def legal(self, s):
         """The variant's generated function (a Play of the variant's own calls it directly)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import auction, declarations, partner, play, scoring, trump, widow
 from .variables import variables_words
+from .loader import PARENT_RULES
 from .variant import Variant
 from .wording import (RANK_NAMES, SUIT_NAMES, name_words, options_words, rule_of, rule_words,  # noqa: F401 (rule_words: the API)
                       seat_words)
@@ -106,11 +107,22 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     if v.data.get("define"):
         secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
             _define_item(name_words(k), rule_words(text)) for k, text in v.data["define"].items())))
+    if v.data.get(PARENT_RULES):
+        secs.append(("Inherited rules", "The rules above that read *the inherited rule* read, "
+                     "where it stands, the rule they replace in the variant this one extends "
+                     "(and, where that one reads it too, the rule it replaces in turn).\n" + "\n".join(
+                         _define_item(path + " (its inherited rule)" * i, rule_words(t, _is_effect(path)))
+                         for path, chain in v.data[PARENT_RULES].items() for i, t in enumerate(chain))))
     if v.variables:
         secs.append(("Variables", variables_words(v)))
     if v.options:
         secs.append(("Options", options_words(v)))
     return secs
+
+
+def _is_effect(path: str) -> bool:
+    """Whether the rule at a dotted ``path`` of the file is an effect."""
+    return path.endswith((".effect", ".after_trick", ".after_card"))
 
 
 def _define_item(name: str, text: str) -> str:

@@ -36,6 +36,12 @@ def load(c) -> dict:
                 max_deals=match.get("max_deals", 1000))
 
 
+def lowest_wins(data: dict) -> bool:
+    """Whether a variant's merged file ``data`` says the lowest score wins the match
+    (``match.winner: lowest``; the default is ``highest``)."""
+    return (data.get("match") or {}).get("winner", "highest") == "lowest"
+
+
 # the State's counts that the DSL's functions read (dsl/names.py), by what they count:
 # points(side) and seat_points(seat) card points; tricks_won(side) and seat_tricks(seat)
 # tricks
@@ -123,4 +129,4 @@ def words(v) -> list[tuple[str, str]]:
     return [("Scoring", "\n".join(sc)),
             ("Match", f"Scores are kept for {unit}, starting at {v.score_start}. The match ends "
                       f"when: {rule_of(v, 'match', 'ends')}. Every {'side' if v.score_unit == 'side' else 'player'}"
-                      " with the top score wins.")]
+                      f" with the {'lowest' if lowest_wins(v.data) else 'top'} score wins.")]

@@ -8,7 +8,7 @@ during play (``trump = ...``: `State.public_trump`). The ``trump:`` section chec
 from __future__ import annotations
 
 from .dsl import SEAT
-from .phase import Phase
+from .phase import Phase, table_seat
 from .wording import rule_words
 
 # hook -> (path in the file, expected kind, default rule text)
@@ -73,7 +73,7 @@ class Trump(Phase):
     name = "trump"
 
     def enter(self, s):
-        s.to_act = s.v.rules["trump.chooser"](s, -1, None, None) % s.v.players
+        s.to_act = table_seat(s, "trump.chooser")
 
     def legal(self, s):
         v = s.v

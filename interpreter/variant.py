@@ -17,6 +17,7 @@ import ast
 import hashlib
 import itertools
 import json
+import re
 import weakref
 from dataclasses import InitVar, dataclass, field, fields
 from functools import cached_property
@@ -29,9 +30,11 @@ from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
 from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
-from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError
+from .dsl.check import define_signature
+from .dsl.names import TABLE_SEAT_HOOKS
+from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
 from .errors import InvalidActionError, StateError
-from .loader import (BOUNDS, KEY, MAX_PROBLEMS, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, _merge,
+from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, _merge,
                      _yaml_tree, by_position, inherited, load_raw, locate, resolve_name, schema_problems, show,
                      without_unknown_keys)
 from .play import Play, apply_id
@@ -110,6 +113,9 @@ class Variant:
     auction_legal_source: str | None = field(repr=False, default=None)
     play_step: object = field(repr=False, default=None)
     play_step_source: str = field(repr=False, default="")
+    # warnings of the rules as loaded (loader.Problem, ``warning`` set): a rule or case that
+    # is always false by an option's value (`taash check` prints them)
+    warnings: tuple = field(repr=False, default=())
     # the derived tables (`_tables`), made by the build before the Variant; made from the
     # fields when not given
     tables: InitVar[dict | None] = None
@@ -459,16 +465,44 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     for k in data.get("options", {}) or {}:
         if (k in NAMES and k != "players") or k in FUNCTIONS:
             problem(("options", k), f"option '{k}' has the name of an engine value or function; choose another name")
-    for k in data.get("define", {}) or {}:  # named expressions (`define:`)
-        if k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values()):
-            problem(("define", k), f"'{k}' is a name of the engine; choose another name")
-        elif k in (data.get("options", {}) or {}):
-            problem(("define", k), f"'{k}' is already an option; choose another name")
+    def engine_name(k) -> bool:
+        return k in NAMES or k in FUNCTIONS or any(k in h for h in HOOK_NAMES.values())
+
+    defined = {}
+    for k in data.get("define", {}) or {}:  # named expressions (`define:`), some with parameters
+        try:
+            name, params = define_signature(k)
+        except ValueError as e:
+            problem(("define", k, KEY), f"define: {e}")
+            continue
+        if engine_name(name):
+            problem(("define", k), f"'{name}' is a name of the engine; choose another name")
+        elif name in (data.get("options", {}) or {}):
+            problem(("define", k), f"'{name}' is already an option; choose another name")
+        elif name in defined:
+            problem(("define", k, KEY), f"'{name}' is defined twice (also as {defined[name]!r})")
+        defined.setdefault(name, k)
+        for prm, _ in params or ():
+            if engine_name(prm) or prm in (data.get("options", {}) or {}):
+                problem(("define", k, KEY), f"define: the parameter '{prm}' of '{name}' has the name of "
+                                            f"{'an option' if not engine_name(prm) else 'the engine'}; "
+                                            "choose another name")
+    for k in data.get("define", {}) or {}:   # a parameter is not another named expression's name
+        try:
+            _, params = define_signature(k)
+        except ValueError:
+            continue
+        for prm, _ in params or ():
+            if prm in defined:
+                problem(("define", k, KEY), f"define: the parameter '{prm}' is also a named expression; "
+                                            "choose another name")
     if problems:
         raise VariantError(problems)
     opts, oprob = _option_problems(data.get("options", {}) or {}, options, fname)
     if oprob:
         raise VariantError(oprob)
+    # the words of the presets' rules: a named expression one of them uses is not unused
+    preset_words = set(re.findall(r"[a-z_][a-z0-9_]*", json.dumps(data.get("presets") or [])))
 
     data = _with_presets(data, locs, fname, opts)
     problems = schema_problems(data, locs, fname)
@@ -515,12 +549,15 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     def dsl_problem(p, e: DSLError, used_by=None):
         if isinstance(e, DefineError):  # located in the named expression's own text
             p, used_by = ("define", e.define), used_by
+        label = ".".join(map(str, p))
+        if isinstance(e, ParentError):  # in the inherited rule `parent` names, in its file
+            p = (PARENT_RULES, label, e.index)
         loc = at(*p)
         if p in locs:
             line, col = loc.inner(e.line, e.column)
         else:
             line, col = loc.line, loc.column
-        base = f"{'.'.join(map(str, p))}: {e.message}"
+        base = f"{label}: {e.message}"
         if any((q.file, q.line, q.column) == (loc.file, line, col) and q.message.startswith(base)
                for q in problems):
             return  # a named expression's problem, once however many rules use it
@@ -532,7 +569,8 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     def add(hook, p, kind, text, extra=None):
         paths[hook] = p
         try:
-            names[hook] = comp.add(hook, text, kind, extra)
+            names[hook] = comp.add(hook, text, kind, extra,
+                                   (data.get(PARENT_RULES) or {}).get(".".join(map(str, p)), ()))
         except DSLError as err:
             for e in err.errors:  # every problem of the rule
                 dsl_problem(p, e, p)
@@ -561,8 +599,23 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     declarations.add_rules(c, add)
     declarations.check_take_over(c, comp.assigns, mech_fields["trump_mode"])
     add_variable_rules(comp, vars_data, add)
+    # an unused named expression, as an unused named value; only in a file with no other
+    # problem (a misspelt use, a rule that did not check, leaves one unused)
+    for name, key in comp.define_keys.items() if not problems else ():
+        own = locs.get(("define", key, KEY))
+        if name not in comp.used_defines and name not in preset_words and own is not None and own.file == fname:
+            problem(("define", key, KEY), f"define: '{name}' is defined but never used: remove it, or use it "
+                                          "in a rule")
     if problems:
         raise VariantError(problems)
+    warnings = []
+    for hook, e in comp.warnings:   # always false by an option's value: meant so, a warning
+        p = paths.get(hook)
+        if p is None:
+            continue
+        loc = at(*p)
+        line, col = loc.inner(e.line, e.column) if p in locs else (loc.line, loc.column)
+        warnings.append(Problem(loc.file, line, col, f"{'.'.join(map(str, p))}: {e.message}", warning=True))
     try:
         built = comp.build()
     except (SyntaxError, RecursionError, MemoryError, ValueError) as e:  # beyond the limits
@@ -603,7 +656,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
                                 t.plain_trump, per_seat, last_trick, t.after_trick, t.after_card)
     step.fn.__doc__ = apply_id.__doc__
     step.fn.__qualname__ = "State.apply_id"
-    return Variant(**fields, play_legal=play_fn.fn, play_legal_source=play_fn.source,
+    return Variant(**fields, warnings=tuple(warnings), play_legal=play_fn.fn, play_legal_source=play_fn.source,
                    auction_legal=auction_fn and auction_fn.fn,
                    auction_legal_source=auction_fn and auction_fn.source,
                    play_step=step.fn, play_step_source=step.source,
@@ -806,6 +859,7 @@ def check_warnings(paths) -> list[Problem]:
         try:
             v = load_variant(p)
             _, locs = load_raw(v.path)
+            out += _table_seat_warnings(v, locs) + _standing_bid_warnings(v, locs) + _option_warnings(p, v)
             own, _ = _yaml_tree(Path(v.path))
             parent = own.get("extends")
             if not isinstance(parent, str):
@@ -827,6 +881,93 @@ def check_warnings(paths) -> list[Problem]:
             if at is None or at.file != fname:
                 at = locs[("extends",)]
             out.append(Problem(at.file, at.line, at.column, message, warning=True))
+    return out
+
+
+def _option_warnings(path, v: Variant) -> list[Problem]:
+    """The rules' warnings (`Variant.warnings`) with the options as given, then with each
+    other value of the options that take a few (true/false, `choices`; at most
+    MAX_OPTION_COMBINATIONS combinations), each of those named by its `--set`s; each once."""
+    out, seen = [], set()
+    for pr in v.warnings:
+        seen.add((pr.file, pr.line, pr.column, pr.message))
+        out.append(pr)
+    domains = {}
+    for k, spec in (v.data.get("options") or {}).items():
+        if isinstance(spec, dict) and isinstance(spec.get("choices"), list):
+            domains[k] = spec["choices"]
+        elif isinstance(spec, bool) or (isinstance(spec, dict) and isinstance(spec.get("default"), bool)):
+            domains[k] = [False, True]
+    combos = [dict(zip(domains, vals)) for vals in itertools.product(*domains.values())]
+    for combo in combos[:MAX_OPTION_COMBINATIONS]:
+        try:
+            w = load_variant(path, combo).warnings
+        except VariantError:
+            continue   # `taash check` reports it (check_files)
+        sets = " ".join(f"--set {k}={str(x).lower() if isinstance(x, bool) else x}" for k, x in combo.items())
+        for pr in w:
+            key = (pr.file, pr.line, pr.column, pr.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(Problem(pr.file, pr.line, pr.column, f"with {sets}: {pr.message}", pr.origin,
+                                   warning=True))
+    return out
+
+
+def _standing_bid_warnings(v: Variant, locs: dict) -> list[Problem]:
+    """A warning at `auction.standing_bid` when it makes the lowest bids unreachable: the
+    dealer holds it before any call and a bid must be above the high bid (or equal it,
+    where `may_equal` holds), so `min_bid` and the bids up to the standing bid are never
+    offered."""
+    au = v.data.get("auction") or {}
+    sb = au.get("standing_bid", 0)
+    if not v.has_auction or not sb:
+        return []
+    top = sb - 1 if "may_equal" in au else sb
+    if v.min_bid > top:
+        return []
+    loc = locs.get(("auction", "standing_bid"))
+    if loc is None:
+        return []
+    unreachable = f"{v.min_bid}" if top == v.min_bid else f"{v.min_bid} to {min(top, v.max_bid)}"
+    return [Problem(loc.file, loc.line, loc.column,
+                    f"auction.standing_bid {sb}: the dealer holds it before any call and a bid must be above "
+                    f"the high bid{' (or equal it where may_equal holds)' if 'may_equal' in au else ''}, so "
+                    f"min_bid {v.min_bid} is unreachable (no bid of {unreachable} is ever offered); to let "
+                    "the dealer play at the lowest bid when all pass, write `all_pass: dealer` without a "
+                    "standing bid", warning=True)]
+
+
+def _table_seat_warnings(v: Variant, locs: dict) -> list[Problem]:
+    """A warning at each rule naming a seat for the table (dsl TABLE_SEAT_HOOKS) that names
+    the holder of a card (``holder_of``) where that card may be in no hand when the rule
+    is asked: in the widow, laid face down as trump, or not dealt yet; a deal where it is
+    stops with a RuleError."""
+    out = []
+    for hook in TABLE_SEAT_HOOKS:
+        src = v.sources.get(hook)
+        if not src or "_holder" not in code_reads(src):
+            continue
+        steps = [s if isinstance(s, str) else "deal" if "deal" in s else "declare" if "declare" in s
+                 else "widow" for s in v.flow]
+        asked = {"play.leader": "play", "trump.chooser": "trump"}.get(hook)
+        where = ["in the widow or set aside"] if v.widow_size else []
+        if v.trump_mode == "hidden" and hook == "play.leader":
+            where.append("laid face down as trump")
+        at = steps.index(asked) if asked in steps else 0
+        if "deal" in steps[at:]:
+            where.append("not dealt yet")
+        if not where:
+            continue
+        path = HOOKS[hook][0]
+        loc = locs.get(path)
+        if loc is None:
+            continue
+        out.append(Problem(loc.file, loc.line, loc.column,
+                           f"{'.'.join(path)} names the holder of a card, which may be in no hand when it "
+                           f"is asked ({', '.join(where)}): a deal where it is stops with an error; name "
+                           "a seat for that case (`... if holder_of(CARD) != none else eldest`)",
+                           warning=True))
     return out
 
 

@@ -26,7 +26,7 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from taash.interpreter import RecordError, VariantError
+from taash.interpreter import RecordError, RuleError, VariantError
 
 from ..errors import SimulationError, UnknownBotError, UsageError
 from . import arena, bot, docs, game, ladder, play, proto, serve, web
@@ -111,6 +111,9 @@ def main(argv=None) -> int:
         return 1
     except RecordError as e:
         print(f"taash: error: {e}", file=sys.stderr)
+        return 1
+    except RuleError as e:   # a rule of the variant that named no seat as a deal was played
+        print(f"taash: error: the variant's rule {e}", file=sys.stderr)
         return 1
     except UsageError as e:
         print(e if e.located else f"taash: error: {e}", file=sys.stderr)

@@ -24,8 +24,9 @@ of a registry entry; every constant an ``int``, ``bool`` or ``str`` the compiler
 string only as the name of one of the variant's declarations or answers, checked, and
 only ever data). ``verify`` checks that on the module before it is compiled. The code runs
 with empty builtins and only the helpers of `runtime` in its globals. The language has
-no loops, no recursion and no user-defined functions (a named expression of ``define:`` is
-expanded where it is used, and one defined in terms of itself is refused); the module's
+no loops and no recursion: a named expression of ``define:`` (with or without parameters)
+and ``parent`` (the inherited rule) are expanded where they are used, and one defined in
+terms of itself is refused; the module's
 only loops are the comprehensions of the quantifiers ``any``/``all``/``those``, each over
 a finite list (of seats or cards), so every rule terminates; a rule is at most ``MAX_RULE_CHARS`` long and nests at most
 ``MAX_DEPTH`` levels, its quantifiers at most ``MAX_QUANTIFIER_DEPTH`` one inside another
@@ -45,10 +46,10 @@ from .fastpath import FastPath, _Params
 from .lower import Compiled, Lowerer, verify
 from .names import (ANSWER, BOOL, CARD, CARDS, DECLARATION, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT,
                     RegistryError, check_state)
-from .parse import GRAMMAR_PATH, KEYWORDS, MAX_DEPTH, MAX_RULE_CHARS, MAX_WIDTH, DefineError, DSLError, parser
+from .parse import GRAMMAR_PATH, KEYWORDS, MAX_DEPTH, MAX_RULE_CHARS, MAX_WIDTH, DefineError, DSLError, ParentError, parser
 
 __all__ = ["ANSWER", "BOOL", "CARD", "CARDS", "Checker", "Compiled", "Compiler", "DECLARATION", "DefineError",
            "DSLError", "ERROR", "FUNCTIONS", "FastPath", "GRAMMAR_PATH", "HOOK_NAMES", "INT", "KEYWORDS", "LIST",
            "LVALUES", "Lowerer", "MAX_DEPTH", "MAX_EXPANSIONS", "MAX_QUANTIFIER_DEPTH", "MAX_RULE_CHARS",
-           "MAX_WIDTH", "NAMES", "NONE", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SUIT", "T",
+           "MAX_WIDTH", "NAMES", "NONE", "ParentError", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SUIT", "T",
            "check_state", "parser", "verify"]

@@ -9,14 +9,16 @@ rule is checked to its end: every problem is reported, by position (``DSLError.e
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
+import re
 
 from lark import Token, Tree
 
 from . import names
 from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT
-from .parse import DefineError, DSLError, parse
+from .parse import DefineError, DSLError, ParentError, parse
 from .parse import position as _pos
 from .parse import suggest as _suggest
 
@@ -64,6 +66,7 @@ NOT_WITH = {("individual", "defenders_side"): "each of the others is a side of h
                                               "name them with opponents(declarer)"}
 
 _NC = object()  # "not a constant"
+_NAME_RE = re.compile(r"[a-z_][a-z0-9_]*")
 # any/all/those inside the condition of another, at most this deep: each goes over up to a
 # deck of cards, so the work of a rule grows as the deck's size to this power (8 deep made
 # one deal of 28 take 42 s); the shipped variants nest one inside another at most
@@ -141,24 +144,51 @@ class Checker:
         self.consts: dict[str, object] = {}
         self.errors: list[DSLError] | None = None  # while add() checks a rule
         self.failed: dict[int, DSLError] = {}     # id of a parse node -> its problem
-        self.defines = {k: (str(v).lower() if isinstance(v, bool) else str(v))
-                        for k, v in (defines or {}).items()}
+        # named expressions by name; a key `NAME(a, b: number)` gives parameters
+        self.defines: dict[str, str] = {}
+        self.define_keys: dict[str, str] = {}          # name -> its key in the file
+        self.define_params: dict[str, tuple] = {}      # name -> ((parameter, type or None), ...)
+        for k, v in (defines or {}).items():
+            try:
+                name, params = define_signature(k)
+            except ValueError:
+                continue   # reported at the key (variant.py)
+            self.defines[name] = str(v).lower() if isinstance(v, bool) else str(v)
+            self.define_keys[name] = k
+            if params is not None:
+                self.define_params[name] = params
         self._define_trees: dict[str, Tree] = {}
         self._expanding: list[str] = []   # the defines being expanded, outermost first
         self._q = 0                       # quantifier variables made for this rule
         self._in_quantifiers = 0          # conditions of any/all/those being checked, one inside another
         self._in_for = False              # the body of a `for` is being checked
         self._expansions = 0              # named expressions expanded for this rule
+        self.parents: tuple = ()          # the inherited rules `parent` names, parent's first
+        self._parent_depth = 0            # inherited rules being expanded, one inside another
+        self._kind = None                 # the type of the rule being checked
+        self._nv = 0                      # named values (`_vN`) made for this rule
+        self.inline: dict[str, T] = {}    # an inherited rule's `let` names: name -> its typed tree
+        self.option_reads: list[str] = []  # the options read by the rule being checked, in order
+        # problems that are only warnings: (hook, DSLError) of a rule or case that is always
+        # false by the value of an option (the meaning intended under that value)
+        self.warnings: list[tuple[str, DSLError]] = []
+        self.used_defines: set[str] = set()  # named expressions some rule uses
+        self._checking_defines = False
 
     def parse(self, text: str, start: str) -> Tree:
         """`parse.parse`: while a rule is checked to its end, a repaired ``=`` is one of
         its problems and checking goes on. Raises DSLError."""
         return parse(text, start, self.errors)
 
-    def add(self, hook: str, text: str, kind: str, extra_names: str | tuple | None = None) -> str:
+    def add(self, hook: str, text: str, kind: str, extra_names: str | tuple | None = None,
+            parents=()) -> str:
         """Parse and check one rule. ``kind`` is the expected type: ``condition``,
-        ``number``, ``cards``, ``seat`` or ``effect``. Returns the function's name.
-        Raises DSLError."""
+        ``number``, ``cards``, ``seat`` or ``effect``. ``parents``: the rules this one
+        replaces in the variants the file extends (the parent's first), which ``parent``
+        names. Returns the function's name. Raises DSLError (a problem inside an inherited
+        rule is a ``ParentError``)."""
+        self.parents, self._kind, self._parent_depth, self._nv, self.inline = tuple(parents), kind, 0, 0, {}
+        self.option_reads, self._hook = [], hook
         if not isinstance(text, str):
             text = str(text).lower() if isinstance(text, bool) else str(text)
         self.extra = dict(HOOK_NAMES.get(hook, {}))
@@ -200,6 +230,8 @@ class Checker:
                     self.expect(inner, typed.type, kind, "this rule")
                 except DSLError as e:
                     errors.append(e)
+                if hook in names.TABLE_SEAT_HOOKS and not errors:
+                    errors.extend(_no_seat(inner, typed))
         finally:
             self.errors = None
         if errors:  # every problem of the rule, by position
@@ -209,8 +241,11 @@ class Checker:
         if kind != "effect":
             if kind == BOOL and const is False and getattr(inner, "data", None) != "false" \
                     and not self.only_options:
-                raise DSLError("this rule can never be satisfied (it is always false)",
-                               *_pos(inner))
+                if not self.option_reads:
+                    raise DSLError("this rule can never be satisfied (it is always false)", *_pos(inner))
+                self.warnings.append((hook, DSLError(
+                    f"this rule can never be satisfied with {self.options_words(self.option_reads)} "
+                    "(it is always false)", *_pos(inner))))
             if kind == CARDS and const is not _NC and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
             if kind == CARDS and any(map(_outside_hand, [typed] + lets)):
@@ -262,7 +297,7 @@ class Checker:
                 if etyp in (CARDS, SEATS, LIST, NONE):
                     raise DSLError("a named value must be a number, condition, seat, side, suit or card",
                                    *_pos(expr))
-                var = self.locals[name][0] if name in self.locals else f"_v{len(self.locals)}"
+                var = self.locals[name][0] if name in self.locals else self.new_var()
                 if name in self.locals and self.locals[name][1] != etyp:
                     raise DSLError(f"'{name}' was {_a(self.locals[name][1])}, not {_a(etyp)}", *_pos(expr))
                 if name not in self.locals:
@@ -295,6 +330,12 @@ class Checker:
             return T("assign", None, kids=[idx, val], info=(entry, str(op)))
         if node.data == "for_stmt":
             return self.for_each(node, depth)
+        if node.data == "name":
+            if str(node.children[0]) == "parent":
+                return self.parent_rule(node, effect=True)
+            raise DSLError(f"'{node.children[0]}' alone is not a statement: a statement sets a value "
+                           "(`NAME = ...`), or is `when`, `for` or `parent` (the inherited effect)",
+                           *_pos(node))
         if node.data in ("when_stmt", "when_else"):
             cond = self.value(node.children[0])
             self.expect(node.children[0], cond.type, BOOL, "the condition after 'when'")
@@ -349,7 +390,7 @@ class Checker:
             already = ("an option" if name in self.options else "defined" if name in self.defines
                        else "a variable of the file")
             raise DSLError(f"'{name}' is already {already}; choose another name for {what}", *_pos(tok))
-        if name in self.locals:
+        if name in self.locals or name in self.inline:
             raise DSLError(f"'{name}' is already named in this rule; choose another name for {what}",
                            *_pos(tok))
         return name
@@ -362,9 +403,60 @@ class Checker:
         val = self.value(expr)
         if val.type == NONE:
             raise DSLError(f"'{name}' would always be none: name a value of some type", *_pos(expr))
-        var = f"_v{len(self.locals)}"
+        var = self.new_var()
         self.locals[name] = (var, val.type, val.const)
         return T("let", None, kids=[val], info=var)
+
+    def new_var(self) -> str:
+        """A name for a named value of this rule: ``_v0``, ``_v1``..."""
+        self._nv += 1
+        return f"_v{self._nv - 1}"
+
+    def parent_rule(self, node, effect: bool = False) -> T:
+        """``parent``: the rule this one replaces in the variant the file extends, checked
+        here (this rule's hook and names) and expanded where it stands, seeing none of this
+        rule's own names; in it, ``parent`` names the grandparent's. As a statement of an
+        effect (``effect``), the inherited effect's statements. Raises DSLError (no such
+        rule), ParentError (a problem in its text)."""
+        k = self._parent_depth
+        if self._expanding:
+            raise DSLError("`parent` names the inherited rule: use it in the rule itself, not in a "
+                           "named expression", *_pos(node))
+        if k >= len(self.parents):
+            raise DSLError("`parent` names the rule this one replaces in the variant the file "
+                           "extends" + (", which has none at this place" if k == 0 else
+                                        " (here, in the inherited rule: its parent has none)"),
+                           *_pos(node))
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise DSLError(f"the named expressions used here expand to more than {MAX_EXPANSIONS} "
+                           "parts", *_pos(node))
+        text = self.parents[k]
+        text = str(text).lower() if isinstance(text, bool) else str(text)
+        saved = self.locals, self.inline, self.errors, self.unread
+        self.errors, self.locals, self.inline, self.unread = None, {}, {}, {}
+        self._parent_depth += 1
+        try:
+            try:
+                tree = parse(text, "effect_rule" if effect else "expr_rule")
+            except DSLError as e:
+                raise ParentError(e.message, e.line, e.column, k) from None
+            if effect:
+                return T("block", None, kids=[self.stmt(st, 1) for st in tree.children])
+            *let_defs, inner = tree.children
+            for d in let_defs:
+                tok, expr = d.children
+                name = self.fresh_name(tok, "a `let`")
+                val = self.value(expr)
+                self.inline[name] = val
+            return self.value(inner, self._kind)
+        except ParentError:
+            raise
+        except DSLError as e:
+            raise ParentError(e.message, e.line, e.column, k) from None
+        finally:
+            self._parent_depth -= 1
+            self.locals, self.inline, self.errors, self.unread = saved
 
     def define_tree(self, name: str) -> Tree:
         """The parse tree of named expression ``name`` (parsed once). Raises DefineError,
@@ -373,20 +465,29 @@ class Checker:
             try:
                 tree = self.parse(self.defines[name], "expr_rule")
             except DSLError as e:
-                found = [DefineError(x.message, x.line, x.column, name) for x in e.errors]
+                found = [DefineError(x.message, x.line, x.column, self.define_keys[name]) for x in e.errors]
                 found[0].errors = found
                 raise found[0] from None
             if len(tree.children) > 1:
                 raise DefineError("a named expression cannot hold `let`: define each part by name",
-                                  *_pos(tree.children[0]), name)
+                                  *_pos(tree.children[0]), self.define_keys[name])
             self._define_trees[name] = tree.children[0]
         return self._define_trees[name]
 
-    def define(self, node, name: str) -> T:
+    def define(self, node, name: str, args: dict | None = None) -> T:
         """A name of the file's ``define:`` map, expanded where it is used: its typed tree,
         checked in the rule's context (its hook's names), seeing no name of the rule's own
         (``let``, quantifier variables). Recursion is refused at the use that closes the
-        cycle. Raises DefineError for a problem in its text."""
+        cycle. ``args``: a parameterized one's arguments, parameter -> typed tree (checked
+        in the caller's context, expanded where the parameter stands). Raises DefineError
+        for a problem in its text."""
+        if args is None and name in self.define_params:
+            n = len(self.define_params[name])
+            raise DSLError(f"'{name}' takes {n} argument{'s' if n != 1 else ''} "
+                           f"({', '.join(p for p, _ in self.define_params[name])}): write {name}(...)",
+                           *_pos(node))
+        if not self._checking_defines:
+            self.used_defines.add(name)
         if name in self._expanding:
             cycle = self._expanding[self._expanding.index(name):] + [name]
             raise DSLError(f"'{name}' is defined in terms of itself ({' -> '.join(cycle)}); "
@@ -395,22 +496,22 @@ class Checker:
         if self._expansions > MAX_EXPANSIONS:
             raise DSLError(f"the named expressions used here expand to more than {MAX_EXPANSIONS} "
                            "parts: name a part once with `let`", *_pos(node))
-        saved, collecting = self.locals, self.errors
+        saved, collecting, inline = self.locals, self.errors, self.inline
         self.errors = None  # a problem inside is the named expression's: raised, located there
         try:
             tree = self.define_tree(name)
-            self.locals = {}
+            self.locals, self.inline = {}, dict(args or {})
             self._expanding.append(name)
             try:
                 return self.value(tree)
             except DefineError:
                 raise
             except DSLError as e:
-                raise DefineError(e.message, e.line, e.column, name) from None
+                raise DefineError(e.message, e.line, e.column, self.define_keys[name]) from None
             finally:
                 self._expanding.pop()
         finally:
-            self.locals, self.errors = saved, collecting
+            self.locals, self.errors, self.inline = saved, collecting, inline
 
     def check_defines(self) -> dict[str, str]:
         """Check every named expression on its own (with the names of every hook), so that
@@ -420,9 +521,21 @@ class Checker:
         kept only if that one is checked later, so that each is reported once (and a cycle
         once, where it closes)."""
         self.extra = {k: v for h in HOOK_NAMES.values() for k, v in h.items()}
+        self.hooks = set()   # every rule's names and functions: checked again at each use
+        self._checking_defines, self._hook = True, "define"
+        try:
+            return self._check_defines()
+        finally:
+            self._checking_defines = False
+
+    def _check_defines(self) -> dict[str, str]:
         out, problems, checked = {}, [], set()
         for name in self.defines:
+            params = self.define_params.get(name, ())
+            if any(t is None for _, t in params):
+                continue   # a parameter of no given type: checked at each use, with its argument
             self.locals, self._expansions, self.failed = {}, 0, {}
+            self.inline = {p: T("local", t, _NC, info="_p") for p, t in params}
             self.errors = errors = []
             self._expanding.append(name)
             try:
@@ -431,10 +544,10 @@ class Checker:
                 errors.extend(e.errors)
             finally:
                 self._expanding.pop()
-                self.errors = None
+                self.errors, self.inline = None, {}
             for e in sorted(errors, key=lambda e: (e.line, e.column)):
                 if not isinstance(e, DefineError):  # in this one's own text
-                    problems.append(DefineError(e.message, e.line, e.column, name))
+                    problems.append(DefineError(e.message, e.line, e.column, self.define_keys[name]))
                 elif e.define not in checked:      # in one it uses, not checked yet
                     problems.append(e)
             checked.add(name)
@@ -603,12 +716,18 @@ class Checker:
         typ = want
         for c in node.children:
             if c.data == "case":
+                reads = len(self.option_reads)
                 tc = self.value(c.children[0])
                 try:
                     self.expect(c.children[0], tc.type, BOOL, "the condition after 'when'")
                 except DSLError as e:
                     self.report(e)
-                if tc.const is False:
+                if tc.const is False and len(self.option_reads) > reads:   # by an option's value
+                    if not self._expanding and not self._parent_depth:   # (else placed in another text)
+                        self.warnings.append((self._hook, DSLError(
+                            f"this case can never apply with {self.options_words(self.option_reads[reads:])} "
+                            "(its condition is always false)", *_pos(c.children[0]))))
+                elif tc.const is False:
                     self.report(DSLError("this case can never apply (its condition is always false)",
                                          *_pos(c.children[0])))
                 vnode = c.children[1]
@@ -661,7 +780,12 @@ class Checker:
         raise DSLError(f"\"{text}\" is not a suit, rank or card of this deck"
                        f" (suits {' '.join(deck.suits)}, ranks {' '.join(deck.ranks)})", *_pos(node))
 
+    def options_words(self, reads) -> str:
+        """The options read, with their values: ``double = false, stake = 2``."""
+        return ", ".join(f"{k} = {str(self.options[k]).lower()}" for k in dict.fromkeys(reads))
+
     def option(self, name: str) -> T:
+        self.option_reads.append(name)
         v = self.options[name]
         return T("const", BOOL, v) if isinstance(v, bool) else T("const", INT, int(v))
 
@@ -671,6 +795,10 @@ class Checker:
                 return self.option(name)
             raise DSLError(f"'{name}' is not an option; a preset condition may use only options "
                            f"({', '.join(self.options) or 'none declared'})", *_pos(node))
+        if name in self.inline:
+            return self.inline[name]
+        if name == "parent":
+            return self.parent_rule(node)
         if name in self.locals:
             var, typ, const = self.locals[name]
             self.unread.pop(name, None)
@@ -714,13 +842,48 @@ class Checker:
             raise DSLError(f"'{name}' cannot be used here: who wins the trick depends on this rule",
                            *_pos(node))
 
+    def define_call(self, node, name: str, args) -> T:
+        """``NAME(a, ...)`` of a named expression with parameters: the arguments checked
+        here (their number, and the type of each parameter given one), then the named
+        expression expanded with each parameter standing for its argument."""
+        params = self.define_params.get(name)
+        if params is None:
+            raise DSLError(f"'{name}' is a named expression without parameters: write {name}, "
+                           f"not {name}(...)", *_pos(node))
+        vals = [self.value(a) for a in args]
+        if len(vals) != len(params):
+            raise DSLError(f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''} "
+                           f"({', '.join(p for p, _ in params)}), not {len(vals)}", *_pos(node))
+        bad = False
+        for i, (a, v, (p, want)) in enumerate(zip(args, vals, params)):
+            if v.type == ERROR:
+                bad = True
+            elif want is not None:
+                try:
+                    self.expect(a, v.type, want, f"argument {i + 1} of {name}() ({p})")
+                except DSLError as e:
+                    self.report(e)
+                    bad = True
+            elif v.type == NONE:
+                self.report(DSLError(f"argument {i + 1} of {name}() ({p}) is none: give it a type "
+                                     f"in the key ({p}: seat, say) or pass a value", *_pos(a)))
+                bad = True
+        if bad:
+            return T("error", ERROR)
+        return self.define(node, name, {p: v for (p, _), v in zip(params, vals)})
+
     def call(self, node) -> T:
         fname = str(node.children[0])
         args = node.children[1:]
+        if fname in self.defines and fname not in self.locals and fname not in self.inline:
+            return self.define_call(node, fname, args)
         if fname not in FUNCTIONS:
             raise DSLError(f"unknown function '{fname}'{_suggest(fname, FUNCTIONS)}", *_pos(node))
         f = FUNCTIONS[fname]
         self.not_decided(node, fname, f.reads)
+        if f.only and self.hooks and not self.hooks.intersection(f.only):
+            raise DSLError(f"{fname}() reads every hand: only the rules that name a seat for the table "
+                           f"have it ({', '.join(f.only)})", *_pos(node))
         types, result = f.args, f.type
         named = (names.DECLARATION,), (names.ANSWER,)
         if types in named and len(args) == 1 and getattr(args[0], "data", "") == "string":
@@ -764,6 +927,13 @@ class Checker:
                         raise DSLError(f"{fname}() takes a question and its answer as a string "
                                        f"({', '.join(self.answers) or 'no question defined'})", *_pos(a))
                     continue
+                if want == names.SEAT_OR_SIDE:
+                    if v.type == SIDE and f.build_side is not None:
+                        f = dataclasses.replace(f, build=f.build_side)
+                    elif v.type not in (SEAT, SIDE, NONE, ERROR):
+                        raise DSLError(f"argument {i + 1} of {fname}() should be a seat or a side, "
+                                       f"not {_a(v.type)}", *_pos(a))
+                    continue
                 if want == names.DECLARATION:
                     if v.const not in self.declarations:
                         raise DSLError(f"{fname}() takes the name of a declaration of this variant "
@@ -785,12 +955,38 @@ _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a 
           "//": lambda a, b: a // b, "%": lambda a, b: a % b}
 
 
+def _no_seat(node, typed: T) -> list[DSLError]:
+    """The problems of a rule that names a seat for the table (names.TABLE_SEAT_HOOKS)
+    and can be seen, at load, to name none: a `none` where its value is given (a case,
+    a branch of `if ... else`), cases without `else`, or a value that is none by its
+    constants alone (`next(none)`). A value read from the deal (the holder of a card,
+    the partner) is found only at run time (phase.table_seat)."""
+    if typed.const is not _NC and typed.const == -1:
+        return [DSLError("this rule names no seat (it is always none); it must name a seat", *_pos(node))]
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        d = getattr(n, "data", None)
+        if d == "none":
+            out.append(DSLError("`none` here names no seat; this rule must name a seat", *_pos(n)))
+        elif d == "cond":
+            stack += [n.children[0], n.children[2]]
+        elif d == "cases":
+            for c in n.children:
+                stack.append(c.children[-1])
+            if not any(getattr(c, "data", None) == "default_case" for c in n.children):
+                out.append(DSLError("when no case applies this rule names no seat: end it with "
+                                    "`else: SEAT`", *_pos(n)))
+    return sorted(out, key=lambda e: (e.line, e.column))
+
+
 def _outside_hand(t) -> bool:
     """Whether a typed tree reads a set of cards that may hold cards not in the hand."""
     stack = [t]
     while stack:
         n = stack.pop()
-        if n.op == "name" and n.info.outside_hand:
+        if n.op in ("name", "call") and getattr(n.info, "outside_hand", False):
             return True
         stack.extend(k for k in n.kids if isinstance(k, T))
         if isinstance(n.info, T):
@@ -829,3 +1025,43 @@ def _typed_hint(e: DSLError, want: str | tuple) -> None:
         e.reword(f"unknown name '{name}'")
     e.unknown = None  # hinted once, at the innermost place that wants a type
 
+
+
+# the types a parameter of a named expression may be given: `NAME(p: TYPE)`
+PARAM_TYPES = (INT, BOOL, SEAT, SIDE, SUIT, RANK, CARD, CARDS, SEATS)
+
+
+def define_signature(key: str) -> tuple[str, tuple | None]:
+    """A key of ``define:``: ``NAME`` -> (NAME, None); ``NAME(a, b: number)`` -> (NAME,
+    (("a", None), ("b", "number"))), a parameter without a type taking its argument's.
+    Raises ValueError saying what is wrong with the key.
+
+    >>> define_signature("bonus(n: number, s)")
+    ('bonus', (('n', 'number'), ('s', None)))
+    """
+    head, paren, rest = str(key).partition("(")
+    head = head.strip()
+    if not _NAME_RE.fullmatch(head):
+        raise ValueError(f"{key!r}: a name of lowercase letters, digits and '_', starting with a letter "
+                         "(with parameters: name(a, b: number))")
+    if not paren:
+        return head, None
+    if not rest.endswith(")"):
+        raise ValueError(f"{key!r}: the parameters end with ')': name(a, b: number)")
+    inner = rest[:-1].strip()
+    if not inner:
+        raise ValueError(f"{key!r}: a named expression without parameters is written without "
+                         f"brackets: {head}")
+    params, seen = [], set()
+    for part in inner.split(","):
+        p, colon, typ = (x.strip() for x in part.partition(":"))
+        if not _NAME_RE.fullmatch(p):
+            raise ValueError(f"{key!r}: {p!r} is not a parameter name (lowercase letters, digits and '_')")
+        if p in seen:
+            raise ValueError(f"{key!r}: the parameter {p!r} is named twice")
+        if colon and typ not in PARAM_TYPES:
+            raise ValueError(f"{key!r}: {typ!r} is not a type of a parameter (one of "
+                             f"{', '.join(PARAM_TYPES)})")
+        seen.add(p)
+        params.append((p, typ if colon else None))
+    return head, tuple(params)

@@ -178,6 +178,8 @@ class Lowerer:
                 lim = names.VARIABLE_LIMIT
                 value = names.call("max", names.const(-lim), names.call("min", names.const(lim), value))
             return [ast.Assign([names.variable(index, store=True)], value)]
+        if t.op == "block":   # an inherited effect's statements (`parent`)
+            return self.lower_stmts(t.kids)
         if t.op == "for":
             tset, body = t.kids
             stmts = self.lower_stmt(body)

@@ -37,6 +37,14 @@ DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only typ
 # A set of seats (a sorted list of seat numbers at run time), and the argument
 # type "cards or seats" (a function typed SET gives the type of its SET arguments)
 SEATS, SET = "seats", "cards or seats"
+# the argument type "a seat or a side" (a function of it is built by its ``build_side``
+# for a side)
+SEAT_OR_SIDE = "seat or side"
+# the type of `parent`: the type of the rule it stands in
+INHERITED = "the rule's"
+# the rules that name a seat for the table (interpreter/phase.py asks them): they must
+# name one
+TABLE_SEAT_HOOKS = ("play.leader", "trump.chooser", "contract.declarer", "flow.declare")
 # the rulebook's words for a suit that is `none` (interpreter/wording.py reads `none` by type)
 NONE_SUIT_WORDS = "none (no suit)"
 
@@ -153,12 +161,17 @@ class Function:
     doc: str
     build_list: Callable[[object, ast.expr], ast.expr] | None = None
     fold: Callable[..., object] | None = None
+    only: tuple[str, ...] = ()  # the hooks whose rules may call it (): every rule)
+    # for an argument of type SEAT_OR_SIDE given a side: (c, *argument nodes) -> node
+    # (``build`` is then for a seat)
+    build_side: Callable[..., ast.expr] | None = None
+    outside_hand: bool = False  # cards that may not be in ``me``'s hand (Name.outside_hand)
 
     @property
     def signature(self) -> str:
         """The call as the guide shows it, e.g. ``in_suit(cards, suit)``."""
         shown = {DECLARATION: '"name"', ANSWER: '"question answer"', INTS: "number, ...",
-                 SET: "set"}
+                 SET: "set", SEAT_OR_SIDE: "seat or side"}
         return f"{self.name}({', '.join(shown.get(a, a) for a in self.args)})"
 
 
@@ -294,6 +307,12 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _n("deals_played", INT, ("deal_number", "is_terminal"),
        lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the deals played",
        "deals played in the match, this one included once it is over"),
+    # -- a rule of a file that `extends:` another --
+    Name("parent", INHERITED, (), lambda c: const(-1), "the inherited rule",
+         "in a file that `extends:` another: the rule this one replaces there, at the same "
+         "place (its value where the name stands, e.g. `else: parent`; in an effect, "
+         "`parent` alone is a statement: the inherited effect). It reads that rule as written "
+         "there, so a change of the parent's rule is followed"),
     # -- seats and the trick as data --
     _n("seats", SEATS, (), lambda c: var("_SEATS"), "every seat", "every seat"),
     _n("trick_cards", CARDS, ("trick_cards",), lambda c: call("sorted", field("trick_cards")),
@@ -489,6 +508,24 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
     Function("difference", (SET, SET), SET, (), lambda c, a, b: call("_difference", a, b),
              lambda a: f"{a[0]} except {a[1]}",
              "the cards (or seats) of the first set that are not in the second"),
+    Function("cards_won", (SEAT_OR_SIDE,), CARDS, ("tricks",),
+             lambda c, a: call("_cards_won", field("tricks"), a),
+             lambda a: f"the cards won by {a[0]}",
+             "the cards of the completed tricks a seat, or a side (as the sides stand now), has "
+             "won, e.g. `count(those(c in cards_won(my_side): rank(c) == \"T\"))` (the tens it "
+             "captured); not the widow's; none for `none`",
+             build_side=lambda c, a: call("_side_cards_won", field("tricks"), field("side"), a),
+             outside_hand=True),
+    Function("holder_of", (CARD,), SEAT, ("hands", "dealer"),
+             lambda c, a: call("_holder", field("hands"), field("dealer"), a),
+             lambda a: f"the player who holds {a[0]}",
+             "the seat whose hand holds a card (the first from the eldest in turn order, with "
+             "copies), `none` when no hand does (in the widow, laid face down, not dealt yet, "
+             "played); it reads every hand, so only the rules that name a seat for the table "
+             "have it: `play.leader`, `trump.chooser`, `contract.declarer` and a `declare` step's "
+             "first seat, where a `none` "
+             "stops the deal with an error (`taash check` refuses the rules it can see giving "
+             "none)", only=TABLE_SEAT_HOOKS),
     Function("intersection", (SET, SET), SET, (), lambda c, a, b: call("_intersection", a, b),
              lambda a: f"{a[0]} that are also {a[1]}",
              "the cards (or seats) of the first set that are also in the second"),
@@ -524,7 +561,7 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            # seats and sets
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
            "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH",
-           "_won")
+           "_won", "_holder", "_cards_won", "_side_cards_won")
 """The globals an entry's code may name beside the parameters (taash.interpreter.dsl.runtime binds them)."""
 # Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
 # taash.interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py
@@ -550,6 +587,7 @@ ME = {
     "contract.declarer": "`none` (asked as the deal starts: name the seat, e.g. `eldest`)",
     "contract.target": "the declarer the contract gives",
     "trump.chooser": "`none` (asked before trump is chosen: name the seat, e.g. `eldest`)",
+    "flow.declare.may_pass": "the player to call at the flow's `declare` step",
     "declarations": "`when`: the player to act, who would declare; `effect` and "
                     "`answered_by`: the player who declared",
 }
@@ -593,6 +631,9 @@ def check_registry() -> frozenset[str]:
         if e.build_list:
             node = ast.Tuple([node, e.build_list(c, var("_a0"))], _LOAD)
         nodes.append((f"function '{e.name}'", e.reads, node))
+        if e.build_side:   # a side's form reads the sides too
+            nodes.append((f"function '{e.name}' of a side", e.reads + ("side",),
+                          e.build_side(c, *_probe_args(e))))
     nodes.append(("the variables", (VARIABLE_FIELD,), variable(0)))
     allowed = set(PARAMS) | set(HELPERS)
     attributes = set()
@@ -627,6 +668,7 @@ def reads_by_entry() -> list[tuple[str, str]]:
     out = [(f"name '{e.name}'", f) for e in NAME_ENTRIES for f in e.reads]
     out += [(f"assignable '{e.name}'", f) for e in ASSIGNABLE_ENTRIES for f in e.writes]
     out += [(f"function '{e.name}'", f) for e in FUNCTION_ENTRIES for f in e.reads]
+    out += [(f"function '{e.name}' of a side", "side") for e in FUNCTION_ENTRIES if e.build_side]
     out.append(("the variables", VARIABLE_FIELD))
     return out
 

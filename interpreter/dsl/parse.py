@@ -53,6 +53,15 @@ class DefineError(DSLError):
         self.define = define
 
 
+class ParentError(DSLError):
+    """A problem inside the inherited rule that ``parent`` names: ``index`` 0 for the
+    parent's rule, 1 for the grandparent's...; ``line``/``column`` relative to its text."""
+
+    def __init__(self, message: str, line: int, column: int, index: int):
+        super().__init__(message, line, column)
+        self.index = index
+
+
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     """The Lark LALR parser of ``grammar/rules.lark`` (built once)."""

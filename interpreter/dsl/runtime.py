@@ -27,7 +27,8 @@ def helpers(deck, players: int, denominations: dict[str, int]) -> dict:
     g = {"__builtins__": {}, "len": len, "abs": abs, "max": max, "min": min,
          "_CARD": [row + [-1] for row in deck.card_table],
          "_SUIT_OF": deck.suit_of + [-1], "_RANK_OF": deck.rank_of + [-1],
-         "_at": _at, "_played": _played, "_won": _won,
+         "_at": _at, "_played": _played, "_won": _won, "_holder": _holder_of(players),
+         "_cards_won": _cards_won, "_side_cards_won": _side_cards_won,
          "_not_in_suit": _not_in_suit, "_only": _only, "_bisect": bisect_left}
     # in_suit's bounds by suit code; none (-1) and the no-trump codes (-2, ...) at the
     # end, read by negative index: 0..0, no card (names._in_suit_code)
@@ -99,6 +100,32 @@ def _in_suit_of(lo: list[int], hi: list[int]):
 
 def _at(lst, i):
     return lst[i] if 0 <= i < len(lst) else 0
+
+
+def _holder_of(players: int):
+    """``holder_of(card)`` for this number of seats: the first seat from the eldest (the
+    seat after ``dealer``) whose hand (a sorted list of card ids) holds ``card``, or -1."""
+    def holder(hands, dealer, card):
+        for k in range(1, players + 1):
+            seat = (dealer + k) % players
+            h = hands[seat]
+            i = bisect_left(h, card)
+            if i < len(h) and h[i] == card:
+                return seat
+        return -1
+    return holder
+
+
+def _cards_won(tricks, seat):
+    """The cards (sorted ids) of the completed ``tricks`` ((leader, cards, winner) each)
+    ``seat`` won; none for -1."""
+    return sorted([c for t in tricks if t[2] == seat for c in t[1]])
+
+
+def _side_cards_won(tricks, side, sd):
+    """The cards (sorted ids) of the completed ``tricks`` won by a seat on side ``sd``
+    (``side``: each seat's side now); none for -1."""
+    return sorted([c for t in tricks if side[t[2]] == sd for c in t[1]])
 
 
 def _won(tricks, seat):

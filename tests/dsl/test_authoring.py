@@ -111,10 +111,11 @@ def test_inherited_problem_two_levels_up_is_reported_at_the_childs_extends(tmp_p
 
 def test_who_me_is_is_documented_for_every_rule():
     """docs/authoring.md's "Who `me` is" table (taash.interpreter.dsl.names.ME) names every hook of
-    the file format, and declarations; a new hook needs its line there."""
+    the file format, declarations, and the `declare` step's `may_pass`; a new hook needs
+    its line there."""
     from taash.interpreter.dsl.names import ME
     from taash.interpreter.variant import HOOKS
-    assert set(ME) == set(HOOKS) | {"declarations"}
+    assert set(ME) == set(HOOKS) | {"declarations", "flow.declare.may_pass"}
 
 
 def test_me_in_counts_as_trump_is_the_cards_player(tmp_path):

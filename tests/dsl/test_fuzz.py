@@ -35,8 +35,9 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from taash.interpreter import Match, VariantError, load_variant
+from taash.interpreter import Match, RuleError, VariantError, load_variant
 from taash.interpreter.dsl import FUNCTIONS, HOOK_NAMES, NAMES
+from taash.interpreter.dsl.names import TABLE_SEAT_HOOKS
 from taash.interpreter.variant import HOOKS
 
 from tests.helpers import ROOT
@@ -132,6 +133,8 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
         play_one_deal(v)
     except ExampleTimeout:
         raise
+    except RuleError as e:   # a rule naming a seat for the table named none: a clear error
+        assert e.hook in TABLE_SEAT_HOOKS and "named no seat" in str(e), e
     except Exception as e:
         raise AssertionError("a loaded variant crashed at play time:\n" + text + "\n"
                              + "".join(traceback.format_exception(e))) from e
@@ -301,6 +304,10 @@ def test_dsl_token_soup(slot, toks, seps):
 # A type-directed generator of well-formed expressions: most have the right type, a few
 # deliberately do not, so both the checker and the engine get exercised.
 TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank", "list", "seats"]
+PARAM_TYPES = [t for t in TYPES if t != "list"]   # the types a define's parameter may take
+# an argument of each type, for a named expression with a parameter
+ARGUMENT = {"condition": "leading", "number": "trick", "suit": "led", "seat": "dealer", "side": "my_side",
+            "cards": "hand", "card": "winning_card", "rank": '"J"', "seats": "seats"}
 
 
 def names_of(typ: str, hook: str) -> list[str]:
@@ -394,6 +401,7 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
             lambda: quant("those", "cards"),
             lambda: f"{draw(st.sampled_from(set_ops))}({sub('cards')}, {sub('cards')})",
             lambda: f"{draw(st.sampled_from(['above', 'below']))}({sub('cards')}, {sub('rank')})",
+            lambda: f"cards_won({sub(draw(st.sampled_from(['seat', 'side'])))})",
         ]
     elif typ == "seats":
         forms = [lambda: f"{draw(st.sampled_from(['partners', 'opponents']))}({sub('seat')})",
@@ -401,6 +409,7 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
                  lambda: f"{draw(st.sampled_from(set_ops))}({sub('seats')}, {sub('seats')})"]
     elif typ == "seat":
         forms = [lambda: f"{draw(st.sampled_from(['next', 'previous', 'partner_of']))}({sub('seat')})",
+                 lambda: f"holder_of({sub('card')})",
                  lambda: f"({sub('seat')} if {sub('condition')} else {sub('seat')})"]
     elif typ == "suit":
         forms = [lambda: f"suit({sub('card')})",
@@ -458,7 +467,9 @@ def rule_text(draw, slot: str):
     cases = draw(st.lists(st.tuples(expr("condition", hook, 2, bound), expr(kind, hook, 2, bound)),
                           min_size=1, max_size=3))
     lines = [f"when {c}: {x}" for c, x in cases]
-    if draw(st.booleans()):
+    if draw(st.integers(0, 5)) == 0:   # the rule 29 writes here (or a located problem: none)
+        lines.append("else: parent")
+    elif draw(st.booleans()):
         lines.append(f"else: {draw(expr(kind, hook, 2, bound))}")
     return "".join(lets) + "\n".join(lines)
 
@@ -487,11 +498,18 @@ def defines_and_rule(draw):
     a rule that uses them. Returns (slot, the file's text)."""
     n = draw(st.integers(1, 3))
     types = [draw(st.sampled_from(TYPES)) for _ in range(n)]
-    named = tuple((f"d{i}", typ) for i, typ in enumerate(types))
+    # some with a parameter, typed or not, used with an argument of that type
+    params = [draw(st.sampled_from([None] + PARAM_TYPES)) for _ in range(n)]
+    typed = [draw(st.booleans()) for _ in range(n)]
+    named = tuple((f"d{i}" if p is None else f"d{i}({ARGUMENT[p]})", typ)
+                  for i, (typ, p) in enumerate(zip(types, params)))
     lines = [HEAD.rstrip("\n"), "define:"]
     for i, typ in enumerate(types):
-        body = draw(expr(typ, "", 2, named))
-        lines += [f"  d{i}: |", f"    {body}"]
+        p = params[i]
+        own = named + (((f"p{i}", p),) if p is not None else ())
+        body = draw(expr(typ, "", 2, own))
+        key = f"d{i}" if p is None else f'"d{i}(p{i}: {p})"' if typed[i] else f"d{i}(p{i})"
+        lines += [f"  {key}: |", f"    {body}"]
     slot = draw(st.sampled_from(sorted(SLOTS)))
     if SLOT_KIND[slot] == "effect":
         return slot, "\n".join(lines) + "\n"   # the defines alone (checked all the same)
@@ -553,7 +571,23 @@ PLAY_TIME = {
                                                "declarations.royals.effect: 'sits_out' can be assigned only"),
     "sits_out in scoring": (("scoring", "effect"), "sits_out[declarer] = true",
                             "scoring.effect: 'sits_out' can be assigned only"),
-    "partner_of none": (("play", "leader"), "partner_of(none)", None),
+    # a leader that names no seat: a clear error as the deal reaches the lead (it was
+    # once the last seat); one that can be seen to at load is refused there
+    "partner_of none": (("play", "leader"), "partner_of(none)",
+                        "RuleError: play.leader: the rule named no seat (none)"),
+    "a leader of none": (("play", "leader"), "eldest if trick > 1 else none",
+                         "play.leader: `none` here names no seat"),
+    "holder_of in a player's rule": (("play", "may_play"), 'hand if holder_of("JS") == me else hand',
+                                     "play.may_play: holder_of() reads every hand"),
+    "holder_of as the leader": (("play", "leader"), 'holder_of("JS") if holder_of("JS") != none else eldest',
+                                None),
+    # `parent`: the rule 29 writes at the same place, in a value and as a statement
+    "parent as the last case": (("play", "may_play"), "when leading: hand\nelse: parent", None),
+    "parent in an expression": (("auction", "may_bid"), "parent and number < 25", None),
+    "parent as a statement": (("scoring", "effect"), "when made and bid > 20: score[declarer_side] += 2\n"
+                                                    "else: parent", None),
+    "parent where 29 has no rule": (("play", "after_trick"), "parent",
+                                    "play.after_trick: `parent` names the rule this one replaces"),
     # an effect's `for` over seats; a contract that changes hands in play, or ends
     "for over every seat": (("scoring", "effect"), "for s in seats: score[side(s)] += 1", None),
     "for over no seat": (("scoring", "effect"), "for s in partners(none): score[side(s)] += 1", None),
@@ -576,6 +610,11 @@ def test_loaded_rule_does_not_crash_at_play_time(case):
     text, first, last = rule_file(path, rule)
     p = write_tmp(text)
     with time_guard():
+        if problem is not None and problem.startswith("RuleError: "):   # loads, stops at play
+            with pytest.raises(RuleError) as e:
+                play_one_deal(load_variant(p))
+            assert str(e.value).startswith(problem.removeprefix("RuleError: "))
+            return
         if problem is not None:
             with pytest.raises(VariantError) as e:
                 load_variant(p)

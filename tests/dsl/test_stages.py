@@ -50,7 +50,8 @@ def test_the_compiler_keeps_the_signatures_the_loader_calls():
                     "declarations=(), options=None, answers=(), denominations=None, "
                     "score_unit: 'str' = 'side', defines=None, variables=(), partnership: 'str' = 'fixed', "
                     "not_assignable=frozenset())",
-        "add": "(self, hook: 'str', text: 'str', kind: 'str', extra_names: 'str | tuple | None' = None) -> 'str'",
+        "add": "(self, hook: 'str', text: 'str', kind: 'str', extra_names: 'str | tuple | None' = None, "
+               "parents=()) -> 'str'",
         "check_defines": "(self) -> 'dict[str, str]'",
         "build": "(self) -> 'dict[str, Compiled]'",
         "build_play_legal": "(self, may_play: 'str', checks, expose=None, face_down: 'bool' = False, "
