@@ -20,6 +20,7 @@ import time
 import warnings
 from pathlib import Path
 
+from .build import load_module, module_source
 from .source import Facts, Layout, Unsupported, checked_rules, facts, from_state
 
 __all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "kernel_for", "why_not"]
@@ -98,7 +99,6 @@ _MADE: dict[tuple[str, str], Kernel] = {}
 def why_not(variant) -> str | None:
     """Why the kernel cannot compile ``variant`` (words), or None if it can; compiles
     nothing."""
-    from .build import module_source
     if not available():
         return "numba is not installed (pip install 'taash[fast]')"
     try:
@@ -114,7 +114,6 @@ def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> K
     disk under ``cache_dir``, `default_cache_dir` by default), or None when it cannot be
     made: then a `KernelFallback` warning says why, once a variant and process (unless
     ``quiet``), and the Python engine plays it."""
-    from .build import load_module, module_source
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     key = (variant.digest, str(cache_dir))
     if key in _MADE:
