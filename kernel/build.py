@@ -1,7 +1,9 @@
 """The kernel's module for one variant: its source made from the fixed template below and
 the variant's rules (`translate`), written once into the cache directory under a name
 made of the variant's digest and the source's own hash, and compiled by numba
-(``cache=True``: the machine code is kept beside it, so a second start loads it).
+(``cache=True``: the machine code is kept beside it, so a second start loads it). Every
+function but the entry points is inlined into them (numba's ``inline='always'``): about
+1.5 times the playouts a second of separate calls, for about the same compile time.
 
 The state is one int64 array (`source.Layout`); ``legal(S, out) -> n`` writes the legal
 action ids of the seat to act into ``out`` in the engine's order (declarations, then
@@ -21,7 +23,7 @@ from pathlib import Path
 from .source import Facts, Layout, Rule, Unsupported
 from .translate import Translator
 
-KERNEL_VERSION = "1"   # part of every cached module's name: a new template is compiled anew
+KERNEL_VERSION = "3"   # part of every cached module's name: a new template is compiled anew
 
 
 def refuse(f: Facts, rules: dict[str, Rule]) -> None:
@@ -43,7 +45,7 @@ def refuse(f: Facts, rules: dict[str, Rule]) -> None:
 
 
 _HELPERS = '''
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _popcount(x):
     n = 0
     while x:
@@ -52,49 +54,62 @@ def _popcount(x):
     return n
 
 
-@njit(cache=True)
+# the index of a word's lowest set bit by a de Bruijn sequence: the product's top six
+# bits (masked after the shift, so the sign of the int64 product does not matter)
+DEBRUIJN = 0x03F79D71B4CB0A89
+DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    DEBRUIJN_INDEX[((DEBRUIJN << _i) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+
+
+@njit(cache=True, inline='always')
+def _low_index(low):
+    return DEBRUIJN_INDEX[((low * DEBRUIJN) >> 58) & 63]
+
+
+@njit(cache=True, inline='always')
 def _ow(a, b):
     return a if a != 0 else b
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _has(m, c):
     return c >= 0 and ((m >> c) & 1) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _bit(c):
     return np.int64(1) << c if c >= 0 else np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _suitmask(u):
     return SUITMASK[u] if 0 <= u < NSUITS else np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _at(S, off, n, i):
     return S[off + i] if 0 <= i < n else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _side(S, off, n, i):
     if i < 0:
         i += n + 1
     return S[off + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _div(a, b):
     return a // b if b != 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _mod(a, b):
     return a % b if b != 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _maxlist(S, off, n):
     if n == 0:
         return 0
@@ -105,7 +120,7 @@ def _maxlist(S, off, n):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _minlist(S, off, n):
     if n == 0:
         return 0
@@ -116,7 +131,7 @@ def _minlist(S, off, n):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _played(S, seat):
     for i in range(S[IN_TRICK]):
         if S[TRICK_SEATS + i] == seat:
@@ -124,7 +139,7 @@ def _played(S, seat):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _partner_of(S, seat):
     if seat < 0:
         return -1
@@ -135,7 +150,7 @@ def _partner_of(S, seat):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _partners(S, seat):
     m = np.int64(0)
     if seat >= 0:
@@ -145,7 +160,7 @@ def _partners(S, seat):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _opponents(S, seat):
     m = np.int64(0)
     if seat >= 0:
@@ -155,7 +170,7 @@ def _opponents(S, seat):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _trick_card_mask(S):
     m = np.int64(0)
     for i in range(S[IN_TRICK]):
@@ -163,7 +178,7 @@ def _trick_card_mask(S):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _trick_seat_mask(S):
     m = np.int64(0)
     for i in range(S[IN_TRICK]):
@@ -172,7 +187,7 @@ def _trick_seat_mask(S):
 '''
 
 _TRICK = '''
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _best(S):
     # the trick's card that wins as it stands: the highest key, the first of equal ones
     led = S[LED]
@@ -190,17 +205,17 @@ def _best(S):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _trick_winner(S):
     return S[TRICK_SEATS + _best(S)] if S[IN_TRICK] > 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _winning_card(S):
     return S[TRICK_CARDS + _best(S)] if S[IN_TRICK] > 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _known_side_tricks(S, seat):
     side = _side(S, SIDE, PLAYERS, seat)
     if not CALLED or S[PARTNER_REVEALED] != 0 or seat == S[PARTNER] or S[TAKEN_OVER] != 0:
@@ -209,7 +224,7 @@ def _known_side_tricks(S, seat):
 '''
 
 _PLAY = '''
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal(S, out):
     me = S[TO_ACT]
     if me < 0:
@@ -219,17 +234,15 @@ def legal(S, out):
         cards = S[HANDS + me]
     n = 0
 CHECKS
-    c = 0
     while cards:
-        if cards & 1:
-            out[n] = c
-            n += 1
-        cards >>= 1
-        c += 1
+        low = cards & -cards
+        out[n] = _low_index(low)
+        n += 1
+        cards ^= low
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _score(S):
     S[TERMINAL] = 1
     S[TO_ACT] = -1
@@ -248,7 +261,7 @@ def _score(S):
     r_effect(S, d, 1 if made else 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _end_trick(S):
     k = S[IN_TRICK]
     b = _best(S)
@@ -280,7 +293,7 @@ AFTER_TRICK
         S[TO_ACT] = winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def apply(S, a):
     seat = S[TO_ACT]
     if a >= NCARDS:
@@ -348,7 +361,7 @@ def apply_id(S, a):
 
 def _rule_fn(tr: Translator, name: str, rule: Rule, kind: str) -> str:
     tr._tmp = 0
-    head = f"@njit(cache=True)\ndef {name}(S, me, x, y):\n"
+    head = f"@njit(cache=True, inline='always')\ndef {name}(S, me, x, y):\n"
     if rule.tree is None:   # an optional hook left out: does nothing
         return head + ("    return\n" if kind == "effect" else "    return False\n")
     if rule.effect:
