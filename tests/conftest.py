@@ -6,6 +6,7 @@
     tests/arena/    the gRPC arena, bots, faults
     tests/ladder/   the ladder
     tests/learn/    the learning environments (PettingZoo, OpenSpiel), the policy bot
+    tests/kernel/   the compiled kernel against the engine (skipped without numba)
     tests/playthroughs/, tests/records/   golden games and old records (the engine's contract)
     tests/helpers/  helpers shared by the tests
 

@@ -1,0 +1,161 @@
+"""The compiled kernel beside the Python engine: random playouts of the play of the tricks
+per second, and the time to compile each variant's kernel (docs/architecture.md, "One
+truth, two speeds").
+
+Usage: python bench/kernel.py [--positions P] [--playouts N] [--repeat R] [--no-compile] [VARIANT...]
+
+For each variant (29, 56 and 304 by default): P deals are dealt from seeds and played at
+random to the first lead of the play phase; from each, N/P random playouts to the end of
+the deal (every action drawn uniformly from the legal ones) are timed
+
+- on the kernel (``Kernel.playouts``: copies of the state's array, numba's generator),
+- on the Python engine (``State.copy()``, then ``legal_ids``/``apply_id``, ``random.Random``),
+
+each kernel run right after an engine run, so that both see the same machine load, and
+the kernel/engine ratio printed as the median of the pairs (target on 29: >= 20). Times
+are the process's CPU time (``time.process_time``: both run on one thread), so that the
+other processes of a shared machine weigh less on the figures. For 29 also bench/ref29.py's
+hand-written deals per second on the same machine: note that a ref29 deal is the whole
+deal (the shuffle, the auction, the trump and the play), about twice the decisions of a
+playout from the first lead, so its deals/s is the reference for the engine's full-deal
+figure in bench/playouts.py, shown here for scale. Speeds are the best of R runs.
+
+Then, unless ``--no-compile``, the compile time of each variant's kernel, each in a fresh
+process: cold (an empty cache directory: the source made and numba compiling) and cached
+(the same directory again: numba loading its machine code); wall-clock seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import ref29  # noqa: E402
+from taash.interpreter import State, load_variant  # noqa: E402
+from taash.kernel import available, kernel_for, why_not  # noqa: E402
+
+
+def positions(v, count: int, seed: int) -> list[State]:
+    """``count`` states at the first lead of the play phase, dealt from seeds and played
+    to there at random."""
+    rng = random.Random(seed)
+    out = []
+    k = 0
+    while len(out) < count:
+        st = State(v, dealer=k % v.players, seed=seed * 100003 + k)
+        k += 1
+        while st.phase != "play" and not st.is_terminal:
+            legal = st.legal_ids()
+            st.apply_id(legal[rng.randrange(len(legal))])
+        if st.phase == "play":
+            out.append(st)
+    return out
+
+
+def engine_playouts(states, each: int, seed: int) -> tuple[float, int]:
+    """``each`` random playouts from each state on the Python engine: (seconds, actions)."""
+    rng = random.Random(seed)
+    actions = 0
+    t0 = time.process_time()
+    for st0 in states:
+        for _ in range(each):
+            st = st0.copy()
+            while st.to_act >= 0:
+                legal = st.legal_ids()
+                st.apply_id(legal[rng.randrange(len(legal))])
+                actions += 1
+    return time.process_time() - t0, actions
+
+
+def kernel_playouts(k, arrays, each: int, seed: int) -> float:
+    """``each`` random playouts from each state's array on the kernel: seconds."""
+    t0 = time.process_time()
+    for i, S in enumerate(arrays):
+        k.playouts(S, each, seed + i)
+    return time.process_time() - t0
+
+
+def ref29_cpu(deals: int, seed: int) -> tuple[float, int]:
+    """bench/ref29.py's ``deals`` deals: (CPU seconds, decisions)."""
+    t0 = time.process_time()
+    _, decisions = ref29.play_deals(deals, seed)
+    return time.process_time() - t0, decisions
+
+
+def compile_seconds(name: str, cache: str) -> float:
+    """The time ``kernel_for`` takes for ``name`` in a fresh process with cache ``cache``."""
+    code = ("import sys, time; from taash.interpreter import load_variant; from taash.kernel import kernel_for;"
+            f"v = load_variant({name!r}); t0 = time.perf_counter(); k = kernel_for(v, {cache!r});"
+            "print(time.perf_counter() - t0 if k else -1)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--playouts", type=int, default=4000, help="engine playouts per variant (the kernel runs 10x)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("variants", nargs="*")
+    a = ap.parse_args(argv)
+    if not available():
+        print("numba is not installed: pip install 'taash[fast]'")
+        return 1
+    names = a.variants or ["29", "56", "304"]
+    each = max(1, a.playouts // a.positions)
+    print(f"python {sys.version.split()[0]}; playouts from the first lead of {a.positions} deals; "
+          f"best of {a.repeat}")
+    print(f"{'variant':24} {'engine playouts/s':>18} {'kernel playouts/s':>18} {'kernel/engine':>14} "
+          f"{'engine actions/s':>17}")
+    with tempfile.TemporaryDirectory() as warm:
+        for name in names:
+            v = load_variant(name)
+            states = positions(v, a.positions, a.seed)
+            k = kernel_for(v, warm)
+            if k is None:
+                edt, acts = min(engine_playouts(states, each, a.seed) for _ in range(a.repeat))
+                eps = each * len(states) / edt
+                print(f"{name:24} {eps:18.0f} {'-':>18} {'-':>14} {acts / edt:17.0f}   (kernel: {why_not(v)})")
+                continue
+            arrays = [k.state(st) for st in states]
+            kernel_playouts(k, arrays[:1], 1, a.seed)          # compiled before it is timed
+            runs, kruns, ratios = [], [], []
+            for _ in range(a.repeat):   # pairs: the engine, then the kernel at once
+                runs.append(engine_playouts(states, each, a.seed))
+                kruns.append(kernel_playouts(k, arrays, each * 10, a.seed))
+                ratios.append((each * 10 / kruns[-1]) / (each / runs[-1][0]))
+            edt, acts = min(runs)
+            eps = each * len(states) / edt
+            kps = each * 10 * len(states) / min(kruns)
+            ratio = sorted(ratios)[len(ratios) // 2]
+            print(f"{name:24} {eps:18.0f} {kps:18.0f} {ratio:13.1f}x {acts / edt:17.0f}")
+    if "29" in names:
+        deals = 4000
+        rdt, rdec = min(ref29_cpu(deals, a.seed) for _ in range(a.repeat))
+        print(f"{'ref29 (hand-written)':24} {deals / rdt:18.0f} {'':>18} {'':>14} {rdec / rdt:17.0f}"
+              "   (whole deals: shuffle, auction, trump, play)")
+    if not a.no_compile:
+        print(f"\n{'variant':24} {'compile cold (s)':>17} {'cached (s)':>11}")
+        for name in names:
+            with tempfile.TemporaryDirectory() as cache:
+                cold = compile_seconds(name, cache)
+                hot = compile_seconds(name, cache)
+            if cold < 0:
+                print(f"{name:24} {'-':>17} {'-':>11}   (not compiled: {why_not(load_variant(name))})")
+            else:
+                print(f"{name:24} {cold:17.2f} {hot:11.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""taash.kernel: the play of the tricks and the deal's scoring compiled from a variant's
+checked rules (the ``fast`` extra: numba and numpy), checked against the Python engine,
+which stays the reference (docs/architecture.md, "One truth, two speeds").
+
+    from taash.kernel import kernel_for
+    k = kernel_for(variant)          # None (told once, in words) when it cannot compile it
+    S = k.state(state)               # a State in the play phase, as the kernel's array
+    k.legal(S), k.apply(S, a)        # the engine's legal_ids() and apply_id(a)
+    k.playout(S, seed)               # random legal actions to the end of the deal: their ids
+    k.playouts(S, count, seed)       # that, count times from copies: the sum of the scores
+
+``source`` is the kernel's one view of the engine; ``translate`` the rules' typed trees
+as numba source; ``build`` the module of a variant, cached on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from pathlib import Path
+
+from .build import load_module, module_source
+from .source import Facts, Layout, Unsupported, checked_rules, facts, from_state
+
+__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "kernel_for", "why_not"]
+
+
+class KernelFallback(UserWarning):
+    """A variant the kernel cannot compile: it runs on the Python engine (said once a
+    variant and process)."""
+
+
+def available() -> bool:
+    """Whether the ``fast`` extra (numba) is installed."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def default_cache_dir() -> Path:
+    """Where compiled kernels are kept: ``$XDG_CACHE_HOME/taash/kernel`` (or
+    ``~/.cache/taash/kernel``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "taash" / "kernel"
+
+
+class Kernel:
+    """The compiled play of one variant. ``compile_seconds``: the time to make it (the
+    source, and numba's compile or its cache's load)."""
+
+    def __init__(self, variant, f: Facts, lay: Layout, module, seconds: float):
+        import numpy as np
+        self._np = np
+        self.variant, self.facts, self.layout, self.module = variant, f, lay, module
+        self.compile_seconds = seconds
+        self._out = np.empty(f.size + len(f.play_checks) + 1, np.int64)
+
+    def state(self, s):
+        """State ``s`` (in the play phase, or over) as the kernel's int64 array. Raises
+        Unsupported for a state it does not take (another phase, a question pending)."""
+        return self._np.array(from_state(self.variant, self.facts, self.layout, s), dtype=self._np.int64)
+
+    def legal(self, S) -> list[int]:
+        """The legal action ids of the seat to act, in the engine's order; [] at the end."""
+        n = self.module.legal_ids(S, self._out)
+        return self._out[:n].tolist()
+
+    def apply(self, S, a: int) -> None:
+        """Play action id ``a`` (a legal one: not checked)."""
+        self.module.apply_id(S, a)
+
+    def playout(self, S, seed: int) -> list[int]:
+        """Uniformly random legal actions to the end of the deal (numba's generator, seeded
+        with ``seed`` >= 0); changes ``S``; returns the action ids played."""
+        acts = self._np.empty(self.facts.tricks * self.facts.players + len(self.facts.play_checks) + 1,
+                              self._np.int64)
+        n = self.module.playout(S, seed, acts)
+        return acts[:n].tolist()
+
+    def playouts(self, S, count: int, seed: int):
+        """``count`` random playouts from copies of ``S``: the match scores after each,
+        summed (one array, per side or seat as the variant keeps them)."""
+        total = self._np.zeros(self.facts.nscores, self._np.int64)
+        self.module.playouts(S, count, seed, total)
+        return total
+
+    def at(self, S, name: str, index: int = 0) -> int:
+        """One fact of ``S`` by its name in `source.Layout`."""
+        return int(S[self.layout.at[name] + index])
+
+
+_TOLD: dict[str, str] = {}
+_MADE: dict[tuple[str, str], Kernel] = {}
+
+
+def why_not(variant) -> str | None:
+    """Why the kernel cannot compile ``variant`` (words), or None if it can; compiles
+    nothing."""
+    if not available():
+        return "numba is not installed (pip install 'taash[fast]')"
+    try:
+        f = facts(variant)
+        module_source(f, Layout(f), checked_rules(variant))
+    except Unsupported as e:
+        return str(e)
+    return None
+
+
+def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> Kernel | None:
+    """The compiled kernel of ``variant`` (made once a process; its machine code cached on
+    disk under ``cache_dir``, `default_cache_dir` by default), or None when it cannot be
+    made: then a `KernelFallback` warning says why, once a variant and process (unless
+    ``quiet``), and the Python engine plays it."""
+    cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    key = (variant.digest, str(cache_dir))
+    if key in _MADE:
+        return _MADE[key]
+    if variant.digest in _TOLD:
+        return None
+    t0 = time.perf_counter()
+    if not available():
+        reason = "numba is not installed (pip install 'taash[fast]')"
+    else:
+        try:
+            f = facts(variant)
+            lay = Layout(f)
+            text = module_source(f, lay, checked_rules(variant))
+            module = load_module(text, variant.digest, cache_dir)
+        except Unsupported as e:
+            reason = str(e)
+        else:
+            k = _MADE[key] = Kernel(variant, f, lay, module, time.perf_counter() - t0)
+            return k
+    _TOLD[variant.digest] = reason
+    if not quiet:
+        warnings.warn(f"{variant.name}: the compiled kernel cannot play this variant ({reason}); "
+                      "the Python engine plays it", KernelFallback, stacklevel=2)
+    return None
