@@ -61,5 +61,5 @@ def test_a_wrong_argument_is_located(tmp_path):
 def test_the_rulebook_words(tmp_path):
     v = variant_file(tmp_path, 'scoring:\n  effect: |\n'
                                f'    score[declarer_side] += {TENS.format("declarer_side")}\n')
-    assert ("the score of the declarer's side goes up by the number of those c among the cards won "
-            "by the declarer's side for which the rank of c is ten") in render(v)
+    assert ("the score of the declarer's side goes up by the number of (those c among the cards won "
+            "by the declarer's side for which the rank of c is ten)") in render(v)
