@@ -95,17 +95,17 @@ def test_find_variant_directory_is_not_a_variant(tmp_path):
 
 
 def test_pyproject_lists_every_package():
-    """Every folder of interpreter/, arena/ and learn/ with an __init__.py is in
+    """Every folder of interpreter/, arena/, learn/ and kernel/ with an __init__.py is in
     [tool.setuptools] packages as taash.* (setuptools does not find them when they are
     listed), and the repository's top-level folders map to taash.*."""
     conf = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(conf["packages"])
-    for top in ("interpreter", "arena", "learn"):
+    for top in ("interpreter", "arena", "learn", "kernel"):
         for init in (REPO / top).rglob("__init__.py"):
             pkg = ".".join(("taash",) + init.parent.relative_to(REPO).parts)
             assert pkg in listed, f"{pkg} is missing from [tool.setuptools] packages"
     assert conf["package-dir"] == {"taash": "taash", "taash.interpreter": "interpreter", "taash.arena": "arena",
-                                   "taash.learn": "learn",
+                                   "taash.learn": "learn", "taash.kernel": "kernel",
                                    "taash.grammar": "grammar", "taash.variants": "variants", "taash.proto": "proto",
                                    "taash.docs": "docs"}
     assert all(p == "taash" or p.startswith("taash.") for p in listed)
@@ -158,7 +158,7 @@ def test_wheel_holds_every_module_and_the_data(installed):
     wheel = installed[0]
     zf = zipfile.ZipFile(wheel)
     names = set(zf.namelist())
-    want = {"taash/" + p.relative_to(REPO).as_posix() for top in ("interpreter", "arena", "learn")
+    want = {"taash/" + p.relative_to(REPO).as_posix() for top in ("interpreter", "arena", "learn", "kernel")
             for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts}
     want |= {"taash/" + p.relative_to(REPO).as_posix()
              for folder in ("grammar", "variants", "proto") for p in (REPO / folder).rglob("*") if p.is_file()}
