@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from .dsl import BOOL, INT, SEAT
-from .phase import Phase, order_from
+from .phase import Phase, order_from, table_seat
 from .wording import SUIT_NAMES, rule_of, rule_words
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
@@ -21,6 +21,7 @@ HOOKS = {
     "auction.may_equal": (("auction", "may_equal"), BOOL, ""),
     "auction.may_double": (("auction", "may_double"), BOOL, "false"),
     "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
+    "auction.first": (("auction", "first"), SEAT, ""),   # the first to call; the eldest without it
 }
 # a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
 CONTRACT_HOOKS = {
@@ -124,7 +125,8 @@ class Auction(Phase):
         n = v.players
         if v.standing_bid:
             s.bid, s.high_bidder = v.standing_bid, s.dealer
-        s.to_act = (s.dealer + 1) % n
+        # the first to call: the eldest, or the seat the file's `auction.first` names
+        s.to_act = table_seat(s, "auction.first") if v.rules.get("auction.first") else (s.dealer + 1) % n
         if v.auction_order == "duel" and s.high_bidder >= 0:  # the standing bid's holder
             s.holder = s.high_bidder
             s.challenger = s.to_act = self.next_challenger(s, s.holder)
@@ -300,6 +302,8 @@ def words(v) -> list[tuple[str, str]]:
                   + (" (a suit may be named before the number)" if v.suit_first else "") + ".")
     if v.standing_bid:
         au.append(f"The dealer holds a standing bid of {v.standing_bid} (not a call).")
+    if "first" in v.data["auction"]:
+        au.append(f"The first to call: {rule_of(v, 'auction', 'first')}.")
     if all_pass(v.data) == "dealer":
         au.append(f"If every player passes, the dealer is the declarer at the lowest bid, {v.min_bid}.")
     if not duel:

@@ -946,11 +946,16 @@ def _table_seat_warnings(v: Variant, locs: dict) -> list[Problem]:
     out = []
     for hook in TABLE_SEAT_HOOKS:
         src = v.sources.get(hook)
-        if not src or "_holder" not in code_reads(src):
+        if not src or "_holder" not in code_reads(src) or hook not in HOOKS:
             continue
+        node = v.data
+        for k in HOOKS[hook][0]:
+            node = node.get(k) if isinstance(node, dict) else None
+        if re.search(r"(!=|==)\s*none\b", str(node)):
+            continue   # the rule says what to do when nobody holds the card
         steps = [s if isinstance(s, str) else "deal" if "deal" in s else "declare" if "declare" in s
                  else "widow" for s in v.flow]
-        asked = {"play.leader": "play", "trump.chooser": "trump"}.get(hook)
+        asked = {"play.leader": "play", "trump.chooser": "trump", "auction.first": "auction"}.get(hook)
         where = ["in the widow or set aside"] if v.widow_size else []
         if v.trump_mode == "hidden" and hook == "play.leader":
             where.append("laid face down as trump")

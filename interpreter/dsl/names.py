@@ -44,7 +44,7 @@ SEAT_OR_SIDE = "seat or side"
 INHERITED = "the rule's"
 # the rules that name a seat for the table (interpreter/phase.py asks them): they must
 # name one
-TABLE_SEAT_HOOKS = ("play.leader", "trump.chooser", "contract.declarer", "flow.declare")
+TABLE_SEAT_HOOKS = ("play.leader", "trump.chooser", "contract.declarer", "flow.declare", "auction.first")
 # the rulebook's words for a suit that is `none` (interpreter/wording.py reads `none` by type)
 NONE_SUIT_WORDS = "none (no suit)"
 
@@ -522,8 +522,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              "the seat whose hand holds a card (the first from the eldest in turn order, with "
              "copies), `none` when no hand does (in the widow, laid face down, not dealt yet, "
              "played); it reads every hand, so only the rules that name a seat for the table "
-             "have it: `play.leader`, `trump.chooser`, `contract.declarer` and a `declare` step's "
-             "first seat, where a `none` "
+             "have it: `play.leader`, `trump.chooser`, `contract.declarer`, `auction.first` and "
+             "a `declare` step's first seat, where a `none` "
              "stops the deal with an error (`taash check` refuses the rules it can see giving "
              "none)", only=TABLE_SEAT_HOOKS),
     Function("intersection", (SET, SET), SET, (), lambda c, a, b: call("_intersection", a, b),
@@ -573,6 +573,7 @@ ME = {
     "auction.may_double": "the player to call",
     "auction.may_redouble": "the player to call",
     "auction.ends": "the player who has just called",
+    "auction.first": "`none` (asked as the auction starts: name the seat, e.g. `eldest`)",
     "play.leader": "`none` (asked before anyone plays: name the seat, e.g. `eldest`)",
     "play.may_play": "the player to play",
     "play.may_expose": "the player to play",

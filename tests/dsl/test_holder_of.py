@@ -51,7 +51,22 @@ def test_check_warns_where_the_card_may_be_in_no_hand(tmp_path):
                                 "is asked (laid face down as trump)")
     safe = write(tmp_path, 'extends: "28"\nname: y\nplay:\n'
                            '  leader: holder_of("QS") if holder_of("QS") != none else eldest\n', "y.yaml")
-    assert [w.message.startswith("play.leader names the holder") for w in check_warnings([safe])] == [True]
+    assert check_warnings([safe]) == []     # it says what to do when nobody holds the queen
+
+
+def test_the_holder_of_a_card_calls_first(tmp_path):
+    """`auction.first`: deal G5 in 29 (dealer 3, so the eldest is seat 0); seat 1's first
+    packet is 9S KS 8H TH: the holder of KS, seat 1, calls first, then the turn goes on
+    from him."""
+    from tests.helpers.rules import G5_HANDS
+    p = write(tmp_path, 'extends: "29"\nname: a\nauction:\n'
+                        '  first: holder_of("KS") if holder_of("KS") != none else eldest\n')
+    st = State(load_variant(p), dealer=3, hands=[list(h) for h in G5_HANDS])
+    assert st.phase == "auction" and st.to_act == 1
+    st.apply("bid 16")
+    assert st.to_act == 2
+    assert problems(write(tmp_path, 'extends: "29"\nname: a\nauction:\n  first: none\n', "n.yaml")) == [
+        (4, 10, "auction.first: this rule names no seat (it is always none); it must name a seat")]
 
 
 def test_simulate_says_a_rule_named_no_seat(tmp_path):
@@ -80,7 +95,7 @@ def test_holder_of_only_where_a_rule_names_a_seat_for_the_table(tmp_path):
                         '  may_play: hand if holder_of("QS") == me else in_suit(hand, led) otherwise hand\n')
     assert problems(p) == [(4, 21, "play.may_play: holder_of() reads every hand: only the rules that name "
                                    "a seat for the table have it (play.leader, trump.chooser, "
-                                   "contract.declarer, flow.declare)")]
+                                   "contract.declarer, flow.declare, auction.first)")]
     p = write(tmp_path, 'extends: "28"\nname: x\ntrump:\n  mode: open\n  chooser: none\n')
     assert problems(p) == [(5, 12, "trump.chooser: this rule names no seat (it is always none); it must "
                                    "name a seat")]
