@@ -211,7 +211,8 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
     md = [("authorization", f"Bearer {server.admin_token}")]
     # a file of the user's is named by its own path (the record names it so); a shipped name as given
     named = str(os.path.abspath(args.variant)) if variant_text else args.variant
-    try:
+
+    async def matches(seed: int) -> None:
         while True:
             req = apb.MatchRequest(variant=named, variant_yaml=variant_text,
                                    options_json=json.dumps(options) if options else "", bots=seats,
@@ -228,15 +229,27 @@ async def _play(args, vname, variant_text, options, seats, seed) -> None:
                           + (f", error: {g.error}" if g.error else ""), file=sys.stderr, flush=True)
                     if g.record:
                         print(f"record: {g.record} (replay it with: taash replay {g.record})", flush=True)
+            if server.arena.stopping:       # stopped (Ctrl-C, SIGTERM): the game was saved as cut short
+                return
             print("the match is over; the table stays open (its \"play again\" starts another) until Ctrl-C",
                   file=sys.stderr, flush=True)
             await seat.wait_again()
             seed += args.matches        # the same settings, the next seeds
+
+    # the matches run in a task of their own, shielded from the stop (Ctrl-C, SIGTERM):
+    # the stop reaches the arena first (below), so RunMatches does not end before the
+    # arena saves its game as stopped by the host
+    work = asyncio.ensure_future(matches(seed))
+    try:
+        await asyncio.shield(work)
     finally:
         # in this order: the arena first, which saves a game it was playing as cut short
         # by its host (no seat's stream has closed yet: no seat is blamed), then the
-        # seat's stream (and the page's event streams with it), the bots, the table's server
+        # matches' task, the seat's stream (and the page's event streams with it), the
+        # bots, the table's server
         await server.stop()
+        work.cancel()
+        await asyncio.gather(work, return_exceptions=True)
         seat.stop()
         for c in clients:
             c.stop()

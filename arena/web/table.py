@@ -47,7 +47,7 @@ from ..bots.registry import ArenaAgent
 from ..pb import arena_pb2_grpc
 from ..pb import messages_pb2 as pb
 from ..tls import PLAIN, Client, aio_channel
-from .actions import describe
+from .actions import Words
 from .live import event_json
 
 log = logging.getLogger("taash.table")
@@ -101,6 +101,7 @@ class SeatClient:
         self.over: dict | None = None
         self.notes: list[str] = []
         self.variant = None                  # the game's Variant when it loads here (words, hand order)
+        self.words = Words(None)             # its actions' words and keys (actions.py)
         self.to_act: int | None = None       # the seat to act, as the stream last told it
         self.trick_points: list[int] = []    # the points of each trick of the deal, as the events told them
         self.games_done = 0
@@ -266,7 +267,7 @@ class SeatClient:
             legal = list(d.legal_actions)
             self.request = {"id": d.request_id, "legal": legal, "deadline_ms": d.deadline_ms,
                             "bank_ms": d.time_bank_ms, "at": self.clock(),
-                            "choices": [describe(self.variant, a) for a in legal]}
+                            "choices": [self.words.describe(a) for a in legal]}
         elif which == "view":      # the seat's observation now: its cards as dealt, the contract, trump
             v = msg.view
             for ev in v.events:
@@ -313,9 +314,10 @@ class SeatClient:
                      "options": options, "variant_data": variant_data, "sides": None,
                      "time": {"move_ms": tc.move_ms, "bank_ms": tc.bank_ms}}
         self.last_index = -1
-        self.variant = None
+        self.variant, self.words = None, Words(None)
         try:        # the fixed sides, from the variant as a bot loads it (GameStarted goes to spectators)
             v = self.variant = load_game_variant(self.game)
+            self.words = Words(v)
             self.game["direction"] = v.direction
             if v.partnership == "fixed":
                 self.game["sides"] = list(v.side_of)
@@ -406,7 +408,7 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
     out["deal"], out["dealer"] = c.deal, c.dealer
     obs = c.obs or {}
     hand = list(obs.get("hand") or [])
-    auction = [[a[0], a[1], describe(v, a[1])["words"]] for a in (obs.get("history") or [])
+    auction = [[a[0], a[1], c.words.describe(a[1])["words"]] for a in (obs.get("history") or [])
                if not str(a[1]).startswith("play ")]
     trick = [list(t) for t in (obs.get("trick") or [])]
     done = obs.get("tricks") or []
@@ -430,7 +432,7 @@ def table_view(c: SeatClient, now: float | None = None) -> dict:
         if verb == "play":
             trick.append([seat, card or text[5:]])
         else:
-            auction.append([seat, text, describe(v, text)["words"]])
+            auction.append([seat, text, c.words.describe(text)["words"]])
         if seat == c.seat and card and verb not in KEEPS and card in hand:
             hand.remove(card)
         if won:
