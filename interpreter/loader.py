@@ -415,7 +415,7 @@ def _yaml_tree(path: Path, bounds: Bounds = BOUNDS):
     return data, locs
 
 
-def _merge(base, over, base_locs, over_locs, path=()):
+def merge(base, over, base_locs, over_locs, path=()):
     """Deep-merge ``over`` onto ``base`` (mappings merge, everything else is replaced;
     a null value removes the key). Locations follow the value that wins."""
     if isinstance(base, dict) and isinstance(over, dict):
@@ -427,7 +427,7 @@ def _merge(base, over, base_locs, over_locs, path=()):
                 _copy_locs(over_locs, base_locs, p)  # errors about it point at the `null`
                 continue
             if k in base:
-                out[k] = _merge(base[k], v, base_locs, over_locs, p)
+                out[k] = merge(base[k], v, base_locs, over_locs, p)
             else:
                 out[k] = v
                 _copy_locs(over_locs, base_locs, p)
@@ -542,7 +542,7 @@ def load_raw(path: Path, _chain=(), bounds: Bounds = BOUNDS) -> tuple[dict, dict
     pdata.pop("extends", None)
     own = dict(data)
     own.pop("extends")
-    merged = _merge(pdata, own, plocs, locs)
+    merged = merge(pdata, own, plocs, locs)
     return merged, plocs
 
 

@@ -72,7 +72,7 @@ def test_the_import_graph_is_read():
     graph = edges(modules())
     assert "taash.interpreter.variant" in graph["taash.interpreter.engine"]
     assert "taash.interpreter" in graph["taash"]
-    assert "taash.interpreter.auction" in graph["taash.interpreter.variant"]
+    assert "taash.interpreter.auction" in graph["taash.interpreter.mechanics"]
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
