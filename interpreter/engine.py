@@ -34,7 +34,7 @@ from .actions import Action, default_of
 from .draws import shuffle
 from .dsl.names import check_state
 from .errors import InvalidActionError, StateError
-from .information import resample
+from .information import from_observation, resample
 from .mechanics import MECHANICS
 from .partner import FIXED_SIDES
 from .phase import DONE, Phase, order_from
@@ -214,6 +214,19 @@ class State:
         public history replays legally on it and ``seat``'s observation is the same.
         ``rng``: a random.Random or a seed. See interpreter/information.py."""
         return resample(self, seat, rng)
+
+    @classmethod
+    def from_observation(cls, variant: Variant, observation: dict, rng=None) -> "State":
+        """A State of ``variant`` made from one seat's ``observation`` alone (what
+        `observation` gave, or its JSON read back, as the arena sends it), as OpenSpiel's
+        ``ResampleFromInfostate``: the replay of its history is legal and the seat's
+        observation of the result is ``observation``; the cards the seat has not seen are
+        dealt at random (consistent, not uniform: `resample` the result for uniform
+        worlds). ``rng``: a random.Random or a seed. Raises
+        `taash.interpreter.information.RebuildError` (a TaashError) when no deal fits
+        within the bound of tries, StateError for a seat that is not one. See
+        interpreter/information.py."""
+        return from_observation(cls, variant, observation, rng)
 
     def known_side_tricks(self, seat: int) -> int:
         """Completed tricks won by seats that ``seat`` knows to be on its side (§0.8,

@@ -56,8 +56,15 @@ class Mechanic:
     - ``view(s, seat, tricks) -> dict``: its part of ``seat``'s observation, JSON-ready,
       in the observation's key order (``tricks``: the completed tricks as the observation
       shows them, made once by the engine);
-    - ``hidden_facts``: State fields that the rules may read and a seat may not see
-      (resampling sets them to every value they may have: information.py).
+    - ``hidden_facts``: State fields that the rules may read and a seat may not see, and
+      ``alternatives(s, seat) -> [{field: value}]``: the other values they may have for
+      ``seat`` at ``s`` ([] when it sees them); resampling asks the rules with each
+      (information.py);
+    - ``known_deal(v, obs, seat, history) -> (more, less, widow)``: what the seat of an
+      observation knows of the deal from this mechanic, for `State.from_observation`:
+      card ids it was dealt beyond its hand and plays, ids in its hand it was not dealt,
+      and the widow's cards it saw, in the widow's order (``history``: the observation's
+      (seat, action text) pairs).
 
     The rulebook (rulebook.py): ``step_words``, flow step (a step's name, or the key of a
     `declare:` / `widow:` step) -> ``f(variant, step) -> str``, its words in the Deal
@@ -85,6 +92,8 @@ class Mechanic:
     finish: Callable | None = None
     view: Callable | None = None
     hidden_facts: tuple = ()
+    alternatives: Callable | None = None
+    known_deal: Callable | None = None
     step_words: dict = field(default_factory=dict)
     players_words: Callable | None = None
     words: Callable | None = None

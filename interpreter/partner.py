@@ -142,9 +142,29 @@ def view(s, seat, tricks) -> dict:
     }
 
 
+def alternatives(s, seat) -> list[dict]:
+    """The other seats the called partner may be for ``seat`` while he is not revealed to
+    it (§304.5): each seat but the declarer, the partner and ``seat`` itself, with the
+    sides that would then be."""
+    v = s.v
+    if not (v.partnership == "called" and s.partner >= 0 and not s.partner_revealed
+            and seat != s.partner and s.declarer >= 0):
+        return []
+    d, p = s.declarer, s.partner
+    other = next((s.side[t] for t in range(v.players) if t not in (d, p)), None)
+    out = []
+    for q in range(v.players):
+        if q not in (d, p, seat) and other is not None:
+            side = list(s.side)
+            side[p], side[q] = other, s.side[d]
+            out.append({"side": side, "partner": q})
+    return out
+
+
 MECHANIC = Mechanic(
     "partner", sections=("partnership",), load=load,
     compiler=lambda c, fields: dict(partnership=fields["partnership"]),
     fields={"side": "list", "partner": "=", "partner_revealed": "=", "called_card": "="},
     start=start, phases=PHASES, view=view, hidden_facts=("side", "partner"),
+    alternatives=alternatives,
     inherited_warnings=inherited_warnings, step_words=STEP_WORDS, players_words=lambda v: PARTNERSHIP_WORDS[v.partnership])

@@ -162,6 +162,14 @@ def view(s, seat, tricks) -> dict:
     }
 
 
+def alternatives(s, seat) -> list[dict]:
+    """The other suits trump may be for ``seat`` while it is hidden from it (a face-down
+    card not its own, a suit named secretly): every suit but the true one."""
+    if s.trump >= 0 and s.trump_text(seat) is None:
+        return [{"trump": x} for x in range(len(s.v.deck.suits)) if x != s.trump]
+    return []
+
+
 def compiler(c, fields) -> dict:
     """A trump hidden from the others may not be set by a rule (`PUBLIC_MODES`)."""
     return dict(not_assignable=() if c.trump_mode in PUBLIC_MODES else ("trump",))
@@ -177,5 +185,5 @@ MECHANIC = Mechanic(
     "trump", sections=("trump",), load=load, compiler=compiler, hooks=HOOKS, built=built,
     fields={"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
             "exposure_trick": "=", "exposed_card": "="},
-    start=start, phases=PHASES, view=view, hidden_facts=("trump",),
+    start=start, phases=PHASES, view=view, hidden_facts=("trump",), alternatives=alternatives,
     step_words=STEP_WORDS, words=words)

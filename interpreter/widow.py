@@ -7,6 +7,7 @@ the winner of the last trick, or nobody). The flow's widow checked (`load`), the
 from __future__ import annotations
 
 from bisect import insort
+from collections import Counter
 
 from .mechanic import Mechanic
 from .phase import Phase
@@ -136,7 +137,25 @@ def view(s, seat, tricks) -> dict:
     }
 
 
+def known_deal(v, obs: dict, seat: int, history) -> tuple[list, list, list]:
+    """What the seat of observation ``obs`` knows of the deal from its own exchange
+    (`Mechanic.known_deal`; ``history``: (seat, action text) pairs): the cards it was
+    dealt beyond its hand and plays (those it discarded), the cards of its hand it was not
+    dealt (those it took), and, as the declarer, the widow's cards it saw, in the widow's
+    order (those it took, those left, those set aside that it did not discard)."""
+    amap, parse = v.action_map, v.deck.parse
+    own = [amap.get(text) for t, text in history if t == seat]
+    taken = [a.code for a in own if a is not None and a.kind == "take"]
+    discarded = [a.code for a in own if a is not None and a.kind == "discard"]
+    seen = []
+    if obs.get("declarer") == seat:
+        seen = list(taken) + [parse(c) for c in (obs.get("widow") or [])]
+        if obs.get("set_aside"):
+            seen += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(discarded)).elements())
+    return discarded, taken, seen
+
+
 MECHANIC = Mechanic(
     "widow", load=load,
     fields={"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},
-    start=start, phases=PHASES, finish=finish, view=view, step_words=STEP_WORDS)
+    start=start, phases=PHASES, finish=finish, view=view, known_deal=known_deal, step_words=STEP_WORDS)
