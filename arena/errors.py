@@ -1,4 +1,6 @@
 """The arena's errors: one root, `ArenaError`, under the engine's `TaashError`.
+(The search bots' `RebuildError`, no deal fits an observation, is the engine's:
+`taash.interpreter.information.RebuildError`, raised by `State.from_observation`.)
 
 Every exception that arena/ raises on purpose is an `ArenaError`; the ones that callers
 catch by a standard base keep it too (`UnknownBotError` is a LookupError, the HTTP
@@ -14,7 +16,6 @@ the others live beside the code that raises them, under this root:
       SimulationError        (ValueError) a simulation asked wrongly (arena/simulation.py)
       AuthError              the arena refused a bot's token (arena/sdk.py)
       BridgeError, BridgeTimeout, RequestError, AnswerError, Unsupported (arena/http/)
-      RebuildError           no deal fits an observation (arena/bots/search.py)
       Behind, BadRecord, JobError ...
 """
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from .dsl import BOOL, INT, SEAT
+from .mechanic import Mechanic
 from .phase import Phase, order_from, table_seat
 from .wording import SUIT_NAMES, rule_of, rule_words
 
@@ -333,3 +334,53 @@ def words(v) -> list[tuple[str, str]]:
 
 # flow step -> its phase (one handler serves every deal)
 PHASES = {"auction": Auction(), "doubling": Doubling()}
+
+
+def start(s, carried) -> None:
+    """The auction's and the contract's fields as a deal starts: no call, no contract."""
+    s.bid = 0
+    s.denomination = -1
+    s.high_bidder = -1
+    s.calls = s.bids = s.passes = 0
+    s.passed = []
+    s.doubled = 0
+    s.doubling_queue = []
+    s.holder = s.challenger = -1  # the duel (auction.order: duel)
+    s.equal_bid = False  # the last bid equalled the high bid before it
+    s.declarer = -1
+    s.target = 0
+    s.taken_over = None  # (the first declarer, declaration, its seat) once one changed it
+
+
+def view(s, seat, tricks) -> dict:
+    """The auction's and the contract's part of ``seat``'s observation (all public)."""
+    passed = s.passed
+    return {
+        "high_bid": s.bid or None,
+        "high_bidder": s.high_bidder if s.high_bidder >= 0 else None,
+        "denomination": s.v.denomination_name.get(s.denomination),
+        "doubled": s.doubled,
+        "passed": sorted(passed) if passed else [],
+        "holder": s.holder if s.holder >= 0 else None,
+        "challenger": s.challenger if s.challenger >= 0 else None,
+        "declarer": s.declarer if s.declarer >= 0 else None,
+        "target": s.target or None,
+    }
+
+
+def compiler(c, fields) -> dict:
+    """The rules compiler's bid numbers and no-trump denominations (dsl.Compiler)."""
+    return dict(min_bid=fields["min_bid"], max_bid=fields["max_bid"],
+                denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
+                                                                   if x not in c.deck.suits)})
+
+
+MECHANIC = Mechanic(
+    "auction", sections=("auction", "contract"), load=load, compiler=compiler,
+    hooks={**HOOKS, **CONTRACT_HOOKS}, skipped_hooks=skipped_hooks,
+    fields={"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
+            "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list",
+            "holder": "=", "challenger": "=", "equal_bid": "=",
+            "declarer": "=", "target": "=", "taken_over": "="},
+    start=start, phases=PHASES, compiled_legal={"auction": "auction_legal"}, view=view,
+    step_words=STEP_WORDS, words=words)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .dsl import BOOL, SEAT
+from .mechanic import Mechanic
 from .phase import Phase, order_from, table_seat
 from .wording import rule_words
 
@@ -136,10 +137,11 @@ def load(c) -> dict:
     return {}
 
 
-def add_rules(c, add) -> None:
+def add_rules(c, comp, add) -> None:
     """Compile the rules of the flow's `declare` step (its first seat, ``flow.declare``)
     and of each declaration (``declare.NAME.when``, ``.effect``, ``.answered_by``) with
-    ``add(hook, path, kind, text, extra)`` (variant._load_variant's)."""
+    ``add(hook, path, kind, text, extra)`` (variant._load_variant's) on the compiler
+    ``comp``; then check the declarations that take over the contract (`check_take_over`)."""
     flow = c.data["flow"]
     if c.declare_at:
         add("flow.declare", ("flow", c.declare_at[0], "declare"), SEAT, flow[c.declare_at[0]]["declare"])
@@ -154,6 +156,7 @@ def add_rules(c, add) -> None:
         if "answered_by" in d:
             add(f"declare.{dname}.answered_by", ("declarations", dname, "answered_by"), SEAT,
                 d["answered_by"], extra)
+    check_take_over(c, comp.assigns, c.trump_mode)
 
 
 def check_take_over(c, assigns: dict, trump_mode: str) -> None:
@@ -216,3 +219,30 @@ def words(v) -> list[tuple[str, str]]:
 
 # flow step -> its phase (one handler serves every deal)
 PHASES = {"declare": Declare()}
+
+
+def start(s, carried) -> None:
+    """The declarations' fields as a deal starts: none made, no question open, no seat
+    queued at the flow's `declare` step."""
+    s.declare_queue = ()
+    s.declared = {}
+    s.declared_keys = set()
+    s.answers = set()
+    s.question = None
+
+
+def view(s, seat, tricks) -> dict:
+    """The declarations' part of ``seat``'s observation (public): those made, and the
+    answers given."""
+    declared, answers = s.declared, s.answers
+    return {"declared": sorted(declared) if declared else [],
+            "answers": sorted(answers) if answers else []}
+
+
+MECHANIC = Mechanic(
+    "declarations", sections=("declarations",), load=load,
+    compiler=lambda c, fields: compiler_names(c.data), add_rules=add_rules,
+    built=lambda c, rules, sources, paths: dict(declarations=build(c.data, rules)),
+    fields={"declare_queue": "=", "declared": "dict", "declared_keys": "set", "answers": "set",
+            "question": "="},
+    start=start, phases=PHASES, view=view, step_words=STEP_WORDS, words=words)

@@ -21,6 +21,7 @@ Engine-wide guarantees (documented in docs/authoring.md):
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import weakref
@@ -29,44 +30,31 @@ from itertools import chain
 from orjson import Fragment as _Fragment
 from orjson import dumps as _dumps
 
-from . import auction, declarations, partner, play, trump, widow
 from .actions import Action, default_of
 from .draws import shuffle
 from .dsl.names import check_state
 from .errors import InvalidActionError, StateError
-from .information import resample
+from .information import from_observation, resample
+from .mechanics import MECHANICS
 from .partner import FIXED_SIDES
 from .phase import DONE, Phase, order_from, table_seat
 from .play import Play
 from .play import apply_id as _apply_id
-from .scoring import lowest_wins, score
+from .scoring import lowest_wins
 from .variant import Variant
 
 
-# State's fields, grouped by what they describe, each with how `State.copy` copies it:
-# "=" shared (immutable, or never changed after the deal starts), "list" a shallow copy,
-# "lists" a list of lists, "set"/"dict" a copy. __slots__ and copy() come from this table.
+# State's fields, grouped by what they describe, each with how `State.copy` copies it
+# (mechanic.COPY_KINDS: "=" shared, "list" a shallow copy, "lists" a list of lists,
+# "set"/"dict" a copy): the match's and the deal's here, then each mechanic's own
+# (`Mechanic.fields`), in the list's order. __slots__ and copy() come from this table.
 FIELDS: dict[str, dict[str, str]] = {
     "match": {"v": "=", "deal_number": "=", "scores": "list", "start_scores": "list"},
     "deal": {"dealer": "=", "dealt": "=", "widow": "=", "hands": "lists", "_dealt": "=",
              "_skip": "=", "step": "=", "handler": "=", "to_act": "=",
              "history": "list", "_legal": "=", "_legal_actions": "=",
-             "out": "list", "_next": "=", "_active": "=", "declare_queue": "="},
-    "auction": {"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
-                "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list",
-                "holder": "=", "challenger": "=", "equal_bid": "="},
-    "contract": {"declarer": "=", "target": "=", "side": "list", "taken_over": "="},
-    "trump": {"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
-              "exposure_trick": "=", "exposed_card": "="},
-    "partner": {"partner": "=", "partner_revealed": "=", "called_card": "="},
-    "widow": {"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},
-    "play": {"led": "=", "trick_cards": "list", "trick_seats": "list", "trick_after": "list",
-             "tricks_done": "=", "tricks": "list", "trick_sides": "list", "side_tricks": "list",
-             "side_points": "list", "seat_points": "list"},
-    "declarations": {"declared": "dict", "declared_keys": "set", "answers": "set", "question": "="},
-    "scoring": {"made": "="},
-    # the variant's own variables (`variables:`), by index; their values at the deal's start
-    "variables": {"vars": "list", "start_vars": "="},
+             "out": "list", "_next": "=", "_active": "="},
+    **{m.name: dict(m.fields) for m in MECHANICS},
 }
 _ALL_FIELDS = tuple(f for group in FIELDS.values() for f in group)
 # what a pickle of a State leaves out: the variant goes first, the legal Actions are made
@@ -140,70 +128,11 @@ class State:
         self.out = [False] * n  # seats sitting out the deal (sits_out), and the turn order
         self._next = v.next_seat  # of the others: the next seat of each, and their number
         self._active = n
-        self.declare_queue = ()  # the seats still to call at the flow's `declare` step
-        self.bid = 0
-        self.denomination = -1
-        self.high_bidder = -1
-        self.calls = self.bids = self.passes = 0
-        self.passed = []
-        self.doubled = 0
-        self.doubling_queue = []
-        self.holder = self.challenger = -1  # the duel (auction.order: duel)
-        self.equal_bid = False  # the last bid equalled the high bid before it
-        self.declarer = -1
-        self.target = 0
-        self.taken_over = None  # (the first declarer, declaration, its seat) once one changed it
-        # seat -> side; one more entry, -1, so that side[none] is none
-        # (fixed partnerships and each player for himself: the sides are the variant's all
-        # along; called and solo: every seat on side 1 until the contract is made)
-        self.side = list(v.side_of) + [-1] if v.partnership in FIXED_SIDES else [1] * n + [-1]
-        self.trump = -1
-        self.trump_exposed = False
-        self.trump_card = -1
-        self.exposer = -1
-        self.exposure_trick = 0
-        self.exposed_card = -1
-        self.partner = -1
-        self.partner_revealed = False
-        self.called_card = -1
-        self.widow_left = []
-        self.taken = []
-        self.discarded = []
-        self.set_aside = []
-        self.led = -1
-        self.trick_cards = []
-        self.trick_seats = []
-        self.trick_after = []
-        self.tricks_done = 0
-        self.tricks = []
-        self.trick_sides = []
-        self.side_tricks = [0] * v.sides
-        self.side_points = [0] * v.sides
-        self.seat_points = [0] * n
-        self.declared = {}
-        self.declared_keys = set()
-        self.answers = set()
-        self.question = None
-        self.made = None
-        self._start_variables(variables)
+        for start in _STARTS:   # each mechanic's fields (Mechanic.start)
+            start(self, variables)
         if v.has_contract and not v.has_auction:
             self._take_contract()
         self._advance()
-
-    def _start_variables(self, carried):
-        """The variables at the deal's start: match scope carried (or, at the start of the
-        match, its initial rule), deal scope by its initial rule, in the file's order (an
-        initial rule may read the variables before it)."""
-        vs = self.v.variables
-        if carried is not None and len(carried) != len(vs):
-            raise StateError(f"expected {len(vs)} variable values, got {len(carried)}")
-        self.vars = [0] * len(vs)
-        for var in vs:
-            if var.scope == "match" and carried is not None:
-                self.vars[var.index] = carried[var.index]
-            else:
-                self.vars[var.index] = var.initial(self, -1, None, None)
-        self.start_vars = tuple(self.vars)
 
     # -- the contract -------------------------------------------------------------
     @property
@@ -286,6 +215,19 @@ class State:
         public history replays legally on it and ``seat``'s observation is the same.
         ``rng``: a random.Random or a seed. See interpreter/information.py."""
         return resample(self, seat, rng)
+
+    @classmethod
+    def from_observation(cls, variant: Variant, observation: dict, rng=None) -> "State":
+        """A State of ``variant`` made from one seat's ``observation`` alone (what
+        `observation` gave, or its JSON read back, as the arena sends it), as OpenSpiel's
+        ``ResampleFromInfostate``: the replay of its history is legal and the seat's
+        observation of the result is ``observation``; the cards the seat has not seen are
+        dealt at random (consistent, not uniform: `resample` the result for uniform
+        worlds). ``rng``: a random.Random or a seed. Raises
+        `taash.interpreter.information.RebuildError` (a TaashError) when no deal fits
+        within the bound of tries, StateError for a seat that is not one. See
+        interpreter/information.py."""
+        return from_observation(cls, variant, observation, rng)
 
     def known_side_tricks(self, seat: int) -> int:
         """Completed tricks won by seats that ``seat`` knows to be on its side (§0.8,
@@ -441,9 +383,11 @@ class State:
         self.handler, self.to_act = DONE, -1
 
     def _score(self):
-        """The deal is over: score it (scoring.score)."""
+        """The deal is over: each mechanic finishes it (`Mechanic.finish`, in the list's
+        order: the widow's cards set aside counted, then the deal scored)."""
         self._end_deal()
-        score(self)
+        for finish in _FINISHES:
+            finish(self)
 
     # -- views --------------------------------------------------------------------------
     def score_change(self) -> list[int]:
@@ -540,53 +484,24 @@ class State:
         """The observation of ``seat`` around its ``history`` and ``tricks`` (JSON-ready
         values, or their JSON as orjson fragments)."""
         v = self.v
-        text = v.deck.text
-        is_decl = seat == self.declarer
-        knows_partner = self.partner >= 0 and (self.partner_revealed or seat == self.partner)
-        out, passed, declared, answers = self.out, self.passed, self.declared, self.answers
-        return {
+        out = self.out
+        view = {
             "variant": v.name,
             "seat": seat,
             "players": v.players,
             "dealer": self.dealer,
             "deal": self.deal_number,
-            "phase": self.phase,
+            "phase": self.handler.name,
             "to_act": self.to_act,
-            "hand": list(map(text.__getitem__, self.hands[seat])),
+            "hand": list(map(v.deck.text.__getitem__, self.hands[seat])),
             "hand_sizes": list(map(len, self.hands)),
             "sitting_out": [s for s, o in enumerate(out) if o] if True in out else [],
             "history": history,
-            "high_bid": self.bid or None,
-            "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
-            "denomination": v.denomination_name.get(self.denomination),
-            "doubled": self.doubled,
-            "passed": sorted(passed) if passed else [],
-            "holder": self.holder if self.holder >= 0 else None,
-            "challenger": self.challenger if self.challenger >= 0 else None,
-            "declarer": self.declarer if self.declarer >= 0 else None,
-            "target": self.target or None,
-            "trump": self.trump_text(seat),
-            "trump_exposed": self.trump_exposed,
-            "exposer": self.exposer if self.exposer >= 0 else None,
-            "exposure_trick": self.exposure_trick or None,
-            "trump_card": text[self.trump_card] if self.trump_card >= 0 and is_decl else None,
-            "face_down": self.trump_card >= 0,
-            "exposed_card": text[self.exposed_card] if self.exposed_card >= 0 else None,
-            "called_card": text[self.called_card] if self.called_card >= 0 else None,
-            "partner": self.partner if knows_partner else None,
-            "widow": ([text[c] for c in self.widow_left] if is_decl and self.phase == "exchange"
-                      else None),
-            "set_aside": [text[c] for c in self.set_aside] if is_decl and self.set_aside else None,
-            "trick": [[s, text[c]] for s, c in zip(self.trick_seats, self.trick_cards)] if self.trick_seats else [],
-            "tricks": tricks,
-            # while the deal is played the points taken are the tricks' (_score adds a widow)
-            "points": self.seat_points[:] if self.to_act >= 0 else self.trick_points(),
-            "declared": sorted(declared) if declared else [],
-            "answers": sorted(answers) if answers else [],
-            "score": self.seat_scores(),
-            "variables": v.variables_json(self.vars),
-            "legal_actions": self.legal_actions() if seat == self.to_act else [],
         }
+        for part in _VIEWS:     # each mechanic's part (Mechanic.view), in the list's order
+            view.update(part(self, seat, tricks))
+        view["legal_actions"] = self.legal_actions() if seat == self.to_act else []
+        return view
 
     def trick_points(self) -> list[int]:
         """Points per seat from the tricks won so far (public: tricks are face up; the
@@ -699,9 +614,12 @@ def _restore_state(v: Variant, fields: dict) -> State:
 
 
 # flow step -> its phase (variant files name the steps; docs/architecture.md, "The pipeline")
-PHASES: dict[str, Phase] = {**auction.PHASES, **declarations.PHASES, **partner.PHASES, **play.PHASES,
-                            **trump.PHASES, **widow.PHASES}
+PHASES: dict[str, Phase] = {step: phase for m in MECHANICS for step, phase in m.phases.items()}
 State.phases = PHASES
+# the mechanics' parts of a State, in the list's order (Mechanic.start, .finish, .view)
+_STARTS = tuple(m.start for m in MECHANICS if m.start is not None)
+_FINISHES = tuple(m.finish for m in MECHANICS if m.finish is not None)
+_VIEWS = tuple(m.view for m in MECHANICS if m.view is not None)
 
 
 def phases_of(v: Variant) -> dict[str, Phase]:
@@ -711,13 +629,14 @@ def phases_of(v: Variant) -> dict[str, Phase]:
     ``build_play_legal`` and ``build_auction_legal``), called with no method in between.
     `Auction.legal` asks the rules one by one: the same list (a property test holds the
     two together)."""
-    plays = Play()
-    plays.legal = v.play_legal
-    if v.auction_legal is None:
-        return dict(PHASES, play=plays)
-    bids = auction.Auction()
-    bids.legal = v.auction_legal
-    return dict(PHASES, play=plays, auction=bids)
+    own = {}
+    for m in MECHANICS:
+        for step, attr in m.compiled_legal.items():
+            legal = getattr(v, attr)
+            if legal is not None:
+                handler = own[step] = copy.copy(m.phases[step])
+                handler.legal = legal
+    return dict(PHASES, **own)
 
 
 # Variant -> the class of its States (state_class), made once per variant

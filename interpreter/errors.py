@@ -12,6 +12,14 @@
 - ``RuleError``: a rule of the variant that gave no value where the engine needs one (a
   leader rule that named no seat), found as a deal is played.
 - ``ResampleError`` (taash.interpreter.information): no consistent deal found, an engine bug.
+- ``RebuildError`` (taash.interpreter.information): no deal fits an observation
+  (`State.from_observation`).
+- ``DSLError`` (taash.interpreter.dsl): a rule that does not compile; ``RegistryError``
+  (taash.interpreter.dsl.names): the rules language's registry disagrees with the State,
+  a programming error caught as the engine loads.
+
+The arena's errors are under ``ArenaError`` (taash.arena.errors), itself a TaashError, and
+the learners' ``PolicyError`` (taash.learn.policy) is one too.
 
 Each is also a ``ValueError``, so code written against the earlier engine still catches it.
 """

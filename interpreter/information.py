@@ -95,16 +95,24 @@ for the draw and the replay.
 
 from __future__ import annotations
 
+import json
 import random
 from bisect import bisect_right, insort
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from math import factorial
 
 from .draws import shuffle
 from .errors import IllegalActionError, TaashError
+from .mechanics import MECHANICS
 
 MAX_TRIES = 2000
 _CACHE_SIZE = 32
+# the State fields the rules may read that a seat may not see (`Mechanic.hidden_facts`),
+# and the mechanics that give their other values (`Mechanic.alternatives`)
+HIDDEN_FACTS = tuple(f for m in MECHANICS for f in m.hidden_facts)
+_ALTERNATIVES = tuple(m.alternatives for m in MECHANICS if m.alternatives is not None)
+# what a seat knows of the deal from each mechanic, for `from_observation` (Mechanic.known_deal)
+_KNOWN_DEAL = tuple(m.known_deal for m in MECHANICS if m.known_deal is not None)
 _cache: "OrderedDict[tuple, Resampler]" = OrderedDict()
 
 
@@ -162,24 +170,26 @@ def _new_state(start, dealt, widow):
 
 class _Probe:
     """Is action ``a`` of seat ``t`` legal at historic state ``st`` with another hand, or
-    other values of the hidden facts? ``st`` is changed for each question and restored
-    (computing legal actions changes nothing else)."""
+    other values of the hidden facts (`HIDDEN_FACTS`)? ``st`` is changed for each
+    question and restored (computing legal actions changes nothing else)."""
 
     def __init__(self, st, t, a):
         self.w, self.t, self.a = st, t, a
-        self.saved = (st.hands[t], st.trump, st.side, st.partner)
+        self.saved = (st.hands[t], [(f, getattr(st, f)) for f in HIDDEN_FACTS])
 
-    def legal(self, hand, alt=(None, None)) -> bool:
+    def legal(self, hand, alt=None) -> bool:
+        """``alt``: {hidden fact: its value for the question} (None: the true ones)."""
         w = self.w
-        old_hand, trump, side, partner = self.saved
+        old_hand, facts = self.saved
         w.hands[self.t] = hand
-        if alt[0] is not None:
-            w.trump = alt[0]
-        if alt[1] is not None:
-            w.side, w.partner = alt[1]
+        if alt:
+            for f, x in alt.items():
+                setattr(w, f, x)
         w._legal = w._legal_actions = None
         ok = self.a.id in w.legal_ids()
-        w.hands[self.t], w.trump, w.side, w.partner = old_hand, trump, side, partner
+        w.hands[self.t] = old_hand
+        for f, x in facts:
+            setattr(w, f, x)
         w._legal = w._legal_actions = None
         return ok
 
@@ -293,24 +303,16 @@ class Resampler:
         self._build_tables()
 
     # -- exclusions -------------------------------------------------------------------
-    def _alternatives(self, st):
-        """(trump, (side, partner)) values of the facts hidden from the seat at historic
-        state ``st`` (None: the true value); the true ones first."""
-        v, me = self.v, self.seat
-        trumps = [None]
-        if st.trump >= 0 and st.trump_text(me) is None:
-            trumps += [x for x in range(len(v.deck.suits)) if x != st.trump]
-        sides = [None]
-        if (v.partnership == "called" and st.partner >= 0 and not st.partner_revealed
-                and me != st.partner and st.declarer >= 0):
-            d, p = st.declarer, st.partner
-            other = next((st.side[s] for s in range(v.players) if s not in (d, p)), None)
-            for q in range(v.players):
-                if q not in (d, p, me) and other is not None:
-                    side = list(st.side)
-                    side[p], side[q] = other, st.side[d]
-                    sides.append((side, q))
-        return [(x, y) for x in trumps for y in sides]
+    def _alternatives(self, st) -> list[dict]:
+        """The values of the facts hidden from the seat at historic state ``st``, each a
+        {field: value} of every mechanic's `Mechanic.alternatives` combined ({}: the
+        true values), the true ones first."""
+        combos = [{}]
+        for alternatives in _ALTERNATIVES:
+            alts = alternatives(st, self.seat)
+            if alts:
+                combos = [dict(c, **a) for c in combos for a in [{}] + alts]
+        return combos
 
     def _derive_exclusions(self, state, steps, deck):
         """``steps``: history index -> positions then in the actor's hand, for the actions
@@ -508,3 +510,263 @@ class Resampler:
 def clear_cache() -> None:
     """Forget every cached `Resampler` (a benchmark of building them: playout.bench_resample)."""
     _cache.clear()
+
+
+# -- a State from an observation alone (State.from_observation) ---------------------------
+class RebuildError(TaashError, ValueError):
+    """No State consistent with an observation was found within the bound of tries
+    (`from_observation`)."""
+
+
+def from_observation(cls, v, obs: dict, rng=None, tries: int = 40, repairs: int = 200):
+    """A State of variant ``v`` (of class ``cls``, `State`) at the point of ``obs``
+    (``State.observation(seat)``, or its JSON read back, as the arena sends it) whose
+    replay of ``obs["history"]`` is legal and whose observation for ``obs["seat"]``
+    equals ``obs`` (`State.from_observation`; OpenSpiel's ``ResampleFromInfostate`` from
+    an information state alone). The seat's own cards and every card shown to it are
+    placed where they were; the other cards are dealt at random and then *repaired*:
+    when an action of another seat is illegal in the replay (a card of the suit led held
+    by a seat that did not follow, a declaration's cards missing), one of that seat's
+    unknown cards is swapped with an unknown card elsewhere so that the action becomes
+    legal (the engine's own legality decides), and the replay starts again. Hidden
+    actions (another seat's face-down trump card, widow take or discard) get a card the
+    seat holds at random among those not needed later. Not uniform: `resample` from the
+    result is. ``rng``: a random.Random or a seed. Raises RebuildError after ``tries``
+    fresh deals with at most ``repairs`` swaps each, StateError for a seat that is not
+    one."""
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    v.check_seat(obs.get("seat"))
+    n, deck = v.players, v.deck
+    seat = obs["seat"]
+    parse = deck.parse
+    amap = v.action_map
+    hist = [(int(t), a) for t, a in obs["history"]]
+    cps = v.cards_per_seat
+    exposed = parse(obs["exposed_card"]) if obs.get("exposed_card") else None
+    # cards known per seat, in the order they must come (a face-down card from the hand
+    # first: it is laid from the first packet), and positions fixed by the variant
+    front = [[] for _ in range(n)]
+    known = [[] for _ in range(n)]
+    fixed = {}                                  # (seat, index) -> card
+    # the seat's own cards beyond its hand and plays, and those not dealt to it, and the
+    # widow's cards it saw: each mechanic's part (`Mechanic.known_deal`: the exchange)
+    more, less, widow_known = [], [], []
+    for known_deal in _KNOWN_DEAL:
+        m_more, m_less, m_widow = known_deal(v, obs, seat, hist)
+        more += m_more
+        less += m_less
+        widow_known += m_widow
+    fd_owner, fd_dealt = None, False
+    for t, text in hist:
+        a = amap.get(text)
+        if a is None:
+            if text.startswith("trump-card"):
+                fd_owner, fd_dealt = t, False
+            continue
+        if a.kind == "play":
+            known[t].append(a.code)
+        elif a.kind == "trump-card":
+            fd_owner, fd_dealt = t, a.code is None
+    fd_card = None
+    if fd_owner is not None:
+        if exposed is not None:
+            fd_card = exposed
+            if not fd_dealt:       # the hidden action, now known: that card was laid
+                hist = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in hist]
+        elif fd_owner == seat and obs.get("trump_card"):
+            fd_card = parse(obs["trump_card"])
+    if obs.get("trump") and any(a == "trump" for _, a in hist):
+        # a suit named secretly (§29b.5), now known to the seat: that suit was named
+        hist = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in hist]
+    reserved = set()
+    if fd_owner is not None and fd_dealt and fd_card is None:
+        reserved.add((fd_owner, v.dealt_card - 1))   # the face-down dealt card: unknown
+    # the seat's own dealt cards: hand + plays + more (discards) + face-down - less (takes)
+    mine = Counter(parse(c) for c in obs["hand"]) + Counter(known[seat]) + Counter(more)
+    if fd_owner == seat and fd_card is not None and exposed is None:
+        mine[fd_card] += 1
+    mine -= Counter(less)
+    for t in range(n):
+        cnt = mine if t == seat else Counter(known[t])
+        if t == fd_owner and fd_card is not None:
+            if t != seat and cnt[fd_card] == 0:
+                cnt[fd_card] += 1
+            cnt[fd_card] -= 1
+            if fd_dealt:
+                fixed[(t, v.dealt_card - 1)] = fd_card
+            else:
+                front[t].append(fd_card)
+        known[t] = front[t] + sorted(cnt.elements())
+    partner, called = obs.get("partner"), obs.get("called_card")
+    if partner is not None and called and partner != seat:
+        c = parse(called)
+        if c not in known[partner] and fixed.get((partner, v.dealt_card - 1 if v.dealt_card else -1)) != c:
+            known[partner].append(c)
+    pool = Counter({c: deck.count[c] for c in deck.ids})
+    for t in range(n):
+        pool -= Counter(known[t])
+    pool -= Counter(fixed.values())
+    pool -= Counter(widow_known)
+    pool = sorted(pool.elements())
+    # slots: per seat the dealt positions, then the widow's (seat n)
+    base = []
+    free = []                                   # (owner, index) of positions with no known card
+    for t in range(n):
+        row = [None] * cps
+        for (s, i), c in fixed.items():
+            if s == t:
+                row[i] = c
+        # the seat's own cards from the first position (its hand so far is what was
+        # dealt so far); another seat's front cards first, the cards it played last (a
+        # card laid face down comes from an early packet: leave room there)
+        open_ = [i for i in range(cps) if row[i] is None and (t, i) not in reserved]
+        free += [(t, i) for i in range(cps) if (t, i) in reserved]
+        lay = known[t] if t == seat else front[t] + [None] * (len(open_) - len(known[t])) + known[t][len(front[t]):]
+        if len(known[t]) > len(open_):
+            raise RebuildError(f"seat {t} shows more cards than it was dealt")
+        for i, c in zip(open_, lay + [None] * len(open_)):
+            row[i] = c
+            if c is None:
+                free.append((t, i))
+        base.append(row)
+    wrow = list(widow_known) + [None] * (v.widow_size - len(widow_known))
+    free += [(n, j) for j in range(len(widow_known), v.widow_size)]
+    base.append(wrow)
+    if len(free) != len(pool):
+        raise RebuildError(f"{len(pool)} unknown cards for {len(free)} positions")
+    scores = _start_scores(v, obs)
+    carried = _carried_variables(cls, v, obs, scores)
+    needed = [Counter(known[t]) for t in range(n)]
+    for t in range(n):                 # a card fixed at a position is needed there too
+        for (s, i), c in fixed.items():
+            if s == t:
+                needed[t][c] += 1
+    text = deck.text
+    for _ in range(tries):
+        deal = [r[:] for r in base]
+        cards = pool[:]
+        rng.shuffle(cards)
+        for (t, i), c in zip(free, cards):
+            deal[t][i] = c
+        for _ in range(repairs):
+            st = cls(v, dealer=obs["dealer"], hands=[[text[c] for c in r] for r in deal[:n]],
+                       widow=[text[c] for c in deal[n]] or None, scores=scores, deal_number=obs.get("deal", 0),
+                       variables=carried)
+            bad = _replay(st, hist, seat, needed, rng)
+            if bad is None:
+                if _same(st.observation(seat), obs):
+                    return st
+                break
+            if not _repair(st, bad, deal, free, rng):
+                break
+    raise RebuildError(f"no deal consistent with seat {seat}'s observation in {tries} tries")
+
+
+def _carried_variables(cls, v, obs, scores):
+    """The variables a rebuilt deal starts with (`State`'s ``variables``): the variant's
+    match-scope variables carried from the deals before, the public ones as ``obs``
+    shows them and the others at their values at the match's start; None when the
+    variant has none (every variable then starts at its initial rule). A public match-scope
+    variable that a rule changes during the deal shows its new value, so the rebuilt
+    observation differs and `from_observation` raises RebuildError, as without this."""
+    carried = [x for x in v.variables if x.scope == "match"]
+    if not carried:
+        return None
+    shown = obs.get("variables") or {}
+    values = list(cls(v, dealer=obs["dealer"], scores=scores, deal_number=obs.get("deal", 0)).vars)
+    for x in carried:
+        if x.public and x.name in shown:
+            values[x.index] = v.variable_value(x, shown[x.name])
+    return values
+
+
+def _start_scores(v, obs):
+    sc = obs.get("score")
+    if sc is None:
+        return None
+    if v.score_unit == "side":
+        out = [0] * v.sides
+        for s in range(v.players):
+            out[v.side_of[s]] = sc[s]
+        return out
+    return list(sc)
+
+
+def _same(a: dict, b: dict) -> bool:
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
+def _replay(st, hist, seat, needed, rng):
+    """Replay ``hist`` on ``st``; None if all of it is legal, else ``(seat, action id or
+    None)`` of the first refused step (``st`` is left just before it)."""
+    acts = st.v.actions
+    amap = st.v.action_map
+    used = [Counter() for _ in range(st.v.players)]   # needed cards played so far
+    for t, text in hist:
+        if st.to_act != t:
+            return (-1, None)
+        a = amap.get(text)
+        if a is None:                            # a hidden action of another seat
+            spare = Counter(st.hands[t]) - (needed[t] - used[t])
+            opts = [i for i in st.legal_ids() if acts[i].kind == text and acts[i].code is not None
+                    and (text in ("take", "trump") or spare[acts[i].code] > 0)]
+            if not opts:
+                return (t, None)
+            st.apply_id(opts[rng.randrange(len(opts))])
+            continue
+        if a.id not in st.legal_ids():
+            return (t, a.id)
+        if a.kind == "play":
+            used[t][a.code] += 1
+        st.apply_id(a.id)
+    return None
+
+
+def _repair(st, bad, deal, free, rng) -> bool:
+    """Make the refused action legal by swapping unknown cards of the refused seat (in
+    its hand at ``st``) with unknown cards elsewhere: every card that alone forbids the
+    action (a forcing set: a card of the suit led when the seat did not follow) goes out
+    for one that does not; if the action needs a card (a declaration), the first single
+    swap that makes it legal; else a random swap. False if nothing can be swapped."""
+    t, aid = bad
+    if t < 0:
+        return False
+    hand0 = st.hands[t]
+    mine = [p for p in free if p[0] == t and deal[p[0]][p[1]] in hand0]
+    others = [p for p in free if p[0] != t]
+    if not mine or not others:
+        return False
+    rng.shuffle(mine)
+    rng.shuffle(others)
+    if aid is not None:
+        rest = Counter(hand0) - Counter(deal[p[0]][p[1]] for p in mine)
+        rest = sorted(rest.elements())
+        if _legal_hand(st, t, rest, aid):
+            outs = [p for p in mine if not _legal_hand(st, t, sorted(rest + [deal[p[0]][p[1]]]), aid)]
+            ins = [q for q in others if _legal_hand(st, t, sorted(rest + [deal[q[0]][q[1]]]), aid)]
+            if outs and len(ins) >= len(outs):
+                for p, q in zip(outs, ins):
+                    deal[p[0]][p[1]], deal[q[0]][q[1]] = deal[q[0]][q[1]], deal[p[0]][p[1]]
+                return True
+        else:
+            for p in mine:
+                c = deal[p[0]][p[1]]
+                for q in others:
+                    d = deal[q[0]][q[1]]
+                    if d != c:
+                        h = list(hand0)
+                        h.remove(c)
+                        h.append(d)
+                        if _legal_hand(st, t, sorted(h), aid):
+                            deal[p[0]][p[1]], deal[q[0]][q[1]] = d, c
+                            return True
+    p, q = mine[0], others[0]
+    deal[p[0]][p[1]], deal[q[0]][q[1]] = deal[q[0]][q[1]], deal[p[0]][p[1]]
+    return True
+
+
+def _legal_hand(st, t: int, hand, aid: int) -> bool:
+    """Would action ``aid`` be legal for ``t`` at ``st`` holding ``hand`` (sorted ids)?
+    (`_Probe`: ``st`` is changed for the question and restored.)"""
+    return _Probe(st, t, st.v.actions[aid]).legal(hand)

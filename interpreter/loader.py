@@ -417,7 +417,7 @@ def _yaml_tree(path: Path, bounds: Bounds = BOUNDS):
     return data, locs
 
 
-def _merge(base, over, base_locs, over_locs, path=()):
+def merge(base, over, base_locs, over_locs, path=()):
     """Deep-merge ``over`` onto ``base`` (mappings merge, everything else is replaced;
     a null value removes the key). Locations follow the value that wins."""
     if isinstance(base, dict) and isinstance(over, dict):
@@ -429,7 +429,7 @@ def _merge(base, over, base_locs, over_locs, path=()):
                 _copy_locs(over_locs, base_locs, p)  # errors about it point at the `null`
                 continue
             if k in base:
-                out[k] = _merge(base[k], v, base_locs, over_locs, p)
+                out[k] = merge(base[k], v, base_locs, over_locs, p)
             else:
                 out[k] = v
                 _copy_locs(over_locs, base_locs, p)
@@ -450,8 +450,9 @@ def _copy_locs(src, dst, prefix):
 MAX_ANCHOR_PROBLEMS = 20     # anchors and aliases named one by one; then one problem for the rest
 
 
-class _TooBig(Exception):
-    """The file passes one of its `Bounds` at ``mark``: ``message`` says which."""
+class _TooBig(TaashError):
+    """The file passes one of its `Bounds` at ``mark``: ``message`` says which (caught
+    here, and reported as a VariantError)."""
 
     def __init__(self, message: str, mark):
         super().__init__(message)
@@ -554,7 +555,7 @@ def load_raw(path: Path, _chain=(), bounds: Bounds = BOUNDS) -> tuple[dict, dict
                        for dotted, chain_ in (pdata.get(PARENT_RULES) or {}).items()
                        if not _writes(own, dotted.split("."))}
     inherited_rules.update(_parent_rules(own, pdata, plocs))
-    merged = _merge(pdata, own, plocs, locs)
+    merged = merge(pdata, own, plocs, locs)
     for k in [k for k in plocs if k[:1] == (PARENT_RULES,)]:
         del plocs[k]
     merged.pop(PARENT_RULES, None)

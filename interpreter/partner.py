@@ -5,27 +5,23 @@ the phase (`CallPartner`) and the rulebook's words.
 
 from __future__ import annotations
 
+from .mechanic import Mechanic
 from .phase import Phase
 
 
-def load_partnership(c) -> dict:
-    """Check ``partnership:`` against the players (``c``: a loader.Checks with
-    ``players``); record a problem in ``c`` and return the Variant's partnership field."""
-    partnership = c.data.get("partnership", "fixed")
+def load(c) -> dict:
+    """Check ``partnership:`` against the players and a called partner against the flow
+    (``c``: a loader.Checks with ``players`` and ``steps``): `partnership: called` and a
+    'call_partner' step go together. Records each problem in ``c`` and returns the
+    Variant's partnership field."""
+    flow, steps, partnership = c.data["flow"], c.steps, c.data.get("partnership", "fixed")
     if partnership == "fixed" and c.players % 2:
         c.problem(("players",), f"fixed partnerships need an even number of players, not {c.players}")
-    return dict(partnership=partnership)
-
-
-def load(c) -> dict:
-    """Check a called partner against the flow (``c``: a loader.Checks with ``steps``):
-    `partnership: called` and a 'call_partner' step go together."""
-    flow, steps, partnership = c.data["flow"], c.steps, c.data.get("partnership", "fixed")
     if "call_partner" in steps and partnership != "called":
         c.problem(("flow", flow.index("call_partner")), "a 'call_partner' step needs `partnership: called`")
     if partnership == "called" and "call_partner" not in steps:
         c.problem(("partnership",), "`partnership: called` needs a 'call_partner' step in the flow")
-    return {}
+    return dict(partnership=partnership)
 
 
 # partnerships whose sides are the variant's own from the deal's start to its end (the
@@ -77,6 +73,15 @@ def inherited_rule_warnings(rules: dict, before: tuple, after: tuple) -> list[tu
     return out
 
 
+def inherited_warnings(rules: dict, parent: dict, v) -> list[tuple[str, str, tuple]]:
+    """`inherited_rule_warnings` of a variant ``v`` whose file extends one with the merged
+    data ``parent``: [(hook, message, the path of the key the file changed)]."""
+    before = (parent.get("partnership", "fixed"), parent.get("players"))
+    key = ("partnership",) if before[0] != v.partnership else ("players",)
+    return [(hook, message, key)
+            for hook, message in inherited_rule_warnings(rules, before, (v.partnership, v.players))]
+
+
 class CallPartner(Phase):
     """The declarer calls a card he does not hold; its holder is his secret partner
     (docs/rules.md §304.5)."""
@@ -124,3 +129,52 @@ STEP_WORDS = {"call_partner": lambda v, step: "the declarer calls a partner by n
 
 # flow step -> its phase (one handler serves every deal)
 PHASES = {"call_partner": CallPartner()}
+
+
+def start(s, carried) -> None:
+    """The sides as a deal starts: seat -> side, with one more entry, -1, so that
+    side[none] is none (fixed partnerships and each player for himself: the variant's
+    sides all along; called and solo: every seat on side 1 until the contract is made);
+    no partner called."""
+    v = s.v
+    s.side = list(v.side_of) + [-1] if v.partnership in FIXED_SIDES else [1] * v.players + [-1]
+    s.partner = -1
+    s.partner_revealed = False
+    s.called_card = -1
+
+
+def view(s, seat, tricks) -> dict:
+    """The partner's part of ``seat``'s observation: the called card (public), and the
+    partner once revealed, or to the partner himself."""
+    return {
+        "called_card": s.v.deck.text[s.called_card] if s.called_card >= 0 else None,
+        "partner": s.partner if s.partner >= 0 and (s.partner_revealed or seat == s.partner) else None,
+    }
+
+
+def alternatives(s, seat) -> list[dict]:
+    """The other seats the called partner may be for ``seat`` while he is not revealed to
+    it (§304.5): each seat but the declarer, the partner and ``seat`` itself, with the
+    sides that would then be."""
+    v = s.v
+    if not (v.partnership == "called" and s.partner >= 0 and not s.partner_revealed
+            and seat != s.partner and s.declarer >= 0):
+        return []
+    d, p = s.declarer, s.partner
+    other = next((s.side[t] for t in range(v.players) if t not in (d, p)), None)
+    out = []
+    for q in range(v.players):
+        if q not in (d, p, seat) and other is not None:
+            side = list(s.side)
+            side[p], side[q] = other, s.side[d]
+            out.append({"side": side, "partner": q})
+    return out
+
+
+MECHANIC = Mechanic(
+    "partner", sections=("partnership",), load=load,
+    compiler=lambda c, fields: dict(partnership=fields["partnership"]),
+    fields={"side": "list", "partner": "=", "partner_revealed": "=", "called_card": "="},
+    start=start, phases=PHASES, view=view, hidden_facts=("side", "partner"),
+    alternatives=alternatives,
+    inherited_warnings=inherited_warnings, step_words=STEP_WORDS, players_words=lambda v: PARTNERSHIP_WORDS[v.partnership])

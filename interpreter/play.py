@@ -10,6 +10,7 @@ from bisect import insort
 from .declarations import declare
 from .dsl import BOOL, CARDS, SEAT
 from .errors import IllegalActionError, InvalidActionError
+from .mechanic import Mechanic
 from .phase import Phase, table_seat
 from .wording import rule_of
 
@@ -223,3 +224,39 @@ def words(v) -> list[tuple[str, str]]:
 
 # flow step -> its phase (one handler serves every deal)
 PHASES = {"play": Play()}
+
+
+def start(s, carried) -> None:
+    """The play's fields as a deal starts: no card led, no trick won, no point taken."""
+    v = s.v
+    s.led = -1
+    s.trick_cards = []
+    s.trick_seats = []
+    s.trick_after = []
+    s.tricks_done = 0
+    s.tricks = []
+    s.trick_sides = []
+    s.side_tricks = [0] * v.sides
+    s.side_points = [0] * v.sides
+    s.seat_points = [0] * v.players
+
+
+def view(s, seat, tricks) -> dict:
+    """The play's part of ``seat``'s observation (all public): the trick as it stands, the
+    completed ``tricks`` and the points taken (while the deal is played the tricks'; at
+    its end with the cards set aside)."""
+    text = s.v.deck.text
+    return {
+        "trick": [[t, text[c]] for t, c in zip(s.trick_seats, s.trick_cards)] if s.trick_seats else [],
+        "tricks": tricks,
+        "points": s.seat_points[:] if s.to_act >= 0 else s.trick_points(),
+    }
+
+
+MECHANIC = Mechanic(
+    "play", sections=("play",), hooks=HOOKS,
+    fields={"led": "=", "trick_cards": "list", "trick_seats": "list", "trick_after": "list",
+            "tricks_done": "=", "tricks": "list", "trick_sides": "list", "side_tricks": "list",
+            "side_points": "list", "seat_points": "list"},
+    start=start, phases=PHASES, compiled_legal={"play": "play_legal"}, view=view,
+    step_words=STEP_WORDS, words=words)

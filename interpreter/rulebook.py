@@ -3,25 +3,26 @@ deck and points, deal, auction, trump, play, declarations, scoring, match end.
 
 `rulebook(variant)` -> list of (section title, text); `render(...)` -> Markdown;
 `diff(variant, base)` -> Markdown of the sections that differ. Each game mechanic writes
-its own sections and the words of its flow steps (its ``words`` and ``STEP_WORDS``); this
-module puts them in order around the generic ones (players, deck, deal, named
-expressions, variables, options).
+its own sections, its words in the Players section and those of its flow steps
+(`Mechanic.words`, ``players_words``, ``step_words``); this module puts them in the
+order of the list of mechanics around the generic ones (players, deck, deal, options).
 """
 
 from __future__ import annotations
 
-from . import auction, declarations, partner, play, scoring, trump, widow
-from .variables import variables_words
 from .loader import PARENT_RULES
+from .mechanics import MECHANICS
+from .variables import define_item
 from .variant import Variant
-from .wording import (RANK_NAMES, SUIT_NAMES, name_words, options_words, rule_of, rule_words,  # noqa: F401 (rule_words: the API)
+from .wording import (RANK_NAMES, SUIT_NAMES, options_words, rule_of, rule_words,  # noqa: F401 (rule_words: the API)
                       seat_words)
 
 # flow step (a step's name, or the key of a `declare:` / `widow:` step) -> its words
-STEP_WORDS = {**auction.STEP_WORDS, **trump.STEP_WORDS, **play.STEP_WORDS, **widow.STEP_WORDS,
-              **partner.STEP_WORDS, **declarations.STEP_WORDS}
+STEP_WORDS = {step: words for m in MECHANICS for step, words in m.step_words.items()}
 # the mechanics' sections, in the rulebook's order after Deal
-MECHANIC_WORDS = (auction.words, trump.words, play.words, declarations.words, scoring.words)
+MECHANIC_WORDS = tuple(m.words for m in MECHANICS if m.words is not None)
+# the mechanics' words in the Players section, after the number of players
+PLAYERS_WORDS = tuple(m.players_words for m in MECHANICS if m.players_words is not None)
 
 
 def card_words(text: str) -> str:
@@ -68,8 +69,9 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     """The sections of the rulebook: [(title, Markdown text)]."""
     d = v.deck
     secs = []
-    secs.append(("Players", f"{v.players} players; {partner.PARTNERSHIP_WORDS[v.partnership]}. Play goes "
-                 f"{v.direction} (the turn passes from each seat to the next)."))
+    players = "; ".join([f"{v.players} players"] + [words(v) for words in PLAYERS_WORDS])
+    secs.append(("Players", f"{players}. Play goes {v.direction} (the turn passes from each seat "
+                            "to the next)."))
     pts = ", ".join(_points_words(k, p) for k, p in d.points.items() if p)
     unpointed = any(not d.point_of[c] for c in d.ids)
     copies = {1: "", 2: ", two copies of each card (of two identical cards the first played wins)"}.get(
@@ -104,17 +106,12 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
                  + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))
     for mechanic_words in MECHANIC_WORDS:
         secs += mechanic_words(v)
-    if v.data.get("define"):
-        secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
-            _define_item(name_words(k), rule_words(text)) for k, text in v.data["define"].items())))
     if v.data.get(PARENT_RULES):
         secs.append(("Inherited rules", "The rules above that read *the inherited rule* read, "
                      "where it stands, the rule they replace in the variant this one extends "
                      "(and, where that one reads it too, the rule it replaces in turn).\n" + "\n".join(
-                         _define_item(path + " (its inherited rule)" * i, rule_words(t, _is_effect(path)))
+                         define_item(path + " (its inherited rule)" * i, rule_words(t, _is_effect(path)))
                          for path, chain in v.data[PARENT_RULES].items() for i, t in enumerate(chain))))
-    if v.variables:
-        secs.append(("Variables", variables_words(v)))
     if v.options:
         secs.append(("Options", options_words(v)))
     return secs
@@ -123,15 +120,6 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
 def _is_effect(path: str) -> bool:
     """Whether the rule at a dotted ``path`` of the file is an effect."""
     return path.endswith((".effect", ".after_trick", ".after_card"))
-
-
-def _define_item(name: str, text: str) -> str:
-    """One named expression as one item of the list: a rule of several lines (cases, a
-    ``let``) indented under it, so that its lines stay its own."""
-    if "\n" not in text:
-        return f"- *{name}*: {text}"
-    return f"- *{name}*:\n" + "\n".join(f"  {line}" if line.startswith("- ") else f"  - {line}"
-                                        for line in text.splitlines())
 
 
 def render(v: Variant) -> str:

@@ -10,7 +10,7 @@ import ast
 import re
 
 from .dsl import BOOL, SEAT
-from .widow import points_to
+from .mechanic import Mechanic
 from .wording import rule_of
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
@@ -72,22 +72,14 @@ def target_unit(source: str | None) -> str | None:
 
 
 def score(s) -> None:
-    """Score the finished deal ``s`` (a State whose deal is over): the set-aside cards
-    count for the seat the widow's ``points_to`` names (the exchange's, §0.5, §304s.4, or a
-    widow only set aside: a kitty, no exchange, seen by nobody; the declarer by default:
-    `widow.points_to`); then ``scoring.made`` decides ``s.made`` and ``scoring.effect``
-    changes the scores. A deal thrown in (nobody bid) scores nothing; a deal without a
-    contract (a declaration's ``declarer = none``, or a variant with neither an auction nor
-    ``contract:``) is scored by ``scoring.effect`` alone, with ``me`` none and ``made``
-    false (``s.made`` stays None)."""
+    """Score the finished deal ``s`` (a State whose deal is over; the cards set aside
+    already counted, as the mechanics before this one finish: widow.finish):
+    ``scoring.made`` decides ``s.made`` and ``scoring.effect`` changes the scores. A deal
+    thrown in (nobody bid) scores nothing; a deal without a contract (a declaration's
+    ``declarer = none``, or a variant with neither an auction nor ``contract:``) is scored
+    by ``scoring.effect`` alone, with ``me`` none and ``made`` false (``s.made`` stays
+    None)."""
     v = s.v
-    aside = s.widow if v.widow_set_aside else s.set_aside
-    if aside:
-        to = points_to(s)
-        if to >= 0:
-            pts = sum(v.deck.point_of[c] for c in aside)
-            s.seat_points[to] += pts
-            s.side_points[s.side[to]] += pts
     if s.declarer < 0:
         if s.taken_over is not None or not v.has_contract:  # played without a contract
             v.rules["scoring.effect"](s, -1, False, None)
@@ -108,6 +100,9 @@ def _reads_made(v) -> bool:
 # the names in a rule's text (a comment's or a string's words count too: `_reads_made` may
 # say a rule reads ``made`` when it does not, never the reverse)
 _NAMES_IN = re.compile(r"[a-z_][a-z0-9_]*")
+def start(s, carried) -> None:
+    """Nothing made or lost as a deal starts."""
+    s.made = None
 
 
 def words(v) -> list[tuple[str, str]]:
@@ -130,3 +125,12 @@ def words(v) -> list[tuple[str, str]]:
             ("Match", f"Scores are kept for {unit}, starting at {v.score_start}. The match ends "
                       f"when: {rule_of(v, 'match', 'ends')}. Every {'side' if v.score_unit == 'side' else 'player'}"
                       f" with the {'lowest' if lowest_wins(v.data) else 'top'} score wins.")]
+
+
+MECHANIC = Mechanic(
+    "scoring", sections=("scoring", "match"), load=load,
+    compiler=lambda c, fields: dict(score_unit=fields["score_unit"]),
+    hooks=HOOKS, extra_names=EXTRA_NAMES,
+    built=lambda c, rules, sources, paths: dict(target_unit=target_unit(sources.get("scoring.made"))),
+    fields={"made": "="}, start=start, finish=score,
+    view=lambda s, seat, tricks: {"score": s.seat_scores()}, words=words)

@@ -8,6 +8,7 @@ during play (``trump = ...``: `State.public_trump`). The ``trump:`` section chec
 from __future__ import annotations
 
 from .dsl import SEAT
+from .mechanic import Mechanic
 from .phase import Phase, table_seat
 from .wording import rule_words
 
@@ -134,3 +135,55 @@ def words(v) -> list[tuple[str, str]]:
 
 # flow step -> its phase (one handler serves every deal)
 PHASES = {"trump": Trump()}
+
+
+def start(s, carried) -> None:
+    """Trump's fields as a deal starts: no trump chosen, no card face down."""
+    s.trump = -1
+    s.trump_exposed = False
+    s.trump_card = -1
+    s.exposer = -1
+    s.exposure_trick = 0
+    s.exposed_card = -1
+
+
+def view(s, seat, tricks) -> dict:
+    """Trump's part of ``seat``'s observation: the suit as ``seat`` knows it, and the
+    face-down card to the declarer alone (shown to every seat once exposed)."""
+    text = s.v.deck.text
+    return {
+        "trump": s.trump_text(seat),
+        "trump_exposed": s.trump_exposed,
+        "exposer": s.exposer if s.exposer >= 0 else None,
+        "exposure_trick": s.exposure_trick or None,
+        "trump_card": text[s.trump_card] if s.trump_card >= 0 and seat == s.declarer else None,
+        "face_down": s.trump_card >= 0,
+        "exposed_card": text[s.exposed_card] if s.exposed_card >= 0 else None,
+    }
+
+
+def alternatives(s, seat) -> list[dict]:
+    """The other suits trump may be for ``seat`` while it is hidden from it (a face-down
+    card not its own, a suit named secretly): every suit but the true one."""
+    if s.trump >= 0 and s.trump_text(seat) is None:
+        return [{"trump": x} for x in range(len(s.v.deck.suits)) if x != s.trump]
+    return []
+
+
+def compiler(c, fields) -> dict:
+    """A trump hidden from the others may not be set by a rule (`PUBLIC_MODES`)."""
+    return dict(not_assignable=() if c.trump_mode in PUBLIC_MODES else ("trump",))
+
+
+def built(c, rules, sources, paths) -> dict:
+    """The compiled rules checked: only a public trump is set in play."""
+    check_set_in_play(c, sources, paths)
+    return {}
+
+
+MECHANIC = Mechanic(
+    "trump", sections=("trump",), load=load, compiler=compiler, hooks=HOOKS, built=built,
+    fields={"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
+            "exposure_trick": "=", "exposed_card": "="},
+    start=start, phases=PHASES, view=view, hidden_facts=("trump",), alternatives=alternatives,
+    step_words=STEP_WORDS, words=words)

@@ -1,7 +1,8 @@
-"""The variant's own variables (``variables:`` of the file; docs/authoring.md): what a
-`Variable` is, the section checked (`check_variables`), the rules of their initial values
-compiled (`add_variable_rules`) and the Variables built (`build_variables`), and the
-rulebook's words (`variables_words`). Their values live in ``State.vars``.
+"""The variant's own names: its variables (``variables:`` of the file; docs/authoring.md)
+and, in the rulebook, its named expressions (``define:``). What a `Variable` is, the
+section checked (`check_variables`), the rules of their initial values compiled
+(`add_variable_rules`) and the Variables built (`build_variables`), their values as a
+deal starts (`start`: ``State.vars``), and the rulebook's words (`words`).
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .dsl import FUNCTIONS, HOOK_NAMES, KEYWORDS, LVALUES, NAMES
+from .errors import StateError
 from .loader import KEY
-from .wording import rule_words
+from .mechanic import Mechanic
+from .wording import name_words, rule_words
 
 
 @dataclass(eq=False)
@@ -87,3 +90,58 @@ def variables_words(v) -> str:
         out.append(f"- `{var.name}` ({_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, to "
                    f"{rule_words(spec['initial'], v=v, value=True)}.")
     return "\n".join(out)
+
+
+def start(s, carried) -> None:
+    """The variables at the deal's start (``s.vars``, and ``s.start_vars`` a copy): match
+    scope carried (``carried``: the values after the previous deal, None at the start of
+    the match, which then takes the initial rule), deal scope by its initial rule, in the
+    file's order (an initial rule may read the variables before it). Raises StateError
+    for ``carried`` of the wrong length."""
+    vs = s.v.variables
+    if carried is not None and len(carried) != len(vs):
+        raise StateError(f"expected {len(vs)} variable values, got {len(carried)}")
+    s.vars = [0] * len(vs)
+    for var in vs:
+        if var.scope == "match" and carried is not None:
+            s.vars[var.index] = carried[var.index]
+        else:
+            s.vars[var.index] = var.initial(s, -1, None, None)
+    s.start_vars = tuple(s.vars)
+
+
+def load(c) -> dict:
+    """Check the ``variables:`` section (``c``: a loader.Checks with ``options``, the
+    option values); sets ``c.variable_specs`` (name -> spec)."""
+    c.variable_specs = check_variables(c.data, c.options, lambda p, m: c.problem(p, m, value=True))
+    return {}
+
+
+def define_item(name: str, text: str) -> str:
+    """One named expression as one item of the list: a rule of several lines (cases, a
+    ``let``) indented under it, so that its lines stay its own."""
+    if "\n" not in text:
+        return f"- *{name}*: {text}"
+    return f"- *{name}*:\n" + "\n".join(f"  {line}" if line.startswith("- ") else f"  - {line}"
+                                        for line in text.splitlines())
+
+
+def words(v) -> list[tuple[str, str]]:
+    """The rulebook's ``Named expressions`` and ``Variables`` sections of ``v`` (each only
+    when the file has some)."""
+    secs = []
+    if v.data.get("define"):
+        secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
+            define_item(name_words(k), rule_words(text)) for k, text in v.data["define"].items())))
+    if v.variables:
+        secs.append(("Variables", variables_words(v)))
+    return secs
+
+
+MECHANIC = Mechanic(
+    "variables", sections=("variables", "define"), load=load,
+    compiler=lambda c, fields: dict(variables=[(k, spec["type"]) for k, spec in c.variable_specs.items()]),
+    add_rules=lambda c, comp, add: add_variable_rules(comp, c.variable_specs, add),
+    built=lambda c, rules, sources, paths: dict(variables=build_variables(c.variable_specs, rules)),
+    fields={"vars": "list", "start_vars": "="}, start=start,
+    view=lambda s, seat, tricks: {"variables": s.v.variables_json(s.vars)}, words=words)

@@ -26,23 +26,25 @@ from types import SimpleNamespace
 
 import orjson
 
-from . import auction, declarations, partner, play, scoring, trump, widow
 from .actions import Action
 from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
 from .dsl.check import define_signature
 from .dsl.names import TABLE_SEAT_HOOKS
-from .dsl import _NC, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
+from .dsl import NOT_CONSTANT, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
 from .errors import InvalidActionError, StateError
-from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, _merge,
-                     _yaml_tree, by_position, inherited, load_raw, locate, resolve_name, schema_problems, show,
+from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, merge,
+                     read_tree, by_position, inherited, load_raw, locate, resolve_name, schema_problems, show,
                      without_unknown_keys)
+from .mechanics import MECHANICS
 from .play import Play, apply_id
-from .variables import Variable, add_variable_rules, build_variables, check_variables
+from .variables import Variable
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
 # optional hook that does nothing when absent): every mechanic's, in the order compiled
-HOOKS = {**auction.HOOKS, **play.HOOKS, **scoring.HOOKS, **auction.CONTRACT_HOOKS, **trump.HOOKS}
+HOOKS = {hook: spec for m in MECHANICS for hook, spec in m.hooks.items()}
+# hook -> the hook whose names its rule may also use (dsl.Compiler.add's extra)
+EXTRA_NAMES = {hook: other for m in MECHANICS for hook, other in m.extra_names.items()}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
 # the steps between the auction (or the first deal) and play, in any order
@@ -510,14 +512,9 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
         raise VariantError(problems)
 
     c = Checks(data, locs, fname, problems)
+    c.options = opts
     _load_deck(c)
-    partner_fields = partner.load_partnership(c)
     _load_flow(c)
-    mech_fields = {}
-    for load in (auction.load, trump.load, widow.load, partner.load):  # each mechanic's section
-        mech_fields.update(load(c))
-    if not c.structural:
-        _check_flow_order(c)
     deck, players, flow, per_seat = c.deck, c.players, c.flow, c.per_seat
     dk = data["deck"]
     last_trick = dk.get("last_trick", 0)
@@ -526,24 +523,21 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
         where_changed(c, ("deck", "total"), DECK_KEYS, f"the deck's points add up to {deck.total_points()}"
                                      f"{f' + {last_trick} for the last trick = {total}' if last_trick else ''}"
                                      f", not {dk['total']}")
-    declarations.load(c)
+    mech_fields = {}
+    for m in MECHANICS:  # each mechanic's section, in the list's order
+        if m.load is not None:
+            mech_fields.update(m.load(c))
+    if not c.structural:
+        _check_flow_order(c)
     if problems:
         raise VariantError(problems)
 
-    vars_data = check_variables(data, opts, problem)
-    if problems:
-        raise VariantError(problems)
-
-    score_fields = scoring.load(c)
-    comp = Compiler(deck, players, per_seat, mech_fields["min_bid"], mech_fields["max_bid"],
-                    options=opts, score_unit=score_fields["score_unit"],
-                    defines=data.get("define", {}) or {},
-                    denominations={den: -2 - i for i, den in enumerate(x for x in c.denominations
-                                                                       if x not in deck.suits)},
-                    variables=[(k, spec["type"]) for k, spec in vars_data.items()],
-                    partnership=partner_fields["partnership"],
-                    not_assignable=() if c.trump_mode in trump.PUBLIC_MODES else ("trump",),
-                    **declarations.compiler_names(data))
+    compiler_names = {}
+    for m in MECHANICS:
+        if m.compiler is not None:
+            compiler_names.update(m.compiler(c, mech_fields))
+    comp = Compiler(deck, players, per_seat, options=opts, defines=data.get("define", {}) or {},
+                    **compiler_names)
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):
@@ -581,7 +575,10 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
         for e in err.errors:  # every problem of every named expression
             dsl_problem(("define", e.define), e)
 
-    skipped = auction.skipped_hooks(c)
+    skipped = set()
+    for m in MECHANICS:
+        if m.skipped_hooks is not None:
+            skipped |= m.skipped_hooks(c)
     for hook, (p, kind, default) in HOOKS.items():
         if hook in skipped:
             continue
@@ -595,10 +592,10 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
             if default == "":
                 continue  # an optional hook that does nothing
             node = default
-        add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook))
-    declarations.add_rules(c, add)
-    declarations.check_take_over(c, comp.assigns, mech_fields["trump_mode"])
-    add_variable_rules(comp, vars_data, add)
+        add(hook, p, kind, node, EXTRA_NAMES.get(hook))
+    for m in MECHANICS:
+        if m.add_rules is not None:
+            m.add_rules(c, comp, add)
     # an unused named expression, as an unused named value; only in a file with no other
     # problem (a misspelt use, a rule that did not check, leaves one unused)
     for name, key in comp.define_keys.items() if not problems else ():
@@ -624,18 +621,17 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     rules["flow.declare"] = None
     rules.update({hook: built[fn].fn for hook, fn in names.items()})
     sources = {hook: built[fn].source for hook, fn in names.items()}
-    constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
-    trump.check_set_in_play(c, sources, paths)
+    constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not NOT_CONSTANT}
+    for m in MECHANICS:
+        if m.built is not None:
+            mech_fields.update(m.built(c, rules, sources, paths))
     if problems:
         raise VariantError(problems)
     fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
         deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
-        declarations=declarations.build(data, rules), variables=build_variables(vars_data, rules),
-        rules=rules, sources=sources, constants=constants,
-        target_unit=scoring.target_unit(sources.get("scoring.made")),
-        **partner_fields, **mech_fields, **score_fields)
+        rules=rules, sources=sources, constants=constants, **mech_fields)
     t = SimpleNamespace(**fields, **_tables(fields))
     # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)
     checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in t.declaration_actions
@@ -682,13 +678,13 @@ def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
             raise VariantError([Problem(loc.file, *loc.inner(e.line, e.column), f"presets.{i}.when: {e.message}")
                                 for e in err.errors]) from None
         const = pc.consts[fn]
-        if const is _NC:
+        if const is NOT_CONSTANT:
             loc = at("presets", i, "when")
             raise VariantError([Problem(loc.file, loc.line, loc.column,
                                         f"presets.{i}.when: a preset condition may use only options")])
         if const:
             setlocs = {k[3:]: v for k, v in locs.items() if k[:3] == ("presets", i, "set")}
-            data = _merge(data, preset["set"], locs, setlocs)
+            data = merge(data, preset["set"], locs, setlocs)
     data.pop("presets", None)
     return data
 
@@ -778,7 +774,8 @@ def where_changed(c: Checks, p: tuple, changed: tuple, message: str) -> None:
 def _load_flow(c: Checks) -> None:
     """Check the flow's steps and the cards it deals (docs/authoring.md, "Flow"); sets the
     facts the mechanics read: ``c.flow``, ``c.steps`` (its named steps), ``c.per_seat``,
-    ``c.widow``, ``c.set_aside``, ``c.declare_at``, ``c.has_auction``, ``c.trump_mode``."""
+    ``c.widow`` (the cards dealt to the widow), ``c.declare_at``, ``c.has_auction``,
+    ``c.trump_mode``."""
     data, players, deck = c.data, c.players, c.deck
     flow = c.flow = data["flow"]
     per_seat = c.per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
@@ -792,7 +789,6 @@ def _load_flow(c: Checks) -> None:
     steps = c.steps = [s for s in flow if isinstance(s, str)]
     declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
     has_auction = c.has_auction = "auction" in steps
-    c.set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
     needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none") else [])
     for step in needed:
         if steps.count(step) != 1:
@@ -852,15 +848,15 @@ def option_combinations(name) -> list[dict]:
 
 def check_warnings(paths) -> list[Problem]:
     """Warnings (``Problem.warning``) of each file that loads: an inherited rule whose
-    meaning the file's change of partnership or players changes
-    (partner.inherited_rule_warnings), at the file's own `partnership:` (or `players:`)."""
+    meaning the file's change changes (each mechanic's ``inherited_warnings``: a change
+    of partnership or players), at the key the file changes (else its `extends:`)."""
     out = []
     for p in paths:
         try:
             v = load_variant(p)
             _, locs = load_raw(v.path)
             out += _table_seat_warnings(v, locs) + _standing_bid_warnings(v, locs) + _option_warnings(p, v)
-            own, _ = _yaml_tree(Path(v.path))
+            own, _ = read_tree(Path(v.path))
             parent = own.get("extends")
             if not isinstance(parent, str):
                 continue
@@ -874,13 +870,14 @@ def check_warnings(paths) -> list[Problem]:
             if loc is None or loc.file == fname or v.sources.get(hook) is None:
                 continue
             rules[hook] = (code_reads(v.sources[hook]), f"{loc.file}:{loc.line}")
-        before = (pdata.get("partnership", "fixed"), pdata.get("players"))
-        for hook, message in partner.inherited_rule_warnings(rules, before, (v.partnership, v.players)):
-            key = ("partnership",) if before[0] != v.partnership else ("players",)
-            at = locs.get(key)
-            if at is None or at.file != fname:
-                at = locs[("extends",)]
-            out.append(Problem(at.file, at.line, at.column, message, warning=True))
+        for m in MECHANICS:
+            if m.inherited_warnings is None:
+                continue
+            for hook, message, key in m.inherited_warnings(rules, pdata, v):
+                at = locs.get(key)
+                if at is None or at.file != fname:
+                    at = locs[("extends",)]
+                out.append(Problem(at.file, at.line, at.column, message, warning=True))
     return out
 
 

@@ -7,31 +7,34 @@ the winner of the last trick, or nobody). The flow's widow checked (`load`), the
 from __future__ import annotations
 
 from bisect import insort
+from collections import Counter
 
+from .mechanic import Mechanic
 from .phase import Phase
 
 
 def load(c) -> dict:
-    """Check the widow against the flow (``c``: a loader.Checks with ``steps``,
-    ``widow``: the cards dealt to it, and ``set_aside``: a `widow:` step sets it aside);
-    record each problem in ``c`` and return the Variant's widow fields."""
+    """Check the widow against the flow (``c``: a loader.Checks with ``steps`` and
+    ``widow``: the cards dealt to it); record each problem in ``c`` and return the
+    Variant's widow fields (``widow_set_aside``: a `widow:` step sets it aside)."""
     flow, steps = c.data["flow"], c.steps
+    set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
     if "exchange" in steps and not c.widow:
         c.problem(("flow", flow.index("exchange")), "an 'exchange' step needs a widow (a `widow: N` step)")
-    if "exchange" in steps and c.set_aside:
+    if "exchange" in steps and set_aside:
         c.problem(("flow", flow.index("exchange")), "a widow with `set_aside: true` is not exchanged: "
                                                     "remove the 'exchange' step or set_aside")
-    if c.widow and "exchange" not in steps and not c.set_aside:
+    if c.widow and "exchange" not in steps and not set_aside:
         c.problem(("flow",), "a widow needs an 'exchange' step, where the declarer takes it (else its "
                              "points would count for nobody), or `set_aside: true` (its points then "
                              "count as `points_to` says: the declarer by default)")
     points_to = next((s["points_to"] for s in flow if isinstance(s, dict) and "points_to" in s), "declarer")
-    if (c.widow and c.set_aside and points_to == "declarer" and not c.has_auction
+    if (c.widow and set_aside and points_to == "declarer" and not c.has_auction
             and "contract" not in c.data):
         c.problem(("flow",), "no deal has a contract (no auction and no `contract:`): a widow set "
                              "aside cannot count for the declarer: give its step `points_to: "
                              "last_trick` or `points_to: nobody`")
-    return dict(widow_size=c.widow, widow_set_aside=c.set_aside, widow_points_to=points_to)
+    return dict(widow_size=c.widow, widow_set_aside=set_aside, widow_points_to=points_to)
 
 
 # the words of ``points_to``: whom the widow's cards set aside count for
@@ -99,3 +102,60 @@ STEP_WORDS = {"widow": lambda v, step: f"deal {step['widow']} cards face down to
 
 # flow step -> its phase (one handler serves every deal)
 PHASES = {"exchange": Exchange()}
+
+
+def start(s, carried) -> None:
+    """The widow's fields as a deal starts: nothing taken, discarded or set aside."""
+    s.widow_left = []
+    s.taken = []
+    s.discarded = []
+    s.set_aside = []
+
+
+def finish(s) -> None:
+    """The deal is over: the cards set aside (the widow only set aside, a kitty seen by
+    nobody; or what the exchange left and discarded, §0.5, §304s.4) count for the seat
+    `points_to` names, before the deal is scored."""
+    v = s.v
+    aside = s.widow if v.widow_set_aside else s.set_aside
+    if aside:
+        to = points_to(s)
+        if to >= 0:
+            pts = sum(v.deck.point_of[c] for c in aside)
+            s.seat_points[to] += pts
+            s.side_points[s.side[to]] += pts
+
+
+def view(s, seat, tricks) -> dict:
+    """The widow's part of ``seat``'s observation: to the declarer alone, the widow during
+    the exchange and the cards he set aside."""
+    text = s.v.deck.text
+    is_decl = seat == s.declarer
+    return {
+        "widow": [text[c] for c in s.widow_left] if is_decl and s.handler.name == "exchange" else None,
+        "set_aside": [text[c] for c in s.set_aside] if is_decl and s.set_aside else None,
+    }
+
+
+def known_deal(v, obs: dict, seat: int, history) -> tuple[list, list, list]:
+    """What the seat of observation ``obs`` knows of the deal from its own exchange
+    (`Mechanic.known_deal`; ``history``: (seat, action text) pairs): the cards it was
+    dealt beyond its hand and plays (those it discarded), the cards of its hand it was not
+    dealt (those it took), and, as the declarer, the widow's cards it saw, in the widow's
+    order (those it took, those left, those set aside that it did not discard)."""
+    amap, parse = v.action_map, v.deck.parse
+    own = [amap.get(text) for t, text in history if t == seat]
+    taken = [a.code for a in own if a is not None and a.kind == "take"]
+    discarded = [a.code for a in own if a is not None and a.kind == "discard"]
+    seen = []
+    if obs.get("declarer") == seat:
+        seen = list(taken) + [parse(c) for c in (obs.get("widow") or [])]
+        if obs.get("set_aside"):
+            seen += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(discarded)).elements())
+    return discarded, taken, seen
+
+
+MECHANIC = Mechanic(
+    "widow", load=load,
+    fields={"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},
+    start=start, phases=PHASES, finish=finish, view=view, known_deal=known_deal, step_words=STEP_WORDS)

@@ -99,6 +99,30 @@ def local_imports(mods: dict[str, Path]) -> list[str]:
     return out
 
 
+def private_imports(mods: dict[str, Path], root: Path = ROOT) -> list[str]:
+    """``FILE:LINE: module.name`` for each private name (one underscore first, not a
+    dunder) that a module imports from another taash module (``from .x import _y``,
+    ``from taash.x import _y``, a relative import of the package itself included), at
+    module level or inside a function."""
+    out = []
+    for mod, path in mods.items():
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")
+                up = up[: len(up) - (node.level - 1)]
+                base = ".".join(up + ([base] if base else []))
+            elif base.split(".")[0] != "taash":
+                continue
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__") and base != mod:
+                    out.append(f"{path.relative_to(root)}:{node.lineno}: {base}.{a.name}")
+    return out
+
+
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan), each sorted."""
     index: dict[str, int] = {}

@@ -12,7 +12,7 @@ import sys
 import tokenize
 from pathlib import Path
 
-from tests.imports import circles, edges, local_imports, modules
+from tests.imports import circles, edges, local_imports, modules, private_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,8 +72,25 @@ def test_the_import_graph_is_read():
     graph = edges(modules())
     assert "taash.interpreter.variant" in graph["taash.interpreter.engine"]
     assert "taash.interpreter" in graph["taash"]
-    assert "taash.interpreter.auction" in graph["taash.interpreter.variant"]
+    assert "taash.interpreter.auction" in graph["taash.interpreter.mechanics"]
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_imports_another_modules_private_name():
+    """A name with one underscore first is its module's own: no other taash module
+    imports it (docs/architecture.md, "Layout")."""
+    assert private_imports(modules()) == []
+
+
+def test_a_private_import_is_found(tmp_path):
+    pkg = tmp_path / "interpreter"
+    pkg.mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.setuptools.package-dir]\n"taash.interpreter" = "interpreter"\n')
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("_x = 1\n__version__ = 2\n")
+    (pkg / "b.py").write_text("from .a import _x, __version__\nfrom os import _exit\n")
+    found = private_imports(modules(tmp_path), tmp_path)
+    assert [f.rsplit(": ", 1)[1] for f in found] == ["taash.interpreter.a._x"]
 
 
 def test_no_import_circle():

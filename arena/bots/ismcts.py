@@ -29,7 +29,7 @@ decision, so the nodes stand for the observer's information sets. Each iteration
    its side's card points), so each seat's choices in the tree maximise its own value.
 
 Actions that act alike (the same kind and engine argument: ``bid 28 S`` and ``bid S 28``,
-`search._arm_key`) are one child. Of the bids with a (number, denomination) argument
+`search.arm_key`) are one child. Of the bids with a (number, denomination) argument
 (56) only the lowest of each denomination is a child (`children_of`), as `search` cuts
 them: its rollouts let the other seats pass, so higher bids of one denomination play
 out alike, and a small budget could not try 150 bids; the bot then never makes a jump
@@ -63,7 +63,7 @@ Settings (`ISMCTSBot` and `ismcts_bot` keyword arguments; `taash bot ismcts` fla
 
 What it reads: the seat's observation only. Both agent forms (``decide_state(state,
 seat)`` in process, ``decide(observation, legal)`` over the arena) draw the worlds from a
-State rebuilt from the observation alone (`search.rebuild`: the seat's own cards, the
+State rebuilt from the observation alone (`State.from_observation`: the seat's own cards, the
 public history, what was shown to it; well under a millisecond), so the other seats'
 true cards are never read and a decision with a playout budget is the same whatever
 they are. In process, if no State can be rebuilt, the worlds are drawn from the real
@@ -74,7 +74,7 @@ stops between two iterations); ``playouts`` bounds the iterations instead (or as
 which makes a decision a pure function of (seed, observation): the generator is seeded
 from a hash of the bot's seed and the seat's observation, as `search.decision_rng` does. Over
 the arena a decision also keeps to half the decision's deadline (the game's time
-control, `search._arena_limit_ms`).
+control, `search.arena_limit_ms`).
 """
 
 from __future__ import annotations
@@ -85,9 +85,10 @@ import time
 
 from taash.interpreter import State
 from taash.interpreter.errors import TaashError
+from taash.interpreter.information import RebuildError
 
-from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, RebuildError, Rollout, _arena_limit_ms,
-                     _arm_key, _default_text, deal_value, decision_rng, rebuild)
+from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, Rollout, arena_limit_ms, arm_key, default_text,
+                     deal_value, decision_rng)
 
 EXPLORATION = 0.7      # the UCB1 constant, in units of the values' spread
 SPREAD_FLOOR = 1e-3    # the least spread the exploration term is scaled by
@@ -95,7 +96,7 @@ SPREAD_FLOOR = 1e-3    # the least spread the exploration term is scaled by
 
 class _Node:
     """A node of the observer's tree: reached by the actions of arm key ``key``
-    (`search._arm_key`), chosen by seat ``actor``. ``visits``, ``total`` (sum of the
+    (`search.arm_key`), chosen by seat ``actor``. ``visits``, ``total`` (sum of the
     values for ``actor``) and ``avail`` (times it was legal when its parent was
     selected from); ``children`` by arm key."""
 
@@ -162,40 +163,40 @@ class ISMCTSBot:
         return a
 
     def _rebuild(self, obs: dict, rng: random.Random, ids) -> State | None:
-        """A State made from ``obs`` alone (`search.rebuild`) with the legal actions
+        """A State made from ``obs`` alone (`State.from_observation`) with the legal actions
         ``ids``, or None if none is found. In process the worlds are drawn from it, not
         from the real state: on decks with copies of a card ``resample`` derives what a
         seat cannot hold by probing the dealt hands, so a draw from the real state could
         differ with the hidden cards; from the rebuilt State a decision is a function of
         (seed, observation)."""
         try:
-            root = rebuild(self.v, obs, rng)
+            root = State.from_observation(self.v, obs, rng)
         except (RebuildError, TaashError, ValueError):
             return None
         return root if sorted(root.legal_ids()) == sorted(ids) else None
 
     def decide(self, observation: dict, legal_actions: list, game=None):
         """The action (text) for the observation's seat, from the observation alone
-        (`search.rebuild`); the engine's default action if no State can be rebuilt. Over
+        (`State.from_observation`); the engine's default action if no State can be rebuilt. Over
         the arena the time budget is at most half of the decision's time."""
         t0 = time.perf_counter()
         if len(legal_actions) == 1:
             self.stats = {"iterations": 0, "worlds": 0, "ms": 0.0}
             return legal_actions[0]
         budget = self.budget_ms
-        limit = _arena_limit_ms(game)
+        limit = arena_limit_ms(game)
         if limit is not None:
             budget = limit if budget is None else min(budget, limit)
         rng = self._rng(observation)
         seat = observation["seat"]
         try:
-            root = rebuild(self.v, observation, rng)
+            root = State.from_observation(self.v, observation, rng)
         except (RebuildError, TaashError, ValueError):
             root = None
         acts = self.v.actions
         if root is None or sorted(acts[i] for i in root.legal_ids()) != sorted(legal_actions):
             self.stats = {"iterations": 0, "worlds": 0, "ms": (time.perf_counter() - t0) * 1000, "rebuilt": False}
-            return _default_text(self.v, legal_actions)
+            return default_text(self.v, legal_actions)
         rebuild_ms = (time.perf_counter() - t0) * 1000
         a = self._search(root, seat, list(root.legal_ids()), rng, t0, budget)
         self.stats["rebuild_ms"] = rebuild_ms
@@ -266,7 +267,7 @@ class ISMCTSBot:
         seen = set()
         visits = {}
         for i in ids:
-            key = _arm_key(acts[i])
+            key = arm_key(acts[i])
             if key in seen:
                 continue
             seen.add(key)
@@ -282,7 +283,7 @@ class ISMCTSBot:
 
 
 def children_of(ids, acts) -> dict:
-    """The actions a tree node branches on, {`_arm_key`: action id}, from the legal
+    """The actions a tree node branches on, {`arm_key`: action id}, from the legal
     action ids ``ids`` (``acts``: the variant's actions): one per key (the first in the
     engine's order), and of the bids with a (number, denomination) argument only the
     lowest of each denomination, as `SearchBot._few_bids` cuts them: the rollouts let
@@ -297,11 +298,11 @@ def children_of(ids, acts) -> dict:
             if j is None or a.arg[0] < acts[j].arg[0]:
                 low[a.arg[1]] = i
             continue
-        key = _arm_key(a)
+        key = arm_key(a)
         if key not in out:
             out[key] = i
     for i in low.values():
-        key = _arm_key(acts[i])
+        key = arm_key(acts[i])
         if key not in out:
             out[key] = i
     return out

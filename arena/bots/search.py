@@ -114,9 +114,10 @@ the decision's ``deadline_ms`` (taken from the game's time control).
 
 In process the bot is a *state agent* (``decide_state(state, seat)``: it only calls
 ``observation``, ``legal_ids``, ``resample`` and plays on the resampled worlds). Over the
-arena (``decide(observation, legal)``) it has no State: `rebuild` makes one from the
-observation alone (its own cards, the public history, what was shown to it), a deal in
-which replaying that history is legal and gives the seat the very same observation;
+arena (``decide(observation, legal)``) it has no State: the engine's
+`State.from_observation` makes one from the observation alone (its own cards, the public
+history, what was shown to it), a deal in which replaying that history is legal and gives
+the seat the very same observation;
 ``resample`` then draws the worlds from it, so the other seats' true cards are never
 read. `taash ladder run` asks bots by observation, so the ladder plays this path too.
 """
@@ -128,13 +129,12 @@ import json
 import math
 import random
 import time
-from collections import Counter
 
 from taash.interpreter import State
 from taash.interpreter.actions import NOT_DEFAULT, default_of
 from taash.interpreter.errors import TaashError
+from taash.interpreter.information import RebuildError  # noqa: F401 (its bots' error, importable here)
 
-from ..errors import ArenaError
 from .heuristic import COMMITS, heuristic_bot
 
 DEFAULT_BUDGET_MS = 50
@@ -146,269 +146,6 @@ INFER_SHARE = 0.5      # the share of a decision's time that judging calls may t
 INFER_WORLDS = 8       # a world's draws may take INFER_SHARE / INFER_WORLDS of the decision's time
 MODEL_PHASES = frozenset(("auction", "doubling", "trump"))   # the phases whose calls are judged
 PRIOR_Z = 2.0          # the heuristic's action is left only for a lead of this many standard errors
-
-
-class RebuildError(ArenaError):
-    """No State consistent with an observation was found within the bound of tries."""
-
-
-# -- a State from an observation (the arena path) -----------------------------------------
-def rebuild(v, obs: dict, rng: random.Random, tries: int = 40, repairs: int = 200) -> State:
-    """A `State` of variant ``v`` at the point of ``obs`` (``State.observation(seat)``,
-    as the arena sends it) whose replay of ``obs["history"]`` is legal and whose
-    observation for ``obs["seat"]`` equals ``obs``: the seat's own cards and every card
-    shown to it where they were; the other cards dealt at random and then *repaired*:
-    when an action of another seat is illegal in the replay (a card of the suit led held
-    by a seat that did not follow, a declaration's cards missing), one of that seat's
-    unknown cards is swapped with an unknown card elsewhere so that the action becomes
-    legal (the engine's own legality decides), and the replay starts again. Hidden
-    actions (another seat's face-down trump card, widow take or discard) get a card the
-    seat holds at random among those not needed later. Not uniform: `State.resample`
-    from the result is. Raises RebuildError after ``tries`` fresh deals with at most
-    ``repairs`` swaps each."""
-    n, deck = v.players, v.deck
-    seat = obs["seat"]
-    parse = deck.parse
-    amap = v.action_map
-    hist = [(int(t), a) for t, a in obs["history"]]
-    cps = v.cards_per_seat
-    exposed = parse(obs["exposed_card"]) if obs.get("exposed_card") else None
-    # cards known per seat, in the order they must come (a face-down card from the hand
-    # first: it is laid from the first packet), and positions fixed by the variant
-    front = [[] for _ in range(n)]
-    known = [[] for _ in range(n)]
-    fixed = {}                                  # (seat, index) -> card
-    widow_known = []
-    my_takes, my_discards = [], []
-    fd_owner, fd_dealt = None, False
-    for t, text in hist:
-        a = amap.get(text)
-        if a is None:
-            if text.startswith("trump-card"):
-                fd_owner, fd_dealt = t, False
-            continue
-        if a.kind == "play":
-            known[t].append(a.code)
-        elif a.kind == "trump-card":
-            fd_owner, fd_dealt = t, a.code is None
-        elif a.kind == "take" and t == seat:
-            my_takes.append(a.code)
-        elif a.kind == "discard" and t == seat:
-            my_discards.append(a.code)
-    fd_card = None
-    if fd_owner is not None:
-        if exposed is not None:
-            fd_card = exposed
-            if not fd_dealt:       # the hidden action, now known: that card was laid
-                hist = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in hist]
-        elif fd_owner == seat and obs.get("trump_card"):
-            fd_card = parse(obs["trump_card"])
-    if obs.get("trump") and any(a == "trump" for _, a in hist):
-        # a suit named secretly (§29b.5), now known to the seat: that suit was named
-        hist = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in hist]
-    reserved = set()
-    if fd_owner is not None and fd_dealt and fd_card is None:
-        reserved.add((fd_owner, v.dealt_card - 1))   # the face-down dealt card: unknown
-    # the seat's own dealt cards: hand + plays + discards + face-down - takes
-    mine = Counter(parse(c) for c in obs["hand"]) + Counter(known[seat]) + Counter(my_discards)
-    if fd_owner == seat and fd_card is not None and exposed is None:
-        mine[fd_card] += 1
-    mine -= Counter(my_takes)
-    for t in range(n):
-        cnt = mine if t == seat else Counter(known[t])
-        if t == fd_owner and fd_card is not None:
-            if t != seat and cnt[fd_card] == 0:
-                cnt[fd_card] += 1
-            cnt[fd_card] -= 1
-            if fd_dealt:
-                fixed[(t, v.dealt_card - 1)] = fd_card
-            else:
-                front[t].append(fd_card)
-        known[t] = front[t] + sorted(cnt.elements())
-    partner, called = obs.get("partner"), obs.get("called_card")
-    if partner is not None and called and partner != seat:
-        c = parse(called)
-        if c not in known[partner] and fixed.get((partner, v.dealt_card - 1 if v.dealt_card else -1)) != c:
-            known[partner].append(c)
-    if obs.get("declarer") == seat:
-        widow_known = list(my_takes) + [parse(c) for c in (obs.get("widow") or [])]
-        if obs.get("set_aside"):
-            widow_known += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(my_discards)).elements())
-    pool = Counter({c: deck.count[c] for c in deck.ids})
-    for t in range(n):
-        pool -= Counter(known[t])
-    pool -= Counter(fixed.values())
-    pool -= Counter(widow_known)
-    pool = sorted(pool.elements())
-    # slots: per seat the dealt positions, then the widow's (seat n)
-    base = []
-    free = []                                   # (owner, index) of positions with no known card
-    for t in range(n):
-        row = [None] * cps
-        for (s, i), c in fixed.items():
-            if s == t:
-                row[i] = c
-        # the seat's own cards from the first position (its hand so far is what was
-        # dealt so far); another seat's front cards first, the cards it played last (a
-        # card laid face down comes from an early packet: leave room there)
-        open_ = [i for i in range(cps) if row[i] is None and (t, i) not in reserved]
-        free += [(t, i) for i in range(cps) if (t, i) in reserved]
-        lay = known[t] if t == seat else front[t] + [None] * (len(open_) - len(known[t])) + known[t][len(front[t]):]
-        if len(known[t]) > len(open_):
-            raise RebuildError(f"seat {t} shows more cards than it was dealt")
-        for i, c in zip(open_, lay + [None] * len(open_)):
-            row[i] = c
-            if c is None:
-                free.append((t, i))
-        base.append(row)
-    wrow = list(widow_known) + [None] * (v.widow_size - len(widow_known))
-    free += [(n, j) for j in range(len(widow_known), v.widow_size)]
-    base.append(wrow)
-    if len(free) != len(pool):
-        raise RebuildError(f"{len(pool)} unknown cards for {len(free)} positions")
-    scores = _start_scores(v, obs)
-    carried = _carried_variables(v, obs, scores)
-    needed = [Counter(known[t]) for t in range(n)]
-    for t in range(n):                 # a card fixed at a position is needed there too
-        for (s, i), c in fixed.items():
-            if s == t:
-                needed[t][c] += 1
-    text = deck.text
-    for _ in range(tries):
-        deal = [r[:] for r in base]
-        cards = pool[:]
-        rng.shuffle(cards)
-        for (t, i), c in zip(free, cards):
-            deal[t][i] = c
-        for _ in range(repairs):
-            st = State(v, dealer=obs["dealer"], hands=[[text[c] for c in r] for r in deal[:n]],
-                       widow=[text[c] for c in deal[n]] or None, scores=scores, deal_number=obs.get("deal", 0),
-                       variables=carried)
-            bad = _replay(st, hist, seat, needed, rng)
-            if bad is None:
-                if _same(st.observation(seat), obs):
-                    return st
-                break
-            if not _repair(st, bad, deal, free, rng):
-                break
-    raise RebuildError(f"no deal consistent with seat {seat}'s observation in {tries} tries")
-
-
-def _carried_variables(v, obs, scores):
-    """The variables a rebuilt deal starts with (`State`'s ``variables``): the variant's
-    match-scope variables carried from the deals before, the public ones as ``obs``
-    shows them and the others at their values at the match's start; None when the
-    variant has none (every variable then starts at its initial rule). A public match-scope
-    variable that a rule changes during the deal shows its new value, so the rebuilt
-    observation differs and `rebuild` raises RebuildError, as without this."""
-    carried = [x for x in v.variables if x.scope == "match"]
-    if not carried:
-        return None
-    shown = obs.get("variables") or {}
-    values = list(State(v, dealer=obs["dealer"], scores=scores, deal_number=obs.get("deal", 0)).vars)
-    for x in carried:
-        if x.public and x.name in shown:
-            values[x.index] = v.variable_value(x, shown[x.name])
-    return values
-
-
-def _start_scores(v, obs):
-    sc = obs.get("score")
-    if sc is None:
-        return None
-    if v.score_unit == "side":
-        out = [0] * v.sides
-        for s in range(v.players):
-            out[v.side_of[s]] = sc[s]
-        return out
-    return list(sc)
-
-
-def _same(a: dict, b: dict) -> bool:
-    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
-
-
-def _replay(st: State, hist, seat, needed, rng):
-    """Replay ``hist`` on ``st``; None if all of it is legal, else ``(seat, action id or
-    None)`` of the first refused step (``st`` is left just before it)."""
-    acts = st.v.actions
-    amap = st.v.action_map
-    used = [Counter() for _ in range(st.v.players)]   # needed cards played so far
-    for t, text in hist:
-        if st.to_act != t:
-            return (-1, None)
-        a = amap.get(text)
-        if a is None:                            # a hidden action of another seat
-            spare = Counter(st.hands[t]) - (needed[t] - used[t])
-            opts = [i for i in st.legal_ids() if acts[i].kind == text and acts[i].code is not None
-                    and (text in ("take", "trump") or spare[acts[i].code] > 0)]
-            if not opts:
-                return (t, None)
-            st.apply_id(opts[rng.randrange(len(opts))])
-            continue
-        if a.id not in st.legal_ids():
-            return (t, a.id)
-        if a.kind == "play":
-            used[t][a.code] += 1
-        st.apply_id(a.id)
-    return None
-
-
-def _repair(st: State, bad, deal, free, rng) -> bool:
-    """Make the refused action legal by swapping unknown cards of the refused seat (in
-    its hand at ``st``) with unknown cards elsewhere: every card that alone forbids the
-    action (a forcing set: a card of the suit led when the seat did not follow) goes out
-    for one that does not; if the action needs a card (a declaration), the first single
-    swap that makes it legal; else a random swap. False if nothing can be swapped."""
-    t, aid = bad
-    if t < 0:
-        return False
-    hand0 = st.hands[t]
-    mine = [p for p in free if p[0] == t and deal[p[0]][p[1]] in hand0]
-    others = [p for p in free if p[0] != t]
-    if not mine or not others:
-        return False
-    rng.shuffle(mine)
-    rng.shuffle(others)
-    if aid is not None:
-        rest = Counter(hand0) - Counter(deal[p[0]][p[1]] for p in mine)
-        rest = sorted(rest.elements())
-        if _legal_hand(st, t, rest, aid):
-            outs = [p for p in mine if not _legal_hand(st, t, sorted(rest + [deal[p[0]][p[1]]]), aid)]
-            ins = [q for q in others if _legal_hand(st, t, sorted(rest + [deal[q[0]][q[1]]]), aid)]
-            if outs and len(ins) >= len(outs):
-                for p, q in zip(outs, ins):
-                    deal[p[0]][p[1]], deal[q[0]][q[1]] = deal[q[0]][q[1]], deal[p[0]][p[1]]
-                return True
-        else:
-            for p in mine:
-                c = deal[p[0]][p[1]]
-                for q in others:
-                    d = deal[q[0]][q[1]]
-                    if d != c:
-                        h = list(hand0)
-                        h.remove(c)
-                        h.append(d)
-                        if _legal_hand(st, t, sorted(h), aid):
-                            deal[p[0]][p[1]], deal[q[0]][q[1]] = d, c
-                            return True
-    p, q = mine[0], others[0]
-    deal[p[0]][p[1]], deal[q[0]][q[1]] = deal[q[0]][q[1]], deal[p[0]][p[1]]
-    return True
-
-
-def _legal_hand(st: State, t: int, hand, aid: int) -> bool:
-    """Would action ``aid`` be legal for ``t`` at ``st`` holding ``hand`` (sorted ids)?
-    ``st.hands[t]`` is changed for the question and restored, and the legal caches
-    reset, as the probes of interpreter/information.py do."""
-    old = st.hands[t]
-    st.hands[t] = hand
-    st._legal = st._legal_actions = None
-    try:
-        return aid in st.legal_ids()
-    finally:
-        st.hands[t] = old
-        st._legal = st._legal_actions = None
 
 
 # -- the rollout policy ----------------------------------------------------------------
@@ -653,9 +390,9 @@ class SearchBot:
         a = self.v.action_map.get(str(text))
         if a is None:
             return None
-        key = _arm_key(a)
+        key = arm_key(a)
         for j in arms:
-            if _arm_key(acts[ids[j]]) == key:
+            if arm_key(acts[ids[j]]) == key:
                 return j
         return None
 
@@ -765,7 +502,8 @@ class SearchBot:
         return self._search(state, seat, list(ids), rng, t0, self.budget_ms)
 
     def decide(self, observation: dict, legal_actions: list, game=None):
-        """The action for the observation's seat, from the observation alone (`rebuild`).
+        """The action for the observation's seat, from the observation alone
+        (`State.from_observation`).
         Over the arena the time budget is at most half of the decision's time
         (``game.time_control["move_ms"]`` or ``game.extra["deadline_ms"]``)."""
         t0 = time.perf_counter()
@@ -773,21 +511,21 @@ class SearchBot:
             self.stats = {"playouts": 0, "worlds": 0, "ms": 0.0}
             return legal_actions[0]
         budget = self.budget_ms
-        limit = _arena_limit_ms(game)
+        limit = arena_limit_ms(game)
         if limit is not None:
             budget = limit if budget is None else min(budget, limit)
         rng = self._rng(observation)
         seat = observation["seat"]
         try:
-            root = rebuild(self.v, observation, rng)
+            root = State.from_observation(self.v, observation, rng)
         except (RebuildError, TaashError, ValueError):
             self.stats = {"playouts": 0, "worlds": 0, "ms": (time.perf_counter() - t0) * 1000, "rebuilt": False}
-            return _default_text(self.v, legal_actions)
+            return default_text(self.v, legal_actions)
         rebuild_ms = (time.perf_counter() - t0) * 1000
         ids = root.legal_ids()
         acts = self.v.actions
         if sorted(acts[i] for i in ids) != sorted(legal_actions):
-            return _default_text(self.v, legal_actions)
+            return default_text(self.v, legal_actions)
         a = self._search(root, seat, list(ids), rng, t0, budget)
         self.stats["rebuild_ms"] = rebuild_ms
         return str(a)
@@ -816,7 +554,7 @@ class SearchBot:
         seen_codes = set()
         arms = []
         for j in range(k):
-            key = _arm_key(v.actions[ids[j]])
+            key = arm_key(v.actions[ids[j]])
             if key not in seen_codes:
                 seen_codes.add(key)
                 arms.append(j)
@@ -919,18 +657,18 @@ def _fresh(st: State) -> State:
 
 def _model_key(a, suit_of):
     """What a model's call must match: a trump laid face down by its suit (the model
-    picks a suit; which card of it is chance), any other action by `_arm_key`."""
+    picks a suit; which card of it is chance), any other action by `arm_key`."""
     if a.kind == "trump-card":
         return ("trump", None if a.code is None else suit_of[a.code])
-    return _arm_key(a)
+    return arm_key(a)
 
 
-def _arm_key(a):
+def arm_key(a):
     """Actions of one key act alike (``bid 28 S`` and ``bid S 28``): kind and code."""
     return (a.kind, a.code if isinstance(a.code, (int, str, tuple, type(None))) else id(a))
 
 
-def _default_text(v, legal):
+def default_text(v, legal):
     """The engine's default (`State.default_action`) among ``legal``, texts of ``v``'s
     actions as the arena sends them."""
     acts = [v.action_map.get(str(a)) for a in legal]
@@ -939,7 +677,7 @@ def _default_text(v, legal):
     return str(default_of(acts))
 
 
-def _arena_limit_ms(game):
+def arena_limit_ms(game):
     """Half the decision's time over the arena (None in process)."""
     if game is None:
         return None

@@ -269,7 +269,7 @@ def cmd_match(args) -> int:
         raise UsageError(f"--bots takes bot names separated by commas, not {args.bots!r}")
     options = parse_set(args.set)
     md = _admin_md(args)
-    variant_text = _variant_text(args.variant, options)
+    variant_text = uploaded_variant_text(args.variant, options)
     # bank and grace are sent only when given: an explicit 0 means 0 (proto3 optional)
     given = {"bank_ms": args.bank_ms, "grace_ms": args.grace_ms}
     tc = pb.TimeControl(move_ms=args.move_ms or 0, max_strikes=args.strikes or 0,
@@ -386,7 +386,7 @@ def _result_line(r: dict, bots: list[str]) -> str:
             f"{', error: ' + r['error'] if r['error'] else ''}")
 
 
-def _variant_text(name: str, options: dict) -> str:
+def uploaded_variant_text(name: str, options: dict) -> str:
     """The text to send for a variant file of the caller's (a path, not a shipped name):
     the file checked here, with its `extends:` chain merged (so that the arena needs none
     of the caller's files), as JSON (which YAML reads). "" for a shipped name: the arena

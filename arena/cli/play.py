@@ -102,10 +102,10 @@ def cmd_play(args) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")   # gRPC's C core logs on stderr otherwise
     from taash.interpreter import load_variant
 
-    from .arena import _variant_text
+    from .arena import uploaded_variant_text
     options = parse_set(args.set)
     v = load_variant(args.variant, options or None)      # a bad file: located problems, exit 1
-    variant_text = _variant_text(args.variant, options)
+    variant_text = uploaded_variant_text(args.variant, options)
     players = v.players
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1} in {v.name}, not {args.seat}")

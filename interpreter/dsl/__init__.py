@@ -39,10 +39,10 @@ number in ``auction.may_bid``, the card and "played after the exposure" in
 ``play.counts_as_trump``, ``made`` in ``scoring.effect``).
 """
 
-from .check import (_NC, ERROR, FUNCTIONS, HOOK_NAMES, LVALUES, MAX_EXPANSIONS, MAX_QUANTIFIER_DEPTH, NAMES,
+from .check import (NOT_CONSTANT, ERROR, FUNCTIONS, HOOK_NAMES, LVALUES, MAX_EXPANSIONS, MAX_QUANTIFIER_DEPTH, NAMES,
                     Checker, T)
 from .compiler import Compiler
-from .fastpath import FastPath, _Params
+from .fastpath import FastPath
 from .lower import Compiled, Lowerer, verify
 from .names import (ANSWER, BOOL, CARD, CARDS, DECLARATION, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT,
                     RegistryError, check_state)
@@ -51,5 +51,5 @@ from .parse import GRAMMAR_PATH, KEYWORDS, MAX_DEPTH, MAX_RULE_CHARS, MAX_WIDTH,
 __all__ = ["ANSWER", "BOOL", "CARD", "CARDS", "Checker", "Compiled", "Compiler", "DECLARATION", "DefineError",
            "DSLError", "ERROR", "FUNCTIONS", "FastPath", "GRAMMAR_PATH", "HOOK_NAMES", "INT", "KEYWORDS", "LIST",
            "LVALUES", "Lowerer", "MAX_DEPTH", "MAX_EXPANSIONS", "MAX_QUANTIFIER_DEPTH", "MAX_RULE_CHARS",
-           "MAX_WIDTH", "NAMES", "NONE", "ParentError", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SUIT", "T",
+           "MAX_WIDTH", "NAMES", "NONE", "NOT_CONSTANT", "ParentError", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SUIT", "T",
            "check_state", "parser", "verify"]

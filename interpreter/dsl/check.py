@@ -65,7 +65,7 @@ FUNCTIONS = names.FUNCTIONS    # name -> names.Function
 NOT_WITH = {("individual", "defenders_side"): "each of the others is a side of his own; "
                                               "name them with opponents(declarer)"}
 
-_NC = object()  # "not a constant"
+NOT_CONSTANT = object()  # "not a constant"
 _NAME_RE = re.compile(r"[a-z_][a-z0-9_]*")
 # any/all/those inside the condition of another, at most this deep: each goes over up to a
 # deck of cards, so the work of a rule grows as the deck's size to this power (8 deep made
@@ -80,15 +80,15 @@ class T:
     ``compare``, ``binop``, ``index``, ``cases``, ``strength`` (of a rank), ``var``,
     quantifiers ``any``, ``all``, ``those``; statements ``set``, ``assign``, ``assign_var``,
     ``if``, ``for``),
-    ``type`` its DSL type (None for a statement), ``const`` its folded value or ``_NC``,
+    ``type`` its DSL type (None for a statement), ``const`` its folded value or ``NOT_CONSTANT``,
     ``kids`` its typed children, ``info`` its registry entry, operator or variable."""
     __slots__ = ("op", "type", "const", "kids", "info")
 
-    def __init__(self, op: str, type_: str | None, const=_NC, kids=(), info=None):
+    def __init__(self, op: str, type_: str | None, const=NOT_CONSTANT, kids=(), info=None):
         self.op, self.type, self.const, self.kids, self.info = op, type_, const, list(kids), info
 
     def __repr__(self):
-        c = "" if self.const is _NC else f"={self.const!r}"
+        c = "" if self.const is NOT_CONSTANT else f"={self.const!r}"
         return f"T({self.op}:{self.type}{c}{' ' + repr(self.kids) if self.kids else ''})"
 
 
@@ -210,7 +210,7 @@ class Checker:
             if kind == "effect":
                 tree = self.parse(text, "effect_rule")
                 typed = T("effect", None, kids=[self.stmt(st, 1) for st in tree.children])
-                const = _NC
+                const = NOT_CONSTANT
                 for name, pos in self.unread.items():  # a misspelt variable, most likely
                     errors.append(DSLError(f"'{name}' is named here but never used"
                                            f"{_suggest(name, self.variables)}; to keep a value, declare a "
@@ -246,11 +246,11 @@ class Checker:
                 self.warnings.append((hook, DSLError(
                     f"this rule can never be satisfied with {self.options_words(self.option_reads)} "
                     "(it is always false)", *_pos(inner))))
-            if kind == CARDS and const is not _NC and not const:
+            if kind == CARDS and const is not NOT_CONSTANT and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
             if kind == CARDS and any(map(_outside_hand, [typed] + lets)):
                 # cards to play are cards of the hand: keep them to it
-                typed = T("call", CARDS, _NC, [typed, T("name", CARDS, _NC, info=NAMES["hand"])],
+                typed = T("call", CARDS, NOT_CONSTANT, [typed, T("name", CARDS, NOT_CONSTANT, info=NAMES["hand"])],
                           FUNCTIONS["intersection"])
         self.rules.append((fname, typed, kind == "effect", lets))
         self.names.append(fname)
@@ -302,7 +302,7 @@ class Checker:
                     raise DSLError(f"'{name}' was {_a(self.locals[name][1])}, not {_a(etyp)}", *_pos(expr))
                 if name not in self.locals:
                     self.unread[name] = _pos(lv)
-                self.locals[name] = (var, etyp, _NC)
+                self.locals[name] = (var, etyp, NOT_CONSTANT)
                 return T("set", None, kids=[val], info=var)
             entry = LVALUES[name]
             if entry.hook and entry.hook not in self.hooks:
@@ -357,7 +357,7 @@ class Checker:
             raise DSLError("a `for` inside another `for`: go over the seats once", *_pos(node))
         self._q += 1
         qvar = f"_q{self._q}"
-        self.locals[name] = (qvar, SEAT, _NC)
+        self.locals[name] = (qvar, SEAT, NOT_CONSTANT)
         self._in_for = True
         try:
             body = self.stmt(body_node, depth + 1)
@@ -535,7 +535,7 @@ class Checker:
             if any(t is None for _, t in params):
                 continue   # a parameter of no given type: checked at each use, with its argument
             self.locals, self._expansions, self.failed = {}, 0, {}
-            self.inline = {p: T("local", t, _NC, info="_p") for p, t in params}
+            self.inline = {p: T("local", t, NOT_CONSTANT, info="_p") for p, t in params}
             self.errors = errors = []
             self._expanding.append(name)
             try:
@@ -560,7 +560,7 @@ class Checker:
         """A rank as its strength in the deck's order (a number, higher is stronger; 0
         for none), so that ranks compare with ``<``, ``>``."""
         nr = len(self.deck.ranks)
-        const = _NC if t.const is _NC else (nr - t.const if t.const >= 0 else 0)
+        const = NOT_CONSTANT if t.const is NOT_CONSTANT else (nr - t.const if t.const >= 0 else 0)
         return T("strength", INT, const, [t])
 
     def quantifier(self, node: Tree) -> T:
@@ -578,7 +578,7 @@ class Checker:
                            "multiplies the work of the rule)", *_pos(node))
         self._q += 1
         qvar = f"_q{self._q}"
-        self.locals[name] = (qvar, _ELEMENT[tset.type], _NC)
+        self.locals[name] = (qvar, _ELEMENT[tset.type], NOT_CONSTANT)
         self._in_quantifiers += 1
         try:
             body = self.value(body_node)
@@ -586,7 +586,7 @@ class Checker:
             del self.locals[name]
             self._in_quantifiers -= 1
         self.expect(body_node, body.type, BOOL, f"the condition of {op}(...)")
-        return T(op, tset.type if op == "those" else BOOL, _NC, [tset, body], qvar)
+        return T(op, tset.type if op == "those" else BOOL, NOT_CONSTANT, [tset, body], qvar)
 
     @_collecting
     def value(self, node, want: str | None = None) -> T:
@@ -617,18 +617,18 @@ class Checker:
         if d == "neg":
             a = self.value(ch[0])
             self.expect(ch[0], a.type, INT, "the operand of '-'")
-            return T("neg", INT, -a.const if a.const is not _NC else _NC, [a])
+            return T("neg", INT, -a.const if a.const is not NOT_CONSTANT else NOT_CONSTANT, [a])
         if d == "not_":
             a = self.value(ch[0])
             self.expect(ch[0], a.type, BOOL, "the operand of 'not'")
-            return T("not", BOOL, (not a.const) if a.const is not _NC else _NC, [a])
+            return T("not", BOOL, (not a.const) if a.const is not NOT_CONSTANT else NOT_CONSTANT, [a])
         if d in ("and_", "or_"):
             parts = [self.value(c) for c in ch]
             for c, p in zip(ch, parts):
                 self.expect(c, p.type, BOOL, f"each side of '{d[:-1]}'")
             consts = [p.const for p in parts]
-            const = _NC
-            if all(c is not _NC for c in consts):
+            const = NOT_CONSTANT
+            if all(c is not NOT_CONSTANT for c in consts):
                 const = all(consts) if d == "and_" else any(consts)
             elif d == "and_" and any(c is False for c in consts):
                 const = False
@@ -639,7 +639,7 @@ class Checker:
             parts = [self.value(c) for c in ch]
             for c, p in zip(ch, parts):
                 self.expect(c, p.type, CARDS, "each side of 'otherwise'")
-            return T("otherwise", CARDS, _NC, parts)
+            return T("otherwise", CARDS, NOT_CONSTANT, parts)
         if d == "cond":
             a, c, b = ch
             ta, tc, tb = self.value(a), self.value(c), self.value(b)
@@ -649,7 +649,7 @@ class Checker:
             if at != bt and not (NONE in (at, bt) and typ in _NONEABLE | {NONE}):
                 raise DSLError(f"both branches of 'if ... else' should have one type, "
                                f"not {at} and {bt}", *_pos(node))
-            const = ta.const if tc.const is True else tb.const if tc.const is False else _NC
+            const = ta.const if tc.const is True else tb.const if tc.const is False else NOT_CONSTANT
             return T("cond", typ, const, [tc, ta, tb])
         if d == "compare":
             a, op, b = ch
@@ -671,8 +671,8 @@ class Checker:
                 if at != INT or bt != INT:
                     raise DSLError(f"'{op}' compares numbers (or two ranks), not {_a(at)} and {_a(bt)}",
                                    *_pos(node))
-            const = _NC
-            if ta.const is not _NC and tb.const is not _NC:
+            const = NOT_CONSTANT
+            if ta.const is not NOT_CONSTANT and tb.const is not NOT_CONSTANT:
                 const = _COMPARE[op](ta.const, tb.const)
             return T("compare", BOOL, const, [ta, tb], op)
         if d in ("member", "not_member"):
@@ -683,7 +683,7 @@ class Checker:
                     or (at == SEAT and bt == SEATS)):
                 raise DSLError(f"'in' needs a card and cards (a seat and seats, a number and a "
                                f"list), not {_a(at)} and {_a(bt)}", *_pos(node))
-            return T("compare", BOOL, _NC, [ta, tb], "in" if d == "member" else "not in")
+            return T("compare", BOOL, NOT_CONSTANT, [ta, tb], "in" if d == "member" else "not in")
         if d == "binop":
             a, op, b = ch
             ta, tb = self.value(a), self.value(b)
@@ -692,8 +692,8 @@ class Checker:
             self.expect(b, tb.type, INT, f"the right side of '{op}'")
             if op in ("//", "%") and tb.const == 0:
                 raise DSLError("division by zero", *_pos(b))
-            const = _NC
-            if ta.const is not _NC and tb.const is not _NC:
+            const = NOT_CONSTANT
+            if ta.const is not NOT_CONSTANT and tb.const is not NOT_CONSTANT:
                 const = _ARITH[op](ta.const, tb.const)
             return T("binop", INT, const, [ta, tb], op)
         if d == "index":
@@ -704,7 +704,7 @@ class Checker:
             if ti.type != self.score_unit:
                 raise DSLError(f"an index of the score should be a {self.score_unit}, not {_a(ti.type)} "
                                f"(this match keeps scores per {self.score_unit})", *_pos(i))
-            return T("index", INT, _NC, [ta, ti])
+            return T("index", INT, NOT_CONSTANT, [ta, ti])
         raise DSLError(f"unsupported construct '{d}'", *_pos(node))
 
     def cases(self, node, want: str | None = None) -> T:
@@ -751,7 +751,7 @@ class Checker:
                 kids += [tc, tv]
             else:
                 default = tv
-        return T("cases", typ, _NC, kids, default)
+        return T("cases", typ, NOT_CONSTANT, kids, default)
 
     def report(self, e: DSLError) -> None:
         """A problem after which checking can go on: recorded while a rule is checked to its
@@ -802,12 +802,12 @@ class Checker:
         if name in self.locals:
             var, typ, const = self.locals[name]
             self.unread.pop(name, None)
-            if const is not _NC:
+            if const is not NOT_CONSTANT:
                 return T("const", typ, const)
-            return T("local", typ, _NC, info=var)
+            return T("local", typ, NOT_CONSTANT, info=var)
         if name in self.variables:
             index, typ = self.variables[name]
-            return T("var", typ, _NC, info=index)
+            return T("var", typ, NOT_CONSTANT, info=index)
         if name in self.defines:
             return self.define(node, name)
         entry = self.extra.get(name) or NAMES.get(name)
@@ -819,7 +819,7 @@ class Checker:
                                *_pos(node))
             if entry.const is not None:
                 return T("const", entry.type, entry.const(self))
-            return T("name", entry.type, _NC, info=entry)
+            return T("name", entry.type, NOT_CONSTANT, info=entry)
         if name in self.options:
             return self.option(name)
         for hook, hook_names in HOOK_NAMES.items():
@@ -893,14 +893,14 @@ class Checker:
                 what = "declaration" if types == named[0] else "question and answer"
                 raise DSLError(f"no {what} named \"{text}\" (this variant's: "
                                f"{', '.join(known) or 'none'}){_suggest(text, known)}", *_pos(args[0]))
-            return T("call", result, _NC, [T("const", types[0], known[known.index(text)])], f)
+            return T("call", result, NOT_CONSTANT, [T("const", types[0], known[known.index(text)])], f)
         vals = [self.value(a) for a in args]
         consts = [v.const for v in vals]
         if types == (names.INTS,):
             if not vals:
                 raise DSLError(f"{fname}() needs at least one argument", *_pos(node))
             if len(vals) == 1 and vals[0].type == LIST:
-                return T("call_list", INT, _NC, vals, f)
+                return T("call_list", INT, NOT_CONSTANT, vals, f)
             if len(vals) == 1:
                 if vals[0].type == ERROR:   # a misspelt name: a number, or a list of them, is wanted
                     e = self.failed.get(id(args[0]))
@@ -943,8 +943,8 @@ class Checker:
                 self.expect(a, v.type, want, f"argument {i + 1} of {fname}()")
         if result == SET:
             result = set_type
-        const = _NC
-        if f.fold is not None and all(c is not _NC for c in consts):
+        const = NOT_CONSTANT
+        if f.fold is not None and all(c is not NOT_CONSTANT for c in consts):
             const = f.fold(self, *consts)
         return T("call", result, const, vals, f)
 
@@ -961,7 +961,7 @@ def _no_seat(node, typed: T) -> list[DSLError]:
     a branch of `if ... else`), cases without `else`, or a value that is none by its
     constants alone (`next(none)`). A value read from the deal (the holder of a card,
     the partner) is found only at run time (phase.table_seat)."""
-    if typed.const is not _NC and typed.const == -1:
+    if typed.const is not NOT_CONSTANT and typed.const == -1:
         return [DSLError("this rule names no seat (it is always none); it must name a seat", *_pos(node))]
     out = []
     stack = [node]

@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from . import names
-from .check import _NC, T
+from .check import NOT_CONSTANT, T
 from .names import BOOL, CARDS, INT, SEATS
 
 _EMPTY = {CARDS: lambda: ast.List([], ast.Load()), SEATS: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
@@ -34,7 +34,7 @@ TYPE_PARAMS = {"type_params": []} if "type_params" in ast.FunctionDef._fields el
 @dataclass
 class Compiled:
     """One compiled rule: its ``ast.FunctionDef``, the function, and its constant value
-    (``_NC`` unless the whole rule is a constant). ``source`` is the Python source, for
+    (``NOT_CONSTANT`` unless the whole rule is a constant). ``source`` is the Python source, for
     inspection only (made from the ast; never compiled)."""
     node: ast.FunctionDef
     fn: object
@@ -65,7 +65,7 @@ class Lowerer:
     def lower(self, t: T) -> ast.expr:
         """The ast of a typed expression. A constant is its value; every other node is
         made from its registry entry or operator."""
-        if t.const is not _NC:
+        if t.const is not NOT_CONSTANT:
             return names.const(t.const)
         op, k = t.op, t.kids
         if op == "name":
@@ -83,7 +83,7 @@ class Lowerer:
         if op == "strength":
             return names.sub(names.var("_STRENGTH"), self.lower(k[0]))
         if op == "not":
-            if k[0].op == "compare" and k[0].const is _NC:   # not (a < b) is a >= b
+            if k[0].op == "compare" and k[0].const is NOT_CONSTANT:   # not (a < b) is a >= b
                 a, b = k[0].kids
                 return names.compare(self.lower(a), _NEGATED[k[0].info], self.lower(b))
             return ast.UnaryOp(ast.Not(), self.lower(k[0]))
@@ -115,17 +115,17 @@ class Lowerer:
             return node
         if op == "cond":
             c, a, b = k
-            if c.const is not _NC:
+            if c.const is not NOT_CONSTANT:
                 return self.lower(a if c.const else b)
             return ast.IfExp(self.lower(c), self.lower(a), self.lower(b))
         if op == "compare":
             return names.compare(self.lower(k[0]), t.info, self.lower(k[1]))
         if op == "binop":
             a, b = k
-            if t.info in ("//", "%") and b.const is _NC and self._no_walrus:
+            if t.info in ("//", "%") and b.const is NOT_CONSTANT and self._no_walrus:
                 return ast.IfExp(self.lower(b), names.binop(self.lower(a), t.info, self.lower(b)),
                                  names.const(0))  # b is pure: computed twice
-            if t.info in ("//", "%") and b.const is _NC:
+            if t.info in ("//", "%") and b.const is NOT_CONSTANT:
                 t_ = self.tmp()  # a rule never raises: x // 0 and x % 0 are 0
                 return ast.IfExp(ast.NamedExpr(names.var(t_, store=True), self.lower(b)),
                                  names.binop(self.lower(a), t.info, names.var(t_)), names.const(0))
@@ -157,7 +157,7 @@ class Lowerer:
         if t.op == "set":
             return [ast.Assign([names.var(t.info, store=True)], self.lower(t.kids[0]))]
         if t.op == "let":   # a let of a constant: every use was folded
-            return [] if t.kids[0].const is not _NC else \
+            return [] if t.kids[0].const is not NOT_CONSTANT else \
                 [ast.Assign([names.var(t.info, store=True)], self.lower(t.kids[0]))]
         if t.op == "assign":
             entry, op = t.info
@@ -186,7 +186,7 @@ class Lowerer:
             return [ast.For(names.var(t.info, store=True), self.lower(tset), stmts, [])] if stmts else []
         if t.op == "if":
             c, body, orelse = t.kids
-            if c.const is not _NC:
+            if c.const is not NOT_CONSTANT:
                 chosen = body if c.const else orelse
                 return self.lower_stmt(chosen) if chosen is not None else []
             return [ast.If(self.lower(c), self.lower_stmt(body),

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from taash.arena.bots.search import SearchBot, rebuild
+from taash.arena.bots.search import SearchBot
 from taash.arena.sdk import GameInfo
 from taash.interpreter import Match, State, load_variant, shipped_variants
 from tests.helpers.states import later_deal_states, random_states, same_choices
@@ -31,7 +31,7 @@ def test_only_legal_actions_in_process_and_by_observation(name):
         obs = json.loads(json.dumps(before))                  # as the arena sends it
         b = bot.decide(obs, [str(x) for x in st.legal_actions()])
         assert isinstance(b, str) and b in st.legal_actions()
-        assert rebuild(v, obs, random.Random(2)).observation(seat) == before
+        assert State.from_observation(v, obs, random.Random(2)).observation(seat) == before
 
 
 @pytest.mark.parametrize("name", shipped_variants())
@@ -44,7 +44,7 @@ def test_rebuild_later_in_a_match(name):
     for v, st in states:
         seat = st.to_act
         obs = json.loads(json.dumps(st.observation(seat)))
-        assert rebuild(v, obs, random.Random(2)).observation(seat) == st.observation(seat)
+        assert State.from_observation(v, obs, random.Random(2)).observation(seat) == st.observation(seat)
         bot = SearchBot(v, seed=1, budget_ms=None, playouts=6)
         assert bot.decide(obs, [str(x) for x in st.legal_actions()]) in st.legal_actions()
         assert bot.stats.get("rebuilt", True) and bot.stats["playouts"] > 0
@@ -66,7 +66,7 @@ def test_the_dealer_keeps_variable_is_carried_into_the_rebuild():
     else:
         pytest.fail("no first deal of 20 was lost by the dealer's side")
     obs = json.loads(json.dumps(st.observation(st.to_act)))
-    again = rebuild(v, obs, random.Random(0))
+    again = State.from_observation(v, obs, random.Random(0))
     assert again.vars[next(x.index for x in v.variables if x.name == "kept")] == 1
     assert again.observation(st.to_act) == st.observation(st.to_act)
 
@@ -81,8 +81,8 @@ def test_rebuild_never_reads_the_other_hands(name):
         other = st.resample(seat, random.Random(3))
         obs = st.observation(seat)
         assert other.observation(seat) == obs
-        a = rebuild(v, json.loads(json.dumps(obs)), random.Random(5))
-        b = rebuild(v, json.loads(json.dumps(other.observation(seat))), random.Random(5))
+        a = State.from_observation(v, json.loads(json.dumps(obs)), random.Random(5))
+        b = State.from_observation(v, json.loads(json.dumps(other.observation(seat))), random.Random(5))
         assert a.dealt == b.dealt and a.widow == b.widow
 
 

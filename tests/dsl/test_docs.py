@@ -74,8 +74,8 @@ def test_guide_preset_example_switches_with_an_option(tmp_path):
     src = next(e for e in EXAMPLES if "presets:" in e)
     p = tmp_path / "presets.yaml"
     p.write_text(src)
-    assert "12" not in load_variant(p).sources["match.ends"]
-    assert "12" in load_variant(p, {"long_match": True}).sources["match.ends"]
+    assert ">= 12" not in load_variant(p).sources["match.ends"]   # the rule, not its name (r12)
+    assert ">= 12" in load_variant(p, {"long_match": True}).sources["match.ends"]
 
 
 def test_guide_says_one_thing_about_a_flow_without_an_auction():

@@ -1,0 +1,104 @@
+"""What a game mechanic declares to the engine: the `Mechanic` record.
+
+A game mechanic (the auction, trump, partnerships, the widow, the play of the tricks,
+declarations, scoring, the variant's variables) lives in a module of its own, which ends
+with one ``MECHANIC = Mechanic(...)``; interpreter/mechanics.py lists them, and the
+variant's build (variant.py), the State (engine.py), the rulebook (rulebook.py) and the
+observation's parts loop over that one list, so none of them names a mechanic
+(docs/architecture.md, "Adding a mechanic"). Every part is optional: a mechanic declares
+only what it has. Each callable gets a loader.Checks ``c`` while the variant is built,
+or a State ``s`` while a deal is played; none imports the engine (phase.py says how a
+phase moves a deal on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+# how `State.copy` copies a field: "=" shared (immutable, or never changed after the deal
+# starts), "list" a shallow copy, "lists" a list of lists copied one level deeper,
+# "set"/"dict" a copy
+COPY_KINDS = ("=", "list", "lists", "set", "dict")
+
+
+@dataclass(frozen=True, eq=False)
+class Mechanic:
+    """One game mechanic, as the engine sees it.
+
+    Loading a variant file (variant.py calls these in the order of the list):
+
+    - ``load(c) -> dict``: check the mechanic's section against the flow (record each
+      problem with ``c.problem``) and return its Variant fields (name -> value); it may
+      set facts on ``c`` that the mechanics after it read (``c.denominations``);
+    - ``compiler(c, fields) -> dict``: the keywords the rules compiler (dsl.Compiler)
+      needs of it, from ``fields`` (every mechanic's Variant fields so far);
+    - ``hooks``: its rules, hook -> (path in the file, expected kind, default rule text,
+      None if required, "" an optional rule that does nothing when absent);
+      ``skipped_hooks(c) -> set``: the hooks of ``hooks`` a file does not compile;
+      ``extra_names``: hook -> the hook whose names its rule may also use;
+    - ``add_rules(c, comp, add)``: its further rules, compiled with
+      ``add(hook, path, kind, text, extra=None)`` (``comp``: the dsl.Compiler), and the
+      checks that need them compiled;
+    - ``built(c, rules, sources, paths) -> dict``: the Variant fields made from the
+      compiled rules (hook -> function / generated source / path), and the checks of
+      the generated code.
+
+    Playing a deal (engine.py):
+
+    - ``fields``: its State fields, name -> how `State.copy` copies it (`COPY_KINDS`);
+    - ``start(s, carried)``: set those fields as a deal starts (``carried``: the values a
+      deal carries from the one before, `State`'s ``variables``);
+    - ``phases``: flow step -> its `phase.Phase` handler; ``compiled_legal``: flow step ->
+      the Variant attribute holding the generated ``legal`` of that phase for the variant
+      (None when it has none);
+    - ``finish(s)``: run as the deal ends, in the list's order, before the deal is over;
+    - ``view(s, seat, tricks) -> dict``: its part of ``seat``'s observation, JSON-ready,
+      in the observation's key order (``tricks``: the completed tricks as the observation
+      shows them, made once by the engine);
+    - ``hidden_facts``: State fields that the rules may read and a seat may not see, and
+      ``alternatives(s, seat) -> [{field: value}]``: the other values they may have for
+      ``seat`` at ``s`` ([] when it sees them); resampling asks the rules with each
+      (information.py);
+    - ``known_deal(v, obs, seat, history) -> (more, less, widow)``: what the seat of an
+      observation knows of the deal from this mechanic, for `State.from_observation`:
+      card ids it was dealt beyond its hand and plays, ids in its hand it was not dealt,
+      and the widow's cards it saw, in the widow's order (``history``: the observation's
+      (seat, action text) pairs).
+
+    The rulebook (rulebook.py): ``step_words``, flow step (a step's name, or the key of a
+    `declare:` / `widow:` step) -> ``f(variant, step) -> str``, its words in the Deal
+    section; ``players_words(v) -> str``, its words in the Players section (after the
+    number of players); ``words(v) -> [(title, Markdown)]``, its own sections, in the
+    list's order.
+    ``sections``: the top-level keys of the variant file it reads (grammar/
+    variant.schema.json describes them).
+    """
+
+    name: str
+    sections: tuple = ()
+    load: Callable | None = None
+    compiler: Callable | None = None
+    hooks: dict = field(default_factory=dict)
+    skipped_hooks: Callable | None = None
+    extra_names: dict = field(default_factory=dict)
+    add_rules: Callable | None = None
+    built: Callable | None = None
+    inherited_warnings: Callable | None = None
+    fields: dict = field(default_factory=dict)
+    start: Callable | None = None
+    phases: dict = field(default_factory=dict)
+    compiled_legal: dict = field(default_factory=dict)
+    finish: Callable | None = None
+    view: Callable | None = None
+    hidden_facts: tuple = ()
+    alternatives: Callable | None = None
+    known_deal: Callable | None = None
+    step_words: dict = field(default_factory=dict)
+    players_words: Callable | None = None
+    words: Callable | None = None
+
+    def __post_init__(self):
+        for name, kind in self.fields.items():
+            if kind not in COPY_KINDS or not name.isidentifier():
+                raise ValueError(f"mechanic {self.name}: field {name!r} copied as {kind!r}")

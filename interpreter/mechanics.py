@@ -1,0 +1,23 @@
+"""The one list of the game mechanics (interpreter/mechanic.py says what each declares).
+
+The variant's build, the State, the observation, resampling and the rulebook read this
+list and no mechanic by name; its order is theirs: the order in which the sections are
+loaded and their rules compiled, in which a deal's fields start and its mechanics finish,
+of the parts of an observation, and of the rulebook's sections. Adding a mechanic: write
+its module and name it here (docs/architecture.md, "Adding a mechanic").
+"""
+
+from __future__ import annotations
+
+from . import auction, declarations, partner, play, scoring, trump, variables, widow
+
+MECHANICS = (
+    auction.MECHANIC,
+    trump.MECHANIC,
+    partner.MECHANIC,
+    widow.MECHANIC,
+    play.MECHANIC,
+    declarations.MECHANIC,
+    scoring.MECHANIC,
+    variables.MECHANIC,
+)

@@ -1,0 +1,133 @@
+"""The one list of mechanics (interpreter/mechanics.py): what each mechanic declares is
+what the engine does with it, and a mechanic is wired in by its module and one line of
+the list (docs/architecture.md, "Adding a mechanic")."""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from taash.interpreter import Match, load_variant
+from taash.interpreter.engine import FIELDS, PHASES, State
+from taash.interpreter.mechanic import COPY_KINDS, Mechanic
+from taash.interpreter.mechanics import MECHANICS
+from taash.interpreter.variant import HOOKS
+
+ROOT = Path(__file__).resolve().parents[2]
+INTERPRETER = ROOT / "interpreter"
+# the engine's own parts of an observation, before and after the mechanics' parts
+HEAD = ["variant", "seat", "players", "dealer", "deal", "phase", "to_act", "hand", "hand_sizes",
+        "sitting_out", "history"]
+TAIL = ["legal_actions"]
+
+
+def imports_of(path: Path) -> set[str]:
+    """The interpreter modules ``path`` imports (relative imports, by module name)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                out.add(node.module.split(".")[0])
+            else:
+                out.update(a.name for a in node.names)
+    return out
+
+
+def test_the_list_is_of_mechanics_each_named_once():
+    names = [m.name for m in MECHANICS]
+    assert names == ["auction", "trump", "partner", "widow", "play", "declarations", "scoring", "variables"]
+    assert all(isinstance(m, Mechanic) for m in MECHANICS)
+
+
+def test_no_two_mechanics_declare_one_thing():
+    """A State field, a flow step's phase, a rule (hook), a flow step's words: each is one
+    mechanic's, and no mechanic's field is one of the engine's own."""
+    for what in ("fields", "phases", "hooks", "step_words"):
+        seen = {}
+        for m in MECHANICS:
+            for key in getattr(m, what):
+                assert key not in seen, f"{what} {key!r} of {m.name} and of {seen[key]}"
+                seen[key] = m.name
+    engine_own = set(FIELDS["match"]) | set(FIELDS["deal"])
+    assert not engine_own & {f for m in MECHANICS for f in m.fields}
+    assert set(PHASES) == {step for m in MECHANICS for step in m.phases}
+    assert set(HOOKS) == {hook for m in MECHANICS for hook in m.hooks}
+
+
+def test_a_bad_field_declaration_is_refused():
+    with pytest.raises(ValueError, match="copied as 'deep'"):
+        Mechanic("x", fields={"cards": "deep"})
+    assert COPY_KINDS == ("=", "list", "lists", "set", "dict")
+
+
+@pytest.mark.parametrize("name", ["29", "304-solo", "56", "house/29-dealer-keeps"])
+def test_each_start_sets_its_own_fields_and_no_other(name):
+    """`Mechanic.start` sets exactly the fields the mechanic declares (so `State.copy`,
+    which copies the declared fields, copies all it sets)."""
+    st = Match(load_variant(name), seed=3).new_deal()
+
+    class Recorder:
+        def __init__(self):
+            object.__setattr__(self, "written", set())
+
+        def __getattr__(self, k):
+            return getattr(st, k)
+
+        def __setattr__(self, k, x):
+            self.written.add(k)
+
+    for m in MECHANICS:
+        if m.start is None:
+            assert not m.fields
+            continue
+        r = Recorder()
+        m.start(r, None)
+        assert r.written == set(m.fields), m.name
+
+
+def test_the_observation_is_the_mechanics_parts_in_the_list_order():
+    """An observation is the engine's head, each mechanic's part in the list's order, and
+    the legal actions; proto/observation.schema.json lists the same keys in that order
+    (a mechanic's part of the schema)."""
+    st = Match(load_variant("304-solo"), seed=2).new_deal()
+    keys = list(HEAD)
+    for m in MECHANICS:
+        if m.view is not None:
+            keys += list(m.view(st, 0, []))
+    keys += TAIL
+    assert list(st.observation(0)) == keys
+    schema = json.loads((ROOT / "proto" / "observation.schema.json").read_text())
+    assert list(schema["properties"]) == keys
+    assert list(json.loads(st.observation_json(0))) == keys
+
+
+def test_the_widow_touches_its_module_and_the_list():
+    """The bar of docs/architecture.md, "Adding a mechanic", counted on the widow: no
+    interpreter module but the list imports widow.py, and none but widow.py names the
+    widow's State fields (as an attribute or a string) or its phase."""
+    importers = sorted(p.name for p in INTERPRETER.rglob("*.py") if "widow" in imports_of(p))
+    assert importers == ["mechanics.py"]
+    from taash.interpreter import widow
+    fields = "|".join(widow.MECHANIC.fields)
+    assert fields == "widow_left|taken|discarded|set_aside"
+    named = re.compile(rf"(\.({fields})\b|[\"']({fields})[\"']|\bExchange\b|\bpoints_to\()")
+    where = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+             for p in sorted(INTERPRETER.rglob("*.py")) if p.name != "widow.py"
+             for i, line in enumerate(p.read_text().splitlines(), 1) if named.search(line)]
+    assert where == []
+
+
+def test_a_state_copy_copies_every_declared_field():
+    st = Match(load_variant("304-solo"), seed=5).new_deal()
+    while st.phase != "play":
+        st.apply_id(st.legal_ids()[0])
+    cp = st.copy()
+    for group in FIELDS.values():
+        for f, kind in group.items():
+            a, b = getattr(st, f), getattr(cp, f)
+            assert a == b, f
+            if kind != "=":
+                assert a is not b or not isinstance(a, (list, set, dict)), f
+    assert isinstance(cp, State)
