@@ -19,11 +19,12 @@ from taash.interpreter import State, Variant
 from taash.interpreter import declarations as _declarations
 from taash.interpreter import trump as _trump
 from taash.interpreter.dsl import Compiler, DSLError, Lowerer
+from taash.interpreter.errors import TaashError
 from taash.interpreter.phase import order_from
 from taash.interpreter.variant import HOOKS
 
 
-class Unsupported(Exception):
+class Unsupported(TaashError):
     """A variant (or a state) the kernel cannot compile or take: ``str(e)`` says what, in
     words, for the one message the user sees; the Python engine plays it instead."""
 
