@@ -1,5 +1,5 @@
 """The wire: the Arena service (proto/taash/arena/v1) on a grpc.aio server, bot and
-admin authentication, and `serve`. Game logic is in hosting.py.
+admin authentication, and `serve`. Game logic is in hosting.py and the modules of its parts.
 
     server = ArenaServer(SQLiteStore("arena-data"))
     port = await server.start("127.0.0.1", 50051)
@@ -345,7 +345,7 @@ class ArenaServer:
                     except Exception:
                         log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
                     # let the writers go first: an answer has just queued the next request
-                    # (hosting.Arena._drive), and starting its write before this stream's next
+                    # (driving.Driving.drive), and starting its write before this stream's next
                     # read takes about half the hand-off off each decision (bench/arena.py)
                     await asyncio.sleep(0)
                 # A cancelled call ends this iteration too, and the cancellation of the
@@ -374,7 +374,7 @@ class ArenaServer:
                 if type(item) is tuple:         # a decision request: its clock starts now
                     item[1].written(item[2])
                     item = item[0]
-                elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
+                elif isinstance(item, Closed):  # the arena closed it (seating.Seating.close)
                     how[0] = V.CLOSED_BY_ARENA
                     await _quiet(heard)
                     await context.abort(grpc.StatusCode[item.status], item.message)
@@ -567,7 +567,7 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.NOT_FOUND,
                                 f"no bot named {', '.join(unknown)} (issue a token with `taash arena token NAME`)")
         wait_s = (request.wait_ms or self.wait_ms) / 1000
-        missing = sorted({b for b in bots if arena._live_conn(b) is None})
+        missing = sorted({b for b in bots if arena.live_conn(b) is None})
         if missing:
             yield apb.MatchUpdate(note=f"waiting up to {wait_s:g} s for {', '.join(missing)} to connect")
             missing = await arena.wait_for_bots(bots, wait_s)
