@@ -11,6 +11,7 @@ import signal
 import sys
 
 from ..errors import StoreError, UsageError
+from ..limits import Limits
 from ..store import DEFAULT_DATA_DIR, SQLiteStore, has_arena, read_watch_token
 from ..tls import channel
 from .args import client_of, conv, parse_set, port, server_arg
@@ -73,6 +74,11 @@ def _server_tls(args):
     return None
 
 
+def _limits(args) -> Limits:
+    """The server's limits.Limits from `taash arena serve`'s flags."""
+    return Limits(query_burst=args.query_burst, query_rate=float(args.query_rate))
+
+
 def cmd_serve(args) -> int:
     tls = _server_tls(args)
     from ..server import serve
@@ -110,7 +116,7 @@ def cmd_serve(args) -> int:
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
                         spectator_backlog=args.spectator_backlog, send_limit=args.max_queued,
                         spectator_rate=args.spectator_rate, max_streams=args.max_streams, tls=tls,
-                        variant_load_ms=args.variant_load_ms)
+                        variant_load_ms=args.variant_load_ms, limits=_limits(args))
         except asyncio.CancelledError:
             pass
 
@@ -594,6 +600,11 @@ def add_commands(sub) -> None:
     s.add_argument("--max-streams", type=conv(1), default=8, metavar="N",
                    help="Play streams one bot token may have open at once; the next is refused "
                         "(default 8)")
+    s.add_argument("--query-burst", type=conv(1), default=Limits.query_burst, metavar="N",
+                   help=f"MyStanding calls one token may make at once (default {Limits.query_burst}) ...")
+    s.add_argument("--query-rate", type=conv(1), default=int(Limits.query_rate), metavar="N",
+                   help=f"... and a second past that (default {Limits.query_rate:g}); more are refused "
+                        "RESOURCE_EXHAUSTED")
     s.set_defaults(fn=cmd_serve, extra="arena")
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")

@@ -52,6 +52,7 @@ class Arena(Seating, Reading, Verdicts, Decisions, Publishing, Driving, StoreThr
         self.finished: dict[str, str] = {}      # recently finished game id -> its bots joined
         self.spectators = spectators or events.Spectators()
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="taash-store")
+        self.reader = ThreadPoolExecutor(1, thread_name_prefix="taash-store-read")
         self.stopping = False       # set by the wire's stop: answers are ignored from then on
         self.send_limit = SEND_LIMIT    # messages not read before a bot stream is dropped
         self.tasks: set[asyncio.Task] = set()

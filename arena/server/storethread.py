@@ -1,6 +1,7 @@
-"""The store's one thread (`StoreThread`, a part of `hosting.Arena`): the arena's writes
+"""The store's threads (`StoreThread`, a part of `hosting.Arena`): the arena's writes
 (journal entries, records, new game ids) run off the event loop, in order, on the
-executor ``writer``."""
+executor ``writer``; reads for clients (MyStanding) on another, ``reader``, with the
+store's reading connection, so that no read ever waits in front of a game's journal."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import asyncio
 
 
 class StoreThread:
-    """Calls on the store's thread (the arena's ``writer``, a ThreadPoolExecutor of one)."""
+    """Calls on the store's threads: the arena's ``writer`` and ``reader``, each a
+    ThreadPoolExecutor of one."""
 
     def store_submit(self, fn, *args):
         """Run ``fn(*args)`` on the store's thread: its concurrent Future; None once that
@@ -23,3 +25,8 @@ class StoreThread:
         """Run a store method off the event loop, on the arena's one store thread (the
         store's writes keep their order); returns its result, raises its error."""
         return await asyncio.get_running_loop().run_in_executor(self.writer, fn, *args)
+
+    async def store_read(self, fn, *args):
+        """Run ``fn(*args)``, a read of the store on its reading connection (Store.games_of),
+        on the reader's thread: never queued behind or in front of the writes."""
+        return await asyncio.get_running_loop().run_in_executor(self.reader, fn, *args)

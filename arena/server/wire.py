@@ -31,7 +31,8 @@ from .loading import LOAD_TIMEOUT_S, Refused, VariantLoader
 from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
-from .faults import MAX_STREAMS, Closed
+from .faults import MAX_STREAMS, Bucket, Closed
+from ..limits import Limits
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
 
 log = logging.getLogger("taash.arena")
@@ -176,7 +177,8 @@ class ArenaServer:
     private key), PEM bytes: serve TLS only (None: plaintext); ``variant_load_s``: the
     time a variant text sent with RunMatches may take to check (loading.VariantLoader);
     ``open_ladder()``: the LadderStore of the ratings MyStanding reports (raises NoLadder
-    when there is none; None: no ratings)."""
+    when there is none; None: no ratings); ``limits``: the clients' other limits
+    (taash.arena.limits.Limits)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
                  salt: str = "", max_spectators: int = MAX_SPECTATORS,
@@ -184,12 +186,14 @@ class ArenaServer:
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
                  batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE,
                  max_streams: int = MAX_STREAMS, tls: tuple[bytes, bytes] | None = None,
-                 variant_load_s: float = LOAD_TIMEOUT_S, open_ladder=None):
+                 variant_load_s: float = LOAD_TIMEOUT_S, open_ladder=None, limits: Limits = Limits()):
         self.store = store
         self.max_streams = max_streams
         self.tls = tls
         self.open_ladder = open_ladder     # () -> the LadderStore of the bots' ratings; raises NoLadder
-        self._standings = asyncio.Semaphore(2)
+        self.limits = limits
+        # bot -> its MyStanding budget (faults.Bucket): one per bot whose token was shown
+        self._queries: dict[str, Bucket] = {}
         self.variant_load_s = variant_load_s
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
@@ -302,6 +306,7 @@ class ArenaServer:
             for t in list(self._watch_tasks):
                 t.cancel()
             self.arena.writer.shutdown(wait=True)
+            self.arena.reader.shutdown(wait=True)
         if self.server is not None:
             await self.server.stop(grace)
 
@@ -499,12 +504,24 @@ class ArenaServer:
         if name and name != bot:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name[:64]!r}")
+        meter = self._queries.get(bot)
+        if meter is None:
+            meter = self._queries[bot] = Bucket(self.limits.query_burst, self.limits.query_rate)
+        if meter.spend():
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"too many MyStanding calls with this token (more than {self.limits.query_burst} "
+                                f"at once or {self.limits.query_rate:g} a second: taash arena serve --query-burst, "
+                                "--query-rate; docs/protocol.md, Limits): ask again later")
         try:
-            games, total = await self.arena.store_call(self.store.games_of, bot, wanted(request.recent))
-            async with self._standings:     # record files read on a thread of their own, a few at once
-                return await asyncio.to_thread(standing, bot, games, total, self.open_ladder)
+            # on the store's reading connection and thread: never in front of a journal entry
+            return await self.arena.store_read(self._standing_of, bot, wanted(request.recent))
         except StoreError as e:
             await context.abort(grpc.StatusCode.INTERNAL, str(e))
+
+    def _standing_of(self, bot: str, recent: int):
+        """``bot``'s StandingReply (standing.standing), read on the store's reader thread."""
+        games, total = self.store.games_of(bot, recent)
+        return standing(bot, games, total, self.open_ladder)
 
     async def _list_bots(self, request, context):
         await self._admin(context)
@@ -644,7 +661,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                 spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT,
                 spectator_rate: float = SPECTATOR_RATE, max_streams: int = MAX_STREAMS,
                 tls: tuple[bytes, bytes] | None = None,
-                variant_load_ms: int = int(LOAD_TIMEOUT_S * 1000)) -> None:
+                variant_load_ms: int = int(LOAD_TIMEOUT_S * 1000), limits: Limits = Limits()) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
     a seed gives the same cards as `taash simulate` and in-process ladders).
@@ -655,8 +672,8 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     the token of DATA/watch-token (made on first use) or the admin token; a token may
     have ``max_streams`` Play streams open at once; ``tls``: (certificate chain, private
     key) as PEM bytes, to serve TLS only; a variant text a RunMatches call sends is
-    refused when its check takes more than ``variant_load_ms`` (loading.VariantLoader).
-    Raises
+    refused when its check takes more than ``variant_load_ms`` (loading.VariantLoader);
+    ``limits``: the clients' other limits (taash.arena.limits.Limits). Raises
     StoreError or OSError for a bad data directory or address."""
     store = SQLiteStore(data_dir)
     try:
@@ -668,7 +685,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
         server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
                              max_spectators=max_spectators, spectator_backlog=spectator_backlog,
                              send_limit=send_limit, spectator_rate=spectator_rate, max_streams=max_streams, tls=tls,
-                             variant_load_s=variant_load_ms / 1000,
+                             variant_load_s=variant_load_ms / 1000, limits=limits,
                              open_ladder=functools.partial(open_ladder_store, None, data_dir, False),
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
