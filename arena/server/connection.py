@@ -77,10 +77,12 @@ class Connection:
     other message, so that the order of everything the bot receives is kept. ``token``:
     the one it authenticated with (the arena closes the stream when it is re-issued or
     revoked); ``meter``: its message budget, ``token_meter`` its token's, shared by the
-    token's streams (faults.Bucket; `Arena.connect` sets it)."""
+    token's streams, ``token_bytes`` its token's byte budget, ``peer_meter`` and
+    ``peer_bytes`` its address's (faults.Bucket; budgets.Budgets.attach sets them)."""
 
     __slots__ = ("bot", "peer", "client", "queue", "alive", "games", "seats", "id", "batch", "held",
-                 "on_overflow", "kill", "limit", "token", "meter", "token_meter", "resume_due", "write_since")
+                 "on_overflow", "kill", "limit", "token", "meter", "token_meter", "token_bytes", "peer_meter",
+                 "peer_bytes", "resume_due", "write_since")
     _next = 0
 
     def __init__(self, bot: str, peer: str = "", token: str = ""):
@@ -90,6 +92,9 @@ class Connection:
         self.token = token
         self.meter = Bucket(STREAM_BURST, STREAM_RATE)
         self.token_meter: Bucket | None = None
+        self.token_bytes: Bucket | None = None     # its token's byte budget, then its address's
+        self.peer_meter: Bucket | None = None
+        self.peer_bytes: Bucket | None = None
         self.queue = Outbox()
         self.alive = True
         self.games: set[str] = set()

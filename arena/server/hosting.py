@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
+from ..limits import Limits
 from ..pb import messages_pb2 as pb
 from ..store import Store
 from . import events
@@ -41,7 +42,7 @@ class Arena(Seating, Reading, Verdicts, Decisions, Publishing, Driving, StoreThr
     """Connections, games and the fault policy. All methods run on the event loop."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
-                 salt: str = "", spectators: events.Spectators | None = None):
+                 salt: str = "", spectators: events.Spectators | None = None, limits: Limits = Limits()):
         self.store = store
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
@@ -57,7 +58,7 @@ class Arena(Seating, Reading, Verdicts, Decisions, Publishing, Driving, StoreThr
         self.send_limit = SEND_LIMIT    # messages not read before a bot stream is dropped
         self.tasks: set[asyncio.Task] = set()
         self.max_streams = MAX_STREAMS  # streams of one token at once
-        self.budgets = Budgets()        # the tokens' message budgets
+        self.budgets = Budgets(limits)  # the tokens' and addresses' budgets
         self.latencies: list[float] = []        # seconds per answered decision, if enabled
         self.measure = False
         self.conn_changed = asyncio.Event()     # set (and made anew) when a stream arrives

@@ -9,6 +9,7 @@ import logging
 
 from google.protobuf.message import DecodeError
 
+from ..limits import FREE_BYTES
 from ..pb import messages_pb2 as pb
 from .connection import Connection
 from .faults import clip
@@ -24,18 +25,22 @@ class Reading:
 
     def on_message(self, conn: Connection, raw: bytes) -> None:
         """Handle one message from a bot (raw bytes: decoding is ours, so that a bad
-        message gets a verdict instead of breaking the stream). Every message spends one
-        from the stream's and the token's budget (`_spend`), but the first answer to a
-        request sent to the bot, on time or late: the request pays for that one."""
+        message gets a verdict instead of breaking the stream). Its bytes past the first
+        FREE_BYTES are spent from the token's and the address's byte budgets before it is
+        decoded; then it spends one from the stream's, the token's and the address's
+        message budgets (`_spend`), but the first answer to a request sent to the bot, on
+        time or late: the request pays for that one."""
         if self.stopping or not conn.alive:
             return      # stopping, or closed by the arena: what was in flight is dropped
+        if len(raw) > FREE_BYTES and self._spend(conn, len(raw), True):
+            return
         msg = pb.BotMessage()
         paid = False
         try:
             msg.ParseFromString(raw)
         except (DecodeError, ValueError, RuntimeError) as e:
             self._malformed(conn, None, f"cannot decode a BotMessage: {e}")
-            self._spend(conn)
+            self._spend(conn, 0, False)
             return
         which = msg.WhichOneof("msg")
         if which == "answer":
@@ -64,7 +69,7 @@ class Reading:
         else:
             self._malformed(conn, None, "a BotMessage must set one of hello, answer, error")
         if not paid:
-            self._spend(conn)
+            self._spend(conn, 0, False)
         if conn.resume_due:
             self.resume(conn)
 
@@ -92,12 +97,14 @@ class Reading:
                                   f"the deadline ({left} {'try' if left == 1 else 'tries'} left)")
         return p.strikes == 1
 
-    def _spend(self, conn: Connection) -> None:
-        """One message of ``conn`` not paid for by a request: the stream is closed
-        (RESOURCE_EXHAUSTED) once it is past a budget (budgets.Budgets)."""
-        why = self.budgets.spend(conn)
-        if why is not None:
-            self.close(conn, "RESOURCE_EXHAUSTED", why)
+    def _spend(self, conn: Connection, nbytes: int, paid: bool) -> bool:
+        """A message of ``conn`` (budgets.Budgets.spend): True if that closed the stream
+        (RESOURCE_EXHAUSTED), past a budget."""
+        why = self.budgets.spend(conn, nbytes, paid)
+        if why is None:
+            return False
+        self.close(conn, "RESOURCE_EXHAUSTED", why)
+        return True
 
     def _not_pending(self, conn: Connection, rid: str, action: str | None) -> bool:
         """An answer or error for ``rid``, which is not pending for this bot: its verdict

@@ -14,6 +14,7 @@ import functools
 import json
 import logging
 import os
+import resource
 import traceback
 from pathlib import Path
 from time import monotonic
@@ -23,11 +24,12 @@ from grpc._cython.cygrpc import ExecuteBatchError   # the write of a call that i
 from grpc_health.v1.health_pb2 import HealthCheckResponse
 
 
-from ..gcpolicy import tune_gc
+from ..gcpolicy import release_memory, tune_gc
 from ..pb import arena_pb2 as apb
 from ..store import SQLiteStore, Store, StoreError, open_ladder_store
 from . import persist
-from .loading import LOAD_TIMEOUT_S, Refused, VariantLoader
+from .loading import LOAD_TIMEOUT_S, Busy, Refused, VariantLoader
+from .openfiles import connection_cap, raise_open_files
 from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
@@ -87,6 +89,7 @@ BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 CLOSE_QUIET_S = 0.1     # a stream the arena closes gets its status once its client paused this long ...
 CLOSE_WAIT_S = 2.0      # ... or this long after the arena closed it, whichever comes first
+RELEASE_S = 1.0         # the heap handed back this long after a cut stream ended (at most once in it)
 
 
 async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CLOSE_WAIT_S) -> None:
@@ -204,23 +207,25 @@ class ArenaServer:
         self.send_limit = send_limit
         self.batch_wait_s = batch_wait_s
         self.arena: Arena | None = None
+        self.max_connections = 0    # connections at once, once started (connection_options)
         self.server = None
         self.admin_token = None
         self.health = None
         self._watch_tasks: set = set()     # the tasks of the Watch calls being served
+        self._release = None    # the call_later handle of the next release_memory
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
         Raises OSError if the address cannot be bound."""
         self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt,
                            spectators=Spectators(self.max_spectators, self.spectator_backlog,
-                                                  self.spectator_rate))
+                                                  self.spectator_rate), limits=self.limits)
         self.arena.send_limit = self.send_limit
         self.arena.max_streams = self.max_streams
         self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s)
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
-        self.server = grpc.aio.server(options=SERVER_OPTIONS)
+        self.server = grpc.aio.server(options=SERVER_OPTIONS + self.connection_options())
         handlers = {
             "Play": grpc.stream_stream_rpc_method_handler(self._play),
             "Watch": grpc.unary_stream_rpc_method_handler(
@@ -265,6 +270,17 @@ class ArenaServer:
         for name in ("", SERVICE):
             await self.health.set(name, SERVING)
         return bound
+
+    def connection_options(self) -> list[tuple[str, int]]:
+        """gRPC's options for the limits before a token (taash.arena.limits.Limits): the
+        handshake's deadline, the idle connection's, and the connections at once within
+        the open files (openfiles.connection_cap)."""
+        lim = self.limits
+        cap = connection_cap(resource.getrlimit(resource.RLIMIT_NOFILE)[0], lim.max_connections)
+        self.max_connections = cap
+        return [("grpc.server_handshake_timeout_ms", lim.handshake_ms),
+                ("grpc.max_connection_idle_ms", lim.idle_ms),
+                ("grpc.max_allowed_incoming_connections", cap)]
 
     async def _watch_tokens(self) -> None:
         """Every TOKEN_CHECK_S, if the store's tokens changed (`taash arena token NAME`
@@ -333,6 +349,9 @@ class ArenaServer:
                                 f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
                                 "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
                                 "close one first")
+        owed = arena.budgets.owed(tok, context.peer() or "")
+        if owed is not None:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
         conn = Connection(bot, context.peer() or "", token=tok)
         how = [None]
         heard = [monotonic()]       # when the client's last message was read
@@ -393,6 +412,18 @@ class ArenaServer:
         finally:
             task.cancel()
             arena.disconnect(conn, how[0] or V.CRASHED)
+            if how[0] == V.CLOSED_BY_ARENA:
+                self._release_soon()
+
+    def _release_soon(self) -> None:
+        """The heap back to the system (gcpolicy.release_memory) RELEASE_S after a stream
+        the arena cut ended (what it sent is freed by then), at most once in that time:
+        a flood's buffers do not stay in the arena's memory."""
+        if self._release is None:
+            def release():
+                self._release = None
+                release_memory()
+            self._release = asyncio.get_running_loop().call_later(RELEASE_S, release)
 
     # -- Watch --------------------------------------------------------------------------
     async def _watch(self, request, context):
@@ -536,7 +567,8 @@ class ArenaServer:
         await self._admin(context)
         arena = self.arena
         try:
-            options = json.loads(request.options_json) if request.options_json else {}
+            # parsed on a thread: a text of megabytes does not hold the games' loop
+            options = await asyncio.to_thread(json.loads, request.options_json) if request.options_json else {}
             if not isinstance(options, dict):
                 raise ValueError("options must be a JSON object")
         except ValueError as e:
@@ -566,6 +598,8 @@ class ArenaServer:
                                                 options or None, self.store.save_variant)
             else:
                 v = await self.variants.by_name(request.variant, options or None)
+        except Busy as e:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
         except Refused as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except StoreError as e:
@@ -675,6 +709,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     refused when its check takes more than ``variant_load_ms`` (loading.VariantLoader);
     ``limits``: the clients' other limits (taash.arena.limits.Limits). Raises
     StoreError or OSError for a bad data directory or address."""
+    before, files, hard = raise_open_files()
     store = SQLiteStore(data_dir)
     try:
         lock = _lock(Path(data_dir))
@@ -689,6 +724,9 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                              open_ladder=functools.partial(open_ladder_store, None, data_dir, False),
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
+        (log.info if server.max_connections >= 1000 else log.warning)(
+            "open files: %d (raised from %d; the system's hard limit %d): at most %d connections at once",
+            files, before, hard, server.max_connections)
         tune_gc()
         if ready:
             ready(port)

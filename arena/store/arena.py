@@ -275,7 +275,8 @@ class SQLiteStore(Store):
 
     def bot_for_token(self, token: str) -> str | None:
         h = _hash(token)
-        row = self.db.execute("SELECT name FROM bots WHERE token_hash=?", (h,)).fetchone()
+        # on the reading connection: a call's check of its token never waits for a commit
+        row = self.reader.execute("SELECT name FROM bots WHERE token_hash=?", (h,)).fetchone()
         return row[0] if row else None
 
     def bots(self) -> list[str]:
