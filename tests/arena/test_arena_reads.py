@@ -7,7 +7,6 @@ real SQLite."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import threading
 
