@@ -1,4 +1,5 @@
-"""How the arena's processes collect garbage: less often than Python's default.
+"""How the arena's processes collect garbage: less often than Python's default; and the
+heap a flood left freed handed back to the system (`release_memory`).
 
 A server holding many games, or a simulation keeping many matches, has a large
 long-lived heap that every full collection walks again; the engine and the arena make no
@@ -8,6 +9,8 @@ freeze what exists and raise the first generation's threshold to `THRESHOLD`.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 from contextlib import contextmanager
 
@@ -40,3 +43,19 @@ def fewer_collections():
         if freeze:
             gc.unfreeze()
         gc.set_threshold(*old)
+
+
+def release_memory() -> bool:
+    """Hand the heap's free memory back to the system (glibc's ``malloc_trim(0)``: the
+    freed buffers of a client's large messages stay in the process otherwise). True if
+    memory was released; False where there is no glibc."""
+    global _trim
+    if _trim is None:
+        try:
+            _trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _trim = False
+    return bool(_trim and _trim(0))
+
+
+_trim = None        # glibc's malloc_trim once looked up; False where there is none

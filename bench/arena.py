@@ -190,7 +190,7 @@ class FloorGame:
     """A game as the --floor server plays it: the least any arena of this design does
     per decision. An answer is parsed and applied to the engine's State, and its public
     form (`State.public_action`) goes to every seat as a serialized ActionTaken held for
-    its next request (hosting.Connection in batch mode); a request is the legal actions,
+    its next request (connection.Connection in batch mode); a request is the legal actions,
     the observation's JSON (`State.observation_json`) and a DecisionRequest carrying the
     held events (framing.decision_message), as the arena sends it. Left out: time
     control, the fault policy, verdicts, spectators, the record and journal, and every

@@ -48,7 +48,7 @@ async def server(games: int, parallel: int, every: int, max_queued: int, data: s
     port = await srv.start("127.0.0.1", 0)
     print(json.dumps({"port": port, "tokens": tokens}), flush=True)
     arena = srv.arena
-    while any(arena._live_conn(n) is None for n in names):
+    while any(arena.live_conn(n) is None for n in names):
         await asyncio.sleep(0.05)
     tune_gc()
     v = load_variant("28")

@@ -11,6 +11,7 @@ import signal
 import sys
 
 from ..errors import StoreError, UsageError
+from ..limits import FREE_BYTES, Limits
 from ..store import DEFAULT_DATA_DIR, SQLiteStore, has_arena, read_watch_token
 from ..tls import channel
 from .args import client_of, conv, parse_set, port, server_arg
@@ -73,6 +74,15 @@ def _server_tls(args):
     return None
 
 
+def _limits(args) -> Limits:
+    """The server's limits.Limits from `taash arena serve`'s flags."""
+    return Limits(query_burst=args.query_burst, query_rate=float(args.query_rate), token_bytes=args.token_bytes,
+                  token_byte_rate=args.token_byte_rate, peer_bytes=args.peer_bytes,
+                  peer_byte_rate=args.peer_byte_rate, peer_messages=args.peer_messages,
+                  peer_message_rate=args.peer_message_rate, handshake_ms=args.handshake_ms,
+                  idle_ms=args.idle_ms, max_connections=args.max_connections)
+
+
 def cmd_serve(args) -> int:
     tls = _server_tls(args)
     from ..server import serve
@@ -110,7 +120,7 @@ def cmd_serve(args) -> int:
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
                         spectator_backlog=args.spectator_backlog, send_limit=args.max_queued,
                         spectator_rate=args.spectator_rate, max_streams=args.max_streams, tls=tls,
-                        variant_load_ms=args.variant_load_ms)
+                        variant_load_ms=args.variant_load_ms, limits=_limits(args))
         except asyncio.CancelledError:
             pass
 
@@ -574,8 +584,9 @@ def add_commands(sub) -> None:
                         "arena's write has waited 2 s), or 10*N in any case, is dropped as a fault "
                         "(default 10000)")
     s.add_argument("--variant-load-ms", type=conv(1), default=10_000, metavar="MS",
-                   help="a variant text sent with a match request is checked in a process of its own, "
-                        "killed and the request refused past MS milliseconds (default 10000)")
+                   help="a variant text sent with a match request is checked in a process of its own at "
+                        "low priority, killed and the request refused past MS milliseconds of its CPU, or 5 "
+                        "times that in wall time (default 10000)")
     s.add_argument("--private-watch", action="store_true",
                    help="watching needs a token: the one in DIR/watch-token (made on first start) "
                         "or the admin token")
@@ -594,6 +605,35 @@ def add_commands(sub) -> None:
     s.add_argument("--max-streams", type=conv(1), default=8, metavar="N",
                    help="Play streams one bot token may have open at once; the next is refused "
                         "(default 8)")
+    s.add_argument("--token-bytes", type=conv(1), default=Limits.token_bytes, metavar="BYTES",
+                   help=f"bytes one token's streams may send at once, past the first {FREE_BYTES} of each "
+                        f"message (default {Limits.token_bytes}) ...")
+    s.add_argument("--token-byte-rate", type=conv(1), default=Limits.token_byte_rate, metavar="BYTES",
+                   help=f"... and a second past that (default {Limits.token_byte_rate}); past either, the "
+                        "stream is closed RESOURCE_EXHAUSTED and the token gets no new stream until it is "
+                        "back within them")
+    s.add_argument("--peer-bytes", type=conv(1), default=Limits.peer_bytes, metavar="BYTES",
+                   help=f"the same for all the streams of one peer address (default {Limits.peer_bytes}) ...")
+    s.add_argument("--peer-byte-rate", type=conv(1), default=Limits.peer_byte_rate, metavar="BYTES",
+                   help=f"... a second (default {Limits.peer_byte_rate})")
+    s.add_argument("--peer-messages", type=conv(1), default=Limits.peer_messages, metavar="N",
+                   help="messages all the streams of one peer address may send at once, beyond the answers "
+                        f"to the requests sent (default {Limits.peer_messages}) ...")
+    s.add_argument("--peer-message-rate", type=conv(1), default=Limits.peer_message_rate, metavar="N",
+                   help=f"... and a second past that (default {Limits.peer_message_rate})")
+    s.add_argument("--handshake-ms", type=conv(1), default=Limits.handshake_ms, metavar="MS",
+                   help="a connection that has not finished its TLS and HTTP/2 handshake in MS milliseconds "
+                        f"is closed (default {Limits.handshake_ms})")
+    s.add_argument("--idle-ms", type=conv(1), default=Limits.idle_ms, metavar="MS",
+                   help=f"a connection with no call for MS milliseconds is closed (default {Limits.idle_ms})")
+    s.add_argument("--max-connections", type=conv(), default=Limits.max_connections, metavar="N",
+                   help="connections held at once, the next refused before its handshake (default 0: "
+                        "the open-file limit, raised at start as far as the system allows, less 256)")
+    s.add_argument("--query-burst", type=conv(1), default=Limits.query_burst, metavar="N",
+                   help=f"MyStanding calls one token may make at once (default {Limits.query_burst}) ...")
+    s.add_argument("--query-rate", type=conv(1), default=int(Limits.query_rate), metavar="N",
+                   help=f"... and a second past that (default {Limits.query_rate:g}); more are refused "
+                        "RESOURCE_EXHAUSTED")
     s.set_defaults(fn=cmd_serve, extra="arena")
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")

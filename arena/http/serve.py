@@ -72,8 +72,14 @@ class Served:
             return answer_of(action)
 
 
+MAX_BODY = 1 << 20      # bytes of a request's body; a longer one is answered 413
+
+
 def make_app(served: Served) -> web.Application:
-    """The aiohttp application: GET /hi, POST /bid /chooseTrump /play."""
+    """The aiohttp application: GET /hi, POST /bid /chooseTrump /play. A client's
+    mistake is answered 400 (a body that is not JSON, nested too deeply, or not a
+    request of the protocol) or 413 (a body over `MAX_BODY` bytes); 500 is the served
+    bot's own failure only."""
 
     async def hi(request):
         return web.json_response({"value": "hello", "bot": served.entry.name, "variant": VARIANT})
@@ -81,20 +87,27 @@ def make_app(served: Served) -> web.Application:
     async def decision(request):
         path = "/" + request.match_info["endpoint"]
         try:
-            raw = await request.read()
+            try:
+                raw = await request.read()
+            except web.HTTPRequestEntityTooLarge:
+                return web.json_response({"error": f"the body is over {MAX_BODY} bytes"}, status=413)
             try:
                 body = json.loads(raw.decode("utf-8-sig"))
             except (ValueError, UnicodeDecodeError):
                 raise RequestError("the body is not JSON") from None
+            except RecursionError:
+                raise RequestError("the body's JSON is nested too deeply") from None
             out = await asyncio.to_thread(served.answer, path, body)
-        except RequestError as e:
-            return web.json_response({"error": str(e)}, status=400)
+        except (RequestError, RecursionError) as e:
+            # a client's mistake (a nesting the translation cannot follow either): 400
+            return web.json_response({"error": str(e) if isinstance(e, RequestError) else
+                                      "the request is nested too deeply"}, status=400)
         except Exception as e:       # the bot failed: say so, keep serving
             log.exception("%s failed", path)
             return web.json_response({"error": f"{type(e).__name__}: {e}"}, status=500)
         return web.json_response(out)
 
-    app = web.Application(client_max_size=1 << 20)
+    app = web.Application(client_max_size=MAX_BODY)
     app.router.add_get("/hi", hi)
     app.router.add_post("/{endpoint:bid|chooseTrump|play}", decision)
     return app

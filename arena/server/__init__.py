@@ -1,8 +1,12 @@
 """The arena server: bots dial in over gRPC (proto/taash/arena/v1), the arena plays their
 games through the engine's public contract and records every game.
 
-By concern: `wire` (the gRPC service, auth, serve/start/stop), `hosting` (connections,
-the games' drive, the fault policy; no gRPC), `game` (a game's data: seats, the pending
+By concern: `wire` (the gRPC service, auth, serve/start/stop), `hosting` (the `Arena`,
+no gRPC, made of one part per job: `seating` (bot streams and seats), `reading` (bot
+messages decoded and judged), `budgets` (message budgets), `verdicts` (the fault policy's
+verdicts), `decisions` (the open decision, its timer and deadline), `publishing` (events
+and seat views), `driving` (a game from start to record), `storethread` (the store's
+thread)), `connection` (one bot stream's queue and send limit), `game` (a game's data: seats, the pending
 decision, time control), `faults` (verdict counting and limits), `events` (public events
 and spectators), `framing` (messages serialized once), `persist` (what a game's end
 writes, and the recovery of games cut by a crash), `loading` (the variant a RunMatches

@@ -251,9 +251,9 @@ class Spectators:
 
 
 def publish(game, ev: pb.GameEvent, spectators: Spectators, to_bots: bool = True) -> None:
-    """Number a public event of ``game`` (a hosting.Game), add it to the game's feed and
+    """Number a public event of ``game`` (a game.Game), add it to the game's feed and
     the spectators' feed of every game, and send it (once per connection) to the game's
-    seats' bots (hosting.Connection.send_event: a connection in batch mode keeps it for
+    seats' bots (connection.Connection.send_event: a connection in batch mode keeps it for
     its next DecisionRequest)."""
     ev.game_id = game.id
     ev.index = game.nevents

@@ -78,8 +78,8 @@ class FaultCounts:
 
 
 class Bucket:
-    """A token bucket of messages: ``burst`` at once, refilled at ``rate`` a second.
-    `spend` takes one and says whether the bucket is past its limit."""
+    """A token bucket of messages (or bytes): ``burst`` at once, refilled at ``rate`` a
+    second. `spend` takes some and says whether the bucket is past its limit."""
 
     __slots__ = ("tokens", "t", "burst", "rate")
 
@@ -88,12 +88,21 @@ class Bucket:
         self.tokens = float(burst)
         self.t = time.monotonic()
 
-    def spend(self) -> bool:
-        """One message; True once more than the limit was sent."""
+    def spend(self, n: float = 1) -> bool:
+        """``n`` messages (or bytes); True once more than the limit was sent."""
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate) - 1
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate) - n
         self.t = now
         return self.tokens < 0
+
+    def owed_s(self) -> float:
+        """Seconds until the bucket is out of debt (0: it is not past its limit now)."""
+        level = min(self.burst, self.tokens + (time.monotonic() - self.t) * self.rate)
+        return -level / self.rate if level < 0 and self.rate > 0 else 0.0
+
+    def full(self) -> bool:
+        """Refilled to its burst (nothing spent lately)."""
+        return self.tokens + (time.monotonic() - self.t) * self.rate >= self.burst
 
 
 class Closed:

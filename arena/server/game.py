@@ -1,7 +1,7 @@
 """A game the arena hosts, as data: its time control (`TimeControl`), its seats (`Seat`),
 the decision it waits for (`Pending`) and the game itself (`Game`: the engine's Match
-and what its record needs beyond it). `hosting.Arena` drives games; `persist` writes and
-recovers them."""
+and what its record needs beyond it). `hosting.Arena` drives games (driving.py);
+`persist` writes and recovers them."""
 
 from __future__ import annotations
 
@@ -48,14 +48,14 @@ class Seat:
     bot: str
     bank_ms: float
     grace_ms: float
-    conn: object = None         # its hosting.Connection, None while it has none
+    conn: object = None         # its connection.Connection, None while it has none
     away: bool = False          # lost its connection and not yet back
 
 
 class Pending:
     """A decision the arena is waiting for. ``on_wake(pending)`` is called by `wake`
-    (the arena's `Arena._wake`); ``obs_json`` is the request's observation (sent again
-    after a reconnect)."""
+    (the arena's `decisions.Decisions`); ``obs_json`` is the request's observation (sent
+    again after a reconnect)."""
 
     __slots__ = ("rid", "game", "seat", "st", "legal", "legal_set", "conn", "sent_at",
                  "spent", "deadline", "strikes", "result", "how", "sends", "obs_json", "on_wake",
@@ -76,7 +76,7 @@ class Pending:
         self.how = None             # "answer" or the Verdict kind that settled it
         self.sends = 0
         self.away_since = None      # monotonic time the seat's absence began to be counted
-        self.busy = False           # being looked at (Arena._progress): a wake is not needed
+        self.busy = False           # being looked at (decisions.Decisions): a wake is not needed
         self.closed = False         # settled and handed to the game loop
 
     def written(self, conn) -> None:
@@ -117,7 +117,7 @@ class Game:
         self.missed_from: dict[str, int] = {}   # bot away -> the first event it has not been sent
         self.nevents = 0
         self.faults = FaultCounts(len(self.bots))
-        self.playout: Playout | None = None     # the game loop, driven by Arena._drive
+        self.playout: Playout | None = None     # the game loop, driven by driving.Driving.drive
         self.asking: Pending | None = None      # the open decision
         self.pause: asyncio.Task | None = None  # the break between two deals (Arena.deal_break)
         self.done: asyncio.Future | None = None  # set when the playout ends (run_game awaits it)
@@ -126,11 +126,11 @@ class Game:
         # while a deal's journal entry is being written: the game's public events since
         # that deal ended, (event, to_bots) in order (or (serialized SeatView, seat)),
         # and the decision the game goes on
-        # with once the entry is committed (Arena._committed); None otherwise
+        # with once the entry is committed (driving.Driving); None otherwise
         self.held: list | None = None
         self.next_at = None
         # (deal, flow step, trump exposed, partner revealed) when the seats were last
-        # sent their SeatViews (Arena._views)
+        # sent their SeatViews (publishing.Publishing.send_views)
         self.view_at: tuple | None = None
         # GameStart's texts, the same for every seat
         self.options_json = json.dumps(options)

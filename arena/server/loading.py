@@ -1,6 +1,7 @@
 """The variant of a RunMatches call, loaded without stalling the arena's games: a text
-the caller sent (MatchRequest.variant_yaml) is checked first in a child process, killed
-when it takes longer than its time limit, and a name (MatchRequest.variant) is a shipped
+the caller sent (MatchRequest.variant_yaml) is checked first in a child process at low
+priority, killed when it takes more than its time limit of CPU (or five times that in
+wall time), and a name (MatchRequest.variant) is a shipped
 variant or a file of the arena's DATA/variants/ folder, nothing else (docs/protocol.md,
 "Sending a variant").
 
@@ -19,7 +20,9 @@ import asyncio
 import hashlib
 import json
 import multiprocessing
+import os
 import tempfile
+import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -27,7 +30,16 @@ from taash.interpreter import VariantError, load_variant, shipped_variants
 from taash.interpreter.loader import BOUNDS, VARIANTS_DIR, Bounds, More, format_problems, lines_cache, read_tree
 
 LOAD_TIMEOUT_S = 10.0       # a sent text's check in the child process, at most
-MAX_LOADS = 2               # checks at once (each a process); more wait their turn
+# checks at once (each a process, at low priority): one per core less the one the games
+# need, at least one; more wait their turn, at most MAX_WAITING of them (more are refused)
+MAX_LOADS = max(1, (os.cpu_count() or 2) - 1)
+MAX_WAITING = 8
+CHECK_NICE = 10             # added to the checker child's niceness: the games' CPU first
+# the check's limit counts its CPU time (at low priority it waits for the games), and at
+# most this many times the limit in wall time; its CPU is looked at every POLL_S seconds
+WALL_FACTOR = 5
+POLL_S = 0.05
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100    # /proc's clock ticks a second
 MAX_DETAILS = 4000          # characters of the problems told to a client
 MAX_PROBLEMS = 10           # problems a sent text's check formats
 LINE_SHOWN = 120            # characters of a line of the sent text quoted under its problem
@@ -41,6 +53,11 @@ class Refused(Exception):
 
     def __init__(self, text: str):
         super().__init__(text[:MAX_DETAILS])
+
+
+class Busy(Refused):
+    """A sent text cannot be checked now: `MAX_WAITING` checks wait their turn already
+    (the client's status is RESOURCE_EXHAUSTED; it may send it again later)."""
 
 
 def shown(name: str) -> str:
@@ -116,6 +133,7 @@ def _clipped(lines: list[str]):
 
 def _child(conn, *args) -> None:
     try:
+        os.nice(CHECK_NICE)     # the arena's games go first; a check takes what CPU is left
         conn.send(("done", _check(*args)))
     except BaseException as e:      # a bug of the loader: told, never a hang
         conn.send(("failed", f"{type(e).__name__}: {str(e)[:500]}"))
@@ -130,10 +148,12 @@ class VariantLoader:
     `close` at the end."""
 
     def __init__(self, variants_dir: Path, timeout_s: float = LOAD_TIMEOUT_S, bounds: Bounds = BOUNDS,
-                 max_loads: int = MAX_LOADS):
+                 max_loads: int = MAX_LOADS, max_waiting: int = MAX_WAITING):
         self.dir = Path(variants_dir)
         self.timeout_s, self.bounds = timeout_s, bounds
         self.turns = asyncio.Semaphore(max_loads)
+        self.max_loads, self.max_waiting = max_loads, max_waiting
+        self.checking = 0       # checks running or waiting their turn
         self.checked: OrderedDict[tuple, str] = OrderedDict()     # (sha256, options) -> problems ("" ok)
         self.loaded: OrderedDict[tuple, object] = OrderedDict()   # (path, options) -> Variant
         self.ctx = multiprocessing.get_context("forkserver")
@@ -212,7 +232,18 @@ class VariantLoader:
 
     async def _check(self, text: str, name: str, options: dict | None) -> str:
         """The problems of ``text`` from a child process ("" when it loads); Refused when
-        the child is past ``timeout_s`` (it is killed) or dies."""
+        the child is past ``timeout_s`` (it is killed) or dies; Busy when `max_waiting`
+        checks wait their turn already."""
+        if self.checking >= self.max_loads + self.max_waiting:
+            raise Busy(f"{name}: the arena is checking {self.checking} sent variants already (at most "
+                       f"{self.max_loads} at once and {self.max_waiting} waiting): send it again later")
+        self.checking += 1
+        try:
+            return await self._checked(text, name, options)
+        finally:
+            self.checking -= 1
+
+    async def _checked(self, text: str, name: str, options: dict | None) -> str:
         async with self.turns:
             recv, send = self.ctx.Pipe(duplex=False)
             proc = self.ctx.Process(target=_child, daemon=True, name="taash-variant-check",
@@ -220,7 +251,7 @@ class VariantLoader:
             try:
                 await asyncio.to_thread(proc.start)
                 send.close()
-                got = await asyncio.to_thread(_receive, recv, self.timeout_s)
+                got = await asyncio.to_thread(_receive, recv, proc.pid, self.timeout_s)
             finally:
                 recv.close()
                 if proc.is_alive():
@@ -235,15 +266,32 @@ class VariantLoader:
         return out
 
 
-def _receive(conn, timeout_s: float):
-    """The child's (how, text), or None when nothing came within ``timeout_s`` seconds
-    or the child ended without an answer."""
+def _receive(conn, pid: int, timeout_s: float):
+    """The child's (how, text), or None when the child ``pid`` used more than
+    ``timeout_s`` seconds of CPU (it runs at low priority: its wall time depends on the
+    games'), or ran `WALL_FACTOR` times that in wall time, without an answer, or ended
+    without one."""
+    end = time.monotonic() + timeout_s * WALL_FACTOR
     try:
-        if conn.poll(timeout_s):
-            return conn.recv()
+        while True:
+            if conn.poll(min(POLL_S, max(0.0, end - time.monotonic()))):
+                return conn.recv()
+            if time.monotonic() >= end or _cpu_s(pid) > timeout_s:
+                return None
     except (EOFError, OSError):
         pass
     return None
+
+
+def _cpu_s(pid: int) -> float:
+    """The CPU seconds process ``pid`` has used (user and system, /proc/PID/stat); 0 when
+    it cannot be read (gone, or no /proc: the wall-time bound then holds alone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _remember(cache: OrderedDict, key, value) -> None:

@@ -1,12 +1,12 @@
 """A bot's own standing, as MyStanding answers it (docs/protocol.md, "A bot's own
 standing"): its ratings per variant from the ladder of the arena's data directory, its
-latest finished games in the arena and the faults of its seats in them (RESUMED, a seat
-taken back, counted apart: it is no fault). Reads the stores and record files only:
-run it off the event loop (the arena's store thread)."""
+latest finished games in the arena and the faults of its seats in them, as their records'
+``fault_counts`` count them (RESUMED, a seat taken back, counted apart: it is no fault).
+Reads the stores only, no record file: run it off the event loop (the arena's reader
+thread, storethread.StoreThread.store_read)."""
 
 from __future__ import annotations
 
-import json
 import logging
 
 from ..errors import NoLadder, StoreError
@@ -26,15 +26,15 @@ def wanted(recent: int) -> int:
 
 def standing(bot: str, games: list[dict], total: int, open_ladder=None) -> apb.StandingReply:
     """The StandingReply of ``bot``: ``games``, its latest finished games (newest first,
-    as Store.games_of gives them, of ``total``), with the faults of its seats read from
-    their records, and its ratings in the LadderStore that ``open_ladder()`` opens (it
-    raises NoLadder when there is none; None: no ratings). A record file that cannot be
-    read costs its game's faults only (logged)."""
+    as Store.games_of gives them, with its ``seats`` and their ``fault_counts``, of
+    ``total``), and its ratings in the LadderStore that ``open_ladder()`` opens (it
+    raises NoLadder when there is none; None: no ratings). A kind name the protocol does
+    not know (a record of a later arena) is left out."""
     out = apb.StandingReply(bot=bot, games_total=total)
     faults: dict[int, int] = {}
     for g in games:
-        seats = [s for s, b in enumerate(g["bots"]) if b == bot]
-        mine, resumed = _verdicts(g, seats) if g.get("faults") else ({}, 0)
+        seats = g["seats"]
+        mine, resumed = _faults(g["fault_counts"])
         out.resumed += resumed
         for kind, k in mine.items():
             faults[kind] = faults.get(kind, 0) + k
@@ -64,24 +64,17 @@ def standing(bot: str, games: list[dict], total: int, open_ladder=None) -> apb.S
     return out
 
 
-def _verdicts(game: dict, seats: list[int]) -> tuple[dict[int, int], int]:
-    """({Verdict kind: count} of the faults of ``seats`` in ``game``'s record, its
-    RESUMED verdicts of them); ({}, 0) for a record that cannot be read."""
-    try:
-        with open(game["record"], "rb") as f:
-            rec = json.loads(f.read())
-        verdicts = rec["arena"]["verdicts"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        log.warning("game %s: its record cannot be read for a standing: %s", game["game_id"], e)
-        return {}, 0
+def _faults(counts: dict[str, int]) -> tuple[dict[int, int], int]:
+    """({Verdict kind: count} of the faults in ``counts`` ({kind name: count}), its
+    RESUMED count)."""
     out: dict[int, int] = {}
     resumed = 0
-    for v in verdicts if isinstance(verdicts, list) else ():
-        if not isinstance(v, dict) or v.get("seat") not in seats:
+    for name, n in counts.items():
+        if name not in pb.Verdict.Kind.keys():
             continue
-        kind = pb.Verdict.Kind.Value(v["kind"]) if v.get("kind") in pb.Verdict.Kind.keys() else None
+        kind = pb.Verdict.Kind.Value(name)
         if kind == pb.Verdict.RESUMED:
-            resumed += 1
-        elif kind is not None:
-            out[kind] = out.get(kind, 0) + 1
+            resumed += n
+        else:
+            out[kind] = out.get(kind, 0) + n
     return out, resumed

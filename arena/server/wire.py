@@ -1,5 +1,5 @@
 """The wire: the Arena service (proto/taash/arena/v1) on a grpc.aio server, bot and
-admin authentication, and `serve`. Game logic is in hosting.py.
+admin authentication, and `serve`. Game logic is in hosting.py and the modules of its parts.
 
     server = ArenaServer(SQLiteStore("arena-data"))
     port = await server.start("127.0.0.1", 50051)
@@ -14,6 +14,7 @@ import functools
 import json
 import logging
 import os
+import resource
 import traceback
 from pathlib import Path
 from time import monotonic
@@ -23,15 +24,17 @@ from grpc._cython.cygrpc import ExecuteBatchError   # the write of a call that i
 from grpc_health.v1.health_pb2 import HealthCheckResponse
 
 
-from ..gcpolicy import tune_gc
+from ..gcpolicy import release_memory, tune_gc
 from ..pb import arena_pb2 as apb
 from ..store import SQLiteStore, Store, StoreError, open_ladder_store
 from . import persist
-from .loading import LOAD_TIMEOUT_S, Refused, VariantLoader
+from .loading import LOAD_TIMEOUT_S, Busy, Refused, VariantLoader
+from .openfiles import connection_cap, raise_open_files
 from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
-from .faults import MAX_STREAMS, Closed
+from .faults import MAX_STREAMS, Bucket, Closed
+from ..limits import Limits
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
 
 log = logging.getLogger("taash.arena")
@@ -86,6 +89,7 @@ BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 CLOSE_QUIET_S = 0.1     # a stream the arena closes gets its status once its client paused this long ...
 CLOSE_WAIT_S = 2.0      # ... or this long after the arena closed it, whichever comes first
+RELEASE_S = 1.0         # the heap handed back this long after a cut stream ended (at most once in it)
 
 
 async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CLOSE_WAIT_S) -> None:
@@ -176,7 +180,8 @@ class ArenaServer:
     private key), PEM bytes: serve TLS only (None: plaintext); ``variant_load_s``: the
     time a variant text sent with RunMatches may take to check (loading.VariantLoader);
     ``open_ladder()``: the LadderStore of the ratings MyStanding reports (raises NoLadder
-    when there is none; None: no ratings)."""
+    when there is none; None: no ratings); ``limits``: the clients' other limits
+    (taash.arena.limits.Limits)."""
 
     def __init__(self, store: Store, defaults: TimeControl = TimeControl(), wait_ms: int = 30000,
                  salt: str = "", max_spectators: int = MAX_SPECTATORS,
@@ -184,12 +189,14 @@ class ArenaServer:
                  watch_token: str | None = None, send_limit: int = SEND_LIMIT,
                  batch_wait_s: float = BATCH_WAIT_S, spectator_rate: float = SPECTATOR_RATE,
                  max_streams: int = MAX_STREAMS, tls: tuple[bytes, bytes] | None = None,
-                 variant_load_s: float = LOAD_TIMEOUT_S, open_ladder=None):
+                 variant_load_s: float = LOAD_TIMEOUT_S, open_ladder=None, limits: Limits = Limits()):
         self.store = store
         self.max_streams = max_streams
         self.tls = tls
         self.open_ladder = open_ladder     # () -> the LadderStore of the bots' ratings; raises NoLadder
-        self._standings = asyncio.Semaphore(2)
+        self.limits = limits
+        # bot -> its MyStanding budget (faults.Bucket): one per bot whose token was shown
+        self._queries: dict[str, Bucket] = {}
         self.variant_load_s = variant_load_s
         self.salt = salt  # mixed into every shuffle: seeds alone do not reveal the cards
         self.defaults = defaults
@@ -200,23 +207,25 @@ class ArenaServer:
         self.send_limit = send_limit
         self.batch_wait_s = batch_wait_s
         self.arena: Arena | None = None
+        self.max_connections = 0    # connections at once, once started (connection_options)
         self.server = None
         self.admin_token = None
         self.health = None
         self._watch_tasks: set = set()     # the tasks of the Watch calls being served
+        self._release = None    # the call_later handle of the next release_memory
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
         Raises OSError if the address cannot be bound."""
         self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt,
                            spectators=Spectators(self.max_spectators, self.spectator_backlog,
-                                                  self.spectator_rate))
+                                                  self.spectator_rate), limits=self.limits)
         self.arena.send_limit = self.send_limit
         self.arena.max_streams = self.max_streams
         self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s)
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
-        self.server = grpc.aio.server(options=SERVER_OPTIONS)
+        self.server = grpc.aio.server(options=SERVER_OPTIONS + self.connection_options())
         handlers = {
             "Play": grpc.stream_stream_rpc_method_handler(self._play),
             "Watch": grpc.unary_stream_rpc_method_handler(
@@ -262,6 +271,17 @@ class ArenaServer:
             await self.health.set(name, SERVING)
         return bound
 
+    def connection_options(self) -> list[tuple[str, int]]:
+        """gRPC's options for the limits before a token (taash.arena.limits.Limits): the
+        handshake's deadline, the idle connection's, and the connections at once within
+        the open files (openfiles.connection_cap)."""
+        lim = self.limits
+        cap = connection_cap(resource.getrlimit(resource.RLIMIT_NOFILE)[0], lim.max_connections)
+        self.max_connections = cap
+        return [("grpc.server_handshake_timeout_ms", lim.handshake_ms),
+                ("grpc.max_connection_idle_ms", lim.idle_ms),
+                ("grpc.max_allowed_incoming_connections", cap)]
+
     async def _watch_tokens(self) -> None:
         """Every TOKEN_CHECK_S, if the store's tokens changed (`taash arena token NAME`
         again, `taash arena revoke NAME`), close the streams whose token no longer holds."""
@@ -302,6 +322,7 @@ class ArenaServer:
             for t in list(self._watch_tasks):
                 t.cancel()
             self.arena.writer.shutdown(wait=True)
+            self.arena.reader.shutdown(wait=True)
         if self.server is not None:
             await self.server.stop(grace)
 
@@ -328,6 +349,9 @@ class ArenaServer:
                                 f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
                                 "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
                                 "close one first")
+        owed = arena.budgets.owed(tok, context.peer() or "")
+        if owed is not None:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
         conn = Connection(bot, context.peer() or "", token=tok)
         how = [None]
         heard = [monotonic()]       # when the client's last message was read
@@ -345,7 +369,7 @@ class ArenaServer:
                     except Exception:
                         log.error("bot %s: message handling failed:\n%s", bot, traceback.format_exc())
                     # let the writers go first: an answer has just queued the next request
-                    # (hosting.Arena._drive), and starting its write before this stream's next
+                    # (driving.Driving.drive), and starting its write before this stream's next
                     # read takes about half the hand-off off each decision (bench/arena.py)
                     await asyncio.sleep(0)
                 # A cancelled call ends this iteration too, and the cancellation of the
@@ -374,7 +398,7 @@ class ArenaServer:
                 if type(item) is tuple:         # a decision request: its clock starts now
                     item[1].written(item[2])
                     item = item[0]
-                elif isinstance(item, Closed):  # the arena closed it (hosting.Arena.close)
+                elif isinstance(item, Closed):  # the arena closed it (seating.Seating.close)
                     how[0] = V.CLOSED_BY_ARENA
                     await _quiet(heard)
                     await context.abort(grpc.StatusCode[item.status], item.message)
@@ -388,6 +412,18 @@ class ArenaServer:
         finally:
             task.cancel()
             arena.disconnect(conn, how[0] or V.CRASHED)
+            if how[0] == V.CLOSED_BY_ARENA:
+                self._release_soon()
+
+    def _release_soon(self) -> None:
+        """The heap back to the system (gcpolicy.release_memory) RELEASE_S after a stream
+        the arena cut ended (what it sent is freed by then), at most once in that time:
+        a flood's buffers do not stay in the arena's memory."""
+        if self._release is None:
+            def release():
+                self._release = None
+                release_memory()
+            self._release = asyncio.get_running_loop().call_later(RELEASE_S, release)
 
     # -- Watch --------------------------------------------------------------------------
     async def _watch(self, request, context):
@@ -499,12 +535,24 @@ class ArenaServer:
         if name and name != bot:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name[:64]!r}")
+        meter = self._queries.get(bot)
+        if meter is None:
+            meter = self._queries[bot] = Bucket(self.limits.query_burst, self.limits.query_rate)
+        if meter.spend():
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"too many MyStanding calls with this token (more than {self.limits.query_burst} "
+                                f"at once or {self.limits.query_rate:g} a second: taash arena serve --query-burst, "
+                                "--query-rate; docs/protocol.md, Limits): ask again later")
         try:
-            games, total = await self.arena.store_call(self.store.games_of, bot, wanted(request.recent))
-            async with self._standings:     # record files read on a thread of their own, a few at once
-                return await asyncio.to_thread(standing, bot, games, total, self.open_ladder)
+            # on the store's reading connection and thread: never in front of a journal entry
+            return await self.arena.store_read(self._standing_of, bot, wanted(request.recent))
         except StoreError as e:
             await context.abort(grpc.StatusCode.INTERNAL, str(e))
+
+    def _standing_of(self, bot: str, recent: int):
+        """``bot``'s StandingReply (standing.standing), read on the store's reader thread."""
+        games, total = self.store.games_of(bot, recent)
+        return standing(bot, games, total, self.open_ladder)
 
     async def _list_bots(self, request, context):
         await self._admin(context)
@@ -519,7 +567,8 @@ class ArenaServer:
         await self._admin(context)
         arena = self.arena
         try:
-            options = json.loads(request.options_json) if request.options_json else {}
+            # parsed on a thread: a text of megabytes does not hold the games' loop
+            options = await asyncio.to_thread(json.loads, request.options_json) if request.options_json else {}
             if not isinstance(options, dict):
                 raise ValueError("options must be a JSON object")
         except ValueError as e:
@@ -549,6 +598,8 @@ class ArenaServer:
                                                 options or None, self.store.save_variant)
             else:
                 v = await self.variants.by_name(request.variant, options or None)
+        except Busy as e:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
         except Refused as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except StoreError as e:
@@ -567,7 +618,7 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.NOT_FOUND,
                                 f"no bot named {', '.join(unknown)} (issue a token with `taash arena token NAME`)")
         wait_s = (request.wait_ms or self.wait_ms) / 1000
-        missing = sorted({b for b in bots if arena._live_conn(b) is None})
+        missing = sorted({b for b in bots if arena.live_conn(b) is None})
         if missing:
             yield apb.MatchUpdate(note=f"waiting up to {wait_s:g} s for {', '.join(missing)} to connect")
             missing = await arena.wait_for_bots(bots, wait_s)
@@ -644,7 +695,7 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                 spectator_backlog: int = SPECTATOR_BACKLOG, send_limit: int = SEND_LIMIT,
                 spectator_rate: float = SPECTATOR_RATE, max_streams: int = MAX_STREAMS,
                 tls: tuple[bytes, bytes] | None = None,
-                variant_load_ms: int = int(LOAD_TIMEOUT_S * 1000)) -> None:
+                variant_load_ms: int = int(LOAD_TIMEOUT_S * 1000), limits: Limits = Limits()) -> None:
     """Run the arena until cancelled (Ctrl-C, SIGTERM). ``ready(port)`` is called once
     listening. Shuffles are salted with the arena's secret unless ``public_seeds`` (then
     a seed gives the same cards as `taash simulate` and in-process ladders).
@@ -655,9 +706,10 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
     the token of DATA/watch-token (made on first use) or the admin token; a token may
     have ``max_streams`` Play streams open at once; ``tls``: (certificate chain, private
     key) as PEM bytes, to serve TLS only; a variant text a RunMatches call sends is
-    refused when its check takes more than ``variant_load_ms`` (loading.VariantLoader).
-    Raises
+    refused when its check takes more than ``variant_load_ms`` (loading.VariantLoader);
+    ``limits``: the clients' other limits (taash.arena.limits.Limits). Raises
     StoreError or OSError for a bad data directory or address."""
+    before, files, hard = raise_open_files()
     store = SQLiteStore(data_dir)
     try:
         lock = _lock(Path(data_dir))
@@ -668,10 +720,13 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
         server = ArenaServer(store, defaults, salt="" if public_seeds else deal_secret(data_dir),
                              max_spectators=max_spectators, spectator_backlog=spectator_backlog,
                              send_limit=send_limit, spectator_rate=spectator_rate, max_streams=max_streams, tls=tls,
-                             variant_load_s=variant_load_ms / 1000,
+                             variant_load_s=variant_load_ms / 1000, limits=limits,
                              open_ladder=functools.partial(open_ladder_store, None, data_dir, False),
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
+        (log.info if server.max_connections >= 1000 else log.warning)(
+            "open files: %d (raised from %d; the system's hard limit %d): at most %d connections at once",
+            files, before, hard, server.max_connections)
         tune_gc()
         if ready:
             ready(port)

@@ -129,8 +129,31 @@ class Store:
 
     def games_of(self, bot: str, limit: int) -> tuple[list[dict], int]:
         """The latest ``limit`` finished games where ``bot`` held a seat, newest first (each
-        as `games` gives it), and how many it has finished in all."""
+        as `games` gives it, with ``seats``, the bot's seats, and ``fault_counts``, the
+        faults of those seats by verdict kind name as the record's ``fault_counts`` counts
+        them), and how many it has finished in all. Safe to call from a thread other than
+        the writer's (its own connection)."""
         raise NotImplementedError
+
+
+def _bot_game_rows(game: int, bots: list, arena: dict) -> list[tuple]:
+    """The bot_games rows of the games row ``game`` (SQLiteStore._index_bot_games):
+    (bot, game, seats as JSON, faults as JSON) per bot of ``bots``, its faults the sum of
+    its seats' counts in the record's ``arena.fault_counts`` (one {kind: count} per seat;
+    persist.record_of)."""
+    counts = arena.get("fault_counts") if isinstance(arena, dict) else None
+    counts = counts if isinstance(counts, list) else []
+    rows = []
+    for bot in dict.fromkeys(bots):
+        seats = [s for s, b in enumerate(bots) if b == bot]
+        faults: dict[str, int] = {}
+        for s in seats:
+            seat = counts[s] if s < len(counts) and isinstance(counts[s], dict) else {}
+            for kind, n in seat.items():
+                if isinstance(n, int):
+                    faults[kind] = faults.get(kind, 0) + n
+        rows.append((bot, game, json.dumps(seats), json.dumps(faults, sort_keys=True)))
+    return rows
 
 
 def record_bytes(record: dict) -> bytes:
@@ -183,11 +206,38 @@ class SQLiteStore(Store):
                 CREATE TRIGGER IF NOT EXISTS games_game_id AFTER INSERT ON games WHEN NEW.game_id IS NULL
                 BEGIN UPDATE games SET game_id = printf('g%06d', NEW.id) WHERE id = NEW.id; END;
             """)
+            if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name='bot_games'").fetchone():
+                self._index_bot_games()
+            # reads (MyStanding) on a connection of their own: in WAL mode a reader neither
+            # waits for the writer's commits nor holds them up (https://sqlite.org/wal.html)
+            self.reader = sqlite3.connect(f"{(self.dir / DATABASE).resolve().as_uri()}?mode=ro", uri=True,
+                                          timeout=30, isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as e:
             raise StoreError(f"cannot use the data directory {self.dir}: {e}") from None
         self._tokens: dict[str, str] = {}
         self._dirty = False
         self._data_version = self._version()
+
+    def _index_bot_games(self) -> None:
+        """Make the table ``bot_games``: a row per bot and finished game where it held a
+        seat (``game``: the games row's id; ``seats``, its seats as JSON; ``faults``, the
+        record's ``fault_counts`` of those seats summed, {verdict kind: count} as JSON),
+        keyed by (bot, game): a bot's latest games and their count are read from that key
+        alone. Filled from the records of the games finished so far (a data directory
+        made before the table); a record that cannot be read gives its game no faults."""
+        games = self.db.execute("SELECT id, bots, record FROM games WHERE finished IS NOT NULL").fetchall()
+        rows = []
+        for gid, bots, path in games:
+            try:
+                arena = json.loads(Path(path).read_bytes()).get("arena", {})
+            except (OSError, ValueError, TypeError, AttributeError):
+                arena = {}
+            rows += _bot_game_rows(gid, json.loads(bots) if bots else [], arena)
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("CREATE TABLE IF NOT EXISTS bot_games (bot TEXT NOT NULL, game INTEGER NOT NULL, "
+                            "seats TEXT NOT NULL, faults TEXT NOT NULL, PRIMARY KEY (bot, game)) WITHOUT ROWID")
+            self.db.executemany("INSERT OR REPLACE INTO bot_games(bot, game, seats, faults) VALUES(?,?,?,?)", rows)
 
     def _version(self) -> int:
         # changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version)
@@ -225,7 +275,8 @@ class SQLiteStore(Store):
 
     def bot_for_token(self, token: str) -> str | None:
         h = _hash(token)
-        row = self.db.execute("SELECT name FROM bots WHERE token_hash=?", (h,)).fetchone()
+        # on the reading connection: a call's check of its token never waits for a commit
+        row = self.reader.execute("SELECT name FROM bots WHERE token_hash=?", (h,)).fetchone()
         return row[0] if row else None
 
     def bots(self) -> list[str]:
@@ -262,14 +313,18 @@ class SQLiteStore(Store):
             row = (time.time(), meta.get("variant"), meta.get("seed"), json.dumps(meta.get("bots")),
                    int(bool(meta.get("complete"))), json.dumps(meta.get("score")),
                    json.dumps(meta.get("winners")), meta.get("faults", 0), str(path), game_id)
-            with self.db:   # the row and the end of the journal together
+            with self.db:   # the row, its bots' rows and the end of the journal together
                 self.db.execute("BEGIN")
                 cur = self.db.execute("UPDATE games SET finished=?, variant=?, seed=?, bots=?, complete=?, "
-                                      "score=?, winners=?, faults=?, record=? WHERE game_id=?", row)
-                if cur.rowcount == 0:   # a game id this store did not hand out
-                    self.db.execute("INSERT INTO games(finished, variant, seed, bots, complete, score, winners, "
-                                    "faults, record, game_id, created) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                                    row + (time.time(),))
+                                      "score=?, winners=?, faults=?, record=? WHERE game_id=? RETURNING id", row)
+                got = cur.fetchall()
+                if not got:   # a game id this store did not hand out
+                    cur = self.db.execute("INSERT INTO games(finished, variant, seed, bots, complete, score, "
+                                          "winners, faults, record, game_id, created) VALUES(?,?,?,?,?,?,?,?,?,?,?) "
+                                          "RETURNING id", row + (time.time(),))
+                    got = cur.fetchall()
+                self.db.executemany("INSERT OR REPLACE INTO bot_games(bot, game, seats, faults) VALUES(?,?,?,?)",
+                                    _bot_game_rows(got[0][0], meta.get("bots") or [], record.get("arena") or {}))
                 self.db.execute("DELETE FROM journal WHERE game_id=?", (game_id,))
         except (OSError, sqlite3.Error) as e:
             raise StoreError(f"cannot save game {game_id}: {e}") from None
@@ -285,27 +340,19 @@ class SQLiteStore(Store):
                 for g, v, s, b, c, sc, w, f, r in rows]
 
     def games_of(self, bot: str, limit: int) -> tuple[list[dict], int]:
-        # bots is the JSON list of the names, and a bot name holds no '"' (check_bot_name);
-        # '_' is a LIKE wildcard, so each row found is checked again
-        pattern = f'%"{bot}"%'
+        # on the reader's connection, from the key of bot_games: no scan of the games
         try:
-            total = sum(1 for (b,) in self.db.execute(
-                "SELECT bots FROM games WHERE finished IS NOT NULL AND bots LIKE ?", (pattern,))
-                if bot in json.loads(b))
-            rows = self.db.execute("SELECT game_id, variant, seed, bots, complete, score, winners, faults, record "
-                                   "FROM games WHERE finished IS NOT NULL AND bots LIKE ? ORDER BY id DESC",
-                                   (pattern,))
-            out = []
-            for g, v, s, b, c, sc, w, f, r in rows:
-                if len(out) >= limit:
-                    break
-                bots = json.loads(b)
-                if bot in bots:
-                    out.append({"game_id": g, "variant": v, "seed": s, "bots": bots, "complete": bool(c),
-                                "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r})
+            (total,), = self.reader.execute("SELECT count(*) FROM bot_games WHERE bot=?", (bot,)).fetchall()
+            rows = self.reader.execute(
+                "SELECT g.game_id, g.variant, g.seed, g.bots, g.complete, g.score, g.winners, g.faults, g.record, "
+                "b.seats, b.faults FROM bot_games b JOIN games g ON g.id = b.game WHERE b.bot=? "
+                "ORDER BY b.game DESC LIMIT ?", (bot, limit)).fetchall()
         except sqlite3.Error as e:
             raise StoreError(f"cannot read the games of bot {bot!r}: {e}") from None
-        return out, total
+        return [{"game_id": g, "variant": v, "seed": s, "bots": json.loads(b), "complete": bool(c),
+                 "score": json.loads(sc), "winners": json.loads(w), "faults": f, "record": r,
+                 "seats": json.loads(seats), "fault_counts": json.loads(fc)}
+                for g, v, s, b, c, sc, w, f, r, seats, fc in rows], total
 
     def journal(self, game_id: str, n: int, entry: dict) -> None:
         try:
@@ -366,4 +413,5 @@ class SQLiteStore(Store):
 
     def close(self) -> None:
         """Close the database."""
+        self.reader.close()
         self.db.close()

@@ -112,6 +112,25 @@ def test_a_flooder_sees_resource_exhausted(server, run):
     assert got["last_verdict"] == ["CLOSED_BY_ARENA", got["details"]]
 
 
+def test_a_token_past_its_byte_budget_is_cut_and_refused_a_while(server):
+    # hellos of 1 MiB each (a message, far within the message budget): each costs its
+    # bytes past the first 1,024, so four fit in the token's 4 MiB and the fifth is past
+    # it by about 1 MiB, which its 256 KiB a second refill takes about 4 s to repay
+    got = hostile(server, "big", server.token("heavy"), "--n", "8", "--ms", "1024")
+    assert got["sent"] >= 5
+    assert got["code"] == "RESOURCE_EXHAUSTED", got
+    assert got["details"].startswith("too many bytes with this token (more than 4 MiB at once or 256 KiB a second")
+    assert "--token-bytes" in got["details"]
+    assert got["last_verdict"] == ["CLOSED_BY_ARENA", got["details"]]
+    # its next stream is refused before anything of it is read, saying for how long
+    again = got["again"]
+    assert again["code"] == "RESOURCE_EXHAUSTED" and "this token is past its budget" in again["details"]
+    wait = float(again["details"].split("no new stream for ")[1].split(" s")[0])
+    assert 0 < wait <= 4.1
+    # another token from the same address is welcomed: the cut is the heavy token's alone
+    assert hostile(server, "streams", server.token("light"), "--n", "1")["opened"] == [{"welcome": "light"}]
+
+
 def test_a_bot_late_on_every_request_keeps_its_connection(server):
     # one bot in all four seats of 60 games at once, each answer 400 ms after its
     # request, past every deadline (50 ms + the 250 ms network grace): more than a
@@ -171,3 +190,24 @@ def test_an_unread_stream_in_many_games_costs_the_honest_bots_nothing(server):
         assert set(counts[1]) <= {"TIMEOUT", "ABSENT", "CRASHED"}, counts
     log = server.logtext()
     assert log.count("bot honest connected") == 1 and "bot honest lost" not in log   # never cut
+
+
+def test_an_address_budget_is_shared_by_its_tokens():
+    # two tokens from one address, each within its own byte budget (10 KiB at once), pass
+    # the address's (16 KiB) together; a third stream from another address is untouched
+    from taash.arena.limits import Limits
+    from taash.arena.server.budgets import Budgets, peer_host
+    from taash.arena.server.connection import Connection
+    assert peer_host("ipv4:10.0.0.7:5555") == "ipv4:10.0.0.7" and peer_host("ipv6:[::1]:80") == "ipv6:[::1]"
+    budgets = Budgets(Limits(token_bytes=10 << 10, token_byte_rate=1, peer_bytes=16 << 10, peer_byte_rate=1))
+    a, b, c = (Connection(n, peer, token=n) for n, peer in
+               (("a", "ipv4:10.0.0.7:5555"), ("b", "ipv4:10.0.0.7:6666"), ("c", "ipv4:10.0.0.8:5555")))
+    for conn in (a, b, c):
+        budgets.attach(conn)
+    msg = 1024 + 8 * 1024           # costs 8 KiB: the first 1,024 bytes are free
+    assert budgets.spend(a, msg, True) is None          # a: 8 of 10 KiB, the address 8 of 16
+    assert budgets.spend(b, msg, True) is None          # b: 8 of 10, the address 16 of 16
+    why = budgets.spend(b, 2048, True)                  # 1 KiB more: b's token holds, its address not
+    assert why.startswith("too many bytes from this address (more than 16 KiB at once or 1 bytes a second")
+    assert budgets.owed("b", "ipv4:10.0.0.7:7777").startswith("this address is past its budget")
+    assert budgets.owed("c", "ipv4:10.0.0.8:1") is None and budgets.spend(c, msg, True) is None

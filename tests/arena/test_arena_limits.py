@@ -22,7 +22,8 @@ from tests.helpers.arena_util import Server, record, verdict_kinds
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(tmp_path_factory.mktemp("limits") / "data")
+    # byte budgets past the 23 MiB of answers one test sends (test_arena_budgets.py cuts them)
+    s = Server(tmp_path_factory.mktemp("limits") / "data", "--token-bytes", str(64 << 20), "--peer-bytes", str(64 << 20))
     yield s
     s.stop()
 

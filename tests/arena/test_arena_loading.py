@@ -5,6 +5,7 @@ file of the host (whose content no error quotes). A real arena process, real cli
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from pathlib import Path
@@ -230,3 +231,25 @@ def test_a_name_is_shipped_or_a_file_inside_the_variants_folder(tmp_path_factory
         assert got == name and got in shipped_variants()
     else:
         assert got.is_file() and got.is_relative_to(folder.resolve())
+
+
+def test_sent_texts_wait_their_turn_in_a_bounded_queue(tmp_path):
+    # one check at a time, one waiting: of three texts sent at once, the third is refused
+    # at once (Busy: RESOURCE_EXHAUSTED on the wire), the two others are checked in turn
+    from taash.arena.server.loading import Busy, VariantLoader
+
+    async def go():
+        loader = VariantLoader(tmp_path / "variants", max_loads=1, max_waiting=1)
+
+        def save(text):
+            path = tmp_path / f"v{abs(hash(text))}.yaml"
+            path.write_text(text)
+            return path
+        return await asyncio.gather(*(loader.by_text(f'extends: "28"\n# text {i}\n', f"mine{i}.yaml", None, save)
+                                      for i in range(3)), return_exceptions=True)
+
+    first, second, third = asyncio.run(go())
+    assert not isinstance(first, Exception) and not isinstance(second, Exception), (first, second)
+    assert isinstance(third, Busy)
+    assert str(third) == ("mine2.yaml: the arena is checking 2 sent variants already (at most 1 at once "
+                          "and 1 waiting): send it again later")

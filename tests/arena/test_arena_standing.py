@@ -15,9 +15,7 @@ from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
 from taash.arena.pb import messages_pb2 as pb
 from taash.arena.sdk import AuthError, standing
 from taash.arena.store import SQLiteLadderStore
-from tests.helpers.arena_util import Server
-
-TC = {"move_ms": 2000, "bank_ms": 2000, "grace_ms": 2000, "max_strikes": 3}
+from tests.helpers.arena_util import faulty_game
 
 
 @pytest.fixture(scope="module")
@@ -32,16 +30,9 @@ def arena(tmp_path_factory):
                                                BotStanding("z", 30.0, 6.0, 2, 4, 2, 0, 0)])
     ladder.apply_event("29", "e0", ["k0"], 4, [BotStanding("r", 25.0, 8.0, 1, 4, 1, 0, 0)])
     ladder.close()
-    s = Server(data)
-    s.tokens = {n: s.token(n) for n in ("f", "r")}
-    s.bot("random", "r", s.tokens["r"])
     # seat 0: at its 2nd request an illegal action then a legal one, at its 4th three
     # illegal ones: ILLEGAL_ACTION, ILLEGAL_ACTION, ILLEGAL_ACTION, STRIKE_OUT
-    s.fault_bot("illegal", "f", s.tokens["f"], data.parent / "f.json")
-    s.wait_connected(["f", "r"])
-    [g] = s.run_matches("28", ["f", "r", "r", "r"], seed=3, max_deals=1, **TC)
-    assert g.error == ""
-    s.game = g
+    s = faulty_game(data, "illegal")
     yield s
     s.stop()
 

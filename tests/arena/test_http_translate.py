@@ -184,6 +184,12 @@ def test_serve_http_answers_and_refuses_in_process():
             for bad in (b"{", b"[]", json.dumps({**CAPTURED, "cards": "1D"}).encode()):
                 r = await c.post("/play", data=bad)
                 assert r.status == 400 and "error" in await r.json()
+            # a client's mistakes are 400 and 413, not the bot's 500: JSON nested 100,000
+            # deep, and a body one byte over 1 MiB
+            r = await c.post("/play", data=b"[" * 100_000 + b"]" * 100_000)
+            assert r.status == 400 and "nested too deeply" in (await r.json())["error"]
+            r = await c.post("/play", data=b" " * ((1 << 20) + 1))
+            assert r.status == 413 and (await r.json())["error"] == "the body is over 1048576 bytes"
             st, _ = duel()
             path, body = request_of(st.observation(3), IDS)
             r = await c.post(path, data=json.dumps(body))

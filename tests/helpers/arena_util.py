@@ -120,6 +120,27 @@ class Server:
         self.log.close()
 
 
+def faulty_game(data: Path, mode: str, *extra: str) -> Server:
+    """An arena process serving ``data`` (flags ``extra``) where bot f (fault_bot ``mode``,
+    seat 0) has played one deal of 28, seed 3, with the random bot r in seats 1 to 3
+    (move 2 s, bank 2 s, grace 2 s, 3 strikes). Returns the Server, with ``tokens``
+    (f's and r's) and ``game`` (the GameResult)."""
+    s = Server(data, *extra)
+    try:
+        s.tokens = {n: s.token(n) for n in ("f", "r")}
+        s.bot("random", "r", s.tokens["r"])
+        s.fault_bot(mode, "f", s.tokens["f"], data.parent / "f.json")
+        s.wait_connected(["f", "r"])
+        [g] = s.run_matches("28", ["f", "r", "r", "r"], seed=3, max_deals=1,
+                            move_ms=2000, bank_ms=2000, grace_ms=2000, max_strikes=3)
+        assert g.error == ""
+    except BaseException:
+        s.stop()
+        raise
+    s.game = g
+    return s
+
+
 def record(path) -> dict:
     return json.loads(Path(path).read_text())
 

@@ -13,6 +13,8 @@ request with its first legal action except where MODE says otherwise, at its 2nd
     malformed   2nd request: undecodable bytes, an Answer without action, an empty
                 message, then its answer
     stale       2nd request: answers it twice; also answers a request id never sent
+    stale8      2nd request: answers it, then 7 times more (7 STALE_REQUEST: 5 kept in
+                full, 2 only counted)
     disconnect  3rd request: cancels its stream, reconnects 0.3 s later, answers the
                 request the arena sends again
     vanish      3rd request: closes its stream and exits
@@ -186,6 +188,10 @@ async def raw_bot(args, log: Log):
                 await answer(d.request_id, legal[0])
                 await answer(d.request_id, legal[0])
                 await answer("g999999.7", legal[0])
+            elif mode == "stale8" and n == 2 and not d.resumed:
+                req["answer"] = legal[0]
+                for _ in range(8):
+                    await answer(d.request_id, legal[0])
             elif mode == "disconnect" and n == 3 and not d.resumed:
                 call.cancel()
                 log.save()

@@ -16,6 +16,9 @@ object on stdout (docs/protocol.md, "Limits"):
 - ``flood``: on one stream, writes N empty BotMessages with ``call.write`` (not through a
   request iterator), then reads to the end. Prints {"sent", "write_error", "code", "details",
   "last_verdict": [kind, message]}.
+- ``big``: on one stream, writes N hellos whose client name is MS KiB long, then reads
+  to the end; then opens one more stream with the token. Prints {"sent", "code",
+  "details", "last_verdict", "again": the new stream's outcome as ``streams`` gives it}.
 - ``unread``: opens one stream, sends a hello and never reads; ends after MS milliseconds.
   Prints {"sent": 1}.
 - ``late``: plays honestly, but answers every request MS milliseconds after it came (the
@@ -157,6 +160,26 @@ async def flood(args) -> dict:
         return {"sent": sent, "write_error": error, "code": code, "details": details, "last_verdict": verdicts[-1]}
 
 
+async def big(args) -> dict:
+    async with grpc.aio.insecure_channel(args.server,
+                                         options=[("grpc.max_send_message_length", 8 << 20)]) as ch:
+        call = _open(ch, args.token)
+        await _first(call)
+        big = pb.BotMessage(hello=pb.Hello(client="x" * (args.ms << 10))).SerializeToString()
+        sent = 0
+        try:
+            for _ in range(args.n):
+                await call.write(big)
+                sent += 1
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            pass
+        verdicts = []
+        code, details = await _end(call, verdicts)
+        again = await _first(_open(ch, args.token))
+        return {"sent": sent, "code": code, "details": details, "last_verdict": verdicts[-1] if verdicts else None,
+                "again": again}
+
+
 async def unread(args) -> dict:
     async with grpc.aio.insecure_channel(args.server) as ch:
         call = _open(ch, args.token)
@@ -216,7 +239,7 @@ async def late(args) -> dict:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["streams", "churn", "hello", "shared", "flood", "unread", "late"])
+    ap.add_argument("mode", choices=["streams", "churn", "hello", "shared", "flood", "big", "unread", "late"])
     ap.add_argument("--server", required=True)
     ap.add_argument("--token", required=True)
     ap.add_argument("--n", type=int, default=1)

@@ -1,0 +1,274 @@
+"""Hostile clients against a real arena process, with honest games beside them.
+
+    python bench/hostile.py                               # every scenario, about 3 minutes
+    python bench/hostile.py --scenarios standing bytes --games 60
+
+Starts `taash arena serve` (loopback only, a data directory of its own) and two random
+bots, plays --games honest games of 28 (--parallel at once, --deals deals each) once
+quietly, then once beside each scenario, each attacker a process of its own (bounded: it
+stops when the honest games end, or after --attack-s seconds):
+
+- standing: 16 threads call MyStanding (recent 200) with one bot's token without pause;
+- bytes: one token sends hellos of 1 MiB (within the message budget) and reconnects
+  each time its stream is cut;
+- idle: 1,100 TCP connections that never start a handshake, opened again as the arena
+  closes them;
+- reconnect: one token floods empty messages and reconnects each time it is cut;
+- variants: 20 RunMatches at once, each sending a different valid variant text of about
+  1 MB (the 29 and comments).
+
+For each it prints the honest games' speed as a ratio to a quiet run just before it (games
+per second; the attacker runs at nice 19, so that on one machine it takes only the CPU the
+arena and the honest bots leave),
+the arena's RSS (MiB) before, at most during and 2 s after, the honest games' TIMEOUT
+verdicts, and the time a new bot's stream took to its Welcome, asked 1 s into the attack
+(docs/protocol.md, "Limits": the promise is 0.7 of the speed or more, no TIMEOUT, RSS
+back within 50 MiB, a welcome within 1 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+
+from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc  # noqa: E402
+from taash.arena.pb import messages_pb2 as pb  # noqa: E402
+
+TAASH = [sys.executable, "-c", "import sys, taash.arena.cli; sys.exit(taash.arena.cli.main())"]
+PLAY = "/taash.arena.v1.Arena/Play"
+SCENARIOS = ["standing", "bytes", "idle", "reconnect", "variants"]
+
+
+def rss_mib(pid: int) -> float:
+    """The resident memory of process ``pid`` (MiB, /proc/PID/status VmRSS)."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def play_call(channel, token: str, messages=()):
+    """A Play stream of ``token`` sending ``messages`` (an iterable of serialized BotMessages)."""
+    return channel.stream_stream(PLAY, request_serializer=lambda b: b,
+                                 response_deserializer=pb.ServerMessage.FromString)(
+        iter(messages), metadata=[("authorization", f"Bearer {token}")])
+
+
+# -- the attackers (each run as `--role attack`, a process of its own) -------------------------
+def attack(kind: str, addr: str, token: str, admin: str, until: float) -> None:
+    if kind == "standing":
+        def loop():
+            with grpc.insecure_channel(addr) as ch:
+                stub = arena_pb2_grpc.ArenaStub(ch)
+                while time.monotonic() < until:
+                    try:
+                        stub.MyStanding(apb.StandingRequest(recent=200),
+                                        metadata=[("authorization", f"Bearer {token}")], timeout=10)
+                    except grpc.RpcError:
+                        pass
+        threads = [threading.Thread(target=loop) for _ in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    elif kind in ("bytes", "reconnect"):
+        msg = (pb.BotMessage(hello=pb.Hello(client="x" * (1 << 20))) if kind == "bytes"
+               else pb.BotMessage()).SerializeToString()
+        with grpc.insecure_channel(addr, options=[("grpc.max_send_message_length", 8 << 20)]) as ch:
+            while time.monotonic() < until:
+                def writes():
+                    while time.monotonic() < until:
+                        yield msg
+                call = play_call(ch, token, writes())
+                try:
+                    for _ in call:
+                        pass
+                except grpc.RpcError:
+                    pass
+    elif kind == "idle":
+        host, port = addr.rsplit(":", 1)
+        socks: list[socket.socket] = []
+        while time.monotonic() < until:
+            while len(socks) < 1100:
+                try:
+                    s = socket.create_connection((host, int(port)), timeout=1)
+                    s.setblocking(False)
+                    socks.append(s)
+                except OSError:
+                    break
+            time.sleep(0.1)
+            for s in list(socks):
+                try:
+                    if s.recv(65536) == b"":
+                        raise ConnectionResetError
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    s.close()
+                    socks.remove(s)
+        for s in socks:
+            s.close()
+    elif kind == "variants":
+        text = (ROOT / "variants" / "29.yaml").read_text()
+        pad = "".join(f"# {'padding ' * 12}{i}\n" for i in range(10_000))
+
+        def one(i):
+            req = apb.MatchRequest(variant=f"mine{i}.yaml", variant_yaml=f"{text}\n# {i}\n{pad}", bots=["nobody"] * 4)
+            with grpc.insecure_channel(addr) as ch:
+                try:
+                    for _ in arena_pb2_grpc.ArenaStub(ch).RunMatches(
+                            req, metadata=[("authorization", f"Bearer {admin}")], timeout=60):
+                        pass
+                except grpc.RpcError:
+                    pass
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(20)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+
+# -- the driver ---------------------------------------------------------------------------------
+class Arena:
+    """`taash arena serve` on loopback with its own data directory, two random bots."""
+
+    def __init__(self, data: Path):
+        self.data = data
+        self.log = open(data.parent / "serve.log", "w")
+        self.proc = subprocess.Popen([*TAASH, "arena", "serve", "--port", "0", "--data", str(data), "--public-seeds"],
+                                     stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
+        line = self.proc.stdout.readline()
+        if "listening on" not in line:
+            raise SystemExit(f"the arena did not start: {line!r}")
+        self.addr = line.split("listening on ")[1].split()[0]
+        self.admin = (data / "admin-token").read_text().strip()
+        self.bots = [subprocess.Popen([*TAASH, "bot", "random", "--name", n, "--token", self.token(n),
+                                       "--server", self.addr], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL, cwd=ROOT) for n in ("h1", "h2")]
+
+    def token(self, name: str) -> str:
+        return subprocess.run([*TAASH, "arena", "token", name, "--data", str(self.data)], capture_output=True,
+                              text=True, check=True, cwd=ROOT).stdout.strip()
+
+    def games(self, n: int, parallel: int, deals: int, seed: int) -> tuple[float, int]:
+        """Play ``n`` honest games; (seconds, TIMEOUT verdicts in their records)."""
+        req = apb.MatchRequest(variant="28", bots=["h1", "h2", "h1", "h2"], matches=n, parallel=parallel,
+                               seed=seed, max_deals=deals, wait_ms=30000)
+        t0 = time.monotonic()
+        with grpc.insecure_channel(self.addr) as ch:
+            results = [u.game for u in arena_pb2_grpc.ArenaStub(ch).RunMatches(
+                req, metadata=[("authorization", f"Bearer {self.admin}")], timeout=600)
+                if u.WhichOneof("update") == "game"]
+        took = time.monotonic() - t0
+        timeouts = 0
+        for g in results:
+            rec = json.loads(Path(g.record).read_text())
+            timeouts += sum(c.get("TIMEOUT", 0) for c in rec["arena"]["fault_counts"])
+        return took, timeouts
+
+    def welcome_s(self, token: str) -> float | None:
+        """Seconds from opening a Play stream to its Welcome (None: refused or none in 10 s)."""
+        t0 = time.monotonic()
+        with grpc.insecure_channel(self.addr) as ch:
+            call = play_call(ch, token)
+            try:
+                msg = next(iter(call))
+            except (grpc.RpcError, StopIteration):
+                return None
+            finally:
+                call.cancel()
+        return time.monotonic() - t0 if msg.WhichOneof("msg") == "welcome" else None
+
+    def stop(self) -> None:
+        for p in [*self.bots, self.proc]:
+            p.terminate()
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        self.log.close()
+
+
+def scenario(arena: Arena, kind: str, args, n: int) -> dict:
+    quiet_s, _ = arena.games(args.games, args.parallel, args.deals, seed=1000 * n + 1)   # just before
+    attacker_token = arena.token(f"attacker{n}")
+    newcomer = arena.token(f"newcomer{n}")
+    before = rss_mib(arena.proc.pid)
+    until = time.monotonic() + args.attack_s
+    # at the lowest priority: on one machine the attacker takes only the CPU the arena and
+    # the honest bots leave (a real attacker's CPU is its own machine's)
+    proc = subprocess.Popen([sys.executable, __file__, "--role", "attack", kind, arena.addr, attacker_token,
+                             arena.admin, str(args.attack_s)], cwd=ROOT, preexec_fn=lambda: os.nice(19))
+    peak = [before]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], rss_mib(arena.proc.pid))
+            time.sleep(0.2)
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    welcome = []
+    prober = threading.Timer(1.0, lambda: welcome.append(arena.welcome_s(newcomer)))
+    prober.start()
+    took, timeouts = arena.games(args.games, args.parallel, args.deals, seed=1000 * n)
+    prober.join()
+    proc.terminate()
+    proc.wait(30)
+    done.set()
+    sampler.join()
+    time.sleep(2)
+    return {"scenario": kind, "ratio": quiet_s / took, "rss_before": before, "rss_peak": peak[0],
+            "rss_after": rss_mib(arena.proc.pid), "timeouts": timeouts, "welcome_s": welcome[0],
+            "attack_ended_early": time.monotonic() < until}
+
+
+def main(argv=None) -> int:
+    if argv is None and len(sys.argv) > 2 and sys.argv[1] == "--role":
+        kind, addr, token, admin, seconds = sys.argv[3:8]
+        attack(kind, addr, token, admin, time.monotonic() + float(seconds))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenarios", nargs="+", choices=SCENARIOS, default=SCENARIOS)
+    ap.add_argument("--games", type=int, default=120, help="honest games per run (default 120)")
+    ap.add_argument("--parallel", type=int, default=20, help="honest games at once (default 20)")
+    ap.add_argument("--deals", type=int, default=2, help="deals per honest game (default 2)")
+    ap.add_argument("--attack-s", type=float, default=60.0, help="an attacker stops after this (default 60)")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="taash-hostile-") as tmp:
+        data = Path(tmp) / "data"
+        data.mkdir()
+        arena = Arena(data)
+        try:
+            arena.games(4, 4, 1, seed=0)          # warm up (and the bots connected)
+            quiet_s, quiet_timeouts = arena.games(args.games, args.parallel, args.deals, seed=1)
+            print(f"quiet: {args.games} games of 28 ({args.parallel} at once, {args.deals} deals) in {quiet_s:.1f} s, "
+                  f"{quiet_timeouts} TIMEOUT; arena RSS {rss_mib(arena.proc.pid):.0f} MiB; {os.cpu_count()} cores; "
+                  "each scenario's speed is a ratio to a quiet run just before it", flush=True)
+            print(f"{'scenario':<10} {'speed':>6} {'RSS before':>11} {'peak':>7} {'after':>7} {'TIMEOUT':>8} "
+                  f"{'welcome':>9}")
+            for n, kind in enumerate(args.scenarios, 1):
+                r = scenario(arena, kind, args, n)
+                w = "refused" if r["welcome_s"] is None else f"{r['welcome_s'] * 1000:.0f} ms"
+                print(f"{kind:<10} {r['ratio']:>6.2f} {r['rss_before']:>11.0f} {r['rss_peak']:>7.0f} "
+                      f"{r['rss_after']:>7.0f} {r['timeouts']:>8} {w:>9}", flush=True)
+        finally:
+            arena.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
