@@ -2,7 +2,8 @@
 per second, and the time to compile each variant's kernel (docs/architecture.md, "One
 truth, two speeds").
 
-Usage: python bench/kernel.py [--positions P] [--playouts N] [--repeat R] [--no-compile] [VARIANT...]
+Usage: python bench/kernel.py [--positions P] [--playouts N] [--repeat R] [--decisions D]
+                              [--no-search] [--no-compile] [VARIANT...]
 
 For each variant (29, 56 and 304 by default): P deals are dealt from seeds and played at
 random to the first lead of the play phase; from each, N/P random playouts to the end of
@@ -19,6 +20,13 @@ hand-written deals per second on the same machine: note that a ref29 deal is the
 deal (the shuffle, the auction, the trump and the play), about twice the decisions of a
 playout from the first lead, so its deals/s is the reference for the engine's full-deal
 figure in bench/playouts.py, shown here for scale. Speeds are the best of R runs.
+
+Then the search bot (arena/bots/search.py) at 50 ms a decision in the play phase, its
+rollouts on the kernel (the default with the extra) and on the engine (``kernel=False``),
+decision by decision in turn at the same positions (``--decisions`` of them, a few plays
+after the first lead, the seat to act having a choice): the mean rollouts (playouts) a
+decision and the decisions on which the two chose alike. Wall-clock budgets, so the
+machine's load weighs on both.
 
 Then, unless ``--no-compile``, the compile time of each variant's kernel, each in a fresh
 process: cold (an empty cache directory: the source made and numba compiling) and cached
@@ -83,6 +91,41 @@ def kernel_playouts(k, arrays, each: int, seed: int) -> float:
     return time.process_time() - t0
 
 
+def search_positions(v, count: int, seed: int) -> list[State]:
+    """``count`` states in play, a few random plays after the first lead, with a choice."""
+    rng = random.Random(seed)
+    out = []
+    for st in positions(v, count * 3, seed):
+        for _ in range(rng.randrange(3 * v.players)):
+            if st.is_terminal:
+                break
+            legal = st.legal_ids()
+            st.apply_id(legal[rng.randrange(len(legal))])
+        if not st.is_terminal and len(st.legal_ids()) > 1:
+            out.append(st)
+        if len(out) == count:
+            break
+    return out
+
+
+def search_playouts(v, count: int, seed: int, budget_ms: float = 50) -> tuple[float, float, int]:
+    """The search bot at ``budget_ms`` a decision, with and without the kernel, in turn at
+    the same positions: (mean playouts a decision with it, without it, decisions alike)."""
+    from taash.arena.bots.search import search_bot
+    fast = search_bot(v, seed, budget_ms=budget_ms)
+    slow = search_bot(v, seed, budget_ms=budget_ms, kernel=False)
+    sts = search_positions(v, count, seed)
+    fast.decide_state(sts[0].copy(), sts[0].to_act)       # the kernel compiled or loaded
+    nf = ns = alike = 0
+    for st in sts:
+        a = fast.decide_state(st, st.to_act)
+        nf += fast.stats["playouts"]
+        b = slow.decide_state(st, st.to_act)
+        ns += slow.stats["playouts"]
+        alike += a == b
+    return nf / len(sts), ns / len(sts), alike
+
+
 def ref29_cpu(deals: int, seed: int) -> tuple[float, int]:
     """bench/ref29.py's ``deals`` deals: (CPU seconds, decisions)."""
     t0 = time.process_time()
@@ -105,6 +148,8 @@ def main(argv=None) -> int:
     ap.add_argument("--playouts", type=int, default=4000, help="engine playouts per variant (the kernel runs 10x)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--decisions", type=int, default=30)
+    ap.add_argument("--no-search", action="store_true")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("variants", nargs="*")
     a = ap.parse_args(argv)
@@ -144,6 +189,14 @@ def main(argv=None) -> int:
         rdt, rdec = min(ref29_cpu(deals, a.seed) for _ in range(a.repeat))
         print(f"{'ref29 (hand-written)':24} {deals / rdt:18.0f} {'':>18} {'':>14} {rdec / rdt:17.0f}"
               "   (whole deals: shuffle, auction, trump, play)")
+    if not a.no_search:
+        print(f"\n{'search at 50 ms, in play':24} {'playouts/decision':>18} {'(engine)':>10} {'ratio':>7} {'alike':>7}")
+        for name in names:
+            v = load_variant(name)
+            if why_not(v):
+                continue
+            f, e, alike = search_playouts(v, a.decisions, a.seed)
+            print(f"{name:24} {f:18.0f} {e:10.0f} {f / e:6.1f}x {alike:4d}/{a.decisions}")
     if not a.no_compile:
         print(f"\n{'variant':24} {'compile cold (s)':>17} {'cached (s)':>11}")
         for name in names:

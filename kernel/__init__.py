@@ -8,6 +8,7 @@ which stays the reference (docs/architecture.md, "One truth, two speeds").
     k.legal(S), k.apply(S, a)        # the engine's legal_ids() and apply_id(a)
     k.playout(S, seed)               # random legal actions to the end of the deal: their ids
     k.playouts(S, count, seed)       # that, count times from copies: the sum of the scores
+    k.rollout(S, draws, greedy)      # the search bot's rollout policy, its draws given
 
 ``source`` is the kernel's one view of the engine; ``translate`` the rules' typed trees
 as numba source; ``build`` the module of a variant, cached on disk.
@@ -86,6 +87,22 @@ class Kernel:
         total = self._np.zeros(self.facts.nscores, self._np.int64)
         self.module.playouts(S, count, seed, total)
         return total
+
+    def draws(self, values):
+        """``values`` (floats in [0, 1)) as the array `rollout` reads."""
+        return self._np.array(values, dtype=self._np.float64)
+
+    def rollout(self, S, draws, greedy: float, helpful: int = 0) -> int:
+        """Play ``S`` to the end of the deal by the search bot's rollout policy
+        (arena/bots/search.py ``Rollout.run`` in the play phase), card for card: ``draws``,
+        a float64 array, the values its generator's ``random()`` would give, in order (at
+        most two a card); ``greedy`` its chance of the greedy card; ``helpful`` a mask of the
+        play declarations it makes at once (bit k: the k-th of ``facts.play_checks``).
+        Returns the draws used. Raises ValueError when ``draws`` is too short."""
+        used = self.module.rollout(S, draws, float(greedy), int(helpful))
+        if used < 0:
+            raise ValueError("too few draws for the rollout: give two for every card still in hand")
+        return used
 
     def at(self, S, name: str, index: int = 0) -> int:
         """One fact of ``S`` by its name in `source.Layout`."""

@@ -10,7 +10,9 @@ action ids of the seat to act into ``out`` in the engine's order (declarations, 
 cards by id), ``apply(S, a)`` plays one, ``playout(S, seed, acts) -> n`` plays uniformly
 random legal actions to the end of the deal (numba's generator seeded with ``seed``;
 ``acts`` gets the ids), and ``playouts(S, count, seed, total)`` does that ``count``
-times from copies of ``S``, adding each deal's match score to ``total``.
+times from copies of ``S``, adding each deal's match score to ``total``; ``rollout(S, R,
+greedy, helpful) -> draws`` plays to the end by the search bot's rollout policy
+(arena/bots/search.py ``Rollout``), its random draws given in ``R``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 from .source import Facts, Layout, Rule, Unsupported
 from .translate import Translator
 
-KERNEL_VERSION = "3"   # part of every cached module's name: a new template is compiled anew
+KERNEL_VERSION = "4"   # part of every cached module's name: a new template is compiled anew
 
 
 def refuse(f: Facts, rules: dict[str, Rule]) -> None:
@@ -348,6 +350,129 @@ def playouts(S0, count, seed, total):
             total[i] += S[SCORES + i]
 
 
+@njit(cache=True, inline='always')
+def _policy_key(c, trump, led):
+    u = SUIT_OF[c]
+    if u == trump:
+        return 200 + STRENGTH[c]
+    if u == led:
+        return 100 + STRENGTH[c]
+    return 0
+
+
+@njit(cache=True, inline='always')
+def _policy_play(S, buf, lo, n, R, pos, top):
+    # arena/bots/search.py Rollout.play, card for card (its draws from R)
+    me = S[TO_ACT]
+    k = S[IN_TRICK]
+    if k == 0:
+        for u in range(NSUITS):
+            top[u] = -1
+        for t in range(PLAYERS):
+            if t != me:
+                hand = S[HANDS + t]
+                while hand:
+                    low = hand & -hand
+                    c = _low_index(low)
+                    hand ^= low
+                    if STRENGTH[c] > top[SUIT_OF[c]]:
+                        top[SUIT_OF[c]] = STRENGTH[c]
+        trump = S[TRUMP]
+        best = -1
+        for i in range(lo, n):
+            c = buf[i]
+            u = SUIT_OF[c]
+            if u != trump and STRENGTH[c] > top[u]:
+                if best < 0 or POINT_OF[c] > POINT_OF[best] or (
+                        POINT_OF[c] == POINT_OF[best] and STRENGTH[c] > STRENGTH[best]):
+                    best = c
+        if best >= 0:
+            return best, pos
+        return buf[lo + int(R[pos] * (n - lo))], pos + 1
+    led = S[LED]
+    trump = S[TRUMP] if S[TRUMP_EXPOSED] != 0 else -1
+    top_key, at = -1, 0
+    pts = 0
+    for i in range(k):
+        c = S[TRICK_CARDS + i]
+        pts += POINT_OF[c]
+        key = _policy_key(c, trump, led)
+        if key > top_key:
+            top_key, at = key, i
+    cheap = buf[lo]
+    for i in range(lo + 1, n):
+        c = buf[i]
+        if POINT_OF[c] < POINT_OF[cheap] or (POINT_OF[c] == POINT_OF[cheap] and STRENGTH[c] < STRENGTH[cheap]):
+            cheap = c
+    last = k == S[ACTIVE] - 1
+    if S[SIDE + S[TRICK_SEATS + at]] == S[SIDE + me] and last:
+        give = -1
+        for i in range(lo, n):
+            c = buf[i]
+            if _policy_key(c, trump, led) <= top_key and SUIT_OF[c] != trump:
+                if give < 0 or POINT_OF[c] > POINT_OF[give] or (
+                        POINT_OF[c] == POINT_OF[give] and STRENGTH[c] < STRENGTH[give]):
+                    give = c
+        if give >= 0:
+            return give, pos
+    if pts > 0 or last:
+        win = -1
+        wa, wb = 0, 0
+        for i in range(lo, n):
+            c = buf[i]
+            key = _policy_key(c, trump, led)
+            if key > top_key:
+                a = 1 if key >= 200 else 0
+                b = 1 if POINT_OF[c] < 0 else 0
+                if win < 0 or a < wa or (a == wa and (b < wb or (b == wb and STRENGTH[c] < STRENGTH[win]))):
+                    win, wa, wb = c, a, b
+        if win >= 0:
+            return win, pos
+    return cheap, pos
+
+
+@njit("int64(int64[:], float64[:], float64, int64)", cache=True)
+def rollout(S, R, greedy, helpful):
+    # arena/bots/search.py Rollout.run in the play phase: a forced action at once; a
+    # helpful declaration (bit k of helpful: the k-th play declaration) first; else a
+    # card, greedy (Rollout.play) with chance greedy, else uniform; R: the draws of its
+    # generator, in order. Returns the draws used, -1 when R runs out.
+    buf = np.empty(MAXLEGAL, np.int64)
+    top = np.empty(NSUITS, np.int64)
+    pos = 0
+    while S[TERMINAL] == 0:
+        n = legal(S, buf)
+        if n == 1:
+            apply(S, buf[0])
+            continue
+        lo = 0
+        if buf[0] >= NCARDS:
+            found = -1
+            if helpful != 0:
+                for i in range(n):
+                    for j in range(NCHECKS):
+                        if buf[i] == CHECK_IDS[j] and (helpful >> j) & 1:
+                            found = buf[i]
+                    if found >= 0:
+                        break
+            if found >= 0:
+                apply(S, found)
+                continue
+            while lo < n and buf[lo] >= NCARDS:
+                lo += 1
+        if pos + 2 > R.shape[0]:
+            return -1
+        r = R[pos]
+        pos += 1
+        if r < greedy:
+            a, pos = _policy_play(S, buf, lo, n, R, pos, top)
+        else:
+            a = buf[lo + int(R[pos] * (n - lo))]
+            pos += 1
+        apply(S, a)
+    return pos
+
+
 @njit("int64(int64[:], int64[:])", cache=True)
 def legal_ids(S, out):
     return legal(S, out)
@@ -386,13 +511,13 @@ def module_source(f: Facts, lay: Layout, rules: dict[str, Rule]) -> str:
     consts.update(PLAYERS=n, NSIDES=f.sides, NSCORES=f.nscores, NCARDS=nc, NSUITS=ns, TRICKS=f.tricks,
                   LAST_TRICK=f.last_trick, COPIES=int(f.max_copies > 1), PLAIN_PLAY=int(f.plain_play),
                   CALLED=int(f.partnership == "called"), HAS_CONTRACT=int(f.has_contract),
-                  ASIDE=1, MAXLEGAL=nc + len(f.play_checks) + 1,
+                  ASIDE=1, MAXLEGAL=nc + len(f.play_checks) + 1, NCHECKS=len(f.play_checks),
                   MAXACTS=f.tricks * n + len(f.play_checks) + 1)
     lines = [f"# the taash kernel of variant {f.name!r} (digest {f.digest}); made by taash.kernel.build",
              "import numpy as np", "from numba import njit", ""]
     lines += [f"{k} = {v}" for k, v in consts.items()]
     lines += [f"SUIT_OF = {_array(f.suit_of + [-1])}", f"RANK_OF = {_array(f.rank_of + [-1])}",
-              f"STRENGTH = {_array(f.strength)}", f"POINT_OF = {_array(f.point_of)}", f"RS = {_array(rs)}",
+              f"STRENGTH = {_array(f.strength)}", f"CHECK_IDS = {_array([i for i, _, _ in f.play_checks] + [-1])}", f"POINT_OF = {_array(f.point_of)}", f"RS = {_array(rs)}",
               f"CARD = np.array({[row + [-1] for row in f.card_table]!r}, dtype=np.int64)",
               f"SUITMASK = {_array([sum(1 << c for c in range(nc) if f.suit_of[c] == u) for u in range(ns)])}",
               f"NEXT_DSL = {_array([(i + 1) % n for i in range(n)] + [-1])}",

@@ -98,7 +98,13 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   greedily rather than at random;
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
   effect, but not one that commits the player (`heuristic.COMMITS`: taking over the
-  contract, a seat sitting out, a target of tricks), which only the root weighs.
+  contract, a seat sitting out, a target of tricks), which only the root weighs;
+- ``kernel`` (default True): with the ``fast`` extra installed, a decision in the play
+  phase plays its rollouts on the compiled kernel (`taash.kernel`; compiled at the first
+  such decision, cached on disk): the same policy card for card, fed the same draws of the
+  same generator (`Rollout.draws`), so the same rollouts reach the same ends and a
+  decision bounded by ``playouts`` is the same; many more rollouts fit a time budget. A
+  variant the kernel cannot compile plays on the engine (told once).
 
 An optional declaration at the root is one more action: the bot makes it only when its
 rollouts score it above not making it (by ``prior_z`` over the heuristic's choice, and the
@@ -132,8 +138,11 @@ import time
 
 from taash.interpreter import State
 from taash.interpreter.actions import NOT_DEFAULT, default_of
+from taash.interpreter.engine import per_seat
 from taash.interpreter.errors import TaashError
 from taash.interpreter.information import RebuildError  # noqa: F401 (its bots' error, importable here)
+from taash.kernel import available as kernel_available
+from taash.kernel import kernel_for
 
 from .heuristic import COMMITS, heuristic_bot
 
@@ -221,6 +230,18 @@ class Rollout:
                 st.apply_id(self.call(st, ids))
             else:
                 st.apply_id(ids[int(rand() * len(ids))])
+
+    def draws(self, st: State, rng: random.Random) -> list[float]:
+        """The values ``run`` would draw from ``rng`` to finish ``st`` in the play phase,
+        as many as it can use (two for every card still in hand), in order: what the
+        kernel's rollout is fed (`taash.kernel.Kernel.rollout`)."""
+        rand = rng.random
+        return [rand() for _ in range(2 * sum(map(len, st.hands)) + 2)]
+
+    def helpful_mask(self, checks) -> int:
+        """``helpful`` as the kernel's mask over its play declarations ``checks`` ((action
+        id, name, suit) each, `taash.kernel.source.Facts.play_checks`)."""
+        return sum(1 << k for k, (i, _, _) in enumerate(checks) if i in self.helpful)
 
     def wants_exposure(self, st: State) -> bool:
         """Ask for the exposure of the (world's) trump when the seat holds a card of it
@@ -355,7 +376,7 @@ class SearchBot:
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None, *, prior_z: float = PRIOR_Z, call_eps: float = CALL_EPS,
-                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True):
+                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True, kernel: bool = True):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if prior_z < 0:
@@ -374,6 +395,16 @@ class SearchBot:
                                model=self.heuristic if model_calls else None)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
+        self.use_kernel = kernel and kernel_available()
+        self._kernel = None         # made at the first decision in the play phase
+
+    def kernel(self):
+        """The compiled kernel of the variant (`taash.kernel.kernel_for`), or None: not
+        wanted, the extra missing, or a variant it cannot compile."""
+        if self.use_kernel and self._kernel is None:
+            self._kernel = kernel_for(self.v)
+            self.use_kernel = self._kernel is not None
+        return self._kernel
 
     def value(self, st: State, seat: int) -> float:
         """A finished deal's worth to ``seat``: its score change less the mean change of
@@ -548,6 +579,10 @@ class SearchBot:
         clock = time.perf_counter
         run = self.rollout.run
         value = self.value
+        kern = self.kernel() if root.phase == "play" else None
+        if kern is not None:
+            helpful = self.rollout.helpful_mask(kern.facts.play_checks)
+            greedy = self.rollout.greedy
         playouts = worlds = 0
         # actions of the same kind and engine-level argument act alike (``bid 28 S`` and
         # ``bid S 28``): search the first of each
@@ -585,11 +620,20 @@ class SearchBot:
             worlds += 1
             wseed = rng.getrandbits(64)
             vals = {}
+            if kern is not None:    # the world on the kernel: its array and the rollouts' draws, once
+                world_array = kern.state(world)
+                draws = kern.draws(self.rollout.draws(world, random.Random(wseed)))
             for j in arms:
-                st = world.copy()
-                st.apply_id(ids[j])
-                run(st, random.Random(wseed))   # the same rollout draws for every action
-                x = vals[j] = value(st, seat)
+                if kern is not None:
+                    S = world_array.copy()
+                    kern.apply(S, ids[j])
+                    kern.rollout(S, draws, greedy, helpful)
+                    x = vals[j] = deal_value(_Finished(v, kern, S, world.start_scores), seat, self.tie)
+                else:
+                    st = world.copy()
+                    st.apply_id(ids[j])
+                    run(st, random.Random(wseed))   # the same rollout draws for every action
+                    x = vals[j] = value(st, seat)
                 total[j] += x
                 count[j] += 1
                 playouts += 1
@@ -695,6 +739,24 @@ def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, pla
     ``prior_z``, ``call_eps``, ``greedy``, ``declare``, ``model_calls``; module docstring). `taash bot
     search` passes its flags here (``functools.partial``)."""
     return SearchBot(variant, seed, budget_ms, playouts, **settings)
+
+
+class _Finished:
+    """A deal the kernel finished (its array ``S``), with what `deal_value` reads of a
+    State: ``score_change()``, ``side``, ``seat_points``."""
+
+    __slots__ = ("side", "seat_points", "change")
+
+    def __init__(self, v, kern, S, start_scores):
+        at = kern.layout.at
+        n = v.players
+        self.side = S[at["side"]:at["side"] + n + 1].tolist()
+        self.seat_points = S[at["seat_points"]:at["seat_points"] + n].tolist()
+        scores = S[at["scores"]:at["scores"] + len(start_scores)].tolist()
+        self.change = per_seat(v, [a - b for a, b in zip(scores, start_scores)])
+
+    def score_change(self) -> list[int]:
+        return self.change
 
 
 def deal_value(st: State, seat: int, tie: float = 0.0) -> float:

@@ -183,3 +183,70 @@ def test_random_positions(name, seed, depth, kseed, kernel_cache):
         assert a in st.legal_ids()
         st.apply_id(a)
     assert st.is_terminal and not differences(k, k.state(st), S)
+
+
+def rollout_positions(v, count, seed):
+    """States in play, a few random plays after the first lead: (state, its rng seed)."""
+    rng = random.Random(seed)
+    out = []
+    k = 0
+    while len(out) < count:
+        st = State(v, dealer=k % v.players, seed=seed * 1000 + k)
+        k += 1
+        if not to_play(v, st, rng):
+            continue
+        for _ in range(rng.randrange(3 * v.players)):
+            if st.is_terminal:
+                break
+            legal = st.legal_ids()
+            st.apply_id(legal[rng.randrange(len(legal))])
+        if not st.is_terminal:
+            out.append(st)
+    return out
+
+
+def same_rollouts(name, count, kernel_cache):
+    """The search bot's rollout policy (arena/bots/search.py ``Rollout``) on the kernel,
+    fed its generator's draws, ends every rollout where the engine's does."""
+    from taash.arena.bots.search import Rollout
+    v = load_variant(name)
+    k = kernel_for(v, kernel_cache)
+    for declare in (False, True):
+        r = Rollout(v, declare=declare)
+        for i, st in enumerate(rollout_positions(v, count, 11)):
+            S = k.state(st)
+            used = k.rollout(S, k.draws(r.draws(st, random.Random(i))), r.greedy, r.helpful_mask(k.facts.play_checks))
+            r.run(st, random.Random(i))
+            assert st.is_terminal and used >= 0
+            assert not differences(k, k.state(st), S), (name, declare, i)
+
+
+def test_rollouts_29(kernel_cache):
+    same_rollouts("29", 40, kernel_cache)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", COMPILED)
+def test_rollouts_every_variant(name, kernel_cache):
+    same_rollouts(name, 40, kernel_cache)
+
+
+def test_search_decides_alike_with_the_kernel(kernel_cache, monkeypatch):
+    """The search bot with a playout budget: the same choice and the same value of every
+    action with its rollouts on the kernel as on the engine."""
+    import taash.arena.bots.search as search
+    monkeypatch.setattr(search, "kernel_for", lambda v: kernel_for(v, kernel_cache))
+    v = load_variant("29")
+    on = search.search_bot(v, 3, budget_ms=None, playouts=40)
+    off = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=False)
+    searched = 0
+    for st in rollout_positions(v, 12, 5):
+        if len(st.legal_ids()) < 2:
+            continue
+        seat = st.to_act
+        a, b = on.decide_state(st, seat), off.decide_state(st, seat)
+        assert on.kernel() is not None
+        assert a == b and on.stats["values"] == off.stats["values"]
+        assert on.stats["playouts"] == 40
+        searched += 1
+    assert searched >= 6
