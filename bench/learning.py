@@ -17,9 +17,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-from taash.interpreter import load_variant
-from taash.learn.train import evaluate
+# run as a script, this folder comes first on sys.path, and its http.py would stand for the
+# standard library's http (which torch imports): drop it
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from taash.interpreter import load_variant  # noqa: E402
+from taash.learn.train import evaluate  # noqa: E402
 
 
 def load_policy(path: str, v):

@@ -61,6 +61,39 @@ class PPOPolicy:
         self.encoding = Encoding(variant)
         self.policy = policy
         self.meta = dict(meta or {})
+        self._layers = None
+
+    def layers(self) -> list:
+        """The actor's layers as NumPy: ``[("linear", W, b) | ("tanh",) | ("relu",)]``,
+        from the features to the action logits (read once: a decision is then a few
+        matrix products in NumPy, where torch's own call costs far more on a busy machine)."""
+        if self._layers is None:
+            mods = list(self.policy.mlp_extractor.policy_net) + [self.policy.action_net]
+            out = []
+            for m in mods:
+                if isinstance(m, torch.nn.Linear):
+                    out.append(("linear", m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()))
+                elif isinstance(m, torch.nn.Tanh):
+                    out.append(("tanh",))
+                elif isinstance(m, torch.nn.ReLU):
+                    out.append(("relu",))
+                else:
+                    raise PolicyError(f"a layer {type(m).__name__} that the bot does not compute")
+            self._layers = out
+        return self._layers
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """The action logits of encoding ``x`` (float32, the encoding's size): the actor's
+        layers in turn (the features extractor flattens, so it is ``x`` itself)."""
+        h = x
+        for layer in self.layers():
+            if layer[0] == "linear":
+                h = layer[1] @ h + layer[2]
+            elif layer[0] == "tanh":
+                h = np.tanh(h)
+            else:
+                h = np.maximum(h, 0)
+        return h
 
     @classmethod
     def empty(cls, variant, net=NET, meta=None) -> "PPOPolicy":
@@ -71,18 +104,15 @@ class PPOPolicy:
         return cls(variant, pol, dict(meta or {}, net=list(net)))
 
     def best(self, obs: dict, legal_texts) -> str:
-        """The legal action (text) of highest probability for observation ``obs``.
-        Raises ValueError when there is no legal action."""
+        """The legal action (text) of highest probability for observation ``obs`` (the
+        highest logit among the legal ones; the first in id order on a tie). Raises
+        ValueError when there is no legal action."""
         if not legal_texts:
             raise ValueError("no legal action to choose from")
         amap = self.v.action_map
-        mask = np.zeros(len(self.v.actions), bool)
-        for t in legal_texts:
-            mask[amap[t].id] = True
-        x = self.encoding.encode(obs)
-        with torch.no_grad():
-            action, _ = self.policy.predict(x, deterministic=True, action_masks=mask)
-        return self.v.actions[int(action)].text
+        legal = sorted(amap[t].id for t in legal_texts)
+        z = self.logits(self.encoding.encode(obs))[legal]
+        return self.v.actions[legal[int(np.argmax(z))]].text
 
     def save(self, path) -> None:
         """Write the policy to ``path`` (module docstring)."""
@@ -102,6 +132,7 @@ class PPOPolicy:
         except RuntimeError as e:
             raise PolicyError(f"{path}: weights that do not fit {variant.ref!r} ({e})") from None
         pol.policy.set_training_mode(False)
+        pol.layers()
         return pol
 
 
