@@ -29,7 +29,7 @@ from itertools import chain
 from orjson import Fragment as _Fragment
 from orjson import dumps as _dumps
 
-from . import auction, declarations, partner, play, trump, widow
+from . import auction, bids, declarations, partner, play, trump, widow
 from .actions import Action, default_of
 from .draws import shuffle
 from .dsl.names import check_state
@@ -65,6 +65,7 @@ FIELDS: dict[str, dict[str, str]] = {
              "side_points": "list", "seat_points": "list"},
     "declarations": {"declared": "dict", "declared_keys": "set", "answers": "set", "question": "="},
     "scoring": {"made": "="},
+    "bids": bids.FIELDS,  # bids mechanic wiring
     # the variant's own variables (`variables:`), by index; their values at the deal's start
     "variables": {"vars": "list", "start_vars": "="},
 }
@@ -157,8 +158,8 @@ class State:
         # (fixed partnerships and each player for himself: the sides are the variant's all
         # along; called and solo: every seat on side 1 until the contract is made)
         self.side = list(v.side_of) + [-1] if v.partnership in FIXED_SIDES else [1] * n + [-1]
-        self.trump = -1
-        self.trump_exposed = False
+        self.trump = v.fixed_trump   # -1 (none) but with trump.mode fixed
+        self.trump_exposed = v.fixed_trump >= 0
         self.trump_card = -1
         self.exposer = -1
         self.exposure_trick = 0
@@ -185,6 +186,7 @@ class State:
         self.answers = set()
         self.question = None
         self.made = None
+        bids.start(self, variables)  # bids mechanic wiring
         self._start_variables(variables)
         if v.has_contract and not v.has_auction:
             self._take_contract()
@@ -564,6 +566,7 @@ class State:
             "passed": sorted(passed) if passed else [],
             "holder": self.holder if self.holder >= 0 else None,
             "challenger": self.challenger if self.challenger >= 0 else None,
+            **bids.view(self, seat, tricks),  # bids mechanic wiring
             "declarer": self.declarer if self.declarer >= 0 else None,
             "target": self.target or None,
             "trump": self.trump_text(seat),
@@ -611,6 +614,7 @@ class State:
             "declarer": self.declarer if self.declarer >= 0 else None,
             "bid": self.bid if self.declarer >= 0 else None,
             "denomination": v.denomination_name.get(self.denomination),
+            **bids.view(self, -1, None),  # bids mechanic wiring (public)
             "doubled": self.doubled,
             "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
             "partner": self.partner if self.partner >= 0 else None,
@@ -701,7 +705,8 @@ def _restore_state(v: Variant, fields: dict) -> State:
 
 # flow step -> its phase (variant files name the steps; docs/architecture.md, "The pipeline")
 PHASES: dict[str, Phase] = {**auction.PHASES, **declarations.PHASES, **partner.PHASES, **play.PHASES,
-                            **trump.PHASES, **widow.PHASES}
+                            **trump.PHASES, **widow.PHASES,
+                            **bids.PHASES}  # bids mechanic wiring
 State.phases = PHASES
 
 

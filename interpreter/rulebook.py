@@ -10,16 +10,18 @@ expressions, variables, options).
 
 from __future__ import annotations
 
-from . import auction, declarations, partner, play, scoring, trump, widow
+from . import auction, bids, declarations, partner, play, scoring, trump, widow
 from .variables import variables_words
 from .variant import Variant
 from .wording import RANK_NAMES, SUIT_NAMES, name_words, rule_of, rule_words  # noqa: F401 (rule_words: the API)
 
 # flow step (a step's name, or the key of a `declare:` / `widow:` step) -> its words
 STEP_WORDS = {**auction.STEP_WORDS, **trump.STEP_WORDS, **play.STEP_WORDS, **widow.STEP_WORDS,
-              **partner.STEP_WORDS, **declarations.STEP_WORDS}
+              **partner.STEP_WORDS, **declarations.STEP_WORDS,
+              **bids.STEP_WORDS}  # bids mechanic wiring
 # the mechanics' sections, in the rulebook's order after Deal
-MECHANIC_WORDS = (auction.words, trump.words, play.words, declarations.words, scoring.words)
+MECHANIC_WORDS = (auction.words, bids.words,  # bids mechanic wiring
+                  trump.words, play.words, declarations.words, scoring.words)
 
 
 def card_words(text: str) -> str:

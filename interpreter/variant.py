@@ -25,7 +25,7 @@ from types import SimpleNamespace
 
 import orjson
 
-from . import auction, declarations, partner, play, scoring, trump, widow
+from . import auction, bids, declarations, partner, play, scoring, trump, widow
 from .actions import Action
 from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
@@ -39,7 +39,8 @@ from .variables import Variable, add_variable_rules, build_variables, check_vari
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
 # optional hook that does nothing when absent): every mechanic's, in the order compiled
-HOOKS = {**auction.HOOKS, **play.HOOKS, **scoring.HOOKS, **auction.CONTRACT_HOOKS, **trump.HOOKS}
+HOOKS = {**auction.HOOKS, **play.HOOKS, **scoring.HOOKS, **auction.CONTRACT_HOOKS, **trump.HOOKS,
+         **bids.HOOKS}  # bids mechanic wiring
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
 # the steps between the auction (or the first deal) and play, in any order
@@ -92,6 +93,8 @@ class Variant:
     score_start: int
     max_deals: int
     auction_order: str = "round"
+    has_bids: bool = False  # bids mechanic wiring: the flow has a `bids` step (bids.py)
+    fixed_trump: int = -1  # trump.mode fixed: the suit (index) trump in every deal
     variables: tuple = ()
     has_auction: bool = True
     has_contract: bool = True  # False: no auction and no `contract:`, no deal has a contract
@@ -482,6 +485,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     mech_fields = {}
     for load in (auction.load, trump.load, widow.load, partner.load):  # each mechanic's section
         mech_fields.update(load(c))
+    mech_fields.update(bids.load(c))  # bids mechanic wiring (its bid numbers replace the auction's)
     if not c.structural:
         _check_flow_order(c)
     deck, players, flow, per_seat = c.deck, c.players, c.flow, c.per_seat
@@ -543,7 +547,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
         for e in err.errors:  # every problem of every named expression
             dsl_problem(("define", e.define), e)
 
-    skipped = auction.skipped_hooks(c)
+    skipped = auction.skipped_hooks(c) | bids.skipped_hooks(c)  # bids mechanic wiring
     for hook, (p, kind, default) in HOOKS.items():
         if hook in skipped:
             continue
@@ -557,7 +561,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
             if default == "":
                 continue  # an optional hook that does nothing
             node = default
-        add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook))
+        add(hook, p, kind, node, scoring.EXTRA_NAMES.get(hook) or bids.EXTRA_NAMES.get(hook))  # bids mechanic wiring
     declarations.add_rules(c, add)
     declarations.check_take_over(c, comp.assigns, mech_fields["trump_mode"])
     add_variable_rules(comp, vars_data, add)
@@ -573,6 +577,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     sources = {hook: built[fn].source for hook, fn in names.items()}
     constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
     trump.check_set_in_play(c, sources, paths)
+    bids.check_built(c, constants)  # bids mechanic wiring
     if problems:
         raise VariantError(problems)
     fields = dict(
@@ -740,7 +745,7 @@ def _load_flow(c: Checks) -> None:
     declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
     has_auction = c.has_auction = "auction" in steps
     c.set_aside = any(isinstance(s, dict) and s.get("set_aside") for s in flow)
-    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none") else [])
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none", "fixed") else [])
     for step in needed:
         if steps.count(step) != 1:
             where = [i for i, s in enumerate(flow) if s == step]

@@ -228,8 +228,11 @@ NAME_ENTRIES: tuple[Name, ...] = (
     _attr("challenger", SEAT, "challenger", "the challenger",
           "in a `duel` auction: the seat that bids against the holder (`none` when there is "
           "none, and in a `round` auction)"),
-    _fixed("min_bid", "min_bid", "the lowest bid", "`auction.min_bid` of the file"),
-    _fixed("max_bid", "max_bid", "the highest bid", "`auction.max_bid` of the file"),
+    # a bid of one's own (the flow's `bids` step, interpreter/bids.py)
+    _attr("bids_total", INT, "bids_total", "the total of the bids so far",
+          "at a `bids` step: the sum of the bids made so far (0 before the first)"),
+    _fixed("min_bid", "min_bid", "the lowest bid", "`auction.min_bid` of the file (`bids.min` with a `bids` step)"),
+    _fixed("max_bid", "max_bid", "the highest bid", "`auction.max_bid` of the file (with a `bids` step: `bids.max` when it is a number, else `tricks`)"),
     _hook("number", INT, "auction.may_bid", "x", "the bid", "in `auction.may_bid`: the bid asked about"),
     _n("doubled", BOOL, ("doubled",), lambda c: compare(field("doubled"), ">=", const(1)),
        "the contract is doubled", "whether the contract is doubled (or redoubled)"),
@@ -412,6 +415,10 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              lambda a: f"the number of tricks won by {a[0]}",
              "completed tricks won by one seat (0 for `none`): each player's own count, "
              "whatever the sides"),
+    Function("bid_of", (SEAT,), INT, ("seat_bids",), lambda c, a: call("_at", field("seat_bids"), a),
+             lambda a: f"the bid of {a[0]}",
+             "the number of tricks a seat bid at the flow's `bids` step (-1 before it has bid; "
+             "0 for `none`)"),
     Function("seat_points", (SEAT,), INT, ("seat_points",),
              lambda c, a: call("_at", field("seat_points"), a),
              lambda a: f"the points won by {a[0]}",
@@ -535,6 +542,8 @@ ME = {
     "auction.may_double": "the player to call",
     "auction.may_redouble": "the player to call",
     "auction.ends": "the player who has just called",
+    "bids.max": "the player to bid",
+    "bids.may_bid": "the player to bid",
     "play.leader": "`none` (asked before anyone plays: name the seat, e.g. `eldest`)",
     "play.may_play": "the player to play",
     "play.may_expose": "the player to play",
