@@ -146,11 +146,17 @@ class Bids(Phase):
 
 def view(s, seat, tricks) -> dict:
     """The bids in ``seat``'s observation (public: every seat sees each bid as it is
-    made): ``{"bids": [bid or None per seat]}``, or nothing for a variant without a
-    ``bids`` step (so its observation keeps its form)."""
+    made): ``{"bids": [bid or None per seat]}``, ``{"bids": None}`` for a variant without
+    a ``bids`` step (every key of the observation is always there)."""
     if not s.v.has_bids:
-        return {}
+        return {"bids": None}
     return {"bids": [b if b >= 0 else None for b in s.seat_bids]}
+
+
+def result(s) -> dict:
+    """The bids in the deal's result (`State.result`): each seat's, for a variant with a
+    ``bids`` step; nothing for another (so its results and records keep their form)."""
+    return view(s, -1, None) if s.v.has_bids else {}
 
 
 def words(v) -> list[tuple[str, str]]:

@@ -210,7 +210,7 @@ class State:
     # -- the contract -------------------------------------------------------------
     @property
     def phase(self) -> str:
-        """The current phase's name: ``auction``, ``doubling``, ``exchange``, ``trump``,
+        """The current phase's name: ``auction``, ``bids``, ``doubling``, ``exchange``, ``trump``,
         ``call``, ``declare`` (the flow's declare step), ``play`` or ``done``."""
         return self.handler.name
 
@@ -614,7 +614,7 @@ class State:
             "declarer": self.declarer if self.declarer >= 0 else None,
             "bid": self.bid if self.declarer >= 0 else None,
             "denomination": v.denomination_name.get(self.denomination),
-            **bids.view(self, -1, None),  # bids mechanic wiring (public)
+            **bids.result(self),  # bids mechanic wiring
             "doubled": self.doubled,
             "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
             "partner": self.partner if self.partner >= 0 else None,
