@@ -17,6 +17,9 @@ tricks when ``max`` is a rule). A seat's bid is public as it is made.
 
 from __future__ import annotations
 
+import ast
+from types import SimpleNamespace
+
 from .dsl import BOOL, INT
 from .errors import StateError
 from .phase import Phase
@@ -79,10 +82,14 @@ def load(c) -> dict:
     return dict(has_bids=True, min_bid=lo, max_bid=max(top, lo), bid_step=1)
 
 
-def check_built(c, constants: dict) -> None:
-    """After the rules are compiled: a ``bids.max`` or ``bids.may_bid`` rule that is a
-    constant leaving no bid (a max below min, a may_bid always false) is refused at its
-    place. ``constants``: hook -> the value of each rule that is one."""
+def check_built(c, constants: dict, rules: dict, sources: dict) -> None:
+    """After the rules are compiled (``constants``: hook -> the value of each rule that is
+    one; ``rules``: hook -> compiled function; ``sources``: hook -> its Python source),
+    refuse at its place a rule that leaves a seat no bid where that is decidable at load:
+    a ``bids.max`` always below ``min``, a ``bids.may_bid`` always false, and a
+    ``may_bid`` that reads nothing of the deal but the bids so far (``calls``, ``bids``,
+    ``bids_total``) and refuses every bid at some point the bids can reach (found by
+    going over every count and total of bids the rule allows, from none)."""
     if "bids" not in c.steps or not isinstance(c.data.get("bids"), dict):
         return
     lo = c.data["bids"]["min"]
@@ -90,8 +97,39 @@ def check_built(c, constants: dict) -> None:
     if isinstance(hi, int) and not isinstance(hi, bool) and hi < lo:
         c.problem(("bids", "max"), f"bids.max is always {hi}, below bids.min {lo}: no bid is possible",
                   value=True)
+        return
+    may = rules.get("bids.may_bid")
     if constants.get("bids.may_bid") is False:
         c.problem(("bids", "may_bid"), "bids.may_bid is always false: no seat could bid", value=True)
+        return
+    if may is None or not isinstance(hi, int) or isinstance(hi, bool):
+        return
+    tree = ast.parse(sources.get("bids.may_bid", ""))
+    read = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name) and n.value.id == "s"}
+    if not read <= _BIDS_SO_FAR:
+        return      # the rule reads the deal (a hand, the dealer...): asked in play (Bids.legal)
+    hi = min(hi, c.per_seat)
+    seen, todo = {(0, 0)}, [(0, 0)]
+    while todo:
+        k, total = todo.pop()
+        if k == c.players:
+            continue
+        view = SimpleNamespace(calls=k, bids=k, bids_total=total)
+        allowed = [b for b in range(lo, hi + 1) if may(view, -1, b, None)]
+        if not allowed:
+            c.problem(("bids", "may_bid"), f"after {k} bid{'s' if k != 1 else ''} adding up to {total}, "
+                      f"bids.may_bid allows no bid from {lo} to {hi}: the next player could not bid",
+                      value=True)
+            return
+        for b in allowed:
+            if (k + 1, total + b) not in seen:
+                seen.add((k + 1, total + b))
+                todo.append((k + 1, total + b))
+
+
+# the State fields a `may_bid` rule may read and still be checked at load (check_built)
+_BIDS_SO_FAR = frozenset(("calls", "bids", "bids_total"))
 
 
 def start(s, carried) -> None:

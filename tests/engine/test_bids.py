@@ -131,6 +131,8 @@ STEP = "  - bids                       # each bids his own tricks, from the elde
     ("  max: tricks", "  max: 3 - 4", "max: 3 - 4", "always -1, below bids.min 0"),
     (MAY_BID, "  may_bid: false", "may_bid", "always false"),
     (STEP, "", "min: 0", "the flow has no 'bids' step"),
+    # the last bidder could bid nothing: decidable, the rule reads only the bids so far
+    (MAY_BID, "  may_bid: calls < players - 1", "may_bid", "bids.may_bid allows no bid from 0 to 8"),
 ])
 def test_load_errors_are_located(tmp_path, old, new, line, message):
     text = BASE.replace(old, new)
@@ -154,8 +156,9 @@ def test_a_bids_step_needs_its_section(tmp_path):
 
 
 def test_no_bid_left_is_a_clear_state_error(tmp_path):
+    # the same rule reading the hand (always 8 cards here) is not decided at load
     text = BASE.replace("  may_bid: not (calls == players - 1 and bids_total + number == tricks)",
-                        "  may_bid: calls < players - 1")
+                        "  may_bid: calls < players - 1 or count(hand) > 8")
     v = load_variant(write(tmp_path, text))
     st = State(v, dealer=2, seed=1)
     st.apply("bid 1")
@@ -167,3 +170,15 @@ def test_no_bid_left_is_a_clear_state_error(tmp_path):
 def test_the_guide_prints_the_example_file():
     guide = (ROOT / "docs" / "authoring.md").read_text()
     assert EXACT.read_text() in guide
+
+
+def test_the_load_check_goes_only_where_the_bids_can_reach(tmp_path):
+    """The first bid must be 1 or more, and a later one only with bids made so far: after
+    one bid adding up to 0 no bid would be allowed, but no first bid adds up to 0, so the
+    file loads and every seat has a bid."""
+    text = BASE.replace(MAY_BID, "  may_bid: (calls == 0 and number > 0) or (calls > 0 and bids_total > 0)")
+    v = load_variant(write(tmp_path, text))
+    st = State(v, dealer=2, seed=3)
+    assert st.legal_actions() == [f"bid {n}" for n in range(1, 9)]
+    st.apply("bid 1")
+    assert st.legal_actions() == [f"bid {n}" for n in range(0, 9)]
