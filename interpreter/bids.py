@@ -82,33 +82,29 @@ def load(c) -> dict:
     return dict(has_bids=True, min_bid=lo, max_bid=max(top, lo), bid_step=1)
 
 
-def check_built(c, constants: dict, rules: dict, sources: dict) -> None:
-    """After the rules are compiled (``constants``: hook -> the value of each rule that is
-    one; ``rules``: hook -> compiled function; ``sources``: hook -> its Python source),
-    refuse at its place a rule that leaves a seat no bid where that is decidable at load:
-    a ``bids.max`` always below ``min``, a ``bids.may_bid`` always false, and a
-    ``may_bid`` that reads nothing of the deal but the bids so far (``calls``, ``bids``,
-    ``bids_total``) and refuses every bid at some point the bids can reach (found by
-    going over every count and total of bids the rule allows, from none)."""
+def built(c, rules: dict, sources: dict, paths: dict) -> dict:
+    """After the rules are compiled (``rules``: hook -> compiled function; ``sources``:
+    hook -> its Python source; ``paths``: hook -> its path in the file), refuse at its
+    place a rule that leaves a seat no bid where that is decidable at load: a
+    ``bids.max`` that reads nothing of the deal and is below ``min``, and a
+    ``bids.may_bid`` that reads nothing of the deal but the bids so far (``calls``,
+    ``bids``, ``bids_total``) and refuses every bid at some point the bids can reach
+    (found by going over every count and total of bids the rule allows, from none; a
+    rule always false refuses the first bid). Returns no Variant field."""
     if "bids" not in c.steps or not isinstance(c.data.get("bids"), dict):
-        return
+        return {}
     lo = c.data["bids"]["min"]
-    hi = constants.get("bids.max")
-    if isinstance(hi, int) and not isinstance(hi, bool) and hi < lo:
+    reads = {hook: _state_reads(sources.get(hook, "")) for hook in HOOKS}
+    if rules.get("bids.max") is None or reads["bids.max"] or "me" in _names(sources.get("bids.max", "")):
+        return {}       # the max depends on the deal or the seat: asked in play (Bids.legal)
+    hi = rules["bids.max"](SimpleNamespace(), -1, None, None)
+    if hi < lo:
         c.problem(("bids", "max"), f"bids.max is always {hi}, below bids.min {lo}: no bid is possible",
                   value=True)
-        return
+        return {}
     may = rules.get("bids.may_bid")
-    if constants.get("bids.may_bid") is False:
-        c.problem(("bids", "may_bid"), "bids.may_bid is always false: no seat could bid", value=True)
-        return
-    if may is None or not isinstance(hi, int) or isinstance(hi, bool):
-        return
-    tree = ast.parse(sources.get("bids.may_bid", ""))
-    read = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
-            and isinstance(n.value, ast.Name) and n.value.id == "s"}
-    if not read <= _BIDS_SO_FAR:
-        return      # the rule reads the deal (a hand, the dealer...): asked in play (Bids.legal)
+    if may is None or not reads["bids.may_bid"] <= _BIDS_SO_FAR:
+        return {}       # the rule reads the deal (a hand, the dealer...): asked in play
     hi = min(hi, c.per_seat)
     seen, todo = {(0, 0)}, [(0, 0)]
     while todo:
@@ -121,11 +117,23 @@ def check_built(c, constants: dict, rules: dict, sources: dict) -> None:
             c.problem(("bids", "may_bid"), f"after {k} bid{'s' if k != 1 else ''} adding up to {total}, "
                       f"bids.may_bid allows no bid from {lo} to {hi}: the next player could not bid",
                       value=True)
-            return
+            return {}
         for b in allowed:
             if (k + 1, total + b) not in seen:
                 seen.add((k + 1, total + b))
                 todo.append((k + 1, total + b))
+    return {}
+
+
+def _state_reads(source: str) -> set:
+    """The State attributes (``s.NAME``) a compiled rule's Python ``source`` reads."""
+    return {n.attr for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name) and n.value.id == "s"}
+
+
+def _names(source: str) -> set:
+    """The names a compiled rule's Python ``source`` uses (``me``: the seat asked for)."""
+    return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
 
 
 # the State fields a `may_bid` rule may read and still be checked at load (check_built)

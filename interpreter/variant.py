@@ -577,7 +577,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     sources = {hook: built[fn].source for hook, fn in names.items()}
     constants = {hook: built[fn].const for hook, fn in names.items() if built[fn].const is not _NC}
     trump.check_set_in_play(c, sources, paths)
-    bids.check_built(c, constants, rules, sources)  # bids mechanic wiring
+    bids.built(c, rules, sources, paths)  # bids mechanic wiring
     if problems:
         raise VariantError(problems)
     fields = dict(

@@ -129,7 +129,7 @@ STEP = "  - bids                       # each bids his own tricks, from the elde
     ("  max: tricks", "  max: 9", "max: 9", "bids.max 9 is above the 8 tricks"),
     ("  max: tricks", "  max: -1", "max: -1", "bids.max -1 is below bids.min 0"),
     ("  max: tricks", "  max: 3 - 4", "max: 3 - 4", "always -1, below bids.min 0"),
-    (MAY_BID, "  may_bid: false", "may_bid", "always false"),
+    (MAY_BID, "  may_bid: false", "may_bid", "after 0 bids adding up to 0, bids.may_bid allows no bid"),
     (STEP, "", "min: 0", "the flow has no 'bids' step"),
     # the last bidder could bid nothing: decidable, the rule reads only the bids so far
     (MAY_BID, "  may_bid: calls < players - 1", "may_bid", "bids.may_bid allows no bid from 0 to 8"),
