@@ -137,7 +137,7 @@ class State:
     # -- the contract -------------------------------------------------------------
     @property
     def phase(self) -> str:
-        """The current phase's name: ``auction``, ``doubling``, ``exchange``, ``trump``,
+        """The current phase's name: ``auction``, ``bids``, ``doubling``, ``exchange``, ``trump``,
         ``call``, ``declare`` (the flow's declare step), ``play`` or ``done``."""
         return self.handler.name
 
@@ -525,6 +525,7 @@ class State:
             "declarer": self.declarer if self.declarer >= 0 else None,
             "bid": self.bid if self.declarer >= 0 else None,
             "denomination": v.denomination_name.get(self.denomination),
+            **{k: x for part in _RESULTS for k, x in part(self).items()},
             "doubled": self.doubled,
             "trump": v.deck.suits[self.trump] if self.trump >= 0 and self.trump_exposed else None,
             "partner": self.partner if self.partner >= 0 else None,
@@ -620,6 +621,8 @@ State.phases = PHASES
 _STARTS = tuple(m.start for m in MECHANICS if m.start is not None)
 _FINISHES = tuple(m.finish for m in MECHANICS if m.finish is not None)
 _VIEWS = tuple(m.view for m in MECHANICS if m.view is not None)
+# each mechanic's part of the deal's result (Mechanic.result), in the list's order
+_RESULTS = tuple(m.result for m in MECHANICS if m.result is not None)
 
 
 def phases_of(v: Variant) -> dict[str, Phase]:

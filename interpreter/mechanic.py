@@ -56,6 +56,9 @@ class Mechanic:
     - ``view(s, seat, tricks) -> dict``: its part of ``seat``'s observation, JSON-ready,
       in the observation's key order (``tricks``: the completed tricks as the observation
       shows them, made once by the engine);
+    - ``result(s) -> dict``: its part of the deal's result (`State.result`, the records'
+      form), in the list's order after the contract's denomination; nothing for a variant
+      that does not use it, so that its results keep their form;
     - ``hidden_facts``: State fields that the rules may read and a seat may not see, and
       ``alternatives(s, seat) -> [{field: value}]``: the other values they may have for
       ``seat`` at ``s`` ([] when it sees them); resampling asks the rules with each
@@ -91,6 +94,7 @@ class Mechanic:
     compiled_legal: dict = field(default_factory=dict)
     finish: Callable | None = None
     view: Callable | None = None
+    result: Callable | None = None
     hidden_facts: tuple = ()
     alternatives: Callable | None = None
     known_deal: Callable | None = None

@@ -9,10 +9,11 @@ its module and name it here (docs/architecture.md, "Adding a mechanic").
 
 from __future__ import annotations
 
-from . import auction, declarations, partner, play, scoring, trump, variables, widow
+from . import auction, bids, declarations, partner, play, scoring, trump, variables, widow
 
 MECHANICS = (
     auction.MECHANIC,
+    bids.MECHANIC,
     trump.MECHANIC,
     partner.MECHANIC,
     widow.MECHANIC,

@@ -1,6 +1,7 @@
 """Choosing trump (docs/rules.md §0.4): a suit named openly or secretly, or a card laid
 face down (§28.5, §29b.5), the contract's denomination, or no trump at the start of a deal
-(``mode: none``, or no ``trump:`` section), whose trump an effect of the rules may set
+(``mode: none``, or no ``trump:`` section), or a suit the file fixes for every deal
+(``mode: fixed`` with ``suit``), whose trump an effect of the rules may set
 during play (``trump = ...``: `State.public_trump`). The ``trump:`` section checked
 (`load`), its rule (`HOOKS`), the phase (`Trump`) and its rulebook words (`words`).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from .dsl import SEAT
 from .mechanic import Mechanic
 from .phase import Phase, table_seat
-from .wording import rule_words
+from .wording import SUIT_NAMES, rule_words
 
 # hook -> (path in the file, expected kind, default rule text)
 HOOKS = {"trump.chooser": (("trump", "chooser"), SEAT, "declarer")}
@@ -57,11 +58,25 @@ def load(c) -> dict:
                                                  "'trump' step")
     if mode == "bid" and not c.denominations:
         c.problem(("trump", "mode"), "trump.mode 'bid' needs auction.denominations", value=True)
+    fixed = -1
+    if mode == "fixed":
+        if "trump" in steps:
+            c.problem(("flow", flow.index("trump")), "trump.mode 'fixed' names trump in the file: "
+                                                     "remove the 'trump' step")
+        if "suit" not in section:
+            c.problem(("trump", "mode"), "trump.mode 'fixed' needs trump.suit (the trump of every deal)",
+                      value=True)
+        elif section["suit"] not in c.deck.suits:
+            c.problem(("trump", "suit"), f"{section['suit']} is not a suit of the deck", value=True)
+        else:
+            fixed = c.deck.suits.index(section["suit"])
+    elif "suit" in section:
+        c.problem(("trump", "suit"), "trump.suit needs trump.mode 'fixed'")
     dealt_card = section.get("dealt_card", 0)
     if dealt_card and (mode != "hidden" or dealt_card > c.per_seat):
         c.problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
                                            f"number 1..{c.per_seat}", value=True)
-    return dict(trump_mode=mode, dealt_card=dealt_card)
+    return dict(trump_mode=mode, dealt_card=dealt_card, fixed_trump=fixed)
 
 
 class Trump(Phase):
@@ -123,6 +138,8 @@ def words(v) -> list[tuple[str, str]]:
           "secret": "The declarer names trump secretly: nobody else knows the suit until a "
                     "player asks for it to be exposed (no card is laid aside). A trump that is "
                     "never exposed stays secret.",
+          "fixed": f"{SUIT_NAMES.get(v.deck.suits[v.fixed_trump], '').capitalize()} are trump in every deal."
+                   if v.fixed_trump >= 0 else "",
           "none": "A deal starts without trump: each trick goes to the highest card of the suit led."
                   + (" The rules below may set trump during play; every player then knows it."
                      if set_in_play else "")}[v.trump_mode]
@@ -138,9 +155,10 @@ PHASES = {"trump": Trump()}
 
 
 def start(s, carried) -> None:
-    """Trump's fields as a deal starts: no trump chosen, no card face down."""
-    s.trump = -1
-    s.trump_exposed = False
+    """Trump's fields as a deal starts: no card face down, and no trump chosen but the
+    file's own with ``mode: fixed`` (known to every seat)."""
+    s.trump = s.v.fixed_trump
+    s.trump_exposed = s.v.fixed_trump >= 0
     s.trump_card = -1
     s.exposer = -1
     s.exposure_trick = 0

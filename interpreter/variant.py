@@ -97,6 +97,8 @@ class Variant:
     score_start: int
     max_deals: int
     auction_order: str = "round"
+    has_bids: bool = False  # the flow has a `bids` step (bids.py)
+    fixed_trump: int = -1  # trump.mode fixed: the suit (index) trump in every deal
     variables: tuple = ()
     has_auction: bool = True
     has_contract: bool = True  # False: no auction and no `contract:`, no deal has a contract
@@ -789,7 +791,7 @@ def _load_flow(c: Checks) -> None:
     steps = c.steps = [s for s in flow if isinstance(s, str)]
     declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
     has_auction = c.has_auction = "auction" in steps
-    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none") else [])
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none", "fixed") else [])
     for step in needed:
         if steps.count(step) != 1:
             where = [i for i, s in enumerate(flow) if s == step]

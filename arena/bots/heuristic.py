@@ -10,6 +10,8 @@ game is written here.
   has not seen (one partner's hand counted as average, however many partners), and bids
   up to that estimate; otherwise passes (or makes the lowest bid
   when a pass is not allowed). Never doubles.
+- Bids of one's own (a `bids` step): the legal bid nearest the tricks its hand may take
+  (each card's chance to win a trick, and its long trumps).
 - Trump: names the suit that gave the best estimate; a face-down trump card is its
   lowest card of that suit. A called partner is the highest trump it does not hold.
 - Play: leads a card that no unseen card can beat if it has one, else a cheap card;
@@ -178,6 +180,8 @@ class HeuristicBot:
             return legal[0]
         kinds = {a.split(" ", 1)[0] for a in legal}
         hand = list(obs.get("hand") or [])
+        if obs.get("phase") == "bids":    # each player bids his own tricks
+            return self._own_bid(obs, legal, hand)
         if "bid" in kinds or "double" in kinds or "redouble" in kinds:
             return self._auction(obs, legal, hand)
         if "trump" in kinds or "trump-card" in kinds:
@@ -236,6 +240,24 @@ class HeuristicBot:
             return pick[0][2]
         safe = [a for a in legal if a not in ("double", "redouble")]
         return (safe or legal)[0]
+
+    def tricks_estimate(self, hand: list[str], trump: str | None) -> float:
+        """Tricks ``hand`` may take for itself: each card's chance to win one (`p_win`),
+        and half a trick for each trump past the third (long trumps win the late tricks)."""
+        est = sum(self.p_win(c, hand, trump) for c in hand)
+        if trump is not None:
+            est += max(0, sum(1 for c in hand if self.suit(c) == trump) - 3) * 0.5
+        return est
+
+    def _own_bid(self, obs, legal, hand):
+        """At a `bids` step (each player bids the tricks he will take): the legal bid
+        nearest the hand's `tricks_estimate` (with the trump it knows), the lower of two
+        as near (a bid missed costs more than a trick over)."""
+        est = self.tricks_estimate(hand, obs.get("trump"))
+        bids = [(int(a.split()[1]), a) for a in legal if a.startswith("bid ") and a.split()[1].isdigit()]
+        if not bids:
+            return legal[0]
+        return min(bids, key=lambda b: (abs(b[0] - est), b[0]))[1]
 
     def _trump(self, obs, legal, hand):
         team = self.team(obs)

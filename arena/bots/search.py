@@ -66,7 +66,9 @@ deck's strengths and points only: the calls of the auction and doubling are the 
 (the heuristic's, from each seat's observation in the world), so that a pass is worth
 what the others then bid and a bid the contract the auction then ends in, outbid or not
 (with ``model_calls`` off, ``default_action()``: a pass where allowed, the bot valuing a
-bid as "the contract at this bid", the others passing); a trump or face-down trump card goes to the declarer's longest suit (then the
+bid as "the contract at this bid", the others passing); the bids of a `bids` step (each seat bidding its own
+tricks) are the model's likewise, every number an arm at the root (no `_few_bids` cut:
+the number is what the scoring reads); a trump or face-down trump card goes to the declarer's longest suit (then the
 most strength); a partner call names the strongest card of the trump the declarer
 lacks (then of any suit), as the heuristic calls; widow exchanges are uniform; in play
 a question gets any answer, a declaration is not made (it may be a wager: the root
@@ -153,7 +155,7 @@ WORLD_TRIES = 20       # draws of a world per accepted world, while other seats'
 CALL_EPS = 0.2         # a world's likelihood factor per call the model would not have made (1: no inference)
 INFER_SHARE = 0.5      # the share of a decision's time that judging calls may take (time budgets only)
 INFER_WORLDS = 8       # a world's draws may take INFER_SHARE / INFER_WORLDS of the decision's time
-MODEL_PHASES = frozenset(("auction", "doubling", "trump"))   # the phases whose calls are judged
+MODEL_PHASES = frozenset(("auction", "doubling", "trump", "bids"))   # the phases whose calls are judged
 PRIOR_Z = 2.0          # the heuristic's action is left only for a lead of this many standard errors
 
 
@@ -168,6 +170,8 @@ class Rollout:
         self.greedy = greedy
         d = v.deck
         self.suit_of, self.strength, self.point = d.suit_of, d.strength, d.point_of
+        # a deck without card points: tricks alone count, so every trick is worth taking
+        self.tricks_only = not any(d.point_of)
         self.nsuits = len(d.suits)
         self.size = d.size
         self.acts = v.actions
@@ -217,7 +221,7 @@ class Rollout:
                         continue
                     ids = [i for i in ids if i < size]
                 st.apply_id(self.play(st, ids, rng) if rand() < greedy else ids[int(rand() * len(ids))])
-            elif ph == "auction" or ph == "doubling":
+            elif ph == "auction" or ph == "doubling" or ph == "bids":
                 if self.model is None:
                     st.apply_id(self.default(ids))
                 else:
@@ -319,7 +323,7 @@ class Rollout:
 
     def play(self, st, ids, rng):
         """Following: the cheapest card that beats the trick so far if the trick holds
-        points, else the cheapest card; leading: at random. Declarations and exposes
+        points (any trick, with a deck without points), else the cheapest card; leading: at random. Declarations and exposes
         (ids above the deck) are left to the random branch."""
         size = self.size
         cards = [i for i in ids if i < size]
@@ -350,7 +354,7 @@ class Rollout:
             give = [c for c in cards if key(c) <= best and suit_of[c] != trump]
             if give and len(trick) == st._active - 1:
                 return max(give, key=lambda c: (point[c], -strength[c]))
-        if sum(point[c] for c in trick) > 0 or len(trick) == st._active - 1:
+        if self.tricks_only or sum(point[c] for c in trick) > 0 or len(trick) == st._active - 1:
             winners = [c for c in cards if key(c) > best]
             if winners:
                 return min(winners, key=lambda c: (key(c) >= 200, point[c] < 0, strength[c]))
@@ -597,7 +601,8 @@ class SearchBot:
         if keep is not None:                  # searched first in every world, never dropped
             arms.remove(keep)
             arms.insert(0, keep)
-        arms = self._few_bids(ids, arms, keep)
+        if root.phase == "auction":   # a bid of one's own (a `bids` step): every number counts
+            arms = self._few_bids(ids, arms, keep)
         searched = len(arms)
         dsum, dsq, dn = [0.0] * k, [0.0] * k, [0] * k   # paired differences with ``keep``
         rounds = max(1, math.ceil(math.log2(len(arms))))

@@ -296,6 +296,10 @@ def _print_replay(rec, m) -> None:
             print(f"deal {i + 1}: dealer {r['dealer']}: no contract (seat {taken['seat']} declared "
                   f"{taken['by']}), trump {r['trump'] or '-'}; "
                   f"score change {r['score_change']}{shown}")
+        elif r["declarer"] is None and "bids" in r:   # each seat bid its own tricks
+            tricks = [sum(1 for t in r["tricks"] if t["winner"] == seat) for seat in range(v.players)]
+            print(f"deal {i + 1}: dealer {r['dealer']}, trump {r['trump'] or '-'}: bids {r['bids']}, "
+                  f"tricks {tricks}; score change {r['score_change']}{shown}")
         elif r["declarer"] is None and not v.has_contract:   # a game played without contracts
             print(f"deal {i + 1}: dealer {r['dealer']}, trump {r['trump'] or '-'}: {_taken(v, r)}; "
                   f"score change {r['score_change']}{shown}")

@@ -116,3 +116,21 @@ def test_default_action():
     assert default_action([v.action("pass"), v.action("bid 28 S")]) == "pass"
     assert default_action([v.action("double"), v.action("bid 29 NT")]) == "bid 29 NT"
     assert default_action([v.action("cot")]) == "cot"   # nothing else is legal
+
+
+def test_heuristic_bids_its_own_tricks_by_its_hand():
+    """At a `bids` step (Call Break: spades always trump, bids 1 to 8) the heuristic bids
+    the legal bid nearest its trick estimate. Every spade: each is the top spade it does
+    not see above (chance 0.95), 13 x 0.95 = 12.35, plus half a trick for each of the 10
+    spades past the third: 17.35, nearest legal bid 8. No spade and no card above a nine:
+    each card has three or more unseen cards of its suit above it (0.05, times 0.75
+    with a trump): 13 x 0.0375 = 0.49, nearest legal bid 1."""
+    bot = HeuristicBot(load_variant("call-break").data)
+    legal = [f"bid {n}" for n in range(1, 9)]
+    obs = {"phase": "bids", "seat": 0, "players": 4, "trump": "S"}
+    spades = [r + "S" for r in "AKQJT98765432"]
+    assert bot.tricks_estimate(spades, "S") == pytest.approx(17.35)
+    assert bot.decide(dict(obs, hand=spades), legal) == "bid 8"
+    low = [r + s for s in "HDC" for r in "5432"] + ["6H"]
+    assert bot.tricks_estimate(low, "S") == pytest.approx(13 * 0.0375)
+    assert bot.decide(dict(obs, hand=low), legal) == "bid 1"

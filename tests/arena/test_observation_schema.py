@@ -55,8 +55,10 @@ def test_real_observations_of_every_shipped_variant_fit_the_schema(name):
             assert not errors, f"{name} seat {o['seat']} {o['phase']}: {errors[0].message} at {list(errors[0].path)}"
             assert o["to_act"] == o["seat"] and o["legal_actions"]
             phases.add(o["phase"])
-    # every variant has a play; one without an auction (court-piece) has a trump choice
-    assert {"auction" if load_variant(name).has_auction else "trump", "play"} <= phases
+    # every variant has a play; one without an auction has its bids of one's own
+    # (call-break) or a trump choice (court-piece)
+    v = load_variant(name)
+    assert {"auction" if v.has_auction else "bids" if v.has_bids else "trump", "play"} <= phases
 
 
 def test_the_schema_requires_every_key_it_names_and_protocol_md_lists_them():

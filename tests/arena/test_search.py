@@ -168,6 +168,17 @@ def test_auction_searches_the_lowest_bid_of_each_denomination():
         assert bot.stats["arms"] == (6 if h.split()[1] == "28" else 12)
 
 
+def test_a_bid_of_ones_own_searches_every_number():
+    """Call Break's calls (docs/rules.md §CB.3: each player bids 1 to 8 tricks, the score
+    reads the number): every one of the 8 bids is an arm, none cut as in an auction."""
+    v = load_variant("call-break")
+    st = Match(v, 0).new_deal()
+    assert st.phase == "bids"
+    bot = SearchBot(v, seed=1, budget_ms=None, playouts=24)
+    assert bot.decide_state(st, st.to_act) in st.legal_actions()
+    assert bot.stats["arms"] == 8
+
+
 def test_a_hidden_trump_is_inferred_from_the_declarers_hand():
     """28 (docs/rules.md §28.5): the eldest bids 14, the others pass and it lays a trump card
     face down from its first four cards JH 9H AH 7S. To a defender the calls judged are

@@ -151,11 +151,15 @@ BASES["three-hand-alone.yaml"] = (ROOT / "docs" / "examples" / "three-hand-alone
 # the guide's worked example: a deck less named cards, points per suit and card, no trump,
 # trump set by an effect in play
 BASES["queen-hunt.yaml"] = (ROOT / "docs" / "examples" / "queen-hunt.yaml").read_text()
+# a bid of one's own (the flow's `bids` step), trump fixed by the file: the shipped Call
+# Break and the guide's worked example
+BASES["call-break.yaml"] = (VARIANTS / "call-break.yaml").read_text()
+BASES["exact-bid.yaml"] = (ROOT / "docs" / "examples" / "exact-bid.yaml").read_text()
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
                "0", "1e3", "0x1f", "99999", "'", '"', "\t", "\n", "  ", "    ", "? ", "<<",
-               "%YAML 1.1", "---", "...", "extends", "deal", "auction", "trump", "play",
+               "%YAML 1.1", "---", "...", "extends", "deal", "auction", "bids", "trump", "play", "fixed",
                "hidden", "open", "seat", "side", '"29"', '"28"', "house/29-hidden-trump",
                "\u00e9", "\u2028", "\x00", "\ufeff"]
 DSL_WORDS = (sorted(NAMES) + sorted(FUNCTIONS)

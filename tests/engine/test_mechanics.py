@@ -37,7 +37,8 @@ def imports_of(path: Path) -> set[str]:
 
 def test_the_list_is_of_mechanics_each_named_once():
     names = [m.name for m in MECHANICS]
-    assert names == ["auction", "trump", "partner", "widow", "play", "declarations", "scoring", "variables"]
+    assert names == ["auction", "bids", "trump", "partner", "widow", "play", "declarations", "scoring",
+                     "variables"]
     assert all(isinstance(m, Mechanic) for m in MECHANICS)
 
 

@@ -85,7 +85,7 @@ def test_find_variant_unknown_name_far_from_all_lists_them():
         find_variant("zzzz")
     msg = e.value.problems[0].message
     assert "did you mean" not in msg
-    assert "(the shipped variants: 28, 29, 304, 304-solo, 56, court-piece, house/" in msg
+    assert "(the shipped variants: 28, 29, 304, 304-solo, 56, call-break, court-piece, house/" in msg
 
 
 def test_find_variant_directory_is_not_a_variant(tmp_path):

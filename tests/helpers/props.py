@@ -144,7 +144,7 @@ class Facts:
         dealt = [[v.deck.text[c] for c in h] for h in st.dealt] if dealt is None else dealt
         self.fd_seat = self.fd_card = self.fd_index = None  # the face-down trump card
         self.exposed = False          # the face-down card has been shown (or played)
-        self.trump = None             # suit letter, as known to the declarer
+        self.trump = fixed_trump(v)   # suit letter, as known to the declarer
         self.taken, self.discarded = [], []   # (seat, card text) of the exchange
         self.called = None
         self.bid_den = None
@@ -287,13 +287,18 @@ def oracle_winner(plays, led: str, trump: str | None, rule: str, exposed_at_end:
     return best
 
 
+def fixed_trump(v) -> str | None:
+    """The suit letter of a trump the file fixes (trump.mode fixed), else None."""
+    return v.data["trump"]["suit"] if v.trump_mode == "fixed" else None
+
+
 def oracle_tricks(st: State):
     """Walk the action history; returns (completed tricks as (leader, [card texts],
     oracle winner, [(seat, card, after)]), the current trick as [(seat, card, after)])."""
     v = st.v
     rule = trump_rule(v)
     dealt = [[v.deck.text[c] for c in h] for h in st.dealt]
-    trump = None
+    trump = fixed_trump(v)
     exposed = False
     fd_seat = fd_card = None
     done, cur = [], []

@@ -40,6 +40,7 @@ CORPUS += [("court-piece", 1, ["--matches", "1"]),  # added with the variants (b
 CORPUS += [(name, seed, ["--matches", "1"]) for name in (
     "56", "house/56-4p-32-cards", "house/56-8p-48-cards", "house/56-alt-table", "house/56-cot")
     for seed in (1, 2)]
+CORPUS += [("call-break", 1, ["--matches", "1"])]  # added with the variant (branch bids)
 
 
 def record_path(name: str, seed: int) -> Path:
