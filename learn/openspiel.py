@@ -13,7 +13,7 @@ whose ``variant`` parameter names a shipped variant or a variant file's path
 (``pyspiel.load_game("taash", {"variant": "/path/mine.yaml"})``). Parameters of every
 game: ``variant`` (text); ``dealer`` (the first deal's dealing seat; default -1: drawn by
 chance); ``reward`` (``score``, ``margin`` or ``match``: `taash.learn.rewards`);
-``episode`` (``deal`` or ``match``); ``max_utility`` (see Returns; 0: the bound of the
+``episode`` (``deal`` or ``match``); ``max_utility`` (an integer, see Returns; 0: the bound of the
 reward).
 
 An episode is one deal or a whole match, a sequential game of imperfect information
@@ -80,7 +80,7 @@ from taash.interpreter import Match, State, load_variant, shipped_variants
 from . import rewards
 from .encoding import Encoding
 
-_PARAMS = {"variant": "29.yaml", "dealer": -1, "max_utility": 0.0, "reward": "score", "episode": "deal"}
+_PARAMS = {"variant": "29.yaml", "dealer": -1, "max_utility": 0, "reward": "score", "episode": "deal"}
 
 
 def game_name(variant_name: str) -> str:

@@ -67,14 +67,14 @@ def test_a_section_mark_is_its_heading_to_the_next(capsys):
 def test_unknown_documents_and_sections_are_one_clear_error(capsys):
     code, _, err = run(capsys, "docs", "nope")
     assert code == 2 and err.startswith("taash: error: docs: no document 'nope'; the documents: architecture, ")
-    nowhere = "\u00a7" + "99.9"   # a section docs/rules.md does not have
+    nowhere = "\u00a7" + "99.9"      # a mark no section has (written so, it cites nothing)
     code, _, err = run(capsys, "docs", "rules", nowhere)
     assert code == 2 and f"no section '{nowhere}'" in err
 
 
 def test_every_citation_the_rulebooks_print_opens(capsys):
-    """Each citation of a section of docs/NAME.md in `taash rules V` of every shipped
-    variant (and each of a list of sections) opens with `taash docs NAME SECTION`."""
+    """Each citation "docs/NAME.md" and its section marks in `taash rules V` of every
+    shipped variant (each mark of a list) opens with `taash docs NAME MARK`."""
     seen = 0
     for v in shipped_variants():
         code, out, _ = run(capsys, "rules", v)
