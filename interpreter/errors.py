@@ -10,6 +10,14 @@
   that is not one, hands that do not make up the deck, a card that is not of the deck, a
   call on a deal or match that is over, or not over yet).
 - ``ResampleError`` (taash.interpreter.information): no consistent deal found, an engine bug.
+- ``RebuildError`` (taash.interpreter.information): no deal fits an observation
+  (`State.from_observation`).
+- ``DSLError`` (taash.interpreter.dsl): a rule that does not compile; ``RegistryError``
+  (taash.interpreter.dsl.names): the rules language's registry disagrees with the State,
+  a programming error caught as the engine loads.
+
+The arena's errors are under ``ArenaError`` (taash.arena.errors), itself a TaashError, and
+the learners' ``PolicyError`` (taash.learn.policy) is one too.
 
 Each is also a ``ValueError``, so code written against the earlier engine still catches it.
 """

@@ -448,8 +448,9 @@ def _copy_locs(src, dst, prefix):
 MAX_ANCHOR_PROBLEMS = 20     # anchors and aliases named one by one; then one problem for the rest
 
 
-class _TooBig(Exception):
-    """The file passes one of its `Bounds` at ``mark``: ``message`` says which."""
+class _TooBig(TaashError):
+    """The file passes one of its `Bounds` at ``mark``: ``message`` says which (caught
+    here, and reported as a VariantError)."""
 
     def __init__(self, message: str, mark):
         super().__init__(message)

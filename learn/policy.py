@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from taash.interpreter.errors import TaashError
 from taash.learn import needs_learn_extra
 
 try:  # the learn extra's libraries
@@ -40,8 +41,9 @@ from .encoding import Encoding
 FORMAT = "taash-linear-policy/1"
 
 
-class PolicyError(ValueError):
-    """A policy file that cannot be read, or that belongs to another variant."""
+class PolicyError(TaashError, ValueError):
+    """A policy file that cannot be read, or that belongs to another variant (a
+    TaashError, and a ValueError as before)."""
 
 
 class LinearPolicy:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
 
+from ..errors import TaashError
+
 # Types of values. Suits, seats, sides, ranks and cards are small ints at run time;
 # `none` is -1 and compares equal only to itself.
 INT, BOOL, SUIT, SEAT, SIDE, RANK, CARD, CARDS, LIST, NONE = (
@@ -557,8 +559,9 @@ PARAMS = ("s", "me", "x", "y")
 
 
 # -- checks ----------------------------------------------------------------------------------
-class RegistryError(RuntimeError):
-    """The registry disagrees with itself or with ``State`` (a programming error)."""
+class RegistryError(TaashError, RuntimeError):
+    """The registry disagrees with itself or with ``State`` (a programming error; a
+    TaashError, and a RuntimeError as before)."""
 
 
 def state_fields(node: ast.AST) -> set[str]:

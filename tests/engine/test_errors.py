@@ -56,3 +56,39 @@ def test_the_errors_are_exported():
                  "RecordError", "StateError", "ResampleError"):
         assert issubclass(getattr(interpreter, name), TaashError), name
         assert name in interpreter.__all__, name
+
+
+# exception classes outside the TaashError root that this test leaves to another change:
+# arena/server/loading.py's Refused (the arena's hosting is split apart meanwhile)
+OUTSIDE_THE_ROOT_FOR_NOW = {"taash.arena.server.loading.Refused"}
+
+
+def test_every_error_class_of_taash_is_a_taash_error():
+    """Every exception class defined in taash (the engine, the arena, the learners) is a
+    TaashError (docs/engine.md, "Errors"; arena/errors.py): one root to catch. A
+    BaseException that is no Exception (the ladder's DecisionTimeout, which no `except
+    Exception` may swallow) is a signal, not an error, and is left out."""
+    import ast
+    import importlib
+
+    from tests.imports import modules
+
+    found = []
+    for mod, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases]
+            if any(b == "Exception" or b.endswith("Error") or (b.endswith("Exception") and b != "BaseException")
+                   for b in bases):
+                found.append((mod, node.name))
+    assert ("taash.interpreter.dsl.names", "RegistryError") in found
+    assert ("taash.learn.policy", "PolicyError") in found
+    outside = []
+    for mod, name in found:
+        if f"{mod}.{name}" in OUTSIDE_THE_ROOT_FOR_NOW:
+            continue
+        cls = getattr(importlib.import_module(mod), name)
+        if not issubclass(cls, TaashError):
+            outside.append(f"{mod}.{name}")
+    assert outside == []
