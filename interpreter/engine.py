@@ -3,11 +3,12 @@
 The engine knows the vocabulary of trick-taking games (deal in packets, auction of calls,
 open or hidden trump, tricks, declarations, scoring, match end); every rule that differs
 between games is a compiled DSL rule of the `Variant` (docs/architecture.md). Nothing here names a
-game. The phases of a deal live with their mechanics (auction.py, widow.py, trump.py,
-partner.py, declarations.py, play.py; the base in phase.py); the State runs them. Each
-variant's States are of a class of its own, made once from the finished Variant
-(`state_class`: its play step and phases), and a State pickles as its variant and its
-plain fields (`State.__reduce__`).
+game. The mechanics (the one list, mechanics.py) declare the State's fields, start them
+and finish a deal, hold its phases and give their parts of an observation; the State runs
+them. What is the variant's own is in its declared compiled functions (``Variant.play_step``,
+the phases with its generated legal actions: ``Variant.phases``); each variant's States
+are of a class of its own that takes them (`state_class`), and a State pickles as its
+variant and its plain fields (`State.__reduce__`).
 
 Engine-wide guarantees (documented in docs/authoring.md):
 - a bid is above the high bid, or equal to it where ``auction.may_equal`` allows, but
@@ -21,7 +22,6 @@ Engine-wide guarantees (documented in docs/authoring.md):
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import weakref
@@ -32,6 +32,7 @@ from orjson import dumps as _dumps
 
 from .actions import Action, default_of
 from .draws import shuffle
+from .dsl.fastpath import build_copy
 from .dsl.names import check_state
 from .errors import InvalidActionError, StateError
 from .information import from_observation, resample
@@ -85,7 +86,7 @@ class State:
     # _views: observation_json's JSON of the history and tricks so far (not copied)
     __slots__ = _ALL_FIELDS + ("_views",)
 
-    # flow step -> phase handler; each variant's own class has its own (phases_of)
+    # flow step -> phase handler; each variant's own class has its own (``Variant.phases``)
     phases: dict[str, Phase] = {}
 
     def __new__(cls, variant=None, *args, **kwargs):
@@ -207,7 +208,7 @@ class State:
             rng = random.Random(rng)
         return rng.choice(same)
 
-    # copy(): made from FIELDS below the class (_copy_function)
+    # copy(): made from FIELDS below the class (dsl.fastpath.build_copy)
 
     def resample(self, seat: int, rng=None) -> "State":
         """An independent State at the same point in which every card ``seat`` cannot see
@@ -572,30 +573,10 @@ class State:
         return (_restore_state, (self.v, fields))
 
 
-def _copy_function():
-    """`State.copy`, made from the table ``FIELDS``: one statement per field, as
-    `dataclasses` makes ``__init__`` (about 2.5 times faster than a loop of getattr and
-    setattr: copy is the search bots' hot path). The source holds only the field names of
-    this module, each checked to be an identifier; nothing from a variant file."""
-    how = {"=": "self.{0}", "list": "self.{0}[:]", "lists": "[x[:] for x in self.{0}]",
-           "set": "self.{0}.copy()", "dict": "self.{0}.copy()"}
-    lines = ["def copy(self):", "    new = _new(type(self))"]
-    for group in FIELDS.values():
-        for name, kind in group.items():
-            if not name.isidentifier():
-                raise ValueError(f"bad field name {name!r}")
-            lines.append(f"    new.{name} = " + how[kind].format(name))
-    lines.append("    return new")
-    namespace = {"_new": object.__new__}
-    exec(compile("\n".join(lines), "<State.copy>", "exec"), namespace)  # engine field names only
-    fn = namespace["copy"]
-    fn.__qualname__ = "State.copy"
-    fn.__doc__ = """An independent copy: applying actions to it leaves this state unchanged
-        (lists are copied one level deep; the deal's cards and the variant are shared)."""
-    return fn
-
-
-State.copy = _copy_function()
+State.copy = build_copy({name: kind for group in FIELDS.values() for name, kind in group.items()})
+State.copy.__qualname__ = "State.copy"
+State.copy.__doc__ = """An independent copy: applying actions to it leaves this state unchanged
+    (lists are copied one level deep; the deal's cards and the variant are shared)."""
 check_state(State)  # every State field the DSL registry reads exists, checked at import
 
 def _restore_state(v: Variant, fields: dict) -> State:
@@ -607,16 +588,13 @@ def _restore_state(v: Variant, fields: dict) -> State:
         setattr(s, name, value)
     acts = v.actions
     s.history = [(seat, acts[i]) for seat, i in fields["history"]]
-    s.handler = DONE if fields["handler"] is None else s.phases[fields["handler"]]
+    s.handler = DONE if fields["handler"] is None else v.phases[fields["handler"]]
     if s.question is not None:
         seat, name = s.question
         s.question = (seat, next(d for d in v.declarations if d.name == name))
     return s
 
 
-# flow step -> its phase (variant files name the steps; docs/architecture.md, "The pipeline")
-PHASES: dict[str, Phase] = {step: phase for m in MECHANICS for step, phase in m.phases.items()}
-State.phases = PHASES
 # the mechanics' parts of a State, in the list's order (Mechanic.start, .finish, .view)
 _STARTS = tuple(m.start for m in MECHANICS if m.start is not None)
 _FINISHES = tuple(m.finish for m in MECHANICS if m.finish is not None)
@@ -625,22 +603,8 @@ _VIEWS = tuple(m.view for m in MECHANICS if m.view is not None)
 _RESULTS = tuple(m.result for m in MECHANICS if m.result is not None)
 
 
-def phases_of(v: Variant) -> dict[str, Phase]:
-    """Flow step -> phase handler for variant ``v``: the shared handlers, and a `Play` (and
-    an `Auction`) of its own whose ``legal`` is the variant's generated function
-    (``v.play_legal``, ``v.auction_legal``, made by `taash.interpreter.dsl.Compiler`'s
-    ``build_play_legal`` and ``build_auction_legal``), called with no method in between.
-    `Auction.legal` asks the rules one by one: the same list (a property test holds the
-    two together)."""
-    own = {}
-    for m in MECHANICS:
-        for step, attr in m.compiled_legal.items():
-            legal = getattr(v, attr)
-            if legal is not None:
-                handler = own[step] = copy.copy(m.phases[step])
-                handler.legal = legal
-    return dict(PHASES, **own)
-
+# flow step -> the mechanics' shared phase handlers: those of a State of no variant's class
+State.phases = {step: phase for m in MECHANICS for step, phase in m.phases.items()}
 
 # Variant -> the class of its States (state_class), made once per variant
 _CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -650,13 +614,15 @@ def state_class(v: Variant) -> type:
     """The class of ``v``'s States, made once per variant: `State` with ``apply_id`` the
     variant's own (``v.play_step``, made by `taash.interpreter.dsl.Compiler.build_play_step`:
     a play written out, the next legal plays made at once; everything else goes to
-    `play.apply_id`, the generic one) and ``phases`` its own (`phases_of`).
-    ``State(v, ...)`` makes one (`State.__new__`); it is a State in every other respect."""
+    `play.apply_id`, the generic one) and ``phases`` its own (``v.phases``). ``State(v,
+    ...)`` makes one (`State.__new__`); it is a State in every other respect. (A plain
+    State calling ``v.play_step`` from its own ``apply_id`` costs a call more a decision:
+    3% of a deal of random playouts, bench/README.md.)"""
     cls = _CLASSES.get(v)
     if cls is None:
         cls = _CLASSES[v] = type("State", (State,), {
             "__slots__": (), "__doc__": State.__doc__, "__module__": State.__module__,
-            "__qualname__": "State", "apply_id": v.play_step, "phases": phases_of(v)})
+            "__qualname__": "State", "apply_id": v.play_step, "phases": v.phases})
     return cls
 
 

@@ -77,8 +77,8 @@ class Play(Phase):
     while trump is chosen and not public, when ``play.may_expose`` holds) come before the
     cards in the legal list; a question is answered at once by its answering seat.
     The legal list is one function per variant, those rules written into it
-    (`taash.interpreter.dsl.Compiler.build_play_legal`; the engine gives each variant
-    its own Play, whose ``legal`` is that function: engine.phases_of)."""
+    (`taash.interpreter.dsl.Compiler.build_play_legal`; each variant has its own Play,
+    whose ``legal`` is that function: ``Variant.phases``, made from ``compiled_legal``)."""
 
     name = "play"
 

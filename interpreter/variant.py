@@ -14,12 +14,13 @@ plays a finished Variant (engine.state_class).
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import itertools
 import json
 import re
 import weakref
-from dataclasses import InitVar, dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import SimpleNamespace
@@ -63,7 +64,7 @@ class Variant:
     (``build_auction_legal``; else None); ``play_step(state, i)``, the States' apply of
     an action id with a play written out (``build_play_step``; `play.apply_id` for the
     rest). The tables derived from the fields (the action table, ids, the deal's
-    positions: see `_tables`) are set as it is made.
+    positions: `_tables`) are fields too, declared below, made by the build before it.
 
     A Variant pickles as what it was loaded from (a shipped name and options, or a
     file's merged data) and is built again on unpickling, once per process (`restore`);
@@ -120,13 +121,61 @@ class Variant:
     # warnings of the rules as loaded (loader.Problem, ``warning`` set): a rule or case that
     # is always false by an option's value (`taash check` prints them)
     warnings: tuple = field(repr=False, default=())
-    # the derived tables (`_tables`), made by the build before the Variant; made from the
-    # fields when not given
-    tables: InitVar[dict | None] = None
-
-    def __post_init__(self, tables):
-        for k, x in (tables or _tables({f.name: getattr(self, f.name) for f in fields(self)})).items():
-            object.__setattr__(self, k, x)  # a frozen dataclass sets its own attributes so
+    # -- the tables derived from the fields above (`_tables`), made by the build before
+    # the Variant, so that the rules compiled against them (the legal-action and
+    # play-step functions) are built first; each is read, never changed
+    side_of: list = field(repr=False, default=None)         # seat -> its side (§0.6; each his own)
+    sides: int = 0                                          # the number of sides
+    bid_numbers: list = field(repr=False, default=None)     # the numbers a bid may name, in order
+    actions: tuple = field(repr=False, default=())          # every Action; ``a.id`` indexes it
+    action_map: dict = field(repr=False, default=None)      # an Action's text -> the Action
+    play_text: list = field(repr=False, default=None)       # card id -> its play (its id is the card's)
+    pass_action: Action = field(repr=False, default=None)
+    double_action: Action = field(repr=False, default=None)
+    redouble_action: Action = field(repr=False, default=None)
+    expose_action: Action = field(repr=False, default=None)
+    done_action: Action = field(repr=False, default=None)
+    bid_number_ids: list = field(repr=False, default=None)  # (number, [ids of its bids]), §0.10 order
+    denomination_code: dict = field(repr=False, default=None)   # denomination -> suit, or -2, -3...
+    denomination_name: dict = field(repr=False, default=None)   # the inverse
+    trump_text: list = field(repr=False, default=None)      # suit -> its `trump S` Action
+    trump_card_text: list = field(repr=False, default=None)  # card id -> `trump-card C`
+    call_text: list = field(repr=False, default=None)       # card id -> `call C`
+    take_text: list = field(repr=False, default=None)       # card id -> `take C`
+    discard_text: list = field(repr=False, default=None)    # card id -> `discard C`
+    dealt_card_text: Action | None = field(repr=False, default=None)  # `trump-card seventh`, or None
+    declaration_actions: list = field(repr=False, default=None)  # (Action, Declaration, suit or None)
+    hidden_forms: dict = field(repr=False, default=None)    # Action -> the form other seats see
+    action_json: dict = field(repr=False, default=None)     # Action -> its JSON text, to its seat
+    public_action_json: dict = field(repr=False, default=None)  # ... and to the others
+    card_actions: dict = field(repr=False, default=None)    # kind -> card id -> Action of that kind
+    trump_ids: list = field(repr=False, default=None)       # the ids of the lists above
+    trump_card_ids: list = field(repr=False, default=None)
+    call_ids: list = field(repr=False, default=None)
+    take_ids: list = field(repr=False, default=None)
+    discard_ids: list = field(repr=False, default=None)
+    flow_declaration_checks: list = field(repr=False, default=None)  # (id, when, suit) of `at: flow`
+    next_seat: list = field(repr=False, default=None)       # seat -> the next in turn
+    deal_packets: list = field(repr=False, default=None)    # the packet sizes in the order dealt
+    declare_from: object = field(repr=False, default=None)  # the `declare` step's first seat rule
+    may_expose: object = field(repr=False, default=None)    # the hot path's rules (None: never)
+    may_double: object = field(repr=False, default=None)
+    may_redouble: object = field(repr=False, default=None)
+    may_pass: object = field(repr=False, default=None)
+    may_bid: object = field(repr=False, default=None)
+    may_equal: object = field(repr=False, default=None)
+    auction_ends: object = field(repr=False, default=None)
+    steps: list = field(repr=False, default=None)           # per flow step: (phase, None) or ("deal", k)
+    deal_positions: list = field(repr=False, default=None)  # per seat from eldest: positions in the deck
+    cards_per_seat: int = 0                                 # cards dealt to each seat (§0.7)
+    counts_as_trump: object = field(repr=False, default=None)
+    after_trick: object = field(repr=False, default=None)
+    after_card: object = field(repr=False, default=None)
+    plain_trump: bool = False                               # §0.4's trumps: no call of the rule
+    plain_play: bool = False                                # a play only leaves the hand
+    # flow step -> its phase handler (`phase.Phase`): the mechanics', and a handler of the
+    # variant's own where a mechanic's phase has a generated legal (`_phases`)
+    phases: dict = field(repr=False, default=None)
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} {self.title!r} {self.players} players>"
@@ -370,6 +419,24 @@ def _tables(fields: dict) -> dict:
     v.plain_play = (v.plain_trump and v.trump_mode != "hidden"
                        and all(name != "call_partner" for name, _ in v.steps))
     return {k: x for k, x in vars(v).items() if k not in fields}
+
+
+def _phases(legal: dict) -> dict:
+    """Flow step -> phase handler for a variant: each mechanic's (`Mechanic.phases`), and
+    where a mechanic names a generated legal for a step (`Mechanic.compiled_legal`: the
+    play's ``play_legal``, the auction's ``auction_legal``; ``legal``: those of this
+    variant, None when it has none) a copy of its handler whose ``legal`` is that
+    function, called with no method in between (`Auction.legal` asks the rules one by
+    one: the same list, a property test holds the two together)."""
+    out = {}
+    for m in MECHANICS:
+        for step, handler in m.phases.items():
+            fn = legal.get(m.compiled_legal.get(step))
+            if fn is not None:
+                handler = copy.copy(handler)
+                handler.legal = fn
+            out[step] = handler
+    return out
 
 
 def _option_problems(decl: dict, given: dict, fname: str):
@@ -653,12 +720,13 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     step = comp.build_play_step(t.plain_play, apply_id, Play.card_played, Play.end_trick, t.actions,
                                 t.plain_trump, per_seat, last_trick, t.after_trick, t.after_card)
     step.fn.__doc__ = apply_id.__doc__
-    step.fn.__qualname__ = "State.apply_id"
-    return Variant(**fields, warnings=tuple(warnings), play_legal=play_fn.fn, play_legal_source=play_fn.source,
+    step.fn.__qualname__ = "play_step"
+    phases = _phases({"play_legal": play_fn.fn, "auction_legal": auction_fn and auction_fn.fn})
+    return Variant(phases=phases, **fields, warnings=tuple(warnings), play_legal=play_fn.fn, play_legal_source=play_fn.source,
                    auction_legal=auction_fn and auction_fn.fn,
                    auction_legal_source=auction_fn and auction_fn.source,
                    play_step=step.fn, play_step_source=step.source,
-                   tables={k: x for k, x in vars(t).items() if k not in fields})
+                   **{k: x for k, x in vars(t).items() if k not in fields})
 
 
 def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from taash.interpreter import Match, load_variant
-from taash.interpreter.engine import FIELDS, PHASES, State
+from taash.interpreter.engine import FIELDS, State
 from taash.interpreter.mechanic import COPY_KINDS, Mechanic
 from taash.interpreter.mechanics import MECHANICS
 from taash.interpreter.variant import HOOKS
@@ -53,7 +53,9 @@ def test_no_two_mechanics_declare_one_thing():
                 seen[key] = m.name
     engine_own = set(FIELDS["match"]) | set(FIELDS["deal"])
     assert not engine_own & {f for m in MECHANICS for f in m.fields}
-    assert set(PHASES) == {step for m in MECHANICS for step in m.phases}
+    v = load_variant("304-solo")
+    assert set(v.phases) == {step for m in MECHANICS for step in m.phases}
+    assert v.phases["play"].legal is v.play_legal and v.phases["exchange"] is MECHANICS[3].phases["exchange"]
     assert set(HOOKS) == {hook for m in MECHANICS for hook in m.hooks}
 
 

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as hs
 
 from taash.interpreter import Match, load_variant, replay, replay_json, shipped_variants
-from taash.interpreter.engine import PHASES
+from taash.interpreter.auction import PHASES
 
 from tests.helpers import ROOT
 from tests.helpers.props import (Redealer, auction_shy_chooser, check_conservation, check_order,
