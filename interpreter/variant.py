@@ -133,7 +133,13 @@ class Variant:
 
     def variable_json(self, var: Variable, value):
         """A variable's value as JSON: a number, true/false, a seat or side number, a suit,
-        rank or card text, or null for `none`."""
+        rank or card text, or null for `none`; for a variable kept per seat or per side, a
+        list of those, by seat or side."""
+        if var.per:
+            return [self._value_json(var, x) for x in value]
+        return self._value_json(var, value)
+
+    def _value_json(self, var: Variable, value):
         t = var.type
         if t in ("number", "condition"):
             return value
@@ -146,8 +152,17 @@ class Variant:
     def variable_value(self, var: Variable, data):
         """The inverse of `variable_json`: a variable's value as the engine keeps it, from
         its JSON form (a number, true/false, a seat or side number, a suit, denomination,
-        rank or card text, or null for `none`). Raises ValueError for data that is no
+        rank or card text, or null for `none`; a list of ``var.size`` of them for a variable
+        kept per seat or per side, a tuple then). Raises ValueError for data that is no
         value of the variable's type."""
+        if var.per:
+            if not isinstance(data, list) or len(data) != var.size:
+                raise ValueError(f"variable {var.name}: {data!r} is not a list of {var.size} values, "
+                                 f"one per {var.per}")
+            return tuple(self._value(var, x) for x in data)
+        return self._value(var, data)
+
+    def _value(self, var: Variable, data):
         t = var.type
         if t in ("number", "condition"):
             if not isinstance(data, int):

@@ -523,7 +523,7 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            # seats and sets
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
            "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH",
-           "_won")
+           "_won", "_var_at", "_var_set")
 """The globals an entry's code may name beside the parameters (taash.interpreter.dsl.runtime binds them)."""
 # Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
 # taash.interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py

@@ -27,7 +27,7 @@ def helpers(deck, players: int, denominations: dict[str, int]) -> dict:
     g = {"__builtins__": {}, "len": len, "abs": abs, "max": max, "min": min,
          "_CARD": [row + [-1] for row in deck.card_table],
          "_SUIT_OF": deck.suit_of + [-1], "_RANK_OF": deck.rank_of + [-1],
-         "_at": _at, "_played": _played, "_won": _won,
+         "_at": _at, "_var_at": _var_at, "_var_set": _var_set, "_played": _played, "_won": _won,
          "_not_in_suit": _not_in_suit, "_only": _only, "_bisect": bisect_left}
     # in_suit's bounds by suit code; none (-1) and the no-trump codes (-2, ...) at the
     # end, read by negative index: 0..0, no card (names._in_suit_code)
@@ -99,6 +99,17 @@ def _in_suit_of(lo: list[int], hi: list[int]):
 
 def _at(lst, i):
     return lst[i] if 0 <= i < len(lst) else 0
+
+
+def _var_at(values, i, empty):
+    """A variable kept per seat or per side (a tuple): its value at ``i``, ``empty`` for an
+    index out of range (none)."""
+    return values[i] if 0 <= i < len(values) else empty
+
+
+def _var_set(values, i, x):
+    """The tuple ``values`` with ``x`` at ``i``; ``values`` itself for an index out of range."""
+    return values[:i] + (x,) + values[i + 1:] if 0 <= i < len(values) else values
 
 
 def _won(tricks, seat):

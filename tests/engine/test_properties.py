@@ -39,7 +39,8 @@ VARIANTS = shipped_variants() + [str(ROOT / "docs" / "examples" / "three-hand-al
 # copies of each ace) with a widow whose points count for the last trick's winner; every
 # property below but the trick oracle's, which knows no trump set by an effect
 EXAMPLES = [str(ROOT / "docs" / "examples" / "queen-hunt.yaml"),
-            str(ROOT / "tests" / "variants" / "mixed-copies.yaml")]
+            str(ROOT / "tests" / "variants" / "mixed-copies.yaml"),
+            str(ROOT / "tests" / "variants" / "flow-constructs.yaml")]
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large,
                                                        HealthCheck.filter_too_much])
