@@ -114,6 +114,8 @@ def words(node) -> str:
         f = names.FUNCTIONS.get(str(ch[0]))
         a = [words(c) for c in ch[1:]]
         return f.words(a) if f is not None else f"{ch[0]}({', '.join(a)})"
+    if d == "redeal_stmt":
+        return names.ASSIGNABLE["redeal"].set_words("")
     if d == "assign":
         lv, op, e = ch
         target = words_lvalue(lv)

@@ -297,6 +297,12 @@ class Checker:
             return T("assign", None, kids=[idx, val], info=(entry, str(op)))
         if node.data == "for_stmt":
             return self.for_each(node, depth)
+        if node.data == "redeal_stmt":   # `redeal`: the assignable `redeal = true`
+            entry = LVALUES["redeal"]
+            if entry.hook not in self.hooks:
+                raise DSLError(f"'redeal' ends a deal before play: only {entry.hook_words}", *_pos(node))
+            self.assigned.add("redeal")
+            return T("assign", None, kids=[None, T("const", BOOL, True)], info=(entry, "="))
         if node.data in ("when_stmt", "when_else"):
             cond = self.value(node.children[0])
             self.expect(node.children[0], cond.type, BOOL, "the condition after 'when'")
@@ -692,7 +698,7 @@ class Checker:
         if self.only_options:
             if name in self.options:
                 return self.option(name)
-            raise DSLError(f"'{name}' is not an option; a preset condition may use only options "
+            raise DSLError(f"'{name}' is not an option; a preset's condition or a flow's size may use only options "
                            f"({', '.join(self.options) or 'none declared'})", *_pos(node))
         if name in self.locals:
             var, typ, const = self.locals[name]

@@ -343,6 +343,14 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
                "others; only in the effect of a declaration made at the flow's `declare` step",
                "sits_out[seat] = true", hook="declare.flow",
                hook_words="in the effect of a declaration with `at: flow`"),
+    # a deal ended void (docs/authoring.md, "A redeal"): the statement `redeal`, which the
+    # checker makes `redeal = true`; the flow's `declare` step then ends the deal
+    Assignable("redeal", BOOL, ("voided",), None, lambda c, i: field("voided", store=True), None,
+               lambda i: "the deal is void", "end the deal void (the statement `redeal`): "
+               "nothing is scored and the next dealer deals again; only in the effect of a "
+               "declaration made at the flow's `declare` step", "redeal", hook="declare.flow",
+               hook_words="in the effect of a declaration with `at: flow`",
+               set_words=lambda v: "the deal is void: nothing is scored, and the next dealer deals"),
 )
 
 
@@ -549,6 +557,7 @@ ME = {
     "contract.declarer": "`none` (asked as the deal starts: name the seat, e.g. `eldest`)",
     "contract.target": "the declarer the contract gives",
     "trump.chooser": "`none` (asked before trump is chosen: name the seat, e.g. `eldest`)",
+    "trump.suit": "`none` (asked as the deal starts, before any card is dealt)",
     "declarations": "`when`: the player to act, who would declare; `effect` and "
                     "`answered_by`: the player who declared",
 }
