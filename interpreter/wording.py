@@ -108,7 +108,10 @@ def words(node) -> str:
         def part(c):
             return f"({words(c)})" if getattr(c, "data", "") in ("cond", "binop") else words(c)
         return f"{part(ch[0])} {op} {part(ch[2])}"
-    if d == "index":
+    if d == "index":   # a name of the engine (the score), or a variable kept per seat or side
+        base = str(ch[0].children[0]) if getattr(ch[0], "data", "") == "name" else None
+        if base is not None and base not in _NAME_WORDS:
+            return f"`{base}` of {words(ch[1])}"
         return f"{words(ch[0])} of {words(ch[1])}"
     if d == "call":
         f = names.FUNCTIONS.get(str(ch[0]))
@@ -183,7 +186,7 @@ def words_lvalue(lv) -> str:
     entry = names.ASSIGNABLE.get(name)
     if len(lv.children) == 2:
         index = words(lv.children[1])
-        return entry.words(index) if entry is not None else f"the {name} of {index}"
+        return entry.words(index) if entry is not None else f"`{name}` of {index}"
     return entry.words(None) if entry is not None else name_words(name)
 
 
