@@ -364,16 +364,19 @@ def test_generated_auction_legal_is_the_rules(name, seed, data):
     the auction, what `engine.Auction.legal` gives asking ``may_pass``, ``may_bid`` (once
     per bid number), ``may_equal``, ``may_double`` and ``may_redouble`` one by one
     (docs/rules.md §0.5, §0.10): the same ids in the same order."""
-    asked = []
+    asked, void = [], []
 
     def check(s):
-        if s.is_terminal or s.phase != "auction":
+        if s.is_terminal:
+            void.append(s.voided)   # a deal a declaration ended void before the auction
+            return
+        if s.phase != "auction":
             return
         assert s.v.auction_legal(s) == PHASES["auction"].legal(s)
         asked.append(1)
 
     run_deals(name, seed, data, check=check, extra=1)
-    if load_variant(name).has_auction:
+    if load_variant(name).has_auction and not any(void):
         assert asked, "no call of the auction was checked"
 
 
