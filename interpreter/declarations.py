@@ -62,7 +62,8 @@ class Declare(Phase):
     ``when`` holds, or passes (``pass`` first, docs/rules.md §0.10): with the step's
     ``may_pass`` rule, only when it holds or no declaration may be made. Each declaration once a
     deal. A seat that sits out by then is skipped; ``sits_out`` takes effect at the end
-    of the step."""
+    of the step. A declaration whose effect says ``redeal`` ends the deal void at once:
+    no more calls, nothing scored (the match's next deal is dealt as after any deal)."""
 
     name = "declare"
 
@@ -95,6 +96,9 @@ class Declare(Phase):
     def apply(self, s, seat, a):
         if a.kind == "declare":
             declare(s, seat, a)
+            if s.voided:   # the effect's `redeal`: the deal ends here, nothing scored
+                s._end_deal()
+                return
         self.next(s)
 
 
@@ -223,20 +227,21 @@ PHASES = {"declare": Declare()}
 
 def start(s, carried) -> None:
     """The declarations' fields as a deal starts: none made, no question open, no seat
-    queued at the flow's `declare` step."""
+    queued at the flow's `declare` step, the deal not void."""
     s.declare_queue = ()
     s.declared = {}
     s.declared_keys = set()
     s.answers = set()
     s.question = None
+    s.voided = False
 
 
 def view(s, seat, tricks) -> dict:
-    """The declarations' part of ``seat``'s observation (public): those made, and the
-    answers given."""
+    """The declarations' part of ``seat``'s observation (public): those made, the
+    answers given, and whether a declaration's `redeal` ended the deal void."""
     declared, answers = s.declared, s.answers
     return {"declared": sorted(declared) if declared else [],
-            "answers": sorted(answers) if answers else []}
+            "answers": sorted(answers) if answers else [], "void": s.voided}
 
 
 MECHANIC = Mechanic(
@@ -244,5 +249,5 @@ MECHANIC = Mechanic(
     compiler=lambda c, fields: compiler_names(c.data), add_rules=add_rules,
     built=lambda c, rules, sources, paths: dict(declarations=build(c.data, rules)),
     fields={"declare_queue": "=", "declared": "dict", "declared_keys": "set", "answers": "set",
-            "question": "="},
+            "question": "=", "voided": "="},
     start=start, phases=PHASES, view=view, step_words=STEP_WORDS, words=words)

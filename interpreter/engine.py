@@ -133,6 +133,11 @@ class State:
             start(self, variables)
         if v.has_contract and not v.has_auction:
             self._take_contract()
+        if _BEGINS:   # rules asked as the deal starts (Mechanic.begin), which see the deal
+            self.to_act = dealer    # under way (`deals_played` counts the deals before it)
+            for begin in _BEGINS:
+                begin(self)
+            self.to_act = -1
         self._advance()
 
     # -- the contract -------------------------------------------------------------
@@ -539,6 +544,7 @@ class State:
             "score_change": self.score_change(),
             **({"variables": v.variables_json(self.vars)} if any(x.public for x in v.variables) else {}),
             "tricks": self.tricks_json(),
+            **({"void": True} if self.voided else {}),
         }
 
     def tricks_json(self) -> list[dict]:
@@ -597,6 +603,7 @@ def _restore_state(v: Variant, fields: dict) -> State:
 
 # the mechanics' parts of a State, in the list's order (Mechanic.start, .finish, .view)
 _STARTS = tuple(m.start for m in MECHANICS if m.start is not None)
+_BEGINS = tuple(m.begin for m in MECHANICS if m.begin is not None)
 _FINISHES = tuple(m.finish for m in MECHANICS if m.finish is not None)
 _VIEWS = tuple(m.view for m in MECHANICS if m.view is not None)
 # each mechanic's part of the deal's result (Mechanic.result), in the list's order

@@ -49,6 +49,9 @@ class Mechanic:
     - ``fields``: its State fields, name -> how `State.copy` copies it (`COPY_KINDS`);
     - ``start(s, carried)``: set those fields as a deal starts (``carried``: the values a
       deal carries from the one before, `State`'s ``variables``);
+    - ``begin(s)``: run once every mechanic has started (and a contract given by the file
+      is taken), before the first card is dealt: a rule asked as the deal starts, which
+      may read every field (trump.py: ``trump.mode rule``);
     - ``phases``: flow step -> its `phase.Phase` handler; ``compiled_legal``: flow step ->
       the Variant attribute holding the generated ``legal`` of that phase for the variant
       (None when it has none);
@@ -90,6 +93,7 @@ class Mechanic:
     inherited_warnings: Callable | None = None
     fields: dict = field(default_factory=dict)
     start: Callable | None = None
+    begin: Callable | None = None
     phases: dict = field(default_factory=dict)
     compiled_legal: dict = field(default_factory=dict)
     finish: Callable | None = None

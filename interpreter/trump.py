@@ -1,24 +1,26 @@
 """Choosing trump (docs/rules.md §0.4): a suit named openly or secretly, or a card laid
-face down (§28.5, §29b.5), the contract's denomination, or no trump at the start of a deal
+face down (§28.5, §29b.5), the contract's denomination, a suit a rule sets as each deal
+starts (``mode: rule``, ``trump.suit``: `begin`), or no trump at the start of a deal
 (``mode: none``, or no ``trump:`` section), or a suit the file fixes for every deal
 (``mode: fixed`` with ``suit``), whose trump an effect of the rules may set
 during play (``trump = ...``: `State.public_trump`). The ``trump:`` section checked
-(`load`), its rule (`HOOKS`), the phase (`Trump`) and its rulebook words (`words`).
+(`load`), its rules (`HOOKS`), the phase (`Trump`) and its rulebook words (`words`).
 """
 
 from __future__ import annotations
 
-from .dsl import SEAT
+from .dsl import SEAT, SUIT
 from .mechanic import Mechanic
 from .phase import Phase, table_seat
 from .wording import SUIT_NAMES, rule_words
 
 # hook -> (path in the file, expected kind, default rule text)
-HOOKS = {"trump.chooser": (("trump", "chooser"), SEAT, "declarer")}
+HOOKS = {"trump.chooser": (("trump", "chooser"), SEAT, "declarer"),
+         "trump.suit": (("trump", "suit"), SUIT, "")}
 # what the compiled code of a rule that sets trump holds (`trump = ...`: State.public_trump)
 SETS_TRUMP = "s.public_trump ="
 # the modes whose trump every seat knows once chosen: an effect may set trump only in these
-PUBLIC_MODES = ("open", "bid", "none")
+PUBLIC_MODES = ("open", "bid", "none", "rule")
 
 
 def check_set_in_play(c, sources: dict, paths: dict) -> None:
@@ -45,6 +47,15 @@ def load(c) -> dict:
         c.problem(("flow", flow.index("trump")), "there is no trump to choose ("
                   + ("trump.mode 'none'" if section else "no `trump:` section")
                   + "): remove the 'trump' step, or give trump.mode open, hidden or secret")
+    if mode == "rule" and "trump" in steps:
+        c.problem(("flow", flow.index("trump")), "trump.mode 'rule' sets trump by trump.suit as "
+                                                 "the deal starts: remove the 'trump' step")
+    if mode == "rule" and "suit" not in section:
+        c.problem(("trump", "mode"), "trump.mode 'rule' needs trump.suit: the rule of the trump "
+                                     "suit, asked as each deal starts (e.g. `suit: '\"S\"'`)", value=True)
+    if "suit" in section and mode not in ("rule", "fixed"):
+        c.problem(("trump", "suit"), "trump.suit needs trump.mode 'fixed' (the trump of every deal) or "
+                                     "'rule' (trump set by a rule as each deal starts)", value=True)
     if "chooser" in section and mode != "open":
         c.problem(("trump", "chooser"), "trump.chooser needs trump.mode 'open' (a trump hidden or "
                                         "secret is known to the declarer only)")
@@ -70,8 +81,6 @@ def load(c) -> dict:
             c.problem(("trump", "suit"), f"{section['suit']} is not a suit of the deck", value=True)
         else:
             fixed = c.deck.suits.index(section["suit"])
-    elif "suit" in section:
-        c.problem(("trump", "suit"), "trump.suit needs trump.mode 'fixed'")
     dealt_card = section.get("dealt_card", 0)
     if dealt_card and (mode != "hidden" or dealt_card > c.per_seat):
         c.problem(("trump", "dealt_card"), "trump.dealt_card needs trump.mode 'hidden' and a card "
@@ -116,6 +125,19 @@ class Trump(Phase):
         s._next_step()
 
 
+def skipped_hooks(c) -> set:
+    """``trump.suit`` is compiled only with ``trump.mode: rule``."""
+    return set() if c.trump_mode == "rule" else {"trump.suit"}
+
+
+def begin(s) -> None:
+    """With ``trump.mode: rule``, trump as the deal starts: the suit ``trump.suit`` yields
+    (none, or a no-trump denomination: no trump), public (`State.public_trump`)."""
+    rule = s.v.rules.get("trump.suit")
+    if rule is not None and s.v.trump_mode == "rule":
+        s.public_trump = rule(s, -1, None, None)
+
+
 def _step_words(v, step) -> str:
     chooser = (v.data.get("trump") or {}).get("chooser")
     return f"{rule_words(chooser, v=v)} chooses trump" if chooser else "the declarer chooses trump"
@@ -123,6 +145,14 @@ def _step_words(v, step) -> str:
 
 # flow step -> its words in the rulebook's Deal section
 STEP_WORDS = {"trump": _step_words}
+
+
+def _rule_words(v) -> str:
+    """The words of ``trump.mode: rule``: its rule, set as each deal starts."""
+    suit = rule_words((v.data.get("trump") or {}).get("suit", "none"))
+    said = f"trump is:\n{suit}\n\n" if "\n" in suit else f"trump is {suit}. "
+    return (f"As each deal starts, before any card is dealt, {said}Every player knows it; with "
+            "no trump each trick goes to the highest card of the suit led.")
 
 
 def words(v) -> list[tuple[str, str]]:
@@ -140,10 +170,13 @@ def words(v) -> list[tuple[str, str]]:
                     "never exposed stays secret.",
           "fixed": f"{SUIT_NAMES.get(v.deck.suits[v.fixed_trump], '').capitalize()} are trump in every deal."
                    if v.fixed_trump >= 0 else "",
+          "rule": _rule_words(v),
           "none": "A deal starts without trump: each trick goes to the highest card of the suit led."
                   + (" The rules below may set trump during play; every player then knows it."
                      if set_in_play else "")}[v.trump_mode]
-    if set_in_play and v.trump_mode != "none":
+    if set_in_play and v.trump_mode == "rule":
+        tr += " The rules below may set trump again during play; every player then knows it."
+    if set_in_play and v.trump_mode not in ("none", "rule"):
         tr += " The rules below may set trump again during play; every player then knows it."
     if v.dealt_card:
         tr += f" He may instead take the {v.dealt_card}th card dealt to him face down as trump."
@@ -200,8 +233,9 @@ def built(c, rules, sources, paths) -> dict:
 
 
 MECHANIC = Mechanic(
-    "trump", sections=("trump",), load=load, compiler=compiler, hooks=HOOKS, built=built,
+    "trump", sections=("trump",), load=load, compiler=compiler, hooks=HOOKS,
+    skipped_hooks=skipped_hooks, built=built,
     fields={"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
             "exposure_trick": "=", "exposed_card": "="},
-    start=start, phases=PHASES, view=view, hidden_facts=("trump",), alternatives=alternatives,
+    start=start, begin=begin, phases=PHASES, view=view, hidden_facts=("trump",), alternatives=alternatives,
     step_words=STEP_WORDS, words=words)

@@ -24,7 +24,9 @@ class Variable:
     initial value at the start of every deal) or ``match`` (set at the start of the match,
     then carried from deal to deal); public: shown in every seat's observation and in
     ``replay --json``, else seen by the rules alone; index: its place in ``State.vars``;
-    initial: the compiled rule of its initial value ``f(s, -1, None, None)``.
+    initial: the compiled rule of its initial value ``f(s, -1, None, None)``; per: ``""``
+    (one value), ``seat`` or ``side`` (a value for each: ``State.vars`` holds a tuple of
+    ``size`` values, indexed by seat or side, each starting at the initial value).
     """
     name: str
     type: str
@@ -33,6 +35,8 @@ class Variable:
     description: str
     index: int
     initial: object = None
+    per: str = ""
+    size: int = 1
 
 
 def check_variables(data: dict, opts: dict, problem) -> dict:
@@ -66,11 +70,13 @@ def add_variable_rules(comp, specs: dict, add) -> None:
     comp.variables = every_variable
 
 
-def build_variables(specs: dict, rules: dict) -> tuple:
+def build_variables(specs: dict, rules: dict, players: int, sides: int) -> tuple:
     """The Variables of ``specs`` (name -> spec, the file's order), each with its index in
-    ``State.vars`` and its compiled initial rule from ``rules`` (hook -> function)."""
+    ``State.vars`` and its compiled initial rule from ``rules`` (hook -> function); one
+    ``per: seat`` holds ``players`` values, one ``per: side`` ``sides``."""
     return tuple(Variable(k, spec["type"], spec["scope"], bool(spec.get("public")),
-                          spec.get("description", ""), i, rules[f"variables.{k}.initial"])
+                          spec.get("description", ""), i, rules[f"variables.{k}.initial"],
+                          spec.get("per", ""), {"seat": players, "side": sides}.get(spec.get("per"), 1))
                  for i, (k, spec) in enumerate(specs.items()))
 
 
@@ -87,8 +93,9 @@ def variables_words(v) -> str:
                  else "set at the start of the match and kept from deal to deal")
         seen = "shown to every player" if var.public else "seen by the rules only"
         what = f": {var.description}" if var.description else ""
-        out.append(f"- `{var.name}` ({_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, to "
-                   f"{rule_words(spec['initial'], v=v, value=True)}.")
+        each = f"one for each {var.per}: `{var.name}[{var.per}]`, " if var.per else ""
+        out.append(f"- `{var.name}` ({each}{_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, "
+                   f"{'each ' if var.per else ''}to {rule_words(spec['initial'], v=v, value=True)}.")
     return "\n".join(out)
 
 
@@ -105,6 +112,8 @@ def start(s, carried) -> None:
     for var in vs:
         if var.scope == "match" and carried is not None:
             s.vars[var.index] = carried[var.index]
+        elif var.per:
+            s.vars[var.index] = (var.initial(s, -1, None, None),) * var.size
         else:
             s.vars[var.index] = var.initial(s, -1, None, None)
     s.start_vars = tuple(s.vars)
@@ -140,8 +149,11 @@ def words(v) -> list[tuple[str, str]]:
 
 MECHANIC = Mechanic(
     "variables", sections=("variables", "define"), load=load,
-    compiler=lambda c, fields: dict(variables=[(k, spec["type"]) for k, spec in c.variable_specs.items()]),
+    compiler=lambda c, fields: dict(variables=[(k, spec["type"], spec.get("per", ""))
+                                               for k, spec in c.variable_specs.items()]),
     add_rules=lambda c, comp, add: add_variable_rules(comp, c.variable_specs, add),
-    built=lambda c, rules, sources, paths: dict(variables=build_variables(c.variable_specs, rules)),
+    built=lambda c, rules, sources, paths: dict(variables=build_variables(
+        c.variable_specs, rules, c.players,
+        c.players if c.data.get("partnership") == "individual" else 2)),
     fields={"vars": "list", "start_vars": "="}, start=start,
     view=lambda s, seat, tricks: {"variables": s.v.variables_json(s.vars)}, words=words)

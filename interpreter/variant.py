@@ -32,7 +32,7 @@ from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
 from .dsl.check import define_signature
 from .dsl.names import TABLE_SEAT_HOOKS
-from .dsl import NOT_CONSTANT, BOOL, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
+from .dsl import NOT_CONSTANT, BOOL, INT, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
 from .errors import InvalidActionError, StateError
 from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, merge,
                      read_tree, by_position, inherited, load_raw, locate, resolve_name, schema_problems, show,
@@ -48,7 +48,8 @@ HOOKS = {hook: spec for m in MECHANICS for hook, spec in m.hooks.items()}
 EXTRA_NAMES = {hook: other for m in MECHANICS for hook, other in m.extra_names.items()}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
-# the steps between the auction (or the first deal) and play, in any order
+# the steps between the auction (or the first deal) and play, in any order (a `declare`
+# step may also come before the auction)
 MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
 
 
@@ -190,7 +191,13 @@ class Variant:
 
     def variable_json(self, var: Variable, value):
         """A variable's value as JSON: a number, true/false, a seat or side number, a suit,
-        rank or card text, or null for `none`."""
+        rank or card text, or null for `none`; for a variable kept per seat or per side, a
+        list of those, by seat or side."""
+        if var.per:
+            return [self._value_json(var, x) for x in value]
+        return self._value_json(var, value)
+
+    def _value_json(self, var: Variable, value):
         t = var.type
         if t in ("number", "condition"):
             return value
@@ -203,8 +210,17 @@ class Variant:
     def variable_value(self, var: Variable, data):
         """The inverse of `variable_json`: a variable's value as the engine keeps it, from
         its JSON form (a number, true/false, a seat or side number, a suit, denomination,
-        rank or card text, or null for `none`). Raises ValueError for data that is no
+        rank or card text, or null for `none`; a list of ``var.size`` of them for a variable
+        kept per seat or per side, a tuple then). Raises ValueError for data that is no
         value of the variable's type."""
+        if var.per:
+            if not isinstance(data, list) or len(data) != var.size:
+                raise ValueError(f"variable {var.name}: {data!r} is not a list of {var.size} values, "
+                                 f"one per {var.per}")
+            return tuple(self._value(var, x) for x in data)
+        return self._value(var, data)
+
+    def _value(self, var: Variable, data):
         t = var.type
         if t in ("number", "condition"):
             if not isinstance(data, int):
@@ -579,6 +595,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     problems = schema_problems(data, locs, fname)
     if problems:
         raise VariantError(problems)
+    data = _flow_sizes(data, locs, fname, opts)
 
     c = Checks(data, locs, fname, problems)
     c.options = opts
@@ -759,6 +776,55 @@ def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
     return data
 
 
+def _flow_sizes(data: dict, locs: dict, fname: str, opts: dict) -> dict:
+    """``data`` with each size of its flow written as a rule (a packet of ``deal:``, a
+    ``widow:``) replaced by its value, a rule on the options ``opts`` only, worked out
+    now (docs/authoring.md, "Sizes that depend on the options"). Raises VariantError
+    (located) for a rule that reads more than the options or is not a number of 1 or
+    more."""
+    flow = data.get("flow")
+    if not isinstance(flow, list):
+        return data
+    problems, steps = [], []
+    for i, step in enumerate(flow):
+        if not isinstance(step, dict) or not any(isinstance(step.get(k), (str, list)) for k in ("deal", "widow")):
+            steps.append(step)
+            continue
+        step = dict(step)
+        for key in ("deal", "widow"):
+            sizes = step.get(key)
+            many = isinstance(sizes, list)
+            out = []
+            for j, text in enumerate(sizes if many else [sizes]):
+                if not isinstance(text, str):
+                    out.append(text)
+                    continue
+                p = ("flow", i, key, j) if many else ("flow", i, key)
+                loc = locate(locs, p, fname)
+                where = ".".join(map(str, p))
+                pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
+                pc.only_options = True
+                try:
+                    const = pc.consts[pc.add("flow.size", text, INT)]
+                except DSLError as err:
+                    problems += [Problem(loc.file, *loc.inner(e.line, e.column), f"{where}: {e.message}")
+                                 for e in err.errors]
+                    continue
+                if const is NOT_CONSTANT or type(const) is not int or const < 1:
+                    problems.append(Problem(loc.file, loc.line, loc.column,
+                                            f"{where}: a size must be a number of 1 or more from the options, "
+                                            f"not {const!r}" if const is not NOT_CONSTANT else
+                                            f"{where}: a size may use only options"))
+                    continue
+                out.append(const)
+            if sizes is not None:
+                step[key] = out if many else out[0] if out else sizes
+        steps.append(step)
+    if problems:
+        raise VariantError(problems)
+    return {**data, "flow": steps}
+
+
 def _load_deck(c: Checks) -> None:
     """The deck (``c.deck``) and the number of players (``c.players``) of the file
     (docs/authoring.md, "The deck"). Each card of ``cards``, ``exclude`` and ``extra`` must
@@ -859,7 +925,7 @@ def _load_flow(c: Checks) -> None:
     steps = c.steps = [s for s in flow if isinstance(s, str)]
     declare_at = c.declare_at = [i for i, s in enumerate(flow) if isinstance(s, dict) and "declare" in s]
     has_auction = c.has_auction = "auction" in steps
-    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none", "fixed") else [])
+    needed = ["play"] + (["auction"] if has_auction else []) + (["trump"] if trump_mode not in ("bid", "none", "fixed", "rule") else [])
     for step in needed:
         if steps.count(step) != 1:
             where = [i for i, s in enumerate(flow) if s == step]
@@ -875,19 +941,23 @@ def _load_flow(c: Checks) -> None:
 
 
 def _check_flow_order(c: Checks) -> None:
-    """The flow's order (docs/authoring.md, "Flow"): it deals first, holds the auction
-    first and play last with the middle steps between them, and deals every card before
-    play. Asked only of a flow whose structure has no problem."""
+    """The flow's order (docs/authoring.md, "Flow"): it deals first, holds play last, the
+    middle steps but `declare` between the auction and play, a `declare` step anywhere
+    before play (before the auction too), and deals every card before play. Each step
+    out of place is reported at that step. Asked only of a flow whose structure has no
+    problem."""
     flow, has_auction = c.flow, c.has_auction
-    order = [s if isinstance(s, str) else "declare" for s in flow
+    named = [(i, s if isinstance(s, str) else "declare") for i, s in enumerate(flow)
              if isinstance(s, str) or "declare" in s]
-    pi = order.index("play")
-    ai = order.index("auction") if has_auction else -1
-    if not all(ai < i < pi for i, s in enumerate(order) if s not in ("auction", "play")) \
-            or (has_auction and ai > pi):
-        c.problem(("flow",), "the flow must hold the auction first and play last "
-                             f"({', '.join(MIDDLE_STEPS)} between them)" if has_auction else
-                             "the flow must hold play last")
+    pi = flow.index("play")
+    ai = flow.index("auction") if has_auction else -1
+    for i, name in named:
+        if i > pi:
+            c.problem(("flow", i), f"'{name}' comes after play: the flow must hold play last")
+        elif has_auction and i < ai and name != "declare":
+            c.problem(("flow", i), f"'{name}' comes before the auction: the flow must hold the "
+                                   f"auction first and play last ({', '.join(MIDDLE_STEPS)} between "
+                                   "them; a `declare` step may also come before the auction)")
     if isinstance(flow[0], str) or "declare" in flow[0]:
         c.problem(("flow", 0), "the flow must start by dealing cards")
     if any(isinstance(s, dict) and "deal" in s for s in flow[flow.index("play"):]):
@@ -899,12 +969,17 @@ MAX_OPTION_COMBINATIONS = 64
 
 def option_combinations(name) -> list[dict]:
     """Every combination of the finite options (true/false, or `choices`) of a variant that
-    has presets, at most MAX_OPTION_COMBINATIONS; [] if it has no presets."""
+    has presets or a flow size written as a rule, at most MAX_OPTION_COMBINATIONS; [] if
+    it has neither."""
     try:
         data, _ = load_raw(resolve_name(str(name)))
     except (VariantError, FileNotFoundError):
         return []
-    if not data.get("presets") or not isinstance(data.get("options"), dict):
+    sized = any(isinstance(step, dict) and any(isinstance(x, str) for k in ("deal", "widow")
+                                               for x in (step.get(k) if isinstance(step.get(k), list)
+                                                         else [step.get(k)]))
+                for step in data.get("flow") or [] if isinstance(data.get("flow"), list))
+    if not (data.get("presets") or sized) or not isinstance(data.get("options"), dict):
         return []
     domains = {}
     for k, spec in data["options"].items():

@@ -251,15 +251,18 @@ class _Words:
             op = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo"}[str(ch[1])]
             tight = _prec(node)
             return f"{self.sub(ch[0], tight)} {op} {self.sub(ch[2], tight + 1)}"
-        if d == "index":
+        if d == "index":   # a name of the engine (the score), or a variable kept per seat or side
             a = self.args(node, _template(node), ch)
+            base = str(ch[0].children[0]) if getattr(ch[0], "data", "") == "name" else None
+            if base is not None and base not in _NAME_WORDS:
+                return f"`{base}` of {a[1]}"
             return f"{a[0]} of {a[1]}"
         if d == "call":
             f = names.FUNCTIONS.get(str(ch[0]))
             if f is None:
                 return f"{ch[0]}({', '.join(self.expr(c) for c in ch[1:])})"
             return f.words(self.args(node, _template(node), ch[1:]))
-        if d in ("assign", "when_stmt", "when_else", "for_stmt"):
+        if d in ("assign", "when_stmt", "when_else", "for_stmt", "redeal_stmt"):
             return "\n".join("  " * depth + f"- {text}" for depth, text in self.lines(node))
         return " ".join(self.expr(c) for c in ch)
 
@@ -273,6 +276,8 @@ class _Words:
             return [line for c in ch for line in self.lines(c)]
         if d == "assign":
             return [(0, self.assign(node))]
+        if d == "redeal_stmt":
+            return [(0, names.ASSIGNABLE["redeal"].set_words(""))]
         if d == "for_stmt":
             if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
                 head = f"for each seat {ch[0]}"   # not "among every seat"
@@ -295,7 +300,7 @@ class _Words:
         lv, op, e = node.children
         entry = names.ASSIGNABLE.get(str(lv.children[0]))
         if len(lv.children) == 2:
-            form = entry.words(f"{_HOLE}0") if entry is not None else f"the {lv.children[0]} of {_HOLE}0"
+            form = entry.words(f"{_HOLE}0") if entry is not None else f"`{lv.children[0]}` of {_HOLE}0"
             index = self.arg(lv.children[1], form.startswith(_HOLE), form.endswith(_HOLE + "0"))
             target = form.replace(f"{_HOLE}0", index)
         else:

@@ -133,8 +133,8 @@ class Encoding:
 
     def _var_width(self, var) -> int:
         t, n, deck = var.type, self.n, self.v.deck
-        return {"number": 1, "condition": 1, "seat": n, "side": 2, "suit": len(deck.suits) + 1,
-                "rank": len(deck.ranks), "card": deck.size}.get(t, 1)
+        return var.size * {"number": 1, "condition": 1, "seat": n, "side": 2, "suit": len(deck.suits) + 1,
+                           "rank": len(deck.ranks), "card": deck.size}.get(t, 1)
 
     # -- actions ------------------------------------------------------------------------
     def action_id(self, text: str) -> int:
@@ -241,22 +241,34 @@ class Encoding:
         return out
 
     def _variables(self, out, values: dict, rel) -> None:
-        deck, at = self.v.deck, 0
+        at = 0
         for var in self.public_vars:
             w = self._var_width(var)
             x = values.get(var.name)
-            if x is not None:
-                t = var.type
-                if t in ("number", "condition"):
-                    out[at] = float(x)
-                elif t == "seat":
-                    out[at + rel(x)] = 1
-                elif t == "side":
-                    out[at + x] = 1
-                elif t == "suit":
-                    out[at + (deck.suits.index(x) if x in deck.suits else len(deck.suits))] = 1
-                elif t == "rank":
-                    out[at + deck.ranks.index(x)] = 1
-                elif t == "card":
-                    out[at + deck.card_index[x]] = 1
+            if var.per and x is not None:   # one value per seat (from this seat on) or side
+                one = w // var.size
+                for k, y in enumerate(x):
+                    place = rel(k) if var.per == "seat" else k
+                    self._one_value(out[at + one * place:at + one * (place + 1)], var, y, rel)
+            elif x is not None:
+                self._one_value(out[at:at + w], var, x, rel)
             at += w
+
+    def _one_value(self, out, var, x, rel) -> None:
+        """One value of ``var`` (its JSON form ``x``; null writes nothing) into ``out``, a
+        view of its width."""
+        deck, t = self.v.deck, var.type
+        if x is None:
+            return
+        if t in ("number", "condition"):
+            out[0] = float(x)
+        elif t == "seat":
+            out[rel(x)] = 1
+        elif t == "side":
+            out[x] = 1
+        elif t == "suit":
+            out[deck.suits.index(x) if x in deck.suits else len(deck.suits)] = 1
+        elif t == "rank":
+            out[deck.ranks.index(x)] = 1
+        elif t == "card":
+            out[deck.card_index[x]] = 1

@@ -292,7 +292,11 @@ def _print_replay(rec, m) -> None:
         r = st.result()
         shown = "".join(f"; {k} {json.dumps(x)}" for k, x in r.get("variables", {}).items())  # public ones
         taken = r.get("taken_over")
-        if r["declarer"] is None and taken:   # a declaration left the deal without a contract
+        if r.get("void"):   # a declaration's `redeal` (its seat and action: the deal's last)
+            seat, act = st.history[-1]
+            print(f"deal {i + 1}: dealer {r['dealer']}: void (seat {seat} called {act.text}); "
+                  f"nothing scored{shown}")
+        elif r["declarer"] is None and taken:   # a declaration left the deal without a contract
             print(f"deal {i + 1}: dealer {r['dealer']}: no contract (seat {taken['seat']} declared "
                   f"{taken['by']}), trump {r['trump'] or '-'}; "
                   f"score change {r['score_change']}{shown}")

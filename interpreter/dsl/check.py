@@ -138,7 +138,9 @@ class Checker:
         self.unread = {}
         self.options = dict(options or {})
         # the variant's own variables: name -> (index in State.vars, type)
-        self.variables = {name: (i, typ) for i, (name, typ) in enumerate(variables)}
+        self.variables = {v[0]: (i, v[1]) for i, v in enumerate(variables)}
+        # those kept per seat or per side: name -> "seat" / "side" (read and set as name[i])
+        self.per = {v[0]: v[2] for v in variables if len(v) > 2 and v[2]}
         self.rules: list[tuple[str, T, bool, list]] = []   # (function name, typed tree, effect?, lets)
         self.names: list[str] = []
         self.consts: dict[str, object] = {}
@@ -336,6 +338,12 @@ class Checker:
             raise DSLError(f"'{node.children[0]}' alone is not a statement: a statement sets a value "
                            "(`NAME = ...`), or is `when`, `for` or `parent` (the inherited effect)",
                            *_pos(node))
+        if node.data == "redeal_stmt":   # `redeal`: the assignable `redeal = true`
+            entry = LVALUES["redeal"]
+            if entry.hook not in self.hooks:
+                raise DSLError(f"'redeal' ends a deal before play: only {entry.hook_words}", *_pos(node))
+            self.assigned.add("redeal")
+            return T("assign", None, kids=[None, T("const", BOOL, True)], info=(entry, "="))
         if node.data in ("when_stmt", "when_else"):
             cond = self.value(node.children[0])
             self.expect(node.children[0], cond.type, BOOL, "the condition after 'when'")
@@ -369,14 +377,31 @@ class Checker:
     def assign_variable(self, lv, op: str, expr, name: str) -> T:
         """``NAME = v`` (``+=``, ``-=`` for a number) of a variable of the variant."""
         index, typ = self.variables[name]
-        if len(lv.children) != 1:
+        per = self.per.get(name)
+        idx = None
+        if per:
+            if len(lv.children) != 2:
+                raise DSLError(f"'{name}' holds one {typ} per {per}: write {name}[{per}] = ...", *_pos(lv))
+            idx = self.var_index(name, lv.children[1])
+        elif len(lv.children) != 1:
             raise DSLError(f"'{name}' is a variable of one {typ}: it cannot be indexed", *_pos(lv))
         if op != "=" and typ != INT:
             raise DSLError(f"'{op}' changes a number; '{name}' is {_a(typ)}: write `{name} = ...`",
                            *_pos(lv))
         val = self.value(expr)
         self.expect(expr, val.type, typ, f"the value assigned to '{name}'")
-        return T("assign_var", None, kids=[val], info=(index, op, typ))
+        return T("assign_var", None, kids=[val, idx], info=(index, op, typ))
+
+    def var_index(self, name: str, node) -> T:
+        """The index of a variable kept per seat or per side (``name[i]``), typed: a seat
+        for ``per: seat``, a side for ``per: side`` (one that is `none` when the rule
+        runs reads the type's empty value, 0, false or none, and sets nothing)."""
+        per = self.per[name]
+        idx = self.value(node)
+        if idx.type != per:
+            raise DSLError(f"index of '{name}' should be {_a(per)} (it holds one value per {per}), "
+                           f"not {_a(idx.type)}", *_pos(node))
+        return idx
 
     # -- named parts (let, define) and quantifiers ---------------------------------------
     def fresh_name(self, tok, what: str) -> str:
@@ -698,6 +723,10 @@ class Checker:
             return T("binop", INT, const, [ta, tb], op)
         if d == "index":
             a, i = ch
+            vname = str(a.children[0]) if getattr(a, "data", "") == "name" else ""
+            if vname in self.per and vname not in self.locals:
+                index, typ = self.variables[vname]
+                return T("var_at", typ, NOT_CONSTANT, [self.var_index(vname, i)], info=index)
             ta, ti = self.value(a), self.value(i)
             if ta.type != LIST:
                 raise DSLError(f"only a list can be indexed, not {_a(ta.type)}", *_pos(node))
@@ -793,7 +822,7 @@ class Checker:
         if self.only_options:
             if name in self.options:
                 return self.option(name)
-            raise DSLError(f"'{name}' is not an option; a preset condition may use only options "
+            raise DSLError(f"'{name}' is not an option; a preset's condition or a flow's size may use only options "
                            f"({', '.join(self.options) or 'none declared'})", *_pos(node))
         if name in self.inline:
             return self.inline[name]
@@ -807,6 +836,9 @@ class Checker:
             return T("local", typ, NOT_CONSTANT, info=var)
         if name in self.variables:
             index, typ = self.variables[name]
+            if name in self.per:
+                raise DSLError(f"'{name}' holds one {typ} per {self.per[name]}: write "
+                               f"{name}[{self.per[name]}]", *_pos(node))
             return T("var", typ, NOT_CONSTANT, info=index)
         if name in self.defines:
             return self.define(node, name)

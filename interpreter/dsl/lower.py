@@ -18,6 +18,7 @@ from .names import BOOL, CARDS, INT, SEATS
 
 _EMPTY = {CARDS: lambda: ast.List([], ast.Load()), SEATS: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
           INT: lambda: names.const(0)}
+_EMPTY_VALUE = {BOOL: False, INT: 0}   # a variable's value read at an index out of range; else none
 _AUG = {"+=": ast.Add, "-=": ast.Sub}
 _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
           ast.AugAssign, ast.If, ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Call,
@@ -74,6 +75,9 @@ class Lowerer:
             return names.var(t.info)
         if op == "var":
             return names.variable(t.info)
+        if op == "var_at":   # out of range (an index that is none): the empty value
+            return names.call("_var_at", names.variable(t.info), self.lower(k[0]),
+                              names.const(_EMPTY_VALUE.get(t.type, -1)))
         if op == "call":
             return t.info.build(self, *[self.lower(a) for a in k])
         if op == "call_list":
@@ -171,13 +175,21 @@ class Lowerer:
                            [_assign(entry.target(self, names.var(t_)), op, self.lower(val))], [])]
         if t.op == "assign_var":
             index, op, typ = t.info
-            value = self.lower(t.kids[0])
+            value, idx = self.lower(t.kids[0]), t.kids[1]
+            if idx is not None:   # one of a tuple per seat or side: a new tuple
+                t_ = self.tmp()
+                current = names.call("_var_at", names.variable(index), names.var(t_), names.const(0))
+                pre = [ast.Assign([names.var(t_, store=True)], self.lower(idx))]
+            else:
+                current, pre = names.variable(index), []
             if op != "=":
-                value = names.binop(names.variable(index), op[0], value)
+                value = names.binop(current, op[0], value)
             if typ == INT:  # kept within the bound (names.VARIABLE_LIMIT)
                 lim = names.VARIABLE_LIMIT
                 value = names.call("max", names.const(-lim), names.call("min", names.const(lim), value))
-            return [ast.Assign([names.variable(index, store=True)], value)]
+            if idx is not None:   # an index out of range (none) changes nothing
+                value = names.call("_var_set", names.variable(index), names.var(t_), value)
+            return pre + [ast.Assign([names.variable(index, store=True)], value)]
         if t.op == "block":   # an inherited effect's statements (`parent`)
             return self.lower_stmts(t.kids)
         if t.op == "for":

@@ -369,6 +369,14 @@ ASSIGNABLE_ENTRIES: tuple[Assignable, ...] = (
                "others; only in the effect of a declaration made at the flow's `declare` step",
                "sits_out[seat] = true", hook="declare.flow",
                hook_words="in the effect of a declaration with `at: flow`"),
+    # a deal ended void (docs/authoring.md, "A redeal"): the statement `redeal`, which the
+    # checker makes `redeal = true`; the flow's `declare` step then ends the deal
+    Assignable("redeal", BOOL, ("voided",), None, lambda c, i: field("voided", store=True), None,
+               lambda i: "the deal is void", "end the deal void (the statement `redeal`): "
+               "nothing is scored and the next dealer deals again; only in the effect of a "
+               "declaration made at the flow's `declare` step", "redeal", hook="declare.flow",
+               hook_words="in the effect of a declaration with `at: flow`",
+               set_words=lambda v: "the deal is void: nothing is scored, and the next dealer deals"),
 )
 
 
@@ -572,7 +580,7 @@ HELPERS = ("len", "abs", "max", "min", "_CARD", "_SUIT_OF", "_RANK_OF", "_at", "
            # seats and sets
            "any", "all", "sorted", "_SEATS", "_NEXT", "_PREVIOUS", "_partner_of", "_partners",
            "_opponents", "_above", "_below", "_union", "_difference", "_intersection", "_STRENGTH",
-           "_won", "_holder", "_cards_won", "_side_cards_won")
+           "_won", "_holder", "_cards_won", "_side_cards_won", "_var_at", "_var_set")
 """The globals an entry's code may name beside the parameters (taash.interpreter.dsl.runtime binds them)."""
 # Who `me` is in each rule (docs/authoring.md, "Who `me` is"): by hook of
 # taash.interpreter.variant.HOOKS, and for every declaration's rules; tests/dsl/test_authoring.py
@@ -602,6 +610,7 @@ ME = {
     "contract.target": "the declarer the contract gives",
     "trump.chooser": "`none` (asked before trump is chosen: name the seat, e.g. `eldest`)",
     "flow.declare.may_pass": "the player to call at the flow's `declare` step",
+    "trump.suit": "`none` (asked as the deal starts, before any card is dealt)",
     "declarations": "`when`: the player to act, who would declare; `effect` and "
                     "`answered_by`: the player who declared",
 }

@@ -29,6 +29,7 @@ def helpers(deck, players: int, denominations: dict[str, int]) -> dict:
          "_SUIT_OF": deck.suit_of + [-1], "_RANK_OF": deck.rank_of + [-1],
          "_at": _at, "_played": _played, "_won": _won, "_holder": _holder_of(players),
          "_cards_won": _cards_won, "_side_cards_won": _side_cards_won,
+         "_var_at": _var_at, "_var_set": _var_set,
          "_not_in_suit": _not_in_suit, "_only": _only, "_bisect": bisect_left}
     # in_suit's bounds by suit code; none (-1) and the no-trump codes (-2, ...) at the
     # end, read by negative index: 0..0, no card (names._in_suit_code)
@@ -126,6 +127,15 @@ def _side_cards_won(tricks, side, sd):
     """The cards (sorted ids) of the completed ``tricks`` won by a seat on side ``sd``
     (``side``: each seat's side now); none for -1."""
     return sorted([c for t in tricks if side[t[2]] == sd for c in t[1]])
+def _var_at(values, i, empty):
+    """A variable kept per seat or per side (a tuple): its value at ``i``, ``empty`` for an
+    index out of range (none)."""
+    return values[i] if 0 <= i < len(values) else empty
+
+
+def _var_set(values, i, x):
+    """The tuple ``values`` with ``x`` at ``i``; ``values`` itself for an index out of range."""
+    return values[:i] + (x,) + values[i + 1:] if 0 <= i < len(values) else values
 
 
 def _won(tricks, seat):

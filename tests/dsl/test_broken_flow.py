@@ -4,6 +4,8 @@ from the text; columns from 1) and a message naming the mistake."""
 
 from __future__ import annotations
 
+from taash.interpreter import load_variant
+
 from tests.dsl.test_broken_files import HEAD, check, write
 
 FLOW = "flow: [{deal: [4]}, auction, trump, {deal: [4]}, {declare: eldest}, play]\n"
@@ -70,10 +72,22 @@ def test_a_declare_step_with_a_misspelt_seat(tmp_path):
     check(p, 3, 60, "unknown name 'eldst'")
 
 
-def test_a_declare_step_before_the_auction(tmp_path):
+def test_a_declare_step_before_the_auction_loads(tmp_path):
     p = write(tmp_path, HEAD + "flow: [{deal: [4]}, {declare: eldest}, auction, trump, {deal: [4]}, play]\n"
               + AT_FLOW)
-    check(p, 3, 7, "the flow must hold the auction first and play last")
+    assert [name for name, _ in load_variant(p).steps] == ["deal", "declare", "auction", "trump", "deal", "play"]
+
+
+def test_a_step_before_the_auction_is_shown_at_that_step(tmp_path):
+    # line 3: `flow: [{deal: [4]}, trump, auction, {deal: [4]}, play]`, `trump` at column 21
+    p = write(tmp_path, HEAD + "flow: [{deal: [4]}, trump, auction, {deal: [4]}, play]\n")
+    check(p, 3, 21, "'trump' comes before the auction: the flow must hold the auction first and play last")
+
+
+def test_a_step_after_play_is_shown_at_that_step(tmp_path):
+    # line 3: `flow: [{deal: [4]}, auction, {deal: [4]}, play, trump]`, `trump` at column 49
+    p = write(tmp_path, HEAD + "flow: [{deal: [4]}, auction, {deal: [4]}, play, trump]\n")
+    check(p, 3, 49, "'trump' comes after play: the flow must hold play last")
 
 
 def test_a_widow_set_aside_is_not_exchanged(tmp_path):

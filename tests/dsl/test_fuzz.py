@@ -145,7 +145,7 @@ def load_and_play(path: Path, text: str) -> tuple[object, list]:
 
 BASES = {name: (VARIANTS / name).read_text() for name in
          ("29.yaml", "28.yaml", "house/29-hidden-trump.yaml", "house/28-no-undertrump.yaml",
-          "court-piece.yaml", "house/29-single-hand.yaml")}
+          "court-piece.yaml", "house/29-single-hand.yaml", "house/28-redeal.yaml")}
 # each player for himself, a contract that changes hands (docs/authoring.md's worked example)
 BASES["three-hand-alone.yaml"] = (ROOT / "docs" / "examples" / "three-hand-alone.yaml").read_text()
 # the guide's worked example: a deck less named cards, points per suit and card, no trump,
@@ -155,6 +155,8 @@ BASES["queen-hunt.yaml"] = (ROOT / "docs" / "examples" / "queen-hunt.yaml").read
 # Break and the guide's worked example
 BASES["call-break.yaml"] = (VARIANTS / "call-break.yaml").read_text()
 BASES["exact-bid.yaml"] = (ROOT / "docs" / "examples" / "exact-bid.yaml").read_text()
+# values per seat and per side, a declare step before the auction with `redeal`, trump by a rule
+BASES["flow-constructs.yaml"] = (ROOT / "tests" / "variants" / "flow-constructs.yaml").read_text()
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)
 YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#", "&a", "*a",
                "!!str", "!!float", "!!binary", "!foo", "~", "null", "true", "no", "4.0", "-1",
@@ -165,7 +167,7 @@ YAML_TOKENS = [":", ": ", "- ", "-", "[", "]", "{", "}", ",", "|", "|-", ">", "#
 DSL_WORDS = (sorted(NAMES) + sorted(FUNCTIONS)
              + sorted({n for names in HOOK_NAMES.values() for n in names})
              + ["when", "else", "otherwise", "if", "and", "or", "not", "in", "true", "false",
-                "none", "for"])
+                "none", "for", "redeal"])
 OPERATORS = ["==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "//", "%", "=", "+=", "-=",
              "(", ")", "[", "]", ",", ":", ";"]
 NUMBERS = ["0", "1", "2", "4", "6", "15", "29", "100000"]

@@ -40,7 +40,8 @@ VARIANTS = shipped_variants() + [str(ROOT / "docs" / "examples" / "three-hand-al
 # copies of each ace) with a widow whose points count for the last trick's winner; every
 # property below but the trick oracle's, which knows no trump set by an effect
 EXAMPLES = [str(ROOT / "docs" / "examples" / "queen-hunt.yaml"),
-            str(ROOT / "tests" / "variants" / "mixed-copies.yaml")]
+            str(ROOT / "tests" / "variants" / "mixed-copies.yaml"),
+            str(ROOT / "tests" / "variants" / "flow-constructs.yaml")]
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large,
                                                        HealthCheck.filter_too_much])
@@ -364,16 +365,19 @@ def test_generated_auction_legal_is_the_rules(name, seed, data):
     the auction, what `engine.Auction.legal` gives asking ``may_pass``, ``may_bid`` (once
     per bid number), ``may_equal``, ``may_double`` and ``may_redouble`` one by one
     (docs/rules.md §0.5, §0.10): the same ids in the same order."""
-    asked = []
+    asked, void = [], []
 
     def check(s):
-        if s.is_terminal or s.phase != "auction":
+        if s.is_terminal:
+            void.append(s.voided)   # a deal a declaration ended void before the auction
+            return
+        if s.phase != "auction":
             return
         assert s.v.auction_legal(s) == PHASES["auction"].legal(s)
         asked.append(1)
 
     run_deals(name, seed, data, check=check, extra=1)
-    if load_variant(name).has_auction:
+    if load_variant(name).has_auction and not any(void):
         assert asked, "no call of the auction was checked"
 
 

@@ -60,11 +60,13 @@ _CATEGORY = {"pass": (0, 0), "bid": (1, 0), "double": (2, 0), "redouble": (3, 0)
 
 
 def action_sort_key(action: str):
-    """A sort key for docs/rules.md §0.10 from the action text alone. Where §0.10 says nothing
+    """A sort key for docs/rules.md §0.10 from the action text (and an Action's kind, for a
+    declaration named by a word of its own). Where §0.10 says nothing
     (the order of declarations among themselves, of trump suits, of called, taken or
     discarded cards) the key ties."""
     parts = action.split()
-    kind = parts[0]
+    # a declaration's action may be a word of its own (`cot`, `redeal`): an Action says so
+    kind = "declare" if getattr(action, "kind", None) == "declare" else parts[0]
     assert kind in _CATEGORY, f"§0.10 does not place the action {action!r}"
     cat = _CATEGORY[kind]
     if kind == "bid":

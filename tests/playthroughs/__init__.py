@@ -41,7 +41,9 @@ SEED = 1
 SEEDS = {"house/29-double": 2,    # seed 1: both chances to double are passed up
          # seed 1: one bid of 28, no equal bid; 2510: the holder equals 25, and the
          # revealer over-trumps an opponent's trump discarded before the reveal (§29b.4, .6)
-         "house/29-bhoos": 2510}
+         "house/29-bhoos": 2510,
+         # seed 1: no first four without points; 26: seat 3 holds none and calls a redeal
+         "house/28-redeal": 26}
 # kinds the agent takes half of the time when one is legal, so that declarations, exposes,
 # doubles and the answers to questions appear in the games (docs/rules.md §0.10 kinds)
 SPECIAL = ("declare", "expose", "double", "redouble", "answer")

@@ -40,7 +40,8 @@ CORPUS += [("court-piece", 1, ["--matches", "1"]),  # added with the variants (b
 CORPUS += [(name, seed, ["--matches", "1"]) for name in (
     "56", "house/56-4p-32-cards", "house/56-8p-48-cards", "house/56-alt-table", "house/56-cot")
     for seed in (1, 2)]
-CORPUS += [("call-break", 1, ["--matches", "1"])]  # added with the variant (branch bids)
+CORPUS += [("call-break", 1, ["--matches", "1"])]
+CORPUS += [("house/28-redeal", 2, ["--deals", "12"])]  # deals 4, 7, 11 and 12 are void
 
 
 def record_path(name: str, seed: int) -> Path:
