@@ -149,7 +149,7 @@ STEP_WORDS = {"trump": _step_words}
 
 def _rule_words(v) -> str:
     """The words of ``trump.mode: rule``: its rule, set as each deal starts."""
-    suit = rule_words((v.data.get("trump") or {}).get("suit", "none"))
+    suit = rule_words((v.data.get("trump") or {}).get("suit", "none"), v=v)
     said = f"trump is:\n{suit}\n\n" if "\n" in suit else f"trump is {suit}. "
     return (f"As each deal starts, before any card is dealt, {said}Every player knows it; with "
             "no trump each trick goes to the highest card of the suit led.")
@@ -170,7 +170,7 @@ def words(v) -> list[tuple[str, str]]:
                     "never exposed stays secret.",
           "fixed": f"{SUIT_NAMES.get(v.deck.suits[v.fixed_trump], '').capitalize()} are trump in every deal."
                    if v.fixed_trump >= 0 else "",
-          "rule": _rule_words(v),
+          "rule": _rule_words(v) if v.trump_mode == "rule" else "",
           "none": "A deal starts without trump: each trick goes to the highest card of the suit led."
                   + (" The rules below may set trump during play; every player then knows it."
                      if set_in_play else "")}[v.trump_mode]

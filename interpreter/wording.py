@@ -277,7 +277,7 @@ class _Words:
         if d == "assign":
             return [(0, self.assign(node))]
         if d == "redeal_stmt":
-            return [(0, names.ASSIGNABLE["redeal"].set_words(""))]
+            return [(0, names.ASSIGNABLE["redeal"].words(None))]   # as `redeal = true`
         if d == "for_stmt":
             if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
                 head = f"for each seat {ch[0]}"   # not "among every seat"

@@ -105,7 +105,7 @@ BROKEN = {
     "no rule": (ALWAYS.replace("""  suit: '"S"'\n""", ""), 9, 9, "trump.mode 'rule' needs trump.suit"),
     "a rule without the mode": (
         ALWAYS.replace("mode: rule", "mode: open").replace("  - auction\n", "  - auction\n  - trump\n"),
-        11, 9, "trump.suit needs trump.mode 'rule'"),
+        11, 9, "trump.suit needs trump.mode 'fixed' (the trump of every deal) or 'rule'"),
     "a rule of another type": (ALWAYS.replace("""'"S"'""", "dealer"), 10, 9,
                                "trump.suit: this rule should be a suit, not a seat"),
 }

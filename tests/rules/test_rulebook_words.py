@@ -105,6 +105,8 @@ def canonical(node, v):
         return (d, str(ch[0]), canonical(ch[1], v), canonical(ch[2], v))
     if d == "effect_rule":
         return ("effect", tuple(canonical(x, v) for x in ch))
+    if d == "redeal_stmt":   # `redeal`: `redeal = true`
+        return ("assign", "redeal", None, "=", ("leaf", "true"))
     if d == "assign":
         lv, op, e = ch
         index = canonical(lv.children[1], v) if len(lv.children) == 2 else None
@@ -248,6 +250,7 @@ class WordsGrammar:
                 | "there is no trump from then on"                -> no_trump
                 | atom_rc "sits out the deal"                     -> sits_out
                 | "not:" atom_rc "sits out the deal"              -> sits_in
+                | "the deal is void"                              -> redeal
             target: "the target" -> tg_target | "the score of" atom -> tg_score
                 | "the side of" atom -> tg_side | "trump" -> tg_trump | own_leaf -> tg_own
             VAR: /[a-z_][a-z0-9_]*/
@@ -338,6 +341,8 @@ class WordsGrammar:
             return ("assign", "trump", None, "=", NONE)
         if d in ("sits_out", "sits_in"):
             return ("assign", "sits_out", k[0], "=", ("leaf", "true" if d == "sits_out" else "false"))
+        if d == "redeal":
+            return ("assign", "redeal", None, "=", ("leaf", "true"))
         if d.startswith("tg_"):
             return {"tg_target": ("target", None), "tg_score": ("score", k[0] if k else None),
                     "tg_side": ("side", k[0] if k else None), "tg_trump": ("trump", None),
