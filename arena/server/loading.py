@@ -29,6 +29,8 @@ from pathlib import Path
 from taash.interpreter import VariantError, load_variant, shipped_variants
 from taash.interpreter.loader import BOUNDS, VARIANTS_DIR, Bounds, More, format_problems, lines_cache, read_tree
 
+from ..errors import ArenaError
+
 LOAD_TIMEOUT_S = 10.0       # a sent text's check in the child process, at most
 # checks at once (each a process, at low priority): one per core less the one the games
 # need, at least one; more wait their turn, at most MAX_WAITING of them (more are refused)
@@ -47,7 +49,7 @@ CACHE_SIZE = 64             # checks and Variants remembered, by the text's sha2
 NAME_SHOWN = 100            # characters of a refused name quoted back
 
 
-class Refused(Exception):
+class Refused(ArenaError):
     """The variant of a call cannot be played: ``str(e)`` is the text for the client's
     INVALID_ARGUMENT status (at most `MAX_DETAILS` characters)."""
 

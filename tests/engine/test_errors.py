@@ -58,10 +58,6 @@ def test_the_errors_are_exported():
         assert name in interpreter.__all__, name
 
 
-# exception classes outside the TaashError root that this test leaves to another change:
-# arena/server/loading.py's Refused (the arena's hosting is split apart meanwhile)
-OUTSIDE_THE_ROOT_FOR_NOW = {"taash.arena.server.loading.Refused"}
-
 
 def test_every_error_class_of_taash_is_a_taash_error():
     """Every exception class defined in taash (the engine, the arena, the learners) is a
@@ -84,10 +80,9 @@ def test_every_error_class_of_taash_is_a_taash_error():
                 found.append((mod, node.name))
     assert ("taash.interpreter.dsl.names", "RegistryError") in found
     assert ("taash.learn.policy", "PolicyError") in found
+    assert ("taash.arena.server.loading", "Refused") in found
     outside = []
     for mod, name in found:
-        if f"{mod}.{name}" in OUTSIDE_THE_ROOT_FOR_NOW:
-            continue
         cls = getattr(importlib.import_module(mod), name)
         if not issubclass(cls, TaashError):
             outside.append(f"{mod}.{name}")
