@@ -117,7 +117,10 @@ def test_watch_json_has_the_proto_names_and_every_field(server):
                                                                              "max_strikes"}
     actions = [e["action"] for e in mine if "action" in e]
     assert {a["seat"] for a in actions} == {0, 1, 2, 3}               # seat 0 is there
-    assert all(set(a) - {"trick"} == {"deal", "seat", "action", "by_default"} for a in actions)
+    # every field (by_default false included), a trick when one is completed, the seat to
+    # act next while the deal goes on
+    assert all(set(a) - {"trick", "to_act"} == {"deal", "seat", "action", "by_default"} for a in actions)
+    assert all("to_act" in a for a in actions[:-1]) and "to_act" not in actions[-1]
     tricks = [a["trick"] for a in actions if "trick" in a]   # a message field: there when set
     plays = sum(a.startswith("play ") for a in record(g.record)["deals"][0]["actions"])
     assert plays == 32 and [t["number"] for t in tricks] == list(range(1, 9))   # 28: 8 tricks of 4
