@@ -24,7 +24,7 @@ from pathlib import Path
 from .build import load_module, module_source
 from .source import Facts, Layout, Unsupported, checked_rules, facts, from_state
 
-__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "kernel_for", "why_not"]
+__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "kernel_for", "told", "why_not"]
 
 
 class KernelFallback(UserWarning):
@@ -124,6 +124,12 @@ def why_not(variant) -> str | None:
     except Unsupported as e:
         return str(e)
     return None
+
+
+def told(variant) -> str | None:
+    """The reason this process was already told that ``variant`` plays on the Python
+    engine (a `KernelFallback` warning of `kernel_for`), or None if it was not."""
+    return _TOLD.get(variant.digest)
 
 
 def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> Kernel | None:
