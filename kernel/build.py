@@ -415,7 +415,7 @@ def _policy_play(S, buf, lo, n, R, pos, top):
                     give = c
         if give >= 0:
             return give, pos
-    if pts > 0 or last:
+    if TRICKS_ONLY or pts > 0 or last:   # a deck without points: every trick is worth taking
         win = -1
         wa, wb = 0, 0
         for i in range(lo, n):
@@ -517,7 +517,8 @@ def module_source(f: Facts, lay: Layout, rules: dict[str, Rule]) -> str:
              "import numpy as np", "from numba import njit", ""]
     lines += [f"{k} = {v}" for k, v in consts.items()]
     lines += [f"SUIT_OF = {_array(f.suit_of + [-1])}", f"RANK_OF = {_array(f.rank_of + [-1])}",
-              f"STRENGTH = {_array(f.strength)}", f"CHECK_IDS = {_array([i for i, _, _ in f.play_checks] + [-1])}", f"POINT_OF = {_array(f.point_of)}", f"RS = {_array(rs)}",
+              f"STRENGTH = {_array(f.strength)}", f"CHECK_IDS = {_array([i for i, _, _ in f.play_checks] + [-1])}", f"POINT_OF = {_array(f.point_of)}",
+              f"TRICKS_ONLY = {not any(f.point_of)}", f"RS = {_array(rs)}",
               f"CARD = np.array({[row + [-1] for row in f.card_table]!r}, dtype=np.int64)",
               f"SUITMASK = {_array([sum(1 << c for c in range(nc) if f.suit_of[c] == u) for u in range(ns)])}",
               f"NEXT_DSL = {_array([(i + 1) % n for i in range(n)] + [-1])}",
