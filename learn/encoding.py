@@ -78,7 +78,7 @@ except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.encoding", e)) from e
 
 # the engine's phases (State.phase), in a fixed order
-PHASES = ("auction", "doubling", "exchange", "trump", "call", "declare", "play", "done")
+PHASES = ("auction", "bids", "doubling", "exchange", "trump", "call", "declare", "play", "done")
 # the kinds of action whose card or suit other seats do not see (State.public_action)
 HIDDEN_KINDS = ("take", "discard", "trump-card", "trump")
 
