@@ -101,8 +101,8 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
   effect, but not one that commits the player (`heuristic.COMMITS`: taking over the
   contract, a seat sitting out, a target of tricks), which only the root weighs;
-- ``kernel`` (default True): with the ``fast`` extra installed, a decision in the play
-  phase plays its rollouts on the compiled kernel (`taash.kernel`; compiled at the first
+- ``kernel`` (default False; ``--kernel``): with the ``fast`` extra installed, a decision in
+  the play phase plays its rollouts on the compiled kernel (`taash.kernel`; compiled at the first
   such decision, cached on disk): the same policy card for card, fed the same draws of the
   same generator (`Rollout.draws`), so the same rollouts reach the same ends and a
   decision bounded by ``playouts`` is the same; many more rollouts fit a time budget. A
@@ -380,7 +380,7 @@ class SearchBot:
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None, *, prior_z: float = PRIOR_Z, call_eps: float = CALL_EPS,
-                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True, kernel: bool = True):
+                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True, kernel: bool = False):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if prior_z < 0:

@@ -17,7 +17,7 @@ from ..errors import UnknownBotError, UsageError
 from .args import client_of, conv, server_arg
 
 # the search bot's settings that `taash bot` takes as flags (arena/bots/search.py)
-SEARCH_SETTINGS = ("budget_ms", "playouts", "prior_z", "call_eps", "greedy", "declare")
+SEARCH_SETTINGS = ("budget_ms", "playouts", "prior_z", "call_eps", "greedy", "declare", "kernel")
 
 
 def _number(low: float, high: float | None = None):
@@ -174,6 +174,9 @@ def add_commands(sub) -> None:
                         "(default 0.7)")
     b.add_argument("--declare", action="store_true",
                    help="a search bot's rollouts make the declarations with an effect (a marriage, a pair)")
+    b.add_argument("--kernel", action="store_true",
+                   help="a search bot's rollouts in the play phase on the compiled kernel (the fast extra; "
+                        "compiled at its first decision in play, 10-30 s the first time, then cached on disk)")
     b.add_argument("--batch-events", action="store_true",
                    help="receive the public events inside the next decision request (fewer messages; "
                         "docs/protocol.md, Batched events)")

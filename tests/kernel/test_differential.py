@@ -247,7 +247,7 @@ def test_search_decides_alike_with_the_kernel(kernel_cache, monkeypatch):
     import taash.arena.bots.search as search
     monkeypatch.setattr(search, "kernel_for", lambda v: kernel_for(v, kernel_cache))
     v = load_variant("29")
-    on = search.search_bot(v, 3, budget_ms=None, playouts=40)
+    on = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=True)
     off = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=False)
     searched = 0
     for st in rollout_positions(v, 12, 5):
