@@ -5,7 +5,7 @@
 >>> e.reset(seed=7)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((1158,), True)
+((1159,), True)
 
 ``env(...)`` is the environment wrapped as PettingZoo's classic environments are
 (``OrderEnforcingWrapper``: a step before ``reset`` or a render in no render mode gets its

@@ -5,7 +5,7 @@ by a bot (the ``learn`` extra).
 >>> e = SeatEnv("29", against="random")
 >>> obs, info = e.reset(seed=3)
 >>> obs.shape, int(e.action_masks().sum()) > 0
-((1158,), True)
+((1159,), True)
 
 Single-agent libraries (Stable-Baselines3 and its maskable PPO, CleanRL-style scripts)
 train on a Gymnasium ``Env``; this one is the PettingZoo environment

@@ -84,7 +84,7 @@ def test_the_file_holds_the_variant_and_the_network(ppo_file):
     v = load_variant("29")
     state, meta = read(ppo_file)
     assert meta["variant"] == "29" and meta["digest"] == v.digest and meta["net"] == [128, 128]
-    assert meta["features"] == 1158 and meta["actions"] == 185
+    assert meta["features"] == 1159 and meta["actions"] == 185
     untrained = PPOPolicy.empty(v).policy.state_dict()
     assert set(state) == set(untrained)
     assert state["action_net.weight"].shape == (185, 128)
