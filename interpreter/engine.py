@@ -91,8 +91,15 @@ class State:
 
     def __new__(cls, variant=None, *args, **kwargs):
         """A State of ``variant``'s own class (`state_class`: the same State, with the
-        variant's generated ``apply_id`` and its phases)."""
-        return object.__new__(state_class(variant) if cls is State else cls)
+        variant's generated ``apply_id`` and its phases; of a flow that changes by deal,
+        the class of the deal's variant: `Variant.for_deal`)."""
+        if cls is not State:
+            return object.__new__(cls)
+        if variant is not None and variant.deal_sizes is not None:
+            deal = kwargs.get("deal_number", args[5] if len(args) > 5 else 0)
+            if 0 <= deal < len(variant.deal_sizes):     # else __init__ says so
+                variant = variant.for_deal(deal)
+        return object.__new__(state_class(variant))
 
     def __init__(self, variant: Variant, dealer: int = 0, hands=None, widow=None, seed=0,
                  scores=None, deal_number: int = 0, variables=None):
@@ -104,6 +111,11 @@ class State:
         previous deal (`State.vars`; its match-scope ones are carried, the others start
         again), None at the start of a match. Raises StateError for hands that do not make
         up the deck, or ``variables`` of the wrong length."""
+        if variant.deal_sizes is not None:   # a flow that changes by deal: this deal's
+            try:
+                variant = variant.for_deal(deal_number)
+            except ValueError as e:
+                raise StateError(str(e)) from None
         v = self.v = variant
         n = v.players
         if not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -703,7 +715,7 @@ class Match:
         empty and `record` is refused), for long simulations that only count: a match of
         random bots can run to the 1,000-deal cap, and holding its States made `taash
         simulate` about 1.5x slower (bench/playouts.py --simulate)."""
-        self.v = variant
+        self.v = variant.for_deal(0)    # (a flow that changes by deal: State takes each deal's)
         self.seed = seed
         self.salt = salt
         self.keep_deals = keep_deals
@@ -735,7 +747,8 @@ class Match:
         finished twice, another match's, one started from other scores)."""
         if not state.is_terminal:
             raise StateError("the deal is not over")
-        if state.v is not self.v or state.deal_number != self.played or state.start_scores != self.scores:
+        if state.deal_number != self.played or state.v is not self.v.for_deal(self.played) \
+                or state.start_scores != self.scores:
             raise StateError(f"not this match's next deal: finish the deal new_deal() gave "
                              f"(deal {self.played + 1}, from scores {self.scores}), once")
         self.played += 1

@@ -87,7 +87,7 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
                  "(they do not add up).")
     secs.append(("Deck and points", deck))
     steps = []
-    for st in v.flow:
+    for st, written in zip(v.flow, v.data["flow"]):
         if isinstance(st, dict) and "deal" in st:
             packets = " then ".join(str(k) for k in st["deal"])
             steps.append(f"deal {sum(st['deal'])} cards to each player (packets of {packets}), "
@@ -96,6 +96,8 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
             steps.append(STEP_WORDS["declare" if "declare" in st else "widow"](v, st))
         else:
             steps.append(STEP_WORDS[st](v, st))
+        if written != st:   # a size that reads the deal's number: the first deal's
+            steps[-1] += " (this in the first deal; the number of cards changes by deal: below)"
     nd = rule_of(v, "match", "next_dealer")
     nxt = seat_words(v, 1)   # Match.next_dealer: next(dealer) without a rule, or when it names none
     passes = (f"After each deal the deal passes to {nxt}. In order:" if nd is None else
@@ -103,7 +105,7 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
               if "\n" in nd else f"After each deal the next dealer is {nd} ({nxt} when none "
               "is named). In order:")
     secs.append(("Deal", f"{passes}\n"
-                 + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps))))
+                 + "\n".join(f"{i + 1}. {s}" for i, s in enumerate(steps)) + _by_deal_words(v)))
     for mechanic_words in MECHANIC_WORDS:
         secs += mechanic_words(v)
     if v.data.get(PARENT_RULES):
@@ -115,6 +117,30 @@ def rulebook(v: Variant) -> list[tuple[str, str]]:
     if v.options:
         secs.append(("Options", options_words(v)))
     return secs
+
+
+def _by_deal_words(v: Variant) -> str:
+    """For a flow whose sizes read the deal's number (`Variant.deal_sizes`): each such
+    size's rule in words, then the cards each player is dealt (and the widow's) in every
+    deal of the match; else ""."""
+    if v.deal_sizes is None:
+        return ""
+    lines = ["", "", "The number of cards changes from deal to deal:"]
+    for i, st in enumerate(v.data["flow"]):
+        for key in ("deal", "widow") if isinstance(st, dict) else ():
+            sizes = st.get(key)
+            many = isinstance(sizes, list)
+            for j, text in enumerate(sizes if many else [sizes]):
+                if isinstance(text, str):
+                    what = (f"the cards each player is dealt{f' in packet {j + 1}' if len(sizes) > 1 else ''}"
+                            if key == "deal" else "the cards dealt to the widow")
+                    lines.append(f"- at step {i + 1}, {what}: {rule_words(text, False, v)}")
+    deals = [v.for_deal(n) for n in range(len(v.deal_sizes))]
+    lines.append(f"- by deal, from deal 1 to deal {len(deals)}: each player is dealt "
+                 f"{', '.join(str(x.cards_per_seat) for x in deals)} cards (as many tricks)"
+                 + (f"; the widow {', '.join(str(x.widow_size) for x in deals)}"
+                    if any(x.widow_size for x in deals) else ""))
+    return "\n".join(lines)
 
 
 def _is_effect(path: str) -> bool:

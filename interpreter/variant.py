@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -177,6 +178,43 @@ class Variant:
     # flow step -> its phase handler (`phase.Phase`): the mechanics', and a handler of the
     # variant's own where a mechanic's phase has a generated legal (`_phases`)
     phases: dict = field(repr=False, default=None)
+    # a flow whose sizes read `deals` (docs/authoring.md, "A hand size that changes by
+    # deal"): per deal of the match (0-based, up to match.max_deals), the values of those
+    # sizes; the Variant of each such key (one per distinct flow, all built and checked
+    # at load, shared by them all); the deal this one was built for (the first with its
+    # sizes). None, None, 0 for a flow that is the same in every deal.
+    deal_sizes: tuple | None = field(repr=False, default=None)
+    deal_variants: dict | None = field(repr=False, default=None)
+    deal_index: int = 0
+
+    def for_deal(self, n: int) -> "Variant":
+        """The variant as deal ``n`` (0-based: the deals played before) of a match plays
+        it: this one when the flow is the same in every deal, else the one built for that
+        deal's sizes (its flow, cards per seat, tricks, widow and the rules compiled with
+        them). Raises ValueError for a deal beyond ``match.max_deals``."""
+        sizes = self.deal_sizes
+        if sizes is None:
+            return self
+        if not 0 <= n < len(sizes):
+            raise ValueError(f"the match has deals 1..{len(sizes)} (match.max_deals); no deal {n + 1}")
+        return self.deal_variants[sizes[n]]
+
+    @property
+    def most_cards_per_seat(self) -> int:
+        """The most cards a seat is dealt in any deal of a match (``cards_per_seat`` unless
+        the flow changes by deal): what a fixed-size encoding of a hand makes room for."""
+        return max(x.cards_per_seat for x in self.deal_variants.values()) if self.deal_sizes else self.cards_per_seat
+
+    @property
+    def most_tricks(self) -> int:
+        """The most tricks of any deal of a match (``tricks`` unless the flow changes by deal)."""
+        return max(x.tricks for x in self.deal_variants.values()) if self.deal_sizes else self.tricks
+
+    @property
+    def most_widow_size(self) -> int:
+        """The largest widow of any deal of a match (``widow_size`` unless the flow changes
+        by deal)."""
+        return max(x.widow_size for x in self.deal_variants.values()) if self.deal_sizes else self.widow_size
 
     def __repr__(self) -> str:
         return f"<Variant {self.name} {self.title!r} {self.players} players>"
@@ -184,9 +222,12 @@ class Variant:
     def __reduce__(self):
         # what it was loaded from: a shipped name and options, or a file's merged data
         # (its text as read, with what it extends); built again once per process (restore)
+        # (a variant built for one deal of a flow that changes by deal: its deal too)
         ref, options = self.ref, tuple(sorted(self.options.items()))
-        _LOADED.setdefault((ref, options, self.digest), self)
+        _LOADED.setdefault((ref, options, self.digest), self.for_deal(0))
         shipped = self.path.is_relative_to(VARIANTS_DIR)
+        if self.deal_index:
+            return (restore, (ref, options, self.digest, None if shipped else self.data, self.deal_index))
         return (restore, (ref, options, self.digest) + (() if shipped else (self.data,)))
 
     def variable_json(self, var: Variable, value):
@@ -486,7 +527,7 @@ def _option_problems(decl: dict, given: dict, fname: str):
 _LOADED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
-def restore(ref: str, options: tuple, digest: str, data: dict | None = None) -> Variant:
+def restore(ref: str, options: tuple, digest: str, data: dict | None = None, deal: int = 0) -> Variant:
     """The Variant that a pickle names (`Variant.__reduce__`): ``ref`` (`Variant.ref`: a
     shipped name or a file's path) with ``options`` ((name, value) pairs) and ``digest``
     (`Variant.digest`); ``data``: for a file outside variants/, its merged data, from which
@@ -494,7 +535,8 @@ def restore(ref: str, options: tuple, digest: str, data: dict | None = None) -> 
     per key and process: the one pickled in this process, or one built the first time
     (so unpickling many States compiles the rules once). Raises VariantError if a
     shipped variant no longer loads, or if its digest differs from the one pickled (its
-    file changed since)."""
+    file changed since). ``deal``: for a flow that changes by deal, the deal (0-based)
+    whose Variant it is (`Variant.for_deal`)."""
     key = (ref, tuple(options), digest)
     v = _LOADED.get(key)
     if v is None:
@@ -506,7 +548,7 @@ def restore(ref: str, options: tuple, digest: str, data: dict | None = None) -> 
             raise VariantError([Problem(str(ref), 0, 0, "the variant file changed since this variant "
                                                         "was pickled (its sha256 differs)")])
         v = _LOADED.setdefault(key, v)
-    return v
+    return v.for_deal(deal)
 
 
 def load_variant(name: str | Path, options: dict | None = None, bounds: Bounds = BOUNDS,
@@ -529,7 +571,12 @@ def load_variant(name: str | Path, options: dict | None = None, bounds: Bounds =
         raise VariantError(inherited(e.problems, path), max_problems) from None
 
 
-def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = BOUNDS) -> Variant:
+def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = BOUNDS, deal: int | None = None,
+                  shared=None) -> Variant:
+    """`load_variant` of ``path`` (``raw``: its data and locations, already read). With a
+    flow that changes by deal, ``deal`` None loads the first deal's Variant and, checking
+    each, every other deal's (`_deal_sizes`, `_by_deal`); ``deal`` (0-based) and
+    ``shared`` (the first's ``deal_sizes`` and ``deal_variants``) load one of them."""
     data, locs = raw or load_raw(path, bounds=bounds)
     fname = str(path)
     problems = schema_problems(data, locs, fname)
@@ -595,11 +642,14 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     problems = schema_problems(data, locs, fname)
     if problems:
         raise VariantError(problems)
-    data = _flow_sizes(data, locs, fname, opts)
+    data, kept, by_deal = _flow_sizes(data, locs, fname, opts, deal or 0)
 
     c = Checks(data, locs, fname, problems)
     c.options = opts
     _load_deck(c)
+    deal_sizes = shared[0] if shared else None
+    if by_deal and deal is None:    # every deal's sizes against the deck
+        deal_sizes = _deal_sizes(c, kept, by_deal)
     _load_flow(c)
     deck, players, flow, per_seat = c.deck, c.players, c.flow, c.per_seat
     dk = data["deck"]
@@ -684,7 +734,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
             m.add_rules(c, comp, add)
     # an unused named expression, as an unused named value; only in a file with no other
     # problem (a misspelt use, a rule that did not check, leaves one unused)
-    for name, key in comp.define_keys.items() if not problems else ():
+    for name, key in comp.define_keys.items() if not problems and deal is None else ():
         own = locs.get(("define", key, KEY))
         if name not in comp.used_defines and name not in preset_words and own is not None and own.file == fname:
             problem(("define", key, KEY), f"define: '{name}' is defined but never used: remove it, or use it "
@@ -714,7 +764,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     if problems:
         raise VariantError(problems)
     fields = dict(
-        name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=data,
+        name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=kept,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
         deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
         rules=rules, sources=sources, constants=constants, **mech_fields)
@@ -739,11 +789,100 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     step.fn.__doc__ = apply_id.__doc__
     step.fn.__qualname__ = "play_step"
     phases = _phases({"play_legal": play_fn.fn, "auction_legal": auction_fn and auction_fn.fn})
-    return Variant(phases=phases, **fields, warnings=tuple(warnings), play_legal=play_fn.fn, play_legal_source=play_fn.source,
-                   auction_legal=auction_fn and auction_fn.fn,
-                   auction_legal_source=auction_fn and auction_fn.source,
-                   play_step=step.fn, play_step_source=step.source,
-                   **{k: x for k, x in vars(t).items() if k not in fields})
+    v = Variant(phases=phases, **fields, warnings=tuple(warnings), play_legal=play_fn.fn, play_legal_source=play_fn.source,
+                auction_legal=auction_fn and auction_fn.fn,
+                auction_legal_source=auction_fn and auction_fn.source,
+                play_step=step.fn, play_step_source=step.source,
+                deal_sizes=deal_sizes, deal_variants=shared[1] if shared else {} if deal_sizes else None,
+                deal_index=deal or 0, **{k: x for k, x in vars(t).items() if k not in fields})
+    if deal_sizes and deal is None:
+        _by_deal(v, kept, locs, bounds)
+    return v
+
+
+def _deal_sizes(c: Checks, kept: dict, by_deal: list) -> tuple:
+    """The values of the flow's sizes that read ``deals`` (at the paths ``by_deal``, their
+    texts in ``kept``'s flow) in each deal of the match, 0 to ``match.max_deals`` - 1, as
+    a tuple per deal; each deal's flow must deal exactly the deck. Raises VariantError,
+    located at the first such size: a match without ``max_deals`` (no bound to check
+    up to; docs/authoring.md, "A hand size that changes by deal"), a value that is not
+    a number of 1 or more, or a deal that deals too many or too few cards (the first
+    such deal, and how many more)."""
+    first = locate(c.locs, by_deal[0], c.fname)
+    where = ".".join(map(str, by_deal[0]))
+    match = c.data.get("match") if isinstance(c.data.get("match"), dict) else {}
+    if "max_deals" not in match:
+        raise VariantError([Problem(first.file, first.line, first.column,
+                                    f"{where}: a size that reads `deals` needs the match's length: write "
+                                    "match.max_deals (every deal's sizes are checked against the deck)")])
+    if match["max_deals"] > MAX_DEALS_BY_DEAL:
+        loc = locate(c.locs, ("match", "max_deals"), c.fname)
+        raise VariantError([Problem(loc.file, loc.line, loc.column,
+                                    f"match.max_deals: a flow whose sizes read `deals` is checked deal by deal, "
+                                    f"at most {MAX_DEALS_BY_DEAL} deals, not {match['max_deals']}")])
+    texts = [_at_path(kept, p) for p in by_deal]
+    out, wrong, deck_cards = [], [], len(c.deck.all_cards)
+    for n in range(match["max_deals"]):
+        values = []
+        for p, text in zip(by_deal, texts):
+            try:
+                values.append(flow_size(text, c.options, n)[0])
+            except (DSLError, ValueError) as e:
+                loc = locate(c.locs, p, c.fname)
+                msg = e.message if isinstance(e, DSLError) else str(e)
+                raise VariantError([Problem(loc.file, loc.line, loc.column,
+                                            f"{'.'.join(map(str, p))}: {msg}")]) from None
+        flow = _sized_flow(kept["flow"], by_deal, values)
+        per_seat = sum(sum(s["deal"]) for s in flow if isinstance(s, dict) and "deal" in s)
+        widow = sum(s["widow"] for s in flow if isinstance(s, dict) and "widow" in s)
+        if per_seat * c.players + widow != deck_cards:
+            wrong.append(f"in deal {n + 1} (deals = {n}) the flow deals {per_seat} cards to each of "
+                         f"{c.players} players{f' and {widow} to the widow' if widow else ''} "
+                         f"({per_seat * c.players + widow}), but the deck has {deck_cards}")
+        out.append(tuple(values))
+    if wrong:
+        more = f" (and {len(wrong) - 1} other deal{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
+        raise VariantError([Problem(first.file, first.line, first.column, f"{where}: {wrong[0]}{more}")])
+    return tuple(out)
+
+
+# the most deals a flow whose sizes read `deals` is checked for (match.max_deals)
+MAX_DEALS_BY_DEAL = 100
+
+
+def _at_path(data, p):
+    for k in p:
+        data = data[k]
+    return data
+
+
+def _sized_flow(flow: list, by_deal: list, values) -> list:
+    """``flow`` with the size at each path of ``by_deal`` (("flow", i, key[, j])) set to
+    its value in ``values``."""
+    flow = copy.deepcopy(flow)
+    for p, x in zip(by_deal, values):
+        if len(p) == 4:
+            flow[p[1]][p[2]][p[3]] = x
+        else:
+            flow[p[1]][p[2]] = x
+    return flow
+
+
+def _by_deal(first: Variant, kept: dict, locs: dict, bounds: Bounds) -> None:
+    """Build the Variant of each distinct flow of ``first``'s deals (``deal_sizes``) into
+    its ``deal_variants``, each loaded and checked as a file of its own would be (the
+    rules compiled with its tricks and cards per seat). Raises VariantError with the
+    problems of the first deal that does not load, saying which deal."""
+    shared = (first.deal_sizes, first.deal_variants)
+    first.deal_variants[first.deal_sizes[0]] = first
+    for n, key in enumerate(first.deal_sizes):
+        if key in first.deal_variants:
+            continue
+        try:
+            first.deal_variants[key] = _load_variant(first.path, first.options, (kept, locs), bounds, n, shared)
+        except VariantError as e:
+            raise VariantError([dataclasses.replace(p, message=f"in deal {n + 1} (deals = {n}): {p.message}")
+                                for p in e.problems]) from None
 
 
 def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
@@ -776,53 +915,73 @@ def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:
     return data
 
 
-def _flow_sizes(data: dict, locs: dict, fname: str, opts: dict) -> dict:
+def _flow_sizes(data: dict, locs: dict, fname: str, opts: dict, deal: int = 0):
     """``data`` with each size of its flow written as a rule (a packet of ``deal:``, a
-    ``widow:``) replaced by its value, a rule on the options ``opts`` only, worked out
-    now (docs/authoring.md, "Sizes that depend on the options"). Raises VariantError
-    (located) for a rule that reads more than the options or is not a number of 1 or
-    more."""
+    ``widow:``) replaced by its value, a rule on the options ``opts`` and ``deals`` (the
+    deals played before: ``deal``, 0 for the first) worked out now (docs/authoring.md,
+    "Sizes that depend on the options", "A hand size that changes by deal"). Returns
+    (that data, the data with the sizes that read ``deals`` kept as their text, their
+    paths in the file in order). Raises VariantError (located) for a rule that reads
+    other names or is not a number of 1 or more."""
     flow = data.get("flow")
     if not isinstance(flow, list):
-        return data
-    problems, steps = [], []
+        return data, data, []
+    problems, steps, kept, by_deal = [], [], [], []
     for i, step in enumerate(flow):
         if not isinstance(step, dict) or not any(isinstance(step.get(k), (str, list)) for k in ("deal", "widow")):
             steps.append(step)
+            kept.append(step)
             continue
-        step = dict(step)
+        step, keep = dict(step), dict(step)
         for key in ("deal", "widow"):
             sizes = step.get(key)
             many = isinstance(sizes, list)
-            out = []
+            out, texts = [], []
             for j, text in enumerate(sizes if many else [sizes]):
                 if not isinstance(text, str):
                     out.append(text)
+                    texts.append(text)
                     continue
                 p = ("flow", i, key, j) if many else ("flow", i, key)
-                loc = locate(locs, p, fname)
-                where = ".".join(map(str, p))
-                pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
-                pc.only_options = True
                 try:
-                    const = pc.consts[pc.add("flow.size", text, INT)]
+                    const, reads = flow_size(text, opts, deal)
                 except DSLError as err:
-                    problems += [Problem(loc.file, *loc.inner(e.line, e.column), f"{where}: {e.message}")
+                    loc = locate(locs, p, fname)
+                    problems += [Problem(loc.file, *loc.inner(e.line, e.column), f"{'.'.join(map(str, p))}: {e.message}")
                                  for e in err.errors]
                     continue
-                if const is NOT_CONSTANT or type(const) is not int or const < 1:
-                    problems.append(Problem(loc.file, loc.line, loc.column,
-                                            f"{where}: a size must be a number of 1 or more from the options, "
-                                            f"not {const!r}" if const is not NOT_CONSTANT else
-                                            f"{where}: a size may use only options"))
+                except ValueError as e:
+                    loc = locate(locs, p, fname)
+                    problems.append(Problem(loc.file, loc.line, loc.column, f"{'.'.join(map(str, p))}: {e}"))
                     continue
                 out.append(const)
+                texts.append(text if reads else const)
+                if reads:
+                    by_deal.append(p)
             if sizes is not None:
                 step[key] = out if many else out[0] if out else sizes
+                keep[key] = texts if many else texts[0] if texts else sizes
         steps.append(step)
+        kept.append(keep)
     if problems:
         raise VariantError(problems)
-    return {**data, "flow": steps}
+    return {**data, "flow": steps}, {**data, "flow": kept}, by_deal
+
+
+def flow_size(text: str, opts: dict, deal: int = 0) -> tuple[int, bool]:
+    """The value of a flow's size written as a rule (``text``), on the options ``opts`` and
+    ``deals`` = ``deal`` (the deals played before), and whether it reads ``deals``.
+    Raises DSLError (a name that is neither, a rule that does not check) or ValueError
+    (a value that is not a number of 1 or more)."""
+    pc = Compiler(Deck(["S"], ["A"]), 0, 0, 0, 0, options=opts)
+    pc.only_options, pc.flow_values = True, {"deals": deal}
+    const = pc.consts[pc.add("flow.size", text, INT)]
+    reads = bool(pc.flow_reads)
+    if const is NOT_CONSTANT or type(const) is not int or const < 1:
+        raise ValueError(f"a size must be a number of 1 or more from the options, not {const!r}"
+                         + (f" in deal {deal + 1} (deals = {deal})" if reads else "")
+                         if const is not NOT_CONSTANT else "a size may use only options and `deals`")
+    return const, reads
 
 
 def _load_deck(c: Checks) -> None:

@@ -111,7 +111,9 @@ class Checker:
     with ``add(hook, text, kind)`` (parse tree -> typed tree ``T``: types checked,
     constants folded, ``consts`` set), kept in ``rules`` for the compiler
     (`taash.interpreter.dsl.compiler`). Set ``only_options`` to accept options only (a
-    preset's condition). The checker is the registry's ``c`` while it checks (its
+    preset's condition), and with it ``flow_values`` (name -> number) for the other
+    names a flow's size may read (``deals``: the deal it is worked out for), each read
+    noted in ``flow_reads``. The checker is the registry's ``c`` while it checks (its
     ``const`` and ``fold`` functions read the fixed values).
     """
 
@@ -126,6 +128,8 @@ class Checker:
         self.answers = list(answers)
         self.denominations = dict(denominations or {})
         self.only_options = False
+        self.flow_values: dict[str, int] = {}   # with only_options: a flow size's names
+        self.flow_reads: set[str] = set()
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.partnership = partnership
         self.not_assignable = frozenset(not_assignable)
@@ -822,8 +826,12 @@ class Checker:
         if self.only_options:
             if name in self.options:
                 return self.option(name)
+            if name in self.flow_values:
+                self.flow_reads.add(name)
+                return T("const", INT, self.flow_values[name])
+            more = f"; a flow's size may also read {', '.join(self.flow_values)}" if self.flow_values else ""
             raise DSLError(f"'{name}' is not an option; a preset's condition or a flow's size may use only options "
-                           f"({', '.join(self.options) or 'none declared'})", *_pos(node))
+                           f"({', '.join(self.options) or 'none declared'}){more}", *_pos(node))
         if name in self.inline:
             return self.inline[name]
         if name == "parent":
