@@ -186,6 +186,8 @@ class Variant:
     deal_sizes: tuple | None = field(repr=False, default=None)
     deal_variants: dict | None = field(repr=False, default=None)
     deal_index: int = 0
+    bids_up_to: int = 0     # a flow that changes by deal, `bids.max` a rule: the most tricks
+    most_per_seat: int = 0  # a flow that changes by deal: the most cards dealt a seat in a deal
 
     def for_deal(self, n: int) -> "Variant":
         """The variant as deal ``n`` (0-based: the deals played before) of a match plays
@@ -203,7 +205,7 @@ class Variant:
     def most_cards_per_seat(self) -> int:
         """The most cards a seat is dealt in any deal of a match (``cards_per_seat`` unless
         the flow changes by deal): what a fixed-size encoding of a hand makes room for."""
-        return max(x.cards_per_seat for x in self.deal_variants.values()) if self.deal_sizes else self.cards_per_seat
+        return self.most_per_seat if self.deal_sizes else self.cards_per_seat
 
     @property
     def most_tricks(self) -> int:
@@ -350,7 +352,9 @@ def _tables(fields: dict) -> dict:
     else:
         v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
         v.sides = 2
-    v.bid_numbers = list(range(v.min_bid, v.max_bid + 1, v.bid_step))
+    # (a flow that changes by deal: bids up to the most tricks of any deal, one action
+    # table for every deal; each deal allows those up to its own max_bid: Bids.legal)
+    v.bid_numbers = list(range(v.min_bid, max(v.max_bid, v.bids_up_to) + 1, v.bid_step))
     d = v.deck
     suits = d.suits
     text = d.text
@@ -647,9 +651,9 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     c = Checks(data, locs, fname, problems)
     c.options = opts
     _load_deck(c)
-    deal_sizes = shared[0] if shared else None
+    deal_sizes, most = shared[:3:2] if shared else (None, 0)
     if by_deal and deal is None:    # every deal's sizes against the deck
-        deal_sizes = _deal_sizes(c, kept, by_deal)
+        deal_sizes, most = _deal_sizes(c, kept, by_deal)
     _load_flow(c)
     deck, players, flow, per_seat = c.deck, c.players, c.flow, c.per_seat
     dk = data["deck"]
@@ -767,7 +771,8 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=kept,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
         deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
-        rules=rules, sources=sources, constants=constants, **mech_fields)
+        rules=rules, sources=sources, constants=constants, **mech_fields,
+        bids_up_to=most if mech_fields.get("has_bids") and not isinstance(data["bids"]["max"], int) else 0)
     t = SimpleNamespace(**fields, **_tables(fields))
     # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)
     checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in t.declaration_actions
@@ -794,6 +799,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
                 auction_legal_source=auction_fn and auction_fn.source,
                 play_step=step.fn, play_step_source=step.source,
                 deal_sizes=deal_sizes, deal_variants=shared[1] if shared else {} if deal_sizes else None,
+                most_per_seat=most,
                 deal_index=deal or 0, **{k: x for k, x in vars(t).items() if k not in fields})
     if deal_sizes and deal is None:
         _by_deal(v, kept, locs, bounds)
@@ -803,7 +809,8 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
 def _deal_sizes(c: Checks, kept: dict, by_deal: list) -> tuple:
     """The values of the flow's sizes that read ``deals`` (at the paths ``by_deal``, their
     texts in ``kept``'s flow) in each deal of the match, 0 to ``match.max_deals`` - 1, as
-    a tuple per deal; each deal's flow must deal exactly the deck. Raises VariantError,
+    a tuple per deal, and the most cards a seat is dealt in any of them; each deal's flow
+    must deal exactly the deck. Raises VariantError,
     located at the first such size: a match without ``max_deals`` (no bound to check
     up to; docs/authoring.md, "A hand size that changes by deal"), a value that is not
     a number of 1 or more, or a deal that deals too many or too few cards (the first
@@ -821,7 +828,7 @@ def _deal_sizes(c: Checks, kept: dict, by_deal: list) -> tuple:
                                     f"match.max_deals: a flow whose sizes read `deals` is checked deal by deal, "
                                     f"at most {MAX_DEALS_BY_DEAL} deals, not {match['max_deals']}")])
     texts = [_at_path(kept, p) for p in by_deal]
-    out, wrong, deck_cards = [], [], len(c.deck.all_cards)
+    out, wrong, deck_cards, most = [], [], len(c.deck.all_cards), 0
     for n in range(match["max_deals"]):
         values = []
         for p, text in zip(by_deal, texts):
@@ -840,10 +847,11 @@ def _deal_sizes(c: Checks, kept: dict, by_deal: list) -> tuple:
                          f"{c.players} players{f' and {widow} to the widow' if widow else ''} "
                          f"({per_seat * c.players + widow}), but the deck has {deck_cards}")
         out.append(tuple(values))
+        most = max(most, per_seat)
     if wrong:
         more = f" (and {len(wrong) - 1} other deal{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
         raise VariantError([Problem(first.file, first.line, first.column, f"{where}: {wrong[0]}{more}")])
-    return tuple(out)
+    return tuple(out), most
 
 
 # the most deals a flow whose sizes read `deals` is checked for (match.max_deals)
@@ -873,7 +881,7 @@ def _by_deal(first: Variant, kept: dict, locs: dict, bounds: Bounds) -> None:
     its ``deal_variants``, each loaded and checked as a file of its own would be (the
     rules compiled with its tricks and cards per seat). Raises VariantError with the
     problems of the first deal that does not load, saying which deal."""
-    shared = (first.deal_sizes, first.deal_variants)
+    shared = (first.deal_sizes, first.deal_variants, first.most_per_seat)
     first.deal_variants[first.deal_sizes[0]] = first
     for n, key in enumerate(first.deal_sizes):
         if key in first.deal_variants:

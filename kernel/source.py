@@ -151,6 +151,9 @@ class Facts:
 
 
 def facts(v: Variant) -> Facts:
+    if v.deal_sizes is not None:   # one kernel a variant (its digest): one number of tricks
+        raise Unsupported("the number of cards dealt changes from deal to deal (a flow size reads "
+                          "`deals`): the kernel is compiled for one number of tricks")
     d = v.deck
     names = list(_declarations.sections(v.data))
     play_checks = [(a.id, decl.name, su) for a, decl, su in v.declaration_actions if decl.at == "play"]

@@ -99,8 +99,9 @@ class Encoding:
         self.hidden_index = {kind: k for k, kind in enumerate(HIDDEN_KINDS)}
         self.denominations = tuple(v.denominations)
         self.top_bid = max(1, v.max_bid)
-        self.per_seat = max(1, v.cards_per_seat)
-        self.per_trick = 1.0 / max(1, v.tricks)
+        # (a hand size that changes by deal: the most of any deal, one size for the match)
+        self.per_seat = max(1, v.most_cards_per_seat)
+        self.per_trick = 1.0 / max(1, v.most_tricks)
         self.total_points = max(1, deck.total_points() + v.last_trick)
         self.public_vars = [x for x in v.variables if x.public]
         blocks = [

@@ -102,7 +102,7 @@ def max_game_length(v, episode: str = "deal") -> int:
     bids = sum(1 for a in v.actions if a.kind == "bid")
     once = sum(1 for a in v.actions if a.kind in ("declare", "answer", "double", "redouble", "expose",
                                                    "trump", "trump-card", "call-partner", "done"))
-    deal = v.tricks * n + (2 * bids + 2) * n + n * once + 2 * (v.widow_size + 1) * n + 8
+    deal = v.most_tricks * n + (2 * bids + 2) * n + n * once + 2 * (v.most_widow_size + 1) * n + 8
     return deal * (v.max_deals if episode == "match" else 1)
 
 
@@ -112,7 +112,7 @@ def load(short_name: str, params: dict):
 
 
 class _Shared:
-    """What every state of one game shares (the variant, its encoding, the deal's size,
+    """What every state of one game shares (the variant, its encoding, the deck's size,
     the parameters): a copy of a state shares it (``deepcopy`` gives itself); a pickle
     holds the variant."""
 
@@ -123,7 +123,6 @@ class _Shared:
         self.reward, self.episode = reward, episode
         self.encoding = Encoding(variant)
         self.cards = len(variant.deck.all_cards)
-        self.per_seat = variant.cards_per_seat
 
     def __deepcopy__(self, memo):
         return self
@@ -276,7 +275,7 @@ class TaashState(pyspiel.State):
             return
         self._deal.append(int(action))
         if len(self._deal) == sh.cards:
-            k, n = sh.per_seat, sh.v.players
+            k, n = eng.match.v.for_deal(eng.match.played).cards_per_seat, sh.v.players
             hands = [self._deal[s * k:(s + 1) * k] for s in range(n)]
             eng.state = eng.match.new_deal(hands=hands, widow=self._deal[n * k:], dealer=self._dealer)
 
