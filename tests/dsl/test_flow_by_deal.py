@@ -194,3 +194,8 @@ def test_a_flow_that_only_fits_some_deals_loads_none(tmp_path):
         load_variant(write(tmp_path, "13 + deals // 3"))   # deal 4: 14
     v = load_variant(write(tmp_path, "13 + deals // 4"))   # 13 in deals 1 to 4
     assert v.deal_sizes == ((13,),) * 4 and len(v.deal_variants) == 1 and v.for_deal(3) is v
+
+
+def test_the_guide_shows_the_whole_file():
+    guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    assert "```yaml\n" + JUDGEMENT.read_text(encoding="utf-8") + "```" in guide

@@ -155,6 +155,8 @@ BASES["queen-hunt.yaml"] = (ROOT / "docs" / "examples" / "queen-hunt.yaml").read
 # Break and the guide's worked example
 BASES["call-break.yaml"] = (VARIANTS / "call-break.yaml").read_text()
 BASES["exact-bid.yaml"] = (ROOT / "docs" / "examples" / "exact-bid.yaml").read_text()
+# flow sizes that read the deal's number (a hand of 8 down to 1 and back), trump by a rule
+BASES["judgement.yaml"] = (ROOT / "docs" / "examples" / "judgement.yaml").read_text()
 # values per seat and per side, a declare step before the auction with `redeal`, trump by a rule
 BASES["flow-constructs.yaml"] = (ROOT / "tests" / "variants" / "flow-constructs.yaml").read_text()
 TOKEN_RE = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_\-]*|\d+|"[^"\n]*"|.', re.S)

@@ -34,7 +34,8 @@ pytestmark = pytest.mark.slow  # about a minute in all
 # the shipped variants, and the worked examples of docs/authoring.md that no shipped one is
 # like: each player for himself, a contract that changes hands
 VARIANTS = shipped_variants() + [str(ROOT / "docs" / "examples" / "three-hand-alone.yaml"),
-                                 str(ROOT / "docs" / "examples" / "exact-bid.yaml")]  # each bids his own
+                                 str(ROOT / "docs" / "examples" / "exact-bid.yaml"),  # each bids his own
+                                 str(ROOT / "docs" / "examples" / "judgement.yaml")]  # a hand size by deal
 # a deck less named cards, points per suit and card, no trump, trump set by an effect in
 # play; and a test variant built on it whose cards are held in different numbers (two
 # copies of each ace) with a widow whose points count for the last trick's winner; every

@@ -446,9 +446,14 @@ def rules_of(v) -> list[tuple[str, str, bool]]:
                 out.append((f"declarations.{name}.{k}", dd[k], k == "effect"))
     for name, text in (d.get("define") or {}).items():
         out.append((f"define.{name}", text, False))
-    for step in d["flow"]:
+    for i, step in enumerate(d["flow"]):
         if isinstance(step, dict) and "declare" in step:
             out.append(("flow.declare", step["declare"], False))
+        for key in ("deal", "widow") if isinstance(step, dict) else ():   # a size by deal
+            sizes = step.get(key)
+            for j, text in enumerate(sizes if isinstance(sizes, list) else [sizes]):
+                if isinstance(text, str):
+                    out.append((f"flow.{i}.{key}.{j}", text, False))
     # the presets: the Variant keeps its file with them applied, so they are read again
     for i, preset in enumerate(load_raw(v.path)[0].get("presets") or []):
         out.append((f"presets.{i}.when", preset["when"], False))
