@@ -23,6 +23,9 @@ game is written here.
   sit out, or sets the target to a number of tricks: `COMMITS`) is made only with a hand whose
   every card surely wins a trick: each a card no unseen card can beat, and no unseen
   trump to ruff the others; else it is declined (such a declaration loses on average).
+  A declaration that voids the deal (its effect is `redeal`: `VOIDS`) is made only with a
+  weak hand: under half an average hand's card points and fewer likely tricks than its
+  share (`HeuristicBot._weak`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from .registry import ArenaAgent, get
 # seat sit out (`sits_out[...] = ...`) or sets the target to a number of tricks
 # (`target = tricks`)
 COMMITS = re.compile(r"\b(declarer|sits_out)\s*(\[[^\]]*\])?\s*=(?!=)|\btarget\s*=(?!=)[^;\n]*\btricks\b")
+# an effect that ends the deal void (the statement `redeal`): the cards are dealt again
+VOIDS = re.compile(r"(?<![\w.])redeal(?![\w(])")
 
 
 ESTIMATES_KEPT = 4096   # side estimates a bot keeps (then forgets them all)
@@ -75,17 +80,26 @@ class HeuristicBot:
                              if d[-1] == c[-1] and self.strength.get(d[:-1], 0) > self.strength.get(c[:-1], 0))
                       for c in self.held}
         self.total = deck.get("total") or sum(self.pts(c) for c in self.deck_cards) or 1
-        per_seat = 0
-        for step in d.get("flow") or []:
-            if isinstance(step, dict) and "deal" in step:
-                per_seat += sum(step["deal"])
-        self.hand_size = per_seat or len(self.deck_cards) // self.players
-        self.tricks = max(1, self.hand_size)
-        self.trick_value = self.total / self.tricks
+        packets = [k for step in d.get("flow") or [] if isinstance(step, dict) and "deal" in step
+                   for k in step["deal"]]
+        # a size written as a rule reads the deal's number (docs/authoring.md, "A hand size
+        # that changes by deal"): each deal's is read from the observation (`decide`)
+        self.by_deal = any(not isinstance(k, int) for k in packets)
+        self._sized(sum(k for k in packets if isinstance(k, int)) or len(self.deck_cards) // self.players)
         decl = d.get("declarations") or {}
         self.helpful = {name for name, spec in decl.items() if isinstance(spec, dict) and spec.get("effect")}
         self.commits = {name for name in self.helpful if COMMITS.search(str(decl[name]["effect"]))}
+        # the declarations that void the deal, by their action (`declare NAME`, or the
+        # word of the declaration's `action:`): made only with a weak hand (`_weak`)
+        self.voids = {decl[name].get("action") or f"declare {name}": name for name in self.helpful
+                      if VOIDS.search(str(decl[name]["effect"]))}
         self._estimates = {}   # (hand, trump, team size) -> side_estimate
+
+    def _sized(self, hand_size: int) -> None:
+        """The cards each seat is dealt, the tricks, and a trick's share of the points."""
+        self.hand_size = hand_size
+        self.tricks = max(1, hand_size)
+        self.trick_value = self.total / self.tricks
 
     # -- cards ------------------------------------------------------------------------
     def pts(self, card: str) -> float:
@@ -102,6 +116,18 @@ class HeuristicBot:
     def suit(card: str) -> str:
         """The suit letter of a card text."""
         return card[-1]
+
+    def _weak(self, hand: list[str]) -> bool:
+        """Whether ``hand`` is weaker than an average hand of as many cards: under half
+        the card points such a hand holds on average (a deck with points), and fewer tricks likely (each
+        card's chance to win one, without trump: `p_win`) than its share of them
+        (its cards over the players)."""
+        if not hand:
+            return False
+        points = sum(self.pts(c) for c in hand)
+        average = sum(self.pts(c) for c in self.deck_cards) * len(hand) / len(self.deck_cards)
+        likely = sum(self.p_win(c, hand, None) for c in hand)
+        return (not average or points < average / 2) and likely < len(hand) / self.players
 
     # -- sides ------------------------------------------------------------------------
     def team(self, obs: dict) -> set[int]:
@@ -180,6 +206,10 @@ class HeuristicBot:
             return legal[0]
         kinds = {a.split(" ", 1)[0] for a in legal}
         hand = list(obs.get("hand") or [])
+        if self.by_deal:    # this deal's hand: the cards held and those played
+            me = obs.get("seat")
+            self._sized(len(hand) + len(obs.get("tricks") or [])
+                        + sum(1 for s, _ in obs.get("trick") or [] if s == me))
         if obs.get("phase") == "bids":    # each player bids his own tricks
             return self._own_bid(obs, legal, hand)
         if "bid" in kinds or "double" in kinds or "redouble" in kinds:
@@ -193,6 +223,10 @@ class HeuristicBot:
         if "cot no" in legal:
             return "cot no"
         for a in legal:
+            if a in self.voids:
+                if self._weak(hand):
+                    return a
+                continue
             if a.startswith("declare ") and a.split()[1] in self.helpful:
                 if a.split()[1] not in self.commits or self._sure_hand(obs, hand):
                     return a

@@ -86,6 +86,7 @@ import time
 from taash.interpreter import State
 from taash.interpreter.errors import TaashError
 from taash.interpreter.information import RebuildError
+from taash.interpreter.scoring import lowest_wins
 
 from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, Rollout, arena_limit_ms, arm_key, default_text,
                      deal_value, decision_rng)
@@ -142,6 +143,7 @@ class ISMCTSBot:
         self.exploration = exploration
         self.rollout = Rollout(variant, greedy=greedy)
         self.tie = TIE_WEIGHT / (variant.total or 1)
+        self.lowest = lowest_wins(variant.data)    # match.winner: lowest (deal_value)
         self.stats = {}
 
     def _rng(self, obs: dict) -> random.Random:
@@ -213,7 +215,7 @@ class ISMCTSBot:
         cap = self.playouts if self.playouts is not None else float("inf")
         clock = time.perf_counter
         run = self.rollout.run
-        tie = self.tie
+        tie, lowest = self.tie, self.lowest
         c = self.exploration
         tree = _Node()
         n_seats = v.players
@@ -253,7 +255,7 @@ class ISMCTSBot:
                 node = best
             if not st.is_terminal:
                 run(st, rng)
-            vals = [deal_value(st, s, tie) for s in range(n_seats)]
+            vals = [deal_value(st, s, tie, lowest) for s in range(n_seats)]
             for x in vals:
                 vn += 1
                 d = x - vmean

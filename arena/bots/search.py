@@ -143,6 +143,7 @@ from taash.interpreter.actions import NOT_DEFAULT, default_of
 from taash.interpreter.engine import per_seat
 from taash.interpreter.errors import TaashError
 from taash.interpreter.information import RebuildError  # noqa: F401 (its bots' error, importable here)
+from taash.interpreter.scoring import lowest_wins
 from taash.kernel import available as kernel_available
 from taash.kernel import kernel_for
 
@@ -399,6 +400,7 @@ class SearchBot:
                                model=self.heuristic if model_calls else None)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
+        self.lowest = lowest_wins(variant.data)    # match.winner: lowest (deal_value)
         self.use_kernel = kernel and kernel_available()
         self._kernel = None         # made at the first decision in the play phase
 
@@ -415,7 +417,7 @@ class SearchBot:
         the seats of other sides (a match is won against them: a defender gains when the
         declarer fails even where only the declarer's side is scored), plus at most
         ``TIE_WEIGHT`` for its side's card points over the others'."""
-        return deal_value(st, seat, self.tie)
+        return deal_value(st, seat, self.tie, self.lowest)
 
     def _prior(self, root: State, seat: int, ids: list, arms: list):
         """The arm (index into ``ids``) of the heuristic bot's action at ``root`` for
@@ -633,7 +635,8 @@ class SearchBot:
                     S = world_array.copy()
                     kern.apply(S, ids[j])
                     kern.rollout(S, draws, greedy, helpful)
-                    x = vals[j] = deal_value(_Finished(v, kern, S, world.start_scores), seat, self.tie)
+                    x = vals[j] = deal_value(_Finished(v, kern, S, world.start_scores), seat, self.tie,
+                                                     self.lowest)
                 else:
                     st = world.copy()
                     st.apply_id(ids[j])
@@ -764,20 +767,23 @@ class _Finished:
         return self.change
 
 
-def deal_value(st: State, seat: int, tie: float = 0.0) -> float:
+def deal_value(st: State, seat: int, tie: float = 0.0, lowest: bool = False) -> float:
     """A finished deal's worth to ``seat`` (the value both search bots back up):
     ``st.score_change()[seat]`` (the variant's own unit: game points, points) less the
     mean change of the seats of other sides, plus ``tie`` times its side's card points
     less the other sides' (``tie`` = ``TIE_WEIGHT / variant.total`` keeps that term under
-    ``TIE_WEIGHT``). A variant where every seat is one side gives the seat's change."""
+    ``TIE_WEIGHT``). A variant where every seat is one side gives the seat's change.
+    ``lowest``: the lowest score wins the match (``match.winner: lowest``, `lowest_wins`):
+    the value is negated, a smaller score (and fewer card points) being better."""
     sc = st.score_change()
     side = st.side
     mine = side[seat]
     n = len(sc)
     others = [s for s in range(n) if side[s] != mine]
     if not others:
-        return float(sc[seat])
+        return -float(sc[seat]) if lowest else float(sc[seat])
     pts = st.seat_points
     my_pts = sum(pts[s] for s in range(n) if side[s] == mine)
     their = sum(pts[s] for s in others)
-    return sc[seat] - sum(sc[s] for s in others) / len(others) + tie * (my_pts - their)
+    x = sc[seat] - sum(sc[s] for s in others) / len(others) + tie * (my_pts - their)
+    return -x if lowest else x

@@ -39,3 +39,21 @@ def test_the_lowest_score_wins(tmp_path):
 def test_the_rulebook_says_so(tmp_path):
     m, _ = one_deal_match(tmp_path, "lowest")
     assert "Every player with the lowest score wins." in render(m.v)
+
+
+def test_the_search_bots_value_a_deal_by_the_lowest_score(tmp_path):
+    """The eldest's +5 (the others 0, three players each for himself) is worth 5 - 0 = 5
+    to him where the highest wins and -5 where the lowest does; to another seat
+    0 - (5 + 0) / 2 = -2.5, and +2.5 with the lowest winning (the card points' tie-break
+    left out: weight 0). The bot's own value (with the tie-break) turns over likewise:
+    the same seed and default actions play the same deal in both matches."""
+    from taash.arena.bots.search import SearchBot, deal_value
+    values = {}
+    for winner, sign in (("highest", 1), ("lowest", -1)):
+        m, eldest = one_deal_match(tmp_path, winner)
+        st, other = m.deals[0], (eldest + 1) % 3
+        lowest = winner == "lowest"
+        assert (deal_value(st, eldest, 0.0, lowest), deal_value(st, other, 0.0, lowest)) == (sign * 5, sign * -2.5)
+        bot = SearchBot(m.v)
+        values[winner] = [bot.value(st, s) for s in range(3)]
+    assert values["lowest"] == [-x for x in values["highest"]] and values["highest"] != [0.0] * 3

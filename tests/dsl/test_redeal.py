@@ -132,3 +132,32 @@ BROKEN = {
 def test_broken_file(tmp_path, case):
     body, line, column, fragment = BROKEN[case]
     check(broken_write(tmp_path, body), line, column, fragment)
+
+
+def test_the_heuristic_calls_a_redeal_with_a_weak_hand_only(tmp_path):
+    """The heuristic bot calls `redeal` with a hand weaker than an average one of four
+    cards. 28's points: J 3, 9 2, A 1, T 1 (28 in 32 cards): an average four hold 3.5.
+    Seat 3's 8S 7H KD QC hold 0 (under 1.75), and each has at least four cards of its
+    suit above it unseen, a chance of 0.05 to win a trick: 0.2 likely tricks, under its
+    share 4 / 4 = 1: weak, it calls. In a file where anyone may call, seat 2's KS QH 9D
+    AC hold 2 + 1 = 3 points (at least 1.75): not weak, it passes; seat 3 still calls."""
+    from taash.arena.bots.heuristic import HeuristicBot
+
+    def choice(v, seat, st):
+        obs = st.observation(seat)
+        return HeuristicBot(v.data).decide(obs, obs["legal_actions"])
+
+    v = load_variant("house/28-redeal")
+    st = Match(v, seed=4).new_deal(hands=DEAL, dealer=3)
+    do(st, "0 pass", "1 pass", "2 pass")
+    assert choice(v, 3, st) == "redeal"
+    p = tmp_path / "anyone.yaml"
+    p.write_text('extends: "house/28-redeal"\nname: anyone-redeals\ndeclarations:\n  redeal:\n'
+                 '    at: flow\n    action: redeal\n    when: "true"\n    effect: redeal\n')
+    v = load_variant(p)
+    st = Match(v, seed=4).new_deal(hands=DEAL, dealer=3)
+    do(st, "0 pass", "1 pass")
+    assert [str(a) for a in st.legal_actions()] == ["pass", "redeal"]
+    assert choice(v, 2, st) == "pass"
+    do(st, "2 pass")
+    assert choice(v, 3, st) == "redeal"

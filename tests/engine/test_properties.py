@@ -34,15 +34,15 @@ pytestmark = pytest.mark.slow  # about a minute in all
 # the shipped variants, and the worked examples of docs/authoring.md that no shipped one is
 # like: each player for himself, a contract that changes hands
 VARIANTS = shipped_variants() + [str(ROOT / "docs" / "examples" / "three-hand-alone.yaml"),
-                                 str(ROOT / "docs" / "examples" / "exact-bid.yaml"),  # each bids his own
-                                 str(ROOT / "docs" / "examples" / "judgement.yaml")]  # a hand size by deal
+                                 str(ROOT / "docs" / "examples" / "exact-bid.yaml")]  # each bids his own
 # a deck less named cards, points per suit and card, no trump, trump set by an effect in
 # play; and a test variant built on it whose cards are held in different numbers (two
 # copies of each ace) with a widow whose points count for the last trick's winner; every
 # property below but the trick oracle's, which knows no trump set by an effect
 EXAMPLES = [str(ROOT / "docs" / "examples" / "queen-hunt.yaml"),
             str(ROOT / "tests" / "variants" / "mixed-copies.yaml"),
-            str(ROOT / "tests" / "variants" / "flow-constructs.yaml")]
+            str(ROOT / "tests" / "variants" / "flow-constructs.yaml"),
+            str(ROOT / "docs" / "examples" / "judgement.yaml")]  # a hand size by deal, trump by a rule
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                        HealthCheck.data_too_large,
                                                        HealthCheck.filter_too_much])
