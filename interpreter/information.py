@@ -102,7 +102,7 @@ from collections import Counter, OrderedDict
 from math import factorial
 
 from .draws import shuffle
-from .errors import IllegalActionError, TaashError
+from .errors import IllegalActionError, StateError, TaashError
 from .mechanics import MECHANICS
 
 MAX_TRIES = 2000
@@ -536,6 +536,11 @@ def from_observation(cls, v, obs: dict, rng=None, tries: int = 40, repairs: int 
     one."""
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
+    if v.deal_sizes is not None:    # a flow that changes by deal: the observed deal's variant
+        try:
+            v = v.for_deal(obs.get("deal", 0))
+        except (ValueError, TypeError) as e:
+            raise StateError(f"observation: {e}") from None
     v.check_seat(obs.get("seat"))
     n, deck = v.players, v.deck
     seat = obs["seat"]

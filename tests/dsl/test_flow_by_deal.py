@@ -199,3 +199,15 @@ def test_a_flow_that_only_fits_some_deals_loads_none(tmp_path):
 def test_the_guide_shows_the_whole_file():
     guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
     assert "```yaml\n" + JUDGEMENT.read_text(encoding="utf-8") + "```" in guide
+
+
+def test_a_state_from_a_later_deal_s_observation(judgement):
+    # deal 10 (deals = 9): 3 cards each, 40 set aside; rebuilt from seat 2's view alone
+    st = State(judgement, dealer=0, seed=6, deal_number=9)
+    rng = random.Random(2)
+    for _ in range(4 + 2):
+        st.apply(rng.choice(st.legal_actions()))
+    obs = st.observation(2)
+    back = State.from_observation(judgement, obs, random.Random(1))
+    assert back.v is judgement.for_deal(9) and [len(h) for h in back.dealt] == [3] * 4
+    assert back.observation(2) == obs
