@@ -4,6 +4,7 @@ from the rules of 29, and invariance under a re-deal of the cards the seat canno
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -118,3 +119,21 @@ def test_hidden_cards_do_change_the_full_state():
     st = State(v, dealer=0, seed=5)
     r = st.resample(0, random.Random(1))
     assert r.hands[0] == st.hands[0] and r.dealt != st.dealt
+
+
+def test_a_hand_size_by_deal_keeps_one_size():
+    """docs/examples/judgement.yaml deals 8 cards in deal 1 down to 1 in deal 8: one
+    encoding for every deal, sized by the most (8 cards, 8 tricks). In deal 8 (one card
+    each, seat 2 deals) seat 3 is the eldest and bids first; seat 0 sees each seat's
+    hand as 1 of the 8 cards an encoded hand makes room for: 1/8."""
+    v = load_variant(Path(__file__).resolve().parents[2] / "docs" / "examples" / "judgement.yaml")
+    e = Encoding(v)
+    st = State(v, dealer=2, seed=3, deal_number=7)
+    first = State(v, dealer=2, seed=3)
+    x, y = e.encode(st.observation(0)), e.encode(first.observation(0))
+    assert x.shape == y.shape == (e.size,)
+    b = e.views(x)
+    assert b["hand_sizes"].tolist() == [0.125] * 4
+    assert b["to_act"].tolist() == [0, 0, 0, 1, 0]      # seat 3: three places after seat 0
+    # the bids of this deal are 0 and 1; the mask's ids are the variant's, the same in every deal
+    assert [v.actions[i].text for i in np.flatnonzero(e.mask(st.observation(3)))] == ["bid 0", "bid 1"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 
@@ -276,3 +277,12 @@ def test_games_and_states_pickle_and_go_through_a_pool():
     expect = [returns_of(game, s) for s in (1, 2)]
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         assert pool.starmap(returns_of, [(game, 1), (again, 2)]) == expect
+
+
+def test_a_match_whose_hand_size_changes_by_deal():
+    """docs/examples/judgement.yaml as a whole match: OpenSpiel's own random simulation
+    (with serialisation) over the 15 deals of 8 cards down to 1 and back, each dealt by
+    chance nodes, one observation size throughout."""
+    path = Path(__file__).resolve().parents[2] / "docs" / "examples" / "judgement.yaml"
+    game = pyspiel.load_game("taash", {"variant": str(path), "episode": "match"})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
