@@ -211,3 +211,13 @@ def test_a_state_from_a_later_deal_s_observation(judgement):
     back = State.from_observation(judgement, obs, random.Random(1))
     assert back.v is judgement.for_deal(9) and [len(h) for h in back.dealt] == [3] * 4
     assert back.observation(2) == obs
+
+
+def test_another_rule_wrong_in_one_deal_is_located_there(tmp_path):
+    """`bids.max: 8` suits deal 1 (8 tricks) but not deal 2 (7): the problem is at the
+    `max:` value, saying which deal."""
+    text = JUDGEMENT.read_text(encoding="utf-8").replace("  max: tricks", "  max: 8")
+    line = text.splitlines().index("  max: 8") + 1
+    p = tmp_path / "judgement-8.yaml"
+    p.write_text(text)
+    check(p, line, 8, "in deal 2 (deals = 1): bids.max 8 is above the 7 tricks of a deal")
