@@ -14,8 +14,8 @@ referee or a spectator of a recorded deal sees it, not one seat's view): a heade
 the variant, the deal, the phase, the seat to act and the dealer; the auction or the
 contract in words (high bid and bidder, or contract, declarer, denomination, doubled or
 redoubled; each seat's own bid in a game with a ``bids`` step); trump (the suit, and
-whether it is still hidden from the other seats); the partner in a called-partner game;
-the match score. Then one row a seat (dealer, to act, sitting out, tricks won, card
+whether it is still hidden from the other seats); the called card and the partner in a
+called-partner game; the match score. Then one row a seat (dealer, to act, sitting out, tricks won, card
 points taken) with its hand, and on the right the trick in progress (each card under its
 seat), or the last trick and its winner between tricks. Cards are white with the rank and
 suit letter (``T`` written 10), hearts and diamonds in red.
@@ -94,6 +94,8 @@ class Picture:
             t = f"trump: {SUIT_NAMES.get(suit, suit)}" + ("" if st.trump_exposed else " (hidden from the others)")
         else:
             t = "trump: none yet" if not st.is_terminal and st.phase != "play" else "trump: none"
+        if obs["called_card"] is not None:
+            t += f"  called card: {obs['called_card']}"
         if st.partner >= 0:
             t += f"  partner: seat {st.partner}" + ("" if st.partner_revealed else " (secret)")
         lines.append(t)
