@@ -45,7 +45,7 @@ except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.ppo", e, "train")) from e
 
 from .encoding import Encoding
-from .policy import PolicyError, check_variant
+from .policy import PolicyError, bot_factory, check_variant
 from .single import SeatEnv
 from .train import checked_variant, save_and_measure
 
@@ -153,32 +153,13 @@ def read(path) -> tuple[dict, dict]:
     return state, meta
 
 
-class PPOBot:
-    """An observation agent playing a `PPOPolicy` (its most probable legal action);
-    ``seed`` is unused."""
-
-    def __init__(self, policy: PPOPolicy, seed=0):
-        self.policy = policy
-        self.seed = seed
-
-    def decide(self, observation: dict, legal_actions: list[str]) -> str:
-        return self.policy.best(observation, legal_actions)
-
-
 def from_file(path: str):
-    """The bot factory ``f(variant, seed) -> PPOBot`` of the policy file ``path``, for the
-    registry's ``module:maker@ARG`` specs. Raises PolicyError now for a file that is not
-    a policy; the factory raises it for another variant."""
-    state, meta = read(path)
-    loaded = {}
-
-    def factory(variant, seed=0):
-        pol = loaded.get(variant.digest)
-        if pol is None:
-            pol = loaded[variant.digest] = PPOPolicy.load(path, variant)
-        return PPOBot(pol, seed)
-
-    return factory
+    """The bot factory ``f(variant, seed) -> PolicyBot`` (`taash.learn.policy.PolicyBot`,
+    playing the `PPOPolicy`) of the policy file ``path``, for the registry's
+    ``module:maker@ARG`` specs. Raises PolicyError now for a file that is not a policy;
+    the factory raises it for another variant."""
+    read(path)
+    return bot_factory(lambda variant: PPOPolicy.load(path, variant))
 
 
 def train(v, *, steps: int, against: str = "random", seed: int = 0, net=NET, n_steps: int = 2048,

@@ -17,8 +17,8 @@ pytest.importorskip("grpc")
 torch = pytest.importorskip("torch")
 
 from taash.interpreter import State, load_variant  # noqa: E402
-from taash.learn.policy import PolicyError  # noqa: E402
-from taash.learn.ppo import PPOBot, PPOPolicy, from_file, read  # noqa: E402
+from taash.learn.policy import PolicyBot, PolicyError  # noqa: E402
+from taash.learn.ppo import PPOPolicy, from_file, read  # noqa: E402
 from taash.learn.single import SeatEnv  # noqa: E402
 from tests.helpers.arena_util import ROOT, TAASH, env  # noqa: E402
 
@@ -94,7 +94,7 @@ def test_the_bot_plays_a_legal_action_of_highest_probability(ppo_file):
     v = load_variant("29")
     pol = PPOPolicy.load(ppo_file, v)
     bot = from_file(str(ppo_file))(v)
-    assert isinstance(bot, PPOBot)
+    assert isinstance(bot, PolicyBot)
     st = State(v, dealer=0, seed=5)
     while not st.is_terminal:
         obs = st.observation(st.to_act)
