@@ -15,6 +15,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("PIL")
 
+from gymnasium.utils.passive_env_checker import env_render_passive_checker  # noqa: E402
 from pettingzoo.test import render_test  # noqa: E402
 
 from taash.interpreter import load_variant  # noqa: E402
@@ -140,10 +141,18 @@ def test_pettingzoos_render_test_passes_in_every_mode():
 
 
 def test_the_single_agent_environment_renders_the_picture():
+    """SeatEnv's render, judged by Gymnasium's own render checker (its warnings as
+    errors) in each mode."""
     e = SeatEnv("29", render_mode="rgb_array")
     e.reset(seed=3)
     image = e.render()
     assert image.shape == (392, 720, 3) and image.dtype == np.uint8
+    for mode in e.metadata["render_modes"]:
+        other = SeatEnv("29", render_mode=mode)
+        other.reset(seed=3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            env_render_passive_checker(other)
     assert SeatEnv("29").render() is None
     with pytest.raises(ValueError, match="render_mode must be"):
         SeatEnv("29", render_mode="rgb")
