@@ -6,6 +6,8 @@
   over its opponents, the match's outcome), their bounds, and which are zero-sum;
 - `taash.learn.pettingzoo`: a deal or a whole match as a PettingZoo AEC environment
   (``env("29")``);
+- `taash.learn.picture`: a deal drawn as a picture, every hand face up (the PettingZoo
+  environment's ``render_mode="rgb_array"``);
 - `taash.learn.openspiel`: a deal or a whole match as an OpenSpiel game
   (``pyspiel.load_game("taash_29")``);
 - `taash.learn.policy`: a linear softmax policy over the encoding, its file, and the bot
@@ -24,7 +26,7 @@ Nothing in `taash.interpreter` or `taash.arena` imports this package.
 
 def needs_learn_extra(module: str, error: ImportError, extra: str = "learn") -> str:
     """The message of the ImportError a module of this package raises when a library of
-    its extra is missing (``learn``: numpy, gymnasium, pettingzoo, open_spiel; ``train``:
+    its extra is missing (``learn``: numpy, gymnasium, pettingzoo, open_spiel, pillow; ``train``:
     torch, stable-baselines3, sb3-contrib); ``error`` is the original one (kept as the new
     error's ``__cause__``)."""
     missing = getattr(error, "name", None) or str(error)

@@ -34,6 +34,9 @@ block                 shape         value
 ``hidden``            (n, H)        times each relative seat made an action whose
                                     card or suit is hidden from this seat (by kind:
                                     ``take``, ``discard``, ``trump-card``, ``trump``)
+``bids``              (n, B)        each relative seat's own bid of tricks (the
+                                    ``bids`` step): has bid, bid / the top bid;
+                                    B = 2 with a ``bids`` step, else 0 (no feature)
 ``high_bid``          (1,)          the high bid's number / the variant's top bid
 ``high_bidder``       (n+1,)        one-hot relative seat; last: none
 ``declarer``          (n+1,)        one-hot relative seat; last: none
@@ -109,6 +112,7 @@ class Encoding:
             ("hand", (C,)), ("hand_sizes", (n,)), ("trick", (n, C)), ("played", (n, C)),
             ("tricks_won", (n,)), ("points", (n,)),
             ("calls", (n, len(self.other))), ("hidden", (n, len(HIDDEN_KINDS))),
+            ("bids", (n, 2 if v.has_bids else 0)),
             ("high_bid", (1,)), ("high_bidder", (n + 1,)), ("declarer", (n + 1,)),
             ("target", (1,)), ("denomination", (len(self.denominations) + 1,)),
             ("doubled", (1,)), ("passed", (n,)), ("sitting_out", (n,)),
@@ -204,6 +208,13 @@ class Encoding:
                 out[played + r * C + a.code] += 1
             else:
                 out[calls + r * K + self.other_index[text]] += 1
+        if self.v.has_bids:                     # each seat's own bid: made, its number
+            at = o["bids"]
+            for s, b in enumerate(obs["bids"]):
+                if b is not None:
+                    r = (s - me) % n
+                    out[at + 2 * r] = 1
+                    out[at + 2 * r + 1] = b / self.top_bid
         if obs["high_bid"] is not None:
             out[o["high_bid"]] = obs["high_bid"] / self.top_bid
         seat_hot("high_bidder", obs["high_bidder"])

@@ -38,8 +38,10 @@ holds ``legal_actions`` (texts) for the agent to act and, after a deal, its ``re
 whole truth: for a referee or a test, never for a seat's agent). The same
 ``reset(seed=s)`` gives the same episode for the same actions. PettingZoo's ``state()``
 (a global state for centralised critics) is not offered. ``render()``: render_mode
-``"human"`` prints the deal as text, ``"ansi"`` returns that text. The environment (raw
-or wrapped) pickles.
+``"human"`` prints the deal as text, ``"ansi"`` returns that text, ``"rgb_array"`` returns
+the whole table as a picture (an ``(H, W, 3)`` uint8 array, `taash.learn.picture`: every
+hand face up, the trick in progress, the contract, trump and the match score in words).
+The environment (raw or wrapped) pickles.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from taash.interpreter import Match, load_variant
 
 from . import rewards
 from .encoding import Encoding
+from .picture import Picture
 
 
 def env(variant="29", options: dict | None = None, render_mode: str | None = None,
@@ -80,18 +83,20 @@ def raw_env(variant="29", options: dict | None = None, render_mode: str | None =
 class TaashEnv(AECEnv):
     """A deal or a match of a variant as an AEC environment (module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "taash_v1", "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "taash_v1", "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, variant="29", options: dict | None = None, render_mode: str | None = None,
                  reward: str = "score", episode: str = "deal"):
         super().__init__()
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', not {render_mode!r}")
         rewards.check(reward, episode)
         self.v = variant if hasattr(variant, "actions") else load_variant(variant, options)
         self.reward, self.episode = reward, episode
         self.encoding = Encoding(self.v)
         self.render_mode = render_mode
+        self.picture = Picture(self.v) if render_mode == "rgb_array" else None
         self.metadata = dict(self.metadata, name=f"taash_{self.v.ref}_v1".replace("/", "_").replace("-", "_"))
         self.possible_agents = [f"seat_{s}" for s in range(self.v.players)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -210,12 +215,16 @@ class TaashEnv(AECEnv):
         return "\n".join(lines)
 
     def render(self):
-        """``"ansi"``: the deal as text (`text`); ``"human"``: that text printed, None.
-        None before the first reset or without a render mode."""
+        """``"ansi"``: the deal as text (`text`); ``"human"``: that text printed, None;
+        ``"rgb_array"``: the whole table as an ``(H, W, 3)`` uint8 array (`Picture.draw`;
+        its size fixed by the variant). None before the first reset or without a render
+        mode."""
         if self.render_mode is None or self.deal is None:
             return None
         if self.render_mode == "ansi":
             return self.text()
+        if self.render_mode == "rgb_array":
+            return self.picture.draw(self.deal)
         print(self.text(), flush=True)
         return None
 

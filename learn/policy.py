@@ -127,11 +127,12 @@ def check_variant(path, meta: dict, variant) -> None:
 
 
 class PolicyBot:
-    """An observation agent (taash.interpreter.playout) playing a `LinearPolicy`: its
-    highest-logit legal action. ``seed`` is unused: the choice is a function of what the
-    seat sees."""
+    """An observation agent (taash.interpreter.playout) playing a policy: a `LinearPolicy`,
+    or any object with its ``best(observation, legal_actions) -> action text`` (the PPO
+    policy of `taash.learn.ppo` too): the legal action the policy rates highest. ``seed``
+    is unused: the choice is a function of what the seat sees."""
 
-    def __init__(self, policy: LinearPolicy, seed=0):
+    def __init__(self, policy, seed=0):
         self.policy = policy
         self.seed = seed
 
@@ -139,18 +140,29 @@ class PolicyBot:
         return self.policy.best(observation, legal_actions)
 
 
-def from_file(path: str):
-    """The bot factory ``f(variant, seed) -> PolicyBot`` of the policy file ``path``, for
-    the registry's ``module:maker@ARG`` specs. Raises PolicyError now for a file that is
-    not a policy; the factory raises it for another variant."""
-    W, b, meta = read(path)
+def bot_factory(load):
+    """The bot factory ``f(variant, seed) -> PolicyBot`` of the policy ``load(variant)``
+    gives, loaded once for each variant (by its digest); ``load`` raises PolicyError for
+    a variant the policy was not trained on."""
     loaded = {}
 
     def factory(variant, seed=0):
         pol = loaded.get(variant.digest)
         if pol is None:
-            check_variant(path, meta, variant)
-            pol = loaded[variant.digest] = LinearPolicy(variant, W, b, meta)
+            pol = loaded[variant.digest] = load(variant)
         return PolicyBot(pol, seed)
 
     return factory
+
+
+def from_file(path: str):
+    """The bot factory ``f(variant, seed) -> PolicyBot`` of the policy file ``path``, for
+    the registry's ``module:maker@ARG`` specs. Raises PolicyError now for a file that is
+    not a policy; the factory raises it for another variant."""
+    W, b, meta = read(path)
+
+    def load(variant):
+        check_variant(path, meta, variant)
+        return LinearPolicy(variant, W, b, meta)
+
+    return bot_factory(load)

@@ -12,7 +12,8 @@ with, through a single-agent wrapper like `taash.learn.single.SeatEnv`. It runs 
 Training: ``MaskablePPO("MlpPolicy", SeatEnv(variant, against, reward="margin"))``, so the
 learner holds one side against ``--against`` (``random``, or a bot of the registry),
 the sides taking turns deal by deal, with the zero-sum margin as its reward. Then
-`taash.learn.train.evaluate` measures it on duplicate deals against the same bot.
+`taash.learn.train.save_and_measure` writes it and measures it on duplicate deals
+against the same bot (`taash.learn.train.evaluate`), as the REINFORCE command does.
 
 The file (``PPOPolicy.save``/``load``): ``torch.save`` of a dict holding the policy
 network's ``state_dict`` and ``meta``, a JSON text (the variant's ``ref`` and ``digest``,
@@ -44,9 +45,9 @@ except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.ppo", e, "train")) from e
 
 from .encoding import Encoding
-from .policy import PolicyError, check_variant
+from .policy import PolicyError, bot_factory, check_variant
 from .single import SeatEnv
-from .train import checked_variant, evaluate, measure_line
+from .train import checked_variant, save_and_measure
 
 FORMAT = "taash-ppo-policy/1"
 NET = [128, 128]        # the hidden layers of the policy and value networks
@@ -152,32 +153,13 @@ def read(path) -> tuple[dict, dict]:
     return state, meta
 
 
-class PPOBot:
-    """An observation agent playing a `PPOPolicy` (its most probable legal action);
-    ``seed`` is unused."""
-
-    def __init__(self, policy: PPOPolicy, seed=0):
-        self.policy = policy
-        self.seed = seed
-
-    def decide(self, observation: dict, legal_actions: list[str]) -> str:
-        return self.policy.best(observation, legal_actions)
-
-
 def from_file(path: str):
-    """The bot factory ``f(variant, seed) -> PPOBot`` of the policy file ``path``, for the
-    registry's ``module:maker@ARG`` specs. Raises PolicyError now for a file that is not
-    a policy; the factory raises it for another variant."""
-    state, meta = read(path)
-    loaded = {}
-
-    def factory(variant, seed=0):
-        pol = loaded.get(variant.digest)
-        if pol is None:
-            pol = loaded[variant.digest] = PPOPolicy.load(path, variant)
-        return PPOBot(pol, seed)
-
-    return factory
+    """The bot factory ``f(variant, seed) -> PolicyBot`` (`taash.learn.policy.PolicyBot`,
+    playing the `PPOPolicy`) of the policy file ``path``, for the registry's
+    ``module:maker@ARG`` specs. Raises PolicyError now for a file that is not a policy;
+    the factory raises it for another variant."""
+    read(path)
+    return bot_factory(lambda variant: PPOPolicy.load(path, variant))
 
 
 def train(v, *, steps: int, against: str = "random", seed: int = 0, net=NET, n_steps: int = 2048,
@@ -226,18 +208,8 @@ def main(argv=None) -> int:
         return 2
     pol = train(v, steps=args.steps, against=args.against, seed=args.seed, n_steps=args.n_steps,
                 batch_size=args.batch_size)
-    pol.save(args.out)
-    out = {"variant": v.ref, "policy": args.out, "against": args.against,
-           "trained": {k: pol.meta[k] for k in ("steps", "deals", "seconds", "seed")}}
-    if args.eval_deals:
-        out["trained_policy"] = evaluate(v, pol, args.eval_deals, args.seed + 1, args.against)
-    if args.json:
-        print(json.dumps(out))
-    else:
-        t = out["trained"]
-        print(f"trained {t['steps']} steps ({t['deals']} deals) in {t['seconds']} s; wrote {args.out}")
-        if args.eval_deals:
-            print(measure_line("trained policy", args.against, out["trained_policy"]))
+    save_and_measure(v, pol, args, ("steps", "deals", "seconds", "seed"),
+                     "trained {steps} steps ({deals} deals) in {seconds} s; wrote {out}")
     return 0
 
 

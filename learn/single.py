@@ -46,11 +46,11 @@ class SeatEnv(gymnasium.Env):
     """One side against a bot (module docstring). Raises VariantError for a bad variant,
     UnknownBotError for a bad ``against``, ValueError for a bad reward or episode."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, variant="29", against: str = "random", reward: str = "margin", episode: str = "deal",
                  seed: int = 0, options: dict | None = None, render_mode: str | None = None):
-        self.aec = TaashEnv(variant, options, "ansi" if render_mode else None, reward, episode)
+        self.aec = TaashEnv(variant, options, render_mode, reward, episode)
         self.v = self.aec.v
         self.against = against
         self.render_mode = render_mode
@@ -107,4 +107,7 @@ class SeatEnv(gymnasium.Env):
         return self._mask.copy()
 
     def render(self):
-        return self.aec.render() if self.render_mode == "ansi" else None
+        """As `taash.learn.pettingzoo.TaashEnv.render`: ``"human"``, the deal as text printed;
+        ``"ansi"``, that text; ``"rgb_array"``, the whole table as an ``(H, W, 3)`` uint8
+        array; None without a render mode."""
+        return self.aec.render()

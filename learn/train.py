@@ -215,6 +215,32 @@ def measure_line(label: str, against: str, e: dict) -> str:
             f"{e['low']:+.3f} .. {e['high']:+.3f}")
 
 
+def save_and_measure(v, policy, args, trained: tuple, headline: str, untrained=None) -> dict:
+    """The end of a training command (this module's, `taash.learn.ppo`'s): write
+    ``policy`` to ``args.out``; measure it, and ``untrained`` (the figure to beat) when
+    given, by `evaluate` on ``args.eval_deals`` duplicate deals (0: none) against
+    ``args.against``, seeded ``args.seed + 1``; print the summary, as JSON with
+    ``args.json``, else ``headline`` (formatted with the ``trained`` keys of the policy's
+    meta and ``out``) and a line a measure (`measure_line`). Returns the summary:
+    {"variant", "policy", "against", "trained": {key: meta[key]}, "trained_policy"
+    and "untrained_policy": the measures}."""
+    out = {"variant": v.ref, "policy": args.out, "against": args.against,
+           "trained": {k: policy.meta[k] for k in trained}}
+    policy.save(args.out)
+    measured = {"trained": policy} if untrained is None else {"trained": policy, "untrained": untrained}
+    if args.eval_deals:
+        for label, pol in measured.items():
+            out[f"{label}_policy"] = evaluate(v, pol, args.eval_deals, args.seed + 1, args.against)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(headline.format(**out["trained"], out=args.out))
+        if args.eval_deals:
+            for label in measured:
+                print(measure_line(f"{label} policy", args.against, out[f"{label}_policy"]))
+    return out
+
+
 def main(argv=None) -> int:
     """``python -m taash.learn.train``: train, save, evaluate; the exit code (2 for a bad
     argument or variant)."""
@@ -249,20 +275,8 @@ def main(argv=None) -> int:
 
     pol = train(v, seconds=args.seconds, deals=args.deals, lr=args.lr, seed=args.seed, against=args.against,
                 report=report)
-    pol.save(args.out)
-    out = {"variant": v.ref, "policy": args.out, "against": args.against,
-           "trained": {k: pol.meta[k] for k in ("deals", "seconds", "lr", "seed")}}
-    if args.eval_deals:
-        out["trained_policy"] = evaluate(v, pol, args.eval_deals, args.seed + 1, args.against)
-        out["untrained_policy"] = evaluate(v, LinearPolicy(v), args.eval_deals, args.seed + 1, args.against)
-    if args.json:
-        print(json.dumps(out))
-    else:
-        t = out["trained"]
-        print(f"trained {t['deals']} deals in {t['seconds']} s; wrote {args.out}")
-        if args.eval_deals:
-            for label in ("trained", "untrained"):
-                print(measure_line(f"{label} policy", args.against, out[f"{label}_policy"]))
+    save_and_measure(v, pol, args, ("deals", "seconds", "lr", "seed"),
+                     "trained {deals} deals in {seconds} s; wrote {out}", untrained=LinearPolicy(v))
     return 0
 
 

@@ -72,6 +72,26 @@ def test_29_trick_and_played_by_hand():
     assert b["hand"].sum() == 8 and b["hand_sizes"].tolist() == [1, 7 / 8, 1, 1]
 
 
+def test_call_break_bids_by_hand():
+    """Call Break (bids.min 1, bids.max 8: the top bid 8), dealer 0: the eldest, seat 1,
+    bids first. Seat 1 bids 3 and seat 2 bids 5; seat 2 sees its own bid in row 0 and
+    seat 1's in row 3 (seat 1 is 3 places after it), as made and bid / 8; seats 3 and 0
+    have not bid. A variant without a bids step has no feature for them."""
+    v = load_variant("call-break")
+    e = Encoding(v)
+    st = State(v, dealer=0, seed=4)
+    assert st.phase == "bids" and st.to_act == 1
+    assert e.blocks["bids"] == (4, 2)
+    assert not e.views(e.encode(st.observation(2)))["bids"].any()
+    st.apply("bid 3")
+    st.apply("bid 5")
+    b = e.views(e.encode(st.observation(2)))
+    assert b["bids"].tolist() == [[1, 5 / 8], [0, 0], [0, 0], [1, 3 / 8]]
+    assert e.views(e.encode(st.observation(1)))["bids"].tolist() == [[1, 3 / 8], [1, 5 / 8], [0, 0], [0, 0]]
+    e29 = Encoding(load_variant("29"))
+    assert e29.blocks["bids"] == (4, 0) and e29.size == 1159
+
+
 def test_mask_is_the_legal_actions():
     v = load_variant("29")
     e = Encoding(v)

@@ -28,6 +28,7 @@ else:
     ("taash.learn.train", "numpy"),
     ("taash.learn.openspiel", "pyspiel"),
     ("taash.learn.single", "gymnasium"),
+    ("taash.learn.picture", "PIL"),
     ("taash.learn.ppo", "torch"),
     ("taash.learn.ppo", "sb3_contrib"),
 ])

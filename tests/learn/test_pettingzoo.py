@@ -82,8 +82,8 @@ def test_env_is_wrapped_and_raw_env_is_not():
     assert type(raw_env("29")) is TaashEnv
     with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before step"):
         e.step(0)
-    with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
-        env("29", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode must be None, 'human', 'ansi' or 'rgb_array'"):
+        env("29", render_mode="rgb")
 
 
 def test_human_render_prints_the_text(capsys):

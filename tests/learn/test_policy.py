@@ -17,18 +17,16 @@ from taash.arena.errors import UnknownBotError  # noqa: E402
 from taash.interpreter import State, load_variant, replay  # noqa: E402
 from taash.learn.policy import LinearPolicy, PolicyBot, PolicyError, from_file, read  # noqa: E402
 from taash.learn.train import evaluate, learner_seats, train  # noqa: E402
-from tests.helpers.arena_util import ROOT, TAASH, Server, env  # noqa: E402
+from tests.helpers.arena_util import ROOT, Server, env  # noqa: E402
+from tests.helpers.learn_util import ladder_against_random, train_by_command  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def policy_file(tmp_path_factory):
     """A policy of 29 from a tiny training run, made by the command a user runs."""
     path = tmp_path_factory.mktemp("policy") / "p29.npz"
-    out = subprocess.run([sys.executable, "-m", "taash.learn.train", "--variant", "29", "--deals", "60",
-                          "--eval-deals", "4", "--out", str(path), "--json"],
-                         capture_output=True, text=True, cwd=ROOT, env=env(), timeout=300)
-    assert out.returncode == 0, out.stderr
-    summary = json.loads(out.stdout)
+    summary = train_by_command("taash.learn.train", "--variant", "29", "--deals", "60", "--eval-deals", "4",
+                               "--out", str(path))
     assert summary["trained"]["deals"] == 60 and summary["trained_policy"]["deals"] == 4
     return path
 
@@ -115,15 +113,8 @@ def test_two_equal_sides_measure_zero(tmp_path):
     assert f["mean"] == 0 and f["low"] == 0 and f["high"] == 0
 
 def test_the_trained_policy_plays_in_a_ladder(policy_file, tmp_path):
-    out = subprocess.run([*TAASH, "ladder", "run", "--variant", "29", "--bots",
-                          f"learned=taash.learn.policy:from_file@{policy_file},random", "--deals", "8",
-                          "--data", str(tmp_path / "data"), "--json"],
-                         capture_output=True, text=True, cwd=ROOT, env=env(), timeout=300)
-    assert out.returncode == 0, out.stderr
-    res = json.loads(out.stdout)
+    res = ladder_against_random(f"taash.learn.policy:from_file@{policy_file}", tmp_path / "data")
     assert res["deals"] == 8
-    assert {s["bot"] for s in res["standings"]} == {"learned", "random"}
-    assert all(s["deals"] == 8 for s in res["standings"])
 
 
 def test_the_trained_policy_plays_over_the_arena(policy_file, tmp_path):

@@ -4,10 +4,7 @@ file, and the result seated in a ladder by its spec."""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -17,10 +14,10 @@ pytest.importorskip("grpc")
 torch = pytest.importorskip("torch")
 
 from taash.interpreter import State, load_variant  # noqa: E402
-from taash.learn.policy import PolicyError  # noqa: E402
-from taash.learn.ppo import PPOBot, PPOPolicy, from_file, read  # noqa: E402
+from taash.learn.policy import PolicyBot, PolicyError  # noqa: E402
+from taash.learn.ppo import PPOPolicy, from_file, read  # noqa: E402
 from taash.learn.single import SeatEnv  # noqa: E402
-from tests.helpers.arena_util import ROOT, TAASH, env  # noqa: E402
+from tests.helpers.learn_util import ladder_against_random, train_by_command  # noqa: E402
 
 
 def run_episode(e, rng, seed=None):
@@ -71,11 +68,8 @@ def test_an_illegal_action_is_refused():
 def ppo_file(tmp_path_factory):
     """A PPO policy of 29 from a few seconds of training, made by the command a user runs."""
     path = tmp_path_factory.mktemp("ppo") / "ppo-29.pt"
-    out = subprocess.run([sys.executable, "-m", "taash.learn.ppo", "--variant", "29", "--steps", "512",
-                          "--n-steps", "256", "--batch-size", "64", "--eval-deals", "4", "--out", str(path),
-                          "--json"], capture_output=True, text=True, cwd=ROOT, env=env(), timeout=600)
-    assert out.returncode == 0, out.stderr
-    summary = json.loads(out.stdout)
+    summary = train_by_command("taash.learn.ppo", "--variant", "29", "--steps", "512", "--n-steps", "256",
+                               "--batch-size", "64", "--eval-deals", "4", "--out", str(path))
     assert summary["trained"]["steps"] == 512 and summary["trained_policy"]["deals"] == 4
     return path
 
@@ -94,7 +88,7 @@ def test_the_bot_plays_a_legal_action_of_highest_probability(ppo_file):
     v = load_variant("29")
     pol = PPOPolicy.load(ppo_file, v)
     bot = from_file(str(ppo_file))(v)
-    assert isinstance(bot, PPOBot)
+    assert isinstance(bot, PolicyBot)
     st = State(v, dealer=0, seed=5)
     while not st.is_terminal:
         obs = st.observation(st.to_act)
@@ -123,11 +117,4 @@ def test_a_file_of_another_variant_or_not_a_policy_is_refused(ppo_file, tmp_path
 
 
 def test_the_ppo_policy_plays_in_a_ladder(ppo_file, tmp_path):
-    out = subprocess.run([*TAASH, "ladder", "run", "--variant", "29", "--bots",
-                          f"learned=taash.learn.ppo:from_file@{ppo_file},random", "--deals", "8",
-                          "--data", str(tmp_path / "data"), "--json"],
-                         capture_output=True, text=True, cwd=ROOT, env=env(), timeout=300)
-    assert out.returncode == 0, out.stderr
-    res = json.loads(out.stdout)
-    assert {s["bot"] for s in res["standings"]} == {"learned", "random"}
-    assert all(s["deals"] == 8 for s in res["standings"])
+    ladder_against_random(f"taash.learn.ppo:from_file@{ppo_file}", tmp_path / "data")
