@@ -101,7 +101,7 @@ class Encoding:
         self.other_index = {a.text: k for k, a in enumerate(self.other)}
         self.hidden_index = {kind: k for k, kind in enumerate(HIDDEN_KINDS)}
         self.denominations = tuple(v.denominations)
-        self.top_bid = max(1, v.max_bid)
+        self.top_bid = max(1, v.max_bid, v.bids_up_to)   # (a bid of one's own by deal: the most tricks)
         # (a hand size that changes by deal: the most of any deal, one size for the match)
         self.per_seat = max(1, v.most_cards_per_seat)
         self.per_trick = 1.0 / max(1, v.most_tricks)
