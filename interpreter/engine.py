@@ -757,7 +757,7 @@ class Match:
         self.scores = list(state.scores)
         self.vars = list(state.vars)
         self.dealer = self.next_dealer(state)
-        if self.v.rules["match.ends"](state, -1, None, None):
+        if state.v.rules["match.ends"](state, -1, None, None):    # (the deal's: its tricks)
             self.over, self.ended_by = True, "rule"
             seat_scores = state.seat_scores(self.scores)
             top = (min if lowest_wins(self.v.data) else max)(seat_scores)
@@ -771,7 +771,7 @@ class Match:
         made), or ``next(dealer)`` (docs/rules.md §0.2) without the rule or when it gives
         ``none``."""
         n = self.v.players
-        rule = self.v.rules.get("match.next_dealer")
+        rule = state.v.rules.get("match.next_dealer")    # (the deal's own: its tricks)
         d = rule(state, state.declarer, state.made is True, None) if rule is not None else -1
         return d if 0 <= d < n else (state.dealer + 1) % n
 

@@ -678,6 +678,9 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
             compiler_names.update(m.compiler(c, mech_fields))
     comp = Compiler(deck, players, per_seat, options=opts, defines=data.get("define", {}) or {},
                     **compiler_names)
+    bids_by_deal = bool(mech_fields.get("has_bids")) and not isinstance(data["bids"]["max"], int)
+    if deal_sizes:  # a rule always false by this deal's tricks: a warning (`_by_deal` judges it)
+        comp.deal_values = {"tricks": per_seat, **({"max_bid": comp.max_bid} if bids_by_deal else {})}
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):
@@ -772,7 +775,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
         options=opts, players=players, direction=data.get("direction", "clockwise"),
         deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
         rules=rules, sources=sources, constants=constants, **mech_fields,
-        bids_up_to=most if mech_fields.get("has_bids") and not isinstance(data["bids"]["max"], int) else 0)
+        bids_up_to=most if bids_by_deal else 0)
     t = SimpleNamespace(**fields, **_tables(fields))
     # the play phase's legal actions as one function (the hot path; Compiler.build_play_legal)
     checks = [(a.id, names[f"declare.{d.name}.when"], su) for a, d, su in t.declaration_actions
@@ -880,7 +883,9 @@ def _by_deal(first: Variant, kept: dict, locs: dict, bounds: Bounds) -> None:
     """Build the Variant of each distinct flow of ``first``'s deals (``deal_sizes``) into
     its ``deal_variants``, each loaded and checked as a file of its own would be (the
     rules compiled with its tricks and cards per seat). Raises VariantError with the
-    problems of the first deal that does not load, saying which deal."""
+    problems of the first deal that does not load, saying which deal, or for a rule
+    (or a case) always false by the deal's tricks in every deal; one false in some deals
+    only is meant so, and is no warning either."""
     shared = (first.deal_sizes, first.deal_variants, first.most_per_seat)
     first.deal_variants[first.deal_sizes[0]] = first
     for n, key in enumerate(first.deal_sizes):
@@ -891,6 +896,20 @@ def _by_deal(first: Variant, kept: dict, locs: dict, bounds: Bounds) -> None:
         except VariantError as e:
             raise VariantError([dataclasses.replace(p, message=f"in deal {n + 1} (deals = {n}): {p.message}")
                                 for p in e.problems]) from None
+
+    def by_the_deal(x: Variant) -> dict:   # (place, words before the deal's values) -> warning
+        out = {}
+        for p in x.warnings:
+            head, sep, _ = p.message.partition(" in this deal (")
+            if sep and not head.endswith(","):   # by the deal's values alone, no option
+                out[(p.file, p.line, p.column, head)] = p
+        return out
+    always = set.intersection(*(set(by_the_deal(x)) for x in first.deal_variants.values()))
+    if always:
+        raise VariantError([Problem(f, line, col, f"{head} in any deal of the match (it is always false)")
+                            for f, line, col, head in sorted(always)])
+    for x in first.deal_variants.values():   # false in some deals only: meant so
+        object.__setattr__(x, "warnings", tuple(p for p in x.warnings if p not in by_the_deal(x).values()))
 
 
 def _with_presets(data: dict, locs: dict, fname: str, opts: dict) -> dict:

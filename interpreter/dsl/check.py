@@ -113,8 +113,11 @@ class Checker:
     (`taash.interpreter.dsl.compiler`). Set ``only_options`` to accept options only (a
     preset's condition), and with it ``flow_values`` (name -> number) for the other
     names a flow's size may read (``deals``: the deal it is worked out for), each read
-    noted in ``flow_reads``. The checker is the registry's ``c`` while it checks (its
-    ``const`` and ``fold`` functions read the fixed values).
+    noted in ``flow_reads``. ``deal_values``: of a variant built for one deal of a flow
+    that changes by deal, its fixed values that change with the deal (``tricks``), noted in
+    ``option_reads`` as options are (a rule always false by them is a warning). The
+    checker is the registry's ``c`` while it checks (its ``const`` and ``fold`` functions
+    read the fixed values).
     """
 
     def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int,
@@ -130,6 +133,9 @@ class Checker:
         self.only_options = False
         self.flow_values: dict[str, int] = {}   # with only_options: a flow size's names
         self.flow_reads: set[str] = set()
+        # a flow that changes by deal: the fixed values of this deal that differ in others
+        # (``tricks``...), read like options: a rule always false by them is a warning
+        self.deal_values: dict[str, int] = {}
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.partnership = partnership
         self.not_assignable = frozenset(not_assignable)
@@ -250,7 +256,7 @@ class Checker:
                 if not self.option_reads:
                     raise DSLError("this rule can never be satisfied (it is always false)", *_pos(inner))
                 self.warnings.append((hook, DSLError(
-                    f"this rule can never be satisfied with {self.options_words(self.option_reads)} "
+                    f"this rule can never be satisfied {self.options_words(self.option_reads)} "
                     "(it is always false)", *_pos(inner))))
             if kind == CARDS and const is not NOT_CONSTANT and not const:
                 raise DSLError("this rule never allows a card", *_pos(inner))
@@ -758,7 +764,7 @@ class Checker:
                 if tc.const is False and len(self.option_reads) > reads:   # by an option's value
                     if not self._expanding and not self._parent_depth:   # (else placed in another text)
                         self.warnings.append((self._hook, DSLError(
-                            f"this case can never apply with {self.options_words(self.option_reads[reads:])} "
+                            f"this case can never apply {self.options_words(self.option_reads[reads:])} "
                             "(its condition is always false)", *_pos(c.children[0]))))
                 elif tc.const is False:
                     self.report(DSLError("this case can never apply (its condition is always false)",
@@ -814,8 +820,12 @@ class Checker:
                        f" (suits {' '.join(deck.suits)}, ranks {' '.join(deck.ranks)})", *_pos(node))
 
     def options_words(self, reads) -> str:
-        """The options read, with their values: ``double = false, stake = 2``."""
-        return ", ".join(f"{k} = {str(self.options[k]).lower()}" for k in dict.fromkeys(reads))
+        """The options read, with their values: ``with double = false, stake = 2``; then
+        the deal's values read (``deal_values``): ``in this deal (tricks = 8)``."""
+        reads = list(dict.fromkeys(reads))
+        said = ", ".join(f"{k} = {str(self.options[k]).lower()}" for k in reads if k not in self.deal_values)
+        deal = ", ".join(f"{k} = {self.deal_values[k]}" for k in reads if k in self.deal_values)
+        return ", ".join(filter(None, (said and f"with {said}", deal and f"in this deal ({deal})")))
 
     def option(self, name: str) -> T:
         self.option_reads.append(name)
@@ -858,6 +868,8 @@ class Checker:
                 raise DSLError(f"'{name}' means nothing with `partnership: {self.partnership}`: {why}",
                                *_pos(node))
             if entry.const is not None:
+                if name in self.deal_values:
+                    self.option_reads.append(name)
                 return T("const", entry.type, entry.const(self))
             return T("name", entry.type, NOT_CONSTANT, info=entry)
         if name in self.options:

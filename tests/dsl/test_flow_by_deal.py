@@ -221,3 +221,34 @@ def test_another_rule_wrong_in_one_deal_is_located_there(tmp_path):
     p = tmp_path / "judgement-8.yaml"
     p.write_text(text)
     check(p, line, 8, "in deal 2 (deals = 1): bids.max 8 is above the 7 tricks of a deal")
+
+
+def test_the_match_end_reads_the_deal_s_tricks(tmp_path):
+    """12, 8 then 4 cards each (the widow 52 - 4 x that: 4, 20, 36); `ends: tricks == 8`
+    ends the match after deal 2, by the rule, not at the limit of 3 deals."""
+    text = (SMALL.replace('["HAND"]', '["12 - 4 * deals"]\n  - widow: "4 + 16 * deals"\n    set_aside: true\n    points_to: nobody')
+            .replace("MAXDEALS", "max_deals: 3").replace("ends: deals_played == 4", "ends: tricks == 8"))
+    p = tmp_path / "ends.yaml"
+    p.write_text(text)
+    m = Match(load_variant(p), seed=1)
+    rng = random.Random(1)
+    while not m.over:
+        st = m.new_deal()
+        while st.to_act >= 0:
+            st.apply(rng.choice(st.legal_actions()))
+        m.finish_deal(st)
+    assert (m.played, m.ended_by, [len(d.widow) for d in m.deals]) == (2, "rule", [4, 20])
+
+
+def test_a_rule_false_in_every_deal_is_refused(tmp_path):
+    """12, 8, 4 tricks: `tricks == 8` holds in deal 2 (no warning either: meant so);
+    `tricks == 20` in none, an error at the rule."""
+    text = (SMALL.replace('["HAND"]', '["12 - 4 * deals"]\n  - widow: "4 + 16 * deals"\n    set_aside: true\n'
+                                      '    points_to: nobody')
+            .replace("MAXDEALS", "max_deals: 3").replace("ends: deals_played == 4", "ends: tricks == 8"))
+    p = tmp_path / "ends.yaml"
+    p.write_text(text)
+    assert all(not x.warnings for x in load_variant(p).deal_variants.values())
+    p.write_text(text.replace("tricks == 8", "tricks == 20"))
+    line = text.splitlines().index("  ends: tricks == 8") + 1
+    check(p, line, 9, "match.ends: this rule can never be satisfied in any deal of the match (it is always false)")
