@@ -97,7 +97,7 @@ class State:
             return object.__new__(cls)
         if variant is not None and variant.deal_sizes is not None:
             deal = kwargs.get("deal_number", args[5] if len(args) > 5 else 0)
-            if 0 <= deal < len(variant.deal_sizes):     # else __init__ says so
+            if type(deal) is int and 0 <= deal < len(variant.deal_sizes):     # else __init__ says so
                 variant = variant.for_deal(deal)
         return object.__new__(state_class(variant))
 
@@ -115,7 +115,7 @@ class State:
             try:
                 variant = variant.for_deal(deal_number)
             except ValueError as e:
-                raise StateError(str(e)) from None
+                raise StateError(f"deal_number: {e}") from None
         v = self.v = variant
         n = v.players
         if not isinstance(dealer, int) or not 0 <= dealer < n:

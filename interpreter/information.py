@@ -539,8 +539,8 @@ def from_observation(cls, v, obs: dict, rng=None, tries: int = 40, repairs: int 
     if v.deal_sizes is not None:    # a flow that changes by deal: the observed deal's variant
         try:
             v = v.for_deal(obs.get("deal", 0))
-        except (ValueError, TypeError) as e:
-            raise StateError(f"observation: {e}") from None
+        except ValueError as e:
+            raise StateError(f"observation: deal {e}") from None
     v.check_seat(obs.get("seat"))
     n, deck = v.players, v.deck
     seat = obs["seat"]

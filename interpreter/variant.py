@@ -197,8 +197,9 @@ class Variant:
         sizes = self.deal_sizes
         if sizes is None:
             return self
-        if not 0 <= n < len(sizes):
-            raise ValueError(f"the match has deals 1..{len(sizes)} (match.max_deals); no deal {n + 1}")
+        if type(n) is not int or not 0 <= n < len(sizes):
+            raise ValueError(f"{n!r} is not a deal of the match (the deals played before it: 0 to "
+                             f"{len(sizes) - 1}, match.max_deals {len(sizes)})")
         return self.deal_variants[sizes[n]]
 
     @property

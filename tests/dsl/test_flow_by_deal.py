@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from taash.interpreter import Match, State, load_variant
+from taash.interpreter import Match, State, StateError, load_variant
 from taash.interpreter.records import replay
 from taash.interpreter.rulebook import render
 from taash.interpreter.variant import VariantError
@@ -84,8 +84,10 @@ def test_a_match_deals_eight_down_to_one_and_back(judgement):
 
 
 def test_a_deal_beyond_the_match_is_refused(judgement):
-    with pytest.raises(Exception, match="deals 1..15"):
-        State(judgement, deal_number=15)
+    for number in (15, -1, None):
+        with pytest.raises(StateError, match="is not a deal of the match .the deals played before it: 0 to 14, "
+                                             "match.max_deals 15"):
+            State(judgement, deal_number=number)
 
 
 def test_pickles_as_its_deal(judgement):
