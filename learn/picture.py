@@ -21,7 +21,8 @@ seat), or the last trick and its winner between tricks. Cards are white with the
 suit letter (``T`` written 10), hearts and diamonds in red.
 
 The picture's size is fixed by the variant (`Picture.width`, `Picture.height`): a hand
-has room for ``cards_per_seat`` and the widow's cards, and a longer one is drawn
+has room for the most cards a seat is dealt in any deal (`Variant.most_cards_per_seat`)
+and the widow's cards unless the widow is set aside, and a longer one is drawn
 overlapped. The same state draws the same bytes (Pillow's own bundled font,
 ``ImageFont.load_default``, no system font).
 """
@@ -57,7 +58,8 @@ class Picture:
         v = self.v = variant
         self.font = ImageFont.load_default(size=13)
         self.card_font = ImageFont.load_default(size=15)
-        self.slots = max(1, v.cards_per_seat + v.widow_size)
+        taken = 0 if v.widow_set_aside else v.most_widow_size
+        self.slots = max(1, v.most_cards_per_seat + taken)
         hand_w = self.slots * (CARD_W + GAP)
         self.trick_x = MARGIN + max(hand_w, 300) + 3 * MARGIN
         trick_w = max(v.players * (CARD_W + 3 * GAP), 220)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from pathlib import Path
 import warnings
 
 import pytest
@@ -63,6 +64,15 @@ def test_the_size_is_fixed_by_the_variant():
         image = e.render()
         assert isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.shape == (392, 720, 3)
         play(e, 1, rng)
+
+
+def test_a_hand_that_changes_by_deal_has_room_for_its_largest_deal():
+    """Judgement (docs/examples/judgement.yaml) deals 8 cards a seat first and sets the
+    other 20 aside: a hand's room is 8 cards (the set-aside cards are in no hand), so the
+    picture has 29's size: 392 x 720."""
+    v = load_variant(str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "judgement.yaml"))
+    pic = Picture(v)
+    assert pic.slots == 8 and (pic.height, pic.width) == (392, 720)
 
 
 @pytest.mark.parametrize("name", ["29", "56", "304-solo", "call-break"])
