@@ -624,6 +624,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
             compiler_names.update(m.compiler(c, mech_fields))
     comp = Compiler(deck, players, per_seat, options=opts, defines=data.get("define", {}) or {},
                     **compiler_names)
+    comp.no_contract = not mech_fields.get("has_contract", True)
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):

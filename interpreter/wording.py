@@ -279,8 +279,9 @@ class _Words:
         if d == "redeal_stmt":
             return [(0, names.ASSIGNABLE["redeal"].words(None))]   # as `redeal = true`
         if d == "for_stmt":
-            if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
-                head = f"for each seat {ch[0]}"   # not "among every seat"
+            over = str(ch[1].children[0]) if getattr(ch[1], "data", "") == "name" else None
+            if over in ("seats", "sides"):
+                head = f"for each {over[:-1]} {ch[0]}"   # not "among every seat"
             else:
                 head = f"for each {ch[0]} among {self.arg(ch[1], False, False, True)}"
             return self.block(head, ch[2])

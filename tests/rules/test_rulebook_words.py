@@ -186,7 +186,7 @@ class WordsGrammar:
         # a set of cards or seats where a function's words begin with one ("X of trump"):
         # the registry's sets, the file's own names, a part in brackets
         sets = [f"{lit(e.words)} -> l_{e.name}" for e in names.NAME_ENTRIES
-                if e.type in (names.CARDS, names.SEATS) and e.words in leaf_words]
+                if e.type in (names.CARDS, names.SEATS, names.SIDES) and e.words in leaf_words]
         sets.append(f'{lit("cards in hand")} -> l_hand')   # `count(hand)`'s words
         for e in names.NAME_ENTRIES:
             self.leaves[f"l_{e.name}"] = ("leaf", e.words)
@@ -240,6 +240,7 @@ class WordsGrammar:
             line: "when" cond_e ":" assign?                       -> when
                 | "otherwise:" assign?                            -> otherwise_
                 | "for each seat" VAR ":" assign?                 -> for_seats
+                | "for each side" VAR ":" assign?                 -> for_sides
                 | "for each" VAR "among" atom ":" assign?         -> for_
                 | assign
             assign: target "becomes" cond_e                       -> set
@@ -347,7 +348,7 @@ class WordsGrammar:
             return {"tg_target": ("target", None), "tg_score": ("score", k[0] if k else None),
                     "tg_side": ("side", k[0] if k else None), "tg_trump": ("trump", None),
                     "tg_own": (k[0][1].replace(" ", "_") if k else None, None)}[d]
-        if d in ("when", "otherwise_", "for_seats", "for_", "line"):
+        if d in ("when", "otherwise_", "for_seats", "for_sides", "for_", "line"):
             return (d, *k)
         raise AssertionError(f"no form for {d}")
 
@@ -387,7 +388,7 @@ class WordsGrammar:
         while i < len(items) and items[i][0] == depth:
             line = items[i][1]
             kind = line[0] if isinstance(line[0], str) and line[0] in (
-                "when", "otherwise_", "for_seats", "for_", "line") else "assign"
+                "when", "otherwise_", "for_seats", "for_sides", "for_", "line") else "assign"
             if kind == "line":
                 line, kind = line[1], "assign"
             if kind == "assign":
@@ -403,6 +404,8 @@ class WordsGrammar:
                     out.append(("when", line[1], body))
             elif kind == "for_seats":
                 out.append(("for", line[1], ("leaf", "every seat"), body))
+            elif kind == "for_sides":
+                out.append(("for", line[1], ("leaf", "every side"), body))
             elif kind == "for_":
                 out.append(("for", line[1], line[2], body))
             else:
@@ -519,6 +522,17 @@ def test_the_words_of_issue_42_read_back_as_they_were_written():
         assert g29.read_rule(rule_words(text, v=v), False) == canonical(tree_of(text, False), v), text
 
 
+def test_the_words_of_a_loop_over_the_sides_read_back():
+    """`for s in sides` ("for each side s") and the quantifiers over `sides`."""
+    g = grammar_for(frozenset({"s", "unit"}), frozenset())
+    for text in ("for s in sides: score[s] += tricks_won(s)",
+                 "for s in sides: when points(s) > 20: score[s] += 1 else: unit = 2",
+                 "for s in those(s in sides: s != declarer_side): score[s] -= 1"):
+        assert g.read_rule(rule_words(text, effect=True), True) == canonical(tree_of(text, True), None), text
+    for text in ("any(s in sides: points(s) > 20)", "count(those(s in sides: tricks_won(s) >= 7)) == 1"):
+        assert g.read_rule(rule_words(text), False) == canonical(tree_of(text, False), None), text
+
+
 def test_the_words_printed_before_do_not_read_as_the_rule():
     """The words of issue 42 as they were printed ("1 if the contract is made, else minus 1
     if the target is more than 16, else 0" for `(1 if made else -1) if target > 16 else
@@ -540,7 +554,7 @@ CALLS = [("points", 1), ("next", 1), ("previous", 1), ("count", 1), ("max", 2), 
          ("seat_tricks", 1), ("suit", 1), ("partner_of", 1), ("same_side", 2), ("abs", 1),
          ("beats", 2), ("played", 1)]
 SET_CALLS = ["in_suit", "union", "higher", "difference", "above"]   # their first argument is a set
-SETS = ["hand", "trick_cards", "seats", "trick_seats"]
+SETS = ["hand", "trick_cards", "seats", "trick_seats", "sides"]
 
 
 def expressions():
@@ -593,7 +607,8 @@ def statements():
         return st.one_of(
             st.tuples(value, inner).map(lambda t: f"when {t[0]}: {t[1]}"),
             st.tuples(value, inner, inner).map(lambda t: f"when {t[0]}: {t[1]} else: {t[2]}"),
-            inner.map(lambda s: f"for s in seats: {s}"))
+            inner.map(lambda s: f"for s in seats: {s}"),
+            inner.map(lambda s: f"for s in sides: {s}"))
     return st.lists(st.recursive(assign, extend, max_leaves=4), min_size=1, max_size=3).map("\n".join)
 
 
