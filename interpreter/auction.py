@@ -6,6 +6,7 @@ doubling after it (§H), and the contract of a flow without an auction: the file
 
 from __future__ import annotations
 
+import ast
 from bisect import bisect_right
 
 from .dsl import BOOL, INT, SEAT
@@ -260,6 +261,18 @@ class Doubling(Phase):
             s._next_step()
 
 
+def reads_target(v) -> bool:
+    """Whether a compiled rule of variant ``v`` reads the contract's target (``target``
+    read, not only set): else the bid decides only who declares, and the target is
+    nothing to state."""
+    for source in v.sources.values():
+        if source and any(isinstance(n, ast.Attribute) and n.attr == "target" and isinstance(n.ctx, ast.Load)
+                          and isinstance(n.value, ast.Name) and n.value.id == "s"
+                          for n in ast.walk(ast.parse(source))):
+            return True
+    return False
+
+
 # flow step -> its words in the rulebook's Deal section
 STEP_WORDS = {"auction": lambda v, step: "the auction",
               "doubling": lambda v, step: "the defenders may double, then the declarer's side may redouble"}
@@ -317,7 +330,10 @@ def words(v) -> list[tuple[str, str]]:
         au.append(f"A player may redouble when: {rule_of(v, 'auction', 'may_redouble', default='false')}.")
         au.append("A new bid cancels any double and redouble.")
     ends = rule_of(v, 'auction', 'ends')
-    head = "The high bidder is the declarer and his bid the target."
+    # the bid is the target (Auction: s.target = s.bid); say so only when a rule reads it
+    target = reads_target(v)
+    head = ("The high bidder is the declarer and his bid the target." if target else
+            "The high bidder is the declarer; no rule reads his bid as a target.")
     if not duel:
         head = f"The auction ends when: {ends}. {head}"
     elif ends != "never":
@@ -325,8 +341,9 @@ def words(v) -> list[tuple[str, str]]:
     au.append(head)
     # Auction.enter: the standing bid is the dealer's high bid before any call; apply: an
     # auction that ends with no high bidder throws the deal in (scoring.score: no score)
-    au.append(f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
-              "his target." if v.standing_bid else
+    au.append((f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
+               "his target." if target else "If nobody bids over the standing bid, the dealer is the declarer.")
+              if v.standing_bid else
               "If the auction ends with no bid, the deal is thrown in: nothing is scored, and the "
               "next deal is dealt as after any other.")
     return [("Auction", "\n".join(au))]

@@ -311,10 +311,10 @@ NAME_ENTRIES: tuple[Name, ...] = (
           "`scoring.effect`): whether the contract was made (false when nobody bid)",
           words_not="the contract is not made"),
     _attr("score", LIST, "scores", "the score", "the match score, `score[side]` (or `score[seat]`)"),
-    _attr("deals", INT, "deal_number", "the deals played before",
+    _attr("deals", INT, "deal_number", "the number of deals played before",
           "deals played before this one in the match"),
     _n("deals_played", INT, ("deal_number", "is_terminal"),
-       lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the deals played",
+       lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the number of deals played",
        "deals played in the match, this one included once it is over"),
     # -- a rule of a file that `extends:` another --
     Name("parent", INHERITED, (), lambda c: const(-1), "the inherited rule",
