@@ -24,6 +24,8 @@ HOOKS = {
     "auction.may_double": (("auction", "may_double"), BOOL, "false"),
     "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
     "auction.first": (("auction", "first"), SEAT, ""),   # the first to call; the eldest without it
+    # the declarer at the lowest bid when every seat passes (`all_pass: {seat: RULE}`)
+    "auction.all_pass": (("auction", "all_pass", "seat"), SEAT, ""),
 }
 # a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
 CONTRACT_HOOKS = {
@@ -78,11 +80,13 @@ def load(c) -> dict:
         if len(den) == 1 and den not in c.deck.suits:
             c.problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
                       "(a no-trump denomination needs a name of two letters or more, such as NT)", value=True)
-    if au.get("all_pass") == "dealer" and au.get("standing_bid"):
+    gives = all_pass(data) != "throw_in"   # a seat plays at the lowest bid when all pass
+    said = "`all_pass: dealer`" if all_pass(data) == "dealer" else "`all_pass`"
+    if gives and au.get("standing_bid"):
         c.problem(("auction", "all_pass"), "with a standing bid the dealer already holds a bid when all pass: "
-                                           "remove `all_pass: dealer` (or the standing bid)", value=True)
-    if au.get("all_pass") == "dealer" and dens:
-        c.problem(("auction", "all_pass"), "`all_pass: dealer` gives the lowest bid, with no denomination: "
+                                           f"remove {said} (or the standing bid)", value=True)
+    if gives and dens:
+        c.problem(("auction", "all_pass"), f"{said} gives the lowest bid, with no denomination: "
                                            "not with `denominations`", value=True)
     if au.get("order") == "duel" and au.get("final_pass") is False:
         c.problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)",
@@ -96,8 +100,10 @@ def load(c) -> dict:
 def all_pass(data: dict) -> str:
     """What happens when every seat passes and nobody holds a bid, by a variant's merged
     file ``data`` (``auction.all_pass``): ``throw_in`` (the default: the deal is thrown
-    in) or ``dealer`` (the dealer is the declarer at ``min_bid``)."""
-    return (data.get("auction") or {}).get("all_pass", "throw_in")
+    in), ``dealer`` (the dealer is the declarer at ``min_bid``) or ``seat`` (``{seat:
+    RULE}``: the seat the rule ``auction.all_pass`` names is the declarer at ``min_bid``)."""
+    given = (data.get("auction") or {}).get("all_pass", "throw_in")
+    return "seat" if isinstance(given, dict) else given
 
 
 class Auction(Phase):
@@ -184,8 +190,9 @@ class Auction(Phase):
                 while nxt in s.passed and nxt != seat:
                     nxt = (nxt + 1) % n
         if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.auction_ends(s, seat, None, None):
-            if s.high_bidder < 0 and all_pass(v.data) == "dealer":  # the dealer plays at the lowest bid
-                s.bid, s.high_bidder = v.min_bid, s.dealer
+            if s.high_bidder < 0 and all_pass(v.data) != "throw_in":   # a seat plays at the lowest bid:
+                s.bid = v.min_bid                                          # the dealer, or the rule's
+                s.high_bidder = s.dealer if all_pass(v.data) == "dealer" else table_seat(s, "auction.all_pass")
             if s.high_bidder < 0:  # everybody passed: the deal is thrown in
                 s._end_deal()
                 return
@@ -320,6 +327,9 @@ def words(v) -> list[tuple[str, str]]:
         au.append(f"The first to call: {rule_of(v, 'auction', 'first')}.")
     if all_pass(v.data) == "dealer":
         au.append(f"If every player passes, the dealer is the declarer at the lowest bid, {v.min_bid}.")
+    elif all_pass(v.data) == "seat":
+        au.append(f"If every player passes, the declarer at the lowest bid, {v.min_bid}, is: "
+                  f"{rule_of(v, 'auction', 'all_pass', 'seat')}.")
     if not duel:
         au.append("A pass is final: a player who passes calls no more." if v.final_pass
                   else "A pass is not final.")

@@ -1098,7 +1098,8 @@ def _table_seat_warnings(v: Variant, locs: dict) -> list[Problem]:
             continue   # the rule says what to do when nobody holds the card
         steps = [s if isinstance(s, str) else "deal" if "deal" in s else "declare" if "declare" in s
                  else "widow" for s in v.flow]
-        asked = {"play.leader": "play", "trump.chooser": "trump", "auction.first": "auction"}.get(hook)
+        asked = {"play.leader": "play", "trump.chooser": "trump", "auction.first": "auction",
+                 "auction.all_pass": "auction"}.get(hook)
         where = ["in the widow or set aside"] if v.widow_size else []
         if v.trump_mode == "hidden" and hook == "play.leader":
             where.append("laid face down as trump")

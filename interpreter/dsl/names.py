@@ -48,7 +48,8 @@ SEAT_OR_SIDE = "seat or side"
 INHERITED = "the rule's"
 # the rules that name a seat for the table (interpreter/phase.py asks them): they must
 # name one
-TABLE_SEAT_HOOKS = ("play.leader", "trump.chooser", "contract.declarer", "flow.declare", "auction.first")
+TABLE_SEAT_HOOKS = ("play.leader", "trump.chooser", "contract.declarer", "flow.declare", "auction.first",
+                    "auction.all_pass")
 # the rulebook's words for a suit that is `none` (interpreter/wording.py reads `none` by type)
 NONE_SUIT_WORDS = "none (no suit)"
 
@@ -546,8 +547,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              "the seat whose hand holds a card (the first from the eldest in turn order, with "
              "copies), `none` when no hand does (in the widow, laid face down, not dealt yet, "
              "played); it reads every hand, so only the rules that name a seat for the table "
-             "have it: `play.leader`, `trump.chooser`, `contract.declarer`, `auction.first` and "
-             "a `declare` step's first seat, where a `none` "
+             "have it: `play.leader`, `trump.chooser`, `contract.declarer`, `auction.first`, "
+             "`auction.all_pass`'s seat and a `declare` step's first seat, where a `none` "
              "stops the deal with an error (`taash check` refuses the rules it can see giving "
              "none)", only=TABLE_SEAT_HOOKS),
     Function("intersection", (SET, SET), SET, (), lambda c, a, b: call("_intersection", a, b),
@@ -598,6 +599,8 @@ ME = {
     "auction.may_redouble": "the player to call",
     "auction.ends": "the player who has just called",
     "auction.first": "`none` (asked as the auction starts: name the seat, e.g. `eldest`)",
+    "auction.all_pass": "`none` (`all_pass: {seat: RULE}`, asked when every player has passed: "
+                        "name the seat, e.g. `previous(dealer)`)",
     "bids.max": "the player to bid",
     "bids.may_bid": "the player to bid",
     "play.leader": "`none` (asked before anyone plays: name the seat, e.g. `eldest`)",

@@ -438,6 +438,7 @@ RULE_PATHS = [("auction", k) for k in ("may_pass", "may_bid", "ends", "may_equal
                                        "may_redouble")] + [
     ("contract", "declarer"), ("contract", "target"), ("play", "leader"), ("play", "may_play"),
     ("play", "counts_as_trump"), ("play", "may_expose"), ("play", "after_trick"), ("play", "after_card"),
+    ("auction", "first"), ("auction", "all_pass", "seat"),
     ("scoring", "made"), ("scoring", "effect"), ("match", "ends"), ("match", "next_dealer"),
     ("trump", "chooser")]
 
