@@ -292,14 +292,14 @@ def _by_tricks(v) -> bool:
     return v.target_unit == "tricks" or made_units(v) == {"tricks"} or not v.total
 
 
-def _decided_by(v, st) -> str:
+def _decided_by(v, st, units) -> str:
     """What the declarer's side took in the finished deal ``st``, in what the variant's
-    `made` rule counts (scoring.made_units): "150 points", "7 tricks", or both ("11
-    points and 5 tricks") when it reads both; the target's unit first (card points when
-    the rule counts neither)."""
+    `made` rule counts (``units``: scoring.made_units): "150 points", "7 tricks", or both
+    ("11 points and 4 tricks") when it reads both; the target's unit first (card points
+    when the rule counts neither)."""
     side = st.side[st.declarer]
     took = {"points": f"{st.side_points[side]} points", "tricks": f"{st.side_tricks[side]} tricks"}
-    units = made_units(v) or {v.target_unit or "points"}
+    units = units or {v.target_unit or "points"}
     first = v.target_unit if v.target_unit in units else sorted(units)[0]
     return " and ".join(took[u] for u in [first, *sorted(units - {first})])
 
@@ -317,6 +317,7 @@ def _print_replay(rec, m) -> None:
     v = m.v
     print(f"{v.title} ({v.ref}), seed {m.seed}: {len(m.deals)} deals")   # the file as loaded: a shipped name, or its absolute path
     verdicts = _verdicts_by_deal(rec)
+    units, target_read = made_units(v), reads_target(v)
     for i, st in enumerate(m.deals):
         r = st.result()
         shown = "".join(f"; {k} {json.dumps(x)}" for k, x in r.get("variables", {}).items())  # public ones
@@ -345,10 +346,10 @@ def _print_replay(rec, m) -> None:
                    f"{'nobody' if taken['from'] is None else 'seat ' + str(taken['from'])} by {taken['by']})")
             whose = "the declarer" if v.partnership == "individual" else "declarer's side"
             per_seat = f"; {_taken(v, r)}" if _by_tricks(v) else ""
-            target = f", target {r['target']}" if reads_target(v) else ""   # one no rule reads: none
+            target = f", target {r['target']}" if target_read else ""   # one no rule reads: none
             print(f"deal {i + 1}: dealer {r['dealer']}, {who}, "
                   f"trump {r['trump'] or '-'}{target}: {whose} "
-                  f"{_decided_by(v, st)}, {'made' if r['made'] else 'failed'}{per_seat}; "
+                  f"{_decided_by(v, st, units)}, {'made' if r['made'] else 'failed'}{per_seat}; "
                   f"score change {r['score_change']}{shown}")
         for verdict in verdicts.get(i, ()):     # an arena record's: what the bots did wrong
             print(_verdict_line(verdict))
