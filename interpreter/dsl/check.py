@@ -321,8 +321,8 @@ class Checker:
                 want = self.score_unit if score else entry.index
                 if idx.type != want:
                     raise DSLError(f"index of '{name}' should be {_a(want)}, not {_a(idx.type)}"
-                                   + (f" (this match keeps scores per {want})" if score else ""),
-                                   *_pos(lv.children[1]))
+                                   + (f" (this match keeps scores per {want}{_side_hint(want, idx.type)})"
+                                      if score else ""), *_pos(lv.children[1]))
             elif len(lv.children) != 1:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
             else:
@@ -405,7 +405,7 @@ class Checker:
         idx = self.value(node)
         if idx.type != per:
             raise DSLError(f"index of '{name}' should be {_a(per)} (it holds one value per {per}), "
-                           f"not {_a(idx.type)}", *_pos(node))
+                           f"not {_a(idx.type)}{_side_hint(per, idx.type)}", *_pos(node))
         return idx
 
     # -- named parts (let, define) and quantifiers ---------------------------------------
@@ -737,7 +737,8 @@ class Checker:
                 raise DSLError(f"only a list can be indexed, not {_a(ta.type)}", *_pos(node))
             if ti.type != self.score_unit:
                 raise DSLError(f"an index of the score should be a {self.score_unit}, not {_a(ti.type)} "
-                               f"(this match keeps scores per {self.score_unit})", *_pos(i))
+                               f"(this match keeps scores per {self.score_unit}"
+                               f"{_side_hint(self.score_unit, ti.type)})", *_pos(i))
             return T("index", INT, NOT_CONSTANT, [ta, ti])
         raise DSLError(f"unsupported construct '{d}'", *_pos(node))
 
@@ -1036,6 +1037,17 @@ def _outside_hand(t) -> bool:
             stack.append(n.info)
     return False
 
+
+
+def _side_hint(want: str, got: str) -> str:
+    """What to write where a side is wanted and ``got`` stands: a seat's side, or a side
+    named (a side has no number literal); "" otherwise."""
+    if want != SIDE or got == ERROR:
+        return ""
+    if got == SEAT:
+        return "; the side of a seat is side(SEAT)"
+    return ("; a side is named, not numbered: my_side, declarer_side, side(SEAT), or each in turn "
+            "with `for s in sides`")
 
 
 def _a(typ: str) -> str:

@@ -105,3 +105,15 @@ def test_a_did_you_mean_offers_no_name_that_is_none_there(tmp_path):
     assert first_problem(p).message.endswith("unknown name 'my_sid'")   # nothing offered
     p.write_text('extends: "call-break"\nname: x\nscoring:\n  effect: |\n    for s in sids: score[s] += 1\n')
     check(p, 5, 14, "scoring.effect: unknown name 'sids' (did you mean 'sides'?)")
+
+
+def test_a_number_or_a_seat_where_a_side_is_wanted_says_how_to_name_one(tmp_path):
+    """`score[0]` (a side has no number literal) and `score[dealer]` (a seat) in 29, which
+    keeps scores per side: each error says what to write instead."""
+    p = write(tmp_path, "scoring:\n  effect: |\n    score[0] += 1\n")
+    check(p, 5, 11, "scoring.effect: index of 'score' should be a side, not a number (this match keeps "
+                    "scores per side; a side is named, not numbered: my_side, declarer_side, side(SEAT), "
+                    "or each in turn with `for s in sides`)")
+    p = write(tmp_path, "match:\n  ends: score[dealer] > 5\n", "m.yaml")
+    check(p, 4, 15, "match.ends: an index of the score should be a side, not a seat (this match keeps "
+                    "scores per side; the side of a seat is side(SEAT))")
