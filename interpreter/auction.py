@@ -6,6 +6,7 @@ doubling after it (§H), and the contract of a flow without an auction: the file
 
 from __future__ import annotations
 
+import ast
 from bisect import bisect_right
 
 from .dsl import BOOL, INT, SEAT
@@ -23,6 +24,8 @@ HOOKS = {
     "auction.may_double": (("auction", "may_double"), BOOL, "false"),
     "auction.may_redouble": (("auction", "may_redouble"), BOOL, "false"),
     "auction.first": (("auction", "first"), SEAT, ""),   # the first to call; the eldest without it
+    # the declarer at the lowest bid when every seat passes (`all_pass: {seat: RULE}`)
+    "auction.all_pass": (("auction", "all_pass", "seat"), SEAT, ""),
 }
 # a flow without an auction: the contract the variant gives (docs/authoring.md, "Flow")
 CONTRACT_HOOKS = {
@@ -77,11 +80,13 @@ def load(c) -> dict:
         if len(den) == 1 and den not in c.deck.suits:
             c.problem(("auction", "denominations", i), f"denomination {den} is not a suit of the deck "
                       "(a no-trump denomination needs a name of two letters or more, such as NT)", value=True)
-    if au.get("all_pass") == "dealer" and au.get("standing_bid"):
+    gives = all_pass(data) != "throw_in"   # a seat plays at the lowest bid when all pass
+    said = "`all_pass: dealer`" if all_pass(data) == "dealer" else "`all_pass`"
+    if gives and au.get("standing_bid"):
         c.problem(("auction", "all_pass"), "with a standing bid the dealer already holds a bid when all pass: "
-                                           "remove `all_pass: dealer` (or the standing bid)", value=True)
-    if au.get("all_pass") == "dealer" and dens:
-        c.problem(("auction", "all_pass"), "`all_pass: dealer` gives the lowest bid, with no denomination: "
+                                           f"remove {said} (or the standing bid)", value=True)
+    if gives and dens:
+        c.problem(("auction", "all_pass"), f"{said} gives the lowest bid, with no denomination: "
                                            "not with `denominations`", value=True)
     if au.get("order") == "duel" and au.get("final_pass") is False:
         c.problem(("auction", "final_pass"), "in a duel auction every pass is final (remove final_pass: false)",
@@ -95,8 +100,10 @@ def load(c) -> dict:
 def all_pass(data: dict) -> str:
     """What happens when every seat passes and nobody holds a bid, by a variant's merged
     file ``data`` (``auction.all_pass``): ``throw_in`` (the default: the deal is thrown
-    in) or ``dealer`` (the dealer is the declarer at ``min_bid``)."""
-    return (data.get("auction") or {}).get("all_pass", "throw_in")
+    in), ``dealer`` (the dealer is the declarer at ``min_bid``) or ``seat`` (``{seat:
+    RULE}``: the seat the rule ``auction.all_pass`` names is the declarer at ``min_bid``)."""
+    given = (data.get("auction") or {}).get("all_pass", "throw_in")
+    return "seat" if isinstance(given, dict) else given
 
 
 class Auction(Phase):
@@ -183,8 +190,9 @@ class Auction(Phase):
                 while nxt in s.passed and nxt != seat:
                     nxt = (nxt + 1) % n
         if nxt < 0 or s.passes >= n or len(s.passed) >= n or v.auction_ends(s, seat, None, None):
-            if s.high_bidder < 0 and all_pass(v.data) == "dealer":  # the dealer plays at the lowest bid
-                s.bid, s.high_bidder = v.min_bid, s.dealer
+            if s.high_bidder < 0 and all_pass(v.data) != "throw_in":   # a seat plays at the lowest bid:
+                s.bid = v.min_bid                                          # the dealer, or the rule's
+                s.high_bidder = s.dealer if all_pass(v.data) == "dealer" else table_seat(s, "auction.all_pass")
             if s.high_bidder < 0:  # everybody passed: the deal is thrown in
                 s._end_deal()
                 return
@@ -260,6 +268,18 @@ class Doubling(Phase):
             s._next_step()
 
 
+def reads_target(v) -> bool:
+    """Whether a compiled rule of variant ``v`` reads the contract's target (``target``
+    read, not only set): else the bid decides only who declares, and the target is
+    nothing to state."""
+    for source in v.sources.values():
+        if source and any(isinstance(n, ast.Attribute) and n.attr == "target" and isinstance(n.ctx, ast.Load)
+                          and isinstance(n.value, ast.Name) and n.value.id == "s"
+                          for n in ast.walk(ast.parse(source))):
+            return True
+    return False
+
+
 # flow step -> its words in the rulebook's Deal section
 STEP_WORDS = {"auction": lambda v, step: "the auction",
               "doubling": lambda v, step: "the defenders may double, then the declarer's side may redouble"}
@@ -307,6 +327,9 @@ def words(v) -> list[tuple[str, str]]:
         au.append(f"The first to call: {rule_of(v, 'auction', 'first')}.")
     if all_pass(v.data) == "dealer":
         au.append(f"If every player passes, the dealer is the declarer at the lowest bid, {v.min_bid}.")
+    elif all_pass(v.data) == "seat":
+        au.append(f"If every player passes, the declarer at the lowest bid, {v.min_bid}, is: "
+                  f"{rule_of(v, 'auction', 'all_pass', 'seat')}.")
     if not duel:
         au.append("A pass is final: a player who passes calls no more." if v.final_pass
                   else "A pass is not final.")
@@ -317,7 +340,10 @@ def words(v) -> list[tuple[str, str]]:
         au.append(f"A player may redouble when: {rule_of(v, 'auction', 'may_redouble', default='false')}.")
         au.append("A new bid cancels any double and redouble.")
     ends = rule_of(v, 'auction', 'ends')
-    head = "The high bidder is the declarer and his bid the target."
+    # the bid is the target (Auction: s.target = s.bid); say so only when a rule reads it
+    target = reads_target(v)
+    head = ("The high bidder is the declarer and his bid the target." if target else
+            "The high bidder is the declarer; no rule reads his bid as a target.")
     if not duel:
         head = f"The auction ends when: {ends}. {head}"
     elif ends != "never":
@@ -325,8 +351,9 @@ def words(v) -> list[tuple[str, str]]:
     au.append(head)
     # Auction.enter: the standing bid is the dealer's high bid before any call; apply: an
     # auction that ends with no high bidder throws the deal in (scoring.score: no score)
-    au.append(f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
-              "his target." if v.standing_bid else
+    au.append((f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
+               "his target." if target else "If nobody bids over the standing bid, the dealer is the declarer.")
+              if v.standing_bid else
               "If the auction ends with no bid, the deal is thrown in: nothing is scored, and the "
               "next deal is dealt as after any other.")
     return [("Auction", "\n".join(au))]

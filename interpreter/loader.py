@@ -791,6 +791,9 @@ def _schema_message(err, path=()) -> str:
     if v == "oneOf" and path and path[0] == "flow":
         return (f"{show(inst)} is not a flow step (the steps: {{deal: [packet sizes]}}, {{widow: N}}, "
                 "auction, exchange, trump, call_partner, doubling, play)")
+    if v == "oneOf" and tuple(path[:2]) == ("auction", "all_pass"):
+        return (f"{show(inst)} is not one of throw_in, dealer, {{seat: RULE}} (what happens when every "
+                "player passes)")
     if v == "oneOf" and path and path[0] == "options":
         return (f"{show(inst)} is not an option: give a whole number, true or false, or "
                 "{default: ..., choices: [...], description: ...}")

@@ -71,6 +71,18 @@ def target_unit(source: str | None) -> str | None:
     return units.pop() if len(units) == 1 else None
 
 
+def made_units(v) -> frozenset[str]:
+    """What the compiled ``scoring.made`` rule of variant ``v`` counts: ``"points"`` when it
+    reads card points (``points(...)``, ``seat_points(...)``), ``"tricks"`` when it reads
+    tricks (``tricks_won(...)``, ``seat_tricks(...)``); both, or neither (a rule of
+    declarations or of the bid alone)."""
+    source = v.sources.get("scoring.made")
+    if not source:
+        return frozenset()
+    return frozenset(_UNIT_OF[n.attr] for n in ast.walk(ast.parse(source))
+                     if isinstance(n, ast.Attribute) and n.attr in _UNIT_OF)
+
+
 def score(s) -> None:
     """Score the finished deal ``s`` (a State whose deal is over; the cards set aside
     already counted, as the mechanics before this one finish: widow.finish):
@@ -112,8 +124,10 @@ def words(v) -> list[tuple[str, str]]:
     if made is None and _reads_made(v):    # the engine's rule when the file gives none
         made = rule_of(v, 'scoring', 'made', default=HOOKS["scoring.made"][2])
         sc = [f"The contract is made when {made} (the rule when a file states none).", "Then:\n"]
-    elif made is None:
-        sc = ["Then:\n"]
+    elif made is None:    # no rule reads it: it says only how the records and replay count the deal
+        made = rule_of(v, 'scoring', 'made', default=HOOKS["scoring.made"][2])
+        sc = [f"No rule reads whether the contract is made; the records and the replay count it made when "
+              f"{made} (the rule when a file states none).", "After the last trick:\n"]
     else:
         sc = [f"The contract is made:\n{made}" if "\n" in made else f"The contract is made when: {made}.",
               "Then:\n"]

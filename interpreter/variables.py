@@ -141,7 +141,7 @@ def words(v) -> list[tuple[str, str]]:
     secs = []
     if v.data.get("define"):
         secs.append(("Named expressions", "Used by name in the rules above.\n" + "\n".join(
-            define_item(name_words(k), rule_words(text)) for k, text in v.data["define"].items())))
+            define_item(name_words(k), rule_words(text, v=v)) for k, text in v.data["define"].items())))
     if v.variables:
         secs.append(("Variables", variables_words(v)))
     return secs

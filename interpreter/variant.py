@@ -682,6 +682,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     bids_by_deal = bool(mech_fields.get("has_bids")) and not isinstance(data["bids"]["max"], int)
     if deal_sizes:  # a rule always false by this deal's tricks: a warning (`_by_deal` judges it)
         comp.deal_values = {"tricks": per_seat, **({"max_bid": comp.max_bid} if bids_by_deal else {})}
+    comp.no_contract = not mech_fields.get("has_contract", True)
     names = {}
 
     def dsl_problem(p, e: DSLError, used_by=None):
@@ -1284,7 +1285,8 @@ def _table_seat_warnings(v: Variant, locs: dict) -> list[Problem]:
             continue   # the rule says what to do when nobody holds the card
         steps = [s if isinstance(s, str) else "deal" if "deal" in s else "declare" if "declare" in s
                  else "widow" for s in v.flow]
-        asked = {"play.leader": "play", "trump.chooser": "trump", "auction.first": "auction"}.get(hook)
+        asked = {"play.leader": "play", "trump.chooser": "trump", "auction.first": "auction",
+                 "auction.all_pass": "auction"}.get(hook)
         where = ["in the widow or set aside"] if v.widow_size else []
         if v.trump_mode == "hidden" and hook == "play.leader":
             where.append("laid face down as trump")

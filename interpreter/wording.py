@@ -219,7 +219,7 @@ class _Words:
                 d == "name" and str(ch[0]) == "dealer"):
             return seat_words(v, seat_offset(node), eldest=d == "name")
         if d == "name":
-            return name_words(str(ch[0]))
+            return name_words(str(ch[0]), v)
         if d == "neg":
             return f"minus {self.sub(ch[0], 9)}"
         if d == "not_":
@@ -239,6 +239,9 @@ class _Words:
                 if str(ch[1]) == "!=":
                     return f"{left} exists"
                 return f"{left} is {NONE_WORDS.get(_type_of(ch[0]), 'nobody')}"
+            said = self.remainder(ch)
+            if said is not None:
+                return said
             right = self.sub(ch[2], 7)
             if str(ch[1]) in RANK_OPS and any(_is_rank(c) for c in (ch[0], ch[2])):
                 return f"{left} {RANK_OPS[str(ch[1])]} {right}"
@@ -266,6 +269,22 @@ class _Words:
             return "\n".join("  " * depth + f"- {text}" for depth, text in self.lines(node))
         return " ".join(self.expr(c) for c in ch)
 
+    def remainder(self, ch) -> str | None:
+        """``A % B == K`` (or ``!=``) with K a number, as said: "A is a multiple of B" (K is
+        0), "A leaves K when divided by B"; None for another comparison. A and B are
+        bracketed as the operands of "modulo" would be."""
+        left, op, right = ch
+        if not (getattr(left, "data", "") == "binop" and str(left.children[1]) == "%"
+                and getattr(right, "data", "") == "number" and str(op) in ("==", "!=")):
+            return None
+        a, b, k = self.sub(left.children[0], 8), self.sub(left.children[2], 9), str(right.children[0])
+        plural = bool(_PLURAL.match(a))
+        if k == "0":
+            return f"{a} {('are' if plural else 'is') + (' not' if str(op) == '!=' else '')} a multiple of {b}"
+        verb = ("leave" if plural else "leaves") if str(op) == "==" else (
+            "do not leave" if plural else "does not leave")
+        return f"{a} {verb} {k} when divided by {b}"
+
     def lines(self, node) -> list[tuple[int, str]]:
         """An effect's statements as the items of a list: (depth, words). A statement
         under a `when` or a `for` is on the same line when it is one assignment, else
@@ -279,8 +298,9 @@ class _Words:
         if d == "redeal_stmt":
             return [(0, names.ASSIGNABLE["redeal"].words(None))]   # as `redeal = true`
         if d == "for_stmt":
-            if getattr(ch[1], "data", "") == "name" and str(ch[1].children[0]) == "seats":
-                head = f"for each seat {ch[0]}"   # not "among every seat"
+            over = str(ch[1].children[0]) if getattr(ch[1], "data", "") == "name" else None
+            if over in ("seats", "sides"):
+                head = f"for each {over[:-1]} {ch[0]}"   # not "among every seat"
             else:
                 head = f"for each {ch[0]} among {self.arg(ch[1], False, False, True)}"
             return self.block(head, ch[2])
@@ -304,7 +324,7 @@ class _Words:
             index = self.arg(lv.children[1], form.startswith(_HOLE), form.endswith(_HOLE + "0"))
             target = form.replace(f"{_HOLE}0", index)
         else:
-            target = entry.words(None) if entry is not None else name_words(str(lv.children[0]))
+            target = entry.words(None) if entry is not None else name_words(str(lv.children[0]), self.v)
         if getattr(e, "data", "") == "none" and entry is not None:  # `none` read by the type set
             val = NONE_WORDS.get(entry.type, "nobody")
         else:
@@ -351,10 +371,16 @@ def _is_rank(node) -> bool:
     return d == "string" or (d == "call" and str(node.children[0]) == "rank")
 
 
-def name_words(name: str) -> str:
-    """Words for a name: the registry's, else (an option, a named value) the name itself."""
+def name_words(name: str, v=None) -> str:
+    """Words for a name: the registry's; a variable of variant ``v`` as a name in code
+    font (`` `won_by` ``: not words to read, "won by"); else (an option, a named value) the
+    name itself, its ``_`` as spaces."""
     entry = _NAME_WORDS.get(name)
-    return entry.words if entry is not None else name.replace("_", " ")
+    if entry is not None:
+        return entry.words
+    if v is not None and any(x.name == name for x in getattr(v, "variables", ())):
+        return f"`{name}`"
+    return name.replace("_", " ")
 
 
 def rule_words(text, effect: bool = False, v=None, value: bool = False) -> str:

@@ -18,6 +18,8 @@ from taash.interpreter.loader import More, resolve_name
 from taash.interpreter.records import observation_at, record_set, records_of
 from taash.interpreter.variant import check_warnings
 from taash.interpreter.rulebook import diff, render
+from taash.interpreter.auction import reads_target
+from taash.interpreter.scoring import made_units
 
 from ..bots import registry
 from ..errors import LadderError, UsageError
@@ -111,13 +113,20 @@ def cmd_simulate(args) -> int:
     con = Console()
     t = Table(title=f"{v.title}: {summary['deals']} deal{'s' if summary['deals'] != 1 else ''}, "
                     f"{_bots_title(summary['bots'])}, seed {args.seed}")
-    for col in ("match", "seed", "deals", "over", "score (per seat)", "winners (seats)"):
+    by_side = v.score_unit == "side" and v.sides < v.players   # the match scores sides
+    unit = "side" if by_side else "seat"
+    for col in ("match", "seed", "deals", "over", f"score (per {unit})", f"winners ({unit}s)"):
         t.add_column(col)
     for i, m in enumerate(summary["matches"]):
         over = {"rule": "yes", "deal limit": "deal limit"}.get(m["ended_by"], "no")
+        score, winners = (_per_side(v, m["score"], m["winners"]) if by_side else (m["score"], m["winners"]))
         t.add_row(str(i + 1), str(m["seed"]), str(m["deals"]), over,
-                  " ".join(map(str, m["score"])), " ".join(map(str, m["winners"])) or "-")
+                  " ".join(map(str, score)), " ".join(map(str, winners)) or "-")
     con.print(t)
+    if by_side:
+        con.print("sides: " + ", ".join(
+            f"{k} = seats {' '.join(str(s) for s in range(v.players) if v.side_of[s] == k)}"
+            for k in range(v.sides)))
     rate = summary["contracts_made_rate"]
     con.print(f"contracts made: {summary['contracts_made']} of {summary['deals'] - summary['thrown_in']}"
               f" ({rate:.1%})" if rate is not None else "no contract played")
@@ -135,6 +144,13 @@ def cmd_simulate(args) -> int:
                    f"{len(ms)} records written to {names[0]}") if len(names) == 1 else
                   f"{len(names)} records written: {names[0]} ... {names[-1]}")
     return 0
+
+
+def _per_side(v, score: list, winners: list) -> tuple[list, list]:
+    """A match's score and winners per seat (a seat shows its side's) as per side: each
+    side's score (that of its first seat) and the sides that won, in order."""
+    first = [v.side_of.index(k) for k in range(v.sides)]
+    return [score[s] for s in first], sorted({v.side_of[s] for s in winners})
 
 
 def _bots_title(names) -> str:
@@ -271,8 +287,21 @@ def _verdict_line(v: dict) -> str:
 
 def _by_tricks(v) -> bool:
     """Whether a variant's deals are told by tricks: its contract counts tricks
-    (Variant.target_unit), or its cards have no points."""
-    return v.target_unit == "tricks" or not v.total
+    (Variant.target_unit, or a `made` rule that counts only tricks), or its cards have no
+    points."""
+    return v.target_unit == "tricks" or made_units(v) == {"tricks"} or not v.total
+
+
+def _decided_by(v, st, units) -> str:
+    """What the declarer's side took in the finished deal ``st``, in what the variant's
+    `made` rule counts (``units``: scoring.made_units): "150 points", "7 tricks", or both
+    ("11 points and 4 tricks") when it reads both; the target's unit first (card points
+    when the rule counts neither)."""
+    side = st.side[st.declarer]
+    took = {"points": f"{st.side_points[side]} points", "tricks": f"{st.side_tricks[side]} tricks"}
+    units = units or {v.target_unit or "points"}
+    first = v.target_unit if v.target_unit in units else sorted(units)[0]
+    return " and ".join(took[u] for u in [first, *sorted(units - {first})])
 
 
 def _taken(v, r: dict) -> str:
@@ -286,8 +315,9 @@ def _taken(v, r: dict) -> str:
 
 def _print_replay(rec, m) -> None:
     v = m.v
-    print(f"{v.title} ({rec['variant']}), seed {m.seed}: {len(m.deals)} deals")
+    print(f"{v.title} ({v.ref}), seed {m.seed}: {len(m.deals)} deals")   # the file as loaded: a shipped name, or its absolute path
     verdicts = _verdicts_by_deal(rec)
+    units, target_read = made_units(v), reads_target(v)
     for i, st in enumerate(m.deals):
         r = st.result()
         shown = "".join(f"; {k} {json.dumps(x)}" for k, x in r.get("variables", {}).items())  # public ones
@@ -310,19 +340,16 @@ def _print_replay(rec, m) -> None:
         elif r["declarer"] is None:
             print(f"deal {i + 1}: dealer {r['dealer']}: everybody passed; thrown in{shown}")
         else:
-            # the target's unit is the variant's (Variant.target_unit: what scoring.made
-            # compares with the target); card points when the rule does not say
-            unit = v.target_unit or "points"
-            took = (st.side_tricks if unit == "tricks" else st.side_points)[st.side[st.declarer]]
             bid = f" bid {r['bid']}" if v.has_auction else ""   # no auction: no bid
             who = (f"declarer {r['declarer']}{bid}" if not taken else
                    f"declarer {r['declarer']} (took over the contract from "
                    f"{'nobody' if taken['from'] is None else 'seat ' + str(taken['from'])} by {taken['by']})")
             whose = "the declarer" if v.partnership == "individual" else "declarer's side"
             per_seat = f"; {_taken(v, r)}" if _by_tricks(v) else ""
+            target = f", target {r['target']}" if target_read else ""   # one no rule reads: none
             print(f"deal {i + 1}: dealer {r['dealer']}, {who}, "
-                  f"trump {r['trump'] or '-'}, target {r['target']}: {whose} "
-                  f"{took} {unit}, {'made' if r['made'] else 'failed'}{per_seat}; "
+                  f"trump {r['trump'] or '-'}{target}: {whose} "
+                  f"{_decided_by(v, st, units)}, {'made' if r['made'] else 'failed'}{per_seat}; "
                   f"score change {r['score_change']}{shown}")
         for verdict in verdicts.get(i, ()):     # an arena record's: what the bots did wrong
             print(_verdict_line(verdict))

@@ -44,12 +44,12 @@ from .check import (NOT_CONSTANT, ERROR, FUNCTIONS, HOOK_NAMES, LVALUES, MAX_EXP
 from .compiler import Compiler
 from .fastpath import FastPath
 from .lower import Compiled, Lowerer, verify
-from .names import (ANSWER, BOOL, CARD, CARDS, DECLARATION, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT,
+from .names import (ANSWER, BOOL, CARD, CARDS, DECLARATION, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SIDES, SUIT,
                     RegistryError, check_state)
 from .parse import GRAMMAR_PATH, KEYWORDS, MAX_DEPTH, MAX_RULE_CHARS, MAX_WIDTH, DefineError, DSLError, ParentError, parser
 
 __all__ = ["ANSWER", "BOOL", "CARD", "CARDS", "Checker", "Compiled", "Compiler", "DECLARATION", "DefineError",
            "DSLError", "ERROR", "FUNCTIONS", "FastPath", "GRAMMAR_PATH", "HOOK_NAMES", "INT", "KEYWORDS", "LIST",
            "LVALUES", "Lowerer", "MAX_DEPTH", "MAX_EXPANSIONS", "MAX_QUANTIFIER_DEPTH", "MAX_RULE_CHARS",
-           "MAX_WIDTH", "NAMES", "NONE", "NOT_CONSTANT", "ParentError", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SUIT", "T",
+           "MAX_WIDTH", "NAMES", "NONE", "NOT_CONSTANT", "ParentError", "RANK", "RegistryError", "SEAT", "SEATS", "SET", "SIDE", "SIDES", "SUIT", "T",
            "check_state", "parser", "verify"]

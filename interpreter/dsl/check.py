@@ -17,7 +17,7 @@ import re
 from lark import Token, Tree
 
 from . import names
-from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SUIT
+from .names import BOOL, CARD, CARDS, INT, LIST, NONE, RANK, SEAT, SEATS, SET, SIDE, SIDES, SUIT
 from .parse import DefineError, DSLError, ParentError, parse
 from .parse import position as _pos
 from .parse import suggest as _suggest
@@ -48,8 +48,8 @@ def _collecting(method):
     return wrapper
 
 
-# the element type of each set type, for the quantifiers any/all/those
-_ELEMENT = {CARDS: CARD, SEATS: SEAT}
+# the element type of each set type, for the quantifiers any/all/those and `for`
+_ELEMENT = {CARDS: CARD, SEATS: SEAT, SIDES: SIDE}
 _QUANTIFIERS = {"any_": "any", "all_": "all", "those": "those"}
 
 # The registry by name (interpreter/dsl/names.py): one entry per name, function, assignable name.
@@ -98,7 +98,8 @@ class Checker:
     """Check the rules of one variant, each to its typed tree.
 
     ``deck``, ``players``, ``tricks`` (per deal), ``min_bid``, ``max_bid`` are the
-    variant's fixed values (folded into the code); ``declarations`` and ``answers`` the
+    variant's fixed values (folded into the code), ``sides`` their number (2, or one per seat
+    with ``partnership: individual``); ``declarations`` and ``answers`` the
     names ``declared()``/``answered()`` accept; ``options`` the option values by name;
     ``denominations`` the no-trump denominations' suit values; ``score_unit`` ``side`` or
     ``seat``; ``defines`` the file's named expressions (name -> text, expanded where
@@ -107,7 +108,8 @@ class Checker:
     ``partnership`` the file's (a name that means nothing with it is refused,
     ``NOT_WITH``); ``not_assignable`` the engine's assignable names this file may not
     assign (trump, with a trump hidden from the others), left out of the names an error
-    lists as assignable. Rules are added
+    lists as assignable. Set ``no_contract`` when no deal has a contract (`me` is then
+    `none` in the declarer's rules, and a did-you-mean offers no name read from it). Rules are added
     with ``add(hook, text, kind)`` (parse tree -> typed tree ``T``: types checked,
     constants folded, ``consts`` set), kept in ``rules`` for the compiler
     (`taash.interpreter.dsl.compiler`). Set ``only_options`` to accept options only (a
@@ -138,6 +140,8 @@ class Checker:
         self.deal_values: dict[str, int] = {}
         self.score_unit = SIDE if score_unit == "side" else SEAT
         self.partnership = partnership
+        self.no_contract = False   # no deal has a contract (no auction, no `contract:`)
+        self.sides = players if partnership == "individual" else 2
         self.not_assignable = frozenset(not_assignable)
         self.extra = {}
         self.decided = frozenset()
@@ -306,7 +310,7 @@ class Checker:
                                    *_pos(lv))
                 val = self.value(expr)
                 etyp = val.type
-                if etyp in (CARDS, SEATS, LIST, NONE):
+                if etyp in (CARDS, SEATS, SIDES, LIST, NONE):
                     raise DSLError("a named value must be a number, condition, seat, side, suit or card",
                                    *_pos(expr))
                 var = self.locals[name][0] if name in self.locals else self.new_var()
@@ -327,8 +331,8 @@ class Checker:
                 want = self.score_unit if score else entry.index
                 if idx.type != want:
                     raise DSLError(f"index of '{name}' should be {_a(want)}, not {_a(idx.type)}"
-                                   + (f" (this match keeps scores per {want})" if score else ""),
-                                   *_pos(lv.children[1]))
+                                   + (f" (this match keeps scores per {want}{_side_hint(want, idx.type)})"
+                                      if score else ""), *_pos(lv.children[1]))
             elif len(lv.children) != 1:
                 raise DSLError(f"'{name}' cannot be indexed", *_pos(lv))
             else:
@@ -363,19 +367,20 @@ class Checker:
         raise DSLError(f"unexpected statement {node.data}", *_pos(node))
 
     def for_each(self, node: Tree, depth: int) -> T:
-        """``for s in SEATS: STATEMENT``: the statement once for each seat of a set of seats
-        (at most the players), in seat order; not inside another ``for``."""
+        """``for s in SEATS: STATEMENT`` (or ``for s in SIDES``): the statement once for each
+        seat of a set of seats, or side of a set of sides (at most the players), in order;
+        not inside another ``for``."""
         tok, set_node, body_node = node.children
         name = self.fresh_name(tok, "the variable of for")
         tset = self.value(set_node)
-        if tset.type != SEATS:
-            raise DSLError(f"for goes over seats (such as `seats` or `opponents(declarer)`), not "
-                           f"{_a(tset.type)}", *_pos(set_node))
+        if tset.type not in (SEATS, SIDES):
+            raise DSLError(f"for goes over seats or sides (such as `seats`, `opponents(declarer)` or "
+                           f"`sides`), not {_a(tset.type)}", *_pos(set_node))
         if self._in_for:
             raise DSLError("a `for` inside another `for`: go over the seats once", *_pos(node))
         self._q += 1
         qvar = f"_q{self._q}"
-        self.locals[name] = (qvar, SEAT, NOT_CONSTANT)
+        self.locals[name] = (qvar, _ELEMENT[tset.type], NOT_CONSTANT)
         self._in_for = True
         try:
             body = self.stmt(body_node, depth + 1)
@@ -410,7 +415,7 @@ class Checker:
         idx = self.value(node)
         if idx.type != per:
             raise DSLError(f"index of '{name}' should be {_a(per)} (it holds one value per {per}), "
-                           f"not {_a(idx.type)}", *_pos(node))
+                           f"not {_a(idx.type)}{_side_hint(per, idx.type)}", *_pos(node))
         return idx
 
     # -- named parts (let, define) and quantifiers ---------------------------------------
@@ -600,13 +605,13 @@ class Checker:
 
     def quantifier(self, node: Tree) -> T:
         """``any(x in SET: cond)``, ``all(x in SET: cond)``, ``those(x in SET: cond)`` over a
-        set of cards or seats (finite, so the rule terminates)."""
+        set of cards, seats or sides (finite, so the rule terminates)."""
         tok, set_node, body_node = node.children
         op = _QUANTIFIERS[node.data]
         name = self.fresh_name(tok, "the variable of " + op)
         tset = self.value(set_node)
         if tset.type not in _ELEMENT:
-            raise DSLError(f"{op}(...) goes over cards or seats, not {_a(tset.type)}", *_pos(set_node))
+            raise DSLError(f"{op}(...) goes over cards, seats or sides, not {_a(tset.type)}", *_pos(set_node))
         if self._in_quantifiers >= MAX_QUANTIFIER_DEPTH:
             raise DSLError(f"{op}(...) inside {MAX_QUANTIFIER_DEPTH} others: any, all and those nest at most "
                            f"{MAX_QUANTIFIER_DEPTH} deep (each goes over up to a deck of cards, and each level "
@@ -715,9 +720,9 @@ class Checker:
             ta, tb = self.value(a), self.value(b)
             at, bt = ta.type, tb.type
             if not ((at == CARD and bt == CARDS) or (at == INT and bt == LIST)
-                    or (at == SEAT and bt == SEATS)):
-                raise DSLError(f"'in' needs a card and cards (a seat and seats, a number and a "
-                               f"list), not {_a(at)} and {_a(bt)}", *_pos(node))
+                    or (at == SEAT and bt == SEATS) or (at == SIDE and bt == SIDES)):
+                raise DSLError(f"'in' needs a card and cards (a seat and seats, a side and sides, a "
+                               f"number and a list), not {_a(at)} and {_a(bt)}", *_pos(node))
             return T("compare", BOOL, NOT_CONSTANT, [ta, tb], "in" if d == "member" else "not in")
         if d == "binop":
             a, op, b = ch
@@ -742,7 +747,8 @@ class Checker:
                 raise DSLError(f"only a list can be indexed, not {_a(ta.type)}", *_pos(node))
             if ti.type != self.score_unit:
                 raise DSLError(f"an index of the score should be a {self.score_unit}, not {_a(ti.type)} "
-                               f"(this match keeps scores per {self.score_unit})", *_pos(i))
+                               f"(this match keeps scores per {self.score_unit}"
+                               f"{_side_hint(self.score_unit, ti.type)})", *_pos(i))
             return T("index", INT, NOT_CONSTANT, [ta, ti])
         raise DSLError(f"unsupported construct '{d}'", *_pos(node))
 
@@ -879,7 +885,7 @@ class Checker:
                 raise DSLError(f"'{name}' is only available in {hook}", *_pos(node))
         if name in FUNCTIONS:
             raise DSLError(f"'{name}' is a function: write {name}(...)", *_pos(node))
-        known = {n: e.type for n, e in NAMES.items()}
+        known = {n: e.type for n, e in NAMES.items() if not (n in names.READS_ME and self.me_is_none())}
         known.update({n: e.type for n, e in self.extra.items()})
         known.update({n: BOOL if isinstance(v, bool) else INT for n, v in self.options.items()})
         known.update({n: None for n in self.defines})  # type known only once expanded
@@ -887,6 +893,12 @@ class Checker:
         e = DSLError(f"unknown name '{name}'{_suggest(name, known)}", *_pos(node))
         e.unknown = (name, known)
         raise e
+
+    def me_is_none(self) -> bool:
+        """Whether `me` is `none` in the rule being checked (names.ME): a rule asked for the
+        table, or the declarer's in a variant without a contract (``no_contract``)."""
+        return (names.ME.get(self._hook, "").startswith("`none`")
+                or (self.no_contract and self._hook in names.ME_IS_DECLARER))
 
     def not_decided(self, node, name: str, reads) -> None:
         """Raise DSLError if ``name`` reads what this rule decides (``_DECIDED_BY``)."""
@@ -971,7 +983,7 @@ class Checker:
                 if want == SET:
                     if v.type not in _ELEMENT or set_type not in (None, v.type):
                         raise DSLError(f"argument {i + 1} of {fname}() should be "
-                                       f"{set_type or 'cards or seats'}, not {_a(v.type)}", *_pos(a))
+                                       f"{set_type or 'cards, seats or sides'}, not {_a(v.type)}", *_pos(a))
                     set_type = v.type
                     continue
                 if want == names.ANSWER:
@@ -1047,6 +1059,17 @@ def _outside_hand(t) -> bool:
 
 
 
+def _side_hint(want: str, got: str) -> str:
+    """What to write where a side is wanted and ``got`` stands: a seat's side, or a side
+    named (a side has no number literal); "" otherwise."""
+    if want != SIDE or got == ERROR:
+        return ""
+    if got == SEAT:
+        return "; the side of a seat is side(SEAT)"
+    return ("; a side is named, not numbered: my_side, declarer_side, side(SEAT), or each in turn "
+            "with `for s in sides`")
+
+
 def _a(typ: str) -> str:
     """A type as a message names one value of it: "a number", "an answer", but "cards",
     "seats", "none" (a set or nothing takes no article).
@@ -1054,7 +1077,7 @@ def _a(typ: str) -> str:
     >>> _a(CARDS), _a(INT), _a(names.ANSWER)
     ('cards', 'a number', 'an answer')
     """
-    if typ in (CARDS, SEATS, NONE, SET):
+    if typ in (CARDS, SEATS, SIDES, NONE, SET):
         return typ
     return ("an " if typ[0] in "aeiou" else "a ") + typ
 
@@ -1080,7 +1103,7 @@ def _typed_hint(e: DSLError, want: str | tuple) -> None:
 
 
 # the types a parameter of a named expression may be given: `NAME(p: TYPE)`
-PARAM_TYPES = (INT, BOOL, SEAT, SIDE, SUIT, RANK, CARD, CARDS, SEATS)
+PARAM_TYPES = (INT, BOOL, SEAT, SIDE, SUIT, RANK, CARD, CARDS, SEATS, SIDES)
 
 
 def define_signature(key: str) -> tuple[str, tuple | None]:

@@ -38,7 +38,7 @@ class Compiler(Checker):
     def build(self) -> dict[str, Compiled]:
         """Make the ast of every rule, check it, compile and exec the module once (empty
         builtins; only the helpers in its globals). Returns {function name: Compiled}."""
-        lowerer = Lowerer(self.deck, self.players, self.tricks, self.min_bid, self.max_bid)
+        lowerer = Lowerer(self.deck, self.players, self.tricks, self.min_bid, self.max_bid, self.sides)
         g = runtime.helpers(self.deck, self.players, self.denominations)
         built = compile_rules(lowerer, self.rules, self.consts, g)
         trees = {fname: (typed, lets) for fname, typed, _, lets in self.rules}

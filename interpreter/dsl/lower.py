@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from . import names
 from .check import NOT_CONSTANT, T
-from .names import BOOL, CARDS, INT, SEATS
+from .names import BOOL, CARDS, INT, SEATS, SIDES
 
-_EMPTY = {CARDS: lambda: ast.List([], ast.Load()), SEATS: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
+_EMPTY = {CARDS: lambda: ast.List([], ast.Load()), SEATS: lambda: ast.List([], ast.Load()),
+          SIDES: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
           INT: lambda: names.const(0)}
 _EMPTY_VALUE = {BOOL: False, INT: 0}   # a variable's value read at an index out of range; else none
 _AUG = {"+=": ast.Add, "-=": ast.Sub}
@@ -48,13 +49,13 @@ class Compiled:
 
 class Lowerer:
     """Typed trees to ``ast``, for one variant. ``deck``, ``players``, ``tricks`` (per
-    deal), ``min_bid``, ``max_bid``: the variant's fixed values, which the registry's
+    deal), ``min_bid``, ``max_bid``, ``sides`` (their number): the variant's fixed values, which the registry's
     ``build`` functions read (this object is their ``c``, with ``tmp()`` for a fresh
     temporary and ``_no_walrus``)."""
 
-    def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int):
+    def __init__(self, deck, players: int, tricks: int, min_bid: int, max_bid: int, sides: int = 2):
         self.deck = deck
-        self.players, self.tricks = players, tricks
+        self.players, self.tricks, self.sides = players, tricks, sides
         self.min_bid, self.max_bid = min_bid, max_bid
         self._tmp = 0
         self._no_walrus = 0               # > 0 while lowering a comprehension's iterable

@@ -7,8 +7,8 @@ An entry says, as data:
   the read-only view ``s`` a compiled rule gets, e.g. ``reads=("hands",)``;
 - ``build``: how the compiler makes its Python ``ast`` node, from the parameters
   ``s, me, x, y`` of a compiled rule, the helpers of ``taash.interpreter.dsl.runtime`` and the
-  variant's fixed values (an object ``c`` with ``players``, ``tricks``, ``min_bid``,
-  ``max_bid``, and ``deck`` for a ``fold``);
+  variant's fixed values (an object ``c`` with ``players``, ``sides`` (their number),
+  ``tricks``, ``min_bid``, ``max_bid``, and ``deck`` for a ``fold``);
 - ``words``: its plain words in the rulebook (``taash rules``, interpreter/rulebook.py);
 - ``doc``: its line in the tables of docs/authoring.md ("The rules language").
 
@@ -37,8 +37,10 @@ INT, BOOL, SUIT, SEAT, SIDE, RANK, CARD, CARDS, LIST, NONE = (
     "number", "condition", "suit", "seat", "side", "rank", "card", "cards", "list", "none")
 DECLARATION, ANSWER, INTS = "declaration", "answer", "int*"  # argument-only types
 # A set of seats (a sorted list of seat numbers at run time), and the argument
-# type "cards or seats" (a function typed SET gives the type of its SET arguments)
-SEATS, SET = "seats", "cards or seats"
+# type "cards, seats or sides" (a function typed SET gives the type of its SET arguments)
+SEATS, SET = "seats", "cards, seats or sides"
+# a set of sides (a sorted list of side numbers at run time: `sides`, and the sets made of it)
+SIDES = "sides"
 # the argument type "a seat or a side" (a function of it is built by its ``build_side``
 # for a side)
 SEAT_OR_SIDE = "seat or side"
@@ -46,7 +48,8 @@ SEAT_OR_SIDE = "seat or side"
 INHERITED = "the rule's"
 # the rules that name a seat for the table (interpreter/phase.py asks them): they must
 # name one
-TABLE_SEAT_HOOKS = ("play.leader", "trump.chooser", "contract.declarer", "flow.declare", "auction.first")
+TABLE_SEAT_HOOKS = ("play.leader", "trump.chooser", "contract.declarer", "flow.declare", "auction.first",
+                    "auction.all_pass")
 # the rulebook's words for a suit that is `none` (interpreter/wording.py reads `none` by type)
 NONE_SUIT_WORDS = "none (no suit)"
 
@@ -309,10 +312,10 @@ NAME_ENTRIES: tuple[Name, ...] = (
           "`scoring.effect`): whether the contract was made (false when nobody bid)",
           words_not="the contract is not made"),
     _attr("score", LIST, "scores", "the score", "the match score, `score[side]` (or `score[seat]`)"),
-    _attr("deals", INT, "deal_number", "the deals played before",
+    _attr("deals", INT, "deal_number", "the number of deals played before",
           "deals played before this one in the match"),
     _n("deals_played", INT, ("deal_number", "is_terminal"),
-       lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the deals played",
+       lambda c: binop(field("deal_number"), "+", field("is_terminal")), "the number of deals played",
        "deals played in the match, this one included once it is over"),
     # -- a rule of a file that `extends:` another --
     Name("parent", INHERITED, (), lambda c: const(-1), "the inherited rule",
@@ -322,6 +325,9 @@ NAME_ENTRIES: tuple[Name, ...] = (
          "there, so a change of the parent's rule is followed"),
     # -- seats and the trick as data --
     _n("seats", SEATS, (), lambda c: var("_SEATS"), "every seat", "every seat"),
+    _n("sides", SIDES, (), lambda c: ast.List([const(i) for i in range(c.sides)], _LOAD), "every side",
+       "every side: 0 and 1, or with `partnership: individual` one per seat (seat s is side "
+       "s), e.g. `for s in sides: score[s] += tricks_won(s)`"),
     _n("trick_cards", CARDS, ("trick_cards",), lambda c: call("sorted", field("trick_cards")),
        "the cards played to the trick",
        "the cards played to the current trick so far (none when leading); "
@@ -541,8 +547,8 @@ FUNCTION_ENTRIES: tuple[Function, ...] = (
              "the seat whose hand holds a card (the first from the eldest in turn order, with "
              "copies), `none` when no hand does (in the widow, laid face down, not dealt yet, "
              "played); it reads every hand, so only the rules that name a seat for the table "
-             "have it: `play.leader`, `trump.chooser`, `contract.declarer`, `auction.first` and "
-             "a `declare` step's first seat, where a `none` "
+             "have it: `play.leader`, `trump.chooser`, `contract.declarer`, `auction.first`, "
+             "`auction.all_pass`'s seat and a `declare` step's first seat, where a `none` "
              "stops the deal with an error (`taash check` refuses the rules it can see giving "
              "none)", only=TABLE_SEAT_HOOKS),
     Function("intersection", (SET, SET), SET, (), lambda c, a, b: call("_intersection", a, b),
@@ -593,6 +599,8 @@ ME = {
     "auction.may_redouble": "the player to call",
     "auction.ends": "the player who has just called",
     "auction.first": "`none` (asked as the auction starts: name the seat, e.g. `eldest`)",
+    "auction.all_pass": "`none` (`all_pass: {seat: RULE}`, asked when every player has passed: "
+                        "name the seat, e.g. `previous(dealer)`)",
     "bids.max": "the player to bid",
     "bids.may_bid": "the player to bid",
     "play.leader": "`none` (asked before anyone plays: name the seat, e.g. `eldest`)",
@@ -634,12 +642,17 @@ def _probe_args(e: Function) -> list[ast.expr]:
     return [var(f"_a{i}") for i in range(2 if e.args == (INTS,) else len(e.args))]
 
 
+def _probe() -> SimpleNamespace:
+    """A ``c`` of made-up fixed values, to build each entry's code for a look at it."""
+    return SimpleNamespace(players=4, tricks=8, min_bid=1, max_bid=2, sides=2, _no_walrus=0,
+                           tmp=iter(f"_t{i}" for i in range(1, 10 ** 6)).__next__)
+
+
 def check_registry() -> frozenset[str]:
     """Each entry's code touches exactly the State attributes its data names, and names
     only parameters and helpers. Returns every attribute name the entries' code uses
     (State fields, and methods such as ``get``). Raises RegistryError."""
-    c = SimpleNamespace(players=4, tricks=8, min_bid=1, max_bid=2, _no_walrus=0,
-                        tmp=iter(f"_t{i}" for i in range(1, 10 ** 6)).__next__)
+    c = _probe()
     bad = []
     seen: set[str] = set()
     for e in NAME_ENTRIES:
@@ -710,3 +723,14 @@ def check_state(cls) -> None:
 
 ATTRIBUTES: frozenset[str] = check_registry()
 """Every attribute name compiled code may use (checked at import)."""
+
+
+def _reads_me(e: Name) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == "me" for n in ast.walk(e.build(_probe())))
+
+
+READS_ME: frozenset[str] = frozenset(e.name for e in NAME_ENTRIES if not e.hook and _reads_me(e))
+"""The names whose value is read from `me` (`me`, `my_side`, `hand`...): `none`, or
+nothing, in a rule where `me` is `none` (a did-you-mean does not offer them there)."""
+ME_IS_DECLARER = ("scoring.made", "scoring.effect", "match.next_dealer", "contract.target")
+"""The rules whose `me` is the declarer: `none` in a variant without a contract."""

@@ -425,7 +425,7 @@ def block(key: str, rule: str, section: str = "play") -> str:
 
 @pytest.mark.parametrize("rule, line, column, fragment", [
     # a quantifier goes over a set: `score` (col 10 of the rule) is a list
-    ("any(s in score: true)", 5, 14, "any(...) goes over cards or seats, not a list"),
+    ("any(s in score: true)", 5, 14, "any(...) goes over cards, seats or sides, not a list"),
     # its variable may not take an engine name: `me` at col 5
     ("any(me in seats: true)", 5, 9, "'me' is a name of the engine; choose another name"),
     # the condition of a quantifier is a condition: `s` (col 17) is a seat
@@ -467,7 +467,7 @@ def test_define_type_error_is_located_in_the_define(tmp_path):
     # line 4 `  void: count(led) == 0`: the value starts at column 9, `led` at 15; no rule
     # uses it, it is checked all the same
     p = write(tmp_path, HEAD + "define:\n  void: count(led) == 0\n")
-    check(p, 4, 15, "define.void: argument 1 of count() should be cards or seats, not a suit")
+    check(p, 4, 15, "define.void: argument 1 of count() should be cards, seats or sides, not a suit")
 
 
 def test_define_with_an_engine_name(tmp_path):

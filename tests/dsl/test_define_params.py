@@ -88,7 +88,7 @@ def test_misuses_are_located(tmp_path):
 
 @pytest.mark.parametrize("key, message", [
     ('"bad(n: colour)"', "define: 'bad(n: colour)': 'colour' is not a type of a parameter (one of number, "
-                         "condition, seat, side, suit, rank, card, cards, seats)"),
+                         "condition, seat, side, suit, rank, card, cards, seats, sides)"),
     ("dup(a, a)", "define: 'dup(a, a)': the parameter 'a' is named twice"),
     ("g(count)", "define: the parameter 'count' of 'g' has the name of the engine; choose another name"),
     ("g()", "define: 'g()': a named expression without parameters is written without brackets: g"),

@@ -311,11 +311,12 @@ def test_dsl_token_soup(slot, toks, seps):
 
 # A type-directed generator of well-formed expressions: most have the right type, a few
 # deliberately do not, so both the checker and the engine get exercised.
-TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank", "list", "seats"]
+TYPES = ["condition", "number", "suit", "seat", "side", "cards", "card", "rank", "list", "seats", "sides"]
 PARAM_TYPES = [t for t in TYPES if t != "list"]   # the types a define's parameter may take
 # an argument of each type, for a named expression with a parameter
 ARGUMENT = {"condition": "leading", "number": "trick", "suit": "led", "seat": "dealer", "side": "my_side",
-            "cards": "hand", "card": "winning_card", "rank": '"J"', "seats": "seats"}
+            "cards": "hand", "card": "winning_card", "rank": '"J"', "seats": "seats",
+            "sides": "sides"}
 
 
 def names_of(typ: str, hook: str) -> list[str]:
@@ -335,9 +336,10 @@ LITERALS = {
     "rank": ['"J"', '"9"', '"K"', '"Q"', '"7"'],
     "list": [],
     "seats": [],
+    "sides": [],
 }
 # quantifiers bind a variable of the set's element type
-ELEMENT = {"cards": "card", "seats": "seat"}
+ELEMENT = {"cards": "card", "seats": "seat", "sides": "side"}
 
 
 @st.composite
@@ -353,7 +355,7 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
     if typ == "side" and not leaves:
         leaves = ["my_side"]
     if not leaves:
-        leaves = {"cards": ["hand"], "list": ["score"], "seats": ["seats"]}.get(typ, ["none"])
+        leaves = {"cards": ["hand"], "list": ["score"], "seats": ["seats"], "sides": ["sides"]}.get(typ, ["none"])
     if depth <= 0 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from(leaves))
     sub = lambda t: draw(expr(t, hook, depth - 1, bound, variables))  # noqa: E731
@@ -379,9 +381,10 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
             lambda: f"({sub('number')} not in {sub('list')})",
             lambda: f"({sub('condition')} if {sub('condition')} else {sub('condition')})",
             lambda: "(declared(\"royals\") > 0)",
-            lambda: quant(draw(st.sampled_from(["any", "all"])), draw(st.sampled_from(["cards", "seats"]))),
+            lambda: quant(draw(st.sampled_from(["any", "all"])), draw(st.sampled_from(["cards", "seats", "sides"]))),
             lambda: f"beats({sub('card')}, {sub('card')})",
             lambda: f"({sub('seat')} in {sub('seats')})",
+            lambda: f"({sub('side')} in {sub('sides')})",
             lambda: f"({sub('rank')} {draw(st.sampled_from(['<', '<=', '>', '>=']))} {sub('rank')})",
             lambda: f"sits_out({sub('seat')})",
         ]
@@ -399,6 +402,7 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
             lambda: 'declared("royals")',
             lambda: f"({sub('number')} if {sub('condition')} else {sub('number')})",
             lambda: f"count({sub('seats')})",
+            lambda: f"count({sub('sides')})",
         ]
     elif typ == "cards":
         forms = [
@@ -415,6 +419,9 @@ def expr(draw, typ: str, hook: str, depth: int, bound: tuple = (), variables=Non
         forms = [lambda: f"{draw(st.sampled_from(['partners', 'opponents']))}({sub('seat')})",
                  lambda: quant("those", "seats"),
                  lambda: f"{draw(st.sampled_from(set_ops))}({sub('seats')}, {sub('seats')})"]
+    elif typ == "sides":
+        forms = [lambda: quant("those", "sides"),
+                 lambda: f"{draw(st.sampled_from(set_ops))}({sub('sides')}, {sub('sides')})"]
     elif typ == "seat":
         forms = [lambda: f"{draw(st.sampled_from(['next', 'previous', 'partner_of']))}({sub('seat')})",
                  lambda: f"holder_of({sub('card')})",
@@ -461,9 +468,10 @@ def rule_text(draw, slot: str):
     hook = SLOTS[slot][1]
     if kind == "effect":
         stmts = draw(st.lists(statement(hook, 2), min_size=1, max_size=3))
-        if draw(st.integers(0, 3)) == 0:   # an effect's `for` over a set of seats
-            seats = draw(st.sampled_from(["seats", "opponents(me)", "partners(declarer)", "trick_seats"]))
-            stmts[0] = f"for each_seat in {seats}: {stmts[0]}"
+        if draw(st.integers(0, 3)) == 0:   # an effect's `for` over a set of seats, or of sides
+            seats = draw(st.sampled_from(["seats", "opponents(me)", "partners(declarer)", "trick_seats",
+                                          "sides", "those(q in sides: q != my_side)"]))
+            stmts[0] = f"for each_one in {seats}: {stmts[0]}"
         return draw(st.sampled_from([";\n", "; "])).join(stmts)
     lets, bound = [], ()
     for i in range(draw(st.integers(0, 2))):   # let NAME = ...; first
@@ -600,7 +608,7 @@ PLAY_TIME = {
     "for over every seat": (("scoring", "effect"), "for s in seats: score[side(s)] += 1", None),
     "for over no seat": (("scoring", "effect"), "for s in partners(none): score[side(s)] += 1", None),
     "for over cards": (("scoring", "effect"), "for c in hand: target += 1",
-                       "scoring.effect: for goes over seats (such as `seats` or `opponents(declarer)`), not cards"),
+                       "scoring.effect: for goes over seats or sides (such as `seats`, `opponents(declarer)` or `sides`), not cards"),
     "for inside for": (("scoring", "effect"), "for s in seats: for t in seats: target += 1",
                        "scoring.effect: a `for` inside another `for`"),
     "a named value inside for": (("scoring", "effect"), "for s in seats: x = 1",

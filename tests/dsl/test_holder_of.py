@@ -95,7 +95,7 @@ def test_holder_of_only_where_a_rule_names_a_seat_for_the_table(tmp_path):
                         '  may_play: hand if holder_of("QS") == me else in_suit(hand, led) otherwise hand\n')
     assert problems(p) == [(4, 21, "play.may_play: holder_of() reads every hand: only the rules that name "
                                    "a seat for the table have it (play.leader, trump.chooser, "
-                                   "contract.declarer, flow.declare, auction.first)")]
+                                   "contract.declarer, flow.declare, auction.first, auction.all_pass)")]
     p = write(tmp_path, 'extends: "28"\nname: x\ntrump:\n  mode: open\n  chooser: none\n')
     assert problems(p) == [(5, 12, "trump.chooser: this rule names no seat (it is always none); it must "
                                    "name a seat")]

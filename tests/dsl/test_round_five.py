@@ -128,3 +128,31 @@ def test_all_pass_dealer_with_a_standing_bid_or_denominations_is_refused(tmp_pat
     assert problems(write(tmp_path, "auction:\n  all_pass: dealer\n  standing_bid: 14\n")) == [
         (4, 13, "with a standing bid the dealer already holds a bid when all pass: remove `all_pass: dealer` "
                 "(or the standing bid)")]
+
+
+# -- if all pass, a seat the rules name plays at the lowest bid ------------------------------
+def test_all_pass_a_seat_the_rule_names_plays_at_the_lowest_bid(tmp_path):
+    """`all_pass: {seat: previous(dealer)}`: G5 dealt by seat 3, the four pass; the seat
+    before the dealer, 2 (the dealer's right), is the declarer at 29's lowest bid, 15, and
+    chooses trump. Dealt by seat 0, the seat before it is 3. The rulebook says so."""
+    v = load_variant(write(tmp_path, "auction:\n  all_pass: {seat: previous(dealer)}\n  may_pass: true\n"))
+    st = State(v, dealer=3, hands=[list(h) for h in G5_HANDS])
+    do(st, "0 pass", "1 pass", "2 pass", "3 pass")
+    assert (st.phase, st.to_act, st.declarer, st.bid, st.target) == ("trump", 2, 2, 15, 15)
+    st = State(v, dealer=0, hands=[list(h) for h in G5_HANDS])
+    do(st, "1 pass", "2 pass", "3 pass", "0 pass")
+    assert (st.to_act, st.declarer, st.bid) == (3, 3, 15)
+    assert "If every player passes, the declarer at the lowest bid, 15, is: the dealer's right." in render(v)
+
+
+def test_all_pass_seat_is_checked_as_a_seat_for_the_table(tmp_path):
+    """The rule names a seat (none is refused, as for `auction.first`); an unknown form of
+    `all_pass` is one clear problem at it; a standing bid is refused with it too."""
+    assert problems(write(tmp_path, "auction:\n  all_pass: {seat: none}\n")) == [
+        (4, 20, "auction.all_pass.seat: this rule names no seat (it is always none); it must name a seat")]
+    assert problems(write(tmp_path, "auction:\n  all_pass: {player: eldest}\n", "y.yaml")) == [
+        (4, 13, 'auction.all_pass: {"player": "eldest"} is not one of throw_in, dealer, {seat: RULE} '
+                "(what happens when every player passes)")]
+    assert problems(write(tmp_path, "auction:\n  all_pass: {seat: eldest}\n  standing_bid: 14\n", "z.yaml")) == [
+        (4, 13, "with a standing bid the dealer already holds a bid when all pass: remove `all_pass` "
+                "(or the standing bid)")]

@@ -249,7 +249,7 @@ def test_shipped_dealer_keeps_variant(tmp_path):
     text = render(v)
     assert "- `kept` (a number, shown to every player): deals in a row the same dealer has " \
            "dealt again; set at the start of the match and kept from deal to deal, to 0." in text
-    assert "- kept becomes 0 if " in text
+    assert "- `kept` becomes 0 if " in text
 
 
 def test_next_and_previous_wrap_around_the_table(tmp_path):

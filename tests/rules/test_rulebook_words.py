@@ -85,7 +85,7 @@ def canonical(node, v):
     if d == "string":
         return ("leaf", literal_words(str(ch[0])[1:-1]))
     if d == "name":
-        return ("leaf", name_words(str(ch[0])))
+        return ("leaf", name_words(str(ch[0]), v))
     if d in ("and_", "or_", "otherwise"):
         return (d, tuple(canonical(x, v) for x in ch))
     if d in ("not_", "neg"):
@@ -147,8 +147,8 @@ class WordsGrammar:
         leaf_words: dict[str, object] = {}
         for e in names.NAME_ENTRIES:
             leaf_words[e.words] = ("leaf", e.words)
-        for n in own:
-            leaf_words[name_words(n)] = ("leaf", name_words(n))
+        for n in own:   # a variable of the variant in code font (`won_by`)
+            leaf_words[name_words(n, v)] = ("leaf", name_words(n, v))
         for s in strings:
             leaf_words[literal_words(s)] = ("leaf", literal_words(s))
         for w in (*SUIT_NAMES.values(), *RANK_NAMES.values()):
@@ -170,6 +170,7 @@ class WordsGrammar:
             if e.words_not:
                 leaf_words[e.words_not] = ("not_", ("leaf", e.words))
         self.own = sorted(own)
+        self.v = v
         atoms = {"c": [], "lo": [], "ro": [], "lro": []}
         for i, (w, form) in enumerate(sorted(leaf_words.items())):
             self.leaves[f"l{i}"] = form
@@ -186,7 +187,7 @@ class WordsGrammar:
         # a set of cards or seats where a function's words begin with one ("X of trump"):
         # the registry's sets, the file's own names, a part in brackets
         sets = [f"{lit(e.words)} -> l_{e.name}" for e in names.NAME_ENTRIES
-                if e.type in (names.CARDS, names.SEATS) and e.words in leaf_words]
+                if e.type in (names.CARDS, names.SEATS, names.SIDES) and e.words in leaf_words]
         sets.append(f'{lit("cards in hand")} -> l_hand')   # `count(hand)`'s words
         for e in names.NAME_ENTRIES:
             self.leaves[f"l_{e.name}"] = ("leaf", e.words)
@@ -199,7 +200,7 @@ class WordsGrammar:
             atoms["c"].append(f"{words} -> x{k}")
         self.templates["y0"] = template(f_only, 2)
         atoms["lo"].append('atom_rc "if in hand" -> y0')
-        own_rule = " | ".join(f"{lit(name_words(n))} -> o{i}" for i, n in enumerate(self.own)) or NOTHING
+        own_rule = " | ".join(f"{lit(name_words(n, v))} -> o{i}" for i, n in enumerate(self.own)) or NOTHING
         cmp_rule = " | ".join(f"{lit(w)} -> op{i}" for i, w in enumerate(OPS))
         alts = {k: " | ".join(a) or NOTHING for k, a in atoms.items()}
         grammar = rf"""
@@ -216,6 +217,10 @@ class WordsGrammar:
             ?cmp_e: sum_e
                 | sum_e cmpop sum_e                               -> compare
                 | sum_e "exists"                                  -> exists
+                | prod_e ("is" | "are") "a multiple of" unary_e   -> multiple
+                | prod_e ("is" | "are") "not a multiple of" unary_e -> not_multiple
+                | prod_e ("leaves" | "leave") INT "when divided by" unary_e -> leaves
+                | prod_e ("does" | "do") "not leave" INT "when divided by" unary_e -> not_leaves
                 | sum_e "is among" sum_e                          -> member
                 | sum_e "is not among" sum_e                      -> not_member
             cmpop: {cmp_rule}
@@ -240,6 +245,7 @@ class WordsGrammar:
             line: "when" cond_e ":" assign?                       -> when
                 | "otherwise:" assign?                            -> otherwise_
                 | "for each seat" VAR ":" assign?                 -> for_seats
+                | "for each side" VAR ":" assign?                 -> for_sides
                 | "for each" VAR "among" atom ":" assign?         -> for_
                 | assign
             assign: target "becomes" cond_e                       -> set
@@ -303,7 +309,7 @@ class WordsGrammar:
         if d in self.templates:
             return ("call", self.templates[d], k)
         if d[0] == "o" and d[1:].isdigit():
-            return ("leaf", name_words(self.own[int(d[1:])]))
+            return ("leaf", name_words(self.own[int(d[1:])], self.v))
         if d[:2] == "op" and d[2:].isdigit():
             return list(OPS.values())[int(d[2:])]
         if d[0] == "b" and d[1:].isdigit():
@@ -323,6 +329,10 @@ class WordsGrammar:
             return (d, k[1], k[0], k[2])
         if d == "exists":
             return ("compare", "!=", k[0], NONE)
+        if d in ("multiple", "not_multiple"):   # A % B == 0
+            return ("compare", "==" if d == "multiple" else "!=", ("binop", "%", k[0], k[1]), ("num", 0))
+        if d in ("leaves", "not_leaves"):       # A % B == K
+            return ("compare", "==" if d == "leaves" else "!=", ("binop", "%", k[0], k[2]), ("num", int(k[1])))
         if d in ("member", "not_member"):
             return (d, k[0], k[1])
         if d in ("any_", "all_", "those"):
@@ -346,8 +356,8 @@ class WordsGrammar:
         if d.startswith("tg_"):
             return {"tg_target": ("target", None), "tg_score": ("score", k[0] if k else None),
                     "tg_side": ("side", k[0] if k else None), "tg_trump": ("trump", None),
-                    "tg_own": (k[0][1].replace(" ", "_") if k else None, None)}[d]
-        if d in ("when", "otherwise_", "for_seats", "for_", "line"):
+                    "tg_own": (k[0][1].strip("`").replace(" ", "_") if k else None, None)}[d]
+        if d in ("when", "otherwise_", "for_seats", "for_sides", "for_", "line"):
             return (d, *k)
         raise AssertionError(f"no form for {d}")
 
@@ -387,7 +397,7 @@ class WordsGrammar:
         while i < len(items) and items[i][0] == depth:
             line = items[i][1]
             kind = line[0] if isinstance(line[0], str) and line[0] in (
-                "when", "otherwise_", "for_seats", "for_", "line") else "assign"
+                "when", "otherwise_", "for_seats", "for_sides", "for_", "line") else "assign"
             if kind == "line":
                 line, kind = line[1], "assign"
             if kind == "assign":
@@ -403,6 +413,8 @@ class WordsGrammar:
                     out.append(("when", line[1], body))
             elif kind == "for_seats":
                 out.append(("for", line[1], ("leaf", "every seat"), body))
+            elif kind == "for_sides":
+                out.append(("for", line[1], ("leaf", "every side"), body))
             elif kind == "for_":
                 out.append(("for", line[1], line[2], body))
             else:
@@ -426,6 +438,7 @@ RULE_PATHS = [("auction", k) for k in ("may_pass", "may_bid", "ends", "may_equal
                                        "may_redouble")] + [
     ("contract", "declarer"), ("contract", "target"), ("play", "leader"), ("play", "may_play"),
     ("play", "counts_as_trump"), ("play", "may_expose"), ("play", "after_trick"), ("play", "after_card"),
+    ("auction", "first"), ("auction", "all_pass", "seat"),
     ("scoring", "made"), ("scoring", "effect"), ("match", "ends"), ("match", "next_dealer"),
     ("trump", "chooser")]
 
@@ -524,6 +537,39 @@ def test_the_words_of_issue_42_read_back_as_they_were_written():
         assert g29.read_rule(rule_words(text, v=v), False) == canonical(tree_of(text, False), v), text
 
 
+def test_the_words_of_a_loop_over_the_sides_read_back():
+    """`for s in sides` ("for each side s") and the quantifiers over `sides`."""
+    g = grammar_for(frozenset({"s", "unit"}), frozenset())
+    for text in ("for s in sides: score[s] += tricks_won(s)",
+                 "for s in sides: when points(s) > 20: score[s] += 1 else: unit = 2",
+                 "for s in those(s in sides: s != declarer_side): score[s] -= 1"):
+        assert g.read_rule(rule_words(text, effect=True), True) == canonical(tree_of(text, True), None), text
+    for text in ("any(s in sides: points(s) > 20)", "count(those(s in sides: tricks_won(s) >= 7)) == 1"):
+        assert g.read_rule(rule_words(text), False) == canonical(tree_of(text, False), None), text
+
+
+def test_a_remainder_and_a_variable_read_as_said():
+    """`A % B == K` reads "A is a multiple of B" (K 0) or "A leaves K when divided by B",
+    not "A modulo B is K"; a variable of the file is a name in code font (`winners`), not
+    words ("winners", "won by"); each reads back to its rule."""
+    g = grammar_for(frozenset(), frozenset())
+    for text, said in (("deals_played % 4 == 0", "the number of deals played is a multiple of 4"),
+                       ("deals_played % 4 == 1", "the number of deals played leaves 1 when divided by 4"),
+                       ("(trick + 1) % 2 != 0", "(the trick number plus 1) is not a multiple of 2"),
+                       ("count(hand) % 3 != 2", "the number of cards in hand does not leave 2 when divided by 3"),
+                       ("deals % 4 > 1", "the number of deals played before modulo 4 is more than 1")):
+        assert rule_words(text) == said
+        assert g.read_rule(said, False) == canonical(tree_of(text, False), None), text
+    name = "house/29-dealer-keeps"
+    v = variant(name)
+    text = "dealer if winners != side(dealer) else next(dealer)"
+    said = rule_words(text, v=v)
+    assert said == "the dealer if `winners` is not the side of the dealer, else the dealer's left"
+    g = grammar_for(frozenset({"winners"}), frozenset(), name)
+    assert g.read_rule(said, False) == canonical(tree_of(text, False), v)
+    assert rule_words("kept = kept + 1", effect=True, v=v) == "- `kept` becomes `kept` plus 1"
+
+
 def test_the_words_printed_before_do_not_read_as_the_rule():
     """The words of issue 42 as they were printed ("1 if the contract is made, else minus 1
     if the target is more than 16, else 0" for `(1 if made else -1) if target > 16 else
@@ -545,7 +591,7 @@ CALLS = [("points", 1), ("next", 1), ("previous", 1), ("count", 1), ("max", 2), 
          ("seat_tricks", 1), ("suit", 1), ("partner_of", 1), ("same_side", 2), ("abs", 1),
          ("beats", 2), ("played", 1)]
 SET_CALLS = ["in_suit", "union", "higher", "difference", "above"]   # their first argument is a set
-SETS = ["hand", "trick_cards", "seats", "trick_seats"]
+SETS = ["hand", "trick_cards", "seats", "trick_seats", "sides"]
 
 
 def expressions():
@@ -598,7 +644,8 @@ def statements():
         return st.one_of(
             st.tuples(value, inner).map(lambda t: f"when {t[0]}: {t[1]}"),
             st.tuples(value, inner, inner).map(lambda t: f"when {t[0]}: {t[1]} else: {t[2]}"),
-            inner.map(lambda s: f"for s in seats: {s}"))
+            inner.map(lambda s: f"for s in seats: {s}"),
+            inner.map(lambda s: f"for s in sides: {s}"))
     return st.lists(st.recursive(assign, extend, max_leaves=4), min_size=1, max_size=3).map("\n".join)
 
 
