@@ -114,8 +114,8 @@ def test_the_rulebook_states_the_hand_of_every_deal(judgement):
     book = render(judgement)
     assert ("by deal, from deal 1 to deal 15: each player is dealt 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, "
             "8 cards (as many tricks); the widow 20, 24, 28, 32, 36, 40, 44, 48, 44, 40, 36, 32, 28, 24, 20") in book
-    assert ("at step 1, the cards each player is dealt: 8 minus the deals played before if the deals played "
-            "before are less than 8, else the deals played before minus 6") in book
+    assert ("at step 1, the cards each player is dealt: 8 minus the number of deals played before if the number of deals played "
+            "before is less than 8, else the number of deals played before minus 6") in book
 
 
 def test_the_kernel_refuses_it_in_words(judgement):
