@@ -18,6 +18,7 @@ tricks when ``max`` is a rule). A seat's bid is public as it is made.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 from .dsl import BOOL, INT
@@ -231,7 +232,13 @@ STEP_WORDS = {"bids": lambda v, step: "each player bids the tricks he will take"
 PHASES = {"bids": Bids()}
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class BidsFields:
+    """The bids' field of a Variant (`Mechanic.variant`)."""
+    has_bids: bool = False  # the flow has a `bids` step
+
+
 MECHANIC = Mechanic(
-    "bids", sections=("bids",), load=load, hooks=HOOKS, skipped_hooks=skipped_hooks,
+    "bids", sections=("bids",), load=load, variant=BidsFields, hooks=HOOKS, skipped_hooks=skipped_hooks,
     extra_names=EXTRA_NAMES, built=built, fields=FIELDS, start=start, phases=PHASES,
     view=view, result=result, step_words=STEP_WORDS, words=words)

@@ -42,7 +42,24 @@ class Mechanic:
       checks that need them compiled;
     - ``built(c, rules, sources, paths) -> dict``: the Variant fields made from the
       compiled rules (hook -> function / generated source / path), and the checks of
-      the generated code.
+      the generated code;
+    - ``variant``: the class declaring its Variant fields, those ``load`` and ``built``
+      return and those its ``tables`` make: a frozen, keyword-only dataclass (widow.py's
+      `WidowFields`), one of the bases of `variant.Variant`;
+    - ``tables``: ((slot, f), ...), ``f(v, act) -> dict`` the Variant fields it derives
+      from the others (``v``: every field so far, the rules compiled) and its actions,
+      each made by ``act(text, kind, arg=None, code=None) -> Action``. The action table
+      is made by slot, then the list's order: a slot fixes where its actions' ids fall
+      (0 the plays, so that a play's id is its card id; 1 pass, double, redouble; 2
+      expose; 3 done; 4 the bids; 5 trump S; 6 trump-card C; 7 call C; 8 take C; 9
+      discard C; 10 the dealt trump card; 11 the declarations), and a new mechanic's
+      actions take a slot after those, so that no id of a shipped variant moves (a
+      learner's action space and mask index actions by id: learn/encoding.py);
+      ``card_actions``: action kind -> the Variant field of its action per card id (for
+      resampling a hidden action: information.py); ``hidden_actions(v) -> [Action]``:
+      its actions that the other seats see by their kind only (`State.public_action`);
+      ``action_kinds``: the kinds of its actions, kind -> what an Action's ``arg`` holds
+      ("None" for an action of one word: ``pass``, ``done``).
 
     Playing a deal (engine.py):
 
@@ -90,6 +107,11 @@ class Mechanic:
     extra_names: dict = field(default_factory=dict)
     add_rules: Callable | None = None
     built: Callable | None = None
+    variant: type | None = None
+    tables: tuple = ()
+    card_actions: dict = field(default_factory=dict)
+    hidden_actions: Callable | None = None
+    action_kinds: dict = field(default_factory=dict)
     inherited_warnings: Callable | None = None
     fields: dict = field(default_factory=dict)
     start: Callable | None = None

@@ -22,3 +22,5 @@ MECHANICS = (
     scoring.MECHANIC,
     variables.MECHANIC,
 )
+# action kind -> what an Action's ``arg`` holds (`Mechanic.action_kinds`), every mechanic's
+ACTION_KINDS = {kind: arg for m in MECHANICS for kind, arg in m.action_kinds.items()}

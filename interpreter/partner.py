@@ -5,6 +5,8 @@ the phase (`CallPartner`) and the rulebook's words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .mechanic import Mechanic
 from .phase import Phase
 
@@ -171,9 +173,38 @@ def alternatives(s, seat) -> list[dict]:
     return out
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PartnerFields:
+    """The partnerships' fields of a Variant (`Mechanic.variant`): what `load` reads, the
+    sides (`sides_table`) and the calls of a partner's card (`call_table`)."""
+    partnership: str = "fixed"
+    side_of: list = field(repr=False, default=None)   # seat -> its side (§0.6; each his own)
+    sides: int = 0                                    # the number of sides
+    call_text: list = field(repr=False, default=None)  # card id -> `call C`
+    call_ids: list = field(repr=False, default=None)
+
+
+def sides_table(v, act) -> dict:
+    """Each seat's side (`Mechanic.tables`, slot 0; no action): fixed partnerships (§0.6)
+    seat s on side s mod 2, each player for himself seat s on side s."""
+    if v.partnership == "individual":
+        return dict(side_of=list(range(v.players)), sides=v.players)
+    return dict(side_of=[s % 2 for s in range(v.players)], sides=2)
+
+
+def call_table(v, act) -> dict:
+    """`call C` of each card id, the call of a partner by a card (slot 7)."""
+    text = v.deck.text
+    calls = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(v.deck.size)]
+    return dict(call_text=calls, call_ids=[a.id for a in calls])
+
+
 MECHANIC = Mechanic(
     "partner", sections=("partnership",), load=load,
     compiler=lambda c, fields: dict(partnership=fields["partnership"]),
+    variant=PartnerFields, tables=((0, sides_table), (7, call_table)),
+    card_actions={"call-partner": "call_text"},
+    action_kinds={"call-partner": "the card text called (docs/rules.md §304.5)"},
     fields={"side": "list", "partner": "=", "partner_revealed": "=", "called_card": "="},
     start=start, phases=PHASES, view=view, hidden_facts=("side", "partner"),
     alternatives=alternatives,

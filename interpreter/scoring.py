@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
 from .dsl import BOOL, SEAT
 from .mechanic import Mechanic
@@ -127,8 +128,19 @@ def words(v) -> list[tuple[str, str]]:
                       f" with the {'lowest' if lowest_wins(v.data) else 'top'} score wins.")]
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ScoringFields:
+    """Scoring's fields of a Variant (`Mechanic.variant`): the ``match:`` section (`load`)
+    and what the compiled ``scoring.made`` rule counts (`target_unit`)."""
+    score_unit: str
+    score_start: int
+    max_deals: int
+    # what the contract's target counts: "points", "tricks" or None
+    target_unit: str | None = None
+
+
 MECHANIC = Mechanic(
-    "scoring", sections=("scoring", "match"), load=load,
+    "scoring", sections=("scoring", "match"), load=load, variant=ScoringFields,
     compiler=lambda c, fields: dict(score_unit=fields["score_unit"]),
     hooks=HOOKS, extra_names=EXTRA_NAMES,
     built=lambda c, rules, sources, paths: dict(target_unit=target_unit(sources.get("scoring.made"))),

@@ -9,6 +9,8 @@ during play (``trump = ...``: `State.public_trump`). The ``trump:`` section chec
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .dsl import SEAT, SUIT
 from .mechanic import Mechanic
 from .phase import Phase, table_seat
@@ -221,6 +223,52 @@ def alternatives(s, seat) -> list[dict]:
     return []
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class TrumpFields:
+    """Trump's fields of a Variant (`Mechanic.variant`): what `load` reads, and the
+    actions that choose trump (`tables`)."""
+    trump_mode: str = "none"
+    dealt_card: int = 0       # trump.dealt_card: the dealt card laid face down (1 the first), 0 none
+    fixed_trump: int = -1     # trump.mode fixed: the suit (index) trump in every deal
+    trump_text: list = field(repr=False, default=None)      # suit -> its `trump S` Action
+    trump_ids: list = field(repr=False, default=None)
+    trump_card_text: list = field(repr=False, default=None)  # card id -> `trump-card C`
+    trump_card_ids: list = field(repr=False, default=None)
+    dealt_card_text: object = field(repr=False, default=None)  # `trump-card seventh`, or None
+
+
+# the words of ``trump.dealt_card``'s action: `trump-card seventh`
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth")
+
+
+def suit_table(v, act) -> dict:
+    """`trump S` of each suit (`Mechanic.tables`, slot 5)."""
+    suits = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(v.deck.suits)]
+    return dict(trump_text=suits, trump_ids=[a.id for a in suits])
+
+
+def card_table(v, act) -> dict:
+    """`trump-card C` of each card id, a card laid face down (slot 6)."""
+    text = v.deck.text
+    cards = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(v.deck.size)]
+    return dict(trump_card_text=cards, trump_card_ids=[a.id for a in cards])
+
+
+def dealt_card_table(v, act) -> dict:
+    """`trump-card seventh`: the dealt card of ``trump.dealt_card`` laid face down (slot 10)."""
+    if not v.dealt_card:
+        return dict(dealt_card_text=None)
+    word = ORDINALS[v.dealt_card - 1]
+    return dict(dealt_card_text=act(f"trump-card {word}", "trump-card", word, None))
+
+
+def hidden_actions(v) -> list:
+    """The actions the other seats see by their kind only: a card laid face down, and a
+    suit named secretly (trump.mode secret)."""
+    return v.trump_card_text + (v.trump_text if v.trump_mode == "secret" else [])
+
+
 def compiler(c, fields) -> dict:
     """A trump hidden from the others may not be set by a rule (`PUBLIC_MODES`)."""
     return dict(not_assignable=() if c.trump_mode in PUBLIC_MODES else ("trump",))
@@ -234,7 +282,12 @@ def built(c, rules, sources, paths) -> dict:
 
 MECHANIC = Mechanic(
     "trump", sections=("trump",), load=load, compiler=compiler, hooks=HOOKS,
-    skipped_hooks=skipped_hooks, built=built,
+    skipped_hooks=skipped_hooks, built=built, variant=TrumpFields,
+    tables=((5, suit_table), (6, card_table), (10, dealt_card_table)),
+    card_actions={"trump-card": "trump_card_text"}, hidden_actions=hidden_actions,
+    action_kinds={"trump": "the suit letter named as trump",
+                  "trump-card": "the card text laid face down, or the ordinal (``seventh``) of the "
+                                "dealt card"},
     fields={"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
             "exposure_trick": "=", "exposed_card": "="},
     start=start, begin=begin, phases=PHASES, view=view, hidden_facts=("trump",), alternatives=alternatives,

@@ -147,8 +147,14 @@ def words(v) -> list[tuple[str, str]]:
     return secs
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class VariablesFields:
+    """The variables' field of a Variant (`Mechanic.variant`)."""
+    variables: tuple = ()   # Variable, in the file's order
+
+
 MECHANIC = Mechanic(
-    "variables", sections=("variables", "define"), load=load,
+    "variables", sections=("variables", "define"), load=load, variant=VariablesFields,
     compiler=lambda c, fields: dict(variables=[(k, spec["type"], spec.get("per", ""))
                                                for k, spec in c.variable_specs.items()]),
     add_rules=lambda c, comp, add: add_variable_rules(comp, c.variable_specs, add),

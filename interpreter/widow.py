@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
+from dataclasses import dataclass, field
 
 from .mechanic import Mechanic
 from .phase import Phase
@@ -34,7 +35,39 @@ def load(c) -> dict:
         c.problem(("flow",), "no deal has a contract (no auction and no `contract:`): a widow set "
                              "aside cannot count for the declarer: give its step `points_to: "
                              "last_trick` or `points_to: nobody`")
-    return dict(widow_size=c.widow, widow_set_aside=set_aside, widow_points_to=points_to)
+    return dict(widow_set_aside=set_aside, widow_points_to=points_to)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class WidowFields:
+    """The widow's fields of a Variant (`Mechanic.variant`): what `load` reads, and the
+    exchange's actions (`tables`)."""
+    widow_set_aside: bool = False    # the widow is only set aside: no exchange (a kitty)
+    widow_points_to: str = "declarer"  # whom its cards set aside count for (`points_to`)
+    done_action: object = field(repr=False, default=None)   # `done`, the exchange's end
+    take_text: list = field(repr=False, default=None)       # card id -> `take C`
+    discard_text: list = field(repr=False, default=None)    # card id -> `discard C`
+    take_ids: list = field(repr=False, default=None)        # their ids
+    discard_ids: list = field(repr=False, default=None)
+
+
+def done_table(v, act) -> dict:
+    """The exchange's `done` (`Mechanic.tables`, slot 3)."""
+    return dict(done_action=act("done", "done"))
+
+
+def take_table(v, act) -> dict:
+    """The exchange's `take C` of each card id (slot 8)."""
+    text = v.deck.text
+    take = [act(f"take {text[c]}", "take", text[c], c) for c in range(v.deck.size)]
+    return dict(take_text=take, take_ids=[a.id for a in take])
+
+
+def discard_table(v, act) -> dict:
+    """The exchange's `discard C` of each card id (slot 9)."""
+    text = v.deck.text
+    discard = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(v.deck.size)]
+    return dict(discard_text=discard, discard_ids=[a.id for a in discard])
 
 
 # the words of ``points_to``: whom the widow's cards set aside count for
@@ -156,6 +189,11 @@ def known_deal(v, obs: dict, seat: int, history) -> tuple[list, list, list]:
 
 
 MECHANIC = Mechanic(
-    "widow", load=load,
+    "widow", load=load, variant=WidowFields,
+    tables=((3, done_table), (8, take_table), (9, discard_table)),
+    card_actions={"take": "take_text", "discard": "discard_text"},
+    hidden_actions=lambda v: v.take_text + v.discard_text,
+    action_kinds={"take": "the card text taken from the widow", "discard": "the card text put back",
+                  "done": "None (the exchange is over)"},
     fields={"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},
     start=start, phases=PHASES, finish=finish, view=view, known_deal=known_deal, step_words=STEP_WORDS)
