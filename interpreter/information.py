@@ -113,6 +113,14 @@ HIDDEN_FACTS = tuple(f for m in MECHANICS for f in m.hidden_facts)
 _ALTERNATIVES = tuple(m.alternatives for m in MECHANICS if m.alternatives is not None)
 # what a seat knows of the deal from each mechanic, for `from_observation` (Mechanic.known_deal)
 _KNOWN_DEAL = tuple(m.known_deal for m in MECHANICS if m.known_deal is not None)
+# how each mechanic's actions move the cards in `Resampler`'s model (Mechanic.follow), what
+# a seat sees as the deal goes on (Mechanic.reveal), and what its public facts exclude
+# (Mechanic.exclude)
+_FOLLOW = tuple(m.follow for m in MECHANICS if m.follow is not None)
+_REVEAL = tuple(m.reveal for m in MECHANICS if m.reveal is not None)
+_EXCLUDE = tuple(m.exclude for m in MECHANICS if m.exclude is not None)
+# the action kinds whose card leaves the actor's hand (Mechanic.from_hand)
+_FROM_HAND = frozenset(k for m in MECHANICS for k in m.from_hand)
 _cache: "OrderedDict[tuple, Resampler]" = OrderedDict()
 
 
@@ -199,11 +207,22 @@ class Resampler:
 
     ``unseen``: position ids (``pos_of`` maps an id to ``(seat, i)`` or ``("widow", j)``)
     whose cards ``seat`` has not seen; ``pool``: their cards (ids, copies repeated);
-    ``excluded``: position id -> card ids it may not hold. `sample(rng)` -> State."""
+    ``excluded``: position id -> card ids it may not hold. `sample(rng)` -> State.
+
+    The model that the mechanics move as the true deal is replayed (`Mechanic.follow`,
+    `Mechanic.reveal`; position ids throughout): ``hand[s]``, seat s's hand;
+    ``aside[s]``, its cards out of its hand that are still its own (a trump card laid
+    face down); ``in_widow``, those still in the widow; ``seen[p]``; ``skip``, positions
+    dealt to a seat that never reach its hand; ``origin``, history index of a hidden action ->
+    position of its card; ``redraw``, history index -> ``f(rng) -> Action``, a hidden
+    choice each proposal makes anew; `pop_card`. ``final``: the State resampled (while the
+    model is built); ``target``: its observation for ``seat``, ``offset[s]``: the first
+    position of seat s (for `Mechanic.exclude`)."""
 
     def __init__(self, state, seat: int):
         v = self.v = state.v
         self.seat = seat
+        self.final = state
         self.start = (type(state), v, state.dealer, list(state.start_scores), state.deal_number,
                       state.start_vars)
         n = v.players
@@ -216,24 +235,16 @@ class Resampler:
         npos = len(self.card)
         self.pos_of = ([(s, i) for s in range(n) for i in range(len(state.dealt[s]))]
                        + [("widow", j) for j in range(len(state.widow))])
-        seen = [False] * npos
+        seen = self.seen = [False] * npos
         self.origin = {}          # history index -> position of the hidden action's card
-        # history index of a suit named secretly by another seat and still hidden from
-        # ``seat`` (trump.mode secret, docs/rules.md §29b.5): each draw names a suit anew
-        self.secret_suit = None
+        self.redraw = {}          # history index -> f(rng): a hidden choice made anew
         steps = []                # (history index, positions then in the actor's hand)
-        hand = [[] for _ in range(n)]
+        hand = self.hand = [[] for _ in range(n)]
+        self.aside = [[] for _ in range(n)]
         nxt = [self.offset[s] for s in range(n)]
-        skip = set()
-        widow_left = list(range(self.widow0, npos))
-        fd = fd_owner = None
+        skip = self.skip = set()
+        self.in_widow = list(range(self.widow0, npos))
         st = _new_state(self.start, state.dealt, state.widow)
-
-        def take_pos(lst, card):
-            for k, p in enumerate(lst):
-                if self.card[p] == card:
-                    return lst.pop(k)
-            return None
 
         def sync():
             for s in range(n):
@@ -248,51 +259,19 @@ class Resampler:
                     raise ResampleError(f"the model of seat {s}'s hand differs from the engine's")
             for p in hand[seat]:
                 seen[p] = True
-            if st.declarer == seat and widow_left and not all(seen[p] for p in widow_left):
-                if st.observation(seat).get("widow"):
-                    for p in widow_left:
-                        seen[p] = True
+            for reveal in _REVEAL:
+                reveal(self, st)
 
         sync()
         for k, (t, a) in enumerate(state.history):
             hidden = t != seat and state.public_action(t, a, seat) != a
             if t != seat and not hidden:  # a hidden action is legal by its remapping
                 steps.append((k, list(hand[t])))
-            kind = a.kind
-            if kind == "play":
-                p = take_pos(hand[t], a.code)
-                if p is None and fd is not None and fd_owner == t and self.card[fd] == a.code:
-                    p, fd = fd, None
-                seen[p] = True
-            elif kind == "trump-card":
-                if isinstance(a.code, int):
-                    fd = take_pos(hand[t], a.code)
-                else:  # the dealt card of trump.dealt_card, laid face down as it is dealt
-                    fd = self.offset[t] + v.dealt_card - 1
-                    skip.add(fd)
-                fd_owner = t
-                if t == seat:
-                    seen[fd] = True
-                if hidden:
-                    self.origin[k] = fd
-            elif kind == "trump":
-                if hidden and state.trump_text(seat) is None:
-                    self.secret_suit = k
-            elif kind == "expose" and fd is not None:
-                hand[fd_owner].append(fd)
-                seen[fd] = True
-                fd = None
-            elif kind == "take":
-                p = take_pos(widow_left, a.code)
-                hand[t].append(p)
-                if hidden:
-                    self.origin[k] = p
-            elif kind == "discard":
-                p = take_pos(hand[t], a.code)
-                if hidden:
-                    self.origin[k] = p
+            for follow in _FOLLOW:
+                follow(self, k, t, a, hidden)
             st.apply(a)
             sync()
+        self.final = None          # the build's only: the cache keeps no State
         self.unseen = [p for p in range(npos) if not seen[p]]
         self.pool = sorted(self.card[p] for p in self.unseen)   # by card, not by where they lie
         self.target = state.observation(seat)
@@ -301,6 +280,14 @@ class Resampler:
         if self.unseen:
             self._derive_exclusions(state, dict(steps), deck)
         self._build_tables()
+
+    def pop_card(self, positions: list, card: int):
+        """The first position of ``positions`` holding ``card``, taken out of the list
+        (None if none holds it)."""
+        for k, p in enumerate(positions):
+            if self.card[p] == card:
+                return positions.pop(k)
+        return None
 
     # -- exclusions -------------------------------------------------------------------
     def _alternatives(self, st) -> list[dict]:
@@ -371,15 +358,8 @@ class Resampler:
                             if q not in inside:
                                 self.excluded[q].add(c)
             st.apply(a)
-        # the holder of a called card, once known to the seat (docs/rules.md §304.7)
-        obs = self.target
-        called, partner = obs.get("called_card"), obs.get("partner")
-        if single and called is not None and partner is not None:
-            c = deck.parse(called)
-            lo, hi = self.offset[partner], self.offset[partner + 1]
-            for q in self.unseen:
-                if not lo <= q < hi:
-                    self.excluded[q].add(c)
+        for exclude in _EXCLUDE:   # what the public facts exclude (a called card's holder)
+            exclude(self)
 
     # -- the draw -----------------------------------------------------------------------
     def _build_tables(self):
@@ -493,8 +473,8 @@ class Resampler:
                 p = self.origin.get(k)
                 if p is not None:
                     a = self.v.card_actions[a.kind][deal[p]]
-                elif k == self.secret_suit:  # uniform over the suits, as the cards
-                    a = self.v.trump_text[rng.randrange(len(self.v.deck.suits))]
+                elif k in self.redraw:
+                    a = self.redraw[k](rng)
                 try:
                     st.apply_id(a.id)
                 except IllegalActionError:
@@ -710,7 +690,7 @@ def _replay(st, hist, seat, needed, rng):
         if a is None:                            # a hidden action of another seat
             spare = Counter(st.hands[t]) - (needed[t] - used[t])
             opts = [i for i in st.legal_ids() if acts[i].kind == text and acts[i].code is not None
-                    and (text in ("take", "trump") or spare[acts[i].code] > 0)]
+                    and (text not in _FROM_HAND or spare[acts[i].code] > 0)]
             if not opts:
                 return (t, None)
             st.apply_id(opts[rng.randrange(len(opts))])

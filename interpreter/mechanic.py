@@ -87,7 +87,14 @@ class Mechanic:
       observation knows of the deal from this mechanic, for `State.from_observation`:
       card ids it was dealt beyond its hand and plays, ids in its hand it was not dealt,
       and the widow's cards it saw, in the widow's order (``history``: the observation's
-      (seat, action text) pairs).
+      (seat, action text) pairs);
+    - resampling's model of the deal (information.Resampler ``r``, whose docstring names
+      its parts: positions in hands, aside, in the widow, seen): ``follow(r, k, t, a,
+      hidden)`` moves the cards of action ``a`` of seat ``t`` (the ``k``-th of the
+      history, ``hidden`` from the resampled seat) before it is applied;
+      ``reveal(r, st)``, after each action, marks what the seat sees at ``st``;
+      ``exclude(r)``, once, excludes cards from positions by the public facts (a called
+      card's holder); ``from_hand``: its action kinds whose card leaves the actor's hand.
 
     The rulebook (rulebook.py): ``step_words``, flow step (a step's name, or the key of a
     `declare:` / `widow:` step) -> ``f(variant, step) -> str``, its words in the Deal
@@ -124,6 +131,10 @@ class Mechanic:
     hidden_facts: tuple = ()
     alternatives: Callable | None = None
     known_deal: Callable | None = None
+    follow: Callable | None = None
+    reveal: Callable | None = None
+    exclude: Callable | None = None
+    from_hand: tuple = ()
     step_words: dict = field(default_factory=dict)
     players_words: Callable | None = None
     words: Callable | None = None

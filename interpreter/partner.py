@@ -199,11 +199,24 @@ def call_table(v, act) -> dict:
     return dict(call_text=calls, call_ids=[a.id for a in calls])
 
 
+def exclude(r) -> None:
+    """The holder of a called card, once known to the seat (§304.7): in a deck of one
+    copy of each card, no other seat's position holds it (`Mechanic.exclude`)."""
+    obs = r.target
+    called, partner = obs.get("called_card"), obs.get("partner")
+    if r.v.deck.max_copies == 1 and called is not None and partner is not None:
+        c = r.v.deck.parse(called)
+        lo, hi = r.offset[partner], r.offset[partner + 1]
+        for q in r.unseen:
+            if not lo <= q < hi:
+                r.excluded[q].add(c)
+
+
 MECHANIC = Mechanic(
     "partner", sections=("partnership",), load=load,
     compiler=lambda c, fields: dict(partnership=fields["partnership"]),
     variant=PartnerFields, tables=((0, sides_table), (7, call_table)),
-    card_actions={"call-partner": "call_text"},
+    card_actions={"call-partner": "call_text"}, exclude=exclude,
     action_kinds={"call-partner": "the card text called (docs/rules.md §304.5)"},
     fields={"side": "list", "partner": "=", "partner_revealed": "=", "called_card": "="},
     start=start, phases=PHASES, view=view, hidden_facts=("side", "partner"),

@@ -294,10 +294,21 @@ def expose_table(v, act) -> dict:
                 may_expose=None if never else v.rules.get("play.may_expose"))
 
 
+def follow(r, k, t, a, hidden) -> None:
+    """A play in resampling's model (`Mechanic.follow`): the card leaves seat ``t``'s
+    hand, or what it has aside (its trump card laid face down), and is seen."""
+    if a.kind == "play":
+        p = r.pop_card(r.hand[t], a.code)
+        if p is None:
+            p = r.pop_card(r.aside[t], a.code)
+        r.seen[p] = True
+
+
 MECHANIC = Mechanic(
     "play", sections=("play",), hooks=HOOKS, variant=PlayFields,
     tables=((0, plays_table), (2, expose_table)), card_actions={"play": "play_text"},
     action_kinds={"play": "the card text played", "expose": "None"},
+    follow=follow, from_hand=("play",),
     fields={"led": "=", "trick_cards": "list", "trick_seats": "list", "trick_after": "list",
             "tricks_done": "=", "tricks": "list", "trick_sides": "list", "side_tricks": "list",
             "side_points": "list", "seat_points": "list"},

@@ -269,6 +269,37 @@ def hidden_actions(v) -> list:
     return v.trump_card_text + (v.trump_text if v.trump_mode == "secret" else [])
 
 
+def follow(r, k, t, a, hidden) -> None:
+    """Trump's actions in resampling's model (`Mechanic.follow`): a card laid face down
+    goes aside (seen by its seat; a hidden action's card is the one at its position in
+    each proposal), the dealt card of ``trump.dealt_card`` never reaches the hand; a suit
+    named secretly and still hidden from the seat is drawn anew, uniformly over the
+    suits, in each proposal (§29b.5); an exposure shows the face-down card and returns
+    it to its seat's hand (§28.7)."""
+    kind = a.kind
+    if kind == "trump-card":
+        if isinstance(a.code, int):
+            p = r.pop_card(r.hand[t], a.code)
+        else:  # the dealt card of trump.dealt_card, laid face down as it is dealt
+            p = r.offset[t] + r.v.dealt_card - 1
+            r.skip.add(p)
+        r.aside[t].append(p)
+        if t == r.seat:
+            r.seen[p] = True
+        if hidden:
+            r.origin[k] = p
+    elif kind == "trump":
+        if hidden and r.final.trump_text(r.seat) is None:
+            suits = r.v.trump_text
+            r.redraw[k] = lambda rng: suits[rng.randrange(len(suits))]
+    elif kind == "expose":
+        for s, aside in enumerate(r.aside):
+            for p in aside:
+                r.hand[s].append(p)
+                r.seen[p] = True
+            aside.clear()
+
+
 def compiler(c, fields) -> dict:
     """A trump hidden from the others may not be set by a rule (`PUBLIC_MODES`)."""
     return dict(not_assignable=() if c.trump_mode in PUBLIC_MODES else ("trump",))
@@ -285,6 +316,7 @@ MECHANIC = Mechanic(
     skipped_hooks=skipped_hooks, built=built, variant=TrumpFields,
     tables=((5, suit_table), (6, card_table), (10, dealt_card_table)),
     card_actions={"trump-card": "trump_card_text"}, hidden_actions=hidden_actions,
+    follow=follow, from_hand=("trump-card",),
     action_kinds={"trump": "the suit letter named as trump",
                   "trump-card": "the card text laid face down, or the ordinal (``seventh``) of the "
                                 "dealt card"},

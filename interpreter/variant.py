@@ -60,7 +60,7 @@ class Variant(*MECHANIC_FIELDS):
     """A loaded variant: built once by `load_variant` and never changed after (frozen).
 
     Its fields are declared below, the engine's own, and in each mechanic's module, the
-    mechanic's (`Mechanic.variant`: widow.py's `WidowFields` declares ``widow_size``...),
+    mechanic's (`Mechanic.variant`: widow.py's declares ``widow_points_to``...),
     whose classes are its bases (`MECHANIC_FIELDS`, in the list's order).
 
     ``rules`` maps a hook name (see HOOKS) to its compiled function, ``sources`` to its

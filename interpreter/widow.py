@@ -188,11 +188,38 @@ def known_deal(v, obs: dict, seat: int, history) -> tuple[list, list, list]:
     return discarded, taken, seen
 
 
+def follow(r, k, t, a, hidden) -> None:
+    """The exchange in resampling's model (`Mechanic.follow`): a card taken goes from
+    the widow to the hand, a card discarded leaves the hand; a hidden one is the card
+    at its position in each proposal."""
+    kind = a.kind
+    if kind == "take":
+        p = r.pop_card(r.in_widow, a.code)
+        r.hand[t].append(p)
+    elif kind == "discard":
+        p = r.pop_card(r.hand[t], a.code)
+    else:
+        return
+    if hidden:
+        r.origin[k] = p
+
+
+def reveal(r, st) -> None:
+    """The widow shown to the seat as the declarer's exchange starts (§304s.4): its
+    cards are seen (`Mechanic.reveal`)."""
+    left = r.in_widow
+    if st.declarer == r.seat and left and not all(r.seen[p] for p in left):
+        if st.observation(r.seat).get("widow"):
+            for p in left:
+                r.seen[p] = True
+
+
 MECHANIC = Mechanic(
     "widow", load=load, variant=WidowFields,
     tables=((3, done_table), (8, take_table), (9, discard_table)),
     card_actions={"take": "take_text", "discard": "discard_text"},
     hidden_actions=lambda v: v.take_text + v.discard_text,
+    follow=follow, reveal=reveal, from_hand=("discard",),
     action_kinds={"take": "the card text taken from the widow", "discard": "the card text put back",
                   "done": "None (the exchange is over)"},
     fields={"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},

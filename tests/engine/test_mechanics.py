@@ -3,6 +3,7 @@ what the engine does with it, and a mechanic is wired in by its module and one l
 the list (docs/architecture.md, "Adding a mechanic")."""
 
 import ast
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ from taash.interpreter import Match, load_variant
 from taash.interpreter.engine import FIELDS, State
 from taash.interpreter.mechanic import COPY_KINDS, Mechanic
 from taash.interpreter.mechanics import MECHANICS
-from taash.interpreter.variant import HOOKS
+from taash.interpreter.variant import HOOKS, Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERPRETER = ROOT / "interpreter"
@@ -109,17 +110,52 @@ def test_the_observation_is_the_mechanics_parts_in_the_list_order():
 def test_the_widow_touches_its_module_and_the_list():
     """The bar of docs/architecture.md, "Adding a mechanic", counted on the widow: no
     interpreter module but the list imports widow.py, and none but widow.py names the
-    widow's State fields (as an attribute or a string) or its phase."""
+    widow's State fields, its Variant fields, its action kinds (as an attribute or a
+    string), its phase or its resampling's words."""
     importers = sorted(p.name for p in INTERPRETER.rglob("*.py") if "widow" in imports_of(p))
     assert importers == ["mechanics.py"]
     from taash.interpreter import widow
-    fields = "|".join(widow.MECHANIC.fields)
-    assert fields == "widow_left|taken|discarded|set_aside"
-    named = re.compile(rf"(\.({fields})\b|[\"']({fields})[\"']|\bExchange\b|\bpoints_to\()")
+    m = widow.MECHANIC
+    own = list(m.fields) + [f.name for f in dataclasses.fields(m.variant)]
+    assert own == ["widow_left", "taken", "discarded", "set_aside",
+                   "widow_set_aside", "widow_points_to", "done_action", "take_text", "discard_text",
+                   "take_ids", "discard_ids"]
+    assert list(m.action_kinds) == ["take", "discard", "done"]
+    fields, kinds = "|".join(own), "|".join(m.action_kinds)
+    # a field as an attribute or a string; a kind compared with an action's (``kind ==
+    # "take"``, ``text in ("take", ...)``); the phase; whom the widow's points count for
+    named = re.compile(rf"(\.({fields})\b|[\"']({fields})[\"']|\b(kind|text)\b\s*(==|!=|in|not in)\s*"
+                       rf"[^#]*[\"']({kinds})[\"']|\bExchange\b|\bpoints_to\()")
     where = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
              for p in sorted(INTERPRETER.rglob("*.py")) if p.name != "widow.py"
              for i, line in enumerate(p.read_text().splitlines(), 1) if named.search(line)]
     assert where == []
+
+
+def test_each_variant_field_is_declared_once():
+    """A Variant's fields are the engine's own (declared on `Variant`) and each
+    mechanic's (`Mechanic.variant`, a base of Variant), none declared twice; a mechanic's
+    per-card actions (`Mechanic.card_actions`) are fields of its own."""
+    seen = {f: "variant.py" for f in Variant.__annotations__}
+    for m in MECHANICS:
+        if m.variant is None:
+            assert not m.tables and not m.card_actions, m.name
+            continue
+        assert m.variant in Variant.__mro__
+        own = [f.name for f in dataclasses.fields(m.variant)]
+        for f in own:
+            assert f not in seen, f"{f} of {m.name} and of {seen[f]}"
+            seen[f] = m.name
+        assert set(m.card_actions.values()) <= set(own), m.name
+    assert set(seen) == {f.name for f in dataclasses.fields(Variant)}
+    v = load_variant("304-solo")
+    assert [a.kind for a in v.card_actions["take"]] == ["take"] * v.deck.size
+    # the slots' order (Mechanic.tables): 32 plays, pass, double, redouble, expose, done,
+    # the bids, trump S, trump-card C, call C, take C, discard C
+    assert v.deck.size == 32 and v.done_action.id == 36
+    assert v.take_ids == list(range(v.call_ids[-1] + 1, v.call_ids[-1] + 33)) == [a.id for a in v.take_text]
+    assert v.discard_ids[0] == v.take_ids[-1] + 1 and v.discard_ids[-1] == len(v.actions) - 1 - sum(
+        len(decl.answer_actions) + (4 if decl.per_suit else 1) for decl in v.declarations)
 
 
 def test_a_state_copy_copies_every_declared_field():
