@@ -451,8 +451,63 @@ def bids_table(v, act) -> dict:
     return dict(bid_number_ids=ids)
 
 
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'auction': {'type': 'object',
+                            'additionalProperties': False,
+                            'required': ['min_bid', 'max_bid', 'may_pass', 'may_bid', 'ends'],
+                            'properties': {'min_bid': {'type': 'integer', 'minimum': 0},
+                                           'max_bid': {'type': 'integer', 'minimum': 0},
+                                           'step': {'type': 'integer', 'minimum': 1},
+                                           'may_pass': {'$ref': '#/$defs/rule'},
+                                           'may_bid': {'$ref': '#/$defs/rule'},
+                                           'ends': {'$ref': '#/$defs/rule'},
+                                           'denominations': {'type': 'array',
+                                                             'uniqueItems': True,
+                                                             'minItems': 1,
+                                                             'items': {'type': 'string',
+                                                                       'pattern': '^[A-Z]{1,6}$'},
+                                                             'description': 'what a bid may name: '
+                                                                            'suit letters (the '
+                                                                            'suit becomes trump) '
+                                                                            'and names of no-trump '
+                                                                            'denominations such as '
+                                                                            'NT'},
+                                           'suit_first': {'type': 'boolean'},
+                                           'first': {'$ref': '#/$defs/rule',
+                                                     'description': 'the seat that calls first '
+                                                                    '(default: the eldest)'},
+                                           'all_pass': {'enum': ['throw_in', 'dealer'],
+                                                        'description': 'when every seat passes '
+                                                                       'with no bid held: throw_in '
+                                                                       '(the default: the deal is '
+                                                                       'thrown in) or dealer (the '
+                                                                       'dealer is the declarer at '
+                                                                       'min_bid)'},
+                                           'standing_bid': {'type': 'integer', 'minimum': 0},
+                                           'final_pass': {'type': 'boolean'},
+                                           'may_double': {'$ref': '#/$defs/rule'},
+                                           'may_redouble': {'$ref': '#/$defs/rule'},
+                                           'order': {'enum': ['round', 'duel'],
+                                                     'description': 'round: every seat calls in '
+                                                                    'turn; duel: a holder and a '
+                                                                    'challenger face each other, '
+                                                                    'and a seat that passes is '
+                                                                    'out'},
+                                           'may_equal': {'$ref': '#/$defs/rule'}}},
+                'contract': {'type': 'object',
+                             'additionalProperties': False,
+                             'required': ['declarer', 'target'],
+                             'description': "for a flow without an 'auction' step: the declarer (a "
+                                            'seat rule) and the target (a number rule), asked as '
+                                            'the deal starts',
+                             'properties': {'declarer': {'$ref': '#/$defs/rule'},
+                                            'target': {'$ref': '#/$defs/rule'}}}},
+ 'steps': ['auction', 'doubling']}
+
+
 MECHANIC = Mechanic(
-    "auction", sections=("auction", "contract"), load=load, compiler=compiler,
+    "auction", schema=SCHEMA, load=load, compiler=compiler,
     hooks={**HOOKS, **CONTRACT_HOOKS}, skipped_hooks=skipped_hooks,
     variant=AuctionFields, tables=((1, calls_table), (4, bids_table)),
     action_kinds={"pass": "None", "double": "None", "redouble": "None",

@@ -271,8 +271,55 @@ def declarations_table(v, act) -> dict:
                 declare_from=v.rules.get("flow.declare"))
 
 
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'declarations': {'type': 'object',
+                                 'propertyNames': {'pattern': '^[a-z][a-z0-9_-]*$'},
+                                 'additionalProperties': {'type': 'object',
+                                                          'additionalProperties': False,
+                                                          'required': ['when'],
+                                                          'properties': {'description': {'type': 'string'},
+                                                                         'when': {'$ref': '#/$defs/rule'},
+                                                                         'effect': {'$ref': '#/$defs/rule'},
+                                                                         'per_suit': {'type': 'boolean'},
+                                                                         'answers': {'type': 'array',
+                                                                                     'minItems': 1,
+                                                                                     'uniqueItems': True,
+                                                                                     'items': {'type': 'string',
+                                                                                               'pattern': '^[a-z][a-z0-9-]*$'}},
+                                                                         'answered_by': {'$ref': '#/$defs/rule'},
+                                                                         'action': {'type': 'string',
+                                                                                    'pattern': '^[a-z][a-z0-9-]*$'},
+                                                                         'at': {'enum': ['play',
+                                                                                         'flow'],
+                                                                                'description': 'play: '
+                                                                                               'on '
+                                                                                               "one's "
+                                                                                               'turn '
+                                                                                               'in '
+                                                                                               'play '
+                                                                                               '(default); '
+                                                                                               'flow: '
+                                                                                               'at '
+                                                                                               'the '
+                                                                                               "flow's "
+                                                                                               "'declare' "
+                                                                                               'step'}}}}},
+ 'step_objects': [{'type': 'object',
+                   'additionalProperties': False,
+                   'required': ['declare'],
+                   'properties': {'declare': {'$ref': '#/$defs/rule',
+                                              'description': 'the seat that calls first at this '
+                                                             'step of declarations (each seat in '
+                                                             'turn, once)'},
+                                  'may_pass': {'$ref': '#/$defs/rule',
+                                               'description': 'a condition: a seat may pass only '
+                                                              'when it holds (or when he may make '
+                                                              'no declaration); default true'}}}]}
+
+
 MECHANIC = Mechanic(
-    "declarations", sections=("declarations",), load=load, variant=DeclarationsFields,
+    "declarations", schema=SCHEMA, load=load, variant=DeclarationsFields,
     tables=((11, declarations_table),),
     action_kinds={"declare": "(declaration name, suit letter or None)",
                   "answer": "(declaration name, answer word)"},

@@ -101,12 +101,15 @@ class Mechanic:
     section; ``players_words(v) -> str``, its words in the Players section (after the
     number of players); ``words(v) -> [(title, Markdown)]``, its own sections, in the
     list's order.
-    ``sections``: the top-level keys of the variant file it reads (grammar/
-    variant.schema.json describes them).
+    ``schema``: its part of the variant file's JSON Schema (interpreter/schema.py joins
+    the parts into grammar/variant.schema.json): ``properties``, the top-level sections
+    of the file it reads, section -> its schema; ``required``, those a file must have;
+    ``steps``, the names of its flow steps (``exchange``); ``step_objects``, the schemas
+    of its flow steps written as objects (``widow: N``).
     """
 
     name: str
-    sections: tuple = ()
+    schema: dict = field(default_factory=dict)
     load: Callable | None = None
     compiler: Callable | None = None
     hooks: dict = field(default_factory=dict)

@@ -212,8 +212,19 @@ def exclude(r) -> None:
                 r.excluded[q].add(c)
 
 
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'partnership': {'enum': ['fixed', 'called', 'solo', 'individual'],
+                                'description': 'fixed: seat s on side s mod 2; called: the '
+                                               'declarer calls a partner by a card; solo: the '
+                                               'declarer alone against the rest; individual: each '
+                                               'player plays for himself (every seat its own '
+                                               'side)'}},
+ 'steps': ['call_partner']}
+
+
 MECHANIC = Mechanic(
-    "partner", sections=("partnership",), load=load,
+    "partner", schema=SCHEMA, load=load,
     compiler=lambda c, fields: dict(partnership=fields["partnership"]),
     variant=PartnerFields, tables=((0, sides_table), (7, call_table)),
     card_actions={"call-partner": "call_text"}, exclude=exclude,

@@ -304,8 +304,27 @@ def follow(r, k, t, a, hidden) -> None:
         r.seen[p] = True
 
 
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'play': {'type': 'object',
+                         'additionalProperties': False,
+                         'required': ['may_play'],
+                         'properties': {'leader': {'$ref': '#/$defs/rule'},
+                                        'may_play': {'$ref': '#/$defs/rule'},
+                                        'counts_as_trump': {'$ref': '#/$defs/rule'},
+                                        'may_expose': {'$ref': '#/$defs/rule'},
+                                        'after_trick': {'$ref': '#/$defs/rule'},
+                                        'after_card': {'$ref': '#/$defs/rule',
+                                                       'description': 'an effect asked after each '
+                                                                      'card is played (the card in '
+                                                                      'the trick; me: its '
+                                                                      'player)'}}}},
+ 'required': ['play'],
+ 'steps': ['play']}
+
+
 MECHANIC = Mechanic(
-    "play", sections=("play",), hooks=HOOKS, variant=PlayFields,
+    "play", schema=SCHEMA, hooks=HOOKS, variant=PlayFields,
     tables=((0, plays_table), (2, expose_table)), card_actions={"play": "play_text"},
     action_kinds={"play": "the card text played", "expose": "None"},
     follow=follow, from_hand=("play",),

@@ -311,8 +311,48 @@ def built(c, rules, sources, paths) -> dict:
     return {}
 
 
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'trump': {'type': 'object',
+                          'additionalProperties': False,
+                          'required': ['mode'],
+                          'properties': {'mode': {'enum': ['open',
+                                                           'hidden',
+                                                           'bid',
+                                                           'secret',
+                                                           'none',
+                                                           'fixed',
+                                                           'rule'],
+                                                  'description': 'open: a seat names trump; '
+                                                                 'hidden: a card laid face down; '
+                                                                 'secret: named secretly; bid: the '
+                                                                 "contract's denomination; none: "
+                                                                 'no trump at the start of a deal '
+                                                                 '(an effect may set it during '
+                                                                 'play); fixed: the suit given by '
+                                                                 '`suit`, every deal; rule: '
+                                                                 'trump.suit, a rule, sets it as '
+                                                                 'each deal starts. Without a '
+                                                                 'trump section: none'},
+                                         'suit': {'$ref': '#/$defs/rule',
+                                                  'description': 'with mode fixed: the trump suit '
+                                                                 'of every deal (a suit letter); '
+                                                                 'with mode rule: a rule giving '
+                                                                 'the trump suit (or none) as each '
+                                                                 'deal starts, before any card is '
+                                                                 'dealt, known to every player'},
+                                         'dealt_card': {'type': 'integer',
+                                                        'minimum': 1,
+                                                        'maximum': 12},
+                                         'chooser': {'$ref': '#/$defs/rule',
+                                                     'description': 'the seat that chooses trump '
+                                                                    '(default: the declarer); only '
+                                                                    'with mode open'}}}},
+ 'steps': ['trump']}
+
+
 MECHANIC = Mechanic(
-    "trump", sections=("trump",), load=load, compiler=compiler, hooks=HOOKS,
+    "trump", schema=SCHEMA, load=load, compiler=compiler, hooks=HOOKS,
     skipped_hooks=skipped_hooks, built=built, variant=TrumpFields,
     tables=((5, suit_table), (6, card_table), (10, dealt_card_table)),
     card_actions={"trump-card": "trump_card_text"}, hidden_actions=hidden_actions,

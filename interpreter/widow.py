@@ -214,8 +214,32 @@ def reveal(r, st) -> None:
                 r.seen[p] = True
 
 
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'steps': ['exchange'],
+ 'step_objects': [{'type': 'object',
+                   'additionalProperties': False,
+                   'required': ['widow'],
+                   'properties': {'widow': {'type': ['integer', 'string'],
+                                            'minimum': 1,
+                                            'description': "the widow's size: a number, or a rule "
+                                                           'on the options'},
+                                  'set_aside': {'type': 'boolean',
+                                                'description': 'the widow is only set aside, seen '
+                                                               'by nobody, without an exchange; '
+                                                               'its points count as points_to '
+                                                               'says'},
+                                  'points_to': {'enum': ['declarer', 'last_trick', 'nobody'],
+                                                'description': "who the points of the widow's "
+                                                               'cards set aside count for (with an '
+                                                               'exchange: what is left of it and '
+                                                               'the discards): the declarer '
+                                                               '(default), the winner of the last '
+                                                               'trick, or nobody'}}}]}
+
+
 MECHANIC = Mechanic(
-    "widow", load=load, variant=WidowFields,
+    "widow", load=load, schema=SCHEMA, variant=WidowFields,
     tables=((3, done_table), (8, take_table), (9, discard_table)),
     card_actions={"take": "take_text", "discard": "discard_text"},
     hidden_actions=lambda v: v.take_text + v.discard_text,

@@ -170,3 +170,19 @@ def test_a_state_copy_copies_every_declared_field():
             if kind != "=":
                 assert a is not b or not isinstance(a, (list, set, dict)), f
     assert isinstance(cp, State)
+
+
+def test_the_schema_is_the_engines_part_and_each_mechanics():
+    """grammar/variant.schema.json is `schema.variant_schema()` as written (`make docs`):
+    the engine's part, and each mechanic's sections and flow steps (`Mechanic.schema`)."""
+    from taash.interpreter.schema import schema_text, variant_schema
+    assert (ROOT / "grammar" / "variant.schema.json").read_text() == schema_text()
+    schema = variant_schema()
+    widow = next(m for m in MECHANICS if m.name == "widow")
+    assert "properties" not in widow.schema and widow.schema["steps"] == ["exchange"]
+    flow = schema["properties"]["flow"]["items"]["oneOf"]
+    assert "exchange" in flow[0]["enum"]
+    assert [o["required"] for o in flow[1:]] == [["deal"], ["widow"], ["declare"]]
+    core = json.loads((ROOT / "grammar" / "variant.core.schema.json").read_text())
+    assert "exchange" not in json.dumps(core) and "widow" not in core["properties"]
+    assert schema["required"] == ["name", "players", "deck", "flow", "play", "scoring", "match"]
