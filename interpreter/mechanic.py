@@ -78,7 +78,11 @@ class Mechanic:
       shows them, made once by the engine);
     - ``result(s) -> dict``: its part of the deal's result (`State.result`, the records'
       form), in the list's order after the contract's denomination; nothing for a variant
-      that does not use it, so that its results keep their form;
+      that does not use it, so that its results keep their form (bids.py's: each seat's
+      bid). The parts written before it (the auction's, trump's, the partner's, the
+      play's and scoring's keys) are interleaved in the records' key order, which every
+      old record keeps byte for byte (tests/records), so they stay in `State.result`; a
+      new mechanic adds its part here;
     - ``hidden_facts``: State fields that the rules may read and a seat may not see, and
       ``alternatives(s, seat) -> [{field: value}]``: the other values they may have for
       ``seat`` at ``s`` ([] when it sees them); resampling asks the rules with each

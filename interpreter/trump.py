@@ -5,6 +5,12 @@ starts (``mode: rule``, ``trump.suit``: `begin`), or no trump at the start of a 
 (``mode: fixed`` with ``suit``), whose trump an effect of the rules may set
 during play (``trump = ...``: `State.public_trump`). The ``trump:`` section checked
 (`load`), its rules (`HOOKS`), the phase (`Trump`) and its rulebook words (`words`).
+
+``trump.suit`` is the trump suit in both modes that name one: a suit letter with
+``mode: fixed`` (`load` reads it), a rule giving a suit with ``mode: rule`` (the hook
+``trump.suit``, compiled only then: `skipped_hooks`), as a packet's size in the flow is
+a number or a rule; the mode says which, and changing the mode moves no key
+(docs/authoring.md, "fixed").
 """
 
 from __future__ import annotations
