@@ -493,6 +493,26 @@ def clear_cache() -> None:
 
 
 # -- a State from an observation alone (State.from_observation) ---------------------------
+class DealKnown:
+    """What the seat of an observation knows of its deal, as `from_observation` gathers
+    it from each mechanic (`Mechanic.known_deal(b)`, in the list's order): ``v``, ``obs``,
+    ``seat``; ``history``, the observation's (seat, action text) pairs, which a mechanic
+    may rewrite where the seat now knows a hidden action (a face-down card exposed, a
+    secret suit shown); card ids: ``more``, those the seat was dealt beyond its hand and
+    plays, ``less``, those of its hand it was not dealt, ``widow``, the widow's it saw in
+    the widow's order; ``placed``, (seat, card, index) of a card a seat was dealt at its
+    index in the order dealt, or in front (index None: a card laid from the first
+    packet); ``held``, (seat, card) of a card a seat is known to hold or have played;
+    ``reserved``, (seat, index) of positions whose card is unknown and must stay free;
+    ``fixed``, (seat, index) -> card, filled from ``placed``."""
+
+    def __init__(self, v, obs: dict, seat: int, history: list):
+        self.v, self.obs, self.seat, self.history = v, obs, seat, history
+        self.more, self.less, self.widow = [], [], []
+        self.placed, self.held = [], []
+        self.reserved, self.fixed = set(), {}
+
+
 class RebuildError(TaashError, ValueError):
     """No State consistent with an observation was found within the bound of tries
     (`from_observation`)."""
@@ -521,68 +541,40 @@ def from_observation(cls, v, obs: dict, rng=None, tries: int = 40, repairs: int 
     seat = obs["seat"]
     parse = deck.parse
     amap = v.action_map
-    hist = [(int(t), a) for t, a in obs["history"]]
     cps = v.cards_per_seat
-    exposed = parse(obs["exposed_card"]) if obs.get("exposed_card") else None
-    # cards known per seat, in the order they must come (a face-down card from the hand
-    # first: it is laid from the first packet), and positions fixed by the variant
-    front = [[] for _ in range(n)]
-    known = [[] for _ in range(n)]
-    fixed = {}                                  # (seat, index) -> card
-    # the seat's own cards beyond its hand and plays, and those not dealt to it, and the
-    # widow's cards it saw: each mechanic's part (`Mechanic.known_deal`: the exchange)
-    more, less, widow_known = [], [], []
+    # what the seat knows of the deal: each mechanic's part (`Mechanic.known_deal`: the
+    # exchange, a face-down trump card, a secret suit once shown, a called card)
+    b = DealKnown(v, obs, seat, [(int(t), a) for t, a in obs["history"]])
     for known_deal in _KNOWN_DEAL:
-        m_more, m_less, m_widow = known_deal(v, obs, seat, hist)
-        more += m_more
-        less += m_less
-        widow_known += m_widow
-    fd_owner, fd_dealt = None, False
+        known_deal(b)
+    hist, fixed = b.history, b.fixed
+    # cards known per seat, in the order they must come (a card placed in front first:
+    # it is laid from the first packet): the cards it played, and the mechanics' parts
+    known = [[] for _ in range(n)]
+    front = [[] for _ in range(n)]
     for t, text in hist:
         a = amap.get(text)
-        if a is None:
-            if text.startswith("trump-card"):
-                fd_owner, fd_dealt = t, False
-            continue
-        if a.kind == "play":
+        if a is not None and a.kind == "play":
             known[t].append(a.code)
-        elif a.kind == "trump-card":
-            fd_owner, fd_dealt = t, a.code is None
-    fd_card = None
-    if fd_owner is not None:
-        if exposed is not None:
-            fd_card = exposed
-            if not fd_dealt:       # the hidden action, now known: that card was laid
-                hist = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in hist]
-        elif fd_owner == seat and obs.get("trump_card"):
-            fd_card = parse(obs["trump_card"])
-    if obs.get("trump") and any(a == "trump" for _, a in hist):
-        # a suit named secretly (§29b.5), now known to the seat: that suit was named
-        hist = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in hist]
-    reserved = set()
-    if fd_owner is not None and fd_dealt and fd_card is None:
-        reserved.add((fd_owner, v.dealt_card - 1))   # the face-down dealt card: unknown
-    # the seat's own dealt cards: hand + plays + more (discards) + face-down - less (takes)
-    mine = Counter(parse(c) for c in obs["hand"]) + Counter(known[seat]) + Counter(more)
-    if fd_owner == seat and fd_card is not None and exposed is None:
-        mine[fd_card] += 1
-    mine -= Counter(less)
+    # the seat's own dealt cards: hand + plays + more (discards, its face-down card) - less (takes)
+    mine = Counter(parse(c) for c in obs["hand"]) + Counter(known[seat]) + Counter(b.more)
+    mine -= Counter(b.less)
     for t in range(n):
         cnt = mine if t == seat else Counter(known[t])
-        if t == fd_owner and fd_card is not None:
-            if t != seat and cnt[fd_card] == 0:
-                cnt[fd_card] += 1
-            cnt[fd_card] -= 1
-            if fd_dealt:
-                fixed[(t, v.dealt_card - 1)] = fd_card
+        for s, c, i in b.placed:
+            if s != t:
+                continue
+            if cnt[c] > 0:
+                cnt[c] -= 1
+            if i is None:
+                front[t].append(c)
             else:
-                front[t].append(fd_card)
+                fixed[(t, i)] = c
         known[t] = front[t] + sorted(cnt.elements())
-    partner, called = obs.get("partner"), obs.get("called_card")
-    if partner is not None and called and partner != seat:
-        c = parse(called)
-        if c not in known[partner] and fixed.get((partner, v.dealt_card - 1 if v.dealt_card else -1)) != c:
-            known[partner].append(c)
+    for t, c in b.held:
+        if c not in known[t] and c not in [x for (s, _), x in fixed.items() if s == t]:
+            known[t].append(c)
+    reserved, widow_known = b.reserved, b.widow
     pool = Counter({c: deck.count[c] for c in deck.ids})
     for t in range(n):
         pool -= Counter(known[t])

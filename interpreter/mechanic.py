@@ -87,11 +87,11 @@ class Mechanic:
       ``alternatives(s, seat) -> [{field: value}]``: the other values they may have for
       ``seat`` at ``s`` ([] when it sees them); resampling asks the rules with each
       (information.py);
-    - ``known_deal(v, obs, seat, history) -> (more, less, widow)``: what the seat of an
-      observation knows of the deal from this mechanic, for `State.from_observation`:
-      card ids it was dealt beyond its hand and plays, ids in its hand it was not dealt,
-      and the widow's cards it saw, in the widow's order (``history``: the observation's
-      (seat, action text) pairs);
+    - ``known_deal(b)``: what the seat of an observation knows of the deal from this
+      mechanic, for `State.from_observation`, added to ``b`` (information.DealKnown,
+      whose docstring names its parts: the cards dealt beyond the hand and plays, those
+      in the hand not dealt, the widow's seen, cards placed at a position, a card a seat
+      holds, the history with the hidden actions the seat now knows);
     - resampling's model of the deal (information.Resampler ``r``, whose docstring names
       its parts: positions in hands, aside, in the widow, seen): ``follow(r, k, t, a,
       hidden)`` moves the cards of action ``a`` of seat ``t`` (the ``k``-th of the

@@ -223,11 +223,19 @@ SCHEMA = {'properties': {'partnership': {'enum': ['fixed', 'called', 'solo', 'in
  'steps': ['call_partner']}
 
 
+def known_deal(b) -> None:
+    """A called card's holder, once the partner is known to the seat (§304.7): he holds
+    it, or played it (`Mechanic.known_deal`; ``b``: an information.DealKnown)."""
+    partner, called = b.obs.get("partner"), b.obs.get("called_card")
+    if partner is not None and called and partner != b.seat:
+        b.held.append((partner, b.v.deck.parse(called)))
+
+
 MECHANIC = Mechanic(
     "partner", schema=SCHEMA, load=load,
     compiler=lambda c, fields: dict(partnership=fields["partnership"]),
     variant=PartnerFields, tables=((0, sides_table), (7, call_table)),
-    card_actions={"call-partner": "call_text"}, exclude=exclude,
+    card_actions={"call-partner": "call_text"}, exclude=exclude, known_deal=known_deal,
     action_kinds={"call-partner": "the card text called (docs/rules.md §304.5)"},
     fields={"side": "list", "partner": "=", "partner_revealed": "=", "called_card": "="},
     start=start, phases=PHASES, view=view, hidden_facts=("side", "partner"),

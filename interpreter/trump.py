@@ -306,6 +306,48 @@ def follow(r, k, t, a, hidden) -> None:
             aside.clear()
 
 
+def known_deal(b) -> None:
+    """What the seat of an observation knows of a card laid face down as trump and of a
+    suit named secretly (`Mechanic.known_deal`; ``b``: an information.DealKnown). The
+    face-down card, once known (exposed, or the seat's own), was dealt to its seat: in
+    front (laid from the first packet) or at the dealt card's position of
+    ``trump.dealt_card``; the seat's own, not exposed, is beyond its hand and plays. An
+    exposed card laid by another seat, and a secret suit the seat now sees, replace the
+    hidden actions in the history. The dealt card still face down and unknown keeps its
+    position free."""
+    v, obs, seat = b.v, b.obs, b.seat
+    amap, parse = v.action_map, v.deck.parse
+    exposed = parse(obs["exposed_card"]) if obs.get("exposed_card") else None
+    owner, dealt = None, False
+    for t, text in b.history:
+        a = amap.get(text)
+        if a is None:
+            if text.startswith("trump-card"):   # another seat's, hidden
+                owner, dealt = t, False
+        elif a.kind == "trump-card":
+            owner, dealt = t, a.code is None
+    card = None
+    if owner is not None:
+        if exposed is not None:
+            card = exposed
+            if not dealt:       # the hidden action, now known: that card was laid
+                b.history = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in b.history]
+        elif owner == seat and obs.get("trump_card"):
+            card = parse(obs["trump_card"])
+    if obs.get("trump") and any(a == "trump" for _, a in b.history):
+        # a suit named secretly (§29b.5), now known to the seat: that suit was named
+        b.history = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in b.history]
+    if owner is None:
+        return
+    if card is None:
+        if dealt:
+            b.reserved.add((owner, v.dealt_card - 1))   # the face-down dealt card: unknown
+        return
+    if owner == seat and exposed is None:
+        b.more.append(card)
+    b.placed.append((owner, card, v.dealt_card - 1 if dealt else None))
+
+
 def compiler(c, fields) -> dict:
     """A trump hidden from the others may not be set by a rule (`PUBLIC_MODES`)."""
     return dict(not_assignable=() if c.trump_mode in PUBLIC_MODES else ("trump",))
@@ -362,7 +404,7 @@ MECHANIC = Mechanic(
     skipped_hooks=skipped_hooks, built=built, variant=TrumpFields,
     tables=((5, suit_table), (6, card_table), (10, dealt_card_table)),
     card_actions={"trump-card": "trump_card_text"}, hidden_actions=hidden_actions,
-    follow=follow, from_hand=("trump-card",),
+    follow=follow, from_hand=("trump-card",), known_deal=known_deal,
     action_kinds={"trump": "the suit letter named as trump",
                   "trump-card": "the card text laid face down, or the ordinal (``seventh``) of the "
                                 "dealt card"},

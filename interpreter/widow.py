@@ -170,22 +170,24 @@ def view(s, seat, tricks) -> dict:
     }
 
 
-def known_deal(v, obs: dict, seat: int, history) -> tuple[list, list, list]:
-    """What the seat of observation ``obs`` knows of the deal from its own exchange
-    (`Mechanic.known_deal`; ``history``: (seat, action text) pairs): the cards it was
-    dealt beyond its hand and plays (those it discarded), the cards of its hand it was not
-    dealt (those it took), and, as the declarer, the widow's cards it saw, in the widow's
-    order (those it took, those left, those set aside that it did not discard)."""
+def known_deal(b) -> None:
+    """What the seat of an observation knows of the deal from its own exchange
+    (`Mechanic.known_deal`; ``b``: an information.DealKnown): the cards it was dealt
+    beyond its hand and plays (those it discarded: ``b.more``), the cards of its hand it
+    was not dealt (those it took: ``b.less``), and, as the declarer, the widow's cards it
+    saw, in the widow's order (those it took, those left, those set aside that it did
+    not discard: ``b.widow``)."""
+    v, obs, seat = b.v, b.obs, b.seat
     amap, parse = v.action_map, v.deck.parse
-    own = [amap.get(text) for t, text in history if t == seat]
+    own = [amap.get(text) for t, text in b.history if t == seat]
     taken = [a.code for a in own if a is not None and a.kind == "take"]
     discarded = [a.code for a in own if a is not None and a.kind == "discard"]
-    seen = []
+    b.more += discarded
+    b.less += taken
     if obs.get("declarer") == seat:
-        seen = list(taken) + [parse(c) for c in (obs.get("widow") or [])]
+        b.widow += taken + [parse(c) for c in (obs.get("widow") or [])]
         if obs.get("set_aside"):
-            seen += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(discarded)).elements())
-    return discarded, taken, seen
+            b.widow += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(discarded)).elements())
 
 
 def follow(r, k, t, a, hidden) -> None:

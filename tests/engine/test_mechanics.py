@@ -186,3 +186,21 @@ def test_the_schema_is_the_engines_part_and_each_mechanics():
     core = json.loads((ROOT / "grammar" / "variant.core.schema.json").read_text())
     assert "exchange" not in json.dumps(core) and "widow" not in core["properties"]
     assert schema["required"] == ["name", "players", "deck", "flow", "play", "scoring", "match"]
+
+
+def test_resampling_names_no_mechanic_but_the_play():
+    """information.py (resampling, `State.from_observation`) reads no observation key
+    and compares no action kind of a mechanic but the play's (the tricks), scoring's
+    and the variables' (the match around the deal): trump's face-down card, the widow's
+    exchange and a called partner are their modules' (`follow`, `known_deal`...)."""
+    st = Match(load_variant("304-solo"), seed=2).new_deal()
+    own = {m.name: set(m.action_kinds) | (set(m.view(st, 0, [])) if m.view else set()) for m in MECHANICS}
+    others = set().union(*(names for name, names in own.items()
+                           if name not in ("play", "scoring", "variables")))
+    assert {"trump-card", "exposed_card", "called_card", "take", "set_aside"} <= others
+    src = (INTERPRETER / "information.py").read_text()
+    read = set(re.findall(r"obs(?:ervation)?(?:\.get\(|\[)\s*[\"'](\w+)[\"']", src))
+    compared = set(re.findall(r"\b(?:kind|text)\b\s*(?:==|!=|in|not in)\s*[^#\n]*?[\"']([\w-]+)[\"']", src))
+    compared |= set(re.findall(r"startswith\([\"']([\w-]+)[\"']", src))
+    assert read == {"seat", "hand", "history", "dealer", "deal", "score", "variables"}
+    assert compared <= {"play"} and not (read | compared) & others
