@@ -170,6 +170,9 @@ def test_a_state_copy_copies_every_declared_field():
             if kind != "=":
                 assert a is not b or not isinstance(a, (list, set, dict)), f
     assert isinstance(cp, State)
+    # the variant's own class says so (engine.state_class), and is the one State(v) makes
+    assert type(cp) is type(st) is type(State(st.v)) is not State
+    assert type(st).__name__ == type(st).__qualname__ == "State[304-solo]"
 
 
 def test_the_schema_is_the_engines_part_and_each_mechanics():
