@@ -116,7 +116,7 @@ _KNOWN_DEAL = tuple(m.known_deal for m in MECHANICS if m.known_deal is not None)
 # how each mechanic's actions move the cards in `Resampler`'s model (Mechanic.follow), what
 # a seat sees as the deal goes on (Mechanic.reveal), and what its public facts exclude
 # (Mechanic.exclude)
-_FOLLOW = tuple(m.follow for m in MECHANICS if m.follow is not None)
+_FOLLOW = {kind: f for m in MECHANICS for kind, f in m.follow.items()}
 _REVEAL = tuple(m.reveal for m in MECHANICS if m.reveal is not None)
 _EXCLUDE = tuple(m.exclude for m in MECHANICS if m.exclude is not None)
 # the action kinds whose card leaves the actor's hand (Mechanic.from_hand)
@@ -267,7 +267,8 @@ class Resampler:
             hidden = t != seat and state.public_action(t, a, seat) != a
             if t != seat and not hidden:  # a hidden action is legal by its remapping
                 steps.append((k, list(hand[t])))
-            for follow in _FOLLOW:
+            follow = _FOLLOW.get(a.kind)
+            if follow is not None:
                 follow(self, k, t, a, hidden)
             st.apply(a)
             sync()

@@ -93,9 +93,11 @@ class Mechanic:
       in the hand not dealt, the widow's seen, cards placed at a position, a card a seat
       holds, the history with the hidden actions the seat now knows);
     - resampling's model of the deal (information.Resampler ``r``, whose docstring names
-      its parts: positions in hands, aside, in the widow, seen): ``follow(r, k, t, a,
-      hidden)`` moves the cards of action ``a`` of seat ``t`` (the ``k``-th of the
-      history, ``hidden`` from the resampled seat) before it is applied;
+      its parts: positions in hands, aside, in the widow, seen): ``follow``, action kind
+      -> ``f(r, k, t, a, hidden)`` that moves the cards of an action ``a`` of that kind
+      by seat ``t`` (the ``k``-th of the history, ``hidden`` from the resampled seat)
+      before it is applied (one mechanic per kind, not always the kind's own: trump.py
+      follows ``expose``);
       ``reveal(r, st)``, after each action, marks what the seat sees at ``st``;
       ``exclude(r)``, once, excludes cards from positions by the public facts (a called
       card's holder); ``from_hand``: its action kinds whose card leaves the actor's hand.
@@ -138,7 +140,7 @@ class Mechanic:
     hidden_facts: tuple = ()
     alternatives: Callable | None = None
     known_deal: Callable | None = None
-    follow: Callable | None = None
+    follow: dict = field(default_factory=dict)
     reveal: Callable | None = None
     exclude: Callable | None = None
     from_hand: tuple = ()

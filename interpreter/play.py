@@ -327,7 +327,7 @@ MECHANIC = Mechanic(
     "play", schema=SCHEMA, hooks=HOOKS, variant=PlayFields,
     tables=((0, plays_table), (2, expose_table)), card_actions={"play": "play_text"},
     action_kinds={"play": "the card text played", "expose": "None"},
-    follow=follow, from_hand=("play",),
+    follow={"play": follow}, from_hand=("play",),
     fields={"led": "=", "trick_cards": "list", "trick_seats": "list", "trick_after": "list",
             "tricks_done": "=", "tricks": "list", "trick_sides": "list", "side_tricks": "list",
             "side_points": "list", "seat_points": "list"},

@@ -404,7 +404,7 @@ MECHANIC = Mechanic(
     skipped_hooks=skipped_hooks, built=built, variant=TrumpFields,
     tables=((5, suit_table), (6, card_table), (10, dealt_card_table)),
     card_actions={"trump-card": "trump_card_text"}, hidden_actions=hidden_actions,
-    follow=follow, from_hand=("trump-card",), known_deal=known_deal,
+    follow=dict.fromkeys(("trump-card", "trump", "expose"), follow), from_hand=("trump-card",), known_deal=known_deal,
     action_kinds={"trump": "the suit letter named as trump",
                   "trump-card": "the card text laid face down, or the ordinal (``seventh``) of the "
                                 "dealt card"},

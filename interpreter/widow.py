@@ -245,7 +245,7 @@ MECHANIC = Mechanic(
     tables=((3, done_table), (8, take_table), (9, discard_table)),
     card_actions={"take": "take_text", "discard": "discard_text"},
     hidden_actions=lambda v: v.take_text + v.discard_text,
-    follow=follow, reveal=reveal, from_hand=("discard",),
+    follow=dict.fromkeys(("take", "discard"), follow), reveal=reveal, from_hand=("discard",),
     action_kinds={"take": "the card text taken from the widow", "discard": "the card text put back",
                   "done": "None (the exchange is over)"},
     fields={"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},

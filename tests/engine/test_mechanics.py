@@ -46,7 +46,7 @@ def test_the_list_is_of_mechanics_each_named_once():
 def test_no_two_mechanics_declare_one_thing():
     """A State field, a flow step's phase, a rule (hook), a flow step's words: each is one
     mechanic's, and no mechanic's field is one of the engine's own."""
-    for what in ("fields", "phases", "hooks", "step_words"):
+    for what in ("fields", "phases", "hooks", "step_words", "follow", "action_kinds"):
         seen = {}
         for m in MECHANICS:
             for key in getattr(m, what):
