@@ -33,6 +33,7 @@ test: setup $(VENV)/.test-extras
 
 docs: setup
 	$(BIN)/python -m taash.interpreter.dsl.guide --write docs/authoring.md
+	$(BIN)/python -m taash.interpreter.schema --write grammar/variant.schema.json
 	@for v in $$($(BIN)/taash variants); do \
 	  mkdir -p docs/rules/$$(dirname $$v); $(BIN)/taash rules $$v > docs/rules/$$v.md || exit 1; \
 	done

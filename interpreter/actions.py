@@ -4,8 +4,9 @@ An `Action` is its stable text form (it *is* a ``str``: ``"play JH"``, ``"bid 20
 docs/architecture.md, "Actions and notation"), so it goes unchanged into records, the CLI and the
 wire, and compares equal to its text. It also carries:
 
-- ``kind``: what the action does, one of `KINDS`;
-- ``arg``: its argument in text terms (see `KINDS`);
+- ``kind``: what the action does, one of the mechanics' (`Mechanic.action_kinds`,
+  all of them in mechanics.ACTION_KINDS);
+- ``arg``: its argument in text terms (the same table says what it holds);
 - ``id``: its index in the variant's action table (``variant.actions[a.id] is a``);
 - ``code``: the argument in the engine's terms (a card id, a suit index, ...).
 
@@ -20,24 +21,6 @@ wire, and compares equal to its text. It also carries:
 
 from __future__ import annotations
 
-# kind -> what ``arg`` holds
-KINDS = {
-    "pass": "None",
-    "bid": "(number, denomination or None): the bid's number and, if the bid names one, "
-           "its suit letter or no-trump name",
-    "double": "None",
-    "redouble": "None",
-    "trump": "the suit letter named as trump",
-    "trump-card": "the card text laid face down, or the ordinal (``seventh``) of the dealt card",
-    "expose": "None",
-    "call-partner": "the card text called (docs/rules.md §304.5)",
-    "take": "the card text taken from the widow",
-    "discard": "the card text put back",
-    "done": "None (the exchange is over)",
-    "play": "the card text played",
-    "declare": "(declaration name, suit letter or None)",
-    "answer": "(declaration name, answer word)",
-}
 # kinds that a seat that did not answer is never made to take (State.default_action)
 NOT_DEFAULT = frozenset(("declare", "expose", "double", "redouble"))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_right
+from dataclasses import dataclass, field
 
 from .dsl import BOOL, INT, SEAT
 from .mechanic import Mechanic
@@ -402,9 +403,153 @@ def compiler(c, fields) -> dict:
                                                                    if x not in c.deck.suits)})
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class AuctionFields:
+    """The auction's and the contract's fields of a Variant (`Mechanic.variant`): what
+    `load` reads, and the calls with the rules of the hot path (`tables`)."""
+    min_bid: int
+    max_bid: int
+    bid_step: int
+    denominations: tuple
+    suit_first: bool
+    standing_bid: int
+    final_pass: bool
+    auction_order: str = "round"
+    has_auction: bool = True
+    has_contract: bool = True  # False: no auction and no `contract:`, no deal has a contract
+    bid_numbers: list = field(repr=False, default=None)    # the numbers a bid may name, in order
+    denomination_code: dict = field(repr=False, default=None)  # denomination -> suit, or -2, -3...
+    denomination_name: dict = field(repr=False, default=None)  # the inverse
+    pass_action: object = field(repr=False, default=None)
+    double_action: object = field(repr=False, default=None)
+    redouble_action: object = field(repr=False, default=None)
+    bid_number_ids: list = field(repr=False, default=None)  # (number, [ids of its bids]), §0.10 order
+    may_double: object = field(repr=False, default=None)    # the hot path's rules (None: never)
+    may_redouble: object = field(repr=False, default=None)
+    may_pass: object = field(repr=False, default=None)
+    may_bid: object = field(repr=False, default=None)
+    may_equal: object = field(repr=False, default=None)
+    auction_ends: object = field(repr=False, default=None)
+
+
+def calls_table(v, act) -> dict:
+    """`pass`, `double`, `redouble` (`Mechanic.tables`, slot 1), the bid numbers and the
+    denominations' codes (a suit: its index, that suit is trump; a no-trump denomination
+    the file names: -2, -3, ...), and the auction's rules of the hot path (None for a
+    condition that is always false: not asked)."""
+    suits = v.deck.suits
+    code = {}
+    k = -2
+    for den in v.denominations:
+        if den in suits:
+            code[den] = suits.index(den)
+        else:
+            code[den] = k
+            k -= 1
+    r = v.rules
+    never = {hook for hook, value in v.constants.items() if value is False}
+    return dict(
+        bid_numbers=list(range(v.min_bid, max(v.max_bid, v.bids_up_to) + 1, v.bid_step)),
+        denomination_code=code, denomination_name={c: den for den, c in code.items()},
+        pass_action=act("pass", "pass"), double_action=act("double", "double"),
+        redouble_action=act("redouble", "redouble"),
+        may_double=None if "auction.may_double" in never else r.get("auction.may_double"),
+        may_redouble=None if "auction.may_redouble" in never else r.get("auction.may_redouble"),
+        may_pass=r.get("auction.may_pass"), may_bid=r.get("auction.may_bid"),
+        may_equal=r.get("auction.may_equal"), auction_ends=r.get("auction.ends"))
+
+
+def bids_table(v, act) -> dict:
+    """The bids (slot 4), in the order of §0.10: by number, then denomination, the
+    number-first form before the suit-first one; (number, [ids of its forms]) for the
+    hot path (Auction.legal)."""
+    suits = v.deck.suits
+    ids = []
+    for b in v.bid_numbers:
+        forms = []
+        if not v.denominations:
+            forms.append((f"bid {b}", None, None))
+        for den in v.denominations:
+            code = v.denomination_code[den]
+            forms.append((f"bid {b} {den}", den, code))
+            if v.suit_first and den in suits:
+                forms.append((f"bid {den} {b}", den, code))
+        ids.append((b, [act(t, "bid", (b, den), (b, code)).id for t, den, code in forms]))
+    return dict(bid_number_ids=ids)
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'auction': {'type': 'object',
+                            'additionalProperties': False,
+                            'required': ['min_bid', 'max_bid', 'may_pass', 'may_bid', 'ends'],
+                            'properties': {'min_bid': {'type': 'integer', 'minimum': 0},
+                                           'max_bid': {'type': 'integer', 'minimum': 0},
+                                           'step': {'type': 'integer', 'minimum': 1},
+                                           'may_pass': {'$ref': '#/$defs/rule'},
+                                           'may_bid': {'$ref': '#/$defs/rule'},
+                                           'ends': {'$ref': '#/$defs/rule'},
+                                           'denominations': {'type': 'array',
+                                                             'uniqueItems': True,
+                                                             'minItems': 1,
+                                                             'items': {'type': 'string',
+                                                                       'pattern': '^[A-Z]{1,6}$'},
+                                                             'description': 'what a bid may name: '
+                                                                            'suit letters (the '
+                                                                            'suit becomes trump) '
+                                                                            'and names of no-trump '
+                                                                            'denominations such as '
+                                                                            'NT'},
+                                           'suit_first': {'type': 'boolean'},
+                                           'first': {'$ref': '#/$defs/rule',
+                                                     'description': 'the seat that calls first '
+                                                                    '(default: the eldest)'},
+                                           'all_pass': {'oneOf': [{'enum': ['throw_in', 'dealer']},
+                                                                  {'type': 'object',
+                                                                   'properties': {
+                                                                       'seat': {'$ref': '#/$defs/rule',
+                                                                                'description': 'the seat that is '
+                                                                                               'the declarer at '
+                                                                                               'min_bid'}},
+                                                                   'required': ['seat'],
+                                                                   'additionalProperties': False}],
+                                                        'description': 'when every seat passes '
+                                                                       'with no bid held: throw_in '
+                                                                       '(the default: the deal is '
+                                                                       'thrown in), dealer (the '
+                                                                       'dealer is the declarer at '
+                                                                       'min_bid) or {seat: RULE} (the '
+                                                                       'seat the rule names is the '
+                                                                       'declarer at min_bid)'},
+                                           'standing_bid': {'type': 'integer', 'minimum': 0},
+                                           'final_pass': {'type': 'boolean'},
+                                           'may_double': {'$ref': '#/$defs/rule'},
+                                           'may_redouble': {'$ref': '#/$defs/rule'},
+                                           'order': {'enum': ['round', 'duel'],
+                                                     'description': 'round: every seat calls in '
+                                                                    'turn; duel: a holder and a '
+                                                                    'challenger face each other, '
+                                                                    'and a seat that passes is '
+                                                                    'out'},
+                                           'may_equal': {'$ref': '#/$defs/rule'}}},
+                'contract': {'type': 'object',
+                             'additionalProperties': False,
+                             'required': ['declarer', 'target'],
+                             'description': "for a flow without an 'auction' step: the declarer (a "
+                                            'seat rule) and the target (a number rule), asked as '
+                                            'the deal starts',
+                             'properties': {'declarer': {'$ref': '#/$defs/rule'},
+                                            'target': {'$ref': '#/$defs/rule'}}}},
+ 'steps': ['auction', 'doubling']}
+
+
 MECHANIC = Mechanic(
-    "auction", sections=("auction", "contract"), load=load, compiler=compiler,
+    "auction", schema=SCHEMA, load=load, compiler=compiler,
     hooks={**HOOKS, **CONTRACT_HOOKS}, skipped_hooks=skipped_hooks,
+    variant=AuctionFields, tables=((1, calls_table), (4, bids_table)),
+    action_kinds={"pass": "None", "double": "None", "redouble": "None",
+                  "bid": "(number, denomination or None): the bid's number and, if the bid names "
+                         "one, its suit letter or no-trump name"},
     fields={"bid": "=", "denomination": "=", "high_bidder": "=", "calls": "=", "bids": "=",
             "passes": "=", "passed": "list", "doubled": "=", "doubling_queue": "list",
             "holder": "=", "challenger": "=", "equal_bid": "=",

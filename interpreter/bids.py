@@ -18,6 +18,7 @@ tricks when ``max`` is a rule). A seat's bid is public as it is made.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 from .dsl import BOOL, INT
@@ -231,7 +232,37 @@ STEP_WORDS = {"bids": lambda v, step: "each player bids the tricks he will take"
 PHASES = {"bids": Bids()}
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class BidsFields:
+    """The bids' field of a Variant (`Mechanic.variant`)."""
+    has_bids: bool = False  # the flow has a `bids` step
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'bids': {'type': 'object',
+                         'additionalProperties': False,
+                         'required': ['min', 'max'],
+                         'description': "the flow's `bids` step: each seat in turn from the eldest "
+                                        'bids the number of tricks it will take, once; every bid '
+                                        'stands',
+                         'properties': {'min': {'type': 'integer',
+                                                'minimum': 0,
+                                                'description': 'the lowest bid (0: a bid of '
+                                                               'nothing, whose meaning the scoring '
+                                                               'gives)'},
+                                        'max': {'$ref': '#/$defs/rule',
+                                                'description': 'the highest bid: a number, or a '
+                                                               'rule of the number type asked for '
+                                                               'the seat to bid (e.g. `tricks`)'},
+                                        'may_bid': {'$ref': '#/$defs/rule',
+                                                    'description': 'whether `number` may be bid by '
+                                                                   'the seat to bid (default: any '
+                                                                   'bid from min to max)'}}}},
+ 'steps': ['bids']}
+
+
 MECHANIC = Mechanic(
-    "bids", sections=("bids",), load=load, hooks=HOOKS, skipped_hooks=skipped_hooks,
+    "bids", schema=SCHEMA, load=load, variant=BidsFields, hooks=HOOKS, skipped_hooks=skipped_hooks,
     extra_names=EXTRA_NAMES, built=built, fields=FIELDS, start=start, phases=PHASES,
     view=view, result=result, step_words=STEP_WORDS, words=words)

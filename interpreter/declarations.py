@@ -6,15 +6,12 @@ rulebook's words (`words`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .dsl import BOOL, SEAT
 from .mechanic import Mechanic
 from .phase import Phase, order_from, table_seat
 from .wording import rule_words
-
-# action words that a declaration's action may not take
-_TAKEN = ("pass", "double", "redouble", "done", "expose")
 
 
 @dataclass(eq=False)
@@ -118,13 +115,14 @@ def compiler_names(data: dict) -> dict:
 
 def load(c) -> dict:
     """Check the ``declarations:`` section against the flow (``c``: a loader.Checks with
-    ``declare_at``: the indexes of the flow's `declare` steps); record each problem in
-    ``c``. The Declarations are made once their rules are compiled (`build`)."""
+    ``declare_at``: the indexes of the flow's `declare` steps, and ``action_words``: the
+    actions of one word, which a declaration's action may not be); record each problem
+    in ``c``. The Declarations are made once their rules are compiled (`build`)."""
     decls = sections(c.data)
     actions_seen = {}
     for dname, d in decls.items():
         act = d.get("action", f"declare {dname}")
-        if act in _TAKEN or act in actions_seen:
+        if act in c.action_words or act in actions_seen:
             c.problem(("declarations", dname), f"declaration action {act!r} is already taken")
         actions_seen[act] = dname
         if "answers" in d and "answered_by" not in d:
@@ -244,8 +242,87 @@ def view(s, seat, tricks) -> dict:
             "answers": sorted(answers) if answers else [], "void": s.voided}
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class DeclarationsFields:
+    """The declarations' fields of a Variant (`Mechanic.variant`): what the file declares
+    (`build`), and their actions (`tables`)."""
+    declarations: list = field(default_factory=list)   # Declaration, in the file's order
+    declaration_actions: list = field(repr=False, default=None)  # (Action, Declaration, suit or None)
+    flow_declaration_checks: list = field(repr=False, default=None)  # (id, when, suit) of `at: flow`
+    declare_from: object = field(repr=False, default=None)  # the `declare` step's first seat rule
+
+
+def declarations_table(v, act) -> dict:
+    """Each declaration's actions (`Mechanic.tables`, slot 11: last): one, or one per
+    suit, and its answers' (set on the Declaration as ``answer_actions``); the checks of
+    those made at the flow's `declare` step (`Declare`; the play's are written into the
+    variant's play_legal: dsl.Compiler.build_play_legal), and that step's first seat."""
+    out = []
+    for decl in v.declarations:
+        if decl.per_suit:
+            for i, su in enumerate(v.deck.suits):
+                out.append((act(f"{decl.action} {su}", "declare", (decl.name, su), (decl, i)), decl, i))
+        else:
+            out.append((act(decl.action, "declare", (decl.name, None), (decl, None)), decl, None))
+        decl.answer_actions = tuple(act(f"{decl.action} {ans}", "answer", (decl.name, ans), (decl, ans))
+                                    for ans in decl.answers)
+    return dict(declaration_actions=out,
+                flow_declaration_checks=[(a.id, d.when, su) for a, d, su in out if d.at == "flow"],
+                declare_from=v.rules.get("flow.declare"))
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'declarations': {'type': 'object',
+                                 'propertyNames': {'pattern': '^[a-z][a-z0-9_-]*$'},
+                                 'additionalProperties': {'type': 'object',
+                                                          'additionalProperties': False,
+                                                          'required': ['when'],
+                                                          'properties': {'description': {'type': 'string'},
+                                                                         'when': {'$ref': '#/$defs/rule'},
+                                                                         'effect': {'$ref': '#/$defs/rule'},
+                                                                         'per_suit': {'type': 'boolean'},
+                                                                         'answers': {'type': 'array',
+                                                                                     'minItems': 1,
+                                                                                     'uniqueItems': True,
+                                                                                     'items': {'type': 'string',
+                                                                                               'pattern': '^[a-z][a-z0-9-]*$'}},
+                                                                         'answered_by': {'$ref': '#/$defs/rule'},
+                                                                         'action': {'type': 'string',
+                                                                                    'pattern': '^[a-z][a-z0-9-]*$'},
+                                                                         'at': {'enum': ['play',
+                                                                                         'flow'],
+                                                                                'description': 'play: '
+                                                                                               'on '
+                                                                                               "one's "
+                                                                                               'turn '
+                                                                                               'in '
+                                                                                               'play '
+                                                                                               '(default); '
+                                                                                               'flow: '
+                                                                                               'at '
+                                                                                               'the '
+                                                                                               "flow's "
+                                                                                               "'declare' "
+                                                                                               'step'}}}}},
+ 'step_objects': [{'type': 'object',
+                   'additionalProperties': False,
+                   'required': ['declare'],
+                   'properties': {'declare': {'$ref': '#/$defs/rule',
+                                              'description': 'the seat that calls first at this '
+                                                             'step of declarations (each seat in '
+                                                             'turn, once)'},
+                                  'may_pass': {'$ref': '#/$defs/rule',
+                                               'description': 'a condition: a seat may pass only '
+                                                              'when it holds (or when he may make '
+                                                              'no declaration); default true'}}}]}
+
+
 MECHANIC = Mechanic(
-    "declarations", sections=("declarations",), load=load,
+    "declarations", schema=SCHEMA, load=load, variant=DeclarationsFields,
+    tables=((11, declarations_table),),
+    action_kinds={"declare": "(declaration name, suit letter or None)",
+                  "answer": "(declaration name, answer word)"},
     compiler=lambda c, fields: compiler_names(c.data), add_rules=add_rules,
     built=lambda c, rules, sources, paths: dict(declarations=build(c.data, rules)),
     fields={"declare_queue": "=", "declared": "dict", "declared_keys": "set", "answers": "set",

@@ -78,6 +78,9 @@ class State:
     - ``resample(seat, rng)``: the unseen cards dealt again, consistently with it;
     - ``copy()``: independent; ``result()``: the deal's result.
 
+    ``State(v, ...)`` is of ``v``'s own subclass, named after it (``State[29]``:
+    `state_class`), whose ``apply_id`` is the variant's generated one.
+
     A deal runs through the variant's flow: dealing steps and phases, each phase a
     `Phase` handler (auction, exchange, trump, call_partner, doubling, play) with its own
     legal actions and apply; ``phase`` names the current one (``done`` at the end).
@@ -90,9 +93,9 @@ class State:
     phases: dict[str, Phase] = {}
 
     def __new__(cls, variant=None, *args, **kwargs):
-        """A State of ``variant``'s own class (`state_class`: the same State, with the
-        variant's generated ``apply_id`` and its phases; of a flow that changes by deal,
-        the class of the deal's variant: `Variant.for_deal`)."""
+        """A State of ``variant``'s own class, ``State[<variant name>]`` (`state_class`:
+        the same State, with the variant's generated ``apply_id`` and its phases; of a flow
+        that changes by deal, the class of the deal's variant: `Variant.for_deal`)."""
         if cls is not State:
             return object.__new__(cls)
         if variant is not None and variant.deal_sizes is not None:
@@ -634,14 +637,17 @@ def state_class(v: Variant) -> type:
     variant's own (``v.play_step``, made by `taash.interpreter.dsl.Compiler.build_play_step`:
     a play written out, the next legal plays made at once; everything else goes to
     `play.apply_id`, the generic one) and ``phases`` its own (``v.phases``). ``State(v,
-    ...)`` makes one (`State.__new__`); it is a State in every other respect. (A plain
-    State calling ``v.play_step`` from its own ``apply_id`` costs a call more a decision:
-    3% of a deal of random playouts, bench/README.md.)"""
+    ...)`` makes one (`State.__new__`); it is a State in every other respect. It is named
+    after its variant, ``State[29]`` (``type(st).__name__``, its repr, a traceback's), so
+    that it is never taken for `State` itself. (A plain State calling ``v.play_step`` from
+    its own ``apply_id`` costs a call more a decision: 3% of a deal of random playouts,
+    bench/README.md.)"""
     cls = _CLASSES.get(v)
     if cls is None:
-        cls = _CLASSES[v] = type("State", (State,), {
+        name = f"State[{v.name}]"
+        cls = _CLASSES[v] = type(name, (State,), {
             "__slots__": (), "__doc__": State.__doc__, "__module__": State.__module__,
-            "__qualname__": "State", "apply_id": v.play_step, "phases": v.phases})
+            "__qualname__": name, "apply_id": v.play_step, "phases": v.phases})
     return cls
 
 

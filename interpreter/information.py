@@ -113,6 +113,14 @@ HIDDEN_FACTS = tuple(f for m in MECHANICS for f in m.hidden_facts)
 _ALTERNATIVES = tuple(m.alternatives for m in MECHANICS if m.alternatives is not None)
 # what a seat knows of the deal from each mechanic, for `from_observation` (Mechanic.known_deal)
 _KNOWN_DEAL = tuple(m.known_deal for m in MECHANICS if m.known_deal is not None)
+# how each mechanic's actions move the cards in `Resampler`'s model (Mechanic.follow), what
+# a seat sees as the deal goes on (Mechanic.reveal), and what its public facts exclude
+# (Mechanic.exclude)
+_FOLLOW = {kind: f for m in MECHANICS for kind, f in m.follow.items()}
+_REVEAL = tuple(m.reveal for m in MECHANICS if m.reveal is not None)
+_EXCLUDE = tuple(m.exclude for m in MECHANICS if m.exclude is not None)
+# the action kinds whose card leaves the actor's hand (Mechanic.from_hand)
+_FROM_HAND = frozenset(k for m in MECHANICS for k in m.from_hand)
 _cache: "OrderedDict[tuple, Resampler]" = OrderedDict()
 
 
@@ -199,11 +207,22 @@ class Resampler:
 
     ``unseen``: position ids (``pos_of`` maps an id to ``(seat, i)`` or ``("widow", j)``)
     whose cards ``seat`` has not seen; ``pool``: their cards (ids, copies repeated);
-    ``excluded``: position id -> card ids it may not hold. `sample(rng)` -> State."""
+    ``excluded``: position id -> card ids it may not hold. `sample(rng)` -> State.
+
+    The model that the mechanics move as the true deal is replayed (`Mechanic.follow`,
+    `Mechanic.reveal`; position ids throughout): ``hand[s]``, seat s's hand;
+    ``aside[s]``, its cards out of its hand that are still its own (a trump card laid
+    face down); ``in_widow``, those still in the widow; ``seen[p]``; ``skip``, positions
+    dealt to a seat that never reach its hand; ``origin``, history index of a hidden action ->
+    position of its card; ``redraw``, history index -> ``f(rng) -> Action``, a hidden
+    choice each proposal makes anew; `pop_card`. ``final``: the State resampled (while the
+    model is built); ``target``: its observation for ``seat``, ``offset[s]``: the first
+    position of seat s (for `Mechanic.exclude`)."""
 
     def __init__(self, state, seat: int):
         v = self.v = state.v
         self.seat = seat
+        self.final = state
         self.start = (type(state), v, state.dealer, list(state.start_scores), state.deal_number,
                       state.start_vars)
         n = v.players
@@ -216,24 +235,16 @@ class Resampler:
         npos = len(self.card)
         self.pos_of = ([(s, i) for s in range(n) for i in range(len(state.dealt[s]))]
                        + [("widow", j) for j in range(len(state.widow))])
-        seen = [False] * npos
+        seen = self.seen = [False] * npos
         self.origin = {}          # history index -> position of the hidden action's card
-        # history index of a suit named secretly by another seat and still hidden from
-        # ``seat`` (trump.mode secret, docs/rules.md §29b.5): each draw names a suit anew
-        self.secret_suit = None
+        self.redraw = {}          # history index -> f(rng): a hidden choice made anew
         steps = []                # (history index, positions then in the actor's hand)
-        hand = [[] for _ in range(n)]
+        hand = self.hand = [[] for _ in range(n)]
+        self.aside = [[] for _ in range(n)]
         nxt = [self.offset[s] for s in range(n)]
-        skip = set()
-        widow_left = list(range(self.widow0, npos))
-        fd = fd_owner = None
+        skip = self.skip = set()
+        self.in_widow = list(range(self.widow0, npos))
         st = _new_state(self.start, state.dealt, state.widow)
-
-        def take_pos(lst, card):
-            for k, p in enumerate(lst):
-                if self.card[p] == card:
-                    return lst.pop(k)
-            return None
 
         def sync():
             for s in range(n):
@@ -248,51 +259,20 @@ class Resampler:
                     raise ResampleError(f"the model of seat {s}'s hand differs from the engine's")
             for p in hand[seat]:
                 seen[p] = True
-            if st.declarer == seat and widow_left and not all(seen[p] for p in widow_left):
-                if st.observation(seat).get("widow"):
-                    for p in widow_left:
-                        seen[p] = True
+            for reveal in _REVEAL:
+                reveal(self, st)
 
         sync()
         for k, (t, a) in enumerate(state.history):
             hidden = t != seat and state.public_action(t, a, seat) != a
             if t != seat and not hidden:  # a hidden action is legal by its remapping
                 steps.append((k, list(hand[t])))
-            kind = a.kind
-            if kind == "play":
-                p = take_pos(hand[t], a.code)
-                if p is None and fd is not None and fd_owner == t and self.card[fd] == a.code:
-                    p, fd = fd, None
-                seen[p] = True
-            elif kind == "trump-card":
-                if isinstance(a.code, int):
-                    fd = take_pos(hand[t], a.code)
-                else:  # the dealt card of trump.dealt_card, laid face down as it is dealt
-                    fd = self.offset[t] + v.dealt_card - 1
-                    skip.add(fd)
-                fd_owner = t
-                if t == seat:
-                    seen[fd] = True
-                if hidden:
-                    self.origin[k] = fd
-            elif kind == "trump":
-                if hidden and state.trump_text(seat) is None:
-                    self.secret_suit = k
-            elif kind == "expose" and fd is not None:
-                hand[fd_owner].append(fd)
-                seen[fd] = True
-                fd = None
-            elif kind == "take":
-                p = take_pos(widow_left, a.code)
-                hand[t].append(p)
-                if hidden:
-                    self.origin[k] = p
-            elif kind == "discard":
-                p = take_pos(hand[t], a.code)
-                if hidden:
-                    self.origin[k] = p
+            follow = _FOLLOW.get(a.kind)
+            if follow is not None:
+                follow(self, k, t, a, hidden)
             st.apply(a)
             sync()
+        self.final = None          # the build's only: the cache keeps no State
         self.unseen = [p for p in range(npos) if not seen[p]]
         self.pool = sorted(self.card[p] for p in self.unseen)   # by card, not by where they lie
         self.target = state.observation(seat)
@@ -301,6 +281,14 @@ class Resampler:
         if self.unseen:
             self._derive_exclusions(state, dict(steps), deck)
         self._build_tables()
+
+    def pop_card(self, positions: list, card: int):
+        """The first position of ``positions`` holding ``card``, taken out of the list
+        (None if none holds it)."""
+        for k, p in enumerate(positions):
+            if self.card[p] == card:
+                return positions.pop(k)
+        return None
 
     # -- exclusions -------------------------------------------------------------------
     def _alternatives(self, st) -> list[dict]:
@@ -371,15 +359,8 @@ class Resampler:
                             if q not in inside:
                                 self.excluded[q].add(c)
             st.apply(a)
-        # the holder of a called card, once known to the seat (docs/rules.md §304.7)
-        obs = self.target
-        called, partner = obs.get("called_card"), obs.get("partner")
-        if single and called is not None and partner is not None:
-            c = deck.parse(called)
-            lo, hi = self.offset[partner], self.offset[partner + 1]
-            for q in self.unseen:
-                if not lo <= q < hi:
-                    self.excluded[q].add(c)
+        for exclude in _EXCLUDE:   # what the public facts exclude (a called card's holder)
+            exclude(self)
 
     # -- the draw -----------------------------------------------------------------------
     def _build_tables(self):
@@ -493,8 +474,8 @@ class Resampler:
                 p = self.origin.get(k)
                 if p is not None:
                     a = self.v.card_actions[a.kind][deal[p]]
-                elif k == self.secret_suit:  # uniform over the suits, as the cards
-                    a = self.v.trump_text[rng.randrange(len(self.v.deck.suits))]
+                elif k in self.redraw:
+                    a = self.redraw[k](rng)
                 try:
                     st.apply_id(a.id)
                 except IllegalActionError:
@@ -513,6 +494,26 @@ def clear_cache() -> None:
 
 
 # -- a State from an observation alone (State.from_observation) ---------------------------
+class DealKnown:
+    """What the seat of an observation knows of its deal, as `from_observation` gathers
+    it from each mechanic (`Mechanic.known_deal(b)`, in the list's order): ``v``, ``obs``,
+    ``seat``; ``history``, the observation's (seat, action text) pairs, which a mechanic
+    may rewrite where the seat now knows a hidden action (a face-down card exposed, a
+    secret suit shown); card ids: ``more``, those the seat was dealt beyond its hand and
+    plays, ``less``, those of its hand it was not dealt, ``widow``, the widow's it saw in
+    the widow's order; ``placed``, (seat, card, index) of a card a seat was dealt at its
+    index in the order dealt, or in front (index None: a card laid from the first
+    packet); ``held``, (seat, card) of a card a seat is known to hold or have played;
+    ``reserved``, (seat, index) of positions whose card is unknown and must stay free;
+    ``fixed``, (seat, index) -> card, filled from ``placed``."""
+
+    def __init__(self, v, obs: dict, seat: int, history: list):
+        self.v, self.obs, self.seat, self.history = v, obs, seat, history
+        self.more, self.less, self.widow = [], [], []
+        self.placed, self.held = [], []
+        self.reserved, self.fixed = set(), {}
+
+
 class RebuildError(TaashError, ValueError):
     """No State consistent with an observation was found within the bound of tries
     (`from_observation`)."""
@@ -546,68 +547,40 @@ def from_observation(cls, v, obs: dict, rng=None, tries: int = 40, repairs: int 
     seat = obs["seat"]
     parse = deck.parse
     amap = v.action_map
-    hist = [(int(t), a) for t, a in obs["history"]]
     cps = v.cards_per_seat
-    exposed = parse(obs["exposed_card"]) if obs.get("exposed_card") else None
-    # cards known per seat, in the order they must come (a face-down card from the hand
-    # first: it is laid from the first packet), and positions fixed by the variant
-    front = [[] for _ in range(n)]
-    known = [[] for _ in range(n)]
-    fixed = {}                                  # (seat, index) -> card
-    # the seat's own cards beyond its hand and plays, and those not dealt to it, and the
-    # widow's cards it saw: each mechanic's part (`Mechanic.known_deal`: the exchange)
-    more, less, widow_known = [], [], []
+    # what the seat knows of the deal: each mechanic's part (`Mechanic.known_deal`: the
+    # exchange, a face-down trump card, a secret suit once shown, a called card)
+    b = DealKnown(v, obs, seat, [(int(t), a) for t, a in obs["history"]])
     for known_deal in _KNOWN_DEAL:
-        m_more, m_less, m_widow = known_deal(v, obs, seat, hist)
-        more += m_more
-        less += m_less
-        widow_known += m_widow
-    fd_owner, fd_dealt = None, False
+        known_deal(b)
+    hist, fixed = b.history, b.fixed
+    # cards known per seat, in the order they must come (a card placed in front first:
+    # it is laid from the first packet): the cards it played, and the mechanics' parts
+    known = [[] for _ in range(n)]
+    front = [[] for _ in range(n)]
     for t, text in hist:
         a = amap.get(text)
-        if a is None:
-            if text.startswith("trump-card"):
-                fd_owner, fd_dealt = t, False
-            continue
-        if a.kind == "play":
+        if a is not None and a.kind == "play":
             known[t].append(a.code)
-        elif a.kind == "trump-card":
-            fd_owner, fd_dealt = t, a.code is None
-    fd_card = None
-    if fd_owner is not None:
-        if exposed is not None:
-            fd_card = exposed
-            if not fd_dealt:       # the hidden action, now known: that card was laid
-                hist = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in hist]
-        elif fd_owner == seat and obs.get("trump_card"):
-            fd_card = parse(obs["trump_card"])
-    if obs.get("trump") and any(a == "trump" for _, a in hist):
-        # a suit named secretly (§29b.5), now known to the seat: that suit was named
-        hist = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in hist]
-    reserved = set()
-    if fd_owner is not None and fd_dealt and fd_card is None:
-        reserved.add((fd_owner, v.dealt_card - 1))   # the face-down dealt card: unknown
-    # the seat's own dealt cards: hand + plays + more (discards) + face-down - less (takes)
-    mine = Counter(parse(c) for c in obs["hand"]) + Counter(known[seat]) + Counter(more)
-    if fd_owner == seat and fd_card is not None and exposed is None:
-        mine[fd_card] += 1
-    mine -= Counter(less)
+    # the seat's own dealt cards: hand + plays + more (discards, its face-down card) - less (takes)
+    mine = Counter(parse(c) for c in obs["hand"]) + Counter(known[seat]) + Counter(b.more)
+    mine -= Counter(b.less)
     for t in range(n):
         cnt = mine if t == seat else Counter(known[t])
-        if t == fd_owner and fd_card is not None:
-            if t != seat and cnt[fd_card] == 0:
-                cnt[fd_card] += 1
-            cnt[fd_card] -= 1
-            if fd_dealt:
-                fixed[(t, v.dealt_card - 1)] = fd_card
+        for s, c, i in b.placed:
+            if s != t:
+                continue
+            if cnt[c] > 0:
+                cnt[c] -= 1
+            if i is None:
+                front[t].append(c)
             else:
-                front[t].append(fd_card)
+                fixed[(t, i)] = c
         known[t] = front[t] + sorted(cnt.elements())
-    partner, called = obs.get("partner"), obs.get("called_card")
-    if partner is not None and called and partner != seat:
-        c = parse(called)
-        if c not in known[partner] and fixed.get((partner, v.dealt_card - 1 if v.dealt_card else -1)) != c:
-            known[partner].append(c)
+    for t, c in b.held:
+        if c not in known[t] and c not in [x for (s, _), x in fixed.items() if s == t]:
+            known[t].append(c)
+    reserved, widow_known = b.reserved, b.widow
     pool = Counter({c: deck.count[c] for c in deck.ids})
     for t in range(n):
         pool -= Counter(known[t])
@@ -715,7 +688,7 @@ def _replay(st, hist, seat, needed, rng):
         if a is None:                            # a hidden action of another seat
             spare = Counter(st.hands[t]) - (needed[t] - used[t])
             opts = [i for i in st.legal_ids() if acts[i].kind == text and acts[i].code is not None
-                    and (text in ("take", "trump") or spare[acts[i].code] > 0)]
+                    and (text not in _FROM_HAND or spare[acts[i].code] > 0)]
             if not opts:
                 return (t, None)
             st.apply_id(opts[rng.randrange(len(opts))])

@@ -5,6 +5,8 @@ the phase (`CallPartner`) and the rulebook's words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .mechanic import Mechanic
 from .phase import Phase
 
@@ -171,9 +173,70 @@ def alternatives(s, seat) -> list[dict]:
     return out
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PartnerFields:
+    """The partnerships' fields of a Variant (`Mechanic.variant`): what `load` reads, the
+    sides (`sides_table`) and the calls of a partner's card (`call_table`)."""
+    partnership: str = "fixed"
+    side_of: list = field(repr=False, default=None)   # seat -> its side (§0.6; each his own)
+    sides: int = 0                                    # the number of sides
+    call_text: list = field(repr=False, default=None)  # card id -> `call C`
+    call_ids: list = field(repr=False, default=None)
+
+
+def sides_table(v, act) -> dict:
+    """Each seat's side (`Mechanic.tables`, slot 0; no action): fixed partnerships (§0.6)
+    seat s on side s mod 2, each player for himself seat s on side s."""
+    if v.partnership == "individual":
+        return dict(side_of=list(range(v.players)), sides=v.players)
+    return dict(side_of=[s % 2 for s in range(v.players)], sides=2)
+
+
+def call_table(v, act) -> dict:
+    """`call C` of each card id, the call of a partner by a card (slot 7)."""
+    text = v.deck.text
+    calls = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(v.deck.size)]
+    return dict(call_text=calls, call_ids=[a.id for a in calls])
+
+
+def exclude(r) -> None:
+    """The holder of a called card, once known to the seat (§304.7): in a deck of one
+    copy of each card, no other seat's position holds it (`Mechanic.exclude`)."""
+    obs = r.target
+    called, partner = obs.get("called_card"), obs.get("partner")
+    if r.v.deck.max_copies == 1 and called is not None and partner is not None:
+        c = r.v.deck.parse(called)
+        lo, hi = r.offset[partner], r.offset[partner + 1]
+        for q in r.unseen:
+            if not lo <= q < hi:
+                r.excluded[q].add(c)
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'partnership': {'enum': ['fixed', 'called', 'solo', 'individual'],
+                                'description': 'fixed: seat s on side s mod 2; called: the '
+                                               'declarer calls a partner by a card; solo: the '
+                                               'declarer alone against the rest; individual: each '
+                                               'player plays for himself (every seat its own '
+                                               'side)'}},
+ 'steps': ['call_partner']}
+
+
+def known_deal(b) -> None:
+    """A called card's holder, once the partner is known to the seat (§304.7): he holds
+    it, or played it (`Mechanic.known_deal`; ``b``: an information.DealKnown)."""
+    partner, called = b.obs.get("partner"), b.obs.get("called_card")
+    if partner is not None and called and partner != b.seat:
+        b.held.append((partner, b.v.deck.parse(called)))
+
+
 MECHANIC = Mechanic(
-    "partner", sections=("partnership",), load=load,
+    "partner", schema=SCHEMA, load=load,
     compiler=lambda c, fields: dict(partnership=fields["partnership"]),
+    variant=PartnerFields, tables=((0, sides_table), (7, call_table)),
+    card_actions={"call-partner": "call_text"}, exclude=exclude, known_deal=known_deal,
+    action_kinds={"call-partner": "the card text called (docs/rules.md §304.5)"},
     fields={"side": "list", "partner": "=", "partner_revealed": "=", "called_card": "="},
     start=start, phases=PHASES, view=view, hidden_facts=("side", "partner"),
     alternatives=alternatives,

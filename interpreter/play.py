@@ -6,6 +6,7 @@ an action id (a play of a card written out: the hot path), and the rulebook's wo
 from __future__ import annotations
 
 from bisect import insort
+from dataclasses import dataclass, field
 
 from .declarations import declare
 from .dsl import BOOL, CARDS, SEAT
@@ -253,8 +254,80 @@ def view(s, seat, tricks) -> dict:
     }
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PlayFields:
+    """The play's fields of a Variant (`Mechanic.variant`): its actions and the rules of
+    the hot path (`tables`)."""
+    play_text: list = field(repr=False, default=None)   # card id -> its play (its id is the card's)
+    expose_action: object = field(repr=False, default=None)
+    may_expose: object = field(repr=False, default=None)  # None: never
+    counts_as_trump: object = field(repr=False, default=None)
+    after_trick: object = field(repr=False, default=None)
+    after_card: object = field(repr=False, default=None)
+    plain_trump: bool = False   # §0.4's trumps: no call of the rule
+    plain_play: bool = False    # a play only leaves the hand
+
+
+def plays_table(v, act) -> dict:
+    """The plays, `play C` of each card id (`Mechanic.tables`, slot 0: first, so that a
+    play's id is its card id), and the play's rules of the hot path."""
+    text = v.deck.text
+    r = v.rules
+    # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
+    plain_trump = (v.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
+                   .replace(" ", "") == "suit(card)==trump") if v.data else False
+    return dict(
+        play_text=[act(f"play {text[c]}", "play", text[c], c) for c in range(v.deck.size)],
+        counts_as_trump=r.get("play.counts_as_trump"), after_trick=r.get("play.after_trick"),
+        after_card=r.get("play.after_card"), plain_trump=plain_trump,
+        # a card played only leaves the hand and joins the trick: no face-down trump
+        # card, no called card, §0.4's trumps (engine.State.apply_id; else Play.card_played)
+        plain_play=(plain_trump and v.trump_mode != "hidden"
+                    and all(name != "call_partner" for name, _ in v.steps)))
+
+
+def expose_table(v, act) -> dict:
+    """`expose`, the face-down trump's exposure asked in play (slot 2), and its rule
+    (None when always false: not asked)."""
+    never = v.constants.get("play.may_expose") is False
+    return dict(expose_action=act("expose", "expose"),
+                may_expose=None if never else v.rules.get("play.may_expose"))
+
+
+def follow(r, k, t, a, hidden) -> None:
+    """A play in resampling's model (`Mechanic.follow`): the card leaves seat ``t``'s
+    hand, or what it has aside (its trump card laid face down), and is seen."""
+    if a.kind == "play":
+        p = r.pop_card(r.hand[t], a.code)
+        if p is None:
+            p = r.pop_card(r.aside[t], a.code)
+        r.seen[p] = True
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'play': {'type': 'object',
+                         'additionalProperties': False,
+                         'required': ['may_play'],
+                         'properties': {'leader': {'$ref': '#/$defs/rule'},
+                                        'may_play': {'$ref': '#/$defs/rule'},
+                                        'counts_as_trump': {'$ref': '#/$defs/rule'},
+                                        'may_expose': {'$ref': '#/$defs/rule'},
+                                        'after_trick': {'$ref': '#/$defs/rule'},
+                                        'after_card': {'$ref': '#/$defs/rule',
+                                                       'description': 'an effect asked after each '
+                                                                      'card is played (the card in '
+                                                                      'the trick; me: its '
+                                                                      'player)'}}}},
+ 'required': ['play'],
+ 'steps': ['play']}
+
+
 MECHANIC = Mechanic(
-    "play", sections=("play",), hooks=HOOKS,
+    "play", schema=SCHEMA, hooks=HOOKS, variant=PlayFields,
+    tables=((0, plays_table), (2, expose_table)), card_actions={"play": "play_text"},
+    action_kinds={"play": "the card text played", "expose": "None"},
+    follow={"play": follow}, from_hand=("play",),
     fields={"led": "=", "trick_cards": "list", "trick_seats": "list", "trick_after": "list",
             "tricks_done": "=", "tricks": "list", "trick_sides": "list", "side_tricks": "list",
             "side_points": "list", "seat_points": "list"},

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
 from .dsl import BOOL, SEAT
 from .mechanic import Mechanic
@@ -141,8 +142,47 @@ def words(v) -> list[tuple[str, str]]:
                       f" with the {'lowest' if lowest_wins(v.data) else 'top'} score wins.")]
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ScoringFields:
+    """Scoring's fields of a Variant (`Mechanic.variant`): the ``match:`` section (`load`)
+    and what the compiled ``scoring.made`` rule counts (`target_unit`)."""
+    score_unit: str
+    score_start: int
+    max_deals: int
+    # what the contract's target counts: "points", "tricks" or None
+    target_unit: str | None = None
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'scoring': {'type': 'object',
+                            'additionalProperties': False,
+                            'required': ['effect'],
+                            'properties': {'made': {'$ref': '#/$defs/rule'},
+                                           'effect': {'$ref': '#/$defs/rule'}}},
+                'match': {'type': 'object',
+                          'additionalProperties': False,
+                          'required': ['ends'],
+                          'properties': {'score': {'enum': ['side', 'seat']},
+                                         'start': {'type': 'integer'},
+                                         'ends': {'$ref': '#/$defs/rule'},
+                                         'max_deals': {'type': 'integer',
+                                                       'minimum': 1,
+                                                       'maximum': 100000},
+                                         'winner': {'enum': ['highest', 'lowest'],
+                                                    'description': 'who wins when the match ends '
+                                                                   'by its rule: the highest score '
+                                                                   '(the default) or the lowest'},
+                                         'next_dealer': {'$ref': '#/$defs/rule',
+                                                         'description': 'the seat that deals next, '
+                                                                        'decided from the deal '
+                                                                        'just over (default: '
+                                                                        'next(dealer))'}}}},
+ 'required': ['scoring', 'match']}
+
+
 MECHANIC = Mechanic(
-    "scoring", sections=("scoring", "match"), load=load,
+    "scoring", schema=SCHEMA, load=load, variant=ScoringFields,
     compiler=lambda c, fields: dict(score_unit=fields["score_unit"]),
     hooks=HOOKS, extra_names=EXTRA_NAMES,
     built=lambda c, rules, sources, paths: dict(target_unit=target_unit(sources.get("scoring.made"))),

@@ -5,9 +5,17 @@ starts (``mode: rule``, ``trump.suit``: `begin`), or no trump at the start of a 
 (``mode: fixed`` with ``suit``), whose trump an effect of the rules may set
 during play (``trump = ...``: `State.public_trump`). The ``trump:`` section checked
 (`load`), its rules (`HOOKS`), the phase (`Trump`) and its rulebook words (`words`).
+
+``trump.suit`` is the trump suit in both modes that name one: a suit letter with
+``mode: fixed`` (`load` reads it), a rule giving a suit with ``mode: rule`` (the hook
+``trump.suit``, compiled only then: `skipped_hooks`), as a packet's size in the flow is
+a number or a rule; the mode says which, and changing the mode moves no key
+(docs/authoring.md, "fixed").
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from .dsl import SEAT, SUIT
 from .mechanic import Mechanic
@@ -221,6 +229,125 @@ def alternatives(s, seat) -> list[dict]:
     return []
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class TrumpFields:
+    """Trump's fields of a Variant (`Mechanic.variant`): what `load` reads, and the
+    actions that choose trump (`tables`)."""
+    trump_mode: str = "none"
+    dealt_card: int = 0       # trump.dealt_card: the dealt card laid face down (1 the first), 0 none
+    fixed_trump: int = -1     # trump.mode fixed: the suit (index) trump in every deal
+    trump_text: list = field(repr=False, default=None)      # suit -> its `trump S` Action
+    trump_ids: list = field(repr=False, default=None)
+    trump_card_text: list = field(repr=False, default=None)  # card id -> `trump-card C`
+    trump_card_ids: list = field(repr=False, default=None)
+    dealt_card_text: object = field(repr=False, default=None)  # `trump-card seventh`, or None
+
+
+# the words of ``trump.dealt_card``'s action: `trump-card seventh`
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth")
+
+
+def suit_table(v, act) -> dict:
+    """`trump S` of each suit (`Mechanic.tables`, slot 5)."""
+    suits = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(v.deck.suits)]
+    return dict(trump_text=suits, trump_ids=[a.id for a in suits])
+
+
+def card_table(v, act) -> dict:
+    """`trump-card C` of each card id, a card laid face down (slot 6)."""
+    text = v.deck.text
+    cards = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(v.deck.size)]
+    return dict(trump_card_text=cards, trump_card_ids=[a.id for a in cards])
+
+
+def dealt_card_table(v, act) -> dict:
+    """`trump-card seventh`: the dealt card of ``trump.dealt_card`` laid face down (slot 10)."""
+    if not v.dealt_card:
+        return dict(dealt_card_text=None)
+    word = ORDINALS[v.dealt_card - 1]
+    return dict(dealt_card_text=act(f"trump-card {word}", "trump-card", word, None))
+
+
+def hidden_actions(v) -> list:
+    """The actions the other seats see by their kind only: a card laid face down, and a
+    suit named secretly (trump.mode secret)."""
+    return v.trump_card_text + (v.trump_text if v.trump_mode == "secret" else [])
+
+
+def follow(r, k, t, a, hidden) -> None:
+    """Trump's actions in resampling's model (`Mechanic.follow`): a card laid face down
+    goes aside (seen by its seat; a hidden action's card is the one at its position in
+    each proposal), the dealt card of ``trump.dealt_card`` never reaches the hand; a suit
+    named secretly and still hidden from the seat is drawn anew, uniformly over the
+    suits, in each proposal (§29b.5); an exposure shows the face-down card and returns
+    it to its seat's hand (§28.7)."""
+    kind = a.kind
+    if kind == "trump-card":
+        if isinstance(a.code, int):
+            p = r.pop_card(r.hand[t], a.code)
+        else:  # the dealt card of trump.dealt_card, laid face down as it is dealt
+            p = r.offset[t] + r.v.dealt_card - 1
+            r.skip.add(p)
+        r.aside[t].append(p)
+        if t == r.seat:
+            r.seen[p] = True
+        if hidden:
+            r.origin[k] = p
+    elif kind == "trump":
+        if hidden and r.final.trump_text(r.seat) is None:
+            suits = r.v.trump_text
+            r.redraw[k] = lambda rng: suits[rng.randrange(len(suits))]
+    elif kind == "expose":
+        for s, aside in enumerate(r.aside):
+            for p in aside:
+                r.hand[s].append(p)
+                r.seen[p] = True
+            aside.clear()
+
+
+def known_deal(b) -> None:
+    """What the seat of an observation knows of a card laid face down as trump and of a
+    suit named secretly (`Mechanic.known_deal`; ``b``: an information.DealKnown). The
+    face-down card, once known (exposed, or the seat's own), was dealt to its seat: in
+    front (laid from the first packet) or at the dealt card's position of
+    ``trump.dealt_card``; the seat's own, not exposed, is beyond its hand and plays. An
+    exposed card laid by another seat, and a secret suit the seat now sees, replace the
+    hidden actions in the history. The dealt card still face down and unknown keeps its
+    position free."""
+    v, obs, seat = b.v, b.obs, b.seat
+    amap, parse = v.action_map, v.deck.parse
+    exposed = parse(obs["exposed_card"]) if obs.get("exposed_card") else None
+    owner, dealt = None, False
+    for t, text in b.history:
+        a = amap.get(text)
+        if a is None:
+            if text.startswith("trump-card"):   # another seat's, hidden
+                owner, dealt = t, False
+        elif a.kind == "trump-card":
+            owner, dealt = t, a.code is None
+    card = None
+    if owner is not None:
+        if exposed is not None:
+            card = exposed
+            if not dealt:       # the hidden action, now known: that card was laid
+                b.history = [(t, v.trump_card_text[exposed] if a == "trump-card" else a) for t, a in b.history]
+        elif owner == seat and obs.get("trump_card"):
+            card = parse(obs["trump_card"])
+    if obs.get("trump") and any(a == "trump" for _, a in b.history):
+        # a suit named secretly (§29b.5), now known to the seat: that suit was named
+        b.history = [(t, "trump " + obs["trump"] if a == "trump" else a) for t, a in b.history]
+    if owner is None:
+        return
+    if card is None:
+        if dealt:
+            b.reserved.add((owner, v.dealt_card - 1))   # the face-down dealt card: unknown
+        return
+    if owner == seat and exposed is None:
+        b.more.append(card)
+    b.placed.append((owner, card, v.dealt_card - 1 if dealt else None))
+
+
 def compiler(c, fields) -> dict:
     """A trump hidden from the others may not be set by a rule (`PUBLIC_MODES`)."""
     return dict(not_assignable=() if c.trump_mode in PUBLIC_MODES else ("trump",))
@@ -232,9 +359,55 @@ def built(c, rules, sources, paths) -> dict:
     return {}
 
 
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'trump': {'type': 'object',
+                          'additionalProperties': False,
+                          'required': ['mode'],
+                          'properties': {'mode': {'enum': ['open',
+                                                           'hidden',
+                                                           'bid',
+                                                           'secret',
+                                                           'none',
+                                                           'fixed',
+                                                           'rule'],
+                                                  'description': 'open: a seat names trump; '
+                                                                 'hidden: a card laid face down; '
+                                                                 'secret: named secretly; bid: the '
+                                                                 "contract's denomination; none: "
+                                                                 'no trump at the start of a deal '
+                                                                 '(an effect may set it during '
+                                                                 'play); fixed: the suit given by '
+                                                                 '`suit`, every deal; rule: '
+                                                                 'trump.suit, a rule, sets it as '
+                                                                 'each deal starts. Without a '
+                                                                 'trump section: none'},
+                                         'suit': {'$ref': '#/$defs/rule',
+                                                  'description': 'with mode fixed: the trump suit '
+                                                                 'of every deal (a suit letter); '
+                                                                 'with mode rule: a rule giving '
+                                                                 'the trump suit (or none) as each '
+                                                                 'deal starts, before any card is '
+                                                                 'dealt, known to every player'},
+                                         'dealt_card': {'type': 'integer',
+                                                        'minimum': 1,
+                                                        'maximum': 12},
+                                         'chooser': {'$ref': '#/$defs/rule',
+                                                     'description': 'the seat that chooses trump '
+                                                                    '(default: the declarer); only '
+                                                                    'with mode open'}}}},
+ 'steps': ['trump']}
+
+
 MECHANIC = Mechanic(
-    "trump", sections=("trump",), load=load, compiler=compiler, hooks=HOOKS,
-    skipped_hooks=skipped_hooks, built=built,
+    "trump", schema=SCHEMA, load=load, compiler=compiler, hooks=HOOKS,
+    skipped_hooks=skipped_hooks, built=built, variant=TrumpFields,
+    tables=((5, suit_table), (6, card_table), (10, dealt_card_table)),
+    card_actions={"trump-card": "trump_card_text"}, hidden_actions=hidden_actions,
+    follow=dict.fromkeys(("trump-card", "trump", "expose"), follow), from_hand=("trump-card",), known_deal=known_deal,
+    action_kinds={"trump": "the suit letter named as trump",
+                  "trump-card": "the card text laid face down, or the ordinal (``seventh``) of the "
+                                "dealt card"},
     fields={"trump": "=", "trump_exposed": "=", "trump_card": "=", "exposer": "=",
             "exposure_trick": "=", "exposed_card": "="},
     start=start, begin=begin, phases=PHASES, view=view, hidden_facts=("trump",), alternatives=alternatives,

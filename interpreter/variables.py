@@ -147,8 +147,108 @@ def words(v) -> list[tuple[str, str]]:
     return secs
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class VariablesFields:
+    """The variables' field of a Variant (`Mechanic.variant`)."""
+    variables: tuple = ()   # Variable, in the file's order
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'properties': {'variables': {'type': 'object',
+                              'description': "the variant's own variables: read by every rule, "
+                                             'assigned by effects (docs/authoring.md)',
+                              'maxProperties': 64,
+                              'propertyNames': {'pattern': '^[a-z][a-z0-9_]*$'},
+                              'additionalProperties': {'type': 'object',
+                                                       'additionalProperties': False,
+                                                       'required': ['type', 'scope', 'initial'],
+                                                       'properties': {'type': {'enum': ['number',
+                                                                                        'condition',
+                                                                                        'seat',
+                                                                                        'side',
+                                                                                        'suit',
+                                                                                        'rank',
+                                                                                        'card']},
+                                                                      'scope': {'enum': ['deal',
+                                                                                         'match'],
+                                                                                'description': 'deal: '
+                                                                                               'set '
+                                                                                               'to '
+                                                                                               'its '
+                                                                                               'initial '
+                                                                                               'value '
+                                                                                               'at '
+                                                                                               'the '
+                                                                                               'start '
+                                                                                               'of '
+                                                                                               'every '
+                                                                                               'deal; '
+                                                                                               'match: '
+                                                                                               'set '
+                                                                                               'at '
+                                                                                               'the '
+                                                                                               'start '
+                                                                                               'of '
+                                                                                               'the '
+                                                                                               'match '
+                                                                                               'and '
+                                                                                               'carried '
+                                                                                               'from '
+                                                                                               'deal '
+                                                                                               'to '
+                                                                                               'deal'},
+                                                                      'initial': {'$ref': '#/$defs/rule'},
+                                                                      'public': {'type': 'boolean',
+                                                                                 'description': 'shown '
+                                                                                                'in '
+                                                                                                'every '
+                                                                                                "seat's "
+                                                                                                'observation '
+                                                                                                'and '
+                                                                                                'in '
+                                                                                                'replay '
+                                                                                                '--json '
+                                                                                                '(default '
+                                                                                                'false: '
+                                                                                                'seen '
+                                                                                                'by '
+                                                                                                'the '
+                                                                                                'rules '
+                                                                                                'only)'},
+                                                                      'per': {'enum': ['seat',
+                                                                                       'side'],
+                                                                              'description': 'one '
+                                                                                             'value '
+                                                                                             'for '
+                                                                                             'each '
+                                                                                             'seat '
+                                                                                             'or '
+                                                                                             'each '
+                                                                                             'side, '
+                                                                                             'read '
+                                                                                             'and '
+                                                                                             'set '
+                                                                                             'with '
+                                                                                             'an '
+                                                                                             'index: '
+                                                                                             'name[seat] '
+                                                                                             'or '
+                                                                                             'name[side] '
+                                                                                             '(default: '
+                                                                                             'one '
+                                                                                             'value)'},
+                                                                      'description': {'type': 'string'}}}},
+                'define': {'type': 'object',
+                           'description': 'named expressions: name -> a rule, usable by name in '
+                                          'any rule, or name(a, b: type) -> a rule of its '
+                                          'parameters, usable as name(x, y) (docs/authoring.md)',
+                           'propertyNames': {'pattern': '^[a-z_][a-z0-9_]*\\s*(\\(.*\\))?$'},
+                           'additionalProperties': {'$ref': '#/$defs/rule'}}}}
+
+
 MECHANIC = Mechanic(
-    "variables", sections=("variables", "define"), load=load,
+    "variables", schema=SCHEMA, load=load, variant=VariablesFields,
     compiler=lambda c, fields: dict(variables=[(k, spec["type"], spec.get("per", ""))
                                                for k, spec in c.variable_specs.items()]),
     add_rules=lambda c, comp, add: add_variable_rules(comp, c.variable_specs, add),

@@ -38,7 +38,7 @@ from .errors import InvalidActionError, StateError
 from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, merge,
                      read_tree, by_position, inherited, load_raw, locate, resolve_name, schema_problems, show,
                      without_unknown_keys)
-from .mechanics import MECHANICS
+from .mechanics import ACTION_KINDS, MECHANICS
 from .play import Play, apply_id
 from .variables import Variable
 
@@ -47,16 +47,22 @@ from .variables import Variable
 HOOKS = {hook: spec for m in MECHANICS for hook, spec in m.hooks.items()}
 # hook -> the hook whose names its rule may also use (dsl.Compiler.add's extra)
 EXTRA_NAMES = {hook: other for m in MECHANICS for hook, other in m.extra_names.items()}
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-            "ninth", "tenth", "eleventh", "twelfth")
 # the steps between the auction (or the first deal) and play, in any order (a `declare`
 # step may also come before the auction)
 MIDDLE_STEPS = ("exchange", "trump", "call_partner", "doubling", "declare")
 
 
-@dataclass(frozen=True, eq=False)
-class Variant:
+# the classes declaring each mechanic's Variant fields (`Mechanic.variant`), in the list's order
+MECHANIC_FIELDS = tuple(m.variant for m in MECHANICS if m.variant is not None)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Variant(*MECHANIC_FIELDS):
     """A loaded variant: built once by `load_variant` and never changed after (frozen).
+
+    Its fields are declared below, the engine's own, and in each mechanic's module, the
+    mechanic's (`Mechanic.variant`: widow.py's declares ``widow_points_to``...),
+    whose classes are its bases (`MECHANIC_FIELDS`, in the list's order).
 
     ``rules`` maps a hook name (see HOOKS) to its compiled function, ``sources`` to its
     generated Python source. The hot path's functions, made from the rules as the variant
@@ -79,37 +85,12 @@ class Variant:
     options: dict
     players: int
     direction: str
-    partnership: str
     deck: Deck
     flow: list
     tricks: int
-    widow_size: int
+    widow_size: int    # the cards the flow deals to the widow (its `widow: N` steps)
     last_trick: int
     total: int
-    min_bid: int
-    max_bid: int
-    bid_step: int
-    denominations: tuple
-    suit_first: bool
-    standing_bid: int
-    final_pass: bool
-    trump_mode: str
-    dealt_card: int
-    declarations: list[Declaration]
-    score_unit: str
-    score_start: int
-    max_deals: int
-    auction_order: str = "round"
-    has_bids: bool = False  # the flow has a `bids` step (bids.py)
-    fixed_trump: int = -1  # trump.mode fixed: the suit (index) trump in every deal
-    variables: tuple = ()
-    has_auction: bool = True
-    has_contract: bool = True  # False: no auction and no `contract:`, no deal has a contract
-    widow_set_aside: bool = False  # the widow is only set aside: no exchange (a kitty)
-    widow_points_to: str = "declarer"  # whom the widow's cards set aside count for (widow.py)
-    # what the contract's target counts: "points", "tricks" or None, read from the
-    # compiled scoring.made rule (scoring.target_unit)
-    target_unit: str | None = None
     rules: dict = field(repr=False, default_factory=dict)
     sources: dict = field(repr=False, default_factory=dict)
     # hook -> its value, for the rules that are constants (folded by the compiler)
@@ -123,58 +104,21 @@ class Variant:
     # warnings of the rules as loaded (loader.Problem, ``warning`` set): a rule or case that
     # is always false by an option's value (`taash check` prints them)
     warnings: tuple = field(repr=False, default=())
-    # -- the tables derived from the fields above (`_tables`), made by the build before
-    # the Variant, so that the rules compiled against them (the legal-action and
-    # play-step functions) are built first; each is read, never changed
-    side_of: list = field(repr=False, default=None)         # seat -> its side (§0.6; each his own)
-    sides: int = 0                                          # the number of sides
-    bid_numbers: list = field(repr=False, default=None)     # the numbers a bid may name, in order
+    # -- the tables derived from the fields (`_tables`; the mechanics' own: their
+    # ``tables``), made by the build before the Variant, so that the rules compiled
+    # against them (the legal-action and play-step functions) are built first; each is
+    # read, never changed
     actions: tuple = field(repr=False, default=())          # every Action; ``a.id`` indexes it
     action_map: dict = field(repr=False, default=None)      # an Action's text -> the Action
-    play_text: list = field(repr=False, default=None)       # card id -> its play (its id is the card's)
-    pass_action: Action = field(repr=False, default=None)
-    double_action: Action = field(repr=False, default=None)
-    redouble_action: Action = field(repr=False, default=None)
-    expose_action: Action = field(repr=False, default=None)
-    done_action: Action = field(repr=False, default=None)
-    bid_number_ids: list = field(repr=False, default=None)  # (number, [ids of its bids]), §0.10 order
-    denomination_code: dict = field(repr=False, default=None)   # denomination -> suit, or -2, -3...
-    denomination_name: dict = field(repr=False, default=None)   # the inverse
-    trump_text: list = field(repr=False, default=None)      # suit -> its `trump S` Action
-    trump_card_text: list = field(repr=False, default=None)  # card id -> `trump-card C`
-    call_text: list = field(repr=False, default=None)       # card id -> `call C`
-    take_text: list = field(repr=False, default=None)       # card id -> `take C`
-    discard_text: list = field(repr=False, default=None)    # card id -> `discard C`
-    dealt_card_text: Action | None = field(repr=False, default=None)  # `trump-card seventh`, or None
-    declaration_actions: list = field(repr=False, default=None)  # (Action, Declaration, suit or None)
     hidden_forms: dict = field(repr=False, default=None)    # Action -> the form other seats see
     action_json: dict = field(repr=False, default=None)     # Action -> its JSON text, to its seat
     public_action_json: dict = field(repr=False, default=None)  # ... and to the others
     card_actions: dict = field(repr=False, default=None)    # kind -> card id -> Action of that kind
-    trump_ids: list = field(repr=False, default=None)       # the ids of the lists above
-    trump_card_ids: list = field(repr=False, default=None)
-    call_ids: list = field(repr=False, default=None)
-    take_ids: list = field(repr=False, default=None)
-    discard_ids: list = field(repr=False, default=None)
-    flow_declaration_checks: list = field(repr=False, default=None)  # (id, when, suit) of `at: flow`
     next_seat: list = field(repr=False, default=None)       # seat -> the next in turn
     deal_packets: list = field(repr=False, default=None)    # the packet sizes in the order dealt
-    declare_from: object = field(repr=False, default=None)  # the `declare` step's first seat rule
-    may_expose: object = field(repr=False, default=None)    # the hot path's rules (None: never)
-    may_double: object = field(repr=False, default=None)
-    may_redouble: object = field(repr=False, default=None)
-    may_pass: object = field(repr=False, default=None)
-    may_bid: object = field(repr=False, default=None)
-    may_equal: object = field(repr=False, default=None)
-    auction_ends: object = field(repr=False, default=None)
     steps: list = field(repr=False, default=None)           # per flow step: (phase, None) or ("deal", k)
     deal_positions: list = field(repr=False, default=None)  # per seat from eldest: positions in the deck
     cards_per_seat: int = 0                                 # cards dealt to each seat (§0.7)
-    counts_as_trump: object = field(repr=False, default=None)
-    after_trick: object = field(repr=False, default=None)
-    after_card: object = field(repr=False, default=None)
-    plain_trump: bool = False                               # §0.4's trumps: no call of the rule
-    plain_play: bool = False                                # a play only leaves the hand
     # flow step -> its phase handler (`phase.Phase`): the mechanics', and a handler of the
     # variant's own where a mechanic's phase has a generated legal (`_phases`)
     phases: dict = field(repr=False, default=None)
@@ -343,124 +287,20 @@ def _without_prose(value, top: bool = False):
 def _tables(fields: dict) -> dict:
     """The tables a Variant derives from its ``fields`` (the dataclass fields, by name),
     made before it exists so that the rules compiled against them (the legal-action and
-    play-step functions) can be built first: the action table (``actions``, each
-    Action's ``id`` its index; plays first, so a play's id is its card id), the ids and
-    rules of the hot path, the deal's positions. Returns {attribute: value}."""
+    play-step functions) can be built first: the deal's steps and positions, then each
+    mechanic's (`Mechanic.tables`, by slot and then the list's order) with the action
+    table (``actions``, each Action's ``id`` its index; the plays first, so that a play's
+    id is its card id), and the forms of the actions. Returns {attribute: value}."""
     v = SimpleNamespace(**fields)
-    n = v.players
-    if v.partnership == "individual":  # each player for himself: seat s is side s
-        v.side_of, v.sides = list(range(n)), n
-    else:
-        v.side_of = [s % 2 for s in range(n)]  # §0.6 fixed partnerships
-        v.sides = 2
-    # (a flow that changes by deal: bids up to the most tricks of any deal, one action
-    # table for every deal; each deal allows those up to its own max_bid: Bids.legal)
-    v.bid_numbers = list(range(v.min_bid, max(v.max_bid, v.bids_up_to) + 1, v.bid_step))
-    d = v.deck
-    suits = d.suits
-    text = d.text
-    table: list[Action] = []  # the variant's actions, in a fixed order; a.id indexes it
-
-    def act(t, kind, arg=None, code=None) -> Action:
-        a = Action(t, kind, arg, code)
-        a.id = len(table)
-        table.append(a)
-        return a
-
-    # plays first, so that a play's id is its card id
-    v.play_text = [act(f"play {text[c]}", "play", text[c], c) for c in range(d.size)]
-    v.pass_action = act("pass", "pass")
-    v.double_action = act("double", "double")
-    v.redouble_action = act("redouble", "redouble")
-    v.expose_action = act("expose", "expose")
-    v.done_action = act("done", "done")
-    # bids in the order of §0.10: by number, then denomination, number-first first;
-    # (number, [ids of its forms]) for the hot path (Auction.legal)
-    v.bid_number_ids = []
-    # a denomination is a suit (its index: that suit is trump) or a no-trump
-    # denomination named by the file (codes -2, -3, ...)
-    v.denomination_code = {}
-    k = -2
-    for den in v.denominations:
-        if den in suits:
-            v.denomination_code[den] = suits.index(den)
-        else:
-            v.denomination_code[den] = k
-            k -= 1
-    v.denomination_name = {c: den for den, c in v.denomination_code.items()}
-    for b in v.bid_numbers:
-        forms = []
-        if not v.denominations:
-            forms.append((f"bid {b}", None, None))
-        for den in v.denominations:
-            code = v.denomination_code[den]
-            forms.append((f"bid {b} {den}", den, code))
-            if v.suit_first and den in suits:
-                forms.append((f"bid {den} {b}", den, code))
-        v.bid_number_ids.append((b, [act(t, "bid", (b, den), (b, code)).id for t, den, code in forms]))
-    v.trump_text = [act(f"trump {su}", "trump", su, i) for i, su in enumerate(suits)]
-    v.trump_card_text = [act(f"trump-card {text[c]}", "trump-card", text[c], c) for c in range(d.size)]
-    v.call_text = [act(f"call {text[c]}", "call-partner", text[c], c) for c in range(d.size)]
-    v.take_text = [act(f"take {text[c]}", "take", text[c], c) for c in range(d.size)]
-    v.discard_text = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(d.size)]
-    v.dealt_card_text = None
-    if v.dealt_card:
-        word = ORDINALS[v.dealt_card - 1]
-        v.dealt_card_text = act(f"trump-card {word}", "trump-card", word, None)
-    v.declaration_actions = []  # (Action, declaration, suit or None)
-    for decl in v.declarations:
-        if decl.per_suit:
-            for i, su in enumerate(suits):
-                v.declaration_actions.append(
-                    (act(f"{decl.action} {su}", "declare", (decl.name, su), (decl, i)), decl, i))
-        else:
-            v.declaration_actions.append((act(decl.action, "declare", (decl.name, None), (decl, None)),
-                                             decl, None))
-        decl.answer_actions = tuple(act(f"{decl.action} {ans}", "answer", (decl.name, ans), (decl, ans))
-                                    for ans in decl.answers)
-    v.actions = tuple(table)
-    v.action_map = {str(a): a for a in table}
-    # the actions that other seats see in another form (State.public_action): their kind
-    hidden = v.take_text + v.discard_text + v.trump_card_text
-    if v.trump_mode == "secret":
-        hidden = hidden + v.trump_text
-    v.hidden_forms = {a: a.kind for a in hidden}
-    # each action's JSON text as its seat sees it and as the others do (the
-    # observation's history, State.observation_json)
-    v.action_json = {a: orjson.dumps(str(a)).decode() for a in table}
-    v.public_action_json = {a: orjson.dumps(v.hidden_forms.get(a, str(a))).decode() for a in table}
-    # ids for the hot path (State.legal_ids / apply_id): a play's id is its card id
-    # kind -> the variant's action of that kind for each card id
-    v.card_actions = {"play": v.play_text, "trump-card": v.trump_card_text,
-                         "call-partner": v.call_text, "take": v.take_text,
-                         "discard": v.discard_text}
-    v.trump_ids = [a.id for a in v.trump_text]
-    v.trump_card_ids = [a.id for a in v.trump_card_text]
-    v.call_ids = [a.id for a in v.call_text]
-    v.take_ids = [a.id for a in v.take_text]
-    v.discard_ids = [a.id for a in v.discard_text]
-    # declarations of the flow's `declare` step (Declare), read by the hot path (the
-    # play's are written into play_legal: dsl.Compiler.build_play_legal)
-    v.flow_declaration_checks = [(a.id, decl.when, su) for a, decl, su in v.declaration_actions
-                                    if decl.at == "flow"]
     # turn order: the next seat of each seat (State._next while no seat sits out)
     v.next_seat = [(s + 1) % v.players for s in range(v.players)]
     # packet sizes in the order dealt (§0.7): each packet goes to every seat from eldest
     v.deal_packets = [k for step in v.flow if isinstance(step, dict) and "deal" in step
-                         for k in step["deal"]]
-    v.declare_from = v.rules.get("flow.declare")  # the `declare` step's first seat
-    r = v.rules
-    never = {hook for hook, value in v.constants.items() if value is False}
-    # the hot path's rules; None for a condition that is always false (not asked)
-    v.may_expose = None if "play.may_expose" in never else r.get("play.may_expose")
-    v.may_double = None if "auction.may_double" in never else r.get("auction.may_double")
-    v.may_redouble = None if "auction.may_redouble" in never else r.get("auction.may_redouble")
-    v.may_pass, v.may_bid, v.may_equal = (r.get(f"auction.{k}") for k in ("may_pass", "may_bid", "may_equal"))
-    v.auction_ends = r.get("auction.ends")
+                      for k in step["deal"]]
     # packets per step of the flow: (phase name, None), or ("deal", cards per seat)
     v.steps = [(step, None) if isinstance(step, str) else ("declare", None) if "declare" in step
-                  else ("deal", sum(step["deal"])) if "deal" in step else ("skip", None)
-                  for step in v.flow]
+               else ("deal", sum(step["deal"])) if "deal" in step else ("skip", None)
+               for step in v.flow]
     # the positions in the shuffled deck of the cards each seat is dealt, from eldest
     # (§0.7: each packet to every seat in turn), and of the widow: the rest
     pos, at = [[] for _ in range(v.players)], 0
@@ -470,16 +310,28 @@ def _tables(fields: dict) -> dict:
             at += k
     v.deal_positions = pos
     v.cards_per_seat = at // v.players   # cards dealt to each seat (docs/rules.md §0.7)
-    v.counts_as_trump = r.get("play.counts_as_trump")
-    v.after_trick = r.get("play.after_trick")
-    v.after_card = r.get("play.after_card")
-    # the default rule of §0.4 (every trump-suit card is a trump) runs without a call
-    v.plain_trump = (v.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")
-                        .replace(" ", "") == "suit(card)==trump") if v.data else False
-    # a card played only leaves the hand and joins the trick: no face-down trump card,
-    # no called card, §0.4's trumps (engine.State.apply_id; else Play.card_played)
-    v.plain_play = (v.plain_trump and v.trump_mode != "hidden"
-                       and all(name != "call_partner" for name, _ in v.steps))
+    table: list[Action] = []  # the variant's actions, in a fixed order; a.id indexes it
+
+    def act(t, kind, arg=None, code=None) -> Action:
+        a = Action(t, kind, arg, code)
+        a.id = len(table)
+        table.append(a)
+        return a
+
+    for _, _, make in sorted((slot, i, make) for i, m in enumerate(MECHANICS)
+                             for slot, make in m.tables):
+        vars(v).update(make(v, act))
+    v.actions = tuple(table)
+    v.action_map = {str(a): a for a in table}
+    # the actions that other seats see in another form (State.public_action): their kind
+    v.hidden_forms = {a: a.kind for m in MECHANICS if m.hidden_actions is not None
+                      for a in m.hidden_actions(v)}
+    # each action's JSON text as its seat sees it and as the others do (the
+    # observation's history, State.observation_json)
+    v.action_json = {a: orjson.dumps(str(a)).decode() for a in table}
+    v.public_action_json = {a: orjson.dumps(v.hidden_forms.get(a, str(a))).decode() for a in table}
+    # kind -> the variant's action of that kind for each card id (resampling)
+    v.card_actions = {kind: getattr(v, name) for m in MECHANICS for kind, name in m.card_actions.items()}
     return {k: x for k, x in vars(v).items() if k not in fields}
 
 
@@ -651,6 +503,8 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
 
     c = Checks(data, locs, fname, problems)
     c.options = opts
+    # the actions of one word (`pass`, `done`...): a declaration's action is none of them
+    c.action_words = frozenset(k for k, arg in ACTION_KINDS.items() if arg.startswith("None"))
     _load_deck(c)
     deal_sizes, most = shared[:3:2] if shared else (None, 0)
     if by_deal and deal is None:    # every deal's sizes against the deck
@@ -775,7 +629,7 @@ def _load_variant(path: Path, options: dict | None, raw=None, bounds: Bounds = B
     fields = dict(
         name=str(data["name"]), title=data.get("title", str(data["name"])), path=path, data=kept,
         options=opts, players=players, direction=data.get("direction", "clockwise"),
-        deck=deck, flow=flow, tricks=per_seat, last_trick=last_trick, total=total,
+        deck=deck, flow=flow, tricks=per_seat, widow_size=c.widow, last_trick=last_trick, total=total,
         rules=rules, sources=sources, constants=constants, **mech_fields,
         bids_up_to=most if bids_by_deal else 0)
     t = SimpleNamespace(**fields, **_tables(fields))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
+from dataclasses import dataclass, field
 
 from .mechanic import Mechanic
 from .phase import Phase
@@ -34,7 +35,39 @@ def load(c) -> dict:
         c.problem(("flow",), "no deal has a contract (no auction and no `contract:`): a widow set "
                              "aside cannot count for the declarer: give its step `points_to: "
                              "last_trick` or `points_to: nobody`")
-    return dict(widow_size=c.widow, widow_set_aside=set_aside, widow_points_to=points_to)
+    return dict(widow_set_aside=set_aside, widow_points_to=points_to)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class WidowFields:
+    """The widow's fields of a Variant (`Mechanic.variant`): what `load` reads, and the
+    exchange's actions (`tables`)."""
+    widow_set_aside: bool = False    # the widow is only set aside: no exchange (a kitty)
+    widow_points_to: str = "declarer"  # whom its cards set aside count for (`points_to`)
+    done_action: object = field(repr=False, default=None)   # `done`, the exchange's end
+    take_text: list = field(repr=False, default=None)       # card id -> `take C`
+    discard_text: list = field(repr=False, default=None)    # card id -> `discard C`
+    take_ids: list = field(repr=False, default=None)        # their ids
+    discard_ids: list = field(repr=False, default=None)
+
+
+def done_table(v, act) -> dict:
+    """The exchange's `done` (`Mechanic.tables`, slot 3)."""
+    return dict(done_action=act("done", "done"))
+
+
+def take_table(v, act) -> dict:
+    """The exchange's `take C` of each card id (slot 8)."""
+    text = v.deck.text
+    take = [act(f"take {text[c]}", "take", text[c], c) for c in range(v.deck.size)]
+    return dict(take_text=take, take_ids=[a.id for a in take])
+
+
+def discard_table(v, act) -> dict:
+    """The exchange's `discard C` of each card id (slot 9)."""
+    text = v.deck.text
+    discard = [act(f"discard {text[c]}", "discard", text[c], c) for c in range(v.deck.size)]
+    return dict(discard_text=discard, discard_ids=[a.id for a in discard])
 
 
 # the words of ``points_to``: whom the widow's cards set aside count for
@@ -137,25 +170,83 @@ def view(s, seat, tricks) -> dict:
     }
 
 
-def known_deal(v, obs: dict, seat: int, history) -> tuple[list, list, list]:
-    """What the seat of observation ``obs`` knows of the deal from its own exchange
-    (`Mechanic.known_deal`; ``history``: (seat, action text) pairs): the cards it was
-    dealt beyond its hand and plays (those it discarded), the cards of its hand it was not
-    dealt (those it took), and, as the declarer, the widow's cards it saw, in the widow's
-    order (those it took, those left, those set aside that it did not discard)."""
+def known_deal(b) -> None:
+    """What the seat of an observation knows of the deal from its own exchange
+    (`Mechanic.known_deal`; ``b``: an information.DealKnown): the cards it was dealt
+    beyond its hand and plays (those it discarded: ``b.more``), the cards of its hand it
+    was not dealt (those it took: ``b.less``), and, as the declarer, the widow's cards it
+    saw, in the widow's order (those it took, those left, those set aside that it did
+    not discard: ``b.widow``)."""
+    v, obs, seat = b.v, b.obs, b.seat
     amap, parse = v.action_map, v.deck.parse
-    own = [amap.get(text) for t, text in history if t == seat]
+    own = [amap.get(text) for t, text in b.history if t == seat]
     taken = [a.code for a in own if a is not None and a.kind == "take"]
     discarded = [a.code for a in own if a is not None and a.kind == "discard"]
-    seen = []
+    b.more += discarded
+    b.less += taken
     if obs.get("declarer") == seat:
-        seen = list(taken) + [parse(c) for c in (obs.get("widow") or [])]
+        b.widow += taken + [parse(c) for c in (obs.get("widow") or [])]
         if obs.get("set_aside"):
-            seen += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(discarded)).elements())
-    return discarded, taken, seen
+            b.widow += list((Counter(parse(c) for c in obs["set_aside"]) - Counter(discarded)).elements())
+
+
+def follow(r, k, t, a, hidden) -> None:
+    """The exchange in resampling's model (`Mechanic.follow`): a card taken goes from
+    the widow to the hand, a card discarded leaves the hand; a hidden one is the card
+    at its position in each proposal."""
+    kind = a.kind
+    if kind == "take":
+        p = r.pop_card(r.in_widow, a.code)
+        r.hand[t].append(p)
+    elif kind == "discard":
+        p = r.pop_card(r.hand[t], a.code)
+    else:
+        return
+    if hidden:
+        r.origin[k] = p
+
+
+def reveal(r, st) -> None:
+    """The widow shown to the seat as the declarer's exchange starts (§304s.4): its
+    cards are seen (`Mechanic.reveal`)."""
+    left = r.in_widow
+    if st.declarer == r.seat and left and not all(r.seen[p] for p in left):
+        if st.observation(r.seat).get("widow"):
+            for p in left:
+                r.seen[p] = True
+
+
+# its part of the variant file's schema (`Mechanic.schema`; grammar/variant.schema.json is
+# made from the parts: interpreter/schema.py)
+SCHEMA = {'steps': ['exchange'],
+ 'step_objects': [{'type': 'object',
+                   'additionalProperties': False,
+                   'required': ['widow'],
+                   'properties': {'widow': {'type': ['integer', 'string'],
+                                            'minimum': 1,
+                                            'description': "the widow's size: a number, or a rule "
+                                                           'on the options'},
+                                  'set_aside': {'type': 'boolean',
+                                                'description': 'the widow is only set aside, seen '
+                                                               'by nobody, without an exchange; '
+                                                               'its points count as points_to '
+                                                               'says'},
+                                  'points_to': {'enum': ['declarer', 'last_trick', 'nobody'],
+                                                'description': "who the points of the widow's "
+                                                               'cards set aside count for (with an '
+                                                               'exchange: what is left of it and '
+                                                               'the discards): the declarer '
+                                                               '(default), the winner of the last '
+                                                               'trick, or nobody'}}}]}
 
 
 MECHANIC = Mechanic(
-    "widow", load=load,
+    "widow", load=load, schema=SCHEMA, variant=WidowFields,
+    tables=((3, done_table), (8, take_table), (9, discard_table)),
+    card_actions={"take": "take_text", "discard": "discard_text"},
+    hidden_actions=lambda v: v.take_text + v.discard_text,
+    follow=dict.fromkeys(("take", "discard"), follow), reveal=reveal, from_hand=("discard",),
+    action_kinds={"take": "the card text taken from the widow", "discard": "the card text put back",
+                  "done": "None (the exchange is over)"},
     fields={"widow_left": "list", "taken": "list", "discarded": "list", "set_aside": "list"},
     start=start, phases=PHASES, finish=finish, view=view, known_deal=known_deal, step_words=STEP_WORDS)

@@ -3,6 +3,7 @@ what the engine does with it, and a mechanic is wired in by its module and one l
 the list (docs/architecture.md, "Adding a mechanic")."""
 
 import ast
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ from taash.interpreter import Match, load_variant
 from taash.interpreter.engine import FIELDS, State
 from taash.interpreter.mechanic import COPY_KINDS, Mechanic
 from taash.interpreter.mechanics import MECHANICS
-from taash.interpreter.variant import HOOKS
+from taash.interpreter.variant import HOOKS, Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERPRETER = ROOT / "interpreter"
@@ -45,7 +46,7 @@ def test_the_list_is_of_mechanics_each_named_once():
 def test_no_two_mechanics_declare_one_thing():
     """A State field, a flow step's phase, a rule (hook), a flow step's words: each is one
     mechanic's, and no mechanic's field is one of the engine's own."""
-    for what in ("fields", "phases", "hooks", "step_words"):
+    for what in ("fields", "phases", "hooks", "step_words", "follow", "action_kinds"):
         seen = {}
         for m in MECHANICS:
             for key in getattr(m, what):
@@ -109,17 +110,52 @@ def test_the_observation_is_the_mechanics_parts_in_the_list_order():
 def test_the_widow_touches_its_module_and_the_list():
     """The bar of docs/architecture.md, "Adding a mechanic", counted on the widow: no
     interpreter module but the list imports widow.py, and none but widow.py names the
-    widow's State fields (as an attribute or a string) or its phase."""
+    widow's State fields, its Variant fields, its action kinds (as an attribute or a
+    string), its phase or its resampling's words."""
     importers = sorted(p.name for p in INTERPRETER.rglob("*.py") if "widow" in imports_of(p))
     assert importers == ["mechanics.py"]
     from taash.interpreter import widow
-    fields = "|".join(widow.MECHANIC.fields)
-    assert fields == "widow_left|taken|discarded|set_aside"
-    named = re.compile(rf"(\.({fields})\b|[\"']({fields})[\"']|\bExchange\b|\bpoints_to\()")
+    m = widow.MECHANIC
+    own = list(m.fields) + [f.name for f in dataclasses.fields(m.variant)]
+    assert own == ["widow_left", "taken", "discarded", "set_aside",
+                   "widow_set_aside", "widow_points_to", "done_action", "take_text", "discard_text",
+                   "take_ids", "discard_ids"]
+    assert list(m.action_kinds) == ["take", "discard", "done"]
+    fields, kinds = "|".join(own), "|".join(m.action_kinds)
+    # a field as an attribute or a string; a kind compared with an action's (``kind ==
+    # "take"``, ``text in ("take", ...)``); the phase; whom the widow's points count for
+    named = re.compile(rf"(\.({fields})\b|[\"']({fields})[\"']|\b(kind|text)\b\s*(==|!=|in|not in)\s*"
+                       rf"[^#]*[\"']({kinds})[\"']|\bExchange\b|\bpoints_to\()")
     where = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
              for p in sorted(INTERPRETER.rglob("*.py")) if p.name != "widow.py"
              for i, line in enumerate(p.read_text().splitlines(), 1) if named.search(line)]
     assert where == []
+
+
+def test_each_variant_field_is_declared_once():
+    """A Variant's fields are the engine's own (declared on `Variant`) and each
+    mechanic's (`Mechanic.variant`, a base of Variant), none declared twice; a mechanic's
+    per-card actions (`Mechanic.card_actions`) are fields of its own."""
+    seen = {f: "variant.py" for f in Variant.__annotations__}
+    for m in MECHANICS:
+        if m.variant is None:
+            assert not m.tables and not m.card_actions, m.name
+            continue
+        assert m.variant in Variant.__mro__
+        own = [f.name for f in dataclasses.fields(m.variant)]
+        for f in own:
+            assert f not in seen, f"{f} of {m.name} and of {seen[f]}"
+            seen[f] = m.name
+        assert set(m.card_actions.values()) <= set(own), m.name
+    assert set(seen) == {f.name for f in dataclasses.fields(Variant)}
+    v = load_variant("304-solo")
+    assert [a.kind for a in v.card_actions["take"]] == ["take"] * v.deck.size
+    # the slots' order (Mechanic.tables): 32 plays, pass, double, redouble, expose, done,
+    # the bids, trump S, trump-card C, call C, take C, discard C
+    assert v.deck.size == 32 and v.done_action.id == 36
+    assert v.take_ids == list(range(v.call_ids[-1] + 1, v.call_ids[-1] + 33)) == [a.id for a in v.take_text]
+    assert v.discard_ids[0] == v.take_ids[-1] + 1 and v.discard_ids[-1] == len(v.actions) - 1 - sum(
+        len(decl.answer_actions) + (4 if decl.per_suit else 1) for decl in v.declarations)
 
 
 def test_a_state_copy_copies_every_declared_field():
@@ -134,3 +170,40 @@ def test_a_state_copy_copies_every_declared_field():
             if kind != "=":
                 assert a is not b or not isinstance(a, (list, set, dict)), f
     assert isinstance(cp, State)
+    # the variant's own class says so (engine.state_class), and is the one State(v) makes
+    assert type(cp) is type(st) is type(State(st.v)) is not State
+    assert type(st).__name__ == type(st).__qualname__ == "State[304-solo]"
+
+
+def test_the_schema_is_the_engines_part_and_each_mechanics():
+    """grammar/variant.schema.json is `schema.variant_schema()` as written (`make docs`):
+    the engine's part, and each mechanic's sections and flow steps (`Mechanic.schema`)."""
+    from taash.interpreter.schema import schema_text, variant_schema
+    assert (ROOT / "grammar" / "variant.schema.json").read_text() == schema_text()
+    schema = variant_schema()
+    widow = next(m for m in MECHANICS if m.name == "widow")
+    assert "properties" not in widow.schema and widow.schema["steps"] == ["exchange"]
+    flow = schema["properties"]["flow"]["items"]["oneOf"]
+    assert "exchange" in flow[0]["enum"]
+    assert [o["required"] for o in flow[1:]] == [["deal"], ["widow"], ["declare"]]
+    core = json.loads((ROOT / "grammar" / "variant.core.schema.json").read_text())
+    assert "exchange" not in json.dumps(core) and "widow" not in core["properties"]
+    assert schema["required"] == ["name", "players", "deck", "flow", "play", "scoring", "match"]
+
+
+def test_resampling_names_no_mechanic_but_the_play():
+    """information.py (resampling, `State.from_observation`) reads no observation key
+    and compares no action kind of a mechanic but the play's (the tricks), scoring's
+    and the variables' (the match around the deal): trump's face-down card, the widow's
+    exchange and a called partner are their modules' (`follow`, `known_deal`...)."""
+    st = Match(load_variant("304-solo"), seed=2).new_deal()
+    own = {m.name: set(m.action_kinds) | (set(m.view(st, 0, [])) if m.view else set()) for m in MECHANICS}
+    others = set().union(*(names for name, names in own.items()
+                           if name not in ("play", "scoring", "variables")))
+    assert {"trump-card", "exposed_card", "called_card", "take", "set_aside"} <= others
+    src = (INTERPRETER / "information.py").read_text()
+    read = set(re.findall(r"obs(?:ervation)?(?:\.get\(|\[)\s*[\"'](\w+)[\"']", src))
+    compared = set(re.findall(r"\b(?:kind|text)\b\s*(?:==|!=|in|not in)\s*[^#\n]*?[\"']([\w-]+)[\"']", src))
+    compared |= set(re.findall(r"startswith\([\"']([\w-]+)[\"']", src))
+    assert read == {"seat", "hand", "history", "dealer", "deal", "score", "variables"}
+    assert compared <= {"play"} and not (read | compared) & others
