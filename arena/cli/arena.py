@@ -99,14 +99,9 @@ def cmd_serve(args) -> int:
             raise UsageError(f"--web {args.web}: cannot serve the web pages on {args.web_host}:{args.web}: "
                            f"{e.strerror or e}") from None
 
-    web = []   # the `taash web` child of --web, started once the arena's port is known
-
-    def ready(port):
-        host = f"[{args.host}]" if ":" in args.host else args.host
-        print(f"taash arena listening on {host}:{port}{' (TLS)' if tls else ''} (data: {args.data}; admin token in "
-              f"{os.path.join(args.data, 'admin-token')})", flush=True)
-        if args.web is not None:
-            web.append(_start_web(args, port))
+    web = []        # the `taash web` child of --web (children.Relayed), started once the arena's port is known
+    failed = []     # why the arena stopped on its own: its web pages died at their start
+    stopping = []   # set once the arena stops: the children it ends are no news
 
     async def main():
         task = asyncio.current_task()
@@ -115,6 +110,33 @@ def cmd_serve(args) -> int:
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
         except (NotImplementedError, RuntimeError):
             pass
+
+        def web_ended(code: int, ready: bool) -> None:    # on the loop: the web child exited
+            if stopping:
+                return
+            how = f"exit code {code}" if code >= 0 else f"signal {-code}"
+            if not ready:       # it never served: the arena's --web is not served, so it stops
+                failed.append(f"--web {args.web}: the web pages (taash web) stopped at their start with {how} "
+                              "(their error is above); the arena stops too")
+                task.cancel()
+            else:
+                logging.getLogger("taash.arena").error(
+                    "the web pages (taash web, --web %s) stopped with %s; the arena serves on without them",
+                    args.web, how)
+
+        def ended(code: int, ready: bool) -> None:          # on the relay's thread
+            try:
+                loop.call_soon_threadsafe(web_ended, code, ready)
+            except RuntimeError:    # the loop is closed: the arena has stopped
+                pass
+
+        def ready(port):
+            host = f"[{args.host}]" if ":" in args.host else args.host
+            print(f"taash arena listening on {host}:{port}{' (TLS)' if tls else ''} (data: {args.data}; admin token "
+                  f"in {os.path.join(args.data, 'admin-token')})", flush=True)
+            if args.web is not None:
+                web.append(_start_web(args, port, ended))
+
         try:
             await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
@@ -123,6 +145,8 @@ def cmd_serve(args) -> int:
                         variant_load_ms=args.variant_load_ms, limits=_limits(args))
         except asyncio.CancelledError:
             pass
+        finally:
+            stopping.append(True)
 
     try:
         asyncio.run(main())
@@ -132,20 +156,24 @@ def cmd_serve(args) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        for p in web:
-            p.terminate()
-            p.wait()
+        stopping.append(True)
+        for child in web:
+            child.stop()
+    if failed:
+        print(f"taash: error: {failed[0]}", file=sys.stderr)
+        return 1
     print("taash arena stopped", file=sys.stderr)
     return 0
 
 
-def _start_web(args, port: int):
+def _start_web(args, port: int, ended):
     """`taash arena serve --web PORT`: the pages of `taash web` in a process of their own
     (their work never runs on the arena's event loop), following this arena's games and
     reading its data directory; the child dies with the arena (docs/web.md). With TLS it
     trusts the arena's certificate, which must name the host it connects to (localhost
-    for a loopback or wildcard --host)."""
-    from ..children import popen
+    for a loopback or wildcard --host). Its output is relayed to the arena's; ``ended(code,
+    ready)`` is called from the relay's thread when it exits (children.Relayed)."""
+    from ..children import Relayed
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     if ":" in host and not host.startswith("["):      # an IPv6 host: HOST:PORT needs it in brackets
         host = f"[{host}]"
@@ -156,7 +184,7 @@ def _start_web(args, port: int):
             host = "localhost"      # the name a certificate for a local arena has
     argv = [sys.executable, "-m", "taash.arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
             "--host", args.web_host, "--port", str(args.web), *tls]
-    return popen(argv)
+    return Relayed(argv, "web pages on ", ended)
 
 
 # -- token -------------------------------------------------------------------------------
