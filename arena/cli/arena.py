@@ -80,7 +80,8 @@ def _limits(args) -> Limits:
                   token_byte_rate=args.token_byte_rate, peer_bytes=args.peer_bytes,
                   peer_byte_rate=args.peer_byte_rate, peer_messages=args.peer_messages,
                   peer_message_rate=args.peer_message_rate, handshake_ms=args.handshake_ms,
-                  idle_ms=args.idle_ms, max_connections=args.max_connections)
+                  idle_ms=args.idle_ms, max_connections=args.max_connections, peer_pending=args.peer_pending,
+                  peer_connect_burst=args.peer_connect_burst, peer_connect_rate=float(args.peer_connect_rate))
 
 
 def cmd_serve(args) -> int:
@@ -656,7 +657,18 @@ def add_commands(sub) -> None:
                    help=f"a connection with no call for MS milliseconds is closed (default {Limits.idle_ms})")
     s.add_argument("--max-connections", type=conv(), default=Limits.max_connections, metavar="N",
                    help="connections held at once, the next refused before its handshake (default 0: "
-                        "the open-file limit, raised at start as far as the system allows, less 256)")
+                        "the open-file limit, raised at start as far as the system allows, less 256; "
+                        "a third of that through the front door: --peer-pending)")
+    s.add_argument("--peer-pending", type=conv(), default=Limits.peer_pending, metavar="N",
+                   help="connections one peer address may hold on which no call has shown a valid token yet; "
+                        f"the next is reset at once (default {Limits.peer_pending}; 0: no bound)")
+    s.add_argument("--peer-connect-burst", type=conv(1), default=Limits.peer_connect_burst, metavar="N",
+                   help="new connections (each a TLS handshake when serving TLS) one peer address may open at "
+                        f"once (default {Limits.peer_connect_burst}) ...")
+    s.add_argument("--peer-connect-rate", type=conv(), default=int(Limits.peer_connect_rate), metavar="N",
+                   help=f"... and a second past that (default {Limits.peer_connect_rate:g}; 0: no bound); more are "
+                        "reset at once. With --peer-pending 0 and --peer-connect-rate 0 the arena has no front "
+                        "door: gRPC accepts connections itself")
     s.add_argument("--query-burst", type=conv(1), default=Limits.query_burst, metavar="N",
                    help=f"MyStanding calls one token may make at once (default {Limits.query_burst}) ...")
     s.add_argument("--query-rate", type=conv(1), default=int(Limits.query_rate), metavar="N",
