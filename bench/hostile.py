@@ -9,6 +9,9 @@ quietly, then once beside each scenario, each attacker a process of its own (bou
 stops when the honest games end, or after --attack-s seconds):
 
 - standing: 16 threads call MyStanding (recent 200) with one bot's token without pause;
+- scale: the same, with the token of a bot that has 30,000 finished games, in an arena
+  whose store holds them (a second arena, its store filled before it starts: rows as
+  `save_game` writes them, one record file for all);
 - bytes: one token sends hellos of 1 MiB (within the message budget) and reconnects
   each time its stream is cut;
 - idle: 1,100 TCP connections that never start a handshake, opened again as the arena
@@ -59,7 +62,9 @@ from taash.arena.pb import messages_pb2 as pb  # noqa: E402
 
 TAASH = [sys.executable, "-c", "import sys, taash.arena.cli; sys.exit(taash.arena.cli.main())"]
 PLAY = "/taash.arena.v1.Arena/Play"
-SCENARIOS = ["standing", "bytes", "idle", "reconnect", "variants", "tls"]
+SCENARIOS = ["standing", "bytes", "idle", "reconnect", "variants", "tls", "scale"]
+APART = ("tls", "scale")    # each on an arena of its own (TLS; a store of 30,000 games)
+SCALE_GAMES = 30_000
 ATTACKER = "127.0.0.2"      # the source address of the connection-level attackers
 
 
@@ -80,7 +85,7 @@ def play_call(channel, token: str, messages=()):
 
 # -- the attackers (each run as `--role attack`, a process of its own) -------------------------
 def attack(kind: str, addr: str, token: str, admin: str, until: float, ca: str | None = None) -> None:
-    if kind == "standing":
+    if kind in ("standing", "scale"):
         def loop():
             with grpc.insecure_channel(addr) as ch:
                 stub = arena_pb2_grpc.ArenaStub(ch)
@@ -252,7 +257,7 @@ class Arena:
 
 def scenario(arena: Arena, kind: str, args, n: int) -> dict:
     quiet_s, _ = arena.games(args.games, args.parallel, args.deals, seed=1000 * n + 1)   # just before
-    attacker_token = arena.token(f"attacker{n}")
+    attacker_token = arena.token("scale" if kind == "scale" else f"attacker{n}")
     newcomer = arena.token(f"newcomer{n}")
     before = rss_mib(arena.proc.pid)
     until = time.monotonic() + args.attack_s
@@ -301,20 +306,23 @@ def main(argv=None) -> int:
                          "bounds per address change")
     args = ap.parse_args(argv)
     extra = ["--peer-pending", "0", "--peer-connect-rate", "0"] if args.no_front else []
-    plain = [k for k in args.scenarios if k != "tls"]
+    plain = [k for k in args.scenarios if k not in APART]
     with tempfile.TemporaryDirectory(prefix="taash-hostile-") as tmp:
         print(f"{os.cpu_count()} cores; each scenario's speed is a ratio to a quiet run just before it"
               + ("; no front door" if args.no_front else ""), flush=True)
         print(f"{'scenario':<10} {'speed':>6} {'RSS before':>11} {'peak':>7} {'after':>7} {'TIMEOUT':>8} "
               f"{'welcome':>9}")
         n = 0
-        for tls in ([None] if plain else []) + ([make_cert(Path(tmp))] if "tls" in args.scenarios else []):
-            data = Path(tmp) / ("tls-data" if tls else "data")
+        runs = [(k, [k]) for k in APART if k in args.scenarios]
+        for name, kinds in ([("data", plain)] if plain else []) + runs:
+            data = Path(tmp) / name
             data.mkdir()
-            arena = Arena(data, tls, extra)
+            if name == "scale":
+                fill_store(data, SCALE_GAMES)
+            arena = Arena(data, make_cert(Path(tmp)) if name == "tls" else None, extra)
             try:
                 arena.games(4, 4, 1, seed=0)          # warm up (and the bots connected)
-                for kind in (["tls"] if tls else plain):
+                for kind in kinds:
                     n += 1
                     r = scenario(arena, kind, args, n)
                     w = "refused" if r["welcome_s"] is None else f"{r['welcome_s'] * 1000:.0f} ms"
@@ -323,6 +331,30 @@ def main(argv=None) -> int:
             finally:
                 arena.stop()
     return 0
+
+
+def fill_store(data: Path, games: int) -> None:
+    """Give bot "scale" ``games`` finished games of 28 in the arena store of ``data``
+    (seated 0 and 2, against h1 and h2; a few faults), as save_game leaves its rows; every
+    row names one record file (MyStanding reads no record)."""
+    import sqlite3
+    from taash.arena.store import SQLiteStore
+    SQLiteStore(data).close()      # the tables
+    record = data / "records" / "filled.json"
+    record.write_text("{}")
+    db = sqlite3.connect(data / "arena.sqlite3")
+    now = time.time()
+    bots = json.dumps(["scale", "h1", "scale", "h2"])
+    with db:
+        db.executemany("INSERT INTO games(game_id, created, finished, variant, seed, bots, complete, score, winners, "
+                       "faults, record) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                       ((f"f{i:06d}", now, now, "28", i, bots, 1, "[6, -6]", "[0]", i % 3, str(record))
+                        for i in range(games)))
+        ids = [r[0] for r in db.execute("SELECT id FROM games WHERE game_id LIKE 'f%'")]
+        db.executemany("INSERT INTO bot_games(bot, game, seats, faults) VALUES(?,?,?,?)",
+                       ((b, g, seats, json.dumps({"TIMEOUT": g % 3} if b == "scale" else {}))
+                        for g in ids for b, seats in (("scale", "[0, 2]"), ("h1", "[1]"), ("h2", "[3]"))))
+    db.close()
 
 
 def make_cert(d: Path) -> tuple[Path, Path]:

@@ -35,6 +35,8 @@ log = logging.getLogger("taash.arena")
 
 KEPT_RATES = 10_000     # peer addresses' connection buckets kept before the full ones are forgotten
 REFUSED_LOG_S = 10.0    # at most one log line of refused connections per this many seconds
+ACCEPT_BATCH = 64       # connections accepted at one readiness of the listening socket
+PAUSE_S = 0.1           # no accept for this long after one failed (out of open files)
 
 
 def grpc_peer(peername) -> str:
@@ -51,8 +53,9 @@ class Link:
 
     __slots__ = ("front", "peer", "host", "outer", "inner", "early", "shown", "port", "closed")
 
-    def __init__(self, front: Front, peer: str, outer):
-        self.front, self.peer, self.host, self.outer = front, peer, peer_host(peer), outer
+    def __init__(self, front: Front, peer: str):
+        self.front, self.peer, self.host = front, peer, peer_host(peer)
+        self.outer = None
         self.inner = None
         self.early: list[bytes] = []    # bytes the client sent before the relay's side was up
         self.shown = False
@@ -64,7 +67,8 @@ class Link:
             return
         self.closed = True
         self.front.forget(self)
-        self.outer.close()      # after what is buffered is written
+        if self.outer is not None:
+            self.outer.close()      # after what is buffered is written
         if self.inner is not None:
             self.inner.close()
 
@@ -72,12 +76,8 @@ class Link:
 class _Outer(asyncio.Protocol):
     """The client's side of a connection."""
 
-    def __init__(self, front: Front):
-        self.front = front
-        self.link: Link | None = None
-
-    def connection_made(self, transport) -> None:
-        self.link = self.front.admit(transport)
+    def __init__(self, link: Link):
+        self.link = link
 
     def data_received(self, data: bytes) -> None:
         link = self.link
@@ -101,8 +101,7 @@ class _Outer(asyncio.Protocol):
         return None
 
     def connection_lost(self, exc) -> None:
-        if self.link is not None:
-            self.link.close()
+        self.link.close()
 
 
 class _Inner(asyncio.Protocol):
@@ -142,22 +141,34 @@ class Front:
         self.rates: dict[str, Bucket] = {}       # peer host -> its new connections' bucket
         self.refused: dict[str, int] = {}        # why -> connections refused since the last log line
         self.logged = 0.0
-        self.server = None
+        self.sock: socket.socket | None = None
+        self.loop = None
         self.inner_port = 0
 
     async def start(self, host: str, port: int, inner_port: int, backlog: int = 4096) -> int:
-        """Listen on ``host:port`` (0: any free port) and relay to 127.0.0.1:``inner_port``;
-        returns the port. Raises OSError if the address cannot be bound."""
+        """Listen on ``host:port`` (0: any free port; "" or "::": every address, IPv4 and
+        IPv6 alike, as gRPC does) and relay to 127.0.0.1:``inner_port``; returns the port.
+        Raises OSError if the address cannot be bound."""
         self.inner_port = inner_port
-        loop = asyncio.get_running_loop()
-        self.server = await loop.create_server(lambda: _Outer(self), host or None, port, backlog=backlog,
-                                               reuse_address=True)
-        return self.server.sockets[0].getsockname()[1]
+        six = ":" in host
+        self.sock = socket.create_server((host, port), family=socket.AF_INET6 if six else socket.AF_INET,
+                                         backlog=backlog,
+                                         dualstack_ipv6=six and host == "::" and socket.has_dualstack_ipv6())
+        self.sock.setblocking(False)
+        self.loop = asyncio.get_running_loop()
+        self.loop.add_reader(self.sock.fileno(), self._accept)
+        return self.sock.getsockname()[1]
+
+    def stop_listening(self) -> None:
+        """No new connection; those open go on."""
+        if self.sock is not None:
+            self.loop.remove_reader(self.sock.fileno())
+            self.sock.close()
+            self.sock = None
 
     def close(self) -> None:
         """Stop listening and close every link."""
-        if self.server is not None:
-            self.server.close()
+        self.stop_listening()
         for link in list(self.links.values()):
             link.close()
 
@@ -179,32 +190,44 @@ class Front:
             bucket.spend(1)
         return None
 
-    def admit(self, transport) -> Link | None:
-        """A new connection: refused (reset at once) past a bound, else relayed."""
-        try:
-            peer = grpc_peer(transport.get_extra_info("peername"))
-        except (TypeError, IndexError):     # no address (a socket already gone)
-            transport.abort()
-            return None
-        link = Link(self, peer, transport)
-        why = self._why_not(link.host)
-        if why is not None:
-            link.closed = True
-            self._refuse(transport, why)
-            return None
-        self.open += 1
-        self.pending[link.host] = self.pending.get(link.host, 0) + 1
-        asyncio.ensure_future(self._connect(link))
-        return link
-
-    def _refuse(self, transport, why: str) -> None:
-        sock = transport.get_extra_info("socket")
-        if sock is not None:    # a reset, not a FIN: the client learns at once, and no TIME_WAIT is kept here
+    def _accept(self) -> None:
+        """The listening socket is readable: accept what is waiting (at most
+        `ACCEPT_BATCH`, then the other callbacks get their turn). A connection past a
+        bound is reset at once, with no more work than the accept: no transport, no
+        buffer; the others are relayed."""
+        for _ in range(ACCEPT_BATCH):
             try:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            except OSError:
-                pass
-        transport.abort()
+                conn, addr = self.sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as e:    # out of open files: accept again in a moment, not in a busy loop
+                log.error("cannot accept a connection: %s; accepting again in %.1f s", e.strerror or e, PAUSE_S)
+                self.loop.remove_reader(self.sock.fileno())
+                self.loop.call_later(PAUSE_S, self._resume)
+                return
+            peer = grpc_peer(addr)
+            link = Link(self, peer)
+            why = self._why_not(link.host)
+            if why is not None:
+                self._refuse(conn, why)
+                continue
+            self.open += 1
+            self.pending[link.host] = self.pending.get(link.host, 0) + 1
+            conn.setblocking(False)
+            asyncio.ensure_future(self._relay(link, conn))
+
+    def _resume(self) -> None:
+        if self.sock is not None:
+            self.loop.add_reader(self.sock.fileno(), self._accept)
+
+    def _refuse(self, conn: socket.socket, why: str) -> None:
+        try:    # a reset, not a FIN: the client learns at once, and no TIME_WAIT is kept here
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        conn.close()
         self.refused[why] = self.refused.get(why, 0) + 1
         now = time.monotonic()
         if now - self.logged >= REFUSED_LOG_S:
@@ -212,6 +235,16 @@ class Front:
             log.warning("refused connections past their bound (docs/protocol.md, Limits): %s",
                         "; ".join(f"{n} for {w}" for w, n in self.refused.items()))
             self.refused.clear()
+
+    async def _relay(self, link: Link, conn: socket.socket) -> None:
+        """Make ``conn`` (accepted) the client's side of ``link`` and connect its side to gRPC."""
+        try:
+            link.outer, _ = await self.loop.connect_accepted_socket(lambda: _Outer(link), conn)
+        except OSError:
+            conn.close()
+            link.close()
+            return
+        await self._connect(link)
 
     async def _connect(self, link: Link) -> None:
         loop = asyncio.get_running_loop()

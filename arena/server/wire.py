@@ -341,7 +341,7 @@ class ArenaServer:
             self.arena.writer.shutdown(wait=True)
             self.arena.reader.shutdown(wait=True)
         if self.front is not None:
-            self.front.server.close()      # no new connection; those open end with gRPC's
+            self.front.stop_listening()    # no new connection; those open end with gRPC's
         if self.server is not None:
             await self.server.stop(grace)
         if self.front is not None:
