@@ -1,7 +1,8 @@
 """Hostile clients against a real arena process, with honest games beside them.
 
-    python bench/hostile.py                               # every scenario, about 3 minutes
+    python bench/hostile.py                               # every scenario, about 5 minutes
     python bench/hostile.py --scenarios standing bytes --games 60
+    python bench/hostile.py --no-front --scenarios idle tls   # the arena without its front door
 
 Starts `taash arena serve` (loopback only, a data directory of its own) and two random
 bots, plays --games honest games of 28 (--parallel at once, --deals deals each) once
@@ -10,14 +11,14 @@ stops when the honest games end, or after --attack-s seconds):
 
 - standing: 16 threads call MyStanding (recent 200) with one bot's token without pause;
 - scale: the same, with the token of a bot that has 30,000 finished games, in an arena
-  whose store holds them (a second arena, its store filled before it starts: rows as
+  whose store holds them (an arena of its own, its store filled before it starts: rows as
   `save_game` writes them, one record file for all);
 - bytes: one token sends hellos of 1 MiB (within the message budget) and reconnects
   each time its stream is cut;
 - idle: 1,100 TCP connections that never start a handshake, opened again as the arena
   closes them (or refuses them: its bound of connections without a token per address);
 - tls: 16 threads opening TLS connections without pause, each closed once its handshake
-  is done (the arena serves TLS for this scenario: a second arena, with a self-signed
+  is done (an arena of its own serves TLS for this scenario, with a self-signed
   certificate made with the openssl command; the honest bots and calls use TLS too);
 - reconnect: one token floods empty messages and reconnects each time it is cut;
 - variants: 20 RunMatches at once, each sending a different valid variant text of about
@@ -31,7 +32,8 @@ For each it prints the honest games' speed as a ratio to a quiet run just before
 per second; the attacker runs at nice 19, so that on one machine it takes only the CPU the
 arena and the honest bots leave),
 the arena's RSS (MiB) before, at most during and 2 s after, the honest games' TIMEOUT
-verdicts, and the time a new bot's stream took to its Welcome, asked 1 s into the attack
+verdicts, the time a new bot's stream took to its Welcome, asked 1 s into the attack, and
+what the attacker says of itself (tls: the handshakes done and refused a second)
 (docs/protocol.md, "Limits": the promise is 0.7 of the speed or more, no TIMEOUT, RSS
 back within 50 MiB, a welcome within 1 s).
 """

@@ -37,6 +37,7 @@ KEPT_RATES = 10_000     # peer addresses' connection buckets kept before the ful
 REFUSED_LOG_S = 10.0    # at most one log line of refused connections per this many seconds
 ACCEPT_BATCH = 64       # connections accepted at one readiness of the listening socket
 PAUSE_S = 0.1           # no accept for this long after one failed (out of open files)
+EARLY_CHUNKS = 16       # reads kept of a client whose relay to gRPC is not up yet (then it waits)
 
 
 def grpc_peer(peername) -> str:
@@ -85,6 +86,8 @@ class _Outer(asyncio.Protocol):
             link.inner.write(data)
         else:
             link.early.append(data)
+            if len(link.early) > EARLY_CHUNKS:     # read no more until the relay's side is up
+                link.outer.pause_reading()
 
     def pause_writing(self) -> None:      # the client reads slower than gRPC writes: stop reading gRPC
         if self.link.inner is not None:
@@ -264,6 +267,7 @@ class Front:
         if link.early:
             inner.write(b"".join(link.early))
             link.early = []
+            link.outer.resume_reading()
 
     def forget(self, link: Link) -> None:
         """``link`` closed: it no longer counts."""
