@@ -219,6 +219,10 @@ class Front:
             self.open += 1
             self.pending[link.host] = self.pending.get(link.host, 0) + 1
             conn.setblocking(False)
+            # no Nagle: asyncio sets TCP_NODELAY only on sockets whose proto is IPPROTO_TCP,
+            # and one accepted from socket.create_server's has proto 0; left on, a small
+            # write waits for the client's delayed ACK (tens of ms a decision)
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             asyncio.ensure_future(self._relay(link, conn))
 
     def _resume(self) -> None:
@@ -260,7 +264,7 @@ class Front:
         if link.closed:     # the client left while the relay connected
             inner.close()
             return
-        inner.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        inner.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # as above
         link.port = inner.get_extra_info("sockname")[1]
         self.links[link.port] = link
         link.inner = inner

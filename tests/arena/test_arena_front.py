@@ -110,3 +110,47 @@ def test_new_connections_a_second_per_address(tmp_path, socks):
         assert not closed_by_peer(other, 0.5)
     finally:
         s.stop()
+
+
+def test_the_relay_carries_bytes_both_ways_without_nagle_and_names_the_client():
+    """The front door in-process before an echo server standing for gRPC: a client's
+    bytes come back whole through it; both of the relay's sockets have TCP_NODELAY (a
+    socket accepted from socket.create_server's has proto 0, on which asyncio does not
+    set it: with Nagle on, each small answer waited for a delayed ACK, and games of
+    `taash bot` processes took four times as long); `peer` gives the client's address
+    for the relay's port, and `shown` takes the connection out of its address's count."""
+    import asyncio
+
+    from taash.arena.server.front import Front
+
+    async def main():
+        async def echo(reader, writer):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+        inner = await asyncio.start_server(echo, "127.0.0.1", 0)
+        front = Front(pending=2, connect_burst=10, connect_rate=1.0, max_connections=100)
+        port = await front.start("127.0.0.1", 0, inner.sockets[0].getsockname()[1])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+        sent = bytes(range(256)) * 1000
+        writer.write(sent)
+        got = await asyncio.wait_for(reader.readexactly(len(sent)), 10)
+        [link] = front.links.values()
+        nodelay = [t.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                   for t in (link.outer, link.inner)]
+        me = writer.get_extra_info("sockname")
+        relayed = f"ipv4:127.0.0.1:{link.port}"
+        named, pending_before = front.peer(relayed), dict(front.pending)
+        front.shown(relayed)
+        pending_after = dict(front.pending)
+        writer.close()
+        front.close()
+        inner.close()
+        return got == sent, nodelay, named, me, pending_before, pending_after
+
+    same, nodelay, named, me, before, after = asyncio.run(main())
+    assert same
+    assert all(nodelay)
+    assert named == f"ipv4:127.0.0.2:{me[1]}"
+    assert before == {"ipv4:127.0.0.2": 1} and after == {}
