@@ -154,3 +154,15 @@ def test_the_relay_carries_bytes_both_ways_without_nagle_and_names_the_client():
     assert all(nodelay)
     assert named == f"ipv4:127.0.0.2:{me[1]}"
     assert before == {"ipv4:127.0.0.2": 1} and after == {}
+
+
+def test_an_ipv6_peer_counts_by_its_64_bit_prefix():
+    """One host is usually given a whole /64: its addresses counted apart would multiply
+    every bound per address. A dual-stack socket's ::ffff:a.b.c.d is the IPv4 address."""
+    from taash.arena.server.front import address_key
+    assert address_key("ipv6:[2001:db8:1:2:3::4]") == "ipv6:[2001:db8:1:2::/64]"
+    assert address_key("ipv6:[2001:db8:1:2:ffff::1]") == "ipv6:[2001:db8:1:2::/64]"
+    assert address_key("ipv6:[2001:db8:1:3::1]") == "ipv6:[2001:db8:1:3::/64]"
+    assert address_key("ipv6:[::1]") == "ipv6:[::/64]"
+    assert address_key("ipv6:[::ffff:203.0.113.5]") == "ipv4:203.0.113.5"
+    assert address_key("ipv4:203.0.113.5") == "ipv4:203.0.113.5"
