@@ -41,3 +41,45 @@ def popen(argv, **kw) -> subprocess.Popen:
     """subprocess.Popen of a child that dies with this process (`die_with_parent`, run
     between fork and exec)."""
     return subprocess.Popen(argv, preexec_fn=functools.partial(die_with_parent, os.getpid()), **kw)
+
+
+class Relayed:
+    """A child (`popen`, dying with this process) whose standard output a thread copies,
+    line by line, to this process's standard output, watching for the line that says the
+    child is ready (it starts with ``ready_line``). When the child's output ends the thread
+    reaps it and calls ``on_exit(code, ready)`` (from that thread): ``code`` its exit
+    status (negative: the signal that killed it), ``ready`` whether it had said it was
+    ready. A child that dies is thus noticed, at its start or later, and never left a
+    zombie."""
+
+    def __init__(self, argv, ready_line: str, on_exit, out=None):
+        import threading
+        self.ready_line = ready_line
+        self.ready = False
+        self.on_exit = on_exit
+        self.out = out if out is not None else sys.stdout
+        self.proc = popen(argv, stdout=subprocess.PIPE, text=True)
+        self.thread = threading.Thread(target=self._relay, name=f"relay-{self.proc.pid}", daemon=True)
+        self.thread.start()
+
+    def _relay(self) -> None:
+        for line in self.proc.stdout:
+            if not self.ready and line.startswith(self.ready_line):
+                self.ready = True
+            try:
+                self.out.write(line)
+                self.out.flush()
+            except (OSError, ValueError):    # our own output is closed: keep draining the child's
+                pass
+        self.proc.stdout.close()
+        self.on_exit(self.proc.wait(), self.ready)
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """SIGTERM, then SIGKILL after ``timeout_s`` seconds; waits for its exit."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()

@@ -37,6 +37,20 @@ class Limits:
     # ... and the server holds at most this many connections at once (--max-connections;
     # 0: the open-file limit, raised at start as far as it goes, less what the arena keeps)
     max_connections: int = 0
+    # per peer address, counted by the arena's front door (server/front.py) before gRPC
+    # reads a byte: connections on which no call has shown a valid token yet
+    # (--peer-pending) ...
+    peer_pending: int = 16
+    # ... and new connections, each a TLS handshake on a TLS arena: this many at once, then
+    # this many a second (--peer-connect-burst, --peer-connect-rate; rate 0: no bound).
+    # --peer-pending 0 and --peer-connect-rate 0: no front door, gRPC accepts them itself
+    peer_connect_burst: int = 40
+    peer_connect_rate: float = 10.0
+
+    @property
+    def front(self) -> bool:
+        """Whether the arena accepts connections through its front door."""
+        return bool(self.peer_pending or self.peer_connect_rate)
 
 FREE_BYTES = 1024       # bytes of each bot message the byte budgets do not count
 

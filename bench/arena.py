@@ -117,10 +117,13 @@ def _count_decision_bytes() -> list[int]:
 
 # -- server processes -------------------------------------------------------------------
 async def arena_server(games: int, deals: int, variant: str, data: str, spectators: int = 0,
-                       rate: int = 1000) -> None:
+                       rate: int = 1000, front: bool = True) -> None:
     """The arena side: serve, wait for the bots, play ``games`` games at once, print the
-    figures as JSON on stdout."""
+    figures as JSON on stdout. ``front``: through the arena's front door (its bounds per
+    address as by default, but the bench's connections, all from one address, let in at
+    once), else gRPC accepting the connections itself."""
     from taash.interpreter import load_variant
+    from taash.arena.limits import Limits
     from taash.arena.server import ArenaServer, TimeControl
     from taash.arena.store import SQLiteStore
     store = SQLiteStore(data)
@@ -130,7 +133,8 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
     # stream per game: the cap of streams per token is raised to the number of games
     server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000),
                          max_spectators=max(1000, spectators), spectator_rate=rate,
-                         max_streams=max(8, games))
+                         max_streams=max(8, games),
+                         limits=Limits(peer_connect_burst=64) if front else Limits(peer_pending=0, peer_connect_rate=0))
     port = await server.start("127.0.0.1", 0)
     print(json.dumps({"port": port, "tokens": tokens}), flush=True)
     arena = server.arena
@@ -430,7 +434,7 @@ async def raw_bot(chan, token: str, name: str, batch: bool, rng: random.Random, 
 
 async def run_arena(games: int, deals: int, variant: str, players: int, batch: bool = True,
                     spectators: int = 0, rate: int = 1000, batches_of_spectators: bool = False,
-                    raw: bool = False, wire_rounds: int = 0, floor: bool = False) -> dict:
+                    raw: bool = False, wire_rounds: int = 0, floor: bool = False, front: bool = True) -> dict:
     """One arena run (or, with ``wire_rounds``, one run of the wire-only server, that many
     decisions per game; with ``floor`` too, of the floor server) with the bench's bots;
     returns the server's figures."""
@@ -439,7 +443,7 @@ async def run_arena(games: int, deals: int, variant: str, players: int, batch: b
     if wire_rounds:
         proc, info = spawn("wire", games, wire_rounds, variant, players, int(floor))
     else:
-        proc, info = spawn("arena", games, deals, variant, data, spectators, rate)
+        proc, info = spawn("arena", games, deals, variant, data, spectators, rate, int(front))
     addr = f"127.0.0.1:{info['port']}"
     watchers = spawn("spectators", addr, spectators, int(batches_of_spectators))[0] if spectators else None
     rng = random.Random(7)
@@ -570,6 +574,9 @@ def main(argv=None) -> int:
                     help="the idle spectators call WatchBatches rather than Watch")
     ap.add_argument("--spectator-rate", type=int, default=1000,
                     help="the arena's --spectator-rate in both runs (0: no bound)")
+    ap.add_argument("--no-front", action="store_true",
+                    help="the arena without its front door (--peer-pending 0 --peer-connect-rate 0: gRPC accepts "
+                         "the connections itself, no relay): the front door's cost is the difference")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.role:
@@ -577,7 +584,8 @@ def main(argv=None) -> int:
         if role == "wire":
             asyncio.run(wire_server(int(rest[0]), int(rest[1]), rest[2], int(rest[3]), rest[4] == "1"))
         elif role == "arena":
-            asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4]), int(rest[5])))
+            asyncio.run(arena_server(int(rest[0]), int(rest[1]), rest[2], rest[3], int(rest[4]), int(rest[5]),
+                                     rest[6] == "1"))
         elif role == "spectators":
             asyncio.run(idle_spectators(rest[0], int(rest[1]), rest[2] == "1"))
         else:
@@ -593,7 +601,8 @@ def main(argv=None) -> int:
         deals = max(args.deals, 100 // g)     # enough decisions for stable figures at low concurrency
         ratios, steady = [], []
         for _ in range(args.repeat):          # arena and echo in turn, so both see the same load
-            a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw"))
+            a = asyncio.run(run_arena(g, deals, args.variant, players, not args.no_batch, raw=args.bots == "raw",
+                                      front=not args.no_front))
             size = round(a["decision_bytes"]) or 900     # the echo's messages: the arena's average request
             rounds = max(4, a["decisions"] // g)
             e = asyncio.run(run_echo(g, rounds, size))

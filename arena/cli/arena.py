@@ -80,7 +80,8 @@ def _limits(args) -> Limits:
                   token_byte_rate=args.token_byte_rate, peer_bytes=args.peer_bytes,
                   peer_byte_rate=args.peer_byte_rate, peer_messages=args.peer_messages,
                   peer_message_rate=args.peer_message_rate, handshake_ms=args.handshake_ms,
-                  idle_ms=args.idle_ms, max_connections=args.max_connections)
+                  idle_ms=args.idle_ms, max_connections=args.max_connections, peer_pending=args.peer_pending,
+                  peer_connect_burst=args.peer_connect_burst, peer_connect_rate=float(args.peer_connect_rate))
 
 
 def cmd_serve(args) -> int:
@@ -99,14 +100,9 @@ def cmd_serve(args) -> int:
             raise UsageError(f"--web {args.web}: cannot serve the web pages on {args.web_host}:{args.web}: "
                            f"{e.strerror or e}") from None
 
-    web = []   # the `taash web` child of --web, started once the arena's port is known
-
-    def ready(port):
-        host = f"[{args.host}]" if ":" in args.host else args.host
-        print(f"taash arena listening on {host}:{port}{' (TLS)' if tls else ''} (data: {args.data}; admin token in "
-              f"{os.path.join(args.data, 'admin-token')})", flush=True)
-        if args.web is not None:
-            web.append(_start_web(args, port))
+    web = []        # the `taash web` child of --web (children.Relayed), started once the arena's port is known
+    failed = []     # why the arena stopped on its own: its web pages died at their start
+    stopping = []   # set once the arena stops: the children it ends are no news
 
     async def main():
         task = asyncio.current_task()
@@ -115,6 +111,33 @@ def cmd_serve(args) -> int:
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
         except (NotImplementedError, RuntimeError):
             pass
+
+        def web_ended(code: int, ready: bool) -> None:    # on the loop: the web child exited
+            if stopping:
+                return
+            how = f"exit code {code}" if code >= 0 else f"signal {-code}"
+            if not ready:       # it never served: the arena's --web is not served, so it stops
+                failed.append(f"--web {args.web}: the web pages (taash web) stopped at their start with {how} "
+                              "(their error is above); the arena stops too")
+                task.cancel()
+            else:
+                logging.getLogger("taash.arena").error(
+                    "the web pages (taash web, --web %s) stopped with %s; the arena serves on without them",
+                    args.web, how)
+
+        def ended(code: int, ready: bool) -> None:          # on the relay's thread
+            try:
+                loop.call_soon_threadsafe(web_ended, code, ready)
+            except RuntimeError:    # the loop is closed: the arena has stopped
+                pass
+
+        def ready(port):
+            host = f"[{args.host}]" if ":" in args.host else args.host
+            print(f"taash arena listening on {host}:{port}{' (TLS)' if tls else ''} (data: {args.data}; admin token "
+                  f"in {os.path.join(args.data, 'admin-token')})", flush=True)
+            if args.web is not None:
+                web.append(_start_web(args, port, ended))
+
         try:
             await serve(args.data, args.host, args.port, tc, ready, public_seeds=args.public_seeds,
                         max_spectators=args.max_spectators, private_watch=args.private_watch,
@@ -123,6 +146,8 @@ def cmd_serve(args) -> int:
                         variant_load_ms=args.variant_load_ms, limits=_limits(args))
         except asyncio.CancelledError:
             pass
+        finally:
+            stopping.append(True)
 
     try:
         asyncio.run(main())
@@ -132,20 +157,24 @@ def cmd_serve(args) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        for p in web:
-            p.terminate()
-            p.wait()
+        stopping.append(True)
+        for child in web:
+            child.stop()
+    if failed:
+        print(f"taash: error: {failed[0]}", file=sys.stderr)
+        return 1
     print("taash arena stopped", file=sys.stderr)
     return 0
 
 
-def _start_web(args, port: int):
+def _start_web(args, port: int, ended):
     """`taash arena serve --web PORT`: the pages of `taash web` in a process of their own
     (their work never runs on the arena's event loop), following this arena's games and
     reading its data directory; the child dies with the arena (docs/web.md). With TLS it
     trusts the arena's certificate, which must name the host it connects to (localhost
-    for a loopback or wildcard --host)."""
-    from ..children import popen
+    for a loopback or wildcard --host). Its output is relayed to the arena's; ``ended(code,
+    ready)`` is called from the relay's thread when it exits (children.Relayed)."""
+    from ..children import Relayed
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     if ":" in host and not host.startswith("["):      # an IPv6 host: HOST:PORT needs it in brackets
         host = f"[{host}]"
@@ -156,7 +185,7 @@ def _start_web(args, port: int):
             host = "localhost"      # the name a certificate for a local arena has
     argv = [sys.executable, "-m", "taash.arena.cli", "web", "--data", args.data, "--arena", f"{host}:{port}",
             "--host", args.web_host, "--port", str(args.web), *tls]
-    return popen(argv)
+    return Relayed(argv, "web pages on ", ended)
 
 
 # -- token -------------------------------------------------------------------------------
@@ -628,7 +657,18 @@ def add_commands(sub) -> None:
                    help=f"a connection with no call for MS milliseconds is closed (default {Limits.idle_ms})")
     s.add_argument("--max-connections", type=conv(), default=Limits.max_connections, metavar="N",
                    help="connections held at once, the next refused before its handshake (default 0: "
-                        "the open-file limit, raised at start as far as the system allows, less 256)")
+                        "the open-file limit, raised at start as far as the system allows, less 256; "
+                        "a third of that through the front door: --peer-pending)")
+    s.add_argument("--peer-pending", type=conv(), default=Limits.peer_pending, metavar="N",
+                   help="connections one peer address may hold on which no call has shown a valid token yet; "
+                        f"the next is reset at once (default {Limits.peer_pending}; 0: no bound)")
+    s.add_argument("--peer-connect-burst", type=conv(1), default=Limits.peer_connect_burst, metavar="N",
+                   help="new connections (each a TLS handshake when serving TLS) one peer address may open at "
+                        f"once (default {Limits.peer_connect_burst}) ...")
+    s.add_argument("--peer-connect-rate", type=conv(), default=int(Limits.peer_connect_rate), metavar="N",
+                   help=f"... and a second past that (default {Limits.peer_connect_rate:g}; 0: no bound); more are "
+                        "reset at once. With --peer-pending 0 and --peer-connect-rate 0 the arena has no front "
+                        "door: gRPC accepts connections itself")
     s.add_argument("--query-burst", type=conv(1), default=Limits.query_burst, metavar="N",
                    help=f"MyStanding calls one token may make at once (default {Limits.query_burst}) ...")
     s.add_argument("--query-rate", type=conv(1), default=int(Limits.query_rate), metavar="N",

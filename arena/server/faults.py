@@ -100,6 +100,10 @@ class Bucket:
         level = min(self.burst, self.tokens + (time.monotonic() - self.t) * self.rate)
         return -level / self.rate if level < 0 and self.rate > 0 else 0.0
 
+    def level(self) -> float:
+        """What is left in the bucket now (negative: in debt)."""
+        return min(self.burst, self.tokens + (time.monotonic() - self.t) * self.rate)
+
     def full(self) -> bool:
         """Refilled to its burst (nothing spent lately)."""
         return self.tokens + (time.monotonic() - self.t) * self.rate >= self.burst

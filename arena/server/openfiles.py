@@ -25,8 +25,9 @@ def raise_open_files() -> tuple[int, int, int]:
     return soft, max(soft, want), hard
 
 
-def connection_cap(open_files: int, asked: int = 0) -> int:
+def connection_cap(open_files: int, asked: int = 0, files_each: int = 1) -> int:
     """The connections the server accepts at once: ``asked`` (a flag; 0: none asked),
-    at most the open files less `RESERVED_FILES` (and at least 1)."""
-    room = max(1, open_files - RESERVED_FILES)
+    at most the open files less `RESERVED_FILES`, ``files_each`` a connection (3 through
+    the front door: the client's, the relay's and gRPC's end of it), and at least 1."""
+    room = max(1, (open_files - RESERVED_FILES) // files_each)
     return min(asked, room) if asked > 0 else room

@@ -33,6 +33,7 @@ from .openfiles import connection_cap, raise_open_files
 from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
+from .front import Front
 from .faults import MAX_STREAMS, Bucket, Closed
 from ..limits import Limits
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
@@ -209,6 +210,7 @@ class ArenaServer:
         self.arena: Arena | None = None
         self.max_connections = 0    # connections at once, once started (connection_options)
         self.server = None
+        self.front: Front | None = None     # the front door (front.Front), if the limits have one
         self.admin_token = None
         self.health = None
         self._watch_tasks: set = set()     # the tasks of the Watch calls being served
@@ -216,7 +218,10 @@ class ArenaServer:
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
-        Raises OSError if the address cannot be bound."""
+        Raises OSError if the address cannot be bound. With the limits' front door
+        (front.Front) gRPC listens on a loopback port of its own and the front on
+        ``host:port``."""
+        self._port = port
         self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt,
                            spectators=Spectators(self.max_spectators, self.spectator_backlog,
                                                   self.spectator_rate), limits=self.limits)
@@ -250,6 +255,9 @@ class ArenaServer:
         self.health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
+        public = host
+        if self.limits.front:     # gRPC on a loopback port of its own, the front door on the address
+            host, port = "127.0.0.1", 0
         addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
             if self.tls is not None:
@@ -261,6 +269,14 @@ class ArenaServer:
             raise OSError(f"cannot listen on {addr}: {e}") from None
         if not bound:
             raise OSError(f"cannot listen on {addr} (address in use?)")
+        if self.limits.front:
+            lim = self.limits
+            self.front = Front(lim.peer_pending, lim.peer_connect_burst, lim.peer_connect_rate, self.max_connections)
+            try:
+                bound = await self.front.start(public, self._port, bound)
+            except OSError as e:
+                await self.server.stop(None)
+                raise OSError(f"cannot listen on {public}:{self._port}: {e.strerror or e}") from None
         recovered = persist.recover(self.store)   # bound: this is the data directory's arena
         if recovered:
             log.warning("saved %d game%s the arena was playing when it last stopped, cut short: %s",
@@ -276,7 +292,8 @@ class ArenaServer:
         handshake's deadline, the idle connection's, and the connections at once within
         the open files (openfiles.connection_cap)."""
         lim = self.limits
-        cap = connection_cap(resource.getrlimit(resource.RLIMIT_NOFILE)[0], lim.max_connections)
+        cap = connection_cap(resource.getrlimit(resource.RLIMIT_NOFILE)[0], lim.max_connections,
+                             3 if lim.front else 1)
         self.max_connections = cap
         return [("grpc.server_handshake_timeout_ms", lim.handshake_ms),
                 ("grpc.max_connection_idle_ms", lim.idle_ms),
@@ -323,8 +340,24 @@ class ArenaServer:
                 t.cancel()
             self.arena.writer.shutdown(wait=True)
             self.arena.reader.shutdown(wait=True)
+        if self.front is not None:
+            self.front.stop_listening()    # no new connection; those open end with gRPC's
         if self.server is not None:
             await self.server.stop(grace)
+        if self.front is not None:
+            self.front.close()
+
+    def _peer(self, context) -> str:
+        """The client's address of a call (gRPC's form: "ipv4:203.0.113.5:40000"), through
+        the front door's relay if there is one."""
+        peer = context.peer() or ""
+        return self.front.peer(peer) if self.front is not None else peer
+
+    def _shown(self, context) -> None:
+        """The call showed a valid token: its connection is no longer one without
+        (front.Front.shown)."""
+        if self.front is not None:
+            self.front.shown(context.peer() or "")
 
     # -- Play ---------------------------------------------------------------------------
     async def _refuse_if_stopping(self, context) -> None:
@@ -343,16 +376,18 @@ class ArenaServer:
         if name and name != bot:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name!r}")
+        self._shown(context)
         arena = self.arena
         if arena.streams_of(bot, tok) >= arena.max_streams:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
                                 "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
                                 "close one first")
-        owed = arena.budgets.owed(tok, context.peer() or "")
+        peer = self._peer(context)
+        owed = arena.budgets.owed(tok, peer)
         if owed is not None:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
-        conn = Connection(bot, context.peer() or "", token=tok)
+        conn = Connection(bot, peer, token=tok)
         how = [None]
         heard = [monotonic()]       # when the client's last message was read
 
@@ -448,6 +483,7 @@ class ArenaServer:
                                     ("the token given is neither this arena's watch token nor its admin token"
                                      if tok else "this arena needs a watch token to watch") +
                                     " (metadata 'authorization: Bearer <token>', from DATA_DIR/watch-token)")
+            self._shown(context)
         arena = self.arena
         spectators = arena.spectators
         if len(spectators.readers) >= spectators.limit:
@@ -520,6 +556,7 @@ class ArenaServer:
                 await context.abort(grpc.StatusCode.PERMISSION_DENIED, "a bot token cannot run matches")
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                 "wrong admin token: is this the arena's --data directory?")
+        self._shown(context)
 
     async def _my_standing(self, request, context):
         """The calling bot's own standing (standing.py): its token names the bot."""
@@ -535,6 +572,7 @@ class ArenaServer:
         if name and name != bot:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name[:64]!r}")
+        self._shown(context)
         meter = self._queries.get(bot)
         if meter is None:
             meter = self._queries[bot] = Bucket(self.limits.query_burst, self.limits.query_rate)

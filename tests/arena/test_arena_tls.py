@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from tests.helpers import readline
 from tests.helpers.arena_util import ROOT, TAASH, Server, env, record
 
 NODE_MODULES = ROOT / "bots" / "node" / "node_modules" / "@grpc" / "grpc-js"
@@ -49,7 +50,7 @@ def start(server, argv) -> str:
     """Start a process that prints ``listening on URL``; its URL."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
     server.procs.append(p)
-    line = p.stdout.readline()
+    line = readline(p.stdout)
     assert "listening on " in line, line
     return line.split("listening on ")[1].split()[0]
 
@@ -151,7 +152,7 @@ def test_serving_beyond_loopback_needs_tls_or_insecure(tmp_path, cert):
                           "--data", str(tmp_path / "d")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, env=env(), cwd=ROOT)
     try:
-        assert "listening on 0.0.0.0:" in p.stdout.readline()
+        assert "listening on 0.0.0.0:" in readline(p.stdout)
     finally:
         p.terminate()
         p.wait(30)
@@ -254,7 +255,7 @@ def test_the_listening_line_says_tls_and_tls_with_insecure_is_refused(tmp_path, 
                           "--tls-key", str(key), "--data", str(tmp_path / "d6")], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
     try:
-        line = p.stdout.readline()
+        line = readline(p.stdout)
         if "listening on" not in line:
             pytest.skip(f"no IPv6 loopback here: {p.stderr.read()[-300:]}")
         assert line.startswith("taash arena listening on [::1]:") and "(TLS)" in line.split("(data")[0], line
@@ -317,7 +318,7 @@ def test_a_bot_started_before_its_tls_arena_waits_for_it(tmp_path, cert):
                            stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
     try:
         # the bot has started and is dialling a port nobody listens on: its first lines
-        assert "playing at" in bot.stderr.readline()
+        assert "playing at" in readline(bot.stderr)
         s = Server(token_data, "--port", str(port), "--tls-cert", str(cert[0]), "--tls-key", str(cert[1]))
         s.procs.append(bot)
         try:

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from taash.interpreter import replay
-from tests.helpers import ROOT
+from tests.helpers import ROOT, readline
 from tests.helpers.arena_util import TAASH, Server, env, record, verdict_kinds
 
 pytestmark = pytest.mark.slow
@@ -31,7 +31,7 @@ def start(server, argv) -> str:
     """Start a process that prints ``listening on URL``; its URL."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
     server.procs.append(p)
-    line = p.stdout.readline()
+    line = readline(p.stdout)
     assert "listening on " in line, line
     return line.split("listening on ")[1].split()[0]
 

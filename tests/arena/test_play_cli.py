@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 
+from tests.helpers import readline
 from tests.helpers.arena_util import ROOT, TAASH, env
 
 
@@ -20,8 +21,8 @@ def test_play_beyond_loopback_needs_insecure(tmp_path):
                           "--data", str(data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=env(), cwd=ROOT)
     try:
-        assert p.stdout.readline().startswith("your table: http://0.0.0.0:")
-        said = p.stderr.readline()
+        assert readline(p.stdout).startswith("your table: http://0.0.0.0:")
+        said = readline(p.stderr)
         assert said.startswith("the table's page listens on 0.0.0.0:")
         assert "reachable from other machines" in said
     finally:
@@ -33,8 +34,8 @@ def test_play_on_loopback_says_where_it_listens(tmp_path):
     p = subprocess.Popen([*TAASH, "play", "29", "--no-browser", "--data", str(tmp_path / "d")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
     try:
-        assert p.stdout.readline().startswith("your table: http://127.0.0.1:")
-        said = p.stderr.readline()
+        assert readline(p.stdout).startswith("your table: http://127.0.0.1:")
+        said = readline(p.stderr)
         assert said.startswith("the table's page listens on 127.0.0.1:") and "reachable" not in said
     finally:
         p.terminate()
@@ -50,7 +51,7 @@ def test_serve_http_beyond_loopback_needs_insecure():
                           "--insecure"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
                          cwd=ROOT)
     try:
-        assert "listening on http://0.0.0.0:" in p.stdout.readline()
+        assert "listening on http://0.0.0.0:" in readline(p.stdout)
     finally:
         p.terminate()
         p.wait(30)
@@ -101,7 +102,7 @@ def test_sigterm_with_a_connected_table_stops_play_promptly(tmp_path):
     p = subprocess.Popen([*TAASH, "play", "29", "--no-browser", "--data", str(tmp_path / "d")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
     try:
-        url = p.stdout.readline().split("your table: ")[1].strip()
+        url = readline(p.stdout).split("your table: ")[1].strip()
         # the page's event stream, held open as a browser holds it, until the seat is connected
         # and the game has started
         stream = urllib.request.urlopen(url.replace("/table?", "/table/events?"), timeout=60)

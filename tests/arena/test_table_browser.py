@@ -25,7 +25,7 @@ import pytest
 
 from taash.interpreter import Match, load_variant, read_record
 from taash.interpreter.information import resample
-from tests.helpers import ROOT, sigint_default
+from tests.helpers import ROOT, readline, sigint_default
 from tests.helpers.arena_util import TAASH, env
 
 from .test_web_browser import CHROMIUM, FLAGS, _need_browser
@@ -57,7 +57,10 @@ class Play:
                                       "--pace", "0.05", *extra], stdout=subprocess.PIPE, stderr=self.log,
                                      text=True, env=env(), cwd=ROOT, preexec_fn=sigint_default)
         self.lines: list[str] = []
-        first = self.proc.stdout.readline()
+        try:
+            first = readline(self.proc.stdout)
+        except AssertionError:
+            first = "(none in 60 s)"
         if "your table: " not in first:
             self.stop()
             raise AssertionError(f"taash play did not start: {first!r}: {(tmp / 'play.log').read_text()}")
@@ -329,9 +332,14 @@ def test_a_seat_in_an_arena_match(browser, tmp_path):
             w = subprocess.Popen([*TAASH, "web", "--data", str(s.data), "--arena", s.addr, "--port", "0",
                                   "--play-as", "alice", "--token", alice], stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
-            assert "web pages on" in w.stdout.readline()
-            line = w.stdout.readline()
-            assert line.startswith("your table: "), line
+            try:
+                assert "web pages on" in readline(w.stdout)
+                line = readline(w.stdout)
+                assert line.startswith("your table: "), line
+            except BaseException:
+                w.kill()
+                w.wait(10)
+                raise
             return w, line.split("your table: ")[1].strip()
         web, url = start_web()
         s.wait_connected(["h1", "alice"])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, readline
 from tests.helpers.arena_util import TAASH, Server, env
 
 pytestmark = pytest.mark.slow
@@ -61,7 +61,7 @@ def world(tmp_path_factory):
         web = subprocess.Popen([*TAASH, "web", "--data", str(s.data), "--arena", s.addr, "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(), cwd=ROOT)
         procs.append(web)
-        line = web.stdout.readline()
+        line = readline(web.stdout)
         assert "web pages on" in line, line
         url = line.split("web pages on ")[1].strip().rstrip("/")
         from playwright.sync_api import sync_playwright

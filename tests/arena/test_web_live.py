@@ -68,8 +68,8 @@ async def play_and_watch(hands, dealer, prefix, seats, tmp):
                 break
             await asyncio.sleep(0.02)
         resp = await web.get("/live/events")
-        assert (await resp.content.readline()).startswith(b"event: snapshot")
-        await resp.content.readline()
+        assert (await asyncio.wait_for(resp.content.readline(), 30)).startswith(b"event: snapshot")
+        await asyncio.wait_for(resp.content.readline(), 30)
         tasks = [asyncio.ensure_future(bot(s)) for s in range(v.players)]
         await server.arena.wait_for_bots(names, 10)
         game = asyncio.ensure_future(server.arena.run_game(v, 0, names, max_deals=1, game_id="live",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import grpc
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, readline
 
 # the console script, as a user runs it (`make test` installs it in the venv)
 _SCRIPT = Path(sys.executable).parent / "taash"
@@ -36,7 +36,10 @@ class Server:
         seeds = ["--public-seeds"] if public_seeds else []
         self.proc = subprocess.Popen([*TAASH, "arena", "serve", "--port", "0", "--data", str(data), *seeds, *extra],
                                      stdout=subprocess.PIPE, stderr=self.log, text=True, env=env(), cwd=ROOT)
-        line = self.proc.stdout.readline()
+        try:
+            line = readline(self.proc.stdout)
+        except AssertionError:
+            line = "(none in 60 s)"
         if "listening on" not in line:
             self.stop()
             raise RuntimeError(f"the arena did not start: {line!r}; log: {self.logtext()}")

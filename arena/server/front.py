@@ -1,0 +1,327 @@
+"""The arena's front door (docs/protocol.md, "Limits"): it accepts TCP connections itself,
+so that it knows each one's peer address before a byte of TLS or HTTP/2 is read, and
+relays each admitted connection's bytes, unread, to the gRPC server listening on a
+loopback port (TLS, when served, stays gRPC's: the front never decrypts).
+
+gRPC (grpcio's server) offers no hook at accept, and its only bound is on connections
+in all (grpc.max_allowed_incoming_connections); its interceptors see a peer only once a
+call arrives, which an idle or half-open connection never makes. The front adds, per
+peer address:
+
+- new connections a second (a token bucket: ``connect_burst`` at once, refilled at
+  ``connect_rate`` a second): on a TLS arena each is one TLS handshake, the dearest
+  thing a stranger can make it do (about 1.2 ms of CPU);
+- connections that have shown no token yet (``pending``): a connection stops counting
+  once a call on it shows a valid token (`shown`);
+
+and a bound in all (``max_connections``). A connection past one is closed at once
+(a TCP reset), before gRPC sees it; the others are not slowed.
+
+The gRPC server sees each relayed connection as coming from the relay's loopback port;
+`peer` turns that back into the client's address (gRPC's form, "ipv4:203.0.113.5:40000")."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import socket
+import struct
+import time
+
+from .budgets import peer_host
+from .faults import Bucket
+
+log = logging.getLogger("taash.arena")
+
+KEPT_RATES = 10_000     # peer addresses' connection buckets kept before the full ones are forgotten
+REFUSED_LOG_S = 10.0    # at most one log line of refused connections per this many seconds
+ACCEPT_BATCH = 64       # connections accepted at one readiness of the listening socket
+PAUSE_S = 0.1           # no accept for this long after one failed (out of open files)
+EARLY_CHUNKS = 16       # reads kept of a client whose relay to gRPC is not up yet (then it waits)
+
+
+def grpc_peer(peername) -> str:
+    """A socket's peer name (asyncio's ``peername``) in gRPC's form: "ipv4:1.2.3.4:5",
+    "ipv6:[::1]:5"."""
+    host, port = peername[0], peername[1]
+    return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+
+
+def address_key(host: str) -> str:
+    """What the front door's bounds count as one peer address, from a peer's address in
+    gRPC's form without its port (budgets.peer_host): an IPv4 address itself; an IPv6
+    address by its /64 (one host or home network is usually given a whole /64, so that
+    each of its addresses counted apart would multiply every bound); an IPv4 address
+    seen through a dual-stack socket (::ffff:a.b.c.d) as that IPv4 address.
+    "ipv6:[2001:db8:1:2:3::4]" -> "ipv6:[2001:db8:1:2::/64]"."""
+    if host.startswith("ipv6:[") and host.endswith("]"):
+        try:
+            addr = ipaddress.IPv6Address(host[6:-1].split("%")[0])
+        except ValueError:
+            return host
+        if addr.ipv4_mapped is not None:
+            return f"ipv4:{addr.ipv4_mapped}"
+        return f"ipv6:[{ipaddress.IPv6Network((addr, 64), strict=False)}]"
+    return host
+
+
+class Link:
+    """One admitted connection: the client's side (``outer``) and the relay's to gRPC
+    (``inner``, once connected); ``peer``: the client's address in gRPC's form,
+    ``host``: what the bounds count it under (`address_key`); ``shown``: a call on it showed a valid token."""
+
+    __slots__ = ("front", "peer", "host", "outer", "inner", "early", "shown", "port", "closed")
+
+    def __init__(self, front: Front, peer: str):
+        self.front, self.peer, self.host = front, peer, address_key(peer_host(peer))
+        self.outer = None
+        self.inner = None
+        self.early: list[bytes] = []    # bytes the client sent before the relay's side was up
+        self.shown = False
+        self.port = 0                   # the relay's local port on loopback (gRPC's peer of it)
+        self.closed = False
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.front.forget(self)
+        if self.outer is not None:
+            self.outer.close()      # after what is buffered is written
+        if self.inner is not None:
+            self.inner.close()
+
+
+class _Outer(asyncio.Protocol):
+    """The client's side of a connection."""
+
+    def __init__(self, link: Link):
+        self.link = link
+
+    def data_received(self, data: bytes) -> None:
+        link = self.link
+        if link.inner is not None:
+            link.inner.write(data)
+        else:
+            link.early.append(data)
+            if len(link.early) > EARLY_CHUNKS:     # read no more until the relay's side is up
+                link.outer.pause_reading()
+
+    def pause_writing(self) -> None:      # the client reads slower than gRPC writes: stop reading gRPC
+        if self.link.inner is not None:
+            self.link.inner.pause_reading()
+
+    def resume_writing(self) -> None:
+        if self.link.inner is not None:
+            self.link.inner.resume_reading()
+
+    def eof_received(self):
+        if self.link.inner is not None and self.link.inner.can_write_eof():
+            self.link.inner.write_eof()
+            return True     # half-closed: gRPC may still answer
+        return None
+
+    def connection_lost(self, exc) -> None:
+        self.link.close()
+
+
+class _Inner(asyncio.Protocol):
+    """The relay's side of a connection, to the gRPC server."""
+
+    def __init__(self, link: Link):
+        self.link = link
+
+    def data_received(self, data: bytes) -> None:
+        self.link.outer.write(data)
+
+    def pause_writing(self) -> None:      # gRPC reads slower than the client writes: stop reading the client
+        self.link.outer.pause_reading()
+
+    def resume_writing(self) -> None:
+        if not self.link.closed:
+            self.link.outer.resume_reading()
+
+    def connection_lost(self, exc) -> None:
+        self.link.close()
+
+
+class Front:
+    """The front door: `start` listens on the public address and relays to gRPC's
+    loopback port; `peer` and `shown` are for the server's calls. Bounds per peer
+    address: ``pending`` connections without a token shown (0: no bound),
+    ``connect_burst`` new connections at once then ``connect_rate`` a second (0: no bound);
+    ``max_connections`` in all."""
+
+    def __init__(self, pending: int, connect_burst: int, connect_rate: float, max_connections: int):
+        self.pending_limit = pending
+        self.connect_burst, self.connect_rate = connect_burst, connect_rate
+        self.max_connections = max_connections
+        self.links: dict[int, Link] = {}         # the relay's loopback port -> its link
+        self.open = 0                            # admitted links not yet closed
+        self.pending: dict[str, int] = {}        # peer host -> its links without a token shown
+        self.rates: dict[str, Bucket] = {}       # peer host -> its new connections' bucket
+        self.refused: dict[str, int] = {}        # why -> connections refused since the last log line
+        self.logged = 0.0
+        self.sock: socket.socket | None = None
+        self.loop = None
+        self.inner_port = 0
+
+    async def start(self, host: str, port: int, inner_port: int, backlog: int = 4096) -> int:
+        """Listen on ``host:port`` (0: any free port; "" or "::": every address, IPv4 and
+        IPv6 alike, as gRPC does) and relay to 127.0.0.1:``inner_port``; returns the port.
+        Raises OSError if the address cannot be bound."""
+        self.inner_port = inner_port
+        six = ":" in host
+        self.sock = socket.create_server((host, port), family=socket.AF_INET6 if six else socket.AF_INET,
+                                         backlog=backlog,
+                                         dualstack_ipv6=six and host == "::" and socket.has_dualstack_ipv6())
+        self.sock.setblocking(False)
+        self.loop = asyncio.get_running_loop()
+        self.loop.add_reader(self.sock.fileno(), self._accept)
+        return self.sock.getsockname()[1]
+
+    def stop_listening(self) -> None:
+        """No new connection; those open go on."""
+        if self.sock is not None:
+            self.loop.remove_reader(self.sock.fileno())
+            self.sock.close()
+            self.sock = None
+
+    def close(self) -> None:
+        """Stop listening and close every link."""
+        self.stop_listening()
+        for link in list(self.links.values()):
+            link.close()
+
+    # -- admission ------------------------------------------------------------------------
+    def _why_not(self, host: str) -> str | None:
+        if self.open >= self.max_connections:
+            return "connections in all (--max-connections)"
+        if self.pending_limit and self.pending.get(host, 0) >= self.pending_limit:
+            return "connections without a token per address (--peer-pending)"
+        if self.connect_rate:
+            bucket = self.rates.get(host)
+            if bucket is None:
+                if len(self.rates) >= KEPT_RATES:
+                    for k in [k for k, b in self.rates.items() if b.full()]:
+                        del self.rates[k]
+                bucket = self.rates[host] = Bucket(max(1, self.connect_burst), self.connect_rate)
+            if bucket.level() < 1:      # a refused one costs nothing: a client that backs off gets in
+                return "new connections a second per address (--peer-connect-burst, --peer-connect-rate)"
+            bucket.spend(1)
+        return None
+
+    def _accept(self) -> None:
+        """The listening socket is readable: accept what is waiting (at most
+        `ACCEPT_BATCH`, then the other callbacks get their turn). A connection past a
+        bound is reset at once, with no more work than the accept: no transport, no
+        buffer; the others are relayed."""
+        for _ in range(ACCEPT_BATCH):
+            try:
+                conn, addr = self.sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as e:    # out of open files: accept again in a moment, not in a busy loop
+                log.error("cannot accept a connection: %s; accepting again in %.1f s", e.strerror or e, PAUSE_S)
+                self.loop.remove_reader(self.sock.fileno())
+                self.loop.call_later(PAUSE_S, self._resume)
+                return
+            peer = grpc_peer(addr)
+            link = Link(self, peer)
+            why = self._why_not(link.host)
+            if why is not None:
+                self._refuse(conn, why)
+                continue
+            self.open += 1
+            self.pending[link.host] = self.pending.get(link.host, 0) + 1
+            conn.setblocking(False)
+            # no Nagle: asyncio sets TCP_NODELAY only on sockets whose proto is IPPROTO_TCP,
+            # and one accepted from socket.create_server's has proto 0; left on, a small
+            # write waits for the client's delayed ACK (tens of ms a decision)
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            asyncio.ensure_future(self._relay(link, conn))
+
+    def _resume(self) -> None:
+        if self.sock is not None:
+            self.loop.add_reader(self.sock.fileno(), self._accept)
+
+    def _refuse(self, conn: socket.socket, why: str) -> None:
+        try:    # a reset, not a FIN: the client learns at once, and no TIME_WAIT is kept here
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        conn.close()
+        self.refused[why] = self.refused.get(why, 0) + 1
+        now = time.monotonic()
+        if now - self.logged >= REFUSED_LOG_S:
+            self.logged = now
+            log.warning("refused connections past their bound (docs/protocol.md, Limits): %s",
+                        "; ".join(f"{n} for {w}" for w, n in self.refused.items()))
+            self.refused.clear()
+
+    async def _relay(self, link: Link, conn: socket.socket) -> None:
+        """Make ``conn`` (accepted) the client's side of ``link`` and connect its side to gRPC."""
+        try:
+            link.outer, _ = await self.loop.connect_accepted_socket(lambda: _Outer(link), conn)
+        except OSError:
+            conn.close()
+            link.close()
+            return
+        await self._connect(link)
+
+    async def _connect(self, link: Link) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            inner, _ = await loop.create_connection(lambda: _Inner(link), "127.0.0.1", self.inner_port)
+        except OSError as e:
+            log.error("the front cannot reach the gRPC server on 127.0.0.1:%d: %s", self.inner_port, e)
+            link.close()
+            return
+        if link.closed:     # the client left while the relay connected
+            inner.close()
+            return
+        inner.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # as above
+        link.port = inner.get_extra_info("sockname")[1]
+        self.links[link.port] = link
+        link.inner = inner
+        if link.early:
+            inner.write(b"".join(link.early))
+            link.early = []
+            link.outer.resume_reading()
+
+    def forget(self, link: Link) -> None:
+        """``link`` closed: it no longer counts."""
+        self.open -= 1
+        if link.port:
+            self.links.pop(link.port, None)
+        if not link.shown:
+            self._unpend(link.host)
+
+    def _unpend(self, host: str) -> None:
+        n = self.pending.get(host, 0) - 1
+        if n > 0:
+            self.pending[host] = n
+        else:
+            self.pending.pop(host, None)
+
+    # -- for the server's calls -------------------------------------------------------------
+    def _link(self, relayed: str) -> Link | None:
+        head, _, port = relayed.rpartition(":")
+        return self.links.get(int(port)) if port.isdigit() and head == "ipv4:127.0.0.1" else None
+
+    def peer(self, relayed: str) -> str:
+        """The client's address of the call gRPC sees from ``relayed`` (context.peer());
+        ``relayed`` itself if it did not come through the front."""
+        link = self._link(relayed)
+        return link.peer if link is not None else relayed
+
+    def shown(self, relayed: str) -> None:
+        """A call on the connection gRPC sees from ``relayed`` showed a valid token: it no
+        longer counts among its address's connections without one."""
+        link = self._link(relayed)
+        if link is not None and not link.shown:
+            link.shown = True
+            self._unpend(link.host)

@@ -1,0 +1,168 @@
+"""The front door's bounds per peer address (docs/protocol.md, "Limits"): connections
+without a token shown (--peer-pending) and new connections a second
+(--peer-connect-burst, --peer-connect-rate). A real arena process; the peers are real TCP
+connections from distinct loopback addresses (Linux routes all of 127.0.0.0/8 to this
+machine, so 127.0.0.2 and 127.0.0.3 are peers of their own)."""
+
+from __future__ import annotations
+
+import socket
+
+import grpc
+import pytest
+
+from taash.arena.pb import messages_pb2 as pb
+from tests.helpers.arena_util import PLAY_METHOD, Server
+
+from .test_arena_preauth import closed_by_peer
+
+
+def connect(addr: str, source: str) -> socket.socket:
+    """A TCP connection to the arena at ``addr`` from the loopback address ``source``,
+    that sends nothing."""
+    host, port = addr.rsplit(":", 1)
+    s = socket.socket()
+    s.bind((source, 0))
+    s.connect((host, int(port)))
+    return s
+
+
+def welcomed(addr: str, token: str) -> str:
+    """A Play stream of ``token`` from 127.0.0.1 (a new channel: a new connection): the
+    kind of its first message; the connection and the Welcome each get 1 s."""
+    with grpc.insecure_channel(addr) as ch:
+        grpc.channel_ready_future(ch).result(timeout=1)
+        call = ch.stream_stream(PLAY_METHOD, request_serializer=lambda b: b,
+                                response_deserializer=pb.ServerMessage.FromString)(
+            iter(()), metadata=[("authorization", f"Bearer {token}")], timeout=1)
+        try:
+            return next(iter(call)).WhichOneof("msg")
+        finally:
+            call.cancel()
+
+
+@pytest.fixture
+def socks():
+    opened: list[socket.socket] = []
+    yield opened
+    for s in opened:
+        s.close()
+
+
+def test_an_address_past_its_connections_without_a_token_is_refused_another_welcomed(tmp_path, socks):
+    s = Server(tmp_path / "data", "--peer-pending", "3", "--peer-connect-rate", "0", "--handshake-ms", "20000")
+    try:
+        tok = s.token("honest")
+        socks += [connect(s.addr, "127.0.0.2") for _ in range(3)]     # three idle: within the bound
+        over = connect(s.addr, "127.0.0.2")                           # the fourth: reset at once
+        socks.append(over)
+        assert closed_by_peer(over, 1.0)
+        assert not any(closed_by_peer(c, 0.2) for c in socks[:3])
+        other = connect(s.addr, "127.0.0.3")                          # another address: its own bound
+        socks.append(other)
+        assert not closed_by_peer(other, 0.5)
+        assert welcomed(s.addr, tok) == "welcome"                     # and 127.0.0.1 plays
+        # one of 127.0.0.2's closes: it may open one again
+        socks[0].close()
+        for _ in range(10):     # once the arena has seen that close (at once, but not before this connect)
+            again = connect(s.addr, "127.0.0.2")
+            socks.append(again)
+            if not closed_by_peer(again, 0.3):
+                break
+        else:
+            raise AssertionError("127.0.0.2 was refused after it closed one of its connections")
+        assert ("refused connections past their bound (docs/protocol.md, Limits): 1 for connections without "
+                "a token per address (--peer-pending)") in s.logtext()
+    finally:
+        s.stop()
+
+
+def test_a_connection_that_shows_a_token_no_longer_counts(tmp_path, socks):
+    """--peer-pending 1: a bot's stream (its token shown) and one idle connection from
+    the same address; a second idle one is refused."""
+    s = Server(tmp_path / "data", "--peer-pending", "1", "--peer-connect-rate", "0", "--handshake-ms", "20000")
+    try:
+        s.bot("random", "honest", s.token("honest"))
+        s.wait_connected(["honest"])       # that ListBots call showed the admin token: it does not count either
+        idle = connect(s.addr, "127.0.0.1")
+        socks.append(idle)
+        assert not closed_by_peer(idle, 0.5)
+        second = connect(s.addr, "127.0.0.1")
+        socks.append(second)
+        assert closed_by_peer(second, 1.0)
+    finally:
+        s.stop()
+
+
+def test_new_connections_a_second_per_address(tmp_path, socks):
+    """--peer-connect-burst 4, --peer-connect-rate 1: 127.0.0.2's fifth connection in a row
+    is refused (each would be a TLS handshake on a TLS arena); 127.0.0.3's first is not."""
+    s = Server(tmp_path / "data", "--peer-pending", "0", "--peer-connect-burst", "4", "--peer-connect-rate", "1",
+               "--handshake-ms", "20000")
+    try:
+        socks += [connect(s.addr, "127.0.0.2") for _ in range(4)]
+        fifth = connect(s.addr, "127.0.0.2")
+        socks.append(fifth)
+        assert closed_by_peer(fifth, 1.0)
+        assert not any(closed_by_peer(c, 0.2) for c in socks[:4])
+        other = connect(s.addr, "127.0.0.3")
+        socks.append(other)
+        assert not closed_by_peer(other, 0.5)
+    finally:
+        s.stop()
+
+
+def test_the_relay_carries_bytes_both_ways_without_nagle_and_names_the_client():
+    """The front door in-process before an echo server standing for gRPC: a client's
+    bytes come back whole through it; both of the relay's sockets have TCP_NODELAY (a
+    socket accepted from socket.create_server's has proto 0, on which asyncio does not
+    set it: with Nagle on, each small answer waited for a delayed ACK, and games of
+    `taash bot` processes took four times as long); `peer` gives the client's address
+    for the relay's port, and `shown` takes the connection out of its address's count."""
+    import asyncio
+
+    from taash.arena.server.front import Front
+
+    async def main():
+        async def echo(reader, writer):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+        inner = await asyncio.start_server(echo, "127.0.0.1", 0)
+        front = Front(pending=2, connect_burst=10, connect_rate=1.0, max_connections=100)
+        port = await front.start("127.0.0.1", 0, inner.sockets[0].getsockname()[1])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+        sent = bytes(range(256)) * 1000
+        writer.write(sent)
+        got = await asyncio.wait_for(reader.readexactly(len(sent)), 10)
+        [link] = front.links.values()
+        nodelay = [t.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                   for t in (link.outer, link.inner)]
+        me = writer.get_extra_info("sockname")
+        relayed = f"ipv4:127.0.0.1:{link.port}"
+        named, pending_before = front.peer(relayed), dict(front.pending)
+        front.shown(relayed)
+        pending_after = dict(front.pending)
+        writer.close()
+        front.close()
+        inner.close()
+        return got == sent, nodelay, named, me, pending_before, pending_after
+
+    same, nodelay, named, me, before, after = asyncio.run(main())
+    assert same
+    assert all(nodelay)
+    assert named == f"ipv4:127.0.0.2:{me[1]}"
+    assert before == {"ipv4:127.0.0.2": 1} and after == {}
+
+
+def test_an_ipv6_peer_counts_by_its_64_bit_prefix():
+    """One host is usually given a whole /64: its addresses counted apart would multiply
+    every bound per address. A dual-stack socket's ::ffff:a.b.c.d is the IPv4 address."""
+    from taash.arena.server.front import address_key
+    assert address_key("ipv6:[2001:db8:1:2:3::4]") == "ipv6:[2001:db8:1:2::/64]"
+    assert address_key("ipv6:[2001:db8:1:2:ffff::1]") == "ipv6:[2001:db8:1:2::/64]"
+    assert address_key("ipv6:[2001:db8:1:3::1]") == "ipv6:[2001:db8:1:3::/64]"
+    assert address_key("ipv6:[::1]") == "ipv6:[::/64]"
+    assert address_key("ipv6:[::ffff:203.0.113.5]") == "ipv4:203.0.113.5"
+    assert address_key("ipv4:203.0.113.5") == "ipv4:203.0.113.5"
