@@ -243,8 +243,16 @@ def cmd_replay(args) -> int:
     for k, (rec, m) in enumerate(zip(recs, ms)):
         if recs[0] is not data:
             print(f"{'' if k == 0 else chr(10)}match {k + 1} of {len(ms)}:")
-        _print_replay(rec, m)
+        _print_replay(rec, m, base)
     return 0
+
+
+def _named(variant: str, base: Path) -> str:
+    """The record's variant as the user named it: a shipped name, or a file's absolute path
+    (a path the record gives relative to its own folder, ``base``, made absolute)."""
+    if variant in shipped_variants() or Path(variant).is_absolute():
+        return variant
+    return str((base / variant).resolve())
 
 
 def _print_observation(args, recs, base) -> int:
@@ -313,9 +321,9 @@ def _taken(v, r: dict) -> str:
     return ", ".join(parts) or f"points per seat {r['points']}"
 
 
-def _print_replay(rec, m) -> None:
+def _print_replay(rec, m, base: Path) -> None:
     v = m.v
-    print(f"{v.title} ({v.ref}), seed {m.seed}: {len(m.deals)} deals")   # the file as loaded: a shipped name, or its absolute path
+    print(f"{v.title} ({_named(rec['variant'], base)}), seed {m.seed}: {len(m.deals)} deals")
     verdicts = _verdicts_by_deal(rec)
     units, target_read = made_units(v), reads_target(v)
     for i, st in enumerate(m.deals):
