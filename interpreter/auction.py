@@ -351,12 +351,14 @@ def words(v) -> list[tuple[str, str]]:
         head = f"The auction also ends when: {ends}. {head}"
     au.append(head)
     # Auction.enter: the standing bid is the dealer's high bid before any call; apply: an
-    # auction that ends with no high bidder throws the deal in (scoring.score: no score)
-    au.append((f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
-               "his target." if target else "If nobody bids over the standing bid, the dealer is the declarer.")
-              if v.standing_bid else
-              "If the auction ends with no bid, the deal is thrown in: nothing is scored, and the "
-              "next deal is dealt as after any other.")
+    # auction that ends with no high bidder throws the deal in (scoring.score: no score),
+    # unless `all_pass` names a seat to play at the lowest bid (then no deal is thrown in)
+    if v.standing_bid:
+        au.append(f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
+                  "his target." if target else "If nobody bids over the standing bid, the dealer is the declarer.")
+    elif all_pass(v.data) == "throw_in":
+        au.append("If the auction ends with no bid, the deal is thrown in: nothing is scored, and the "
+                  "next deal is dealt as after any other.")
     return [("Auction", "\n".join(au))]
 
 
