@@ -101,6 +101,15 @@ def _template(node) -> str | None:
     return None
 
 
+def _listed(node) -> bool:
+    """Whether a node's words are a function's list of several arguments ("the lowest of
+    A, B"): its last argument would read as running on into any words after it ("the
+    lowest of A, 2 plus X" as the lowest of A and 2 plus X), so such words are bracketed
+    wherever other words follow or surround them."""
+    t = _template(node)
+    return t is not None and getattr(node, "data", "") == "call" and f"{_HOLE}0, {_HOLE}1" in t
+
+
 def _open(node) -> tuple[bool, bool]:
     """Whether a node's words begin (end) with an argument's words: "X of Y" is open at
     both ends, "the points won by X" at its end."""
@@ -156,7 +165,7 @@ class _Words:
     def sub(self, node, need: int) -> str:
         """``node``'s words where the DSL needs a part binding at least ``need``."""
         out = self.expr(node)
-        return f"({out})" if _prec(node) < need else out
+        return f"({out})" if _prec(node) < need or _listed(node) else out
 
     def arg(self, node, left: bool, right: bool, delimited: bool = False) -> str:
         """An argument's words in a hole of a function's words, the hole at the left end
@@ -164,12 +173,13 @@ class _Words:
         whose words end with an argument of their own at the left end ("(the player
         after X) of Y": the reader takes "the player after X of Y" as "the player after
         (X of Y)"), and one open at either end within ("the player holds the (X of Y) of
-        Z"). ``delimited``: a hole between words no function's words use (a quantifier's
+        Z"), and a list of several arguments anywhere ("the size of (the lowest of A,
+        B)"). ``delimited``: a hole between words no function's words use (a quantifier's
         "among ... for which"): only a compound argument is bracketed."""
         out = self.expr(node)
         lo, ro = _open(node)
         if _prec(node) < ATOM or (not delimited and (
-                (left and ro) or (not left and not right and (lo or ro)))):
+                _listed(node) or (left and ro) or (not left and not right and (lo or ro)))):
             return f"({out})"
         return out
 
