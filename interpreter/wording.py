@@ -248,7 +248,7 @@ class _Words:
             if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
                 if str(ch[1]) == "!=":
                     return f"{left} exists"
-                return f"{left} is {NONE_WORDS.get(_type_of(ch[0]), 'nobody')}"
+                return f"{left} is {NONE_WORDS.get(self.type_of(ch[0]), 'nobody')}"
             said = self.remainder(ch)
             if said is not None:
                 return said
@@ -278,6 +278,22 @@ class _Words:
         if d in ("assign", "when_stmt", "when_else", "for_stmt", "redeal_stmt"):
             return "\n".join("  " * depth + f"- {text}" for depth, text in self.lines(node))
         return " ".join(self.expr(c) for c in ch)
+
+    def type_of(self, node) -> str | None:
+        """The DSL type of a name, a call, or a variable of the variant (by name, or one
+        value of a variable kept per seat or side: ``high``, ``bags[s]``); None when unknown."""
+        d = getattr(node, "data", "")
+        base = node.children[0] if d == "index" else node
+        if d == "lvalue":   # NAME, or NAME [index]
+            name = str(node.children[0])
+        elif getattr(base, "data", "") == "name":
+            name = str(base.children[0])
+        else:
+            return _type_of(node)
+        for var in getattr(self.v, "variables", ()):
+            if var.name == name:
+                return var.type
+        return _type_of(node)
 
     def remainder(self, ch) -> str | None:
         """``A % B == K`` (or ``!=``) with K a number, as said: "A is a multiple of B" (K is
@@ -335,8 +351,8 @@ class _Words:
             target = form.replace(f"{_HOLE}0", index)
         else:
             target = entry.words(None) if entry is not None else name_words(str(lv.children[0]), self.v)
-        if getattr(e, "data", "") == "none" and entry is not None:  # `none` read by the type set
-            val = NONE_WORDS.get(entry.type, "nobody")
+        if getattr(e, "data", "") == "none":  # `none` read by the type set (a variable's own)
+            val = NONE_WORDS.get(entry.type if entry is not None else self.type_of(lv), "nobody")
         else:
             val = self.expr(e)
         if entry is not None and entry.type == names.BOOL and getattr(e, "data", "") in ("true", "false"):
@@ -357,8 +373,8 @@ QUANTIFIER_WORDS = {"any_": "for some {x} among {set}, {cond}",
 RANK_OPS = {"<": "ranks below", "<=": "ranks at most", ">": "ranks above", ">=": "ranks at least"}
 
 
-# `X == none` by the type of X: a seat is nobody, a suit none (no suit led, no trump)
-NONE_WORDS = {names.SUIT: names.NONE_SUIT_WORDS, names.CARD: "none (no card)", names.SIDE: "no side",
+# `X == none` by the type of X: a seat is nobody, a card no card, a suit none (no suit led, no trump)
+NONE_WORDS = {names.SUIT: names.NONE_SUIT_WORDS, names.CARD: "no card", names.SIDE: "no side",
               names.RANK: "none (no rank)"}
 
 
