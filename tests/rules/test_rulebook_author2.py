@@ -5,7 +5,7 @@ the file's rules."""
 
 from __future__ import annotations
 
-from taash.interpreter import load_variant
+from taash.interpreter import State, load_variant
 from taash.interpreter.rulebook import render
 from taash.interpreter.wording import rule_words
 
@@ -31,3 +31,28 @@ def test_an_empty_card_is_no_card_and_an_empty_seat_nobody():
     assert rule_words("high = none", effect=True, v=v) == "- `high` becomes no card"
     assert rule_words("high_by = none", effect=True, v=v) == "- `high_by` becomes nobody"
     assert rule_words("high_by == none", v=v) == "`high_by` is nobody"
+
+
+def test_a_game_that_never_has_trump_states_no_trump_rule(tmp_path):
+    """Bhabhi: no `trump:` section, no effect sets trump, the default `counts_as_trump`:
+    no card ever counts as a trump, so the Play section says the trick goes to the
+    highest card of the suit led, and nothing of trump. Bridge sets trump in play (an
+    `after_card` effect) and keeps both sentences; so does a file whose own
+    `counts_as_trump` makes the jacks trump though no suit is."""
+    bhabhi = load_variant(VARIANTS / "author-bhabhi.yaml")
+    play = render(bhabhi).split("## Play\n\n", 1)[1].split("\n## ", 1)[0]
+    assert "counts as a trump" not in play
+    assert "The trick goes to the highest card of the suit led." in play.split("\n")
+    # the engine agrees: at the start (trump none) no card of the deck counts as a trump
+    st = State(bhabhi, dealer=0, seed=1)
+    assert st.trump == -1
+    assert not any(bhabhi.counts_as_trump(st, 0, c, False) for c in bhabhi.deck.ids)
+    kept = ("A card counts as a trump when: the suit of the card is trump.\n"
+            "The trick goes to the highest card counting as a trump, else to the highest card of the suit led.")
+    assert kept in render(load_variant(VARIANTS / "author-bridge.yaml"))
+    jacks = tmp_path / "jacks.yaml"
+    jacks.write_text((VARIANTS / "author-bhabhi.yaml").read_text().replace(
+        "  may_play: in_suit(hand, led) otherwise hand\n",
+        "  may_play: in_suit(hand, led) otherwise hand\n  counts_as_trump: rank(card) == \"J\"\n"))
+    assert ("A card counts as a trump when: the rank of the card is jack.\nThe trick goes to the highest card "
+            "counting as a trump") in render(load_variant(jacks))
