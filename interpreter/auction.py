@@ -271,10 +271,13 @@ class Doubling(Phase):
 
 def reads_target(v) -> bool:
     """Whether a compiled rule of variant ``v`` reads the contract's target (``target``
-    read, not only set): else the bid decides only who declares, and the target is
-    nothing to state."""
-    for source in v.sources.values():
-        if source and any(isinstance(n, ast.Attribute) and n.attr == "target" and isinstance(n.ctx, ast.Load)
+    read, not only set) or, in a rule asked after the auction (play, scoring, the match),
+    the bid it ended at (``bid``, ``high_bid``: the target's value); named expressions
+    count, expanded where used. Else the bid decides only who declares, and the target
+    is nothing to state."""
+    for hook, source in v.sources.items():
+        attrs = ("target",) if hook.startswith("auction.") else ("target", "bid")
+        if source and any(isinstance(n, ast.Attribute) and n.attr in attrs and isinstance(n.ctx, ast.Load)
                           and isinstance(n.value, ast.Name) and n.value.id == "s"
                           for n in ast.walk(ast.parse(source))):
             return True

@@ -56,3 +56,16 @@ def test_a_game_that_never_has_trump_states_no_trump_rule(tmp_path):
         "  may_play: in_suit(hand, led) otherwise hand\n  counts_as_trump: rank(card) == \"J\"\n"))
     assert ("A card counts as a trump when: the rank of the card is jack.\nThe trick goes to the highest card "
             "counting as a trump") in render(load_variant(jacks))
+
+
+def test_a_bid_read_through_a_named_expression_is_the_target():
+    """Auction Pitch's `made: pts(declarer) >= bid` and Bridge's scoring (`level: (bid +
+    4) // 5`, a named expression) read the bid the auction ended at, after the auction:
+    the bid is the target. Thunee reads `high_bid` only in its auction rules (whether a
+    bid may be made, when the auction ends): no rule reads the bid as a target."""
+    for name in ("author-auction-pitch.yaml", "author-bridge.yaml"):
+        book = render(load_variant(VARIANTS / name))
+        assert "The high bidder is the declarer and his bid the target." in book, name
+        assert "no rule reads his bid" not in book, name
+    assert "The high bidder is the declarer; no rule reads his bid as a target." in render(
+        load_variant(VARIANTS / "author-thunee.yaml"))
