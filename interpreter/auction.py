@@ -271,10 +271,13 @@ class Doubling(Phase):
 
 def reads_target(v) -> bool:
     """Whether a compiled rule of variant ``v`` reads the contract's target (``target``
-    read, not only set): else the bid decides only who declares, and the target is
-    nothing to state."""
-    for source in v.sources.values():
-        if source and any(isinstance(n, ast.Attribute) and n.attr == "target" and isinstance(n.ctx, ast.Load)
+    read, not only set) or, in a rule asked after the auction (play, scoring, the match),
+    the bid it ended at (``bid``, ``high_bid``: the target's value); named expressions
+    count, expanded where used. Else the bid decides only who declares, and the target
+    is nothing to state."""
+    for hook, source in v.sources.items():
+        attrs = ("target",) if hook.startswith("auction.") else ("target", "bid")
+        if source and any(isinstance(n, ast.Attribute) and n.attr in attrs and isinstance(n.ctx, ast.Load)
                           and isinstance(n.value, ast.Name) and n.value.id == "s"
                           for n in ast.walk(ast.parse(source))):
             return True
@@ -351,12 +354,14 @@ def words(v) -> list[tuple[str, str]]:
         head = f"The auction also ends when: {ends}. {head}"
     au.append(head)
     # Auction.enter: the standing bid is the dealer's high bid before any call; apply: an
-    # auction that ends with no high bidder throws the deal in (scoring.score: no score)
-    au.append((f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
-               "his target." if target else "If nobody bids over the standing bid, the dealer is the declarer.")
-              if v.standing_bid else
-              "If the auction ends with no bid, the deal is thrown in: nothing is scored, and the "
-              "next deal is dealt as after any other.")
+    # auction that ends with no high bidder throws the deal in (scoring.score: no score),
+    # unless `all_pass` names a seat to play at the lowest bid (then no deal is thrown in)
+    if v.standing_bid:
+        au.append(f"If nobody bids over the standing bid, the dealer is the declarer and {v.standing_bid} "
+                  "his target." if target else "If nobody bids over the standing bid, the dealer is the declarer.")
+    elif all_pass(v.data) == "throw_in":
+        au.append("If the auction ends with no bid, the deal is thrown in: nothing is scored, and the "
+                  "next deal is dealt as after any other.")
     return [("Auction", "\n".join(au))]
 
 

@@ -13,6 +13,7 @@ from .dsl import BOOL, CARDS, SEAT
 from .errors import IllegalActionError, InvalidActionError
 from .mechanic import Mechanic
 from .phase import Phase, table_seat
+from .trump import never_trump
 from .wording import rule_of
 
 # hook -> (path in the file, expected kind, default rule text or None if required; "" an
@@ -210,10 +211,14 @@ STEP_WORDS = {"play": lambda v, step: "play of the tricks"}
 def words(v) -> list[tuple[str, str]]:
     """The rulebook's ``Play`` section of variant ``v``, as [(title, Markdown text)]."""
     pl = [f"The first leader: {rule_of(v, 'play', 'leader', default='eldest')}.",
-          "A player may play:\n" + rule_of(v, "play", "may_play"),
-          f"A card counts as a trump when: {rule_of(v, 'play', 'counts_as_trump', default='suit(card) == trump')}.",
-          "The trick goes to the highest card counting as a trump, else to the highest card of "
-          "the suit led."]
+          "A player may play:\n" + rule_of(v, "play", "may_play")]
+    if never_trump(v):   # no trump is ever set: the rule of a trump card never holds
+        pl.append("The trick goes to the highest card of the suit led.")
+    else:
+        pl += [f"A card counts as a trump when: "
+               f"{rule_of(v, 'play', 'counts_as_trump', default='suit(card) == trump')}.",
+               "The trick goes to the highest card counting as a trump, else to the highest card of "
+               "the suit led."]
     if v.trump_mode in ("hidden", "secret"):
         pl.append(f"A player may ask for trump to be exposed when: {rule_of(v, 'play', 'may_expose', default='false')}.")
     if v.data["play"].get("after_card"):

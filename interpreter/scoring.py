@@ -10,7 +10,8 @@ import ast
 import re
 from dataclasses import dataclass
 
-from .dsl import BOOL, SEAT
+from .dsl import BOOL, SEAT, names, parser
+from .dsl.check import define_signature
 from .mechanic import Mechanic
 from .wording import rule_of
 
@@ -84,6 +85,28 @@ def made_units(v) -> frozenset[str]:
                      if isinstance(n, ast.Attribute) and n.attr in _UNIT_OF)
 
 
+def made_decided_by_names(v) -> bool:
+    """Whether the ``scoring.made`` rule of variant ``v``, as the file writes it, reads
+    no card points and no tricks itself but reads a named expression (``define:``) or a
+    variable of the file (``pts(declarer) >= bid``): what it counts is then the file's
+    own, not the card points or tricks the compiled rule may read inside them (so the
+    replay does not print those as if they decided it)."""
+    text = (v.data.get("scoring") or {}).get("made")
+    if text is None or isinstance(text, bool):
+        return False
+    own = {define_signature(str(k))[0] for k in (v.data.get("define") or {})} | {x.name for x in v.variables}
+    read, units = set(), set()
+    for node in parser().parse(str(text), start="expr_rule").iter_subtrees():
+        if node.data not in ("name", "call"):
+            continue
+        name = str(node.children[0])
+        read.add(name)
+        entry = names.FUNCTIONS.get(name) if node.data == "call" else NAME_ENTRIES.get(name)
+        if entry is not None and name not in own:
+            units |= {_UNIT_OF[r] for r in entry.reads if r in _UNIT_OF}
+    return not units and bool(read & own)
+
+
 def score(s) -> None:
     """Score the finished deal ``s`` (a State whose deal is over; the cards set aside
     already counted, as the mechanics before this one finish: widow.finish):
@@ -113,6 +136,7 @@ def _reads_made(v) -> bool:
 # the names in a rule's text (a comment's or a string's words count too: `_reads_made` may
 # say a rule reads ``made`` when it does not, never the reverse)
 _NAMES_IN = re.compile(r"[a-z_][a-z0-9_]*")
+NAME_ENTRIES = {e.name: e for e in names.NAME_ENTRIES}
 def start(s, carried) -> None:
     """Nothing made or lost as a deal starts."""
     s.made = None

@@ -163,6 +163,15 @@ def _rule_words(v) -> str:
             "no trump each trick goes to the highest card of the suit led.")
 
 
+def never_trump(v) -> bool:
+    """Whether no card of variant ``v`` can ever count as a trump: no trump at the start
+    of a deal (``mode: none``), none set in play (no effect assigns `trump`), and the
+    default ``play.counts_as_trump`` (a card of the trump suit), which then never holds."""
+    plain = str(v.data.get("play", {}).get("counts_as_trump", "suit(card) == trump")).strip()
+    return (v.trump_mode == "none" and SETS_TRUMP not in "".join(s for s in v.sources.values() if s)
+            and plain == "suit(card) == trump")
+
+
 def words(v) -> list[tuple[str, str]]:
     """The rulebook's ``Trump`` section of variant ``v``, as [(title, Markdown text)]."""
     chooser = (v.data.get("trump") or {}).get("chooser")

@@ -13,7 +13,7 @@ from .dsl import FUNCTIONS, HOOK_NAMES, KEYWORDS, LVALUES, NAMES
 from .errors import StateError
 from .loader import KEY
 from .mechanic import Mechanic
-from .wording import name_words, rule_words
+from .wording import KEYWORD_WORDS, NONE_WORDS, name_words, rule_words
 
 
 @dataclass(eq=False)
@@ -84,6 +84,14 @@ _TYPE_WORDS = {"number": "a number", "condition": "true or false", "seat": "a se
                "side": "a side", "suit": "a suit", "rank": "a rank", "card": "a card"}
 
 
+def initial_words(var, initial, v) -> str:
+    """A variable's initial value in words: `none` as its type says it ("no card" for
+    a card, "nobody" for a seat), else the rule's words."""
+    if str(initial).strip() == "none":
+        return NONE_WORDS.get(var.type, KEYWORD_WORDS["none"])
+    return rule_words(initial, v=v, value=True)
+
+
 def variables_words(v) -> str:
     """The Variables section: each variable, its type, scope, visibility and initial value."""
     out = ["Values the rules keep, changed only by effects:"]
@@ -95,7 +103,7 @@ def variables_words(v) -> str:
         what = f": {var.description}" if var.description else ""
         each = f"one for each {var.per}: `{var.name}[{var.per}]`, " if var.per else ""
         out.append(f"- `{var.name}` ({each}{_TYPE_WORDS[var.type]}, {seen}){what}; {scope}, "
-                   f"{'each ' if var.per else ''}to {rule_words(spec['initial'], v=v, value=True)}.")
+                   f"{'each ' if var.per else ''}to {initial_words(var, spec['initial'], v)}.")
     return "\n".join(out)
 
 

@@ -101,6 +101,15 @@ def _template(node) -> str | None:
     return None
 
 
+def _listed(node) -> bool:
+    """Whether a node's words are a function's list of several arguments ("the lowest of
+    A, B"): its last argument would read as running on into any words after it ("the
+    lowest of A, 2 plus X" as the lowest of A and 2 plus X), so such words are bracketed
+    wherever other words follow or surround them."""
+    t = _template(node)
+    return t is not None and getattr(node, "data", "") == "call" and f"{_HOLE}0, {_HOLE}1" in t
+
+
 def _open(node) -> tuple[bool, bool]:
     """Whether a node's words begin (end) with an argument's words: "X of Y" is open at
     both ends, "the points won by X" at its end."""
@@ -156,7 +165,7 @@ class _Words:
     def sub(self, node, need: int) -> str:
         """``node``'s words where the DSL needs a part binding at least ``need``."""
         out = self.expr(node)
-        return f"({out})" if _prec(node) < need else out
+        return f"({out})" if _prec(node) < need or _listed(node) else out
 
     def arg(self, node, left: bool, right: bool, delimited: bool = False) -> str:
         """An argument's words in a hole of a function's words, the hole at the left end
@@ -164,12 +173,13 @@ class _Words:
         whose words end with an argument of their own at the left end ("(the player
         after X) of Y": the reader takes "the player after X of Y" as "the player after
         (X of Y)"), and one open at either end within ("the player holds the (X of Y) of
-        Z"). ``delimited``: a hole between words no function's words use (a quantifier's
+        Z"), and a list of several arguments anywhere ("the size of (the lowest of A,
+        B)"). ``delimited``: a hole between words no function's words use (a quantifier's
         "among ... for which"): only a compound argument is bracketed."""
         out = self.expr(node)
         lo, ro = _open(node)
         if _prec(node) < ATOM or (not delimited and (
-                (left and ro) or (not left and not right and (lo or ro)))):
+                _listed(node) or (left and ro) or (not left and not right and (lo or ro)))):
             return f"({out})"
         return out
 
@@ -238,7 +248,7 @@ class _Words:
             if getattr(ch[2], "data", "") == "none" and str(ch[1]) in ("==", "!="):
                 if str(ch[1]) == "!=":
                     return f"{left} exists"
-                return f"{left} is {NONE_WORDS.get(_type_of(ch[0]), 'nobody')}"
+                return f"{left} is {NONE_WORDS.get(self.type_of(ch[0]), 'nobody')}"
             said = self.remainder(ch)
             if said is not None:
                 return said
@@ -268,6 +278,22 @@ class _Words:
         if d in ("assign", "when_stmt", "when_else", "for_stmt", "redeal_stmt"):
             return "\n".join("  " * depth + f"- {text}" for depth, text in self.lines(node))
         return " ".join(self.expr(c) for c in ch)
+
+    def type_of(self, node) -> str | None:
+        """The DSL type of a name, a call, or a variable of the variant (by name, or one
+        value of a variable kept per seat or side: ``high``, ``bags[s]``); None when unknown."""
+        d = getattr(node, "data", "")
+        base = node.children[0] if d == "index" else node
+        if d == "lvalue":   # NAME, or NAME [index]
+            name = str(node.children[0])
+        elif getattr(base, "data", "") == "name":
+            name = str(base.children[0])
+        else:
+            return _type_of(node)
+        for var in getattr(self.v, "variables", ()):
+            if var.name == name:
+                return var.type
+        return _type_of(node)
 
     def remainder(self, ch) -> str | None:
         """``A % B == K`` (or ``!=``) with K a number, as said: "A is a multiple of B" (K is
@@ -325,8 +351,8 @@ class _Words:
             target = form.replace(f"{_HOLE}0", index)
         else:
             target = entry.words(None) if entry is not None else name_words(str(lv.children[0]), self.v)
-        if getattr(e, "data", "") == "none" and entry is not None:  # `none` read by the type set
-            val = NONE_WORDS.get(entry.type, "nobody")
+        if getattr(e, "data", "") == "none":  # `none` read by the type set (a variable's own)
+            val = NONE_WORDS.get(entry.type if entry is not None else self.type_of(lv), "nobody")
         else:
             val = self.expr(e)
         if entry is not None and entry.type == names.BOOL and getattr(e, "data", "") in ("true", "false"):
@@ -347,8 +373,8 @@ QUANTIFIER_WORDS = {"any_": "for some {x} among {set}, {cond}",
 RANK_OPS = {"<": "ranks below", "<=": "ranks at most", ">": "ranks above", ">=": "ranks at least"}
 
 
-# `X == none` by the type of X: a seat is nobody, a suit none (no suit led, no trump)
-NONE_WORDS = {names.SUIT: names.NONE_SUIT_WORDS, names.CARD: "none (no card)", names.SIDE: "no side",
+# `X == none` by the type of X: a seat is nobody, a card no card, a suit none (no suit led, no trump)
+NONE_WORDS = {names.SUIT: names.NONE_SUIT_WORDS, names.CARD: "no card", names.SIDE: "no side",
               names.RANK: "none (no rank)"}
 
 

@@ -19,7 +19,7 @@ from taash.interpreter.records import observation_at, record_set, records_of
 from taash.interpreter.variant import check_warnings
 from taash.interpreter.rulebook import diff, render
 from taash.interpreter.auction import reads_target
-from taash.interpreter.scoring import made_units
+from taash.interpreter.scoring import made_decided_by_names, made_units
 
 from ..bots import registry
 from ..errors import LadderError, UsageError
@@ -325,7 +325,7 @@ def _print_replay(rec, m, base: Path) -> None:
     v = m.v
     print(f"{v.title} ({_named(rec['variant'], base)}), seed {m.seed}: {len(m.deals)} deals")
     verdicts = _verdicts_by_deal(rec)
-    units, target_read = made_units(v), reads_target(v)
+    units, target_read, by_names = made_units(v), reads_target(v), made_decided_by_names(v)
     for i, st in enumerate(m.deals):
         r = st.result()
         shown = "".join(f"; {k} {json.dumps(x)}" for k, x in r.get("variables", {}).items())  # public ones
@@ -355,9 +355,11 @@ def _print_replay(rec, m, base: Path) -> None:
             whose = "the declarer" if v.partnership == "individual" else "declarer's side"
             per_seat = f"; {_taken(v, r)}" if _by_tricks(v) else ""
             target = f", target {r['target']}" if target_read else ""   # one no rule reads: none
+            # a `made` rule of the file's own named values: what it counts is not card points
+            took = "" if by_names else f"{_decided_by(v, st, units)}, "
             print(f"deal {i + 1}: dealer {r['dealer']}, {who}, "
                   f"trump {r['trump'] or '-'}{target}: {whose} "
-                  f"{_decided_by(v, st, units)}, {'made' if r['made'] else 'failed'}{per_seat}; "
+                  f"{took}{'made' if r['made'] else 'failed'}{per_seat}; "
                   f"score change {r['score_change']}{shown}")
         for verdict in verdicts.get(i, ()):     # an arena record's: what the bots did wrong
             print(_verdict_line(verdict))

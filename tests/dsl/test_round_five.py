@@ -118,10 +118,15 @@ def test_all_pass_the_dealer_plays_at_the_lowest_bid(tmp_path):
     # 29's min_bid is 15: the dealer, seat 3, is the declarer at 15 and chooses trump
     assert (st.phase, st.to_act, st.declarer, st.bid, st.target) == ("trump", 3, 3, 15, 15)
     assert "If every player passes, the dealer is the declarer at the lowest bid, 15." in render(v)
+    # no deal is thrown in, so the rulebook does not say one is (it once said both)
+    assert "thrown in" not in render(v)
     plain = load_variant(write(tmp_path, "auction:\n  may_pass: true\n", "y.yaml"))
     thrown = State(plain, dealer=3, hands=[list(h) for h in G5_HANDS])
     do(thrown, "0 pass", "1 pass", "2 pass", "3 pass")
     assert thrown.is_terminal and thrown.declarer == -1       # without it: thrown in
+    assert ("If the auction ends with no bid, the deal is thrown in: nothing is scored, and the next "
+            "deal is dealt as after any other.") in render(plain)
+    assert "If every player passes" not in render(plain)
 
 
 def test_all_pass_dealer_with_a_standing_bid_or_denominations_is_refused(tmp_path):
@@ -143,6 +148,7 @@ def test_all_pass_a_seat_the_rule_names_plays_at_the_lowest_bid(tmp_path):
     do(st, "1 pass", "2 pass", "3 pass", "0 pass")
     assert (st.to_act, st.declarer, st.bid) == (3, 3, 15)
     assert "If every player passes, the declarer at the lowest bid, 15, is: the dealer's right." in render(v)
+    assert "thrown in" not in render(v)
 
 
 def test_all_pass_seat_is_checked_as_a_seat_for_the_table(tmp_path):

@@ -127,7 +127,7 @@ def test_issue_11_constructs_in_words():
     assert rule_words("any(s in opponents(me): played(s) != none)") == \
         "for some s among the opponents of the player, the card played by s exists"
     assert rule_words("all(s in partners(me): played(s) == none)") == \
-        "for every s among the partners of the player, the card played by s is none (no card)"
+        "for every s among the partners of the player, the card played by s is no card"
     assert rule_words("those(c in hand: beats(c, winning_card))") == \
         "those c among any card in hand for which c beats the card winning the trick so far"
     assert rule_words('rank(winning_card) > "A"') == \

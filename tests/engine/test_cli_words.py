@@ -111,3 +111,24 @@ def test_replay_names_the_variant_file_as_loaded(tmp_path):
     taash("simulate", EUCHRE, "--deals", "1", "--record", rec)
     first = taash("replay", "deep/m.json", cwd=tmp_path).stdout.splitlines()[0]
     assert first == f"Euchre (no turn-up, bowers rank as jacks) ({EUCHRE.resolve()}), seed 0: 1 deals"
+
+
+def test_a_made_rule_of_named_values_is_told_by_its_outcome(tmp_path):
+    """Auction Pitch (the second author's): `made: pts(declarer) >= bid`, `pts` a named
+    expression of pitch points (high, low, jack, game), not card points. The replay tells
+    each deal's outcome with no card points beside it: a failed declarer loses his bid
+    (`score[declarer] -= bid`), a made one gains his pitch points, at least his bid."""
+    pitch = VARIANTS / "author-auction-pitch.yaml"
+    rec = tmp_path / "pitch.json"
+    taash("simulate", pitch, "--deals", "4", "--record", rec)
+    deals = json.loads(taash("replay", rec, "--json").stdout)["deals"]
+    for i, (line, d) in enumerate(zip(deal_lines(rec), deals)):
+        change = d["score_change"][d["declarer"]]
+        made = change >= d["bid"]
+        assert made or change == -d["bid"], (line, d)
+        assert f": the declarer {'made' if made else 'failed'}; score change {d['score_change']}" in line, line
+        assert "points" not in line
+    # 29's made rule reads card points itself: still told in them
+    rec29 = tmp_path / "29.json"
+    taash("simulate", "29", "--deals", "1", "--record", rec29)
+    assert " points, " in deal_lines(rec29)[0]

@@ -272,7 +272,10 @@ class WordsGrammar:
         argument (of ``types``), of the kind of atom a reader takes there: at the left end
         one that ends closed, and a set of cards or seats where the function takes one
         ("X of trump": X a set of cards, not "the partner of the player"); at the right
-        end any; within, one closed at both ends."""
+        end any; within, one closed at both ends. In a list of several ("the lowest of A,
+        B") each is closed, but the last runs on as far as the words allow, as a reader
+        takes "the lowest of A, 2 plus X" (the lowest of A and 2 plus X): words where the
+        list is followed by more read two ways unless the list is bracketed."""
         parts = re.split(f"{HOLE}([0-9]+)", t)
         listed = f"{HOLE}0, {HOLE}1" in t
         out = []
@@ -286,7 +289,9 @@ class WordsGrammar:
             if left and not listed and types[int(part)] in (names.CARDS, names.SET):
                 out.append("atom_set")
             else:
-                out.append("atom_c" if listed or not (left or right) else "atom_rc" if left else "atom")
+                last = listed and right
+                out.append("cond_e" if last else "atom_c" if listed or not (left or right)
+                           else "atom_rc" if left else "atom")
         return " ".join(out)
 
     # -- every reading of a parse, as canonical trees --
@@ -528,7 +533,10 @@ def test_the_words_of_issue_42_read_back_as_they_were_written():
     for text in ("(1 if made else -1) if target > 16 else 0", "1 if made else -1 if target > 16 else 0",
                  "made or bid > 20 and doubled", "(made or bid > 20) and doubled",
                  "(bid - 1) * 2 - (3 - tricks) // -2", "points(declarer_side) + 1 >= target",
-                 "min(target, max(16, target - 4))", "count(in_suit(hand, led)) == 0"):
+                 "min(target, max(16, target - 4))", "count(in_suit(hand, led)) == 0",
+                 # a list of arguments followed by more words (issue 42's second round: bridge)
+                 "100 + 200 * min(bid - 1, 2) + 300 * max(bid - 3, 0)", "max(bid, 2) > target",
+                 "abs(min(bid, 3)) + 1", "min(bid, 3) if made else 0"):
         tree = tree_of(text, False)
         assert g.read_rule(rule_words(text), False) == canonical(tree, None), text
     v = variant("29")
@@ -574,14 +582,35 @@ def test_the_words_printed_before_do_not_read_as_the_rule():
     """The words of issue 42 as they were printed ("1 if the contract is made, else minus 1
     if the target is more than 16, else 0" for `(1 if made else -1) if target > 16 else
     0`) read as the other grouping; 28's "the lowest of the target, the highest of 16, the
-    target minus 4" (`min(target, max(16, target - 4))`) reads as no rule at all."""
+    target minus 4" (`min(target, max(16, target - 4))`) reads three ways (the last item of
+    a list runs on), so as no one rule."""
     g = grammar_for(frozenset(), frozenset())
     first = canonical(tree_of("(1 if made else -1) if target > 16 else 0", False), None)
     other = canonical(tree_of("1 if made else (-1 if target > 16 else 0)", False), None)
     old = "1 if the contract is made, else minus 1 if the target is more than 16, else 0"
     assert g.read_rule(old, False) == other != first
-    with pytest.raises(UnexpectedInput):
+    with pytest.raises(AssertionError, match="reads 3 ways"):
         g.read("the lowest of the target, the highest of 16, the target minus 4")
+
+
+def test_a_list_of_arguments_followed_by_more_words_is_bracketed():
+    """`100 + 200 * min(bid - 1, 2) + 300 * max(bid - 3, 0)` (a bridge penalty) was said
+    "100 plus 200 times the lowest of (the bid minus 1), 2 plus 300 times ...", which reads
+    as well as the lowest of (bid - 1) and (2 plus 300 times ...): the reader finds both
+    readings (and a third). Now the call is bracketed where it is an operand: one reading."""
+    g = grammar_for(frozenset(), frozenset())
+    text = "100 + 200 * min(bid - 1, 2) + 300 * max(bid - 3, 0)"
+    said = rule_words(text)
+    assert said == ("100 plus 200 times (the lowest of (the bid minus 1), 2) plus 300 times "
+                    "(the highest of (the bid minus 3), 0)")
+    assert g.read_rule(said, False) == canonical(tree_of(text, False), None)
+    old = ("100 plus 200 times the lowest of (the bid minus 1), 2 plus 300 times the highest of "
+           "(the bid minus 3), 0")
+    with pytest.raises(AssertionError, match="reads 3 ways"):
+        g.read(old)
+    # the whole value, or an item of another list already bracketed, is as before (28's target)
+    assert rule_words("min(target, max(16, target - 4))") == \
+        "the lowest of the target, (the highest of 16, (the target minus 4))"
 
 
 # -- random expressions --------------------------------------------------------------------
