@@ -47,25 +47,9 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import ref29  # noqa: E402
-from taash.interpreter import State, load_variant  # noqa: E402
+from taash.interpreter import load_variant  # noqa: E402
 from taash.kernel import available, kernel_for, why_not  # noqa: E402
-
-
-def positions(v, count: int, seed: int) -> list[State]:
-    """``count`` states at the first lead of the play phase, dealt from seeds and played
-    to there at random."""
-    rng = random.Random(seed)
-    out = []
-    k = 0
-    while len(out) < count:
-        st = State(v, dealer=k % v.players, seed=seed * 100003 + k)
-        k += 1
-        while st.phase != "play" and not st.is_terminal:
-            legal = st.legal_ids()
-            st.apply_id(legal[rng.randrange(len(legal))])
-        if st.phase == "play":
-            out.append(st)
-    return out
+from taash.kernel.positions import positions  # noqa: E402
 
 
 def engine_playouts(states, each: int, seed: int) -> tuple[float, int]:
@@ -91,30 +75,13 @@ def kernel_playouts(k, arrays, each: int, seed: int) -> float:
     return time.process_time() - t0
 
 
-def search_positions(v, count: int, seed: int) -> list[State]:
-    """``count`` states in play, a few random plays after the first lead, with a choice."""
-    rng = random.Random(seed)
-    out = []
-    for st in positions(v, count * 3, seed):
-        for _ in range(rng.randrange(3 * v.players)):
-            if st.is_terminal:
-                break
-            legal = st.legal_ids()
-            st.apply_id(legal[rng.randrange(len(legal))])
-        if not st.is_terminal and len(st.legal_ids()) > 1:
-            out.append(st)
-        if len(out) == count:
-            break
-    return out
-
-
 def search_playouts(v, count: int, seed: int, budget_ms: float = 50) -> tuple[float, float, int]:
     """The search bot at ``budget_ms`` a decision, with and without the kernel, in turn at
     the same positions: (mean playouts a decision with it, without it, decisions alike)."""
     from taash.arena.bots.search import search_bot
     fast = search_bot(v, seed, budget_ms=budget_ms)
     slow = search_bot(v, seed, budget_ms=budget_ms, kernel=False)
-    sts = search_positions(v, count, seed)
+    sts = positions(v, count, seed, later=True)
     fast.decide_state(sts[0].copy(), sts[0].to_act)       # the kernel compiled or loaded
     nf = ns = alike = 0
     for st in sts:

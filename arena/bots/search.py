@@ -101,12 +101,17 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
   effect, but not one that commits the player (`heuristic.COMMITS`: taking over the
   contract, a seat sitting out, a target of tricks), which only the root weighs;
-- ``kernel`` (default False; ``--kernel``): with the ``fast`` extra installed, a decision in
-  the play phase plays its rollouts on the compiled kernel (`taash.kernel`; compiled at the first
-  such decision, cached on disk): the same policy card for card, fed the same draws of the
-  same generator (`Rollout.draws`), so the same rollouts reach the same ends and a
-  decision bounded by ``playouts`` is the same; many more rollouts fit a time budget. A
-  variant the kernel cannot compile plays on the engine (told once).
+- ``kernel`` (default None; ``--kernel [wait|off]``): with the ``fast`` extra installed, a
+  decision in the play phase plays its rollouts on the compiled kernel (`taash.kernel`):
+  the same policy card for card, fed the same draws of the same generator
+  (`Rollout.draws`), so the same rollouts reach the same ends and a decision bounded by
+  ``playouts`` is the same on either; many more rollouts fit a time budget. None: the
+  kernel is made in the background (`taash.kernel.warm.kernel_soon`: a child process
+  compiles it, 10-30 s the first time on a machine, then it is cached on disk) from the
+  first decision in play, which, like every decision until it is ready, rolls out on the
+  engine; no decision waits for it. True (``wait``): the first decision in play waits for
+  it (`taash.kernel.kernel_for`). False (``off``): the engine only. Without the extra, or
+  for a variant the kernel cannot compile (told once), the engine plays.
 
 An optional declaration at the root is one more action: the bot makes it only when its
 rollouts score it above not making it (by ``prior_z`` over the heuristic's choice, and the
@@ -145,6 +150,7 @@ from taash.interpreter.errors import TaashError
 from taash.interpreter.information import RebuildError  # noqa: F401 (its bots' error, importable here)
 from taash.kernel import available as kernel_available
 from taash.kernel import kernel_for
+from taash.kernel.warm import kernel_soon
 
 from .heuristic import COMMITS, heuristic_bot
 
@@ -373,20 +379,23 @@ class SearchBot:
     (in process) and ``decide`` (an observation: the arena, the ladder).
     ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms; values:
     the mean per action; prior: the heuristic's action; arms: the actions searched;
-    lead: (mean, standard error) of the best action's lead over the prior's, or None)."""
+    lead: (mean, standard error) of the best action's lead over the prior's, or None;
+    kernel: whether its rollouts ran on the compiled kernel)."""
 
     name = "search"
     takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None, *, prior_z: float = PRIOR_Z, call_eps: float = CALL_EPS,
-                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True, kernel: bool = False):
+                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True, kernel: bool | None = None):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if prior_z < 0:
             raise ValueError(f"prior_z is a number of standard errors, at least 0, not {prior_z}")
         if not 0 <= call_eps <= 1 or not 0 <= greedy <= 1:
             raise ValueError(f"call_eps and greedy are probabilities, not {call_eps} and {greedy}")
+        if kernel not in (None, True, False):
+            raise ValueError(f"kernel is None (in the background), True (wait for it) or False, not {kernel!r}")
         self.v = variant
         self.seed = seed
         self.budget_ms = budget_ms
@@ -399,16 +408,30 @@ class SearchBot:
                                model=self.heuristic if model_calls else None)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
-        self.use_kernel = kernel and kernel_available()
-        self._kernel = None         # made at the first decision in the play phase
+        self.use_kernel = kernel is not False and kernel_available()
+        self.wait_kernel = kernel is True
+        self._kernel = None         # made at the first decision in the play phase (kernel=True)
+        self.warming = None         # the kernel being made in the background (kernel=None)
 
     def kernel(self):
-        """The compiled kernel of the variant (`taash.kernel.kernel_for`), or None: not
-        wanted, the extra missing, or a variant it cannot compile."""
-        if self.use_kernel and self._kernel is None:
-            self._kernel = kernel_for(self.v)
-            self.use_kernel = self._kernel is not None
-        return self._kernel
+        """The compiled kernel a decision in play rolls out on, or None (the engine): not
+        wanted, the extra missing, a variant it cannot compile, or (``kernel=None``) not
+        ready yet; the first call starts its making (`kernel_soon`) and returns None."""
+        if not self.use_kernel:
+            return None
+        if self.wait_kernel:
+            if self._kernel is None:
+                self._kernel = kernel_for(self.v)
+                self.use_kernel = self._kernel is not None
+            return self._kernel
+        if self.warming is None:
+            self.warming = kernel_soon(self.v)
+            self.use_kernel = self.warming is not None
+            return None
+        k = self.warming.ready()
+        if k is None and self.warming.done:     # it could not be made: the engine plays on
+            self.use_kernel = False
+        return k
 
     def value(self, st: State, seat: int) -> float:
         """A finished deal's worth to ``seat``: its score change less the mean change of
@@ -683,7 +706,7 @@ class SearchBot:
             lead = (mean, se)
             if n_ < 2 or mean <= self.prior_z * se:
                 best = keep
-        self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000,
+        self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000, "kernel": kern is not None,
                       "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)},
                       "prior": None if keep is None else str(v.actions[ids[keep]]), "arms": searched,
                       "lead": lead}
