@@ -14,13 +14,14 @@ and writes the machine code where this process then loads it, on a thread (about
 second, some of it holding the interpreter lock between the caller's own steps). The
 child runs this interpreter (``sys.executable``) on the module file `build.write_module`
 wrote, so its cache is the one `kernel_for` reads; a child still running when this
-process exits is ended. The source is made, and a variant the kernel cannot compile is
-told (`KernelFallback`), in the caller, before any of this: milliseconds.
+process exits finishes its compile, so that the next start finds it cached (a process
+that plays a few deals and ends would otherwise compile in vain each time). The source
+is made, and a variant the kernel cannot compile is told (`KernelFallback`), in the
+caller, before any of this: milliseconds.
 """
 
 from __future__ import annotations
 
-import atexit
 import subprocess
 import sys
 import threading
@@ -31,7 +32,7 @@ from . import available, default_cache_dir, kernel_for, made, told
 from .build import module_source, write_module
 from .source import Layout, Unsupported, checked_rules, facts
 
-__all__ = ["Warming", "kernel_soon"]
+__all__ = ["KernelUse", "Warming", "kernel_soon"]
 
 CHILD_TIMEOUT_S = 600      # a child compiling longer than this is ended (the engine plays on)
 
@@ -41,7 +42,6 @@ _CHILD = "import sys; from taash.kernel.build import compile_module; compile_mod
 
 _LOCK = threading.Lock()
 _WARMING: dict[tuple[str, str], "Warming"] = {}
-_CHILDREN: set[subprocess.Popen] = set()
 
 
 class Warming:
@@ -90,17 +90,12 @@ class Warming:
         except OSError as e:
             child, reason = None, f"the compiling process could not start ({e})"
         if child is not None:
-            with _LOCK:
-                _CHILDREN.add(child)
             try:
                 _, err = child.communicate(timeout=CHILD_TIMEOUT_S)
             except subprocess.TimeoutExpired:
                 child.kill()
                 _, err = child.communicate()
                 reason = f"the compile took more than {CHILD_TIMEOUT_S} s"
-            finally:
-                with _LOCK:
-                    _CHILDREN.discard(child)
             if reason is None and child.returncode != 0:
                 lines = err.decode("utf-8", "replace").strip().splitlines()
                 reason = f"the compiling process failed ({lines[-1] if lines else f'exit {child.returncode}'})"
@@ -149,11 +144,37 @@ def kernel_soon(variant, cache_dir: Path | None = None) -> Warming | None:
     return w
 
 
-@atexit.register
-def _end_children() -> None:
-    """End the children still compiling when this process exits (each its own process)."""
-    with _LOCK:
-        children = list(_CHILDREN)
-    for child in children:
-        if child.poll() is None:
-            child.kill()
+class KernelUse:
+    """How a bot gets its kernel, by its ``kernel`` setting ``mode``: None, made in the
+    background (`kernel_soon`, started by the first `get`, which like every `get` until it
+    is ready returns None: the engine plays); True, made at the first `get`, which waits
+    for it (`kernel_for`); False, never. None always without the ``fast`` extra or for a
+    variant the kernel cannot compile (told once). Raises ValueError for another mode.
+    ``cache_dir``: the kernels' cache directory (`default_cache_dir` by default).
+    ``warming``: the `Warming`, once started (mode None)."""
+
+    def __init__(self, variant, mode: bool | None = None, cache_dir: Path | None = None):
+        if mode not in (None, True, False):
+            raise ValueError(f"kernel is None (in the background), True (wait for it) or False, not {mode!r}")
+        self.variant, self.mode, self.cache_dir = variant, mode, cache_dir
+        self.on = mode is not False and available()
+        self.warming: Warming | None = None
+        self._kernel = None
+
+    def get(self):
+        """The kernel to use now, or None (the engine)."""
+        if not self.on:
+            return None
+        if self.mode is True:
+            if self._kernel is None:
+                self._kernel = kernel_for(self.variant, self.cache_dir)
+                self.on = self._kernel is not None
+            return self._kernel
+        if self.warming is None:
+            self.warming = kernel_soon(self.variant, self.cache_dir)
+            self.on = self.warming is not None
+            return None
+        k = self.warming.ready()
+        if k is None and self.warming.done:     # it could not be made: the engine plays on
+            self.on = False
+        return k

@@ -148,9 +148,7 @@ from taash.interpreter.actions import NOT_DEFAULT, default_of
 from taash.interpreter.engine import per_seat
 from taash.interpreter.errors import TaashError
 from taash.interpreter.information import RebuildError  # noqa: F401 (its bots' error, importable here)
-from taash.kernel import available as kernel_available
-from taash.kernel import kernel_for
-from taash.kernel.warm import kernel_soon
+from taash.kernel.warm import KernelUse
 
 from .heuristic import COMMITS, heuristic_bot
 
@@ -394,8 +392,6 @@ class SearchBot:
             raise ValueError(f"prior_z is a number of standard errors, at least 0, not {prior_z}")
         if not 0 <= call_eps <= 1 or not 0 <= greedy <= 1:
             raise ValueError(f"call_eps and greedy are probabilities, not {call_eps} and {greedy}")
-        if kernel not in (None, True, False):
-            raise ValueError(f"kernel is None (in the background), True (wait for it) or False, not {kernel!r}")
         self.v = variant
         self.seed = seed
         self.budget_ms = budget_ms
@@ -408,30 +404,18 @@ class SearchBot:
                                model=self.heuristic if model_calls else None)
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
-        self.use_kernel = kernel is not False and kernel_available()
-        self.wait_kernel = kernel is True
-        self._kernel = None         # made at the first decision in the play phase (kernel=True)
-        self.warming = None         # the kernel being made in the background (kernel=None)
+        self.kernels = KernelUse(variant, kernel)
+
+    @property
+    def warming(self):
+        """The kernel being made in the background (`taash.kernel.warm.Warming`), once started."""
+        return self.kernels.warming
 
     def kernel(self):
         """The compiled kernel a decision in play rolls out on, or None (the engine): not
         wanted, the extra missing, a variant it cannot compile, or (``kernel=None``) not
-        ready yet; the first call starts its making (`kernel_soon`) and returns None."""
-        if not self.use_kernel:
-            return None
-        if self.wait_kernel:
-            if self._kernel is None:
-                self._kernel = kernel_for(self.v)
-                self.use_kernel = self._kernel is not None
-            return self._kernel
-        if self.warming is None:
-            self.warming = kernel_soon(self.v)
-            self.use_kernel = self.warming is not None
-            return None
-        k = self.warming.ready()
-        if k is None and self.warming.done:     # it could not be made: the engine plays on
-            self.use_kernel = False
-        return k
+        ready yet (`taash.kernel.warm.KernelUse`)."""
+        return self.kernels.get()
 
     def value(self, st: State, seat: int) -> float:
         """A finished deal's worth to ``seat``: its score change less the mean change of
@@ -656,7 +640,7 @@ class SearchBot:
                     S = world_array.copy()
                     kern.apply(S, ids[j])
                     kern.rollout(S, draws, greedy, helpful)
-                    x = vals[j] = deal_value(_Finished(v, kern, S, world.start_scores), seat, self.tie)
+                    x = vals[j] = deal_value(KernelEnd(v, kern, S, world.start_scores), seat, self.tie)
                 else:
                     st = world.copy()
                     st.apply_id(ids[j])
@@ -769,7 +753,7 @@ def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, pla
     return SearchBot(variant, seed, budget_ms, playouts, **settings)
 
 
-class _Finished:
+class KernelEnd:
     """A deal the kernel finished (its array ``S``), with what `deal_value` reads of a
     State: ``score_change()``, ``side``, ``seat_points``."""
 

@@ -35,7 +35,7 @@ def _number(low: float, high: float | None = None):
 
 
 # the ismcts bot's settings that `taash bot` takes as flags (arena/bots/ismcts.py)
-ISMCTS_SETTINGS = ("budget_ms", "playouts", "exploration", "greedy")
+ISMCTS_SETTINGS = ("budget_ms", "playouts", "exploration", "greedy", "kernel")
 
 
 def _with_settings(entry: BotEntry, args) -> BotEntry:
@@ -177,7 +177,7 @@ def add_commands(sub) -> None:
     b.add_argument("--declare", action="store_true",
                    help="a search bot's rollouts make the declarations with an effect (a marriage, a pair)")
     b.add_argument("--kernel", nargs="?", const="wait", choices=("wait", "off"),
-                   help="a search bot's rollouts in the play phase on the compiled kernel (the fast extra): by "
+                   help="a search or ismcts bot's rollouts in the play phase on the compiled kernel (the fast extra): by "
                         "default made in the background, the engine rolling out until it is ready; --kernel "
                         "(wait): its first decision in play waits for it (10-30 s the first time, then cached "
                         "on disk); --kernel off: the engine only")

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from taash.interpreter import Match, State, load_variant, shipped_variants
 from taash.kernel import KernelFallback, Unsupported, kernel_for, told, why_not
 from taash.kernel.positions import positions, to_play
+from taash.kernel.warm import KernelUse
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(str(p) for p in (ROOT / "docs" / "examples").glob("*.yaml"))
@@ -214,33 +215,37 @@ def test_rollouts_every_variant(name, kernel_cache):
     same_rollouts(name, 40, kernel_cache)
 
 
-def test_search_decides_alike_with_the_kernel(kernel_cache, monkeypatch):
-    """The search bot with a playout budget: the same choice and the same value of every
-    action with its rollouts on the kernel as on the engine."""
-    import taash.arena.bots.search as search
-    monkeypatch.setattr(search, "kernel_for", lambda v: kernel_for(v, kernel_cache))
-    v = load_variant("29")
-    on = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=True)
-    off = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=False)
-    for st in positions(v, 12, 5, later=True):
+@pytest.mark.parametrize("bot,name", [("search", "29"), ("ismcts", "29"), ("ismcts", "56")])
+def test_a_bot_decides_alike_with_the_kernel(bot, name, kernel_cache):
+    """The search and ismcts bots with a playout budget, their rollouts on the kernel and
+    on the engine: the same choice and the same figures, search's value of every action,
+    ismcts's visits of every root action and spread of values (its tree grown alike: the
+    same actions and the same draws of its generator)."""
+    from taash.arena.bots.registry import resolve
+    factory = resolve(bot).load()
+    v = load_variant(name)
+    on = factory(v, 3, budget_ms=None, playouts=40, kernel=True)
+    on.kernels = KernelUse(v, True, kernel_cache)
+    off = factory(v, 3, budget_ms=None, playouts=40, kernel=False)
+    figures = ("values", "playouts") if bot == "search" else ("visits", "spread", "iterations")
+    for st in positions(v, 10, 5, later=True):
         seat = st.to_act
         a, b = on.decide_state(st, seat), off.decide_state(st, seat)
-        assert on.kernel() is not None and on.stats["kernel"]
-        assert a == b and on.stats["values"] == off.stats["values"]
-        assert on.stats["playouts"] == 40
+        assert on.stats["kernel"] and not off.stats["kernel"]
+        assert a == b and [on.stats[k] for k in figures] == [off.stats[k] for k in figures]
+        assert on.stats[figures[-1]] == 40
 
 
-def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path, monkeypatch):
+def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path):
     """The search bot's default (kernel=None): its first decision in play starts the
     kernel's making in a child process and rolls out on the engine, as every decision does
     until the kernel is ready; then on the kernel. With a playout budget every decision,
     either way, is the engine bot's: the same action and the same value of every action.
     The child compiles into a fresh cache directory, which this process then loads."""
     import taash.arena.bots.search as search
-    from taash.kernel.warm import kernel_soon
-    monkeypatch.setattr(search, "kernel_soon", lambda v: kernel_soon(v, tmp_path))
     v = load_variant("29")
     auto = search.search_bot(v, 3, budget_ms=None, playouts=40)
+    auto.kernels = KernelUse(v, None, tmp_path)
     off = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=False)
     sts = positions(v, 12, 5, later=True)
     used = []
@@ -260,9 +265,10 @@ def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path, mon
 
 def test_the_kernel_off_or_without_the_extra_is_the_engine(monkeypatch):
     import taash.arena.bots.search as search
+    import taash.kernel.warm as warm
     v = load_variant("29")
     assert search.search_bot(v, 1, playouts=10, kernel=False).kernel() is None
-    monkeypatch.setattr(search, "kernel_available", lambda: False)
+    monkeypatch.setattr(warm, "available", lambda: False)
     bot = search.search_bot(v, 1, playouts=10)
     st = positions(v, 1, 5, later=True)[0]
     bot.decide_state(st, st.to_act)
