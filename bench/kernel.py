@@ -31,7 +31,7 @@ machine's load weighs on both.
 
 With ``--background``, the search bot's default (``kernel=None``) from an empty cache
 directory: 50 ms decisions in play, back to back, while a child process compiles the
-kernel and this process then loads it (`taash.kernel.warm`), and as many after: the
+kernel and this process then loads it (`taash.kernel.warm`), and 100 after: the
 seconds until it is ready (the child's, the load's), and before and after it the
 decisions, their mean rollouts and the slowest decision (ms).
 
@@ -106,7 +106,7 @@ def bot_playouts(v, bot: str, count: int, seed: int, budget_ms: float = 50) -> t
 def background(v, seed: int, budget_ms: float = 50) -> dict:
     """The search bot's default (``kernel=None``) from an empty cache directory: decisions
     at ``budget_ms`` in play, back to back over a few positions, until the kernel is
-    ready (the child's cold compile, then the load) and as many after. Figures: the
+    ready (the child's cold compile, then the load) and 100 after. Figures: the
     seconds to ready, the decisions and mean rollouts a decision before and after, and
     the slowest decision of each (ms, wall-clock)."""
     from taash.arena.bots.search import search_bot
@@ -118,7 +118,7 @@ def background(v, seed: int, budget_ms: float = 50) -> dict:
         figs = {"before": [], "after": []}
         t0 = time.perf_counter()
         i = ready_at = 0
-        while len(figs["after"]) < max(len(figs["before"]), 20):
+        while len(figs["after"]) < 100:
             st = sts[i % len(sts)]
             i += 1
             d0 = time.perf_counter()

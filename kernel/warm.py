@@ -146,8 +146,8 @@ def kernel_soon(variant, cache_dir: Path | None = None) -> Warming | None:
 
 class KernelUse:
     """How a bot gets its kernel, by its ``kernel`` setting ``mode``: None, made in the
-    background (`kernel_soon`, started by the first `get`, which like every `get` until it
-    is ready returns None: the engine plays); True, made at the first `get`, which waits
+    background (`kernel_soon`, started by the first `get`; until it is ready `get` returns
+    None: the engine plays); True, made at the first `get`, which waits
     for it (`kernel_for`); False, never. None always without the ``fast`` extra or for a
     variant the kernel cannot compile (told once). Raises ValueError for another mode.
     ``cache_dir``: the kernels' cache directory (`default_cache_dir` by default).
@@ -173,7 +173,8 @@ class KernelUse:
         if self.warming is None:
             self.warming = kernel_soon(self.variant, self.cache_dir)
             self.on = self.warming is not None
-            return None
+            if not self.on:
+                return None
         k = self.warming.ready()
         if k is None and self.warming.done:     # it could not be made: the engine plays on
             self.on = False
