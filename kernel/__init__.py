@@ -117,6 +117,17 @@ _MADE: dict[tuple[str, str], Kernel] = {}
 _MAKING = threading.RLock()      # one making at a time (a thread of `taash.kernel.warm` makes them too)
 
 
+
+def _new_lock_in_child() -> None:
+    # a process forked while a thread held the lock would wait on it for ever
+    global _MAKING
+    _MAKING = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
+
+
 def why_not(variant) -> str | None:
     """Why the kernel cannot compile ``variant`` (words), or None if it can; compiles
     nothing."""

@@ -22,6 +22,7 @@ caller, before any of this: milliseconds.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -54,6 +55,7 @@ class Warming:
         self.variant, self.cache_dir = variant, cache_dir
         self.reason: str | None = None
         self.child_seconds = self.load_seconds = 0.0
+        self.path: Path | None = None      # the module file, once its making started
         self._kernel = None
         self._done = threading.Event()
 
@@ -77,6 +79,7 @@ class Warming:
         self._done.set()
 
     def _start(self, path: Path) -> None:
+        self.path = path
         threading.Thread(target=self._make, args=(path,), name=f"taash-kernel-{self.variant.name}",
                          daemon=True).start()
 
@@ -179,3 +182,17 @@ class KernelUse:
         if k is None and self.warming.done:     # it could not be made: the engine plays on
             self.on = False
         return k
+
+
+def _restart_in_child() -> None:
+    """In a process forked while kernels were being made (a pool of ladder workers), whose
+    threads did not come along: a new lock, and each making started again."""
+    global _LOCK
+    _LOCK = threading.Lock()
+    for w in _WARMING.values():
+        if not w.done and w.path is not None:
+            w._start(w.path)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_restart_in_child)

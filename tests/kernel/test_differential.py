@@ -236,6 +236,21 @@ def test_a_bot_decides_alike_with_the_kernel(bot, name, kernel_cache):
         assert on.stats[figures[-1]] == 40
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", COMPILED)
+def test_ismcts_decides_alike_with_the_kernel_on_every_variant(name, kernel_cache):
+    """The ismcts bot's tree grown alike on the kernel and on the engine, on every variant
+    the kernel compiles (its declarations in play among the tree's actions)."""
+    from taash.arena.bots.ismcts import ismcts_bot
+    v = load_variant(name)
+    on = ismcts_bot(v, 3, budget_ms=None, playouts=30, kernel=True)
+    on.kernels = KernelUse(v, True, kernel_cache)
+    off = ismcts_bot(v, 3, budget_ms=None, playouts=30, kernel=False)
+    for st in positions(v, 4, 9, later=True):
+        a, b = on.decide_state(st, st.to_act), off.decide_state(st, st.to_act)
+        assert on.stats["kernel"] and (a, on.stats["visits"]) == (b, off.stats["visits"])
+
+
 def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path):
     """The search bot's default (kernel=None): its first decision in play starts the
     kernel's making in a child process and rolls out on the engine, as every decision does
