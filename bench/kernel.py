@@ -3,7 +3,7 @@ per second, and the time to compile each variant's kernel (docs/architecture.md,
 truth, two speeds").
 
 Usage: python bench/kernel.py [--positions P] [--playouts N] [--repeat R] [--decisions D]
-                              [--no-search] [--no-compile] [VARIANT...]
+                              [--no-search] [--no-compile] [--background] [VARIANT...]
 
 For each variant (29, 56 and 304 by default): P deals are dealt from seeds and played at
 random to the first lead of the play phase; from each, N/P random playouts to the end of
@@ -21,12 +21,19 @@ deal (the shuffle, the auction, the trump and the play), about twice the decisio
 playout from the first lead, so its deals/s is the reference for the engine's full-deal
 figure in bench/playouts.py, shown here for scale. Speeds are the best of R runs.
 
-Then the search bot (arena/bots/search.py) at 50 ms a decision in the play phase, its
-rollouts on the kernel (the default with the extra) and on the engine (``kernel=False``),
-decision by decision in turn at the same positions (``--decisions`` of them, a few plays
-after the first lead, the seat to act having a choice): the mean rollouts (playouts) a
-decision and the decisions on which the two chose alike. Wall-clock budgets, so the
+Then the search bot (arena/bots/search.py) and the ismcts bot (arena/bots/ismcts.py) at
+50 ms a decision in the play phase, their rollouts on the kernel (``kernel=True``: made
+before the first decision) and on the engine (``kernel=False``), decision by decision in
+turn at the same positions (``--decisions`` of them, a few plays after the first lead, the
+seat to act having a choice): the mean rollouts (search's playouts, ismcts's iterations)
+a decision and the decisions on which the two chose alike. Wall-clock budgets, so the
 machine's load weighs on both.
+
+With ``--background``, the search bot's default (``kernel=None``) from an empty cache
+directory: 50 ms decisions in play, back to back, while a child process compiles the
+kernel and this process then loads it (`taash.kernel.warm`), and 100 after: the
+seconds until it is ready (the child's, the load's), and before and after it the
+decisions, their mean rollouts and the slowest decision (ms).
 
 Then, unless ``--no-compile``, the compile time of each variant's kernel, each in a fresh
 process: cold (an empty cache directory: the source made and numba compiling) and cached
@@ -47,25 +54,9 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import ref29  # noqa: E402
-from taash.interpreter import State, load_variant  # noqa: E402
+from taash.interpreter import load_variant  # noqa: E402
 from taash.kernel import available, kernel_for, why_not  # noqa: E402
-
-
-def positions(v, count: int, seed: int) -> list[State]:
-    """``count`` states at the first lead of the play phase, dealt from seeds and played
-    to there at random."""
-    rng = random.Random(seed)
-    out = []
-    k = 0
-    while len(out) < count:
-        st = State(v, dealer=k % v.players, seed=seed * 100003 + k)
-        k += 1
-        while st.phase != "play" and not st.is_terminal:
-            legal = st.legal_ids()
-            st.apply_id(legal[rng.randrange(len(legal))])
-        if st.phase == "play":
-            out.append(st)
-    return out
+from taash.kernel.positions import positions  # noqa: E402
 
 
 def engine_playouts(states, each: int, seed: int) -> tuple[float, int]:
@@ -91,39 +82,58 @@ def kernel_playouts(k, arrays, each: int, seed: int) -> float:
     return time.process_time() - t0
 
 
-def search_positions(v, count: int, seed: int) -> list[State]:
-    """``count`` states in play, a few random plays after the first lead, with a choice."""
-    rng = random.Random(seed)
-    out = []
-    for st in positions(v, count * 3, seed):
-        for _ in range(rng.randrange(3 * v.players)):
-            if st.is_terminal:
-                break
-            legal = st.legal_ids()
-            st.apply_id(legal[rng.randrange(len(legal))])
-        if not st.is_terminal and len(st.legal_ids()) > 1:
-            out.append(st)
-        if len(out) == count:
-            break
-    return out
-
-
-def search_playouts(v, count: int, seed: int, budget_ms: float = 50) -> tuple[float, float, int]:
-    """The search bot at ``budget_ms`` a decision, with and without the kernel, in turn at
-    the same positions: (mean playouts a decision with it, without it, decisions alike)."""
-    from taash.arena.bots.search import search_bot
-    fast = search_bot(v, seed, budget_ms=budget_ms)
-    slow = search_bot(v, seed, budget_ms=budget_ms, kernel=False)
-    sts = search_positions(v, count, seed)
+def bot_playouts(v, bot: str, count: int, seed: int, budget_ms: float = 50) -> tuple[float, float, int]:
+    """The ``bot`` (search or ismcts) at ``budget_ms`` a decision, with the kernel (made
+    before the first) and without, in turn at the same positions: (mean rollouts a
+    decision with it, without it, decisions alike)."""
+    from taash.arena.bots.registry import resolve
+    factory = resolve(bot).load()
+    fast = factory(v, seed, budget_ms=budget_ms, kernel=True)
+    slow = factory(v, seed, budget_ms=budget_ms, kernel=False)
+    n = "playouts" if bot == "search" else "iterations"
+    sts = positions(v, count, seed, later=True)
     fast.decide_state(sts[0].copy(), sts[0].to_act)       # the kernel compiled or loaded
     nf = ns = alike = 0
     for st in sts:
         a = fast.decide_state(st, st.to_act)
-        nf += fast.stats["playouts"]
+        nf += fast.stats[n]
         b = slow.decide_state(st, st.to_act)
-        ns += slow.stats["playouts"]
+        ns += slow.stats[n]
         alike += a == b
     return nf / len(sts), ns / len(sts), alike
+
+
+def background(v, seed: int, budget_ms: float = 50) -> dict:
+    """The search bot's default (``kernel=None``) from an empty cache directory: decisions
+    at ``budget_ms`` in play, back to back over a few positions, until the kernel is
+    ready (the child's cold compile, then the load) and 100 after. Figures: the
+    seconds to ready, the decisions and mean rollouts a decision before and after, and
+    the slowest decision of each (ms, wall-clock)."""
+    from taash.arena.bots.search import search_bot
+    from taash.kernel.warm import KernelUse
+    sts = positions(v, 10, seed, later=True)
+    with tempfile.TemporaryDirectory() as cache:
+        bot = search_bot(v, seed, budget_ms=budget_ms)
+        bot.kernels = KernelUse(v, None, Path(cache))
+        figs = {"before": [], "after": []}
+        t0 = time.perf_counter()
+        i = ready_at = 0
+        while len(figs["after"]) < 100:
+            st = sts[i % len(sts)]
+            i += 1
+            d0 = time.perf_counter()
+            bot.decide_state(st, st.to_act)
+            ms = (time.perf_counter() - d0) * 1000
+            figs["after" if bot.stats["kernel"] else "before"].append((ms, bot.stats["playouts"]))
+            if bot.warming.done and not ready_at:
+                ready_at = time.perf_counter() - t0
+            if bot.warming.done and bot.warming.ready() is None:
+                break
+        w = bot.warming
+    out = {"ready_s": ready_at, "child_s": w.child_seconds, "load_s": w.load_seconds, "reason": w.reason}
+    for k, rows in figs.items():
+        out[k] = (len(rows), sum(p for _, p in rows) / max(1, len(rows)), max((m for m, _ in rows), default=0))
+    return out
 
 
 def ref29_cpu(deals: int, seed: int) -> tuple[float, int]:
@@ -151,6 +161,8 @@ def main(argv=None) -> int:
     ap.add_argument("--decisions", type=int, default=30)
     ap.add_argument("--no-search", action="store_true")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--background", action="store_true",
+                    help="the search bot's default: its kernel made in the background from an empty cache")
     ap.add_argument("variants", nargs="*")
     a = ap.parse_args(argv)
     if not available():
@@ -189,14 +201,25 @@ def main(argv=None) -> int:
         rdt, rdec = min(ref29_cpu(deals, a.seed) for _ in range(a.repeat))
         print(f"{'ref29 (hand-written)':24} {deals / rdt:18.0f} {'':>18} {'':>14} {rdec / rdt:17.0f}"
               "   (whole deals: shuffle, auction, trump, play)")
+    compiled = [load_variant(name) for name in names if not why_not(load_variant(name))]
     if not a.no_search:
-        print(f"\n{'search at 50 ms, in play':24} {'playouts/decision':>18} {'(engine)':>10} {'ratio':>7} {'alike':>7}")
-        for name in names:
-            v = load_variant(name)
-            if why_not(v):
-                continue
-            f, e, alike = search_playouts(v, a.decisions, a.seed)
-            print(f"{name:24} {f:18.0f} {e:10.0f} {f / e:6.1f}x {alike:4d}/{a.decisions}")
+        for bot in ("search", "ismcts"):
+            print(f"\n{bot + ' at 50 ms, in play':24} {'rollouts/decision':>18} {'(engine)':>10} {'ratio':>7} "
+                  f"{'alike':>7}")
+            for v in compiled:
+                f, e, alike = bot_playouts(v, bot, a.decisions, a.seed)
+                print(f"{v.name:24} {f:18.0f} {e:10.0f} {f / e:6.1f}x {alike:4d}/{a.decisions}")
+    if a.background:
+        print(f"\n{'search, kernel made in the background (empty cache), 50 ms decisions in play':78}")
+        print(f"{'variant':10} {'ready (s)':>10} {'child (s)':>10} {'load (s)':>9} {'decisions':>10} "
+              f"{'rollouts':>9} {'slowest ms':>11} {'decisions':>10} {'rollouts':>9} {'slowest ms':>11}")
+        print(f"{'':10} {'':>10} {'':>10} {'':>9} {'before':>10} {'before':>9} {'before':>11} {'after':>10} "
+              f"{'after':>9} {'after':>11}")
+        for v in compiled:
+            b = background(v, a.seed)
+            (nb, pb, mb), (na, pa, ma) = b["before"], b["after"]
+            print(f"{v.name:10} {b['ready_s']:10.1f} {b['child_s']:10.1f} {b['load_s']:9.2f} {nb:10d} {pb:9.0f} "
+                  f"{mb:11.0f} {na:10d} {pa:9.0f} {ma:11.0f}" + (f"   ({b['reason']})" if b["reason"] else ""))
     if not a.no_compile:
         print(f"\n{'variant':24} {'compile cold (s)':>17} {'cached (s)':>11}")
         for name in names:

@@ -3,7 +3,7 @@ the strength curve per time budget.
 
     python bench/search.py [--variants 56,28,29,304,304-solo] [--budgets 10,50,200,800]
                            [--opponents heuristic,ismcts] [--points 12] [--deals 8]
-                           [--no-strength] [--json]
+                           [--no-strength] [--json] [--kernel wait|off]
 
 Speed: at ``--points`` decision points per variant (states reached by heuristic play,
 every phase: bids, trump, exchanges, calls, plays; forced decisions left out), one
@@ -11,7 +11,10 @@ decision of each in-process search bot (``decide_state``) per point and budget: 
 ``search`` decisions per second, playouts (rollouts) and worlds (resampled deals) per
 decision, playouts per second and the longest decision (the budget is a bound: a
 decision stops between two rollouts); for ``ismcts`` its iterations (one world, one
-path down its tree and one rollout each) per decision and per second.
+path down its tree and one rollout each) per decision and per second. ``--kernel``: the
+bots' ``kernel`` setting (default: the bots' own, the compiled kernel made in the
+background with the fast extra; ``wait``: made before the first decision, in speed and
+strength alike; ``off``: the Python engine only).
 
 Strength (the curve): at each budget, duplicate deals of the search bot against each
 opponent of ``--opponents`` (``heuristic``; ``ismcts`` at the same budget): each deal is
@@ -40,6 +43,7 @@ from taash.arena.bots.heuristic import heuristic_bot  # noqa: E402
 from taash.arena.bots.ismcts import ISMCTSBot  # noqa: E402
 from taash.arena.bots.search import SearchBot  # noqa: E402
 from taash.interpreter import Match, State, load_variant  # noqa: E402
+from taash.kernel import kernel_for  # noqa: E402
 
 
 def decision_points(v, count, seed=1):
@@ -60,13 +64,16 @@ def decision_points(v, count, seed=1):
     return out
 
 
-def speed(v, budgets, points):
+def speed(v, budgets, points, kernel=None):
     """{budget: {decisions_per_s, playouts, worlds, playouts_per_s, max_ms,
-    ismcts_iterations, ismcts_iterations_per_s}} over ``points`` states."""
+    ismcts_iterations, ismcts_iterations_per_s}} over ``points`` states; ``kernel``: the
+    bots' setting (True: the kernel made before the first decision)."""
     sts = decision_points(v, points)
+    if kernel is True:
+        kernel_for(v, quiet=True)
     out = {}
     for ms in budgets:
-        bot = SearchBot(v, seed=0, budget_ms=ms)
+        bot = SearchBot(v, seed=0, budget_ms=ms, kernel=kernel)
         walls, po, wo = [], [], []
         for st in sts:
             t0 = time.perf_counter()
@@ -74,7 +81,7 @@ def speed(v, budgets, points):
             walls.append(time.perf_counter() - t0)
             po.append(bot.stats["playouts"])
             wo.append(bot.stats["worlds"])
-        tree = ISMCTSBot(v, seed=0, budget_ms=ms)
+        tree = ISMCTSBot(v, seed=0, budget_ms=ms, kernel=kernel)
         iwalls, it = [], []
         for st in sts:
             t0 = time.perf_counter()
@@ -99,18 +106,22 @@ def search_side(v, seat, first):
 OPPONENTS = ("heuristic", "ismcts")
 
 
-def opponent_bot(v, name, budget, seed):
-    """The opponent ``name`` (one of OPPONENTS) for ``v``: ismcts at ``budget`` ms."""
+def opponent_bot(v, name, budget, seed, kernel=None):
+    """The opponent ``name`` (one of OPPONENTS) for ``v``: ismcts at ``budget`` ms (its
+    ``kernel`` setting given)."""
     if name == "heuristic":
         return heuristic_bot(v)
     if name == "ismcts":
-        return ISMCTSBot(v, seed=seed, budget_ms=budget)
+        return ISMCTSBot(v, seed=seed, budget_ms=budget, kernel=kernel)
     raise ValueError(f"unknown opponent {name!r}: one of {', '.join(OPPONENTS)}")
 
 
-def strength(v, budget, deals, seed=100, opponent="heuristic"):
+def strength(v, budget, deals, seed=100, opponent="heuristic", kernel=None):
     """Duplicate pairs of the search bot against ``opponent`` (OPPONENTS) at ``budget``
-    ms: (mean per pair, half-width of the 95% interval, pairs, wall seconds)."""
+    ms, the bots' ``kernel`` setting given: (mean per pair, half-width of the 95%
+    interval, pairs, wall seconds)."""
+    if kernel is True:
+        kernel_for(v, quiet=True)
     t0 = time.perf_counter()
     nets = []
     for d in range(deals):
@@ -121,7 +132,8 @@ def strength(v, budget, deals, seed=100, opponent="heuristic"):
         net = 0
         for first in (0, 1):
             st = State(v, dealer=base.dealer, hands=hands, widow=widow, scores=base.scores)
-            s_bot, o_bot = SearchBot(v, seed=d, budget_ms=budget), opponent_bot(v, opponent, budget, d)
+            s_bot = SearchBot(v, seed=d, budget_ms=budget, kernel=kernel)
+            o_bot = opponent_bot(v, opponent, budget, d, kernel)
             while not st.is_terminal:
                 s = st.to_act
                 obs, legal = st.observation(s), [str(a) for a in st.legal_actions()]
@@ -148,7 +160,11 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=8, help="duplicate pairs per variant, budget and opponent")
     ap.add_argument("--no-strength", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--kernel", choices=("wait", "off"),
+                    help="the bots' compiled kernel: made before the first decision, or not used "
+                         "(default: the bots' own, made in the background with the fast extra)")
     args = ap.parse_args(argv)
+    kernel = {"wait": True, "off": False}.get(args.kernel)
     try:
         budgets = [int(x) for x in args.budgets.split(",")]
     except ValueError:
@@ -160,7 +176,7 @@ def main(argv=None) -> int:
     report = {}
     for name in [x.strip() for x in args.variants.split(",") if x.strip()]:
         v = load_variant(name)
-        r = report[name] = {"speed": speed(v, budgets, args.points)}
+        r = report[name] = {"speed": speed(v, budgets, args.points, kernel)}
         if not args.json:
             for ms, s in r["speed"].items():
                 print(f"{name:9} {ms:4d} ms: search {s['decisions_per_s']:6.1f} decisions/s, "
@@ -171,7 +187,7 @@ def main(argv=None) -> int:
             r["strength"] = {o: {} for o in opponents}
             for ms in budgets:
                 for o in opponents:
-                    mean, half, n, wall = strength(v, ms, args.deals, opponent=o)
+                    mean, half, n, wall = strength(v, ms, args.deals, opponent=o, kernel=kernel)
                     r["strength"][o][ms] = {"net_per_pair": mean, "ci95": half, "pairs": n, "wall_s": wall}
                     if not args.json:
                         print(f"{name:9} {ms:4d} ms: search - {o} = {mean:+.2f} ± {half:.2f} per duplicate pair "

@@ -10,13 +10,19 @@ which stays the reference (docs/architecture.md, "One truth, two speeds").
     k.playouts(S, count, seed)       # that, count times from copies: the sum of the scores
     k.rollout(S, draws, greedy)      # the search bot's rollout policy, its draws given
 
+    from taash.kernel.warm import kernel_soon
+    w = kernel_soon(variant)         # the same, compiled by a child process: w.ready() never waits
+
 ``source`` is the kernel's one view of the engine; ``translate`` the rules' typed trees
-as numba source; ``build`` the module of a variant, cached on disk.
+as numba source; ``build`` the module of a variant, cached on disk; ``warm`` its compile in
+the background.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -24,7 +30,8 @@ from pathlib import Path
 from .build import load_module, module_source
 from .source import Facts, Layout, Unsupported, checked_rules, facts, from_state
 
-__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "kernel_for", "told", "why_not"]
+__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "kernel_for", "made", "told",
+           "why_not"]
 
 
 class KernelFallback(UserWarning):
@@ -34,11 +41,7 @@ class KernelFallback(UserWarning):
 
 def available() -> bool:
     """Whether the ``fast`` extra (numba) is installed."""
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("numba") is not None    # found, not imported: milliseconds
 
 
 def default_cache_dir() -> Path:
@@ -111,6 +114,18 @@ class Kernel:
 
 _TOLD: dict[str, str] = {}
 _MADE: dict[tuple[str, str], Kernel] = {}
+_MAKING = threading.RLock()      # one making at a time (a thread of `taash.kernel.warm` makes them too)
+
+
+
+def _new_lock_in_child() -> None:
+    # a process forked while a thread held the lock would wait on it for ever
+    global _MAKING
+    _MAKING = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def why_not(variant) -> str | None:
@@ -132,12 +147,26 @@ def told(variant) -> str | None:
     return _TOLD.get(variant.digest)
 
 
+def made(variant, cache_dir: Path | None = None) -> Kernel | None:
+    """The kernel of ``variant`` if this process has made it already (`kernel_for`), else
+    None; makes nothing."""
+    cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return _MADE.get((variant.digest, str(cache_dir)))
+
+
 def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> Kernel | None:
     """The compiled kernel of ``variant`` (made once a process; its machine code cached on
     disk under ``cache_dir``, `default_cache_dir` by default), or None when it cannot be
     made: then a `KernelFallback` warning says why, once a variant and process (unless
-    ``quiet``), and the Python engine plays it."""
+    ``quiet``), and the Python engine plays it. Waits for the compile (10-30 s the first
+    time on a machine, about a second from the cache); `taash.kernel.warm.kernel_soon`
+    does not."""
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    with _MAKING:
+        return _make(variant, cache_dir, quiet)
+
+
+def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
     key = (variant.digest, str(cache_dir))
     if key in _MADE:
         return _MADE[key]
@@ -160,5 +189,5 @@ def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> K
     _TOLD[variant.digest] = reason
     if not quiet:
         warnings.warn(f"{variant.name}: the compiled kernel cannot play this variant ({reason}); "
-                      "the Python engine plays it", KernelFallback, stacklevel=2)
+                      "the Python engine plays it", KernelFallback, stacklevel=3)
     return None

@@ -19,8 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:     # not on Windows: no lock, two processes may compile the same module
+    fcntl = None
 
 from .source import Facts, Layout, Rule, Unsupported
 from .translate import Translator
@@ -153,38 +159,22 @@ def _partner_of(S, seat):
 
 
 @njit(cache=True, inline='always')
-def _partners(S, seat):
+def _side_seats(S, seat, same):
+    # a mask of the seats other than seat on its side (same) or on the other sides (not same)
     m = np.int64(0)
     if seat >= 0:
         for t in range(PLAYERS):
-            if t != seat and S[SIDE + t] == S[SIDE + seat]:
+            if t != seat and (S[SIDE + t] == S[SIDE + seat]) == same:
                 m |= np.int64(1) << t
     return m
 
 
 @njit(cache=True, inline='always')
-def _opponents(S, seat):
-    m = np.int64(0)
-    if seat >= 0:
-        for t in range(PLAYERS):
-            if S[SIDE + t] != S[SIDE + seat]:
-                m |= np.int64(1) << t
-    return m
-
-
-@njit(cache=True, inline='always')
-def _trick_card_mask(S):
+def _trick_mask(S, off):
+    # a mask of the trick's cards (off: TRICK_CARDS) or of the seats that played to it (TRICK_SEATS)
     m = np.int64(0)
     for i in range(S[IN_TRICK]):
-        m |= np.int64(1) << S[TRICK_CARDS + i]
-    return m
-
-
-@njit(cache=True, inline='always')
-def _trick_seat_mask(S):
-    m = np.int64(0)
-    for i in range(S[IN_TRICK]):
-        m |= np.int64(1) << S[TRICK_SEATS + i]
+        m |= np.int64(1) << S[off + i]
     return m
 '''
 
@@ -558,17 +548,24 @@ def module_source(f: Facts, lay: Layout, rules: dict[str, Rule]) -> str:
     return "\n".join(lines)
 
 
-def load_module(text: str, digest: str, cache_dir: Path):
-    """Write ``text`` (once) to the cache directory and import it; numba compiles on
-    import (the entry points have signatures) or loads its cached machine code."""
+def write_module(text: str, digest: str, cache_dir: Path) -> Path:
+    """The path of the module of source ``text`` in the cache directory, written there
+    once (its name: the variant's ``digest`` and a hash of ``text``)."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha256((KERNEL_VERSION + text).encode()).hexdigest()[:16]
-    name = f"taash_kernel_{digest[:16]}_{key}"
-    path = cache_dir / f"{name}.py"
+    path = cache_dir / f"taash_kernel_{digest[:16]}_{key}.py"
     if not path.exists():   # the same text keeps its file (numba's cache is keyed by it)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
+    return path
+
+
+def import_module(path: Path):
+    """Import the kernel module at ``path`` (once a process): numba compiles its entry
+    points on import (they have signatures) or loads their machine code from its cache
+    beside the file."""
+    name = Path(path).stem
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
@@ -580,3 +577,20 @@ def load_module(text: str, digest: str, cache_dir: Path):
         del sys.modules[name]
         raise
     return mod
+
+
+def compile_module(path) -> None:
+    """Import the kernel module at ``path`` so that numba compiles it into its cache (what
+    the child process of `taash.kernel.warm` runs); one process at a time per module
+    file (a lock file beside it, where ``fcntl`` exists): the next finds it cached."""
+    path = Path(path)
+    with open(path.with_suffix(".lock"), "a") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        import_module(path)
+
+
+def load_module(text: str, digest: str, cache_dir: Path):
+    """`write_module`, then `import_module`."""
+    return import_module(write_module(text, digest, cache_dir))
+

@@ -159,12 +159,12 @@ class Translator:
             "card": "x", "played_after_exposure": "(y != 0)", "winner": "x", "declared_suit": "x",
             "target": s("target"), "made": "(x != 0)", "deals": s("deal_number"),
             "deals_played": f"({s('deal_number')} + {s('terminal')})",
-            "seats": f"np.int64({(1 << n) - 1})", "trick_seats": "_trick_seat_mask(S)",
+            "seats": f"np.int64({(1 << n) - 1})", "trick_seats": "_trick_mask(S, TRICK_SEATS)",
         }
         if name == "trick_cards":
             if f.max_copies > 1:
                 raise Unsupported("trick_cards in a deck with copies of a card")
-            return "_trick_card_mask(S)"
+            return "_trick_mask(S, TRICK_CARDS)"
         if name not in table:
             raise Unsupported(f"the name '{name}'")
         return table[name]
@@ -200,8 +200,8 @@ class Translator:
             "next": lambda a: f"NEXT_DSL[{a}]",
             "previous": lambda a: f"PREVIOUS_DSL[{a}]",
             "partner_of": lambda a: f"_partner_of(S, {a})",
-            "partners": lambda a: f"_partners(S, {a})",
-            "opponents": lambda a: f"_opponents(S, {a})",
+            "partners": lambda a: f"_side_seats(S, {a}, True)",
+            "opponents": lambda a: f"_side_seats(S, {a}, False)",
             "above": lambda a, r: f"({a} & ABOVE[{r}])",
             "below": lambda a, r: f"({a} & BELOW[{r}])",
             "union": lambda a, b: f"({a} | {b})",

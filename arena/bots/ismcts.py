@@ -59,7 +59,14 @@ Settings (`ISMCTSBot` and `ismcts_bot` keyword arguments; `taash bot ismcts` fla
 - ``exploration`` (default 0.7; ``--exploration``): the UCB1 constant, in units of the
   values' spread (above);
 - ``greedy`` (default 0.8; ``--greedy``): the chance that a rollout card is chosen
-  greedily rather than at random.
+  greedily rather than at random;
+- ``kernel`` (default None; ``--kernel [wait|off]``): with the ``fast`` extra, a decision in
+  the play phase runs its iterations (the world's array, the tree's actions, the rollout)
+  on the compiled kernel (`taash.kernel`), as `search` does (its ``kernel`` setting: made in
+  the background by default, `taash.kernel.warm.KernelUse`): the same actions and the same
+  draws of the decision's generator (the rollout's taken from a copy of its state, then
+  as many drawn as the kernel's rollout used), so a decision bounded by ``playouts`` is
+  the same on either.
 
 What it reads: the seat's observation only. Both agent forms (``decide_state(state,
 seat)`` in process, ``decide(observation, legal)`` over the arena) draw the worlds from a
@@ -88,8 +95,10 @@ from taash.interpreter.errors import TaashError
 from taash.interpreter.information import RebuildError
 from taash.interpreter.scoring import lowest_wins
 
-from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, Rollout, arena_limit_ms, arm_key, default_text,
-                     deal_value, decision_rng)
+from taash.kernel.warm import KernelUse
+
+from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, KernelEnd, Rollout, arena_limit_ms, arm_key,
+                     default_text, deal_value, decision_rng)
 
 EXPLORATION = 0.7      # the UCB1 constant, in units of the values' spread
 SPREAD_FLOOR = 1e-3    # the least spread the exploration term is scaled by
@@ -123,13 +132,15 @@ class ISMCTSBot:
     ``decide_state`` (in process) and ``decide`` (an observation: the arena, the ladder).
     ``stats``: figures of the last decision (iterations, worlds, ms, rebuild_ms over the
     arena; visits: per root action; spread: the exploration scale at the end; rebuilt:
-    whether the worlds came from a State rebuilt from the observation)."""
+    whether the worlds came from a State rebuilt from the observation; kernel: whether
+    its iterations ran on the compiled kernel)."""
 
     name = "ismcts"
     takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 playouts: int | None = None, *, exploration: float = EXPLORATION, greedy: float = GREEDY):
+                 playouts: int | None = None, *, exploration: float = EXPLORATION, greedy: float = GREEDY,
+                 kernel: bool | None = None):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if exploration < 0:
@@ -145,6 +156,7 @@ class ISMCTSBot:
         self.tie = TIE_WEIGHT / (variant.total or 1)
         self.lowest = lowest_wins(variant.data)    # match.winner: lowest (deal_value)
         self.stats = {}
+        self.kernels = KernelUse(variant, kernel)
 
     def _rng(self, obs: dict) -> random.Random:
         return decision_rng(self.seed, obs)
@@ -214,14 +226,12 @@ class ISMCTSBot:
         end = t0 + budget_ms / 1000 if budget_ms is not None else float("inf")
         cap = self.playouts if self.playouts is not None else float("inf")
         clock = time.perf_counter
-        run = self.rollout.run
-        tie, lowest = self.tie, self.lowest
         c = self.exploration
         tree = _Node()
-        n_seats = v.players
         # Welford's running mean and sum of squares of the values backed up
         vn, vmean, vm2 = 0, 0.0, 0.0
         iterations = 0
+        kern = self.kernels.get() if root.phase == "play" else None
         while iterations < cap and clock() < end:
             try:
                 st = root.resample(seat, rng)
@@ -229,41 +239,15 @@ class ISMCTSBot:
                 break
             iterations += 1
             spread = max(math.sqrt(vm2 / vn), SPREAD_FLOOR) if vn > 1 else 1.0
-            scale = c * spread
-            node = tree
-            path = []
-            while not st.is_terminal:
-                legal = children_of(st.legal_ids(), acts)
-                children = node.children
-                untried = [k for k in legal if k not in children]
-                actor = st.to_act
-                if untried:                 # expansion: one new child, then the rollout
-                    key = untried[int(rng.random() * len(untried))]
-                    child = children[key] = _Node(key, actor)
-                    st.apply_id(legal[key])
-                    path.append(child)
-                    break
-                best, best_u = None, -math.inf
-                for key, i in legal.items():
-                    ch = children[key]
-                    ch.avail += 1
-                    u = ch.total / ch.visits + scale * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if u > best_u:
-                        best, best_u = ch, u
-                st.apply_id(legal[best.key])
-                path.append(best)
-                node = best
-            if not st.is_terminal:
-                run(st, rng)
-            vals = [deal_value(st, s, tie, lowest) for s in range(n_seats)]
+            if kern is not None:
+                vals = self._iterate_kernel(kern, st, tree, c * spread, rng)
+            else:
+                vals = self._iterate(st, tree, c * spread, rng)
             for x in vals:
                 vn += 1
                 d = x - vmean
                 vmean += d / vn
                 vm2 += d * (x - vmean)
-            for ch in path:
-                ch.visits += 1
-                ch.total += vals[ch.actor]
         # the root child of most visits, ties by the engine's order of the legal actions
         best_id, best_n = ids[0], -1
         seen = set()
@@ -280,8 +264,86 @@ class ISMCTSBot:
                 best_id, best_n = i, n
         spread = max(math.sqrt(vm2 / vn), SPREAD_FLOOR) if vn > 1 else None
         self.stats = {"iterations": iterations, "worlds": iterations, "ms": (clock() - t0) * 1000,
-                      "visits": visits, "spread": spread}
+                      "visits": visits, "spread": spread, "kernel": kern is not None}
         return acts[best_id]
+
+    def _iterate(self, st: State, tree: _Node, scale: float, rng: random.Random) -> list[float]:
+        """One iteration in the world ``st`` on the engine: selection (UCB1 with the
+        exploration term ``scale`` times its root), expansion, the rollout, the backup;
+        the deal's values, by seat."""
+        acts = self.v.actions
+        node = tree
+        path = []
+        while not st.is_terminal:
+            legal = children_of(st.legal_ids(), acts)
+            node = _descend(node, legal, st.to_act, scale, rng, path)
+            st.apply_id(legal[node.key])
+            if node.visits == 0:        # expanded: then the rollout
+                break
+        if not st.is_terminal:
+            self.rollout.run(st, rng)
+        vals = [deal_value(st, s, self.tie, self.lowest) for s in range(self.v.players)]
+        _back_up(path, vals)
+        return vals
+
+    def _iterate_kernel(self, kern, st: State, tree: _Node, scale: float, rng: random.Random) -> list[float]:
+        """`_iterate` on the kernel's array of the world ``st`` (in the play phase): the
+        same actions, the same draws of ``rng`` (the rollout's taken from a copy of its
+        state, then as many drawn from ``rng`` as the kernel's rollout used), so the same
+        tree and values as on the engine."""
+        acts = self.v.actions
+        S = kern.state(st)
+        at_terminal, at_to_act = kern.layout.at["terminal"], kern.layout.at["to_act"]
+        node = tree
+        path = []
+        while not S[at_terminal]:
+            legal = children_of(kern.legal(S), acts)
+            node = _descend(node, legal, int(S[at_to_act]), scale, rng, path)
+            kern.apply(S, legal[node.key])
+            if node.visits == 0:
+                break
+        if not S[at_terminal]:
+            before = rng.getstate()
+            draws = kern.draws(self.rollout.draws(st, rng))
+            used = kern.rollout(S, draws, self.rollout.greedy, self.rollout.helpful_mask(kern.facts.play_checks))
+            rng.setstate(before)
+            rand = rng.random
+            for _ in range(used):
+                rand()
+        end = KernelEnd(self.v, kern, S, st.start_scores)
+        vals = [deal_value(end, s, self.tie, self.lowest) for s in range(self.v.players)]
+        _back_up(path, vals)
+        return vals
+
+
+def _descend(node: _Node, legal: dict, actor: int, scale: float, rng: random.Random, path: list) -> _Node:
+    """The child of ``node`` an iteration goes to, appended to ``path``: a new one, drawn
+    uniformly among the legal actions (``legal``: `children_of`) not yet in the tree,
+    chosen by ``actor``; else the legal child of highest UCB1 score (each legal child's
+    availability counted)."""
+    children = node.children
+    untried = [k for k in legal if k not in children]
+    if untried:
+        key = untried[int(rng.random() * len(untried))]
+        child = children[key] = _Node(key, actor)
+        path.append(child)
+        return child
+    best, best_u = None, -math.inf
+    for key in legal:
+        ch = children[key]
+        ch.avail += 1
+        u = ch.total / ch.visits + scale * math.sqrt(math.log(ch.avail) / ch.visits)
+        if u > best_u:
+            best, best_u = ch, u
+    path.append(best)
+    return best
+
+
+def _back_up(path: list, vals: list) -> None:
+    """Every node of ``path`` gains a visit and its actor's value of ``vals``."""
+    for ch in path:
+        ch.visits += 1
+        ch.total += vals[ch.actor]
 
 
 def children_of(ids, acts) -> dict:
@@ -313,6 +375,6 @@ def children_of(ids, acts) -> dict:
 def ismcts_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, playouts: int | None = None,
                **settings) -> ISMCTSBot:
     """Registry factory of ``ismcts``: `ISMCTSBot` with these settings (``settings``:
-    ``exploration``, ``greedy``; module docstring). `taash bot ismcts` passes its flags
+    ``exploration``, ``greedy``, ``kernel``; module docstring). `taash bot ismcts` passes its flags
     here (``functools.partial``)."""
     return ISMCTSBot(variant, seed, budget_ms, playouts, **settings)

@@ -101,12 +101,17 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
 - ``declare`` (default False; ``--declare``): rollouts make the declarations with an
   effect, but not one that commits the player (`heuristic.COMMITS`: taking over the
   contract, a seat sitting out, a target of tricks), which only the root weighs;
-- ``kernel`` (default False; ``--kernel``): with the ``fast`` extra installed, a decision in
-  the play phase plays its rollouts on the compiled kernel (`taash.kernel`; compiled at the first
-  such decision, cached on disk): the same policy card for card, fed the same draws of the
-  same generator (`Rollout.draws`), so the same rollouts reach the same ends and a
-  decision bounded by ``playouts`` is the same; many more rollouts fit a time budget. A
-  variant the kernel cannot compile plays on the engine (told once).
+- ``kernel`` (default None; ``--kernel [wait|off]``): with the ``fast`` extra installed, a
+  decision in the play phase plays its rollouts on the compiled kernel (`taash.kernel`):
+  the same policy card for card, fed the same draws of the same generator
+  (`Rollout.draws`), so the same rollouts reach the same ends and a decision bounded by
+  ``playouts`` is the same on either; many more rollouts fit a time budget. None: the
+  kernel is made in the background (`taash.kernel.warm.kernel_soon`: a child process
+  compiles it, 10-30 s the first time on a machine, then it is cached on disk) from the
+  first decision in play, which, like every decision until it is ready, rolls out on the
+  engine; no decision waits for it. True (``wait``): the first decision in play waits for
+  it (`taash.kernel.kernel_for`). False (``off``): the engine only. Without the extra, or
+  for a variant the kernel cannot compile (told once), the engine plays.
 
 An optional declaration at the root is one more action: the bot makes it only when its
 rollouts score it above not making it (by ``prior_z`` over the heuristic's choice, and the
@@ -144,8 +149,7 @@ from taash.interpreter.engine import per_seat
 from taash.interpreter.errors import TaashError
 from taash.interpreter.information import RebuildError  # noqa: F401 (its bots' error, importable here)
 from taash.interpreter.scoring import lowest_wins
-from taash.kernel import available as kernel_available
-from taash.kernel import kernel_for
+from taash.kernel.warm import KernelUse
 
 from .heuristic import COMMITS, heuristic_bot
 
@@ -374,14 +378,15 @@ class SearchBot:
     (in process) and ``decide`` (an observation: the arena, the ladder).
     ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms; values:
     the mean per action; prior: the heuristic's action; arms: the actions searched;
-    lead: (mean, standard error) of the best action's lead over the prior's, or None)."""
+    lead: (mean, standard error) of the best action's lead over the prior's, or None;
+    kernel: whether its rollouts ran on the compiled kernel)."""
 
     name = "search"
     takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)
 
     def __init__(self, variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  playouts: int | None = None, *, prior_z: float = PRIOR_Z, call_eps: float = CALL_EPS,
-                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True, kernel: bool = False):
+                 greedy: float = GREEDY, declare: bool = False, model_calls: bool = True, kernel: bool | None = None):
         if budget_ms is None and playouts is None:
             raise ValueError("give a time budget (budget_ms) or a playout budget (playouts)")
         if prior_z < 0:
@@ -401,16 +406,18 @@ class SearchBot:
         self.stats = {}
         self.tie = TIE_WEIGHT / (variant.total or 1)
         self.lowest = lowest_wins(variant.data)    # match.winner: lowest (deal_value)
-        self.use_kernel = kernel and kernel_available()
-        self._kernel = None         # made at the first decision in the play phase
+        self.kernels = KernelUse(variant, kernel)
+
+    @property
+    def warming(self):
+        """The kernel being made in the background (`taash.kernel.warm.Warming`), once started."""
+        return self.kernels.warming
 
     def kernel(self):
-        """The compiled kernel of the variant (`taash.kernel.kernel_for`), or None: not
-        wanted, the extra missing, or a variant it cannot compile."""
-        if self.use_kernel and self._kernel is None:
-            self._kernel = kernel_for(self.v)
-            self.use_kernel = self._kernel is not None
-        return self._kernel
+        """The compiled kernel a decision in play rolls out on, or None (the engine): not
+        wanted, the extra missing, a variant it cannot compile, or (``kernel=None``) not
+        ready yet (`taash.kernel.warm.KernelUse`)."""
+        return self.kernels.get()
 
     def value(self, st: State, seat: int) -> float:
         """A finished deal's worth to ``seat``: its score change less the mean change of
@@ -635,7 +642,7 @@ class SearchBot:
                     S = world_array.copy()
                     kern.apply(S, ids[j])
                     kern.rollout(S, draws, greedy, helpful)
-                    x = vals[j] = deal_value(_Finished(v, kern, S, world.start_scores), seat, self.tie,
+                    x = vals[j] = deal_value(KernelEnd(v, kern, S, world.start_scores), seat, self.tie,
                                                      self.lowest)
                 else:
                     st = world.copy()
@@ -686,7 +693,7 @@ class SearchBot:
             lead = (mean, se)
             if n_ < 2 or mean <= self.prior_z * se:
                 best = keep
-        self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000,
+        self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000, "kernel": kern is not None,
                       "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)},
                       "prior": None if keep is None else str(v.actions[ids[keep]]), "arms": searched,
                       "lead": lead}
@@ -749,7 +756,7 @@ def search_bot(variant, seed=0, budget_ms: float | None = DEFAULT_BUDGET_MS, pla
     return SearchBot(variant, seed, budget_ms, playouts, **settings)
 
 
-class _Finished:
+class KernelEnd:
     """A deal the kernel finished (its array ``S``), with what `deal_value` reads of a
     State: ``score_change()``, ``side``, ``seat_points``."""
 

@@ -35,7 +35,7 @@ def _number(low: float, high: float | None = None):
 
 
 # the ismcts bot's settings that `taash bot` takes as flags (arena/bots/ismcts.py)
-ISMCTS_SETTINGS = ("budget_ms", "playouts", "exploration", "greedy")
+ISMCTS_SETTINGS = ("budget_ms", "playouts", "exploration", "greedy", "kernel")
 
 
 def _with_settings(entry: BotEntry, args) -> BotEntry:
@@ -59,6 +59,8 @@ def _with_settings(entry: BotEntry, args) -> BotEntry:
         flags = ", ".join("--" + f.replace("_", "-") for f in wrong)
         other = "the ismcts bot" if factory is search_bot else "the search bot"
         raise UsageError(f"{flags}: settings of {other}, not of {entry.name!r}")
+    if "kernel" in given:        # --kernel wait / off: the bots' kernel=True / False
+        given["kernel"] = given["kernel"] == "wait"
     return BotEntry(entry.name, functools.partial(factory, **given), entry.description, entry.arena)
 
 
@@ -174,9 +176,11 @@ def add_commands(sub) -> None:
                         "(default 0.7)")
     b.add_argument("--declare", action="store_true",
                    help="a search bot's rollouts make the declarations with an effect (a marriage, a pair)")
-    b.add_argument("--kernel", action="store_true",
-                   help="a search bot's rollouts in the play phase on the compiled kernel (the fast extra; "
-                        "compiled at its first decision in play, 10-30 s the first time, then cached on disk)")
+    b.add_argument("--kernel", nargs="?", const="wait", choices=("wait", "off"),
+                   help="a search or ismcts bot's rollouts in the play phase on the compiled kernel (the fast extra): by "
+                        "default made in the background, the engine rolling out until it is ready; --kernel "
+                        "(wait): its first decision in play waits for it (10-30 s the first time, then cached "
+                        "on disk); --kernel off: the engine only")
     b.add_argument("--batch-events", action="store_true",
                    help="receive the public events inside the next decision request (fewer messages; "
                         "docs/protocol.md, Batched events)")

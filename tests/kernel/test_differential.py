@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from taash.interpreter import Match, State, load_variant, shipped_variants
 from taash.kernel import KernelFallback, Unsupported, kernel_for, told, why_not
+from taash.kernel.positions import positions, to_play
+from taash.kernel.warm import KernelUse
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(str(p) for p in (ROOT / "docs" / "examples").glob("*.yaml"))
@@ -33,14 +35,6 @@ FALLBACK = {"28": "trump.mode: hidden", "house/28-no-undertrump": "trump.mode: h
             str(ROOT / "docs" / "examples" / "exact-bid.yaml"): "the function bid_of()",
             str(ROOT / "docs" / "examples" / "judgement.yaml"): "changes from deal to deal"}
 COMPILED = [n for n in ALL if n not in FALLBACK]
-
-
-def to_play(v, st, rng):
-    """Random legal actions until the play phase (or the end); whether play was reached."""
-    while st.phase != "play" and not st.is_terminal:
-        legal = st.legal_ids()
-        st.apply_id(legal[rng.randrange(len(legal))])
-    return st.phase == "play"
 
 
 def differences(k, ref, S) -> list:
@@ -136,7 +130,7 @@ def test_29_lockstep(kernel_cache):
     played = 0
     for seed in range(40):
         st = State(v, dealer=seed % 4, seed=seed)
-        if to_play(v, st, rng):
+        if to_play(st, rng):
             played += lockstep(k, st, rng)
     assert played > 40 * 8 * 4 // 2
 
@@ -156,7 +150,7 @@ def test_every_variant_lockstep_and_playouts(name, kernel_cache):
         if m.over:
             m = Match(v, seed=100 + i)
         st = m.new_deal()
-        if to_play(v, st, rng):
+        if to_play(st, rng):
             reached += 1
             before = st.copy()
             lockstep(k, st, rng)
@@ -181,7 +175,7 @@ def test_random_positions(name, seed, depth, kseed, kernel_cache):
     k = kernel_for(v, kernel_cache)
     rng = random.Random(seed)
     st = State(v, dealer=seed % v.players, seed=seed)
-    if not to_play(v, st, rng):
+    if not to_play(st, rng):
         return
     for _ in range(depth):
         if st.is_terminal:
@@ -196,26 +190,6 @@ def test_random_positions(name, seed, depth, kseed, kernel_cache):
     assert st.is_terminal and not differences(k, k.state(st), S)
 
 
-def rollout_positions(v, count, seed):
-    """States in play, a few random plays after the first lead: (state, its rng seed)."""
-    rng = random.Random(seed)
-    out = []
-    k = 0
-    while len(out) < count:
-        st = State(v, dealer=k % v.players, seed=seed * 1000 + k)
-        k += 1
-        if not to_play(v, st, rng):
-            continue
-        for _ in range(rng.randrange(3 * v.players)):
-            if st.is_terminal:
-                break
-            legal = st.legal_ids()
-            st.apply_id(legal[rng.randrange(len(legal))])
-        if not st.is_terminal:
-            out.append(st)
-    return out
-
-
 def same_rollouts(name, count, kernel_cache):
     """The search bot's rollout policy (arena/bots/search.py ``Rollout``) on the kernel,
     fed its generator's draws, ends every rollout where the engine's does."""
@@ -224,7 +198,7 @@ def same_rollouts(name, count, kernel_cache):
     k = kernel_for(v, kernel_cache)
     for declare in (False, True):
         r = Rollout(v, declare=declare)
-        for i, st in enumerate(rollout_positions(v, count, 11)):
+        for i, st in enumerate(positions(v, count, 11, later=True)):
             S = k.state(st)
             used = k.rollout(S, k.draws(r.draws(st, random.Random(i))), r.greedy, r.helpful_mask(k.facts.play_checks))
             r.run(st, random.Random(i))
@@ -242,22 +216,78 @@ def test_rollouts_every_variant(name, kernel_cache):
     same_rollouts(name, 40, kernel_cache)
 
 
-def test_search_decides_alike_with_the_kernel(kernel_cache, monkeypatch):
-    """The search bot with a playout budget: the same choice and the same value of every
-    action with its rollouts on the kernel as on the engine."""
-    import taash.arena.bots.search as search
-    monkeypatch.setattr(search, "kernel_for", lambda v: kernel_for(v, kernel_cache))
-    v = load_variant("29")
-    on = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=True)
-    off = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=False)
-    searched = 0
-    for st in rollout_positions(v, 12, 5):
-        if len(st.legal_ids()) < 2:
-            continue
+@pytest.mark.parametrize("bot,name", [("search", "29"), ("ismcts", "29"), ("ismcts", "56")])
+def test_a_bot_decides_alike_with_the_kernel(bot, name, kernel_cache):
+    """The search and ismcts bots with a playout budget, their rollouts on the kernel and
+    on the engine: the same choice and the same figures, search's value of every action,
+    ismcts's visits of every root action and spread of values (its tree grown alike: the
+    same actions and the same draws of its generator)."""
+    from taash.arena.bots.registry import resolve
+    factory = resolve(bot).load()
+    v = load_variant(name)
+    on = factory(v, 3, budget_ms=None, playouts=40, kernel=True)
+    on.kernels = KernelUse(v, True, kernel_cache)
+    off = factory(v, 3, budget_ms=None, playouts=40, kernel=False)
+    figures = ("values", "playouts") if bot == "search" else ("visits", "spread", "iterations")
+    for st in positions(v, 10, 5, later=True):
         seat = st.to_act
         a, b = on.decide_state(st, seat), off.decide_state(st, seat)
-        assert on.kernel() is not None
-        assert a == b and on.stats["values"] == off.stats["values"]
-        assert on.stats["playouts"] == 40
-        searched += 1
-    assert searched >= 6
+        assert on.stats["kernel"] and not off.stats["kernel"]
+        assert a == b and [on.stats[k] for k in figures] == [off.stats[k] for k in figures]
+        assert on.stats[figures[-1]] == 40
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", COMPILED)
+def test_ismcts_decides_alike_with_the_kernel_on_every_variant(name, kernel_cache):
+    """The ismcts bot's tree grown alike on the kernel and on the engine, on every variant
+    the kernel compiles (its declarations in play among the tree's actions)."""
+    from taash.arena.bots.ismcts import ismcts_bot
+    v = load_variant(name)
+    on = ismcts_bot(v, 3, budget_ms=None, playouts=30, kernel=True)
+    on.kernels = KernelUse(v, True, kernel_cache)
+    off = ismcts_bot(v, 3, budget_ms=None, playouts=30, kernel=False)
+    for st in positions(v, 4, 9, later=True):
+        a, b = on.decide_state(st, st.to_act), off.decide_state(st, st.to_act)
+        assert on.stats["kernel"] and (a, on.stats["visits"]) == (b, off.stats["visits"])
+
+
+def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path):
+    """The search bot's default (kernel=None): its first decision in play starts the
+    kernel's making in a child process and rolls out on the engine, as every decision does
+    until the kernel is ready; then on the kernel. With a playout budget every decision,
+    either way, is the engine bot's: the same action and the same value of every action.
+    The child compiles into a fresh cache directory, which this process then loads."""
+    import taash.arena.bots.search as search
+    v = load_variant("29")
+    auto = search.search_bot(v, 3, budget_ms=None, playouts=40)
+    auto.kernels = KernelUse(v, None, tmp_path)
+    off = search.search_bot(v, 3, budget_ms=None, playouts=40, kernel=False)
+    sts = positions(v, 12, 5, later=True)
+    used = []
+    for i, st in enumerate(sts):
+        if i == len(sts) // 2:
+            assert auto.warming.wait(timeout=600) is not None, auto.warming.reason
+        seat = st.to_act
+        a, b = auto.decide_state(st, seat), off.decide_state(st, seat)
+        assert a == b and auto.stats["values"] == off.stats["values"]
+        used.append(auto.stats["kernel"])
+    # the first decision started the making (a cold compile, many seconds): on the engine;
+    # from the wait on, on the kernel, loaded from the cache the child process wrote
+    assert used[0] is False and all(used[len(sts) // 2:])
+    assert list(tmp_path.glob("__pycache__/*.nbi")) and list(tmp_path.glob("__pycache__/*.nbc"))
+    assert off.stats["kernel"] is False
+
+
+def test_the_kernel_off_or_without_the_extra_is_the_engine(monkeypatch):
+    import taash.arena.bots.search as search
+    import taash.kernel.warm as warm
+    v = load_variant("29")
+    assert search.search_bot(v, 1, playouts=10, kernel=False).kernel() is None
+    monkeypatch.setattr(warm, "available", lambda: False)
+    bot = search.search_bot(v, 1, playouts=10)
+    st = positions(v, 1, 5, later=True)[0]
+    bot.decide_state(st, st.to_act)
+    assert bot.warming is None and bot.stats["kernel"] is False
+    with pytest.raises(ValueError, match="kernel"):
+        search.search_bot(v, 1, playouts=10, kernel="yes")
