@@ -75,19 +75,34 @@ def section(text: str, wanted: str) -> str:
     ``§29.7``, ``29.7``), first as a numbered point (a paragraph starting ``**29.7 ``, to
     the next point or heading), else as a heading that carries the mark (to the next
     heading of its level or above); or a heading's words (``Limits``). Raises UsageError
-    when nothing matches."""
+    when nothing matches. Lines inside fenced code blocks (```) are never headings or
+    points: a YAML comment there starts with ``#`` too."""
     lines = text.splitlines()
+    fenced, inside = [], False
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            inside = not inside
+            fenced.append(True)
+        else:
+            fenced.append(inside)
+
+    def heading(k):
+        return None if fenced[k] else HEADING.match(lines[k])
+
+    def point(k):
+        return None if fenced[k] else POINT.match(lines[k])
+
     mark = wanted.strip().removeprefix("§")
-    for i, line in enumerate(lines):
-        m = POINT.match(line)
+    for i in range(len(lines)):
+        m = point(i)
         if m and m.group(1).removeprefix("§") == mark:
             end = i + 1
-            while end < len(lines) and not POINT.match(lines[end]) and not HEADING.match(lines[end]):
+            while end < len(lines) and not point(end) and not heading(end):
                 end += 1
             return "\n".join(lines[i:end]).rstrip() + "\n"
     words = wanted.strip().lower()
-    for i, line in enumerate(lines):
-        h = HEADING.match(line)
+    for i in range(len(lines)):
+        h = heading(i)
         if not h:
             continue
         title = h.group(2).strip()
@@ -96,7 +111,7 @@ def section(text: str, wanted: str) -> str:
             level = len(h.group(1))
             end = i + 1
             while end < len(lines):
-                h2 = HEADING.match(lines[end])
+                h2 = heading(end)
                 if h2 and len(h2.group(1)) <= level:
                     break
                 end += 1

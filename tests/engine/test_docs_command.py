@@ -64,6 +64,18 @@ def test_a_section_mark_is_its_heading_to_the_next(capsys):
     assert code == 0 and out.startswith("## Limits\n") and "\n## " not in out
 
 
+def test_a_comment_in_a_code_block_is_no_heading(capsys):
+    """The guide's section on a hand size by deal shows a YAML file whose first line is a
+    comment (``# Judgement ...``): the section runs on to the next heading of its level,
+    past the code block, not to that comment."""
+    text = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    start = text.index("### A hand size that changes by deal")
+    want = text[start:min(text.index("\n### ", start + 1), text.index("\n## ", start + 1))].rstrip() + "\n"
+    code, out, _ = run(capsys, "docs", "authoring", "A hand size that changes by deal")
+    assert code == 0 and out == want
+    assert "\n```yaml\n# " in out and out.count("```") % 2 == 0
+
+
 def test_unknown_documents_and_sections_are_one_clear_error(capsys):
     code, _, err = run(capsys, "docs", "nope")
     assert code == 2 and err.startswith("taash: error: docs: no document 'nope'; the documents: architecture, ")
