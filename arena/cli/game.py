@@ -247,10 +247,13 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def _named(variant: str, base: Path) -> str:
-    """The record's variant as the user named it: a shipped name, or a file's absolute path
-    (a path the record gives relative to its own folder, ``base``, made absolute)."""
-    if variant in shipped_variants() or Path(variant).is_absolute():
+def _named(rec: dict, base: Path) -> str:
+    """The record's variant as the user named it: a shipped name; a file's absolute path (a
+    path a record of `simulate` gives relative to its own folder, ``base``, made absolute);
+    or, in an arena's record of a sent file (``variant_copy``: the arena's copy, which is
+    what replays), the file's name as its sender gave it."""
+    variant = rec["variant"]
+    if variant in shipped_variants() or Path(variant).is_absolute() or rec.get("variant_copy"):
         return variant
     return str((base / variant).resolve())
 
@@ -306,7 +309,7 @@ def _decided_by(v, st, units) -> str:
     ("11 points and 4 tricks") when it reads both; the target's unit first (card points
     when the rule counts neither)."""
     side = st.side[st.declarer]
-    took = {"points": f"{st.side_points[side]} points", "tricks": f"{st.side_tricks[side]} tricks"}
+    took = {"points": f"{st.side_points[side]} points", "tricks": f"{st.side_tricks[side]} trick{'' if st.side_tricks[side] == 1 else 's'}"}
     units = units or {v.target_unit or "points"}
     first = v.target_unit if v.target_unit in units else sorted(units)[0]
     return " and ".join(took[u] for u in [first, *sorted(units - {first})])
@@ -323,7 +326,7 @@ def _taken(v, r: dict) -> str:
 
 def _print_replay(rec, m, base: Path) -> None:
     v = m.v
-    print(f"{v.title} ({_named(rec['variant'], base)}), seed {m.seed}: {len(m.deals)} deals")
+    print(f"{v.title} ({_named(rec, base)}), seed {m.seed}: {len(m.deals)} deals")
     verdicts = _verdicts_by_deal(rec)
     units, target_read, by_names = made_units(v), reads_target(v), made_decided_by_names(v)
     for i, st in enumerate(m.deals):

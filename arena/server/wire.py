@@ -763,8 +763,8 @@ async def serve(data_dir, host: str = "127.0.0.1", port: int = 50051,
                              watch_token=store.watch_token() if private_watch else None)
         port = await server.start(host, port)
         (log.info if server.max_connections >= 1000 else log.warning)(
-            "open files: %d (raised from %d; the system's hard limit %d): at most %d connections at once",
-            files, before, hard, server.max_connections)
+            "open files: %d (%s; the system's hard limit %d): at most %d connections at once",
+            files, f"raised from {before}" if files > before else "not raised", hard, server.max_connections)
         tune_gc()
         if ready:
             ready(port)

@@ -113,6 +113,24 @@ def test_replay_names_the_variant_file_as_loaded(tmp_path):
     assert first == f"Euchre (no turn-up, bowers rank as jacks) ({EUCHRE.resolve()}), seed 0: 1 deals"
 
 
+def test_replay_of_an_arena_record_names_the_file_as_its_sender_did(tmp_path):
+    """An arena's record of a sent file names it as the sender gave it (``variant``) and
+    keeps the arena's copy (``variant_copy``), which is what replays: the title names the
+    sender's name, not a path made up from the record's folder."""
+    data = tmp_path / "data"
+    (data / "records").mkdir(parents=True)
+    (data / "variants").mkdir()
+    copy = data / "variants" / "0123abcd.yaml"
+    copy.write_text(EUCHRE.read_text())
+    rec = data / "records" / "g000001.json"
+    taash("simulate", copy, "--deals", "1", "--record", rec)
+    r = json.loads(rec.read_text())
+    r["variant"], r["variant_copy"] = "euchre.yaml", "../variants/0123abcd.yaml"
+    rec.write_text(json.dumps(r))
+    first = taash("replay", rec, cwd=tmp_path).stdout.splitlines()[0]
+    assert first == "Euchre (no turn-up, bowers rank as jacks) (euchre.yaml), seed 0: 1 deals"
+
+
 def test_a_made_rule_of_named_values_is_told_by_its_outcome(tmp_path):
     """Auction Pitch (the second author's): `made: pts(declarer) >= bid`, `pts` a named
     expression of pitch points (high, low, jack, game), not card points. The replay tells
