@@ -247,7 +247,7 @@ class Checker:
                 except DSLError as e:
                     errors.append(e)
                 if hook in names.TABLE_SEAT_HOOKS and not errors:
-                    errors.extend(_no_seat(inner, typed))
+                    errors.extend(_no_seat(inner, typed, self.me_is_none()))
         finally:
             self.errors = None
         if errors:  # every problem of the rule, by position
@@ -1019,12 +1019,13 @@ _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a 
           "//": lambda a, b: a // b, "%": lambda a, b: a % b}
 
 
-def _no_seat(node, typed: T) -> list[DSLError]:
+def _no_seat(node, typed: T, me_none: bool = False) -> list[DSLError]:
     """The problems of a rule that names a seat for the table (names.TABLE_SEAT_HOOKS)
     and can be seen, at load, to name none: a `none` where its value is given (a case,
-    a branch of `if ... else`), cases without `else`, or a value that is none by its
-    constants alone (`next(none)`). A value read from the deal (the holder of a card,
-    the partner) is found only at run time (phase.table_seat)."""
+    a branch of `if ... else`), a name read from `me` there when ``me_none`` (`me` is
+    none in this rule: `me`, `partner`...), cases without `else`, or a value that is none
+    by its constants alone (`next(none)`). A value read from the deal (the holder of a
+    card, the partner of a seat) is found only at run time (phase.table_seat)."""
     if typed.const is not NOT_CONSTANT and typed.const == -1:
         return [DSLError("this rule names no seat (it is always none); it must name a seat", *_pos(node))]
     out = []
@@ -1034,6 +1035,10 @@ def _no_seat(node, typed: T) -> list[DSLError]:
         d = getattr(n, "data", None)
         if d == "none":
             out.append(DSLError("`none` here names no seat; this rule must name a seat", *_pos(n)))
+        elif d == "name" and me_none and str(n.children[0]) in names.READS_ME:
+            out.append(DSLError(f"`{n.children[0]}` is none here (this rule is asked for the table, not "
+                                "for a player), so it names no seat; this rule must name a seat (e.g. "
+                                "`dealer`, `next(dealer)`, `holder_of(\"AS\")`)", *_pos(n)))
         elif d == "cond":
             stack += [n.children[0], n.children[2]]
         elif d == "cases":

@@ -162,3 +162,16 @@ def test_all_pass_seat_is_checked_as_a_seat_for_the_table(tmp_path):
     assert problems(write(tmp_path, "auction:\n  all_pass: {seat: eldest}\n  standing_bid: 14\n", "z.yaml")) == [
         (4, 13, "with a standing bid the dealer already holds a bid when all pass: remove `all_pass` "
                 "(or the standing bid)")]
+
+
+@pytest.mark.parametrize("key,rule,column", [
+    ("auction:\n  all_pass: {seat: ", "me}", 20),      # 19 characters before `me`
+    ("auction:\n  first: ", "me", 10),                 # 9
+    ("play:\n  leader: ", "dealer if trump == none else me", 40),   # 10 + 29
+])
+def test_a_table_seat_read_from_me_is_refused_at_load(tmp_path, key, rule, column):
+    """A rule that names a seat for the table is asked with `me` none, so `me` where its
+    value is given names no seat: refused at load at that `me` (line 4), not found only
+    when a deal needs it."""
+    (prob,) = problems(write(tmp_path, key + rule + "\n"))
+    assert prob[:2] == (4, column) and "`me` is none here" in prob[2] and "must name a seat" in prob[2]
