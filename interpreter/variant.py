@@ -861,9 +861,10 @@ def flow_size(text: str, opts: dict, deal: int = 0) -> tuple[int, bool]:
     const = pc.consts[pc.add("flow.size", text, INT)]
     reads = bool(pc.flow_reads)
     if const is NOT_CONSTANT or type(const) is not int or const < 1:
-        raise ValueError(f"a size must be a number of 1 or more from the options, not {const!r}"
-                         + (f" in deal {deal + 1} (deals = {deal})" if reads else "")
-                         if const is not NOT_CONSTANT else "a size may use only options and `deals`")
+        if const is NOT_CONSTANT:
+            raise ValueError("a size may use only options and `deals`")
+        raise ValueError(f"a size must be a number of 1 or more, not {const!r} in deal {deal + 1} (deals = {deal})"
+                         if reads else f"a size must be a number of 1 or more from the options, not {const!r}")
     return const, reads
 
 

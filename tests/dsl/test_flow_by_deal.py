@@ -175,7 +175,7 @@ def test_fourteen_cards_to_four_players_in_the_first_deal(tmp_path):
 def test_a_size_below_one_in_some_deal(tmp_path):
     # 13 - 4 x deals: 13, 9, 5, 1 for deals 0..3; with 5 deals the fifth gives -3
     p = write(tmp_path, "13 - 4 * deals", "max_deals: 5")
-    check(p, 10, 12, "flow.0.deal.0: a size must be a number of 1 or more from the options, not -3 in deal 5 "
+    check(p, 10, 12, "flow.0.deal.0: a size must be a number of 1 or more, not -3 in deal 5 "
                      "(deals = 4)")
 
 
