@@ -338,8 +338,11 @@ class SeatClient:
         e = event_json(ev)
         t = e["type"]
         if t == "deal_started":
-            self.deal, self.dealer, self.to_act = e["deal"], e["dealer"], None
+            self.deal, self.dealer = e["deal"], e["dealer"]
             self.trick_points = []
+            if self.request is not None and (self.obs or {}).get("deal") == e["deal"]:
+                return      # the deal's first request came before its start: it stays open
+            self.to_act = None
             self.obs, self.since, self.request, self.sent = None, [], None, None
         elif t == "action":
             text = e["action"]

@@ -335,3 +335,18 @@ def test_continue_before_the_break_begins_skips_it():
         c.ended = {"deal": 2}
         await asyncio.wait_for(c.deal_break("g1", 2), 1)
     asyncio.run(run())
+
+
+def test_a_deals_first_request_before_its_start_stays_open():
+    """The deal's first DecisionRequest may reach the seat before the DealStarted event
+    of the same deal (they travel apart): the request stays open, the seat still to act.
+    A request of an earlier deal is closed by the next deal's start."""
+    v = load_variant("29")
+    st = Match(v, 3).new_deal()
+    f = Feed("29", st.to_act, v.players)
+    f.decision(st)
+    f.event(deal_started=pb.DealStarted(deal=0, dealer=st.dealer))
+    assert f.c.request is not None and f.c.request["id"] == "g1.1" and f.c.to_act == st.to_act
+    assert table_view(f.c, now=0)["request"]["id"] == "g1.1"
+    f.event(deal_started=pb.DealStarted(deal=1, dealer=(st.dealer + 1) % v.players))
+    assert f.c.request is None and f.c.to_act is None

@@ -128,7 +128,7 @@ def play_deal(page, rng, snaps, reload_after=None, shots=None, stop_after=None, 
             time.sleep(0.05)
             continue
         req = st and st.get("request")
-        if not req or not page.locator("[data-action]").count():
+        if not req or not page.locator("[data-action], [data-num]").count():   # (a first bid may have no pass: numbers only)
             time.sleep(0.03)
             continue
         if reload_after is not None and decisions == reload_after and not reloaded:
