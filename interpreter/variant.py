@@ -696,6 +696,8 @@ def _deal_sizes(c: Checks, kept: dict, by_deal: list) -> tuple:
             except (DSLError, ValueError) as e:
                 loc = locate(c.locs, p, c.fname)
                 msg = e.message if isinstance(e, DSLError) else str(e)
+                if " in deal " not in msg:   # a size that reads `deals` fails in some deals only
+                    msg = f"in deal {n + 1} (deals = {n}): {msg}"
                 raise VariantError([Problem(loc.file, loc.line, loc.column,
                                             f"{'.'.join(map(str, p))}: {msg}")]) from None
         flow = _sized_flow(kept["flow"], by_deal, values)

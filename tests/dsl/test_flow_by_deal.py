@@ -179,6 +179,12 @@ def test_a_size_below_one_in_some_deal(tmp_path):
                      "(deals = 4)")
 
 
+def test_a_division_by_zero_in_some_deal_names_the_deal(tmp_path):
+    # 13 // (2 - deals): 6 in deal 1, 13 in deal 2, then 2 - 2 = 0 divides in deal 3
+    p = write(tmp_path, "13 // (2 - deals)")
+    check(p, 10, 12, "flow.0.deal.0: in deal 3 (deals = 2): division by zero")
+
+
 def test_a_size_by_deal_needs_the_match_length(tmp_path):
     p = write(tmp_path, "13 - deals * 0", "")
     check(p, 10, 12, "a size that reads `deals` needs the match's length: write match.max_deals")
