@@ -359,7 +359,7 @@ def _print_replay(rec, m, base: Path) -> None:
             per_seat = f"; {_taken(v, r)}" if _by_tricks(v) else ""
             target = f", target {r['target']}" if target_read else ""   # one no rule reads: none
             # a `made` rule of the file's own named values: what it counts is not card points
-            took = "" if by_names else f"{_decided_by(v, st, units)}, "
+            took = "" if by_names else f"took {_decided_by(v, st, units)}, "
             print(f"deal {i + 1}: dealer {r['dealer']}, {who}, "
                   f"trump {r['trump'] or '-'}{target}: {whose} "
                   f"{took}{'made' if r['made'] else 'failed'}{per_seat}; "

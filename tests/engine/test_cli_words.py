@@ -69,7 +69,7 @@ def test_a_bid_no_rule_reads_as_a_target_is_not_called_one(tmp_path):
         pts = sum(worth[c[0]] for t in won for c in t["cards"]) + (10 if d["tricks"][-1]["winner"] in side else 0)
         defenders = 304 - pts
         assert line.startswith(f"deal {i + 1}: dealer {d['dealer']}, declarer {d['declarer']} bid {d['bid']}, "
-                               f"trump {d['trump']}: declarer's side {pts} points, "
+                               f"trump {d['trump']}: declarer's side took {pts} points, "
                                f"{'made' if defenders <= 105 else 'failed'}; "), line
         assert "target" not in line
 
@@ -83,7 +83,7 @@ def test_a_deal_made_by_tricks_is_told_in_tricks(tmp_path):
     for line, d in zip(deal_lines(rec), deals):
         side = {d["declarer"] % 2, d["declarer"] % 2 + 2}
         won = sum(1 for t in d["tricks"] if t["winner"] in side)
-        assert f": declarer's side {won} tricks, {'made' if won >= 3 else 'failed'}; tricks per seat " in line, line
+        assert f": declarer's side took {won} tricks, {'made' if won >= 3 else 'failed'}; tricks per seat " in line, line
         assert "points" not in line and "target" not in line
 
 

@@ -103,7 +103,7 @@ def test_replay_tells_a_trick_target_in_tricks_and_no_bid_without_an_auction():
         assert len(d["tricks"]) == 13
         verdict = "made" if won >= 7 else "failed"
         assert line.startswith(f"deal {i + 1}: dealer {d['dealer']}, declarer {d['declarer']}, trump {d['trump']}, "
-                               f"target 7: declarer's side {won} tricks, {verdict}; "), line
+                               f"target 7: declarer's side took {won} tricks, {verdict}; "), line
         assert " bid " not in line and "points" not in line
 
 
@@ -118,7 +118,7 @@ def test_replay_tells_a_point_target_in_points_as_before():
         took = sum(p for s, p in enumerate(d["points"]) if s in side)
         verdict = "made" if took >= d["target"] else "failed"
         assert line.startswith(f"deal {i + 1}: dealer {d['dealer']}, declarer {d['declarer']} bid {d['bid']}, "
-                               f"trump {d['trump'] or '-'}, target {d['target']}: declarer's side {took} points, "
+                               f"trump {d['trump'] or '-'}, target {d['target']}: declarer's side took {took} points, "
                                f"{verdict}; "), line
 
 

@@ -224,7 +224,7 @@ def test_replay_tells_the_deal_as_played(v, tmp_path):
     assert r.returncode == 0, r.stderr
     # made (seat_tricks(declarer) >= target, the target being all 8 tricks): he took all 8
     assert ("deal 1: dealer 0, declarer 2 (took over the contract from seat 1 by alone), trump H, "
-            "target 8: the declarer 8 tricks, made; tricks per seat [0, 0, 8]; score change [0, 0, 16]") in r.stdout
+            "target 8: the declarer took 8 tricks, made; tricks per seat [0, 0, 8]; score change [0, 0, 16]") in r.stdout
 
 
 def test_replay_of_a_game_told_by_tricks_gives_each_seats_tricks(tmp_path):
