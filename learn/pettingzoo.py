@@ -224,7 +224,7 @@ class TaashEnv(AECEnv):
         if self.render_mode == "ansi":
             return self.text()
         if self.render_mode == "rgb_array":
-            return self.picture.draw(self.deal)
+            return self.picture.draw(self.deal, match=self.match)
         print(self.text(), flush=True)
         return None
 

@@ -73,12 +73,15 @@ class Picture:
     def __setstate__(self, state):
         self.__init__(state["v"])
 
-    def words(self, st, obs: dict, scores=None) -> list[str]:
+    def words(self, st, obs: dict, scores=None, match=None) -> list[str]:
         """The header's four lines of deal ``st`` (``obs``: a seat's observation, for its
         public parts): the deal, the auction or contract, trump and partner, the match
-        score."""
+        score; when ``match`` (the deal's `Match`) is over, with its winners."""
         v = self.v
         who = "deal over" if st.is_terminal else f"seat {st.to_act} to act"
+        if match is not None and match.over:
+            who = ("match stopped at the deal limit" if match.ended_by == "deal limit" else
+                   "match over, won by " + ", ".join(f"seat {s}" for s in match.winners))
         lines = [f"{v.name}  deal {st.deal_number + 1}  {st.phase}  {who}  dealer: seat {st.dealer}"]
         if v.has_bids:
             bids = obs["bids"] or []
@@ -130,14 +133,15 @@ class Picture:
         d.text((x + 4, y + 4), "10" if rank == "T" else rank, font=self.card_font, fill=colour)
         d.text((x + 4, y + 22), suit, font=self.card_font, fill=colour)
 
-    def draw(self, st, scores=None) -> np.ndarray:
+    def draw(self, st, scores=None, match=None) -> np.ndarray:
         """The picture of deal ``st`` (an engine `State` of this variant) as an
-        ``(height, width, 3)`` uint8 array (module docstring)."""
+        ``(height, width, 3)`` uint8 array (module docstring); ``match``, the deal's `Match`,
+        to say when the match is over and who won."""
         v, text = self.v, self.v.deck.text
         img = Image.new("RGB", (self.width, self.height), FELT)
         d = ImageDraw.Draw(img)
         obs = st.observation(0)         # its public parts are the same for every seat
-        for k, line in enumerate(self.words(st, obs, scores)):
+        for k, line in enumerate(self.words(st, obs, scores, match)):
             d.text((MARGIN, MARGIN + k * LINE), line, font=self.font, fill=INK)
         won = [0] * v.players
         for _, _, w in st.tricks:

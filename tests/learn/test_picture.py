@@ -166,3 +166,20 @@ def test_the_single_agent_environment_renders_the_picture():
     assert SeatEnv("29").render() is None
     with pytest.raises(ValueError, match="render_mode must be"):
         SeatEnv("29", render_mode="rgb")
+
+
+def test_the_picture_says_when_the_match_is_over_and_who_won():
+    """Call-break's match is 5 deals, won by the highest total (variants/call-break.yaml):
+    at the end of a match episode the header names the seats with the top score."""
+    e = env("call-break", render_mode="rgb_array", episode="match")
+    e.reset(seed=5)
+    play(e, 10_000, random.Random(5))
+    m = e.match
+    assert m.over and m.played == 5
+    scores = m.seat_scores()
+    top = [s for s, x in enumerate(scores) if x == max(scores)]
+    p = e.picture
+    head = p.words(e.deal, e.deal.observation(0), match=m)[0]
+    assert "  match over, won by " + ", ".join(f"seat {s}" for s in top) + "  dealer" in head, head
+    assert "  deal over  dealer" in p.words(e.deal, e.deal.observation(0))[0]
+    assert e.render().tobytes() != p.draw(e.deal).tobytes()     # the words are drawn
