@@ -1,10 +1,13 @@
 """The budgets of bot streams (docs/protocol.md, "Limits"): messages per stream
 (`Connection.meter`), messages and bytes per token, shared by all its streams, and
-messages and bytes per peer address, shared by all its streams and tokens (`Budgets`);
+messages and bytes per peer address (an IPv6 address by its /64: `address_key`), shared
+by all its streams and tokens (`Budgets`);
 what the arena tells a stream past one, and how long a token or address past one is
 refused new streams."""
 
 from __future__ import annotations
+
+import ipaddress
 
 from ..limits import FREE_BYTES, Limits, size
 from .connection import Connection
@@ -18,6 +21,24 @@ def peer_host(peer: str) -> str:
     "ipv4:127.0.0.1", "ipv6:[::1]:5555" -> "ipv6:[::1]"; other forms as they are."""
     head, sep, port = peer.rpartition(":")
     return head if sep and port.isdigit() and ":" in head else peer
+
+
+def address_key(host: str) -> str:
+    """What the budgets and the front door's bounds count as one peer address, from a
+    peer's address in gRPC's form without its port (`peer_host`): an IPv4 address itself; an IPv6
+    address by its /64 (one host or home network is usually given a whole /64, so that
+    each of its addresses counted apart would multiply every bound); an IPv4 address
+    seen through a dual-stack socket (::ffff:a.b.c.d) as that IPv4 address.
+    "ipv6:[2001:db8:1:2:3::4]" -> "ipv6:[2001:db8:1:2::/64]"."""
+    if host.startswith("ipv6:[") and host.endswith("]"):
+        try:
+            addr = ipaddress.IPv6Address(host[6:-1].split("%")[0])
+        except ValueError:
+            return host
+        if addr.ipv4_mapped is not None:
+            return f"ipv4:{addr.ipv4_mapped}"
+        return f"ipv6:[{ipaddress.IPv6Network((addr, 64), strict=False)}]"
+    return host
 
 
 class Budgets:
@@ -39,7 +60,7 @@ class Budgets:
         if t is None:
             t = self.tokens[conn.token] = (Bucket(TOKEN_BURST, TOKEN_RATE),
                                            Bucket(lim.token_bytes, lim.token_byte_rate))
-        p = self._peer(peer_host(conn.peer), True)
+        p = self._peer(address_key(peer_host(conn.peer)), True)
         conn.token_meter, conn.token_bytes = t
         conn.peer_meter, conn.peer_bytes = p
 
@@ -64,7 +85,7 @@ class Budgets:
         """None if a new stream of ``token`` from ``peer`` may open; else why not (its
         token's or its address's budget is past its limit: the seconds until it is not)."""
         t = self.tokens.get(token)
-        p = self._peer(peer_host(peer), False)
+        p = self._peer(address_key(peer_host(peer)), False)
         for buckets, whose in ((t, "this token"), (p, "this address")):
             if buckets is None:
                 continue

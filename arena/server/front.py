@@ -23,13 +23,12 @@ The gRPC server sees each relayed connection as coming from the relay's loopback
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import socket
 import struct
 import time
 
-from .budgets import peer_host
+from .budgets import address_key, peer_host
 from .faults import Bucket
 
 log = logging.getLogger("taash.arena")
@@ -46,24 +45,6 @@ def grpc_peer(peername) -> str:
     "ipv6:[::1]:5"."""
     host, port = peername[0], peername[1]
     return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
-
-
-def address_key(host: str) -> str:
-    """What the front door's bounds count as one peer address, from a peer's address in
-    gRPC's form without its port (budgets.peer_host): an IPv4 address itself; an IPv6
-    address by its /64 (one host or home network is usually given a whole /64, so that
-    each of its addresses counted apart would multiply every bound); an IPv4 address
-    seen through a dual-stack socket (::ffff:a.b.c.d) as that IPv4 address.
-    "ipv6:[2001:db8:1:2:3::4]" -> "ipv6:[2001:db8:1:2::/64]"."""
-    if host.startswith("ipv6:[") and host.endswith("]"):
-        try:
-            addr = ipaddress.IPv6Address(host[6:-1].split("%")[0])
-        except ValueError:
-            return host
-        if addr.ipv4_mapped is not None:
-            return f"ipv4:{addr.ipv4_mapped}"
-        return f"ipv6:[{ipaddress.IPv6Network((addr, 64), strict=False)}]"
-    return host
 
 
 class Link:

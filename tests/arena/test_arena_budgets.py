@@ -211,3 +211,21 @@ def test_an_address_budget_is_shared_by_its_tokens():
     assert why.startswith("too many bytes from this address (more than 16 KiB at once or 1 bytes a second")
     assert budgets.owed("b", "ipv4:10.0.0.7:7777").startswith("this address is past its budget")
     assert budgets.owed("c", "ipv4:10.0.0.8:1") is None and budgets.spend(c, msg, True) is None
+
+
+def test_an_ipv6_address_budget_is_shared_by_its_64():
+    # two addresses of one /64 spend one address budget (16 KiB); one of another /64 is apart
+    from taash.arena.limits import Limits
+    from taash.arena.server.budgets import Budgets
+    from taash.arena.server.connection import Connection
+    budgets = Budgets(Limits(token_bytes=10 << 10, token_byte_rate=1, peer_bytes=16 << 10, peer_byte_rate=1))
+    a, b, c = (Connection(n, peer, token=n) for n, peer in
+               (("a", "ipv6:[2001:db8:1:2::5]:5555"), ("b", "ipv6:[2001:db8:1:2:ffff::9]:6666"),
+                ("c", "ipv6:[2001:db8:1:3::5]:5555")))
+    for conn in (a, b, c):
+        budgets.attach(conn)
+    msg = 1024 + 8 * 1024           # 8 KiB each
+    assert budgets.spend(a, msg, True) is None and budgets.spend(b, msg, True) is None   # the /64: 16 of 16
+    assert budgets.spend(b, 2048, True).startswith("too many bytes from this address")
+    assert budgets.owed("a", "ipv6:[2001:db8:1:2::77]:1").startswith("this address is past its budget")
+    assert budgets.owed("c", "ipv6:[2001:db8:1:3::6]:1") is None and budgets.spend(c, msg, True) is None
