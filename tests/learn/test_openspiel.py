@@ -227,7 +227,7 @@ def test_a_match_is_deals_one_after_another():
     while st._engine.state is first:
         st.apply_action(rng.choice(st.legal_actions()))
     assert st.is_chance_node() and not st.is_terminal()
-    assert st._dealer == 2
+    assert st._engine.dealer == 2
     deal_out(st, rng)
     second = st._engine.state
     assert second.dealer == 2 and second.seat_scores() == first.seat_scores()
