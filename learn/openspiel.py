@@ -114,8 +114,9 @@ def load(short_name: str, params: dict):
 
 class _Shared:
     """What every state of one game shares (the variant, its encoding, the deck's size,
-    the parameters): a copy of a state shares it (``deepcopy`` gives itself); a pickle
-    holds the variant."""
+    the parameters, and ``initial``: the `_Engine` every new state starts on, never
+    changed): a copy of a state shares it (``deepcopy`` gives itself); a pickle holds the
+    variant."""
 
     def __init__(self, variant, dealer: int, bound: float, reward: str, episode: str):
         self.v = variant
@@ -124,7 +125,6 @@ class _Shared:
         self.reward, self.episode = reward, episode
         self.encoding = Encoding(variant)
         self.cards = len(variant.deck.all_cards)
-        # every new state's engine (never changed: a state forks it to apply an action)
         self.initial = _Engine(self, Match(variant, seed=0, keep_deals=False), dealer=None if dealer < 0 else dealer,
                                owned=False)
 
