@@ -1,7 +1,8 @@
 """The learners' interfaces at speed: OpenSpiel's own random simulation of the taash games
-beside its C++ hearts, and PettingZoo steps per second (docs/learning.md).
+beside its C++ hearts and bridge, PettingZoo steps per second, and the vector environment's
+steps per second (docs/learning.md).
 
-Usage: python bench/openspiel.py [--sims N] [--steps S] [--repeat R] [VARIANT...]
+Usage: python bench/openspiel.py [--sims N] [--steps S] [--repeat R] [--batches 1,16,64] [VARIANT...]
 
 For each variant (29, 56 and 304 by default) and for OpenSpiel's C++ ``hearts``, the time
 of one simulation of ``pyspiel.random_sim_test(game, num_sims=N, serialize=False)``:
@@ -18,6 +19,21 @@ Then PettingZoo: ``taash.learn.pettingzoo.env(variant)`` stepped S times with a 
 drawn legal action (``reset`` with the next seed when a deal ends): steps per second, each
 step being one seat's decision with its observation vector and mask made.
 
+Then the references, once: OpenSpiel's C++ ``bridge`` per simulation (a deal, its auction
+and its play card by card: ``use_double_dummy_result=false``; its default scores each deal
+by a double-dummy solver instead, about 200 ms a simulation), and the floor of any Python game: ``floor``, a game written in Python that
+does nothing but has the shape of the first variant's game (its players, actions, a chance
+node for the dealer and one per card, as many decisions as that variant's random deals
+have on average, a constant tensor of the encoding's size and constant strings as long as
+its mean information-state string), run by the same ``random_sim_test``: the cost of
+OpenSpiel's bridge between C++ and a Python game and of the test's own checks, which no
+speed of the Python side can go below. Its ratio to hearts bounds the ratio of any taash
+game.
+
+Last, the vector environment (`taash.learn.vector.VectorEnv`) of the first variant, at each
+batch size of ``--batches``: S steps (summed over the batch; each one sub-environment's
+decision), the actions drawn uniformly from each row's mask, steps per second.
+
 Times are the process's CPU time (``time.process_time``; everything runs on one thread),
 so that other processes of a shared machine weigh less on the figures; the best of R runs.
 """
@@ -33,8 +49,12 @@ import time
 try:
     import pyspiel
 
+    import numpy as np
+
     import taash.learn.openspiel  # noqa: F401  (registers the taash games)
+    from taash.learn.encoding import Encoding
     from taash.learn.pettingzoo import env as pettingzoo_env
+    from taash.learn.vector import VectorEnv
 except ImportError as e:
     sys.exit(f"bench/openspiel.py needs the learn extra: pip install 'taash[learn]' ({e})")
 
@@ -68,15 +88,131 @@ def pettingzoo_steps(variant: str, steps: int, seed: int = 0) -> float:
     return steps / (time.process_time() - t)
 
 
+def vector_steps(variant: str, num_envs: int, steps: int, seed: int = 0) -> float:
+    """Steps (one sub-environment's decision each) per CPU second of the vector
+    environment of ``variant`` with ``num_envs`` sub-environments, under uniformly drawn
+    legal actions."""
+    envs = VectorEnv(variant, num_envs=num_envs)
+    obs, _ = envs.reset(seed=seed)
+    rng = random.Random(seed)
+    done = 0
+    t = time.process_time()
+    while done < steps:
+        actions = [rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]]
+        obs, *_ = envs.step(actions)
+        done += num_envs
+    return done / (time.process_time() - t)
+
+
+def floor_game(variant: str, deals: int = 20):
+    """The ``floor`` game (module docstring) shaped as ``variant``'s: registered once, loaded."""
+    import taash.learn.openspiel as tl
+    game = pyspiel.load_game(tl.game_name(variant))
+    v = game.shared.v
+    rng = random.Random(0)
+    decisions, length = 0, 0
+    for _ in range(deals):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
+            else:
+                decisions += 1
+                length += len(st.information_state_string(st.current_player()))
+                st.apply_action(rng.choice(st.legal_actions()))
+    shape = dict(players=v.players, actions=len(v.actions), cards=game.shared.cards,
+                 decisions=round(decisions / deals), size=Encoding(v).size, text="x" * (length // decisions))
+    if "floor" not in pyspiel.registered_names():
+        _register_floor(shape)
+    return pyspiel.load_game("floor"), shape
+
+
+def _register_floor(shape: dict) -> None:
+    n, actions, cards, decisions = shape["players"], shape["actions"], shape["cards"], shape["decisions"]
+    names, text, end = [f"a{i}" for i in range(actions)], shape["text"], 1 + cards + decisions
+    game_type = pyspiel.GameType(
+        short_name="floor", long_name="floor: a Python game that does nothing, of a taash game's shape",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n, min_num_players=n, provides_information_state_string=True,
+        provides_information_state_tensor=True, provides_observation_string=True,
+        provides_observation_tensor=True, parameter_specification={})
+    info = pyspiel.GameInfo(num_distinct_actions=actions, max_chance_outcomes=max(cards, n), num_players=n,
+                            min_utility=-1.0, max_utility=1.0, utility_sum=None, max_game_length=end)
+
+    class FloorState(pyspiel.State):
+        def __init__(self, game):
+            super().__init__(game)
+            self.k = 0          # nodes passed: the dealer's, then a card's each, then decisions
+
+        def current_player(self):
+            k = self.k
+            if k <= cards:
+                return pyspiel.PlayerId.CHANCE
+            return pyspiel.PlayerId.TERMINAL if k >= end else k % n
+
+        def _legal_actions(self, player):
+            return [0, 1, 2]
+
+        def chance_outcomes(self):
+            left = n if self.k == 0 else cards + 1 - self.k
+            return [(c, 1 / left) for c in range(left)]
+
+        def _apply_action(self, action):
+            self.k += 1
+
+        def _action_to_string(self, player, action):
+            return names[action]
+
+        def is_terminal(self):
+            return self.k >= end
+
+        def returns(self):
+            return [0.0] * n
+
+        def __str__(self):
+            return str(self.k)
+
+    class FloorObserver:
+        def __init__(self):
+            self.tensor = np.full(shape["size"], 0.5, np.float32)
+            self.dict = {"observation": self.tensor}
+
+        def set_from(self, state, player):
+            pass
+
+        def string_from(self, state, player):
+            return text
+
+    class FloorGame(pyspiel.Game):
+        def __init__(self, params=None):
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self):
+            return FloorState(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return FloorObserver()
+
+    pyspiel.register_game(game_type, FloorGame)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("variants", nargs="*", default=["29", "56", "304"], metavar="VARIANT")
     p.add_argument("--sims", type=int, default=20, help="simulations a run (default 20)")
     p.add_argument("--steps", type=int, default=5000, help="PettingZoo steps a run (default 5000)")
     p.add_argument("--repeat", type=int, default=3, help="runs, best kept (default 3)")
+    p.add_argument("--batches", default="1,16,64", help="the vector environment's batch sizes (default 1,16,64)")
     a = p.parse_args(argv)
-    if min(a.sims, a.steps, a.repeat) < 1:
-        p.error("--sims, --steps and --repeat must be at least 1")
+    try:
+        batches = [int(x) for x in a.batches.split(",") if x.strip()]
+    except ValueError:
+        p.error(f"--batches: whole numbers separated by commas, not {a.batches!r}")
+    if min(a.sims, a.steps, a.repeat, *batches) < 1:
+        p.error("--sims, --steps, --repeat and each batch size must be at least 1")
     hearts = pyspiel.load_game("hearts")
     print(f"python {sys.version.split()[0]}; {a.sims} simulations a run, best of {a.repeat}; CPU time")
     print(f"{'game':<14}{'ms/sim':>10}{'hearts ms/sim':>15}{'ratio':>8}{'pettingzoo steps/s':>21}")
@@ -92,6 +228,26 @@ def main(argv=None) -> int:
         steps = max(pettingzoo_steps(name, a.steps, seed=r) for r in range(a.repeat))
         print(f"{'taash_' + name:<14}{min(own) * 1e3:>10.2f}{min(ref) * 1e3:>15.2f}"
               f"{statistics.median(ratios):>7.2f}x{steps:>21,.0f}")
+    first = a.variants[0]
+    bridge = pyspiel.load_game("bridge", {"use_double_dummy_result": False})     # played out, card by card
+    floor, shape = floor_game(first)
+    rows = []
+    for game, label in ((bridge, "bridge (C++, played)"), (floor, f"floor ({first}'s shape)")):
+        own, ratios = [], []
+        for _ in range(a.repeat):
+            h = per_sim(hearts, a.sims)
+            g = per_sim(game, a.sims)
+            own.append(g)
+            ratios.append(g / h)
+        rows.append((label, min(own), statistics.median(ratios)))
+    print(f"references: the floor game has {shape['players']} players, {shape['cards'] + 1} chance nodes, "
+          f"{shape['decisions']} decisions, tensors of {shape['size']} and strings of {len(shape['text'])}")
+    for label, ms, ratio in rows:
+        print(f"{label:<22}{ms * 1e3:>8.2f} ms/sim{ratio:>8.2f}x hearts")
+    print(f"vector environment of {first}, {a.steps} steps a run:")
+    for num in batches:
+        best = max(vector_steps(first, num, a.steps, seed=r) for r in range(a.repeat))
+        print(f"  N={num:<4}{best:>12,.0f} steps/s")
     return 0
 
 

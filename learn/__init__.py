@@ -8,6 +8,8 @@
   (``env("29")``);
 - `taash.learn.picture`: a deal drawn as a picture, every hand face up (the PettingZoo
   environment's ``render_mode="rgb_array"``);
+- `taash.learn.vector`: a batch of self-play deals stepped at once, a Gymnasium vector
+  environment (``VectorEnv("29", num_envs=64)``);
 - `taash.learn.openspiel`: a deal or a whole match as an OpenSpiel game
   (``pyspiel.load_game("taash_29")``);
 - `taash.learn.policy`: a linear softmax policy over the encoding, its file, and the bot

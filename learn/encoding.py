@@ -135,6 +135,7 @@ class Encoding:
             self._spans.append((name, at, at + size, shape))
             at += size
         self.size = at
+        self._slots = None      # encode's tables (_prepare)
 
     def _var_width(self, var) -> int:
         t, n, deck = var.type, self.n, self.v.deck
@@ -170,87 +171,93 @@ class Encoding:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0)
-        v, n, C = self.v, self.n, self.C
+        if self._slots is None:
+            self._prepare()
+        n, C = self.n, self.C
         o = self.offsets
         me = obs["seat"]
-        card = v.deck.card_index
-        amap = v.action_map
+        rel = self._rel[me]             # rel[s]: seat s relative to me; rel[-1] (none): n
+        card = self.v.deck.card_index
 
-        def seat_hot(block, s):
-            out[o[block] + (n if s is None or s < 0 else (s - me) % n)] = 1
-
-        out[o["phase"] + PHASES.index(obs["phase"])] = 1
-        seat_hot("to_act", obs["to_act"])
-        out[o["dealer"] + (obs["dealer"] - me) % n] = 1
+        out[self._phase[obs["phase"]]] = 1
+        s = obs["to_act"]
+        out[o["to_act"] + rel[-1 if s is None else s]] = 1
+        out[o["dealer"] + rel[obs["dealer"]]] = 1
         at = o["hand"]
         for c in obs["hand"]:
             out[at + card[c]] += 1
-        at = o["hand_sizes"]
+        at, per = o["hand_sizes"], self.per_seat
         for s, k in enumerate(obs["hand_sizes"]):
-            out[at + (s - me) % n] = k / self.per_seat
+            out[at + rel[s]] = k / per
         at = o["trick"]
         for s, c in obs["trick"]:
-            out[at + ((s - me) % n) * C + card[c]] += 1
-        at = o["tricks_won"]
+            out[at + rel[s] * C + card[c]] += 1
+        at, per = o["tricks_won"], self.per_trick
         for t in obs["tricks"]:
-            out[at + (t["winner"] - me) % n] += self.per_trick
-        at = o["points"]
+            out[at + rel[t["winner"]]] += per
+        at, per = o["points"], self.total_points
         for s, p in enumerate(obs["points"]):
-            out[at + (s - me) % n] = p / self.total_points
-        played, calls, hidden = o["played"], o["calls"], o["hidden"]
-        K, H = len(self.other), len(HIDDEN_KINDS)
+            out[at + rel[s]] = p / per
+        slot = self._slots                  # action text -> (index at seat 0, seat stride)
         for s, text in obs["history"]:
-            r = (s - me) % n
-            a = amap.get(text)
-            if a is None:                       # a hidden action, shown as its kind
-                out[hidden + r * H + self.hidden_index[text]] += 1
-            elif a.kind == "play":
-                out[played + r * C + a.code] += 1
-            else:
-                out[calls + r * K + self.other_index[text]] += 1
-        if self.v.has_bids:                     # each seat's own bid: made, its number
+            base, stride = slot[text]
+            out[base + rel[s] * stride] += 1
+        if self.v.has_bids:                 # each seat's own bid: made, its number
             at = o["bids"]
             for s, b in enumerate(obs["bids"]):
                 if b is not None:
-                    r = (s - me) % n
+                    r = rel[s]
                     out[at + 2 * r] = 1
                     out[at + 2 * r + 1] = b / self.top_bid
         if obs["high_bid"] is not None:
             out[o["high_bid"]] = obs["high_bid"] / self.top_bid
-        seat_hot("high_bidder", obs["high_bidder"])
-        seat_hot("declarer", obs["declarer"])
+        for name in ("high_bidder", "declarer", "holder", "challenger", "exposer", "partner"):
+            s = obs[name]
+            out[o[name] + rel[-1 if s is None or s < 0 else s]] = 1
         if obs["target"] is not None:
             out[o["target"]] = obs["target"] / self.top_bid
-        den = obs["denomination"]
-        D = len(self.denominations)
-        out[o["denomination"] + (self.denominations.index(den) if den in self.denominations else D)] = 1
+        den = self._denomination.get(obs["denomination"], len(self.denominations))
+        out[o["denomination"] + den] = 1
         out[o["doubled"]] = obs["doubled"]
         for s in obs["passed"]:
-            out[o["passed"] + (s - me) % n] = 1
+            out[o["passed"] + rel[s]] = 1
         for s in obs["sitting_out"]:
-            out[o["sitting_out"] + (s - me) % n] = 1
-        seat_hot("holder", obs["holder"])
-        seat_hot("challenger", obs["challenger"])
-        suits = v.deck.suits
-        out[o["trump"] + (suits.index(obs["trump"]) if obs["trump"] in suits else len(suits))] = 1
+            out[o["sitting_out"] + rel[s]] = 1
+        suits = self._suit
+        out[o["trump"] + suits.get(obs["trump"], len(suits))] = 1
         out[o["trump_flags"]] = bool(obs["trump_exposed"])
         out[o["trump_flags"] + 1] = bool(obs["face_down"])
         for name in ("trump_card", "exposed_card", "called_card"):
             if obs[name] is not None:
                 out[o[name] + card[obs[name]]] = 1
-        seat_hot("exposer", obs["exposer"])
-        seat_hot("partner", obs["partner"])
         for name in ("widow", "set_aside"):
             for c in obs[name] or ():
                 out[o[name] + card[c]] += 1
         at = o["score"]
         for s, x in enumerate(obs["score"]):
-            out[at + (s - me) % n] = x
+            out[at + rel[s]] = x
         if self.public_vars:
             a = o["variables"]
             z = a + self.blocks["variables"][0]
             self._variables(out[a:z], obs.get("variables") or {}, lambda s: (s - me) % n)
         return out
+
+    def _prepare(self) -> None:
+        """The look-up tables of `encode`, made at its first call: relative seats by
+        observer, the phase's index, the slot of each history entry, suits and
+        denominations by name."""
+        n, C, v, o = self.n, self.C, self.v, self.offsets
+        # rel[me][s] for s in 0..n-1, and rel[me][-1] = n: a seat that is none
+        self._rel = [[(s - me) % n for s in range(n)] + [n] for me in range(n)]
+        self._phase = {p: o["phase"] + k for k, p in enumerate(PHASES)}
+        K, H = len(self.other), len(HIDDEN_KINDS)
+        slots = {kind: (o["hidden"] + k, H) for kind, k in self.hidden_index.items()}
+        for a in v.actions:                 # an action's text first, as `action_map` finds it
+            slots[a.text] = ((o["played"] + a.code, C) if a.kind == "play"
+                             else (o["calls"] + self.other_index[a.text], K))
+        self._slots = slots
+        self._suit = {x: k for k, x in enumerate(v.deck.suits)}
+        self._denomination = {d: k for k, d in enumerate(self.denominations)}
 
     def _variables(self, out, values: dict, rel) -> None:
         at = 0

@@ -52,7 +52,8 @@ with explicit chance:
   bound found for one deal, times ``match.max_deals`` over a match), or ``max_utility``
   when given. A return beyond it raises ValueError naming the parameter.
 
-Clones copy the engine's State (``State.copy``) and the match; serialisation pickles
+A clone shares the engine's State and the match until either side applies an action (then it
+copies them: ``State.copy``), and the tensors and strings a node has given; serialisation pickles
 them (a shipped variant by name). Game objects pickle (as ``load(short name, params)``)
 and states pickle, so both go through multiprocessing pools. OpenSpiel's own
 ``pyspiel.random_sim_test`` (with serialisation) and its ``ResampleFromInfostate`` check
@@ -113,8 +114,9 @@ def load(short_name: str, params: dict):
 
 class _Shared:
     """What every state of one game shares (the variant, its encoding, the deck's size,
-    the parameters): a copy of a state shares it (``deepcopy`` gives itself); a pickle
-    holds the variant."""
+    the parameters, and ``initial``: the `_Engine` every new state starts on, never
+    changed): a copy of a state shares it (``deepcopy`` gives itself); a pickle holds the
+    variant."""
 
     def __init__(self, variant, dealer: int, bound: float, reward: str, episode: str):
         self.v = variant
@@ -123,6 +125,8 @@ class _Shared:
         self.reward, self.episode = reward, episode
         self.encoding = Encoding(variant)
         self.cards = len(variant.deck.all_cards)
+        self.initial = _Engine(self, Match(variant, seed=0, keep_deals=False), dealer=None if dealer < 0 else dealer,
+                               owned=False)
 
     def __deepcopy__(self, memo):
         return self
@@ -132,30 +136,49 @@ class _Shared:
 
 
 class _Engine:
-    """The engine's side of a game state: ``match`` (the `Match`, keeping no deals),
-    ``state`` (the deal's `State`; None during its chance nodes), ``past`` (the finished
-    deals' States, for the information state of a whole match), ``start`` (the length of
-    the OpenSpiel history when the current deal's chance nodes began), ``returns`` (the
-    rewards so far, per seat). A deepcopy copies the deal (``State.copy``) and the match's
-    lists; finished deals are never changed, so they are shared."""
+    """The Python side of a game state, in one attribute (OpenSpiel's clone of a Python
+    state makes a new initial state and deep-copies each of its attributes): ``shared``
+    (the game's `_Shared`), ``match`` (the `Match`, keeping no deals), ``state`` (the
+    deal's `State`; None during its chance nodes), ``past`` (the finished deals' States,
+    for the information state of a whole match), ``start`` (the length of the OpenSpiel
+    history when the current deal's chance nodes began), ``returns`` (the rewards so far,
+    per seat), ``deal`` (the card ids placed so far in the deal being dealt, by
+    position), ``dealer`` (its dealer; None before the first deal's is drawn) and ``seen``
+    (what this node has already given, made once: tensors, observations, strings).
 
-    __slots__ = ("match", "state", "past", "start", "returns")
+    Copy on write: a deepcopy is the same object, no longer ``owned``; a state about to
+    apply an action to an engine it does not own takes a `fork` of it (the match and the
+    deal's State copied, ``seen`` empty) and leaves the original to the others. Every new
+    state of a game starts on the game's one initial engine (`_Shared.initial`). Finished
+    deals are never changed, so ``past`` is shared by every fork."""
 
-    def __init__(self, match=None, state=None, past=(), start=0, returns=None):
-        self.match, self.state, self.past, self.start = match, state, list(past), start
-        self.returns = list(returns) if returns is not None else []
+    __slots__ = ("shared", "match", "state", "past", "start", "returns", "deal", "dealer", "seen", "owned")
+
+    def __init__(self, shared, match, state=None, past=(), start=0, returns=None, deal=(), dealer=None,
+                 owned=True):
+        self.shared, self.match, self.state, self.past, self.start = shared, match, state, list(past), start
+        self.returns = list(returns) if returns is not None else [0.0] * shared.v.players
+        self.deal, self.dealer = list(deal), dealer
+        self.seen = {}
+        self.owned = owned
 
     def __deepcopy__(self, memo):
+        self.owned = False
+        return self
+
+    def fork(self) -> "_Engine":
+        """An engine of its own for a state about to change this one: the match's lists
+        and the deal's State copied (``State.copy``), ``seen`` empty."""
         m = copy.copy(self.match)
-        if m is not None:
-            m.scores, m.winners = list(m.scores), list(m.winners)
-            m.vars = list(m.vars) if m.vars is not None else None
-            m.deals = []
-        return _Engine(m, self.state.copy() if self.state is not None else None, self.past, self.start,
-                       self.returns)
+        m.scores, m.winners = list(m.scores), list(m.winners)
+        m.vars = list(m.vars) if m.vars is not None else None
+        m.deals = []
+        return _Engine(self.shared, m, self.state.copy() if self.state is not None else None, self.past,
+                       self.start, self.returns, self.deal, self.dealer)
 
     def __reduce__(self):
-        return (_Engine, (self.match, self.state, self.past, self.start, self.returns))
+        return (_Engine, (self.shared, self.match, self.state, self.past, self.start, self.returns, self.deal,
+                          self.dealer))
 
 
 def _game_type(short_name: str, long_name: str, v, variant_param: str, zero_sum: bool = False) -> "pyspiel.GameType":
@@ -225,15 +248,12 @@ class TaashGame(pyspiel.Game):
 
 class TaashState(pyspiel.State):
     """A state of one episode: per deal, its chance nodes (the first deal's dealer first,
-    when it is drawn) and then the engine's State."""
+    when it is drawn) and then the engine's State. Everything of the episode is in one
+    attribute, ``_engine`` (an `_Engine`): a clone copies on write."""
 
     def __init__(self, game):
         super().__init__(game)
-        self._shared = sh = game.shared
-        self._deal = []                 # card ids placed so far, by position
-        first = None if sh.dealer < 0 else sh.dealer
-        self._dealer = first            # the dealer of the deal being dealt (None: not drawn yet)
-        self._engine = _Engine(Match(sh.v, seed=0, keep_deals=False), returns=[0.0] * sh.v.players)
+        self._engine = game.shared.initial
 
     # -- the OpenSpiel state API -------------------------------------------------------
     def current_player(self):
@@ -251,39 +271,46 @@ class TaashState(pyspiel.State):
     def chance_outcomes(self):
         """The first deal's dealer (seat, 1/n each) when it is drawn; then (card id,
         probability) for the next position of the deal, sorted by id."""
-        v = self._shared.v
-        if self._dealer is None:
+        eng = self._engine
+        v = eng.shared.v
+        if eng.dealer is None:
             return [(s, 1 / v.players) for s in range(v.players)]
-        left = {}
-        for c in v.deck.all_cards:
-            left[c] = left.get(c, 0) + 1
-        for c in self._deal:
-            left[c] -= 1
-        total = self._shared.cards - len(self._deal)
-        return [(c, k / total) for c, k in sorted(left.items()) if k > 0]
+        got = eng.seen.get("chance")
+        if got is None:
+            left = list(v.deck.count)
+            for c in eng.deal:
+                left[c] -= 1
+            total = eng.shared.cards - len(eng.deal)
+            got = eng.seen["chance"] = [(c, k / total) for c, k in enumerate(left) if k > 0]
+        return list(got)
 
     def _apply_action(self, action):
-        sh, eng = self._shared, self._engine
+        eng = self._engine
+        if eng.owned:
+            eng.seen = {}
+        else:
+            eng = self._engine = eng.fork()
+        sh = eng.shared
         if eng.state is not None:
             st = eng.state
             st.apply(sh.v.actions[action])
             if st.is_terminal:
                 self._end_deal(st)
             return
-        if self._dealer is None:
-            self._dealer = int(action)
+        if eng.dealer is None:
+            eng.dealer = int(action)
             return
-        self._deal.append(int(action))
-        if len(self._deal) == sh.cards:
+        eng.deal.append(int(action))
+        if len(eng.deal) == sh.cards:
             k, n = eng.match.v.for_deal(eng.match.played).cards_per_seat, sh.v.players
-            hands = [self._deal[s * k:(s + 1) * k] for s in range(n)]
-            eng.state = eng.match.new_deal(hands=hands, widow=self._deal[n * k:], dealer=self._dealer)
+            hands = [eng.deal[s * k:(s + 1) * k] for s in range(n)]
+            eng.state = eng.match.new_deal(hands=hands, widow=eng.deal[n * k:], dealer=eng.dealer)
 
     def _end_deal(self, st):
         """Score a finished deal; in a match not over, go on to the next deal's chance
         nodes (its dealer by the match's rule)."""
-        sh, eng = self._shared, self._engine
-        m = eng.match
+        eng = self._engine
+        sh, m = eng.shared, eng.match
         m.finish_deal(st)
         got = rewards.deal_reward(sh.v, sh.reward, st.score_change())
         eng.returns = [a + b for a, b in zip(eng.returns, got)]
@@ -293,13 +320,14 @@ class TaashState(pyspiel.State):
             eng.past = eng.past + [st]
             eng.state = None
             eng.start = len(self.history()) + 1       # this action is not in the history yet
-            self._deal = []
-            self._dealer = m.dealer
+            eng.deal = []
+            eng.dealer = m.dealer
 
     def _action_to_string(self, player, action):
-        v = self._shared.v
+        eng = self._engine
+        v = eng.shared.v
         if player == pyspiel.PlayerId.CHANCE:
-            if self._dealer is None:
+            if eng.dealer is None:
                 return f"dealer {action}"
             return f"deal {v.deck.text[action]}"
         return v.actions[action].text
@@ -311,12 +339,13 @@ class TaashState(pyspiel.State):
     def returns(self):
         """Each seat's return, at the episode's end (module docstring; 0 before: the game's
         reward model is terminal); ValueError beyond the game's ``max_utility``."""
+        sh = self._engine.shared
         if not self.is_terminal():
-            return [0.0] * self._shared.v.players
+            return [0.0] * sh.v.players
         got = list(self._engine.returns)
-        if max(map(abs, got)) > self._shared.bound + 1e-9:
+        if max(map(abs, got)) > sh.bound + 1e-9:
             raise ValueError(f"a return of {got} is beyond the game's max_utility "
-                             f"{self._shared.bound}: load the game with a larger max_utility")
+                             f"{sh.bound}: load the game with a larger max_utility")
         return got
 
     def resample_from_infostate(self, player_id, probability_sampler):
@@ -330,13 +359,13 @@ class TaashState(pyspiel.State):
         eng = self._engine
         for a in self.history()[:eng.start]:
             new.apply_action(a)
-        if new._dealer is None and self._dealer is not None:
-            new.apply_action(self._dealer)
+        if new._engine.dealer is None and eng.dealer is not None:
+            new.apply_action(eng.dealer)
         st = eng.state
         if st is None:
-            cards = list(self._shared.v.deck.all_cards)
+            cards = list(eng.shared.v.deck.all_cards)
             rng.shuffle(cards)
-            for c in cards[:len(self._deal)]:
+            for c in cards[:len(eng.deal)]:
                 new.apply_action(c)
             return new
         r = st.resample(player_id, rng)
@@ -350,14 +379,21 @@ class TaashState(pyspiel.State):
         return new
 
     def __str__(self):
-        st = self._engine.state
-        text = self._shared.v.deck.text
-        m = self._engine.match
-        head = f"deal {m.played + 1}, match score {m.seat_scores()}: " if self._shared.episode == "match" else ""
+        eng = self._engine
+        got = eng.seen.get("str")
+        if got is None:
+            got = eng.seen["str"] = self._text()
+        return got
+
+    def _text(self) -> str:
+        eng = self._engine
+        st, sh, m = eng.state, eng.shared, eng.match
+        text = sh.v.deck.text
+        head = f"deal {m.played + 1}, match score {m.seat_scores()}: " if sh.episode == "match" else ""
         if st is None:
-            dealer = "?" if self._dealer is None else self._dealer
-            return (f"{head}dealer {dealer}, dealing {len(self._deal)}/{self._shared.cards}: "
-                    f"{' '.join(text[c] for c in self._deal)}")
+            dealer = "?" if eng.dealer is None else eng.dealer
+            return (f"{head}dealer {dealer}, dealing {len(eng.deal)}/{sh.cards}: "
+                    f"{' '.join(text[c] for c in eng.deal)}")
         hands = " | ".join(" ".join(text[c] for c in h) for h in st.hands)
         return f"{head}{st!r} hands: {hands} actions: {' '.join(a.text for _, a in st.history)}"
 
@@ -383,28 +419,46 @@ class TaashObserver:
         self.dict = shared.encoding.views(self.tensor)
 
     def set_from(self, state, player):
-        st = state._engine.state
-        if st is None:
+        eng = state._engine
+        if eng.state is None:
             self.tensor.fill(0)
-        else:
-            self.shared.encoding.encode(st.observation(player), self.tensor)
+            return
+        seen = eng.seen
+        got = seen.get(("tensor", player))
+        if got is None:
+            got = seen["tensor", player] = self.shared.encoding.encode(_observation(eng, player))
+        self.tensor[:] = got
 
     def string_from(self, state, player):
         eng = state._engine
+        key = ("info" if self.perfect_recall else "string", player)
+        got = eng.seen.get(key)
+        if got is None:
+            got = eng.seen[key] = self._string(eng, player)
+        return got
+
+    def _string(self, eng, player) -> str:
         st = eng.state
         if st is None:
-            dealer = "" if state._dealer is None else f", dealer {state._dealer}"
-            now = f"dealing {len(state._deal)}/{self.shared.cards}{dealer}"
+            dealer = "" if eng.dealer is None else f", dealer {eng.dealer}"
+            now = f"dealing {len(eng.deal)}/{self.shared.cards}{dealer}"
         elif self.perfect_recall:
             now = st.observation_json(player)
         else:
-            obs = st.observation(player)
-            del obs["history"]
-            now = orjson.dumps(obs).decode()
+            obs = _observation(eng, player)
+            now = orjson.dumps({k: x for k, x in obs.items() if k != "history"}).decode()
         if self.shared.episode != "match" or not (self.perfect_recall and eng.past):
             return now
         past = ",".join(p.observation_json(player) for p in eng.past)
         return f"[{past},{orjson.dumps(now).decode() if st is None else now}]"
+
+
+def _observation(eng: _Engine, player: int) -> dict:
+    """``State.observation(player)`` of the engine's deal, made once a node (read only)."""
+    got = eng.seen.get(("obs", player))
+    if got is None:
+        got = eng.seen["obs", player] = eng.state.observation(player)
+    return got
 
 
 # -- registration -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("pyspiel")
 
 
-@pytest.mark.parametrize("name", ["encoding", "pettingzoo", "openspiel", "policy", "train", "rewards", "single",
+@pytest.mark.parametrize("name", ["encoding", "pettingzoo", "openspiel", "policy", "train", "rewards", "single", "vector",
                                   "picture"])
 def test_docstring_examples_run(name):
     mod = importlib.import_module(f"taash.learn.{name}")

@@ -227,7 +227,7 @@ def test_a_match_is_deals_one_after_another():
     while st._engine.state is first:
         st.apply_action(rng.choice(st.legal_actions()))
     assert st.is_chance_node() and not st.is_terminal()
-    assert st._dealer == 2
+    assert st._engine.dealer == 2
     deal_out(st, rng)
     second = st._engine.state
     assert second.dealer == 2 and second.seat_scores() == first.seat_scores()
@@ -286,3 +286,34 @@ def test_a_match_whose_hand_size_changes_by_deal():
     path = Path(__file__).resolve().parents[2] / "docs" / "examples" / "judgement.yaml"
     game = pyspiel.load_game("taash", {"variant": str(path), "episode": "match"})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_clone_and_its_source_go_their_own_ways():
+    """A clone shares the engine until one of the two applies an action: then each keeps
+    its own deal, and each node's strings and tensors are its own (made again, not the
+    other's). Checked against states built afresh by replaying each history."""
+    game = pyspiel.load_game("taash_29", {"dealer": 0})
+    rng = random.Random(6)
+    st = game.new_initial_state()
+    deal_out(st, rng)
+    for _ in range(12):                                   # into the play
+        st.apply_action(rng.choice(st.legal_actions()))
+    before = (st.information_state_string(1), st.information_state_tensor(1), st.observation_string(1))
+    twin = st.clone()
+    a, b = st.legal_actions()[:2]
+    twin.apply_action(b)
+    st.apply_action(a)
+    for state, last in ((st, a), (twin, b)):
+        fresh = game.new_initial_state()
+        for x in state.history():
+            fresh.apply_action(x)
+        assert state.history()[-1] == last
+        for p in range(4):
+            assert state.information_state_string(p) == fresh.information_state_string(p)
+            assert state.information_state_tensor(p) == fresh.information_state_tensor(p)
+            assert state.observation_string(p) == fresh.observation_string(p)
+        assert str(state) == str(fresh)
+    assert st.information_state_string(1) != before[0] and twin.information_state_string(1) != before[0]
+    again = twin.clone()                                  # a clone of a node whose strings were made
+    assert again.information_state_tensor(1) == twin.information_state_tensor(1)
+    assert game.new_initial_state().information_state_string(0) == "dealing 0/32, dealer 0"

@@ -1,0 +1,151 @@
+"""A batch of self-play deals of one variant stepped at once: a Gymnasium vector
+environment (the ``learn`` extra).
+
+>>> import numpy as np
+>>> from taash.learn.vector import VectorEnv
+>>> envs = VectorEnv("29", num_envs=8)
+>>> obs, infos = envs.reset(seed=3)
+>>> obs["observation"].shape, obs["action_mask"].shape, infos["seat"].shape
+((8, 1159), (8, 185), (8,))
+>>> actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+>>> obs, rewards, terminations, truncations, infos = envs.step(actions)
+>>> rewards.shape, terminations.shape
+((8, 4), (8,))
+
+The interface is Gymnasium's ``gymnasium.vector.VectorEnv`` (``num_envs``, batched
+``observation_space`` and ``action_space``, ``single_observation_space`` and
+``single_action_space``, ``reset(seed=...)``, ``step(actions)``,
+``metadata["autoreset_mode"]``), for a turn-based game of several seats as the batched
+game libraries give it (pgx's ``current_player`` and ``rewards`` per player): each
+sub-environment is the PettingZoo environment of `taash.learn.pettingzoo` (a deal, or a
+whole match with ``episode="match"``), and every step each of them has one seat to act.
+
+- Observation: ``{"observation": (N, size) float32, "action_mask": (N, A) int8}``, row i
+  the encoding (`taash.learn.encoding`) and legal-action mask of the seat to act in
+  sub-environment i, byte for byte what the PettingZoo environment's ``observe`` gives that
+  seat. ``infos["seat"]`` (N,) int64: that seat.
+- Action: ``MultiDiscrete([A] * N)``, one action id for each sub-environment, for its seat
+  to act. An illegal one raises ValueError naming the sub-environment; the sub-environments
+  before it have stepped.
+- Rewards: ``(N, n)`` float32, each seat's reward of this step (unlike a single-agent
+  Gymnasium vector environment's ``(N,)``: every seat of a deal is a learner); the
+  PettingZoo environment's rewards in seat order: with ``score`` or ``margin`` they come
+  as each deal ends, with ``match`` as the match ends.
+- ``terminations`` / ``truncations`` (N,) bool: the episode ended (a match stopped at its
+  deal limit is truncated). Autoreset in the same step (``AutoresetMode.SAME_STEP``): the
+  row of an ended episode already holds the next episode's first observation; its last
+  result (``State.result()``) is in ``infos["result"]`` (an object array, None in the other
+  rows).
+- Seeds: ``reset(seed=s)`` resets sub-environment i with seed ``s * N + i`` (with N = 1 the
+  PettingZoo environment's ``reset(seed=s)``), and each later episode of it from its own
+  generator (the PettingZoo environment's ``reset()``): the same seed and the same actions
+  give the same batch of episodes. ``reset()`` without a seed draws the seed from the
+  generator of the last one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from taash.learn import needs_learn_extra
+
+try:  # the learn extra's libraries
+    import gymnasium
+    import numpy as np
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError as e:
+    raise ImportError(needs_learn_extra("taash.learn.vector", e)) from e
+
+from taash.interpreter import load_variant
+
+from .pettingzoo import TaashEnv
+
+
+class VectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` self-play episodes of ``variant`` (a name, a file's path or a loaded
+    Variant, with ``options``), stepped at once (module docstring); ``reward`` and
+    ``episode`` as the PettingZoo environment's. Raises VariantError for a bad variant,
+    ValueError for a bad ``num_envs``, ``reward`` or ``episode``."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, variant="29", num_envs: int = 1, options: dict | None = None, reward: str = "score",
+                 episode: str = "deal"):
+        if int(num_envs) < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        v = variant if hasattr(variant, "actions") else load_variant(variant, options)
+        self.num_envs = N = int(num_envs)
+        self.envs = [TaashEnv(v, reward=reward, episode=episode) for _ in range(N)]
+        self.v, self.encoding = v, self.envs[0].encoding
+        one = self.envs[0]
+        self.single_observation_space = one.observation_space(one.possible_agents[0])
+        self.single_action_space = one.action_space(one.possible_agents[0])
+        self.observation_space = batch_space(self.single_observation_space, N)
+        self.action_space = batch_space(self.single_action_space, N)
+        self._obs = np.zeros((N, self.encoding.size), np.float32)
+        self._mask = np.zeros((N, len(v.actions)), np.int8)
+        self._seat = np.zeros(N, np.int64)
+        self._rng = random.Random()
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start every sub-environment's episode afresh (seeds: module docstring);
+        ``options`` is unused. Returns (observations, infos)."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        else:
+            seed = self._rng.randrange(2 ** 63)
+        for i, e in enumerate(self.envs):
+            e.reset(seed=seed * self.num_envs + i)
+            self._observe(i)
+        return self._batch(), {"seat": self._seat.copy()}
+
+    def step(self, actions):
+        """One action id for each sub-environment's seat to act. Returns (observations,
+        rewards (N, n), terminations, truncations, infos)."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must be one id for each of the {self.num_envs} environments, "
+                             f"not an array of shape {actions.shape}")
+        n = self.v.players
+        rewards = np.zeros((self.num_envs, n), np.float32)
+        terminations = np.zeros(self.num_envs, bool)
+        truncations = np.zeros(self.num_envs, bool)
+        results = None
+        for i, e in enumerate(self.envs):
+            try:
+                e.step(int(actions[i]))
+            except ValueError as err:
+                raise ValueError(f"environment {i}: {err}") from None
+            got, agents = e.rewards, e.possible_agents
+            rewards[i] = [got[a] for a in agents]
+            agent = agents[0]
+            if e.terminations[agent] or e.truncations[agent]:     # the episode is over
+                terminations[i], truncations[i] = e.terminations[agent], e.truncations[agent]
+                if results is None:
+                    results = np.full(self.num_envs, None, object)
+                results[i] = e.infos[agent].get("result")
+                e.reset()
+            self._observe(i)
+        infos = {"seat": self._seat.copy()}
+        if results is not None:
+            infos["result"] = results
+        return self._batch(), rewards, terminations, truncations, infos
+
+    def _observe(self, i: int) -> None:
+        """Row i of the batch: the observation and mask of sub-environment i's seat to act."""
+        e = self.envs[i]
+        st = e.deal
+        seat = self._seat[i] = st.to_act
+        self.encoding.encode(st.observation(seat), self._obs[i])
+        row = self._mask[i]
+        row.fill(0)
+        row[st.legal_ids()] = 1
+
+    def _batch(self) -> dict:
+        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+
+    def close_extras(self, **kwargs) -> None:
+        for e in self.envs:
+            e.close()
