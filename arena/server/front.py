@@ -1,7 +1,9 @@
 """The arena's front door (docs/protocol.md, "Limits"): it accepts TCP connections itself,
 so that it knows each one's peer address before a byte of TLS or HTTP/2 is read, and
-relays each admitted connection's bytes, unread, to the gRPC server listening on a
-loopback port (TLS, when served, stays gRPC's: the front never decrypts).
+relays each admitted connection's bytes, unread, to the gRPC server listening on a Unix
+domain socket in a directory only the arena's user may enter (`private_socket`; TLS,
+when served, stays gRPC's: the front never decrypts). gRPC opens no TCP port of its own:
+nobody, on the arena's machine or beyond, reaches it but through the front.
 
 gRPC (grpcio's server) offers no hook at accept, and its only bound is on connections
 in all (grpc.max_allowed_incoming_connections); its interceptors see a peer only once a
@@ -17,16 +19,21 @@ peer address:
 and a bound in all (``max_connections``). A connection past one is closed at once
 (a TCP reset), before gRPC sees it; the others are not slowed.
 
-The gRPC server sees each relayed connection as coming from the relay's loopback port;
-`peer` turns that back into the client's address (gRPC's form, "ipv4:203.0.113.5:40000")."""
+The gRPC server sees each relayed connection as coming from the relay's socket, which
+the kernel names in the abstract namespace at bind (autobind: "unix-abstract:0a1b2", unique
+while it is open); `peer` turns that back into the client's address (gRPC's form,
+"ipv4:203.0.113.5:40000")."""
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
 import logging
+import os
+import shutil
 import socket
 import struct
+import tempfile
 import time
 
 from .budgets import peer_host
@@ -39,6 +46,23 @@ REFUSED_LOG_S = 10.0    # at most one log line of refused connections per this m
 ACCEPT_BATCH = 64       # connections accepted at one readiness of the listening socket
 PAUSE_S = 0.1           # no accept for this long after one failed (out of open files)
 EARLY_CHUNKS = 16       # reads kept of a client whose relay to gRPC is not up yet (then it waits)
+SUN_PATH = 108          # bytes of a Unix socket's path, its terminating NUL included (Linux's sun_path)
+
+
+def private_socket() -> str:
+    """A path for gRPC's Unix socket in a new directory of mode 0700 (tempfile.mkdtemp:
+    only this user may reach the socket in it), in the system's temporary directory, or
+    in /tmp when that one's path is too long for a socket (`SUN_PATH`). The caller
+    removes the directory (`remove_private_socket`). Raises OSError if none can be made."""
+    base = tempfile.gettempdir()
+    if len(os.fsencode(base)) + len("/taash-grpc-XXXXXXXX/grpc") >= SUN_PATH:
+        base = "/tmp"
+    return os.path.join(tempfile.mkdtemp(prefix="taash-grpc-", dir=base), "grpc")
+
+
+def remove_private_socket(path: str) -> None:
+    """Remove the directory `private_socket` made for ``path``, and the socket in it."""
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 
 def grpc_peer(peername) -> str:
@@ -69,9 +93,10 @@ def address_key(host: str) -> str:
 class Link:
     """One admitted connection: the client's side (``outer``) and the relay's to gRPC
     (``inner``, once connected); ``peer``: the client's address in gRPC's form,
-    ``host``: what the bounds count it under (`address_key`); ``shown``: a call on it showed a valid token."""
+    ``host``: what the bounds count it under (`address_key`); ``shown``: a call on it
+    showed a valid token; ``relayed``: the peer gRPC sees for it ("unix-abstract:0a1b2")."""
 
-    __slots__ = ("front", "peer", "host", "outer", "inner", "early", "shown", "port", "closed")
+    __slots__ = ("front", "peer", "host", "outer", "inner", "early", "shown", "relayed", "closed")
 
     def __init__(self, front: Front, peer: str):
         self.front, self.peer, self.host = front, peer, address_key(peer_host(peer))
@@ -79,7 +104,7 @@ class Link:
         self.inner = None
         self.early: list[bytes] = []    # bytes the client sent before the relay's side was up
         self.shown = False
-        self.port = 0                   # the relay's local port on loopback (gRPC's peer of it)
+        self.relayed = ""               # set once the relay's side is connected
         self.closed = False
 
     def close(self) -> None:
@@ -148,7 +173,7 @@ class _Inner(asyncio.Protocol):
 
 class Front:
     """The front door: `start` listens on the public address and relays to gRPC's
-    loopback port; `peer` and `shown` are for the server's calls. Bounds per peer
+    Unix socket; `peer` and `shown` are for the server's calls. Bounds per peer
     address: ``pending`` connections without a token shown (0: no bound),
     ``connect_burst`` new connections at once then ``connect_rate`` a second (0: no bound);
     ``max_connections`` in all."""
@@ -157,7 +182,7 @@ class Front:
         self.pending_limit = pending
         self.connect_burst, self.connect_rate = connect_burst, connect_rate
         self.max_connections = max_connections
-        self.links: dict[int, Link] = {}         # the relay's loopback port -> its link
+        self.links: dict[str, Link] = {}         # the peer gRPC sees for a link (Link.relayed) -> the link
         self.open = 0                            # admitted links not yet closed
         self.pending: dict[str, int] = {}        # peer host -> its links without a token shown
         self.rates: dict[str, Bucket] = {}       # peer host -> its new connections' bucket
@@ -165,13 +190,13 @@ class Front:
         self.logged = 0.0
         self.sock: socket.socket | None = None
         self.loop = None
-        self.inner_port = 0
+        self.inner_path = ""
 
-    async def start(self, host: str, port: int, inner_port: int, backlog: int = 4096) -> int:
+    async def start(self, host: str, port: int, inner_path: str, backlog: int = 4096) -> int:
         """Listen on ``host:port`` (0: any free port; "" or "::": every address, IPv4 and
-        IPv6 alike, as gRPC does) and relay to 127.0.0.1:``inner_port``; returns the port.
-        Raises OSError if the address cannot be bound."""
-        self.inner_port = inner_port
+        IPv6 alike, as gRPC does) and relay to the Unix socket ``inner_path``; returns the
+        port. Raises OSError if the address cannot be bound."""
+        self.inner_path = inner_path
         six = ":" in host
         self.sock = socket.create_server((host, port), family=socket.AF_INET6 if six else socket.AF_INET,
                                          backlog=backlog,
@@ -274,18 +299,22 @@ class Front:
 
     async def _connect(self, link: Link) -> None:
         loop = asyncio.get_running_loop()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            inner, _ = await loop.create_connection(lambda: _Inner(link), "127.0.0.1", self.inner_port)
+            sock.bind("")       # autobind: a name of its own, which gRPC gives as the call's peer
+            sock.setblocking(False)
+            await loop.sock_connect(sock, self.inner_path)
+            inner, _ = await loop.create_unix_connection(lambda: _Inner(link), sock=sock)
         except OSError as e:
-            log.error("the front cannot reach the gRPC server on 127.0.0.1:%d: %s", self.inner_port, e)
+            sock.close()
+            log.error("the front cannot reach the gRPC server on %s: %s", self.inner_path, e)
             link.close()
             return
         if link.closed:     # the client left while the relay connected
             inner.close()
             return
-        inner.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # as above
-        link.port = inner.get_extra_info("sockname")[1]
-        self.links[link.port] = link
+        link.relayed = "unix-abstract:" + sock.getsockname()[1:].decode("ascii", "replace")
+        self.links[link.relayed] = link
         link.inner = inner
         if link.early:
             inner.write(b"".join(link.early))
@@ -295,8 +324,8 @@ class Front:
     def forget(self, link: Link) -> None:
         """``link`` closed: it no longer counts."""
         self.open -= 1
-        if link.port:
-            self.links.pop(link.port, None)
+        if link.relayed:
+            self.links.pop(link.relayed, None)
         if not link.shown:
             self._unpend(link.host)
 
@@ -309,8 +338,7 @@ class Front:
 
     # -- for the server's calls -------------------------------------------------------------
     def _link(self, relayed: str) -> Link | None:
-        head, _, port = relayed.rpartition(":")
-        return self.links.get(int(port)) if port.isdigit() and head == "ipv4:127.0.0.1" else None
+        return self.links.get(relayed)
 
     def peer(self, relayed: str) -> str:
         """The client's address of the call gRPC sees from ``relayed`` (context.peer());

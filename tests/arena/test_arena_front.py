@@ -6,7 +6,9 @@ machine, so 127.0.0.2 and 127.0.0.3 are peers of their own)."""
 
 from __future__ import annotations
 
+import os
 import socket
+import stat
 
 import grpc
 import pytest
@@ -112,48 +114,127 @@ def test_new_connections_a_second_per_address(tmp_path, socks):
         s.stop()
 
 
-def test_the_relay_carries_bytes_both_ways_without_nagle_and_names_the_client():
-    """The front door in-process before an echo server standing for gRPC: a client's
-    bytes come back whole through it; both of the relay's sockets have TCP_NODELAY (a
-    socket accepted from socket.create_server's has proto 0, on which asyncio does not
-    set it: with Nagle on, each small answer waited for a delayed ACK, and games of
-    `taash bot` processes took four times as long); `peer` gives the client's address
-    for the relay's port, and `shown` takes the connection out of its address's count."""
+def test_the_relay_carries_bytes_both_ways_without_nagle_and_names_the_client(tmp_path):
+    """The front door in-process before an echo server on a Unix socket standing for
+    gRPC: a client's bytes come back whole through it; the client's socket has
+    TCP_NODELAY (a socket accepted from socket.create_server's has proto 0, on which
+    asyncio does not set it: with Nagle on, each small answer waited for a delayed ACK,
+    and games of `taash bot` processes took four times as long); the echo server sees
+    the relay's socket under its autobound name, for which `peer` gives the client's
+    address, and `shown` takes the connection out of its address's count."""
     import asyncio
 
     from taash.arena.server.front import Front
 
     async def main():
+        seen = []
+
         async def echo(reader, writer):
+            name = writer.get_extra_info("peername")      # the relay's autobound name: b"\0" + 5 hex digits
+            seen.append("unix-abstract:" + name[1:].decode())
             while data := await reader.read(65536):
                 writer.write(data)
                 await writer.drain()
             writer.close()
-        inner = await asyncio.start_server(echo, "127.0.0.1", 0)
+        path = str(tmp_path / "g")
+        inner = await asyncio.start_unix_server(echo, path)
         front = Front(pending=2, connect_burst=10, connect_rate=1.0, max_connections=100)
-        port = await front.start("127.0.0.1", 0, inner.sockets[0].getsockname()[1])
+        port = await front.start("127.0.0.1", 0, path)
         reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
         sent = bytes(range(256)) * 1000
         writer.write(sent)
         got = await asyncio.wait_for(reader.readexactly(len(sent)), 10)
         [link] = front.links.values()
-        nodelay = [t.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
-                   for t in (link.outer, link.inner)]
+        nodelay = link.outer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
         me = writer.get_extra_info("sockname")
-        relayed = f"ipv4:127.0.0.1:{link.port}"
+        [relayed] = seen
         named, pending_before = front.peer(relayed), dict(front.pending)
         front.shown(relayed)
         pending_after = dict(front.pending)
         writer.close()
         front.close()
         inner.close()
-        return got == sent, nodelay, named, me, pending_before, pending_after
+        return got == sent, nodelay, named, me, pending_before, pending_after, relayed
 
-    same, nodelay, named, me, before, after = asyncio.run(main())
+    same, nodelay, named, me, before, after, relayed = asyncio.run(main())
     assert same
-    assert all(nodelay)
+    assert nodelay
+    assert len(relayed) == len("unix-abstract:") + 5
     assert named == f"ipv4:127.0.0.2:{me[1]}"
     assert before == {"ipv4:127.0.0.2": 1} and after == {}
+
+
+def listening_tcp_ports(pid: int) -> set[int]:
+    """The TCP ports process ``pid`` listens on, IPv4 and IPv6: the sockets in LISTEN
+    state (st 0A) of /proc/PID/net/tcp and tcp6 whose inode is one of its open files."""
+    inodes = set()
+    fd_dir = f"/proc/{pid}/fd"
+    for fd in os.listdir(fd_dir):
+        try:
+            target = os.readlink(f"{fd_dir}/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = set()
+    for table in ("tcp", "tcp6"):
+        with open(f"/proc/{pid}/net/{table}") as f:
+            next(f)
+            for line in f:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def unix_sockets_listening(pid: int) -> list[str]:
+    """The paths of the Unix sockets process ``pid`` listens on (/proc/PID/net/unix,
+    state 01 with the listening flag 00010000, whose inode is one of its open files)."""
+    inodes = {os.readlink(f"/proc/{pid}/fd/{fd}")[8:-1] for fd in os.listdir(f"/proc/{pid}/fd")
+              if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:[")}
+    paths = []
+    with open(f"/proc/{pid}/net/unix") as f:
+        next(f)
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 8 and fields[3] == "00010000" and fields[6] in inodes:
+                paths.append(fields[7])
+    return paths
+
+
+def test_grpc_listens_on_a_private_unix_socket_and_the_arena_on_its_public_port_only(tmp_path):
+    """The loopback bypass is closed: the arena process listens on one TCP port, the
+    public one; gRPC's socket is a Unix socket in a directory of mode 0700 (nobody
+    else may enter it), and the directory is gone once the arena stops. A bot plays
+    through the front."""
+    s = Server(tmp_path / "data")
+    try:
+        port = int(s.addr.rsplit(":", 1)[1])
+        tok = s.token("honest")
+        assert welcomed(s.addr, tok) == "welcome"
+        assert listening_tcp_ports(s.proc.pid) == {port}
+        [path] = [p for p in unix_sockets_listening(s.proc.pid) if p.endswith("/grpc")]
+        directory = os.path.dirname(path)
+        assert stat.S_IMODE(os.stat(directory).st_mode) == 0o700
+        assert os.stat(directory).st_uid == os.getuid()
+        assert len(os.fsencode(path)) < 108
+    finally:
+        s.stop()
+    assert s.proc.returncode == 0
+    assert not os.path.exists(directory)
+
+
+def test_without_the_front_door_grpc_listens_on_the_public_port_itself(tmp_path):
+    """--peer-pending 0 --peer-connect-rate 0: no front door, no Unix socket; gRPC's own
+    port is the public one, and a bot is welcomed on it."""
+    s = Server(tmp_path / "data", "--peer-pending", "0", "--peer-connect-rate", "0")
+    try:
+        port = int(s.addr.rsplit(":", 1)[1])
+        assert welcomed(s.addr, s.token("honest")) == "welcome"
+        assert listening_tcp_ports(s.proc.pid) == {port}
+        assert not [p for p in unix_sockets_listening(s.proc.pid) if p.endswith("/grpc")]
+    finally:
+        s.stop()
 
 
 def test_an_ipv6_peer_counts_by_its_64_bit_prefix():
