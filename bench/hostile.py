@@ -304,10 +304,10 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=2, help="deals per honest game (default 2)")
     ap.add_argument("--attack-s", type=float, default=60.0, help="an attacker stops after this (default 60)")
     ap.add_argument("--no-front", action="store_true",
-                    help="the arenas without their front door (--peer-pending 0 --peer-connect-rate 0): what the "
+                    help="the arenas without their front door (--peer-pending 0 --peer-connect-rate 0 --connect-rate 0): what the "
                          "bounds per address change")
     args = ap.parse_args(argv)
-    extra = ["--peer-pending", "0", "--peer-connect-rate", "0"] if args.no_front else []
+    extra = ["--peer-pending", "0", "--peer-connect-rate", "0", "--connect-rate", "0"] if args.no_front else []
     plain = [k for k in args.scenarios if k not in APART]
     with tempfile.TemporaryDirectory(prefix="taash-hostile-") as tmp:
         print(f"{os.cpu_count()} cores; each scenario's speed is a ratio to a quiet run just before it"

@@ -16,8 +16,21 @@ peer address:
 - connections that have shown no token yet (``pending``): a connection stops counting
   once a call on it shows a valid token (`shown`);
 
-and a bound in all (``max_connections``). A connection past one is closed at once
-(a TCP reset), before gRPC sees it; the others are not slowed.
+and for the arena in all:
+
+- connections at once (``max_connections``);
+- new connections a second from addresses not known (``all_burst`` at once, refilled at
+  ``all_rate`` a second): a flood from many addresses, each within its own bound, spends
+  no more of the arena's CPU on handshakes than that. An address is known once a call
+  on one of its connections showed a valid token (`shown`; the last ``known`` such
+  addresses are kept, the least recently shown forgotten first): a known address's
+  connections do not count against this bound nor wait for it, so that a bot that has
+  played here before is welcomed at once during such a flood. A new address is not
+  favoured over the flood's: its connection is reset when the bound is spent, and it
+  gets in when one of its tries (gRPC's clients retry, backing off) finds room.
+
+A connection past one is closed at once (a TCP reset), before gRPC sees it; the others
+are not slowed.
 
 The gRPC server sees each relayed connection as coming from the relay's socket, which
 the kernel names in the abstract namespace at bind (autobind: "unix-abstract:0a1b2", unique
@@ -35,6 +48,7 @@ import socket
 import struct
 import tempfile
 import time
+from collections import OrderedDict
 
 from .budgets import peer_host
 from .faults import Bucket
@@ -46,6 +60,7 @@ REFUSED_LOG_S = 10.0    # at most one log line of refused connections per this m
 ACCEPT_BATCH = 64       # connections accepted at one readiness of the listening socket
 PAUSE_S = 0.1           # no accept for this long after one failed (out of open files)
 EARLY_CHUNKS = 16       # reads kept of a client whose relay to gRPC is not up yet (then it waits)
+KNOWN = 10_000          # addresses that showed a valid token, kept (the default of --known-peers)
 SUN_PATH = 108          # bytes of a Unix socket's path, its terminating NUL included (Linux's sun_path)
 
 
@@ -175,13 +190,20 @@ class Front:
     """The front door: `start` listens on the public address and relays to gRPC's
     Unix socket; `peer` and `shown` are for the server's calls. Bounds per peer
     address: ``pending`` connections without a token shown (0: no bound),
-    ``connect_burst`` new connections at once then ``connect_rate`` a second (0: no bound);
-    ``max_connections`` in all."""
+    ``connect_burst`` new connections at once then ``connect_rate`` a second (0: no bound).
+    In all: ``max_connections`` at once; ``all_burst`` new connections at once then
+    ``all_rate`` a second from addresses not among the ``known`` last to show a valid
+    token (rate 0: no bound)."""
 
-    def __init__(self, pending: int, connect_burst: int, connect_rate: float, max_connections: int):
+    def __init__(self, pending: int, connect_burst: int, connect_rate: float, max_connections: int,
+                 all_burst: int = 0, all_rate: float = 0.0, known: int = KNOWN):
         self.pending_limit = pending
         self.connect_burst, self.connect_rate = connect_burst, connect_rate
         self.max_connections = max_connections
+        # new connections from addresses not known, all together
+        self.all_rate = Bucket(max(1, all_burst), all_rate) if all_rate else None
+        self.known: OrderedDict[str, None] = OrderedDict()   # peer hosts that showed a valid token, last shown last
+        self.known_limit = max(0, known)
         self.links: dict[str, Link] = {}         # the peer gRPC sees for a link (Link.relayed) -> the link
         self.open = 0                            # admitted links not yet closed
         self.pending: dict[str, int] = {}        # peer host -> its links without a token shown
@@ -234,6 +256,12 @@ class Front:
                 bucket = self.rates[host] = Bucket(max(1, self.connect_burst), self.connect_rate)
             if bucket.level() < 1:      # a refused one costs nothing: a client that backs off gets in
                 return "new connections a second per address (--peer-connect-burst, --peer-connect-rate)"
+        every = self.all_rate if self.all_rate is not None and host not in self.known else None
+        if every is not None:
+            if every.level() < 1:
+                return "new connections a second from addresses not known (--connect-burst, --connect-rate)"
+            every.spend(1)
+        if self.connect_rate:
             bucket.spend(1)
         return None
 
@@ -348,8 +376,14 @@ class Front:
 
     def shown(self, relayed: str) -> None:
         """A call on the connection gRPC sees from ``relayed`` showed a valid token: it no
-        longer counts among its address's connections without one."""
+        longer counts among its address's connections without one, and its address is
+        known (the bound in all on new connections no longer holds it back)."""
         link = self._link(relayed)
         if link is not None and not link.shown:
             link.shown = True
             self._unpend(link.host)
+            if self.known_limit:
+                self.known[link.host] = None
+                self.known.move_to_end(link.host)
+                if len(self.known) > self.known_limit:
+                    self.known.popitem(last=False)

@@ -276,7 +276,8 @@ class ArenaServer:
             raise OSError(f"cannot listen on {addr} (address in use?)")
         if self.limits.front:
             lim = self.limits
-            self.front = Front(lim.peer_pending, lim.peer_connect_burst, lim.peer_connect_rate, self.max_connections)
+            self.front = Front(lim.peer_pending, lim.peer_connect_burst, lim.peer_connect_rate, self.max_connections,
+                               lim.connect_burst, lim.connect_rate, lim.known_peers)
             try:
                 bound = await self.front.start(public, self._port, self._socket)
             except OSError as e:

@@ -43,6 +43,21 @@ def welcomed(addr: str, token: str) -> str:
             call.cancel()
 
 
+async def echo_server(path: str, seen: list[str]):
+    """A Unix socket server at ``path`` standing for gRPC: it sends back what it reads,
+    and adds to ``seen`` each connection's peer as gRPC names it (the relay's autobound
+    name, b"\0" and 5 hex digits: "unix-abstract:0a1b2")."""
+    import asyncio
+
+    async def echo(reader, writer):
+        seen.append("unix-abstract:" + writer.get_extra_info("peername")[1:].decode())
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+        writer.close()
+    return await asyncio.start_unix_server(echo, path)
+
+
 @pytest.fixture
 def socks():
     opened: list[socket.socket] = []
@@ -128,16 +143,8 @@ def test_the_relay_carries_bytes_both_ways_without_nagle_and_names_the_client(tm
 
     async def main():
         seen = []
-
-        async def echo(reader, writer):
-            name = writer.get_extra_info("peername")      # the relay's autobound name: b"\0" + 5 hex digits
-            seen.append("unix-abstract:" + name[1:].decode())
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-            writer.close()
         path = str(tmp_path / "g")
-        inner = await asyncio.start_unix_server(echo, path)
+        inner = await echo_server(path, seen)
         front = Front(pending=2, connect_burst=10, connect_rate=1.0, max_connections=100)
         port = await front.start("127.0.0.1", 0, path)
         reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
@@ -225,9 +232,9 @@ def test_grpc_listens_on_a_private_unix_socket_and_the_arena_on_its_public_port_
 
 
 def test_without_the_front_door_grpc_listens_on_the_public_port_itself(tmp_path):
-    """--peer-pending 0 --peer-connect-rate 0: no front door, no Unix socket; gRPC's own
-    port is the public one, and a bot is welcomed on it."""
-    s = Server(tmp_path / "data", "--peer-pending", "0", "--peer-connect-rate", "0")
+    """--peer-pending 0 --peer-connect-rate 0 --connect-rate 0: no front door, no Unix
+    socket; gRPC's own port is the public one, and a bot is welcomed on it."""
+    s = Server(tmp_path / "data", "--peer-pending", "0", "--peer-connect-rate", "0", "--connect-rate", "0")
     try:
         port = int(s.addr.rsplit(":", 1)[1])
         assert welcomed(s.addr, s.token("honest")) == "welcome"
@@ -247,3 +254,97 @@ def test_an_ipv6_peer_counts_by_its_64_bit_prefix():
     assert address_key("ipv6:[::1]") == "ipv6:[::/64]"
     assert address_key("ipv6:[::ffff:203.0.113.5]") == "ipv4:203.0.113.5"
     assert address_key("ipv4:203.0.113.5") == "ipv4:203.0.113.5"
+
+
+def test_a_flood_from_many_addresses_is_bounded_in_all_and_a_known_bot_still_welcomed(tmp_path, socks):
+    """--connect-burst 4 --connect-rate 1: eight addresses (127.0.0.2 to .9), each far
+    within its own bound (40 at once, 10 a second), together open about 100 connections
+    a second. A new address (127.0.0.20) is held by the bound in all: of five tries in
+    0.5 s at most one finds room (the bucket refills one a second, and the flood takes
+    each as it comes); the honest bot's address 127.0.0.1, known since its token was
+    shown, is welcomed within 1 s meanwhile, again and again."""
+    import threading
+    import time
+
+    s = Server(tmp_path / "data", "--connect-burst", "4", "--connect-rate", "1", "--handshake-ms", "20000")
+    stop = threading.Event()
+    flooded = []
+
+    def flood():
+        i = 0
+        while not stop.is_set():
+            try:
+                c = connect(s.addr, f"127.0.0.{2 + i % 8}")
+                flooded.append(c)
+            except OSError:
+                pass
+            i += 1
+            time.sleep(0.01)
+    try:
+        tok = s.token("honest")
+        assert welcomed(s.addr, tok) == "welcome"           # 127.0.0.1 shows a valid token: known
+        flooder = threading.Thread(target=flood)
+        flooder.start()
+        try:
+            time.sleep(0.5)     # the flood has spent the bucket
+            tries = []
+            for _ in range(5):
+                c = connect(s.addr, "127.0.0.20")
+                socks.append(c)
+                tries.append(closed_by_peer(c, 0.1))
+            assert sum(tries) >= 4, tries
+            for _ in range(3):
+                t0 = time.monotonic()
+                assert welcomed(s.addr, tok) == "welcome"
+                assert time.monotonic() - t0 < 1.0
+        finally:
+            stop.set()
+            flooder.join()
+        socks.extend(flooded)
+        assert len(flooded) > 50
+        log = s.logtext()
+        assert "for new connections a second from addresses not known (--connect-burst, --connect-rate)" in log
+        assert "per address" not in log          # no address went past its own bound
+    finally:
+        s.stop()
+
+
+def test_the_known_addresses_are_the_last_to_show_a_token(tmp_path):
+    """--known-peers 2 in-process, before an echo server on a Unix socket standing for
+    gRPC: three addresses show a token in turn; the first is forgotten, and a new
+    connection from it is held by the bound in all (spent) while the last two pass."""
+    import asyncio
+
+    from taash.arena.server.front import Front
+
+    async def main():
+        seen = []
+        path = str(tmp_path / "g")
+        inner = await echo_server(path, seen)
+        front = Front(pending=0, connect_burst=0, connect_rate=0, max_connections=100, all_burst=3, all_rate=0.001,
+                      known=2)
+        port = await front.start("127.0.0.1", 0, path)
+        opened = []
+
+        async def one(source):      # True: the byte came back through the relay; False: reset
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+                opened.append(writer)
+                writer.write(b"x")
+                return await asyncio.wait_for(reader.readexactly(1), 2) == b"x"
+            except (ConnectionError, asyncio.IncompleteReadError):
+                return False
+        for n, source in enumerate(("127.0.0.2", "127.0.0.3", "127.0.0.4")):     # the bucket's 3
+            assert await one(source)
+            front.shown(seen[n])
+        known = list(front.known)
+        again = [await one(source) for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")]
+        for w in opened:
+            w.close()
+        front.close()
+        inner.close()
+        return known, again
+
+    known, again = asyncio.run(main())
+    assert known == ["ipv4:127.0.0.3", "ipv4:127.0.0.4"]
+    assert again == [False, True, True, False]
