@@ -33,7 +33,11 @@ per second; the attacker runs at nice 19, so that on one machine it takes only t
 arena and the honest bots leave),
 the arena's RSS (MiB) before, at most during and 2 s after, the honest games' TIMEOUT
 verdicts, the time a new bot's stream took to its Welcome, asked 1 s into the attack, and
-what the attacker says of itself (tls: the handshakes done and refused a second)
+what the attacker says of itself (tls: the handshakes done and the tries that failed, in
+all and a second). Once each arena has stopped it prints what the arena's log says it
+refused while it ran (its lines "refused connections/calls past their bound ...", summed:
+docs/protocol.md, "Limits"; the tls attacker's failed tries are those resets and any
+other failure it met)
 (docs/protocol.md, "Limits": the promise is 0.7 of the speed or more, no TIMEOUT, RSS
 back within 50 MiB, a welcome within 1 s).
 """
@@ -163,8 +167,8 @@ def attack(kind: str, addr: str, token: str, admin: str, until: float, ca: str |
         for t in threads:
             t.join()
         took = time.monotonic() - t0
-        print(f"{counts['handshakes'] / took:.0f} handshakes/s done, {counts['refused'] / took:.0f}/s refused",
-              flush=True)
+        print(f"{counts['handshakes']} handshakes done ({counts['handshakes'] / took:.0f}/s), {counts['refused']} "
+              f"tries failed ({counts['refused'] / took:.0f}/s)", flush=True)
     elif kind == "variants":
         text = (ROOT / "variants" / "29.yaml").read_text()
         pad = "".join(f"# {'padding ' * 12}{i}\n" for i in range(10_000))
@@ -332,7 +336,25 @@ def main(argv=None) -> int:
                           f"{r['rss_after']:>7.0f} {r['timeouts']:>8} {w:>9}  {r['attacker']}", flush=True)
             finally:
                 arena.stop()
+            print(f"  the {name} arena's log: {logged(arena.log.name)}", flush=True)
     return 0
+
+
+def logged(path: str) -> str:
+    """What the arena's log at ``path`` says it refused, summed over its lines by kind
+    and reason: "refused connections: 12 for ...; refused calls: ..." ("nothing refused")."""
+    import re
+    line = re.compile(r"(refused connections|refused calls) past their bound \(docs/protocol.md, Limits\): (.*)$")
+    sums: dict[str, dict[str, int]] = {}
+    for text in Path(path).read_text().splitlines():
+        m = line.search(text)
+        if m:
+            kind = sums.setdefault(m.group(1), {})
+            for part in m.group(2).split("; "):
+                n, why = part.split(" for ", 1)
+                kind[why] = kind.get(why, 0) + int(n)
+    return "; ".join(f"{k}: " + ", ".join(f"{n} for {w}" for w, n in v.items())
+                     for k, v in sums.items()) or "nothing refused"
 
 
 def fill_store(data: Path, games: int) -> None:

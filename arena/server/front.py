@@ -47,16 +47,15 @@ import shutil
 import socket
 import struct
 import tempfile
-import time
 from collections import OrderedDict
 
 from .budgets import peer_host
 from .faults import Bucket
+from .refusals import Refusals
 
 log = logging.getLogger("taash.arena")
 
 KEPT_RATES = 10_000     # peer addresses' connection buckets kept before the full ones are forgotten
-REFUSED_LOG_S = 10.0    # at most one log line of refused connections per this many seconds
 ACCEPT_BATCH = 64       # connections accepted at one readiness of the listening socket
 PAUSE_S = 0.1           # no accept for this long after one failed (out of open files)
 EARLY_CHUNKS = 16       # reads kept of a client whose relay to gRPC is not up yet (then it waits)
@@ -208,8 +207,7 @@ class Front:
         self.open = 0                            # admitted links not yet closed
         self.pending: dict[str, int] = {}        # peer host -> its links without a token shown
         self.rates: dict[str, Bucket] = {}       # peer host -> its new connections' bucket
-        self.refused: dict[str, int] = {}        # why -> connections refused since the last log line
-        self.logged = 0.0
+        self.refusals = Refusals("refused connections")     # counted by why, and logged
         self.sock: socket.socket | None = None
         self.loop = None
         self.inner_path = ""
@@ -236,10 +234,11 @@ class Front:
             self.sock = None
 
     def close(self) -> None:
-        """Stop listening and close every link."""
+        """Stop listening and close every link; log the refusals not logged yet."""
         self.stop_listening()
         for link in list(self.links.values()):
             link.close()
+        self.refusals.flush()
 
     # -- admission ------------------------------------------------------------------------
     def _why_not(self, host: str) -> str | None:
@@ -307,13 +306,7 @@ class Front:
         except OSError:
             pass
         conn.close()
-        self.refused[why] = self.refused.get(why, 0) + 1
-        now = time.monotonic()
-        if now - self.logged >= REFUSED_LOG_S:
-            self.logged = now
-            log.warning("refused connections past their bound (docs/protocol.md, Limits): %s",
-                        "; ".join(f"{n} for {w}" for w, n in self.refused.items()))
-            self.refused.clear()
+        self.refusals.count(why)
 
     async def _relay(self, link: Link, conn: socket.socket) -> None:
         """Make ``conn`` (accepted) the client's side of ``link`` and connect its side to gRPC."""

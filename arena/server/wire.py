@@ -34,6 +34,7 @@ from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
 from .front import Front, private_socket, remove_private_socket
+from .refusals import Refusals
 from .faults import MAX_STREAMS, Bucket, Closed
 from ..limits import Limits
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
@@ -212,6 +213,7 @@ class ArenaServer:
         self.server = None
         self.front: Front | None = None     # the front door (front.Front), if the limits have one
         self._socket: str | None = None     # gRPC's Unix socket behind the front door (front.private_socket)
+        self.refusals = Refusals("refused calls")   # calls refused past a bound: counted by why, and logged
         self.admin_token = None
         self.health = None
         self._watch_tasks: set = set()     # the tasks of the Watch calls being served
@@ -357,6 +359,7 @@ class ArenaServer:
             if self.front is not None:
                 self.front.close()
             self._remove_socket()
+            self.refusals.flush()
 
     def _remove_socket(self) -> None:
         """Remove gRPC's Unix socket and its directory (front.private_socket), if made."""
@@ -369,6 +372,12 @@ class ArenaServer:
         the front door's relay if there is one."""
         peer = context.peer() or ""
         return self.front.peer(peer) if self.front is not None else peer
+
+    async def _past(self, context, why: str, message: str) -> None:
+        """Refuse the call RESOURCE_EXHAUSTED with ``message``, for the bound ``why``
+        (counted and logged: refusals.Refusals)."""
+        self.refusals.count(why)
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 
     def _shown(self, context) -> None:
         """The call showed a valid token: its connection is no longer one without
@@ -396,14 +405,15 @@ class ArenaServer:
         self._shown(context)
         arena = self.arena
         if arena.streams_of(bot, tok) >= arena.max_streams:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
-                                "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
-                                "close one first")
+            await self._past(context, "Play streams per token (--max-streams)",
+                             f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
+                             "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
+                             "close one first")
         peer = self._peer(context)
         owed = arena.budgets.owed(tok, peer)
         if owed is not None:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
+            await self._past(context, "Play streams of a token or address past its budget (--token-bytes, "
+                             "--peer-bytes, --peer-messages and their rates)", owed)
         conn = Connection(bot, peer, token=tok)
         how = [None]
         heard = [monotonic()]       # when the client's last message was read
@@ -504,9 +514,9 @@ class ArenaServer:
         arena = self.arena
         spectators = arena.spectators
         if len(spectators.readers) >= spectators.limit:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"the arena has its {spectators.limit} spectators already "
-                                "(taash arena serve --max-spectators)")
+            await self._past(context, "Watch calls in all (--max-spectators)",
+                             f"the arena has its {spectators.limit} spectators already "
+                             "(taash arena serve --max-spectators)")
         if request.game_id:
             game = arena.games.get(request.game_id)
             if game is None:
@@ -594,10 +604,10 @@ class ArenaServer:
         if meter is None:
             meter = self._queries[bot] = Bucket(self.limits.query_burst, self.limits.query_rate)
         if meter.spend():
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"too many MyStanding calls with this token (more than {self.limits.query_burst} "
-                                f"at once or {self.limits.query_rate:g} a second: taash arena serve --query-burst, "
-                                "--query-rate; docs/protocol.md, Limits): ask again later")
+            await self._past(context, "MyStanding calls per token (--query-burst, --query-rate)",
+                             f"too many MyStanding calls with this token (more than {self.limits.query_burst} "
+                             f"at once or {self.limits.query_rate:g} a second: taash arena serve --query-burst, "
+                             "--query-rate; docs/protocol.md, Limits): ask again later")
         try:
             # on the store's reading connection and thread: never in front of a journal entry
             return await self.arena.store_read(self._standing_of, bot, wanted(request.recent))
@@ -654,7 +664,7 @@ class ArenaServer:
             else:
                 v = await self.variants.by_name(request.variant, options or None)
         except Busy as e:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
+            await self._past(context, "sent variants waiting for their check (loading.MAX_WAITING)", str(e))
         except Refused as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except StoreError as e:

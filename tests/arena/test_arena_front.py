@@ -348,3 +348,64 @@ def test_the_known_addresses_are_the_last_to_show_a_token(tmp_path):
     known, again = asyncio.run(main())
     assert known == ["ipv4:127.0.0.3", "ipv4:127.0.0.4"]
     assert again == [False, True, True, False]
+
+
+def logged_refusals(log: str, what: str) -> dict[str, int]:
+    """The refusals of kind ``what`` ("refused connections", "refused calls") the arena's
+    log reports, summed over its lines: reason -> count."""
+    head = f"{what} past their bound (docs/protocol.md, Limits): "
+    counts: dict[str, int] = {}
+    for line in log.splitlines():
+        if head in line:
+            for part in line.split(head, 1)[1].split("; "):
+                n, why = part.split(" for ", 1)
+                counts[why] = counts.get(why, 0) + int(n)
+    return counts
+
+
+def test_the_refusals_the_log_reports_are_the_refusals_made(tmp_path, socks):
+    """Seven connections past --peer-pending 1 (127.0.0.2's idle one holds it), five Play
+    streams past --max-streams 1 (the bot's first holds it), three Watch calls with
+    --max-spectators 0: the log's lines, summed, say 7, 5 and 3, and nothing else. The
+    first refusal of a kind is logged at once and the rest within the next 10 s in one
+    line, or at the arena's stop: each in exactly one line."""
+    from taash.arena.pb import arena_pb2 as apb, arena_pb2_grpc
+
+    s = Server(tmp_path / "data", "--peer-pending", "1", "--peer-connect-rate", "0", "--max-streams", "1",
+               "--max-spectators", "0", "--handshake-ms", "20000")
+    try:
+        tok = s.token("honest")
+        socks.append(connect(s.addr, "127.0.0.2"))
+        assert not closed_by_peer(socks[0], 0.3)
+        for _ in range(7):
+            over = connect(s.addr, "127.0.0.2")
+            socks.append(over)
+            assert closed_by_peer(over, 1.0)
+        with grpc.insecure_channel(s.addr) as ch:
+            play = ch.stream_stream(PLAY_METHOD, request_serializer=lambda b: b,
+                                    response_deserializer=pb.ServerMessage.FromString)
+            first = play(iter(()), metadata=[("authorization", f"Bearer {tok}")], timeout=30)
+            assert next(iter(first)).WhichOneof("msg") == "welcome"
+            codes = []
+            for _ in range(5):
+                call = play(iter(()), metadata=[("authorization", f"Bearer {tok}")], timeout=10)
+                try:
+                    next(iter(call))
+                except grpc.RpcError as e:
+                    codes.append(e.code())
+            stub = arena_pb2_grpc.ArenaStub(ch)
+            for _ in range(3):
+                try:
+                    for _ in stub.Watch(apb.WatchRequest(), timeout=10):
+                        pass
+                except grpc.RpcError as e:
+                    codes.append(e.code())
+            first.cancel()
+        assert codes == [grpc.StatusCode.RESOURCE_EXHAUSTED] * 8
+    finally:
+        s.stop()
+    log = (tmp_path / "data-serve.log").read_text()     # all of it: the arena has stopped
+    assert logged_refusals(log, "refused connections") == {
+        "connections without a token per address (--peer-pending)": 7}
+    assert logged_refusals(log, "refused calls") == {
+        "Play streams per token (--max-streams)": 5, "Watch calls in all (--max-spectators)": 3}
