@@ -20,13 +20,19 @@ stops when the honest games end, or after --attack-s seconds):
 - tls: 16 threads opening TLS connections without pause, each closed once its handshake
   is done (an arena of its own serves TLS for this scenario, with a self-signed
   certificate made with the openssl command; the honest bots and calls use TLS too);
+- spread: the same from 32 addresses (127.0.0.2 to 127.0.0.33), a thread each: each
+  address within its own bounds, all of them past the bound in all on new connections
+  from addresses not known (on the TLS arena, after tls);
 - reconnect: one token floods empty messages and reconnects each time it is cut;
 - variants: 20 RunMatches at once, each sending a different valid variant text of about
   1 MB (the 29 and comments).
 
-The connection-level attackers (idle, tls) connect from 127.0.0.2 (Linux routes all of
-127.0.0.0/8 to this machine): an address of their own, as on a network, since the arena's
-bounds on connections are per peer address and the honest clients are on 127.0.0.1.
+The connection-level attackers (idle, tls) connect from 127.0.0.2, spread from 127.0.0.2
+to 127.0.0.33 (Linux routes all of 127.0.0.0/8 to this machine): addresses of their own,
+as on a network, since the arena's bounds on connections are per peer address and the
+honest clients are on 127.0.0.1. The new bot whose welcome is timed connects from
+127.0.0.1 too, an address the arena knows (its honest bots showed their tokens there):
+during spread, a bot from an address never seen may wait (docs/protocol.md, "Limits").
 
 For each it prints the honest games' speed as a ratio to a quiet run just before it (games
 per second; the attacker runs at nice 19, so that on one machine it takes only the CPU the
@@ -68,10 +74,12 @@ from taash.arena.pb import messages_pb2 as pb  # noqa: E402
 
 TAASH = [sys.executable, "-c", "import sys, taash.arena.cli; sys.exit(taash.arena.cli.main())"]
 PLAY = "/taash.arena.v1.Arena/Play"
-SCENARIOS = ["standing", "bytes", "idle", "reconnect", "variants", "tls", "scale"]
-APART = ("tls", "scale")    # each on an arena of its own (TLS; a store of 30,000 games)
+SCENARIOS = ["standing", "bytes", "idle", "reconnect", "variants", "tls", "spread", "scale"]
+TLS = ("tls", "spread")     # on an arena of their own that serves TLS
+APART = (*TLS, "scale")     # not on the plain arena (TLS; a store of 30,000 games of its own)
 SCALE_GAMES = 30_000
 ATTACKER = "127.0.0.2"      # the source address of the connection-level attackers
+SPREAD = [f"127.0.0.{2 + i}" for i in range(32)]    # spread's, one thread each
 
 
 def rss_mib(pid: int) -> float:
@@ -143,7 +151,7 @@ def attack(kind: str, addr: str, token: str, admin: str, until: float, ca: str |
                     socks.remove(s)
         for s in socks:
             s.close()
-    elif kind == "tls":
+    elif kind in TLS:
         host, port = addr.rsplit(":", 1)
         ctx = ssl.create_default_context(cafile=ca)
         ctx.set_alpn_protocols(["h2"])
@@ -152,15 +160,16 @@ def attack(kind: str, addr: str, token: str, admin: str, until: float, ca: str |
         stop = threading.Event()        # SIGTERM: the driver is done; say the counts and end
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
 
-        def shake():
+        def shake(source):
             while time.monotonic() < until and not stop.is_set():
                 try:
-                    with socket.create_connection((host, int(port)), timeout=2, source_address=(ATTACKER, 0)) as raw:
+                    with socket.create_connection((host, int(port)), timeout=2, source_address=(source, 0)) as raw:
                         with ctx.wrap_socket(raw, server_hostname="localhost"):
                             counts["handshakes"] += 1
                 except (OSError, ssl.SSLError):
                     counts["refused"] += 1
-        threads = [threading.Thread(target=shake) for _ in range(16)]
+        threads = [threading.Thread(target=shake, args=(source,))
+                   for source in ([ATTACKER] * 16 if kind == "tls" else SPREAD)]
         for t in threads:
             t.start()
         t0 = time.monotonic()
@@ -308,8 +317,8 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=2, help="deals per honest game (default 2)")
     ap.add_argument("--attack-s", type=float, default=60.0, help="an attacker stops after this (default 60)")
     ap.add_argument("--no-front", action="store_true",
-                    help="the arenas without their front door (--peer-pending 0 --peer-connect-rate 0 --connect-rate 0): what the "
-                         "bounds per address change")
+                    help="the arenas without their front door (--peer-pending 0 --peer-connect-rate 0 "
+                         "--connect-rate 0): what its bounds change")
     args = ap.parse_args(argv)
     extra = ["--peer-pending", "0", "--peer-connect-rate", "0", "--connect-rate", "0"] if args.no_front else []
     plain = [k for k in args.scenarios if k not in APART]
@@ -319,7 +328,8 @@ def main(argv=None) -> int:
         print(f"{'scenario':<10} {'speed':>6} {'RSS before':>11} {'peak':>7} {'after':>7} {'TIMEOUT':>8} "
               f"{'welcome':>9}")
         n = 0
-        runs = [(k, [k]) for k in APART if k in args.scenarios]
+        runs = [(name, kinds) for name, kinds in (("tls", [k for k in TLS if k in args.scenarios]),
+                                                  ("scale", [k for k in ("scale",) if k in args.scenarios])) if kinds]
         for name, kinds in ([("data", plain)] if plain else []) + runs:
             data = Path(tmp) / name
             data.mkdir()
