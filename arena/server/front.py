@@ -29,8 +29,8 @@ and for the arena in all:
   favoured over the flood's: its connection is reset when the bound is spent, and it
   gets in when one of its tries (gRPC's clients retry, backing off) finds room.
 
-A connection past one is closed at once (a TCP reset), before gRPC sees it; the others
-are not slowed.
+A connection past one is closed at once (a TCP reset), before gRPC sees it, and counted
+by its bound in the log (refusals.Refusals); the others are not slowed.
 
 The gRPC server sees each relayed connection as coming from the relay's socket, which
 the kernel names in the abstract namespace at bind (autobind: "unix-abstract:0a1b2", unique
