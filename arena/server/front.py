@@ -45,8 +45,10 @@ import logging
 import os
 import shutil
 import socket
+import stat
 import struct
 import tempfile
+import time
 from collections import OrderedDict
 
 from .budgets import peer_host
@@ -63,15 +65,46 @@ KNOWN = 10_000          # addresses that showed a valid token, kept (the default
 SUN_PATH = 108          # bytes of a Unix socket's path, its terminating NUL included (Linux's sun_path)
 
 
+STALE_S = 60.0          # a socket no one listens on, this many seconds old: an arena's that was killed
+PREFIX = "taash-grpc-"  # the directories of `private_socket`
+
+
 def private_socket() -> str:
     """A path for gRPC's Unix socket in a new directory of mode 0700 (tempfile.mkdtemp:
     only this user may reach the socket in it), in the system's temporary directory, or
     in /tmp when that one's path is too long for a socket (`SUN_PATH`). The caller
-    removes the directory (`remove_private_socket`). Raises OSError if none can be made."""
+    removes the directory (`remove_private_socket`); those left by arenas killed before
+    they could are removed first (`remove_stale_sockets`). Raises OSError if none can be made."""
     base = tempfile.gettempdir()
-    if len(os.fsencode(base)) + len("/taash-grpc-XXXXXXXX/grpc") >= SUN_PATH:
+    if len(os.fsencode(base)) + len(f"/{PREFIX}XXXXXXXX/grpc") >= SUN_PATH:
         base = "/tmp"
-    return os.path.join(tempfile.mkdtemp(prefix="taash-grpc-", dir=base), "grpc")
+    remove_stale_sockets(base)
+    return os.path.join(tempfile.mkdtemp(prefix=PREFIX, dir=base), "grpc")
+
+
+def remove_stale_sockets(base: str) -> list[str]:
+    """Remove the directories of `private_socket` in ``base`` that an arena killed
+    (SIGKILL) left: this user's, whose socket was made more than `STALE_S` ago and
+    refuses a connection (nobody listens on it). Returns the directories removed."""
+    removed = []
+    try:
+        names = [n for n in os.listdir(base) if n.startswith(PREFIX)]
+    except OSError:
+        return removed
+    for name in names:
+        path = os.path.join(base, name, "grpc")
+        try:
+            st = os.lstat(path)
+            if st.st_uid != os.getuid() or not stat.S_ISSOCK(st.st_mode) or time.time() - st.st_mtime < STALE_S:
+                continue
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.connect(path)
+        except ConnectionRefusedError:      # a socket nobody listens on
+            shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+            removed.append(os.path.dirname(path))
+        except OSError:
+            continue
+    return removed
 
 
 def remove_private_socket(path: str) -> None:

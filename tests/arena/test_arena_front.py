@@ -7,6 +7,7 @@ machine, so 127.0.0.2 and 127.0.0.3 are peers of their own)."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import stat
 
@@ -229,6 +230,40 @@ def test_grpc_listens_on_a_private_unix_socket_and_the_arena_on_its_public_port_
         s.stop()
     assert s.proc.returncode == 0
     assert not os.path.exists(directory)
+
+
+def test_a_socket_directory_left_by_a_killed_arena_is_removed_at_the_next_start(tmp_path):
+    """An arena killed (SIGKILL) cannot remove its socket's directory: the next one to
+    start removes such directories of its user, whose socket nobody listens on and was
+    made more than 60 s ago; one that is listened on, or younger, is kept."""
+    import tempfile
+    import time
+
+    from taash.arena.server.front import PREFIX
+
+    made, keep = [], []
+    old = time.time() - 120
+    for kind in ("dead", "live", "young"):
+        d = tempfile.mkdtemp(prefix=PREFIX)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(os.path.join(d, "grpc"))
+        if kind == "live":
+            sock.listen()
+            keep.append(sock)
+        else:
+            sock.close()        # bound, never listened on: as a killed arena's socket is
+        if kind != "young":
+            os.utime(os.path.join(d, "grpc"), (old, old))
+        made.append(d)
+    try:
+        s = Server(tmp_path / "data")
+        s.stop()
+        assert [os.path.exists(d) for d in made] == [False, True, True]
+    finally:
+        for sock in keep:
+            sock.close()
+        for d in made:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def test_without_the_front_door_grpc_listens_on_the_public_port_itself(tmp_path):
