@@ -42,15 +42,23 @@ class Limits:
     # (--peer-pending) ...
     peer_pending: int = 16
     # ... and new connections, each a TLS handshake on a TLS arena: this many at once, then
-    # this many a second (--peer-connect-burst, --peer-connect-rate; rate 0: no bound).
-    # --peer-pending 0 and --peer-connect-rate 0: no front door, gRPC accepts them itself
+    # this many a second (--peer-connect-burst, --peer-connect-rate; rate 0: no bound)
     peer_connect_burst: int = 40
     peer_connect_rate: float = 10.0
+    # for the arena in all, by the front door: new connections from addresses that have
+    # not shown a valid token lately, this many at once, then this many a second
+    # (--connect-burst, --connect-rate; rate 0: no bound); the last this many addresses
+    # to show one are known, and not held by this bound (--known-peers).
+    # --peer-pending 0, --peer-connect-rate 0 and --connect-rate 0: no front door, gRPC
+    # accepts connections itself
+    connect_burst: int = 200
+    connect_rate: float = 100.0
+    known_peers: int = 10_000
 
     @property
     def front(self) -> bool:
         """Whether the arena accepts connections through its front door."""
-        return bool(self.peer_pending or self.peer_connect_rate)
+        return bool(self.peer_pending or self.peer_connect_rate or self.connect_rate)
 
 FREE_BYTES = 1024       # bytes of each bot message the byte budgets do not count
 

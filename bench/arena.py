@@ -134,7 +134,8 @@ async def arena_server(games: int, deals: int, variant: str, data: str, spectato
     server = ArenaServer(store, TimeControl(move_ms=60_000, bank_ms=0, grace_ms=60_000),
                          max_spectators=max(1000, spectators), spectator_rate=rate,
                          max_streams=max(8, games),
-                         limits=Limits(peer_connect_burst=64) if front else Limits(peer_pending=0, peer_connect_rate=0))
+                         limits=Limits(peer_connect_burst=64) if front
+                         else Limits(peer_pending=0, peer_connect_rate=0, connect_rate=0))
     port = await server.start("127.0.0.1", 0)
     print(json.dumps({"port": port, "tokens": tokens}), flush=True)
     arena = server.arena
@@ -575,7 +576,7 @@ def main(argv=None) -> int:
     ap.add_argument("--spectator-rate", type=int, default=1000,
                     help="the arena's --spectator-rate in both runs (0: no bound)")
     ap.add_argument("--no-front", action="store_true",
-                    help="the arena without its front door (--peer-pending 0 --peer-connect-rate 0: gRPC accepts "
+                    help="the arena without its front door (--peer-pending 0 --peer-connect-rate 0 --connect-rate 0: gRPC accepts "
                          "the connections itself, no relay): the front door's cost is the difference")
     ap.add_argument("--role", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

@@ -20,20 +20,30 @@ stops when the honest games end, or after --attack-s seconds):
 - tls: 16 threads opening TLS connections without pause, each closed once its handshake
   is done (an arena of its own serves TLS for this scenario, with a self-signed
   certificate made with the openssl command; the honest bots and calls use TLS too);
+- spread: the same from 32 addresses (127.0.0.2 to 127.0.0.33), a thread each: each
+  address within its own bounds, all of them past the bound in all on new connections
+  from addresses not known (on the TLS arena, after tls);
 - reconnect: one token floods empty messages and reconnects each time it is cut;
 - variants: 20 RunMatches at once, each sending a different valid variant text of about
   1 MB (the 29 and comments).
 
-The connection-level attackers (idle, tls) connect from 127.0.0.2 (Linux routes all of
-127.0.0.0/8 to this machine): an address of their own, as on a network, since the arena's
-bounds on connections are per peer address and the honest clients are on 127.0.0.1.
+The connection-level attackers (idle, tls) connect from 127.0.0.2, spread from 127.0.0.2
+to 127.0.0.33 (Linux routes all of 127.0.0.0/8 to this machine): addresses of their own,
+as on a network, since the arena's bounds on connections are per peer address and the
+honest clients are on 127.0.0.1. The new bot whose welcome is timed connects from
+127.0.0.1 too, an address the arena knows (its honest bots showed their tokens there):
+during spread, a bot from an address never seen may wait (docs/protocol.md, "Limits").
 
 For each it prints the honest games' speed as a ratio to a quiet run just before it (games
 per second; the attacker runs at nice 19, so that on one machine it takes only the CPU the
 arena and the honest bots leave),
 the arena's RSS (MiB) before, at most during and 2 s after, the honest games' TIMEOUT
 verdicts, the time a new bot's stream took to its Welcome, asked 1 s into the attack, and
-what the attacker says of itself (tls: the handshakes done and refused a second)
+what the attacker says of itself (tls: the handshakes done and the tries that failed, in
+all and a second). Once each arena has stopped it prints what the arena's log says it
+refused while it ran (its lines "refused connections/calls past their bound ...", summed:
+docs/protocol.md, "Limits"; the tls attacker's failed tries are those resets and any
+other failure it met)
 (docs/protocol.md, "Limits": the promise is 0.7 of the speed or more, no TIMEOUT, RSS
 back within 50 MiB, a welcome within 1 s).
 """
@@ -64,10 +74,12 @@ from taash.arena.pb import messages_pb2 as pb  # noqa: E402
 
 TAASH = [sys.executable, "-c", "import sys, taash.arena.cli; sys.exit(taash.arena.cli.main())"]
 PLAY = "/taash.arena.v1.Arena/Play"
-SCENARIOS = ["standing", "bytes", "idle", "reconnect", "variants", "tls", "scale"]
-APART = ("tls", "scale")    # each on an arena of its own (TLS; a store of 30,000 games)
+SCENARIOS = ["standing", "bytes", "idle", "reconnect", "variants", "tls", "spread", "scale"]
+TLS = ("tls", "spread")     # on an arena of their own that serves TLS
+APART = (*TLS, "scale")     # not on the plain arena (TLS; a store of 30,000 games of its own)
 SCALE_GAMES = 30_000
 ATTACKER = "127.0.0.2"      # the source address of the connection-level attackers
+SPREAD = [f"127.0.0.{2 + i}" for i in range(32)]    # spread's, one thread each
 
 
 def rss_mib(pid: int) -> float:
@@ -139,7 +151,7 @@ def attack(kind: str, addr: str, token: str, admin: str, until: float, ca: str |
                     socks.remove(s)
         for s in socks:
             s.close()
-    elif kind == "tls":
+    elif kind in TLS:
         host, port = addr.rsplit(":", 1)
         ctx = ssl.create_default_context(cafile=ca)
         ctx.set_alpn_protocols(["h2"])
@@ -148,23 +160,24 @@ def attack(kind: str, addr: str, token: str, admin: str, until: float, ca: str |
         stop = threading.Event()        # SIGTERM: the driver is done; say the counts and end
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
 
-        def shake():
+        def shake(source):
             while time.monotonic() < until and not stop.is_set():
                 try:
-                    with socket.create_connection((host, int(port)), timeout=2, source_address=(ATTACKER, 0)) as raw:
+                    with socket.create_connection((host, int(port)), timeout=2, source_address=(source, 0)) as raw:
                         with ctx.wrap_socket(raw, server_hostname="localhost"):
                             counts["handshakes"] += 1
                 except (OSError, ssl.SSLError):
                     counts["refused"] += 1
-        threads = [threading.Thread(target=shake) for _ in range(16)]
+        threads = [threading.Thread(target=shake, args=(source,))
+                   for source in ([ATTACKER] * 16 if kind == "tls" else SPREAD)]
         for t in threads:
             t.start()
         t0 = time.monotonic()
         for t in threads:
             t.join()
         took = time.monotonic() - t0
-        print(f"{counts['handshakes'] / took:.0f} handshakes/s done, {counts['refused'] / took:.0f}/s refused",
-              flush=True)
+        print(f"{counts['handshakes']} handshakes done ({counts['handshakes'] / took:.0f}/s), {counts['refused']} "
+              f"tries failed ({counts['refused'] / took:.0f}/s)", flush=True)
     elif kind == "variants":
         text = (ROOT / "variants" / "29.yaml").read_text()
         pad = "".join(f"# {'padding ' * 12}{i}\n" for i in range(10_000))
@@ -304,10 +317,10 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=2, help="deals per honest game (default 2)")
     ap.add_argument("--attack-s", type=float, default=60.0, help="an attacker stops after this (default 60)")
     ap.add_argument("--no-front", action="store_true",
-                    help="the arenas without their front door (--peer-pending 0 --peer-connect-rate 0): what the "
-                         "bounds per address change")
+                    help="the arenas without their front door (--peer-pending 0 --peer-connect-rate 0 "
+                         "--connect-rate 0): what its bounds change")
     args = ap.parse_args(argv)
-    extra = ["--peer-pending", "0", "--peer-connect-rate", "0"] if args.no_front else []
+    extra = ["--peer-pending", "0", "--peer-connect-rate", "0", "--connect-rate", "0"] if args.no_front else []
     plain = [k for k in args.scenarios if k not in APART]
     with tempfile.TemporaryDirectory(prefix="taash-hostile-") as tmp:
         print(f"{os.cpu_count()} cores; each scenario's speed is a ratio to a quiet run just before it"
@@ -315,7 +328,8 @@ def main(argv=None) -> int:
         print(f"{'scenario':<10} {'speed':>6} {'RSS before':>11} {'peak':>7} {'after':>7} {'TIMEOUT':>8} "
               f"{'welcome':>9}")
         n = 0
-        runs = [(k, [k]) for k in APART if k in args.scenarios]
+        runs = [(name, kinds) for name, kinds in (("tls", [k for k in TLS if k in args.scenarios]),
+                                                  ("scale", [k for k in ("scale",) if k in args.scenarios])) if kinds]
         for name, kinds in ([("data", plain)] if plain else []) + runs:
             data = Path(tmp) / name
             data.mkdir()
@@ -332,7 +346,25 @@ def main(argv=None) -> int:
                           f"{r['rss_after']:>7.0f} {r['timeouts']:>8} {w:>9}  {r['attacker']}", flush=True)
             finally:
                 arena.stop()
+            print(f"  the {name} arena's log: {logged(arena.log.name)}", flush=True)
     return 0
+
+
+def logged(path: str) -> str:
+    """What the arena's log at ``path`` says it refused, summed over its lines by kind
+    and reason: "refused connections: 12 for ...; refused calls: ..." ("nothing refused")."""
+    import re
+    line = re.compile(r"(refused connections|refused calls) past their bound \(docs/protocol.md, Limits\): (.*)$")
+    sums: dict[str, dict[str, int]] = {}
+    for text in Path(path).read_text().splitlines():
+        m = line.search(text)
+        if m:
+            kind = sums.setdefault(m.group(1), {})
+            for part in m.group(2).split("; "):
+                n, why = part.split(" for ", 1)
+                kind[why] = kind.get(why, 0) + int(n)
+    return "; ".join(f"{k}: " + ", ".join(f"{n} for {w}" for w, n in v.items())
+                     for k, v in sums.items()) or "nothing refused"
 
 
 def fill_store(data: Path, games: int) -> None:

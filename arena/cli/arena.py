@@ -81,7 +81,8 @@ def _limits(args) -> Limits:
                   peer_byte_rate=args.peer_byte_rate, peer_messages=args.peer_messages,
                   peer_message_rate=args.peer_message_rate, handshake_ms=args.handshake_ms,
                   idle_ms=args.idle_ms, max_connections=args.max_connections, peer_pending=args.peer_pending,
-                  peer_connect_burst=args.peer_connect_burst, peer_connect_rate=float(args.peer_connect_rate))
+                  peer_connect_burst=args.peer_connect_burst, peer_connect_rate=float(args.peer_connect_rate),
+                  connect_burst=args.connect_burst, connect_rate=float(args.connect_rate), known_peers=args.known_peers)
 
 
 def cmd_serve(args) -> int:
@@ -667,8 +668,17 @@ def add_commands(sub) -> None:
                         f"once (default {Limits.peer_connect_burst}) ...")
     s.add_argument("--peer-connect-rate", type=conv(), default=int(Limits.peer_connect_rate), metavar="N",
                    help=f"... and a second past that (default {Limits.peer_connect_rate:g}; 0: no bound); more are "
-                        "reset at once. With --peer-pending 0 and --peer-connect-rate 0 the arena has no front "
-                        "door: gRPC accepts connections itself")
+                        "reset at once")
+    s.add_argument("--connect-burst", type=conv(1), default=Limits.connect_burst, metavar="N",
+                   help="new connections all the addresses not known (--known-peers) may open at once, together "
+                        f"(default {Limits.connect_burst}) ...")
+    s.add_argument("--connect-rate", type=conv(), default=int(Limits.connect_rate), metavar="N",
+                   help=f"... and a second past that (default {Limits.connect_rate:g}; 0: no bound); more are reset "
+                        "at once. With --peer-pending 0, --peer-connect-rate 0 and --connect-rate 0 the arena has "
+                        "no front door: gRPC accepts connections itself")
+    s.add_argument("--known-peers", type=conv(), default=Limits.known_peers, metavar="N",
+                   help="the last N addresses on whose connections a valid token was shown are known: their new "
+                        f"connections are not held by --connect-rate (default {Limits.known_peers}; 0: none)")
     s.add_argument("--query-burst", type=conv(1), default=Limits.query_burst, metavar="N",
                    help=f"MyStanding calls one token may make at once (default {Limits.query_burst}) ...")
     s.add_argument("--query-rate", type=conv(1), default=int(Limits.query_rate), metavar="N",

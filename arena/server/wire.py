@@ -33,7 +33,8 @@ from .openfiles import connection_cap, raise_open_files
 from .standing import standing, wanted
 from .events import MAX_SPECTATORS, SPECTATOR_BACKLOG, SPECTATOR_RATE, Behind, Spectators, cost
 from .framing import batch_messages
-from .front import Front
+from .front import Front, private_socket, remove_private_socket
+from .refusals import Refusals
 from .faults import MAX_STREAMS, Bucket, Closed
 from ..limits import Limits
 from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
@@ -211,6 +212,8 @@ class ArenaServer:
         self.max_connections = 0    # connections at once, once started (connection_options)
         self.server = None
         self.front: Front | None = None     # the front door (front.Front), if the limits have one
+        self._socket: str | None = None     # gRPC's Unix socket behind the front door (front.private_socket)
+        self.refusals = Refusals("refused calls")   # calls refused past a bound: counted by why, and logged
         self.admin_token = None
         self.health = None
         self._watch_tasks: set = set()     # the tasks of the Watch calls being served
@@ -219,8 +222,8 @@ class ArenaServer:
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
         Raises OSError if the address cannot be bound. With the limits' front door
-        (front.Front) gRPC listens on a loopback port of its own and the front on
-        ``host:port``."""
+        (front.Front) gRPC listens on a Unix socket in a directory of its own, mode 0700
+        (front.private_socket; removed by `stop`), and the front on ``host:port``."""
         self._port = port
         self.arena = Arena(self.store, self.defaults, self.wait_ms, salt=self.salt,
                            spectators=Spectators(self.max_spectators, self.spectator_backlog,
@@ -256,9 +259,11 @@ class ArenaServer:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
         public = host
-        if self.limits.front:     # gRPC on a loopback port of its own, the front door on the address
-            host, port = "127.0.0.1", 0
-        addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        if self.limits.front:     # gRPC on a Unix socket only the front reaches, the front door on the address
+            self._socket = private_socket()
+            addr = f"unix:{self._socket}"
+        else:
+            addr = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
             if self.tls is not None:
                 creds = grpc.ssl_server_credentials([(self.tls[1], self.tls[0])])
@@ -266,16 +271,20 @@ class ArenaServer:
             else:
                 bound = self.server.add_insecure_port(addr)
         except RuntimeError as e:
+            self._remove_socket()
             raise OSError(f"cannot listen on {addr}: {e}") from None
         if not bound:
+            self._remove_socket()
             raise OSError(f"cannot listen on {addr} (address in use?)")
         if self.limits.front:
             lim = self.limits
-            self.front = Front(lim.peer_pending, lim.peer_connect_burst, lim.peer_connect_rate, self.max_connections)
+            self.front = Front(lim.peer_pending, lim.peer_connect_burst, lim.peer_connect_rate, self.max_connections,
+                               lim.connect_burst, lim.connect_rate, lim.known_peers)
             try:
-                bound = await self.front.start(public, self._port, bound)
+                bound = await self.front.start(public, self._port, self._socket)
             except OSError as e:
                 await self.server.stop(None)
+                self._remove_socket()
                 raise OSError(f"cannot listen on {public}:{self._port}: {e.strerror or e}") from None
         recovered = persist.recover(self.store)   # bound: this is the data directory's arena
         if recovered:
@@ -342,16 +351,33 @@ class ArenaServer:
             self.arena.reader.shutdown(wait=True)
         if self.front is not None:
             self.front.stop_listening()    # no new connection; those open end with gRPC's
-        if self.server is not None:
-            await self.server.stop(grace)
-        if self.front is not None:
-            self.front.close()
+        try:
+            if self.server is not None:
+                # on a SIGTERM (`taash arena serve`) grpc's shutdown may end in the task's CancelledError
+                await self.server.stop(grace)
+        finally:
+            if self.front is not None:
+                self.front.close()
+            self._remove_socket()
+            self.refusals.flush()
+
+    def _remove_socket(self) -> None:
+        """Remove gRPC's Unix socket and its directory (front.private_socket), if made."""
+        if self._socket is not None:
+            remove_private_socket(self._socket)
+            self._socket = None
 
     def _peer(self, context) -> str:
         """The client's address of a call (gRPC's form: "ipv4:203.0.113.5:40000"), through
         the front door's relay if there is one."""
         peer = context.peer() or ""
         return self.front.peer(peer) if self.front is not None else peer
+
+    async def _past(self, context, why: str, message: str) -> None:
+        """Refuse the call RESOURCE_EXHAUSTED with ``message``, for the bound ``why``
+        (counted and logged: refusals.Refusals)."""
+        self.refusals.count(why)
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 
     def _shown(self, context) -> None:
         """The call showed a valid token: its connection is no longer one without
@@ -379,14 +405,15 @@ class ArenaServer:
         self._shown(context)
         arena = self.arena
         if arena.streams_of(bot, tok) >= arena.max_streams:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
-                                "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
-                                "close one first")
+            await self._past(context, "Play streams per token (--max-streams)",
+                             f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
+                             "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
+                             "close one first")
         peer = self._peer(context)
         owed = arena.budgets.owed(tok, peer)
         if owed is not None:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
+            await self._past(context, "Play streams of a token or address past its budget (--token-bytes, "
+                             "--peer-bytes, --peer-messages and their rates)", owed)
         conn = Connection(bot, peer, token=tok)
         how = [None]
         heard = [monotonic()]       # when the client's last message was read
@@ -487,9 +514,9 @@ class ArenaServer:
         arena = self.arena
         spectators = arena.spectators
         if len(spectators.readers) >= spectators.limit:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"the arena has its {spectators.limit} spectators already "
-                                "(taash arena serve --max-spectators)")
+            await self._past(context, "Watch calls in all (--max-spectators)",
+                             f"the arena has its {spectators.limit} spectators already "
+                             "(taash arena serve --max-spectators)")
         if request.game_id:
             game = arena.games.get(request.game_id)
             if game is None:
@@ -577,10 +604,10 @@ class ArenaServer:
         if meter is None:
             meter = self._queries[bot] = Bucket(self.limits.query_burst, self.limits.query_rate)
         if meter.spend():
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"too many MyStanding calls with this token (more than {self.limits.query_burst} "
-                                f"at once or {self.limits.query_rate:g} a second: taash arena serve --query-burst, "
-                                "--query-rate; docs/protocol.md, Limits): ask again later")
+            await self._past(context, "MyStanding calls per token (--query-burst, --query-rate)",
+                             f"too many MyStanding calls with this token (more than {self.limits.query_burst} "
+                             f"at once or {self.limits.query_rate:g} a second: taash arena serve --query-burst, "
+                             "--query-rate; docs/protocol.md, Limits): ask again later")
         try:
             # on the store's reading connection and thread: never in front of a journal entry
             return await self.arena.store_read(self._standing_of, bot, wanted(request.recent))
@@ -637,7 +664,7 @@ class ArenaServer:
             else:
                 v = await self.variants.by_name(request.variant, options or None)
         except Busy as e:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
+            await self._past(context, "sent variants waiting for their check (loading.MAX_WAITING)", str(e))
         except Refused as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except StoreError as e:
