@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import json
 import logging
 import os
@@ -227,7 +228,8 @@ class ArenaServer:
                                                   self.spectator_rate), limits=self.limits)
         self.arena.send_limit = self.send_limit
         self.arena.max_streams = self.max_streams
-        self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s)
+        self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s,
+                                      cache_bytes=self.limits.variant_cache_bytes)
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
         self.server = grpc.aio.server(options=SERVER_OPTIONS + self.connection_options())
@@ -451,12 +453,17 @@ class ArenaServer:
                 self._release_soon()
 
     def _release_soon(self) -> None:
-        """The heap back to the system (gcpolicy.release_memory) RELEASE_S after a stream
-        the arena cut ended (what it sent is freed by then), at most once in that time:
-        a flood's buffers do not stay in the arena's memory."""
+        """The heap back to the system RELEASE_S after a stream the arena cut ended, or a
+        RunMatches call that sent a variant's text was answered (what they held is
+        freed by then), at most once in that time: a flood's buffers do not stay in the
+        arena's memory. A full collection first: the exceptions that ended such calls
+        keep their frames, and so the texts and messages those held, in reference cycles
+        that the arena's rare full collections (gcpolicy.THRESHOLD) would leave for
+        long; then gcpolicy.release_memory."""
         if self._release is None:
             def release():
                 self._release = None
+                gc.collect()
                 release_memory()
             self._release = asyncio.get_running_loop().call_later(RELEASE_S, release)
 
@@ -642,6 +649,11 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except StoreError as e:
             await context.abort(grpc.StatusCode.INTERNAL, str(e))
+        finally:
+            if request.variant_yaml:
+                # what reading a text of up to a MiB left freed (its copies, the request's
+                # buffers of the calls refused beside it) goes back to the system
+                self._release_soon()
         # a sent text is kept in DATA/variants/ under its digest; its record names it as the
         # caller did (their file's path), the kept copy beside it (docs/records.md)
         named = request.variant[:200] if request.variant_yaml and request.variant else None
