@@ -42,7 +42,12 @@ from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
 log = logging.getLogger("taash.arena")
 
 SERVICE = "taash.arena.v1.Arena"
-MAX_VARIANT_TEXT = 1 << 20     # characters of a MatchRequest.variant_yaml
+MAX_VARIANT_TEXT = 1 << 20     # bytes (UTF-8) of a MatchRequest.variant_yaml
+# the largest message a client may send (gRPC refuses a larger one before reading it, with
+# its own RESOURCE_EXHAUSTED): the largest honest one is a MatchRequest with a text of
+# MAX_VARIANT_TEXT, its other fields far below the margin; a bot's messages (an answer,
+# a hello, an error) are a few hundred bytes
+MAX_MESSAGE = MAX_VARIANT_TEXT + (64 << 10)
 SERVING = HealthCheckResponse.SERVING
 
 # gRPC core rejects new calls once this many are waiting to be matched to the application
@@ -52,7 +57,7 @@ SERVER_OPTIONS = [
     ("grpc.server.max_pending_requests", 100_000),
     ("grpc.server.max_pending_requests_hard_limit", 200_000),
     ("grpc.max_concurrent_streams", 100_000),
-    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+    ("grpc.max_receive_message_length", MAX_MESSAGE),
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
@@ -635,11 +640,12 @@ class ArenaServer:
                                     f"time_control.{f} is {getattr(tcm, f)}; at most {MAX_TIME_FIELD}")
         # loaded off the event loop, a sent text checked in a child process (loading.py)
         try:
-            if request.variant_yaml:    # the caller's file, sent as text: kept in DATA/variants/
-                if len(request.variant_yaml) > MAX_VARIANT_TEXT:
-                    raise Refused(f"variant_yaml is {len(request.variant_yaml)} characters; "
-                                  f"at most {MAX_VARIANT_TEXT}")
-                v = await self.variants.by_text(request.variant_yaml, (request.variant or "variant_yaml")[:200],
+            text = request.variant_yaml     # (each read of the field makes a new str)
+            if text:    # the caller's file, sent as text: kept in DATA/variants/
+                size = len(text.encode())
+                if size > MAX_VARIANT_TEXT:
+                    raise Refused(f"variant_yaml is {size} bytes (UTF-8); at most {MAX_VARIANT_TEXT}")
+                v = await self.variants.by_text(text, (request.variant or "variant_yaml")[:200],
                                                 options or None, self.store.save_variant)
             else:
                 v = await self.variants.by_name(request.variant, options or None)

@@ -131,6 +131,18 @@ def test_a_token_past_its_byte_budget_is_cut_and_refused_a_while(server):
     assert hostile(server, "streams", server.token("light"), "--n", "1")["opened"] == [{"welcome": "light"}]
 
 
+def test_a_message_past_the_largest_honest_one_is_refused_by_grpc_before_it_is_read(server):
+    # the largest honest message is a MatchRequest with a text of 1 MiB (MAX_VARIANT_TEXT)
+    # and 64 KiB for its other fields: a hello of 2 MiB (2,097,152 characters, framed in 10
+    # bytes more) is refused by gRPC itself, and costs no byte of the token's budget
+    from taash.arena.server.wire import MAX_MESSAGE
+    assert MAX_MESSAGE == (1 << 20) + (64 << 10)
+    got = hostile(server, "big", server.token("huge-hello"), "--n", "1", "--ms", "2048")
+    assert got["code"] == "RESOURCE_EXHAUSTED", got
+    assert got["details"] == f"SERVER: Received message larger than max ({(2 << 20) + 10} vs. {MAX_MESSAGE})"
+    assert got["again"] == {"welcome": "huge-hello"}
+
+
 def test_a_bot_late_on_every_request_keeps_its_connection(server):
     # one bot in all four seats of 60 games at once, each answer 400 ms after its
     # request, past every deadline (50 ms + the 250 ms network grace): more than a
