@@ -58,6 +58,10 @@ SERVER_OPTIONS = [
     ("grpc.server.max_pending_requests_hard_limit", 200_000),
     ("grpc.max_concurrent_streams", 100_000),
     ("grpc.max_receive_message_length", MAX_MESSAGE),
+    # the window a client may fill before the arena reads stays gRPC's initial one: with
+    # BDP probing, a fast sender's grew to megabytes, which each refused call of a flooder
+    # carried in (docs/protocol.md, Limits)
+    ("grpc.http2.bdp_probe", 0),
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
@@ -95,24 +99,33 @@ STOPPING = "the arena is stopping"    # the status details of calls it ends or r
 BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 50 ms
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 CLOSE_QUIET_S = 0.1     # a stream the arena closes gets its status once its client paused this long ...
-CLOSE_WAIT_S = 2.0      # ... or this long after the arena closed it, whichever comes first
+CLOSE_WAIT_S = 2.0      # ... or this long after the arena closed it, whichever comes first ...
+CLOSE_BYTES = 64 << 10  # ... or once it has sent this many bytes since (a byte flood is not read on)
+CLOSE_POLL_S = 0.01     # how often the bytes sent since are looked at
+REFUSE_HOLD_S = 1.0     # a Play call of a token in debt is held this long (at most) before its refusal
 RELEASE_S = 1.0         # the heap handed back this long after a cut stream ended (at most once in it)
 
 
-async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CLOSE_WAIT_S) -> None:
+async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CLOSE_WAIT_S,
+                 most_bytes: int = CLOSE_BYTES) -> None:
     """Wait until the client has sent nothing for ``quiet_s`` seconds (``heard[0]``: the
-    monotonic time of its last message), at most ``most_s``. A stream the arena closes is
-    ended once its client is between writes: gRPC's Python client that is writing when
-    the status comes loses it behind its own INTERNAL ("Internal error from Core"), so
-    the status is sent when no write of the client is in flight, if it pauses. What it
-    sends meanwhile is read and dropped (the connection is no longer the arena's)."""
+    monotonic time of its last message), at most ``most_s``, and no longer once it has
+    sent ``most_bytes`` bytes since the arena closed the stream (``heard[1]``). A stream
+    the arena closes is ended once its client is between writes: gRPC's Python client
+    that is writing when the status comes loses it behind its own INTERNAL ("Internal
+    error from Core"), so the status is sent when no write of the client is in flight,
+    if it pauses. What it sends meanwhile is read and dropped (the connection is no
+    longer the arena's), its bytes spent from its budgets (reading.Reading.on_message);
+    a client that floods bytes is not read on: reading it cost the arena a core's time
+    (bench/hostile.py, bytes: a client sending 1 MiB messages without pause was read at
+    about 700 MB/s for the 2 s)."""
     end = monotonic() + most_s
     while True:
         now = monotonic()
         left = min(heard[0] + quiet_s, end) - now
-        if left <= 0:
+        if left <= 0 or heard[1] >= most_bytes:
             return
-        await asyncio.sleep(left)
+        await asyncio.sleep(min(left, CLOSE_POLL_S))
 
 
 async def _written(write, data, context) -> bool:
@@ -221,6 +234,7 @@ class ArenaServer:
         self.health = None
         self._watch_tasks: set = set()     # the tasks of the Watch calls being served
         self._release = None    # the call_later handle of the next release_memory
+        self._held: dict[str, int] = {}     # token -> its Play calls held before their refusal
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
@@ -376,6 +390,9 @@ class ArenaServer:
         await self._refuse_if_stopping(context)
         tok, name = await _bearer(context, "missing token: send the metadata 'authorization: Bearer "
                                            "<token>' (issue a token with `taash arena token NAME`)")
+        arena = self.arena
+        peer = self._peer(context)
+        await self._refuse_if_owed(tok, peer, context)     # before the store is asked
         bot = self.store.bot_for_token(tok)
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
@@ -384,19 +401,14 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name!r}")
         self._shown(context)
-        arena = self.arena
         if arena.streams_of(bot, tok) >= arena.max_streams:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
                                 "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
                                 "close one first")
-        peer = self._peer(context)
-        owed = arena.budgets.owed(tok, peer)
-        if owed is not None:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
         conn = Connection(bot, peer, token=tok)
         how = [None]
-        heard = [monotonic()]       # when the client's last message was read
+        heard = [monotonic(), 0]    # when the client's last message was read; bytes read since a close
 
         async def reader():
             read = context.read     # not `async for` over request_iterator: one layer less a message
@@ -406,6 +418,8 @@ class ArenaServer:
                     if raw is grpc.aio.EOF:
                         break
                     heard[0] = monotonic()
+                    if not conn.alive:
+                        heard[1] += len(raw)
                     try:
                         arena.on_message(conn, raw)
                     except Exception:
@@ -456,6 +470,30 @@ class ArenaServer:
             arena.disconnect(conn, how[0] or V.CRASHED)
             if how[0] == V.CLOSED_BY_ARENA:
                 self._release_soon()
+
+    async def _refuse_if_owed(self, tok: str, peer: str, context) -> None:
+        """A Play call of a token or an address whose budget is in debt (budgets.Budgets.owed)
+        is refused RESOURCE_EXHAUSTED, saying for how long, once it has been held unread for
+        that long, at most REFUSE_HOLD_S (gRPC's flow control stops its client's writes
+        meanwhile): a client that calls again as soon as it is refused makes the arena refuse
+        it about once a second, not hundreds of times (each refusal reads what the client
+        sent, up to its window). At most the token's --max-streams such calls are held at
+        once; more are refused at once."""
+        owed = self.arena.budgets.owed(tok, peer)
+        if owed is None:
+            return
+        held = self._held.get(tok, 0)
+        if held < self.arena.max_streams:
+            self._held[tok] = held + 1
+            try:
+                await asyncio.sleep(min(REFUSE_HOLD_S, self.arena.budgets.owed_s(tok, peer)))
+            finally:
+                if self._held[tok] <= 1:
+                    del self._held[tok]
+                else:
+                    self._held[tok] -= 1
+            owed = self.arena.budgets.owed(tok, peer) or owed
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
 
     def _release_soon(self) -> None:
         """The heap back to the system RELEASE_S after a stream the arena cut ended, or a
