@@ -11,7 +11,8 @@ and the Variant the games use is built on a thread once the check passed (a Vari
 compiled rules: it is built where it is used, not sent between processes). A sent text's
 Variant is built from the merged data the child read (`restore`, as a pickled Variant is),
 so that the arena never reads its YAML itself: PyYAML's pure-Python scanner takes about
-2 s of the arena's CPU (and its GIL) for a text of 1 MB, the data's build about 0.1 s.
+2 s of the arena's CPU (and its GIL) for a text of 1 MB, the build from its data a few
+hundredths of a second (py-spy, bench/hostile.py variants).
 Built Variants are remembered within `CACHE_BYTES` of their estimated sizes
 (`estimated_bytes`), the least recently used forgotten first. Whatever the
 text, the child reads it within the loader's `Bounds` and keeps at most `MAX_PROBLEMS`

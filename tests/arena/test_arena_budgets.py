@@ -225,3 +225,41 @@ def test_an_address_budget_is_shared_by_its_tokens():
     assert why.startswith("too many bytes from this address (more than 16 KiB at once or 1 bytes a second")
     assert budgets.owed("b", "ipv4:10.0.0.7:7777").startswith("this address is past its budget")
     assert budgets.owed("c", "ipv4:10.0.0.8:1") is None and budgets.spend(c, msg, True) is None
+
+
+def test_what_a_cut_stream_sends_after_its_cut_is_dropped_and_spent_from_its_budgets(tmp_path):
+    # a token of 10 KiB at once (1 byte a second): a hello of 1,024 + 8 KiB bytes costs
+    # 8 KiB; a second one passes the 10 KiB and closes the stream (6 KiB in debt); a third,
+    # read after the cut, is dropped (the stream is not closed again: one CLOSED_BY_ARENA)
+    # but costs its 8 KiB too: 14 KiB in debt, 14,336 s at 1 byte a second
+    import asyncio
+
+    from taash.arena.limits import Limits
+    from taash.arena.server.faults import Closed
+    from taash.arena.server.hosting import Arena, Connection, TimeControl
+    from taash.arena.store import SQLiteStore
+    # a client name of 9,210 characters: 3 bytes of tag and length each for it and for
+    # the Hello around it, 9,216 bytes in all, of which 8 KiB past the free 1,024
+    hello = pb.BotMessage(hello=pb.Hello(client="x" * 9210)).SerializeToString()
+    assert len(hello) == 1024 + (8 << 10)
+    cost = 8 << 10
+
+    async def main():
+        arena = Arena(SQLiteStore(tmp_path / "data"), TimeControl(),
+                      limits=Limits(token_bytes=10 << 10, token_byte_rate=1))
+        c = Connection("a", "ipv4:10.0.0.9:5000", token="t")
+        arena.connect(c)
+        arena.on_message(c, hello)
+        first = 10 << 10 == round(c.token_bytes.tokens) + cost
+        arena.on_message(c, hello)
+        alive_after_second = c.alive
+        arena.on_message(c, hello)
+        sent = [c.queue.get_nowait() for _ in range(c.queue.qsize())]
+        closes = [x for x in sent if isinstance(x, Closed)]
+        return first, alive_after_second, closes, c.token_bytes.tokens, arena.budgets.owed_s("t", c.peer)
+
+    first, alive, closes, level, owed = asyncio.run(main())
+    assert first and not alive
+    assert len(closes) == 1 and closes[0].message.startswith("too many bytes with this token")
+    assert round(level) == (10 << 10) - 3 * cost == -(14 << 10)
+    assert owed > 14_000
