@@ -473,12 +473,12 @@ class ArenaServer:
 
     async def _refuse_if_owed(self, tok: str, peer: str, context) -> None:
         """A Play call of a token or an address whose budget is in debt (budgets.Budgets.owed)
-        is refused RESOURCE_EXHAUSTED, saying for how long, once it has been held unread for
-        that long, at most REFUSE_HOLD_S (gRPC's flow control stops its client's writes
-        meanwhile): a client that calls again as soon as it is refused makes the arena refuse
-        it about once a second, not hundreds of times (each refusal reads what the client
-        sent, up to its window). At most the token's --max-streams such calls are held at
-        once; more are refused at once."""
+        is held unread for the time it owes, at most REFUSE_HOLD_S (gRPC's flow control
+        stops its client's writes meanwhile), then refused RESOURCE_EXHAUSTED, saying for
+        how long, if it still owes (else it goes on): a client that calls again as soon
+        as it is refused makes the arena refuse it about once a second, not hundreds of
+        times (each refusal reads what the client sent, up to its window). At most the
+        token's --max-streams such calls are held at once; more are refused at once."""
         owed = self.arena.budgets.owed(tok, peer)
         if owed is None:
             return
@@ -486,13 +486,15 @@ class ArenaServer:
         if held < self.arena.max_streams:
             self._held[tok] = held + 1
             try:
-                await asyncio.sleep(min(REFUSE_HOLD_S, self.arena.budgets.owed_s(tok, peer)))
+                await asyncio.sleep(min(REFUSE_HOLD_S, self.arena.budgets.owed_s(tok, peer) + 0.01))
             finally:
                 if self._held[tok] <= 1:
                     del self._held[tok]
                 else:
                     self._held[tok] -= 1
-            owed = self.arena.budgets.owed(tok, peer) or owed
+            owed = self.arena.budgets.owed(tok, peer)
+            if owed is None:        # repaid meanwhile: the stream opens
+                return
         await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, owed)
 
     def _release_soon(self) -> None:

@@ -263,3 +263,19 @@ def test_what_a_cut_stream_sends_after_its_cut_is_dropped_and_spent_from_its_bud
     assert len(closes) == 1 and closes[0].message.startswith("too many bytes with this token")
     assert round(level) == (10 << 10) - 3 * cost == -(14 << 10)
     assert owed > 14_000
+
+
+def test_a_token_that_owes_less_than_the_hold_is_let_in_after_it(tmp_path):
+    # a token of 2 KiB at once, 2 KiB a second: a hello with a client name of 4 KiB is
+    # 4,102 bytes (6 of tags and lengths), 3,078 past the free 1,024, 1,030 past the
+    # budget: the stream is closed naming it, and the token owes about half a second; its
+    # next call comes sooner and is held (unread) until it owes nothing, then welcomed,
+    # where refusing it at once would have said "no new stream for 0.x s"
+    s = Server(tmp_path / "data", "--token-bytes", "2048", "--token-byte-rate", "2048")
+    try:
+        got = hostile(s, "big", s.token("owing"), "--n", "1", "--ms", "4")
+        assert got["code"] == "RESOURCE_EXHAUSTED"
+        assert got["details"].startswith("too many bytes with this token (more than 2 KiB at once or 2 KiB a second")
+        assert got["again"] == {"welcome": "owing"}
+    finally:
+        s.stop()
