@@ -28,6 +28,9 @@ class Limits:
     peer_byte_rate: int = 1 << 20
     peer_messages: int = 10_000
     peer_message_rate: int = 1000
+    # the arena in all: built Variants kept for the next RunMatches, by their estimated
+    # sizes (server/loading.py, estimated_bytes; --variant-cache-bytes)
+    variant_cache_bytes: int = 32 << 20
 
     # before a token: a connection that has not finished its handshake (TLS, and HTTP/2's
     # first frames) in this many ms is closed (--handshake-ms; gRPC's default is 120 s) ...

@@ -82,7 +82,8 @@ def _limits(args) -> Limits:
                   peer_message_rate=args.peer_message_rate, handshake_ms=args.handshake_ms,
                   idle_ms=args.idle_ms, max_connections=args.max_connections, peer_pending=args.peer_pending,
                   peer_connect_burst=args.peer_connect_burst, peer_connect_rate=float(args.peer_connect_rate),
-                  connect_burst=args.connect_burst, connect_rate=float(args.connect_rate), known_peers=args.known_peers)
+                  connect_burst=args.connect_burst, connect_rate=float(args.connect_rate), known_peers=args.known_peers,
+                  variant_cache_bytes=args.variant_cache_bytes)
 
 
 def cmd_serve(args) -> int:
@@ -684,6 +685,10 @@ def add_commands(sub) -> None:
     s.add_argument("--query-rate", type=conv(1), default=int(Limits.query_rate), metavar="N",
                    help=f"... and a second past that (default {Limits.query_rate:g}); more are refused "
                         "RESOURCE_EXHAUSTED")
+    s.add_argument("--variant-cache-bytes", type=conv(), default=Limits.variant_cache_bytes, metavar="BYTES",
+                   help="built variants kept for the next RunMatches, by their estimated sizes (about 640 KiB "
+                        "and the bytes of the variant's file each); the least recently used go first "
+                        f"(default {Limits.variant_cache_bytes}; 0: none kept)")
     s.set_defaults(fn=cmd_serve, extra="arena")
 
     t = asub.add_parser("token", help="issue a token for a bot (replaces its previous one)")

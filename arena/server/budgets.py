@@ -81,6 +81,12 @@ class Budgets:
             if not holds(token):
                 del self.tokens[token]
 
+    def owed_s(self, token: str, peer: str) -> float:
+        """Seconds until a new stream of ``token`` from ``peer`` may open (0: now)."""
+        t = self.tokens.get(token)
+        p = self._peer(peer_host(peer), False)
+        return max([b.owed_s() for buckets in (t, p) if buckets is not None for b in buckets], default=0.0)
+
     def owed(self, token: str, peer: str) -> str | None:
         """None if a new stream of ``token`` from ``peer`` may open; else why not (its
         token's or its address's budget is past its limit: the seconds until it is not)."""

@@ -8,7 +8,13 @@ variant or a file of the arena's DATA/variants/ folder, nothing else (docs/proto
 The event loop only waits: the check runs in a child made by a forkserver (a fork of a
 clean process that has the interpreter imported, not of the arena with its gRPC threads),
 and the Variant the games use is built on a thread once the check passed (a Variant holds
-compiled rules: it is built where it is used, not sent between processes). Whatever the
+compiled rules: it is built where it is used, not sent between processes). A sent text's
+Variant is built from the merged data the child read (`restore`, as a pickled Variant is),
+so that the arena never reads its YAML itself: PyYAML's pure-Python scanner takes about
+2 s of the arena's CPU (and its GIL) for a text of 1 MB, the build from its data a few
+hundredths of a second (py-spy, bench/hostile.py variants).
+Built Variants are remembered within `CACHE_BYTES` of their estimated sizes
+(`estimated_bytes`), the least recently used forgotten first. Whatever the
 text, the child reads it within the loader's `Bounds` and keeps at most `MAX_PROBLEMS`
 problems; what a client is told is cut to `MAX_DETAILS` characters and quotes no file but
 the text it sent (a name's problems are given without the file's lines).
@@ -26,8 +32,9 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
-from taash.interpreter import VariantError, load_variant, shipped_variants
+from taash.interpreter import VariantError, find_variant, load_variant, shipped_variants
 from taash.interpreter.loader import BOUNDS, VARIANTS_DIR, Bounds, More, format_problems, lines_cache, read_tree
+from taash.interpreter.variant import restore
 
 from ..errors import ArenaError
 
@@ -45,7 +52,14 @@ TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100    # /proc's
 MAX_DETAILS = 4000          # characters of the problems told to a client
 MAX_PROBLEMS = 10           # problems a sent text's check formats
 LINE_SHOWN = 120            # characters of a line of the sent text quoted under its problem
-CACHE_SIZE = 64             # checks and Variants remembered, by the text's sha256 and the options
+CACHE_SIZE = 64             # checks remembered, by the text's sha256 and the options
+# Variants remembered, by their estimated sizes (--variant-cache-bytes): a Variant's
+# compiled rules take at most VARIANT_BYTES whatever its text (measured with tracemalloc:
+# 0.25-0.57 MiB for the shipped variants, 56's the most), and its text's bytes once more
+# are counted for what a large text's data may add (a text of 1 MB, nearly all comments,
+# took 0.23 MiB in all: the estimate is on the safe side)
+CACHE_BYTES = 32 << 20
+VARIANT_BYTES = 640 << 10
 NAME_SHOWN = 100            # characters of a refused name quoted back
 
 
@@ -67,18 +81,26 @@ def shown(name: str) -> str:
     return repr(name[:NAME_SHOWN]) + ("..." if len(name) > NAME_SHOWN else "")
 
 
-def _check(text: str, name: str, options: dict | None, bounds: Bounds, max_problems: int) -> str:
-    """In the child: the problems of ``text`` (a variant's YAML), each located in
-    ``name``, formatted (with the lines of ``text`` they point at); "" when it loads.
-    The text is read from a private temporary file, so that no path of the arena's
-    host appears in them."""
+def estimated_bytes(text_bytes: int) -> int:
+    """The memory a built Variant whose file has ``text_bytes`` bytes is counted for in
+    the loader's cache (`VARIANT_BYTES` and the text's bytes: an estimate, see there)."""
+    return VARIANT_BYTES + text_bytes
+
+
+def _check(text: str, name: str, options: dict | None, bounds: Bounds, max_problems: int) -> tuple:
+    """In the child: (problems, built). ``problems``: those of ``text`` (a variant's
+    YAML), each located in ``name``, formatted (with the lines of ``text`` they point
+    at); "" when it loads, and then ``built`` is (merged data, options as sorted
+    (name, value) pairs, digest), what `restore` builds the same Variant from without
+    reading the text again (else None). The text is read from a private temporary file,
+    so that no path of the arena's host appears in them."""
     with tempfile.TemporaryDirectory(prefix="taash-sent-") as tmp:
         probe = Path(tmp) / "variant.yaml"
         probe.write_text(text, encoding="utf-8")
         try:
             data, locs = read_tree(probe, bounds)       # this file only: no base is read
         except VariantError as e:
-            return told(e.problems, str(probe), name)
+            return told(e.problems, str(probe), name), None
         base = data.get("extends")
         if base is not None and base not in shipped_variants():
             # the caller's side merges its own `extends:` chain (taash arena match): a file
@@ -86,12 +108,12 @@ def _check(text: str, name: str, options: dict | None, bounds: Bounds, max_probl
             at = locs.get(("extends",))
             return (f"{name}:{at.line if at else 1}:{at.column if at else 1}: error: `extends:` of a sent "
                     f"variant must be a shipped name (taash variants lists them), not {shown(str(base))}; "
-                    "send the merged text")
+                    "send the merged text"), None
         try:
-            load_variant(probe, options, bounds=bounds, max_problems=max_problems)
+            v = load_variant(probe, options, bounds=bounds, max_problems=max_problems)
         except VariantError as e:
-            return told(e.problems, str(probe), name)
-    return ""
+            return told(e.problems, str(probe), name), None
+    return "", (v.data, tuple(sorted(v.options.items())), v.digest)
 
 
 def told(problems: list, path: str, name: str) -> str:
@@ -146,18 +168,19 @@ def _child(conn, *args) -> None:
 class VariantLoader:
     """Loads the variants of RunMatches calls for one arena whose sent texts are kept in
     ``variants_dir`` (DATA/variants/). ``timeout_s``: the limit of one text's check;
-    ``bounds``: the loader's limits on reading it. Use `variant` from the event loop;
-    `close` at the end."""
+    ``bounds``: the loader's limits on reading it; ``cache_bytes``: the Variants kept
+    built, by their estimated sizes (`Kept`). Use `by_name` and `by_text` from the event
+    loop."""
 
     def __init__(self, variants_dir: Path, timeout_s: float = LOAD_TIMEOUT_S, bounds: Bounds = BOUNDS,
-                 max_loads: int = MAX_LOADS, max_waiting: int = MAX_WAITING):
+                 max_loads: int = MAX_LOADS, max_waiting: int = MAX_WAITING, cache_bytes: int = CACHE_BYTES):
         self.dir = Path(variants_dir)
         self.timeout_s, self.bounds = timeout_s, bounds
         self.turns = asyncio.Semaphore(max_loads)
         self.max_loads, self.max_waiting = max_loads, max_waiting
         self.checking = 0       # checks running or waiting their turn
         self.checked: OrderedDict[tuple, str] = OrderedDict()     # (sha256, options) -> problems ("" ok)
-        self.loaded: OrderedDict[tuple, object] = OrderedDict()   # (path, options) -> Variant
+        self.loaded = Kept(cache_bytes)                            # (path, options) -> Variant
         self.ctx = multiprocessing.get_context("forkserver")
         self.ctx.set_forkserver_preload(["taash.interpreter"])
 
@@ -200,25 +223,36 @@ class VariantLoader:
     async def by_text(self, text: str, name: str, options: dict | None, save) -> object:
         """The Variant of a sent ``text`` (problems located in ``name``, the caller's file)
         with ``options``: checked in a child process (at most ``timeout_s``; killed past
-        it), then kept by ``save(text) -> Path`` and built on a thread. Raises Refused
-        with the text's problems, or when its check is past its time."""
+        it), then kept by ``save(text) -> Path`` and built on a thread from the data the
+        child read (`restore`: the text is not read again here). Raises Refused with the
+        text's problems, or when its check is past its time."""
         key = (hashlib.sha256(text.encode()).hexdigest(), json.dumps(options or {}, sort_keys=True), name)
         problems = self.checked.get(key)
-        if problems is None:
-            problems = await self._check(text, name, options)
-            _remember(self.checked, key, problems)
+        if problems:
+            raise Refused(problems)
+        if problems == "":      # it loaded before: its Variant may be kept still
+            path = save(text)
+            v = self.loaded.get(self._key(path, options))
+            if v is not None:
+                return v
+        problems, built = await self._check(text, name, options)
+        _remember(self.checked, key, problems)
         if problems:
             raise Refused(problems)
         path = save(text)
+        data, opts, digest = built
         try:
-            return await self._build(path, options)
-        except VariantError as e:      # (it loaded in the child: only if the file was changed since)
+            v = await asyncio.to_thread(restore, str(path), opts, digest, data)
+        except VariantError as e:      # (it loaded in the child: only if a bug made them differ)
             raise Refused(format_problems(e.problems[:MAX_PROBLEMS], False).replace(str(path), name)) from None
+        self.loaded.put(self._key(path, options), v, estimated_bytes(len(text.encode())))
+        return v
 
-    async def _build(self, where, options: dict | None):
-        """The Variant of ``where`` (a shipped name or a file's path) with ``options``,
-        built on a thread and remembered; a file's is built again once the file changed
-        (its size or modification time)."""
+    @staticmethod
+    def _key(where, options: dict | None) -> tuple:
+        """The cache key of the Variant of ``where`` (a shipped name or a file's path) with
+        ``options``: a file's size and modification time with it, so that a file changed
+        since is built again."""
         key = (str(where), json.dumps(options or {}, sort_keys=True))
         if isinstance(where, Path):
             try:
@@ -226,14 +260,26 @@ class VariantLoader:
                 key += (st.st_size, st.st_mtime_ns)
             except OSError:
                 pass
+        return key
+
+    async def _build(self, where, options: dict | None):
+        """The Variant of ``where`` (a shipped name or a file's path) with ``options``,
+        built on a thread and remembered; a file's is built again once the file changed
+        (its size or modification time)."""
+        key = self._key(where, options)
         v = self.loaded.get(key)
         if v is None:
             v = await asyncio.to_thread(load_variant, where, options or None, self.bounds, MAX_PROBLEMS)
-            _remember(self.loaded, key, v)
+            path = where if isinstance(where, Path) else find_variant(where)
+            try:
+                size = path.stat().st_size
+            except OSError:
+                size = 0
+            self.loaded.put(key, v, estimated_bytes(size))
         return v
 
-    async def _check(self, text: str, name: str, options: dict | None) -> str:
-        """The problems of ``text`` from a child process ("" when it loads); Refused when
+    async def _check(self, text: str, name: str, options: dict | None) -> tuple:
+        """(problems, built) of ``text`` from a child process (`_check`); Refused when
         the child is past ``timeout_s`` (it is killed) or dies; Busy when `max_waiting`
         checks wait their turn already."""
         if self.checking >= self.max_loads + self.max_waiting:
@@ -245,7 +291,7 @@ class VariantLoader:
         finally:
             self.checking -= 1
 
-    async def _checked(self, text: str, name: str, options: dict | None) -> str:
+    async def _checked(self, text: str, name: str, options: dict | None) -> tuple:
         async with self.turns:
             recv, send = self.ctx.Pipe(duplex=False)
             proc = self.ctx.Process(target=_child, daemon=True, name="taash-variant-check",
@@ -301,3 +347,42 @@ def _remember(cache: OrderedDict, key, value) -> None:
     cache.move_to_end(key)
     while len(cache) > CACHE_SIZE:
         cache.popitem(last=False)
+
+
+class Kept:
+    """Values remembered within ``max_bytes`` of their sizes (each given with it, an
+    estimate): past that the least recently used are forgotten first; a value larger
+    than ``max_bytes`` alone is not kept. ``bytes``: the sizes of those kept."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.items: OrderedDict = OrderedDict()      # key -> (value, size)
+        self.bytes = 0
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __contains__(self, key) -> bool:
+        return key in self.items
+
+    def get(self, key):
+        """The value of ``key`` (now the most recently used), or None."""
+        got = self.items.get(key)
+        if got is None:
+            return None
+        self.items.move_to_end(key)
+        return got[0]
+
+    def put(self, key, value, size: int) -> None:
+        """Remember ``value`` of ``size`` bytes under ``key``, forgetting the least recently
+        used values until those kept take at most ``max_bytes``."""
+        old = self.items.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        if size > self.max_bytes:
+            return
+        self.items[key] = (value, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            _, (_, gone) = self.items.popitem(last=False)
+            self.bytes -= gone

@@ -27,11 +27,14 @@ class Reading:
         """Handle one message from a bot (raw bytes: decoding is ours, so that a bad
         message gets a verdict instead of breaking the stream). Its bytes past the first
         FREE_BYTES are spent from the token's and the address's byte budgets before it is
-        decoded; then it spends one from the stream's, the token's and the address's
+        decoded (also once the arena has closed the stream: it is then dropped unread); then it spends one from the stream's, the token's and the address's
         message budgets (`_spend`), but the first answer to a request sent to the bot, on
         time or late: the request pays for that one."""
-        if self.stopping or not conn.alive:
-            return      # stopping, or closed by the arena: what was in flight is dropped
+        if self.stopping:
+            return      # what was in flight is dropped
+        if not conn.alive:      # closed by the arena: dropped, its bytes still its cost
+            self.budgets.spend(conn, len(raw), True)
+            return
         if len(raw) > FREE_BYTES and self._spend(conn, len(raw), True):
             return
         msg = pb.BotMessage()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import json
 import logging
 import os
@@ -42,7 +43,12 @@ from .hosting import SEND_LIMIT, Arena, Connection, TimeControl, V
 log = logging.getLogger("taash.arena")
 
 SERVICE = "taash.arena.v1.Arena"
-MAX_VARIANT_TEXT = 1 << 20     # characters of a MatchRequest.variant_yaml
+MAX_VARIANT_TEXT = 1 << 20     # bytes (UTF-8) of a MatchRequest.variant_yaml
+# the largest message a client may send (gRPC refuses a larger one before reading it, with
+# its own RESOURCE_EXHAUSTED): the largest honest one is a MatchRequest with a text of
+# MAX_VARIANT_TEXT, its other fields far below the margin; a bot's messages (an answer,
+# a hello, an error) are a few hundred bytes
+MAX_MESSAGE = MAX_VARIANT_TEXT + (64 << 10)
 SERVING = HealthCheckResponse.SERVING
 
 # gRPC core rejects new calls once this many are waiting to be matched to the application
@@ -52,7 +58,11 @@ SERVER_OPTIONS = [
     ("grpc.server.max_pending_requests", 100_000),
     ("grpc.server.max_pending_requests_hard_limit", 200_000),
     ("grpc.max_concurrent_streams", 100_000),
-    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+    ("grpc.max_receive_message_length", MAX_MESSAGE),
+    # the window a client may fill before the arena reads stays gRPC's initial one: with
+    # BDP probing, a fast sender's grew to megabytes, which each refused call of a flooder
+    # carried in (docs/protocol.md, Limits)
+    ("grpc.http2.bdp_probe", 0),
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
@@ -90,24 +100,33 @@ STOPPING = "the arena is stopping"    # the status details of calls it ends or r
 BATCH_WAIT_S = 0.05     # WatchBatches: at most one message per spectator every 50 ms
 TOKEN_CHECK_S = 0.25    # how often the arena looks for re-issued or revoked tokens
 CLOSE_QUIET_S = 0.1     # a stream the arena closes gets its status once its client paused this long ...
-CLOSE_WAIT_S = 2.0      # ... or this long after the arena closed it, whichever comes first
+CLOSE_WAIT_S = 2.0      # ... or this long after the arena closed it, whichever comes first ...
+CLOSE_BYTES = 64 << 10  # ... or once it has sent this many bytes since (a byte flood is not read on)
+CLOSE_POLL_S = 0.01     # how often the bytes sent since are looked at
+REFUSE_HOLD_S = 1.0     # a Play call of a token in debt is held this long (at most) before its refusal
 RELEASE_S = 1.0         # the heap handed back this long after a cut stream ended (at most once in it)
 
 
-async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CLOSE_WAIT_S) -> None:
+async def _quiet(heard: list, quiet_s: float = CLOSE_QUIET_S, most_s: float = CLOSE_WAIT_S,
+                 most_bytes: int = CLOSE_BYTES) -> None:
     """Wait until the client has sent nothing for ``quiet_s`` seconds (``heard[0]``: the
-    monotonic time of its last message), at most ``most_s``. A stream the arena closes is
-    ended once its client is between writes: gRPC's Python client that is writing when
-    the status comes loses it behind its own INTERNAL ("Internal error from Core"), so
-    the status is sent when no write of the client is in flight, if it pauses. What it
-    sends meanwhile is read and dropped (the connection is no longer the arena's)."""
+    monotonic time of its last message), at most ``most_s``, and no longer once it has
+    sent ``most_bytes`` bytes since the arena closed the stream (``heard[1]``). A stream
+    the arena closes is ended once its client is between writes: gRPC's Python client
+    that is writing when the status comes loses it behind its own INTERNAL ("Internal
+    error from Core"), so the status is sent when no write of the client is in flight,
+    if it pauses. What it sends meanwhile is read and dropped (the connection is no
+    longer the arena's), its bytes spent from its budgets (reading.Reading.on_message);
+    a client that floods bytes is not read on: reading it cost the arena a core's time
+    (bench/hostile.py, bytes: a client sending 1 MiB messages without pause was read at
+    about 700 MB/s for the 2 s)."""
     end = monotonic() + most_s
     while True:
         now = monotonic()
         left = min(heard[0] + quiet_s, end) - now
-        if left <= 0:
+        if left <= 0 or heard[1] >= most_bytes:
             return
-        await asyncio.sleep(left)
+        await asyncio.sleep(min(left, CLOSE_POLL_S))
 
 
 async def _written(write, data, context) -> bool:
@@ -218,6 +237,7 @@ class ArenaServer:
         self.health = None
         self._watch_tasks: set = set()     # the tasks of the Watch calls being served
         self._release = None    # the call_later handle of the next release_memory
+        self._held: dict[str, int] = {}     # token -> its Play calls held before their refusal
 
     async def start(self, host: str = "127.0.0.1", port: int = 50051) -> int:
         """Bind ``host:port`` (0: any free port) and start serving; returns the port.
@@ -230,7 +250,8 @@ class ArenaServer:
                                                   self.spectator_rate), limits=self.limits)
         self.arena.send_limit = self.send_limit
         self.arena.max_streams = self.max_streams
-        self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s)
+        self.variants = VariantLoader(self.store.variants_dir(), self.variant_load_s,
+                                      cache_bytes=self.limits.variant_cache_bytes)
         self._sweeper = asyncio.ensure_future(self.arena.spectators.sweep())
         self.admin_token = self.store.admin_token()
         self.server = grpc.aio.server(options=SERVER_OPTIONS + self.connection_options())
@@ -395,6 +416,9 @@ class ArenaServer:
         await self._refuse_if_stopping(context)
         tok, name = await _bearer(context, "missing token: send the metadata 'authorization: Bearer "
                                            "<token>' (issue a token with `taash arena token NAME`)")
+        arena = self.arena
+        peer = self._peer(context)
+        await self._refuse_if_owed(tok, peer, context)     # before the store is asked
         bot = self.store.bot_for_token(tok)
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
@@ -403,20 +427,14 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"this token belongs to bot {bot!r}, not to {name!r}")
         self._shown(context)
-        arena = self.arena
         if arena.streams_of(bot, tok) >= arena.max_streams:
             await self._past(context, "Play streams per token (--max-streams)",
                              f"bot {bot!r} has {arena.max_streams} streams open with this token, the most "
                              "this arena allows (taash arena serve --max-streams; docs/protocol.md, Limits): "
                              "close one first")
-        peer = self._peer(context)
-        owed = arena.budgets.owed(tok, peer)
-        if owed is not None:
-            await self._past(context, "Play streams of a token or address past its budget (--token-bytes, "
-                             "--peer-bytes, --peer-messages and their rates)", owed)
         conn = Connection(bot, peer, token=tok)
         how = [None]
-        heard = [monotonic()]       # when the client's last message was read
+        heard = [monotonic(), 0]    # when the client's last message was read; bytes read since a close
 
         async def reader():
             read = context.read     # not `async for` over request_iterator: one layer less a message
@@ -426,6 +444,8 @@ class ArenaServer:
                     if raw is grpc.aio.EOF:
                         break
                     heard[0] = monotonic()
+                    if not conn.alive:
+                        heard[1] += len(raw)
                     try:
                         arena.on_message(conn, raw)
                     except Exception:
@@ -477,13 +497,45 @@ class ArenaServer:
             if how[0] == V.CLOSED_BY_ARENA:
                 self._release_soon()
 
+    async def _refuse_if_owed(self, tok: str, peer: str, context) -> None:
+        """A Play call of a token or an address whose budget is in debt (budgets.Budgets.owed)
+        is held unread for the time it owes, at most REFUSE_HOLD_S (gRPC's flow control
+        stops its client's writes meanwhile), then refused RESOURCE_EXHAUSTED, saying for
+        how long, if it still owes (else it goes on): a client that calls again as soon
+        as it is refused makes the arena refuse it about once a second, not hundreds of
+        times (each refusal reads what the client sent, up to its window). At most the
+        token's --max-streams such calls are held at once; more are refused at once."""
+        owed = self.arena.budgets.owed(tok, peer)
+        if owed is None:
+            return
+        held = self._held.get(tok, 0)
+        if held < self.arena.max_streams:
+            self._held[tok] = held + 1
+            try:
+                await asyncio.sleep(min(REFUSE_HOLD_S, self.arena.budgets.owed_s(tok, peer) + 0.01))
+            finally:
+                if self._held[tok] <= 1:
+                    del self._held[tok]
+                else:
+                    self._held[tok] -= 1
+            owed = self.arena.budgets.owed(tok, peer)
+            if owed is None:        # repaid meanwhile: the stream opens
+                return
+        await self._past(context, "Play streams of a token or address past its budget (--token-bytes, "
+                         "--peer-bytes, --peer-messages and their rates)", owed)
+
     def _release_soon(self) -> None:
-        """The heap back to the system (gcpolicy.release_memory) RELEASE_S after a stream
-        the arena cut ended (what it sent is freed by then), at most once in that time:
-        a flood's buffers do not stay in the arena's memory."""
+        """The heap back to the system RELEASE_S after a stream the arena cut ended, or a
+        RunMatches call that sent a variant's text was answered (what they held is
+        freed by then), at most once in that time: a flood's buffers do not stay in the
+        arena's memory. A full collection first: the exceptions that ended such calls
+        keep their frames, and so the texts and messages those held, in reference cycles
+        that the arena's rare full collections (gcpolicy.THRESHOLD) would leave for
+        long; then gcpolicy.release_memory."""
         if self._release is None:
             def release():
                 self._release = None
+                gc.collect()
                 release_memory()
             self._release = asyncio.get_running_loop().call_later(RELEASE_S, release)
 
@@ -655,11 +707,12 @@ class ArenaServer:
                                     f"time_control.{f} is {getattr(tcm, f)}; at most {MAX_TIME_FIELD}")
         # loaded off the event loop, a sent text checked in a child process (loading.py)
         try:
-            if request.variant_yaml:    # the caller's file, sent as text: kept in DATA/variants/
-                if len(request.variant_yaml) > MAX_VARIANT_TEXT:
-                    raise Refused(f"variant_yaml is {len(request.variant_yaml)} characters; "
-                                  f"at most {MAX_VARIANT_TEXT}")
-                v = await self.variants.by_text(request.variant_yaml, (request.variant or "variant_yaml")[:200],
+            text = request.variant_yaml     # (each read of the field makes a new str)
+            if text:    # the caller's file, sent as text: kept in DATA/variants/
+                size = len(text.encode())
+                if size > MAX_VARIANT_TEXT:
+                    raise Refused(f"variant_yaml is {size} bytes (UTF-8); at most {MAX_VARIANT_TEXT}")
+                v = await self.variants.by_text(text, (request.variant or "variant_yaml")[:200],
                                                 options or None, self.store.save_variant)
             else:
                 v = await self.variants.by_name(request.variant, options or None)
@@ -669,6 +722,11 @@ class ArenaServer:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except StoreError as e:
             await context.abort(grpc.StatusCode.INTERNAL, str(e))
+        finally:
+            if request.variant_yaml:
+                # what reading a text of up to a MiB left freed (its copies, the request's
+                # buffers of the calls refused beside it) goes back to the system
+                self._release_soon()
         # a sent text is kept in DATA/variants/ under its digest; its record names it as the
         # caller did (their file's path), the kept copy beside it (docs/records.md)
         named = request.variant[:200] if request.variant_yaml and request.variant else None

@@ -115,7 +115,9 @@ def test_a_flooder_sees_resource_exhausted(server, run):
 def test_a_token_past_its_byte_budget_is_cut_and_refused_a_while(server):
     # hellos of 1 MiB each (a message, far within the message budget): each costs its
     # bytes past the first 1,024, so four fit in the token's 4 MiB and the fifth is past
-    # it by about 1 MiB, which its 256 KiB a second refill takes about 4 s to repay
+    # it by about 1 MiB, which its 256 KiB a second refill takes about 4 s to repay; those
+    # read after the cut (the sixth, and what was in flight up to the eighth) cost as much
+    # each, so the debt is of 1 to 4 MiB: 4 to 16 s, less the second the next call is held
     got = hostile(server, "big", server.token("heavy"), "--n", "8", "--ms", "1024")
     assert got["sent"] >= 5
     assert got["code"] == "RESOURCE_EXHAUSTED", got
@@ -126,9 +128,21 @@ def test_a_token_past_its_byte_budget_is_cut_and_refused_a_while(server):
     again = got["again"]
     assert again["code"] == "RESOURCE_EXHAUSTED" and "this token is past its budget" in again["details"]
     wait = float(again["details"].split("no new stream for ")[1].split(" s")[0])
-    assert 0 < wait <= 4.1
+    assert 2.5 < wait <= 16.0
     # another token from the same address is welcomed: the cut is the heavy token's alone
     assert hostile(server, "streams", server.token("light"), "--n", "1")["opened"] == [{"welcome": "light"}]
+
+
+def test_a_message_past_the_largest_honest_one_is_refused_by_grpc_before_it_is_read(server):
+    # the largest honest message is a MatchRequest with a text of 1 MiB (MAX_VARIANT_TEXT)
+    # and 64 KiB for its other fields: a hello of 2 MiB (2,097,152 characters, framed in 10
+    # bytes more) is refused by gRPC itself, and costs no byte of the token's budget
+    from taash.arena.server.wire import MAX_MESSAGE
+    assert MAX_MESSAGE == (1 << 20) + (64 << 10)
+    got = hostile(server, "big", server.token("huge-hello"), "--n", "1", "--ms", "2048")
+    assert got["code"] == "RESOURCE_EXHAUSTED", got
+    assert got["details"] == f"SERVER: Received message larger than max ({(2 << 20) + 10} vs. {MAX_MESSAGE})"
+    assert got["again"] == {"welcome": "huge-hello"}
 
 
 def test_a_bot_late_on_every_request_keeps_its_connection(server):
@@ -229,3 +243,57 @@ def test_an_ipv6_address_budget_is_shared_by_its_64():
     assert budgets.spend(b, 2048, True).startswith("too many bytes from this address")
     assert budgets.owed("a", "ipv6:[2001:db8:1:2::77]:1").startswith("this address is past its budget")
     assert budgets.owed("c", "ipv6:[2001:db8:1:3::6]:1") is None and budgets.spend(c, msg, True) is None
+
+
+def test_what_a_cut_stream_sends_after_its_cut_is_dropped_and_spent_from_its_budgets(tmp_path):
+    # a token of 10 KiB at once (1 byte a second): a hello of 1,024 + 8 KiB bytes costs
+    # 8 KiB; a second one passes the 10 KiB and closes the stream (6 KiB in debt); a third,
+    # read after the cut, is dropped (the stream is not closed again: one CLOSED_BY_ARENA)
+    # but costs its 8 KiB too: 14 KiB in debt, 14,336 s at 1 byte a second
+    import asyncio
+
+    from taash.arena.limits import Limits
+    from taash.arena.server.faults import Closed
+    from taash.arena.server.hosting import Arena, Connection, TimeControl
+    from taash.arena.store import SQLiteStore
+    # a client name of 9,210 characters: 3 bytes of tag and length each for it and for
+    # the Hello around it, 9,216 bytes in all, of which 8 KiB past the free 1,024
+    hello = pb.BotMessage(hello=pb.Hello(client="x" * 9210)).SerializeToString()
+    assert len(hello) == 1024 + (8 << 10)
+    cost = 8 << 10
+
+    async def main():
+        arena = Arena(SQLiteStore(tmp_path / "data"), TimeControl(),
+                      limits=Limits(token_bytes=10 << 10, token_byte_rate=1))
+        c = Connection("a", "ipv4:10.0.0.9:5000", token="t")
+        arena.connect(c)
+        arena.on_message(c, hello)
+        first = 10 << 10 == round(c.token_bytes.tokens) + cost
+        arena.on_message(c, hello)
+        alive_after_second = c.alive
+        arena.on_message(c, hello)
+        sent = [c.queue.get_nowait() for _ in range(c.queue.qsize())]
+        closes = [x for x in sent if isinstance(x, Closed)]
+        return first, alive_after_second, closes, c.token_bytes.tokens, arena.budgets.owed_s("t", c.peer)
+
+    first, alive, closes, level, owed = asyncio.run(main())
+    assert first and not alive
+    assert len(closes) == 1 and closes[0].message.startswith("too many bytes with this token")
+    assert round(level) == (10 << 10) - 3 * cost == -(14 << 10)
+    assert owed > 14_000
+
+
+def test_a_token_that_owes_less_than_the_hold_is_let_in_after_it(tmp_path):
+    # a token of 2 KiB at once, 2 KiB a second: a hello with a client name of 4 KiB is
+    # 4,102 bytes (6 of tags and lengths), 3,078 past the free 1,024, 1,030 past the
+    # budget: the stream is closed naming it, and the token owes about half a second; its
+    # next call comes sooner and is held (unread) until it owes nothing, then welcomed,
+    # where refusing it at once would have said "no new stream for 0.x s"
+    s = Server(tmp_path / "data", "--token-bytes", "2048", "--token-byte-rate", "2048")
+    try:
+        got = hostile(s, "big", s.token("owing"), "--n", "1", "--ms", "4")
+        assert got["code"] == "RESOURCE_EXHAUSTED"
+        assert got["details"].startswith("too many bytes with this token (more than 2 KiB at once or 2 KiB a second")
+        assert got["again"] == {"welcome": "owing"}
+    finally:
+        s.stop()

@@ -253,3 +253,51 @@ def test_sent_texts_wait_their_turn_in_a_bounded_queue(tmp_path):
     assert isinstance(third, Busy)
     assert str(third) == ("mine2.yaml: the arena is checking 2 sent variants already (at most 1 at once "
                           "and 1 waiting): send it again later")
+
+
+def test_kept_variants_are_bounded_by_their_estimated_bytes():
+    # sizes 3, 4 and 5 within 10: the third pushes the total to 12, so the least recently
+    # used (a, 3) goes, leaving 9; reading b makes c the least recently used, and d (2)
+    # pushes 11: c (5) goes, leaving b and d, 6; a value larger than the bound is not kept
+    from taash.arena.server.loading import Kept
+    kept = Kept(10)
+    kept.put("a", "A", 3)
+    kept.put("b", "B", 4)
+    kept.put("c", "C", 5)
+    assert "a" not in kept and kept.bytes == 9 and len(kept) == 2
+    assert kept.get("b") == "B"
+    kept.put("d", "D", 2)
+    assert "c" not in kept and kept.get("d") == "D" and kept.get("b") == "B" and kept.bytes == 6
+    kept.put("b", "B2", 1)      # again: its old size is given back first
+    assert kept.get("b") == "B2" and kept.bytes == 3
+    kept.put("huge", "H", 11)
+    assert "huge" not in kept and kept.bytes == 3
+
+
+def test_a_sent_text_is_built_from_the_checked_data_and_kept_within_the_cache_bytes(tmp_path):
+    # two texts of the 28 with a comment of 100,000 bytes each: each is counted as
+    # estimated_bytes(its 14 + 2 + 100,000 + 3 bytes) = 640 KiB + 100,019 (about 0.72 MiB), so a cache
+    # of 1 MiB keeps one of them, the last built; the Variant the arena plays is the one the
+    # file loads as (its rules' digest), named by the kept file's path
+    from taash.arena.server.loading import VARIANT_BYTES, VariantLoader, estimated_bytes
+    from taash.interpreter import load_variant
+    texts = [f'extends: "28"\n# {"x" * 100_000} {i}\n' for i in range(2)]
+    assert estimated_bytes(len(texts[0].encode())) == VARIANT_BYTES + 100_019
+
+    async def go():
+        loader = VariantLoader(tmp_path / "variants", cache_bytes=1 << 20)
+
+        def save(text):
+            path = tmp_path / f"v{texts.index(text)}.yaml"
+            path.write_text(text)
+            return path
+        got = [await loader.by_text(t, f"mine{i}.yaml", None, save) for i, t in enumerate(texts)]
+        return loader, got
+
+    loader, (first, second) = asyncio.run(go())
+    assert len(loader.loaded) == 1 and loader.loaded.bytes == estimated_bytes(100_019)
+    (key,) = loader.loaded.items
+    assert key[0] == str(tmp_path / "v1.yaml")
+    assert second.path == tmp_path / "v1.yaml" and first.path == tmp_path / "v0.yaml"
+    assert second.digest == load_variant(tmp_path / "v1.yaml").digest == first.digest   # comments are no rule
+    assert second.players == 4
