@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import os
 import tempfile
+import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
@@ -293,18 +294,17 @@ class VariantLoader:
 
     async def _checked(self, text: str, name: str, options: dict | None) -> tuple:
         async with self.turns:
-            recv, send = self.ctx.Pipe(duplex=False)
-            proc = self.ctx.Process(target=_child, daemon=True, name="taash-variant-check",
-                                    args=(send, text, name, options, self.bounds, MAX_PROBLEMS))
+            stop = threading.Event()
+            run = asyncio.ensure_future(asyncio.to_thread(
+                _run_check, self.ctx, (text, name, options, self.bounds, MAX_PROBLEMS), self.timeout_s, stop))
             try:
-                await asyncio.to_thread(proc.start)
-                send.close()
-                got = await asyncio.to_thread(_receive, recv, proc.pid, self.timeout_s)
-            finally:
-                recv.close()
-                if proc.is_alive():
-                    proc.kill()
-                await asyncio.to_thread(proc.join)
+                got = await asyncio.shield(run)
+            except asyncio.CancelledError:
+                # the caller went away: the child is killed at once (or never started),
+                # and its turn is kept until it is gone, so the bound on checks at once holds
+                stop.set()
+                await asyncio.wait([run])
+                raise
         if got is None:
             raise Refused(f"{name}: the variant was not loaded within {self.timeout_s:g} s (the arena's "
                           "limit for a sent variant): make it smaller")
@@ -314,17 +314,37 @@ class VariantLoader:
         return out
 
 
-def _receive(conn, pid: int, timeout_s: float):
+def _run_check(ctx, args: tuple, timeout_s: float, stop: threading.Event):
+    """Check a sent text (``args``: `_check`'s) in a child process of ``ctx`` and return its
+    (how, out), or None (`_receive`); the child is gone when this returns, whatever ends
+    it: its answer, its limits, or ``stop`` (set when the call that sent the text ends)."""
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, daemon=True, name="taash-variant-check", args=(send, *args))
+    try:
+        if stop.is_set():
+            return None
+        proc.start()
+        send.close()
+        return _receive(recv, proc.pid, timeout_s, stop)
+    finally:
+        recv.close()
+        if proc.pid is not None:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+
+
+def _receive(conn, pid: int, timeout_s: float, stop: threading.Event):
     """The child's (how, text), or None when the child ``pid`` used more than
     ``timeout_s`` seconds of CPU (it runs at low priority: its wall time depends on the
     games'), or ran `WALL_FACTOR` times that in wall time, without an answer, or ended
-    without one."""
+    without one, or ``stop`` is set (looked at every `POLL_S`)."""
     end = time.monotonic() + timeout_s * WALL_FACTOR
     try:
         while True:
             if conn.poll(min(POLL_S, max(0.0, end - time.monotonic()))):
                 return conn.recv()
-            if time.monotonic() >= end or _cpu_s(pid) > timeout_s:
+            if stop.is_set() or time.monotonic() >= end or _cpu_s(pid) > timeout_s:
                 return None
     except (EOFError, OSError):
         pass

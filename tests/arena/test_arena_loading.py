@@ -6,6 +6,7 @@ file of the host (whose content no error quotes). A real arena process, real cli
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from pathlib import Path
@@ -301,3 +302,34 @@ def test_a_sent_text_is_built_from_the_checked_data_and_kept_within_the_cache_by
     assert second.path == tmp_path / "v1.yaml" and first.path == tmp_path / "v0.yaml"
     assert second.digest == load_variant(tmp_path / "v1.yaml").digest == first.digest   # comments are no rule
     assert second.players == 4
+
+
+@pytest.mark.parametrize("after_s", [0.0, 1.0])
+def test_a_check_whose_caller_goes_away_is_killed_and_gives_back_its_turn(tmp_path, after_s):
+    # a call cancelled while its text's check starts (0 s) or runs (1 s: the slow text
+    # takes seconds): once the cancellation is through, no check process is left, and the
+    # one turn (max_loads=1) is free for the next text
+    from taash.arena.server.loading import VariantLoader
+
+    async def go():
+        loader = VariantLoader(tmp_path / "variants", max_loads=1, max_waiting=0)
+
+        def save(text):
+            path = tmp_path / f"v{abs(hash(text))}.yaml"
+            path.write_text(text)
+            return path
+        await loader.by_text('extends: "28"\n# warm\n', "warm.yaml", None, save)   # the forkserver is up
+        before = set(descendants(os.getpid()))
+        task = asyncio.ensure_future(loader.by_text(slow_text(), "slow.yaml", None, save))
+        await asyncio.sleep(after_s)
+        started = set(descendants(os.getpid())) - before
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        left = set(descendants(os.getpid())) - before
+        nxt = await loader.by_text('extends: "28"\n# next\n', "next.yaml", None, save)
+        return started, left, loader.checking, nxt
+
+    started, left, checking, nxt = asyncio.run(go())
+    assert after_s == 0 or started          # the slow check was running when its call went away
+    assert left == set() and checking == 0 and nxt is not None
