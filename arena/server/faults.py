@@ -95,6 +95,15 @@ class Bucket:
         self.t = now
         return self.tokens < 0
 
+    def take(self, n: float = 1) -> float:
+        """Take ``n`` if the bucket holds them now: 0.0; else take nothing (a refusal costs
+        no debt) and give the seconds until it will hold them (inf at rate 0)."""
+        level = self.level()
+        if level >= n:
+            self.tokens, self.t = level - n, time.monotonic()
+            return 0.0
+        return (n - level) / self.rate if self.rate > 0 else float("inf")
+
     def owed_s(self) -> float:
         """Seconds until the bucket is out of debt (0: it is not past its limit now)."""
         level = min(self.burst, self.tokens + (time.monotonic() - self.t) * self.rate)

@@ -655,11 +655,12 @@ class ArenaServer:
         meter = self._queries.get(bot)
         if meter is None:
             meter = self._queries[bot] = Bucket(self.limits.query_burst, self.limits.query_rate)
-        if meter.spend():
+        wait = meter.take()     # a refused call is not charged: asking again costs no debt
+        if wait:
             await self._past(context, "MyStanding calls per token (--query-burst, --query-rate)",
                              f"too many MyStanding calls with this token (more than {self.limits.query_burst} "
                              f"at once or {self.limits.query_rate:g} a second: taash arena serve --query-burst, "
-                             "--query-rate; docs/protocol.md, Limits): ask again later")
+                             f"--query-rate; docs/protocol.md, Limits): ask again in {wait:.1f} s")
         try:
             # on the store's reading connection and thread: never in front of a journal entry
             return await self.arena.store_read(self._standing_of, bot, wanted(request.recent))

@@ -7,8 +7,10 @@ real SQLite."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import threading
+import time
 
 import grpc
 import pytest
@@ -60,8 +62,30 @@ def test_a_token_past_its_query_budget_is_refused_alone(arena):
     e = refused[0]
     assert e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert "too many MyStanding calls with this token" in e.details() and "--query-burst" in e.details()
+    assert re.search(r"ask again in (0\.\d|1\.0) s$", e.details()), e.details()   # at 1 a second: within 1 s
     rep = ask(arena.addr, arena.tokens["r"])       # another token's budget is its own
     assert rep.bot == "r" and list(rep.games[0].seats) == [1, 2, 3]
+    # fifty more refusals cost f's token nothing: after the wait the last one named, its
+    # next call is answered (charged, the refusals would have left 50 s of debt)
+    for _ in range(50):
+        with pytest.raises(grpc.RpcError) as more:
+            ask(arena.addr, arena.tokens["f"])
+    wait = float(re.search(r"ask again in ([\d.]+) s$", more.value.details()).group(1))
+    time.sleep(wait + 0.2)
+    assert ask(arena.addr, arena.tokens["f"]).bot == "f"
+
+
+def test_a_refusal_takes_nothing_from_the_bucket():
+    # burst 3, 1 a second (refill is slow against these few calls): three taken, the next
+    # ones refused with the time to one more (about 1 s), the level left where it was
+    from taash.arena.server.faults import Bucket
+    b = Bucket(3, 1.0)
+    assert [b.take() for _ in range(3)] == [0.0, 0.0, 0.0]
+    level = b.level()
+    waits = [b.take() for _ in range(100)]
+    assert all(0.0 < w <= 1.0 for w in waits)
+    assert level <= b.level() < level + 0.5        # only the refill moved it, no debt
+    assert Bucket(1, 0.0).take(2) == float("inf")
 
 
 def _game(store: SQLiteStore, bots: list[str], counts: list[dict]) -> str:
