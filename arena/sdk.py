@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -51,6 +52,17 @@ RESOLVE_ATTEMPTS = 5  # first-connection attempts whose host name does not resol
 
 class AuthError(ArenaError):
     """The arena refused the token (UNAUTHENTICATED) or the bot name (PERMISSION_DENIED)."""
+
+
+class LimitError(ArenaError):
+    """The arena refused the call for one of its limits (RESOURCE_EXHAUSTED): the message
+    names the limit (docs/protocol.md, Limits); ``retry_s``, the seconds the arena said
+    to wait before asking again, or None when it did not say."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        m = re.search(r"(?:ask again in|no new stream for) (\d+(?:\.\d+)?) s", message)
+        self.retry_s = float(m.group(1)) if m else None
 
 
 class HandshakeError(ArenaError):
@@ -535,7 +547,8 @@ def standing(*, token: str | None = None, server: str | None = None, recent: int
     kind, over the games listed) and ``resumed`` (seats taken back, no fault). ``token``
     defaults to $TAASH_TOKEN, ``server`` to $TAASH_SERVER or 127.0.0.1:50051; ``tls`` and
     ``ca`` as `BotClient` takes them. Raises ValueError without a token, AuthError for a
-    token the arena refuses (unknown, or the admin's), grpc.RpcError for other failures
+    token the arena refuses (unknown, or the admin's), LimitError for a call past the
+    token's budget (its ``retry_s``: when to ask again), grpc.RpcError for other failures
     (the arena unreachable within ``timeout_s`` seconds: UNAVAILABLE or DEADLINE_EXCEEDED)."""
     token = token or os.environ.get("TAASH_TOKEN")
     if not token:
@@ -552,6 +565,8 @@ def standing(*, token: str | None = None, server: str | None = None, recent: int
             code = e.code()
             if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
                 raise AuthError(f"{code.name}: {e.details()}") from None
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                raise LimitError(f"{code.name}: {e.details()}") from None
             raise
 
 

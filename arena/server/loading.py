@@ -204,7 +204,7 @@ class VariantLoader:
                     return real
         raise Refused(f"no variant named {shown(name)}: give a shipped variant's name (taash variants "
                       "lists them), the name of a file in the arena's DATA/variants/ folder, or send "
-                      "the variant's text (taash arena match --variant FILE sends it)")
+                      "the variant's text (`taash arena match FILE.yaml ...` sends it)")
 
     # -- loading ----------------------------------------------------------------------------
     async def by_name(self, name: str, options: dict | None) -> object:

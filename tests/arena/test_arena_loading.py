@@ -150,6 +150,7 @@ def test_a_name_that_is_no_variant_of_the_arena_is_refused_unread(server, name):
     text = refused(server, variant=name)
     assert SECRET not in text and "PATH=" not in text
     assert text.startswith(f"no variant named {name[:100]!r}")
+    assert text.endswith("(`taash arena match FILE.yaml ...` sends it)")   # the command's own form
     assert len(text) < 400
 
 

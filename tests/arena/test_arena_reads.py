@@ -143,3 +143,14 @@ def test_a_read_does_not_wait_for_the_store_thread(tmp_path):
     games, total = asyncio.run(main())
     assert total == 1 and games[0]["game_id"] == gid
     store.close()
+
+
+def test_the_sdk_raises_a_limit_error_past_the_budget(arena):
+    # r's token: burst 3 at 1 a second; four quick SDK calls past what is left end in a
+    # LimitError naming the budget and the wait, never a raw gRPC error
+    from taash.arena.sdk import LimitError, standing
+    with pytest.raises(LimitError) as e:
+        for _ in range(5):
+            standing(token=arena.tokens["r"], server=arena.addr)
+    assert "too many MyStanding calls with this token" in str(e.value)
+    assert 0.0 < e.value.retry_s <= 1.0
