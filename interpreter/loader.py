@@ -419,23 +419,37 @@ def _yaml_tree(path: Path, bounds: Bounds = BOUNDS):
 
 def merge(base, over, base_locs, over_locs, path=()):
     """Deep-merge ``over`` onto ``base`` (mappings merge, everything else is replaced;
-    a null value removes the key). Locations follow the value that wins."""
+    a null value removes the key). Locations follow the value that wins. Each mapping
+    merged reads the locations once (grouped by the key under ``path``), so a file of
+    thousands of keys merges in time linear in them."""
     if isinstance(base, dict) and isinstance(over, dict):
         out = dict(base)
+        over_kids, base_kids = _children(over_locs, path), _children(base_locs, path)
         for k, v in over.items():
-            p = path + (k,)
-            if v is None:
-                out.pop(k, None)
-                _copy_locs(over_locs, base_locs, p)  # errors about it point at the `null`
+            if v is not None and k in base:
+                out[k] = merge(base[k], v, base_locs, over_locs, path + (k,))
                 continue
-            if k in base:
-                out[k] = merge(base[k], v, base_locs, over_locs, p)
+            if v is None:
+                out.pop(k, None)         # errors about it point at the `null`
             else:
                 out[k] = v
-                _copy_locs(over_locs, base_locs, p)
+            for key, _ in base_kids.get(k, ()):
+                base_locs.pop(key, None)
+            base_locs.update(over_kids.get(k, ()))
         return out
     _copy_locs(over_locs, base_locs, path)
     return over
+
+
+def _children(locs: dict, prefix: tuple) -> dict:
+    """The entries of ``locs`` below ``prefix``, grouped by the key that follows it:
+    {key: [(path, location), ...]}."""
+    n = len(prefix)
+    out = {}
+    for k, v in locs.items():
+        if len(k) > n and k[:n] == prefix:
+            out.setdefault(k[n], []).append((k, v))
+    return out
 
 
 def _copy_locs(src, dst, prefix):
