@@ -166,6 +166,26 @@ def test_29_secret_trump_and_higher_by_hand(kernel_cache):
     assert k.at(S, "to_act") == 2 and k.at(S, "side_points", 0) == 5
 
 
+@pytest.mark.parametrize("name", ["28", "house/29-bhoos"])
+def test_a_hidden_trump_reaches_the_kernel_only_as_a_world(name, kernel_cache):
+    """The bots give the kernel the worlds `resample` draws for the seat to act: with the
+    hidden cards and the trump dealt anew (a twin the seat cannot tell apart, its trump
+    or face-down card differing), the same draws give byte-identical kernel arrays."""
+    v = load_variant(name)
+    k = kernel_for(v, kernel_cache)
+    differ = 0
+    sts = [st for st in positions(v, 40, 8, later=True) if st.to_act != st.declarer and not st.trump_exposed]
+    for st in sts[:4]:
+        seat = st.to_act
+        twin = st.resample(seat, random.Random(1))
+        differ += (twin.trump, twin.trump_card, twin.hands) != (st.trump, st.trump_card, st.hands)
+        for i in range(5):
+            a = k.state(st.resample(seat, random.Random(100 + i)))
+            b = k.state(twin.resample(seat, random.Random(100 + i)))
+            assert a.tobytes() == b.tobytes()
+    assert len(sts) >= 4 and differ >= 3
+
+
 def test_bid_of_by_hand(kernel_cache):
     """docs/examples/exact-bid.yaml: seat 0 holds every heart (trump) and AS KS, so it takes
     all 8 tricks whatever is played; it bid 8 and seat 1 bid 0 (both exact: 10 + the bid),
