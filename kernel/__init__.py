@@ -30,8 +30,8 @@ from pathlib import Path
 from .build import load_module, module_source
 from .source import Facts, Layout, Unsupported, checked_rules, facts, from_state
 
-__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "kernel_for", "made", "told",
-           "why_not"]
+__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "key", "kernel_for", "made",
+           "told", "why_not"]
 
 
 class KernelFallback(UserWarning):
@@ -64,7 +64,11 @@ class Kernel:
 
     def state(self, s):
         """State ``s`` (in the play phase, or over) as the kernel's int64 array. Raises
-        Unsupported for a state it does not take (another phase, a question pending)."""
+        Unsupported for a state it does not take (another phase, a question pending, a
+        deal of another size: `kernel_for(s.v)` is that deal's kernel)."""
+        if key(s.v) != key(self.variant):
+            raise Unsupported(f"a state of deal {s.v.deal_index} of a flow that changes by deal, not of "
+                              f"deal {self.variant.deal_index}: its kernel is kernel_for(state.v)")
         return self._np.array(from_state(self.variant, self.facts, self.layout, s), dtype=self._np.int64)
 
     def legal(self, S) -> list[int]:
@@ -79,7 +83,7 @@ class Kernel:
     def playout(self, S, seed: int) -> list[int]:
         """Uniformly random legal actions to the end of the deal (numba's generator, seeded
         with ``seed`` >= 0); changes ``S``; returns the action ids played."""
-        acts = self._np.empty(self.facts.tricks * self.facts.players + len(self.facts.play_checks) + 1,
+        acts = self._np.empty(self.facts.tricks * self.facts.players + 2 * len(self.facts.play_checks) + 1,
                               self._np.int64)
         n = self.module.playout(S, seed, acts)
         return acts[:n].tolist()
@@ -128,6 +132,12 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
+def key(variant) -> tuple[str, int]:
+    """What tells kernels apart: the variant's digest and, when its flow changes by deal,
+    the deal size it is built for (`Variant.for_deal`; 0 otherwise)."""
+    return variant.digest, variant.deal_index
+
+
 def why_not(variant) -> str | None:
     """Why the kernel cannot compile ``variant`` (words), or None if it can; compiles
     nothing."""
@@ -151,11 +161,12 @@ def made(variant, cache_dir: Path | None = None) -> Kernel | None:
     """The kernel of ``variant`` if this process has made it already (`kernel_for`), else
     None; makes nothing."""
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return _MADE.get((variant.digest, str(cache_dir)))
+    return _MADE.get((*key(variant), str(cache_dir)))
 
 
 def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> Kernel | None:
-    """The compiled kernel of ``variant`` (made once a process; its machine code cached on
+    """The compiled kernel of ``variant`` (of one deal size when its flow changes by deal:
+    `Variant.for_deal`, a State's ``v``; made once a process; its machine code cached on
     disk under ``cache_dir``, `default_cache_dir` by default), or None when it cannot be
     made: then a `KernelFallback` warning says why, once a variant and process (unless
     ``quiet``), and the Python engine plays it. Waits for the compile (10-30 s the first
@@ -167,9 +178,9 @@ def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> K
 
 
 def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
-    key = (variant.digest, str(cache_dir))
-    if key in _MADE:
-        return _MADE[key]
+    made_key = (*key(variant), str(cache_dir))
+    if made_key in _MADE:
+        return _MADE[made_key]
     if variant.digest in _TOLD:
         return None
     t0 = time.perf_counter()
@@ -184,7 +195,7 @@ def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
         except Unsupported as e:
             reason = str(e)
         else:
-            k = _MADE[key] = Kernel(variant, f, lay, module, time.perf_counter() - t0)
+            k = _MADE[made_key] = Kernel(variant, f, lay, module, time.perf_counter() - t0)
             return k
     _TOLD[variant.digest] = reason
     if not quiet:

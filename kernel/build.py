@@ -2,8 +2,11 @@
 the variant's rules (`translate`), written once into the cache directory under a name
 made of the variant's digest and the source's own hash, and compiled by numba
 (``cache=True``: the machine code is kept beside it, so a second start loads it). Every
-function but the entry points is inlined into them (numba's ``inline='always'``): about
-1.5 times the playouts a second of separate calls, for about the same compile time.
+function but the entry points, the scoring rules and the quantifiers' functions is
+inlined into them (numba's ``inline='always'``): about 1.5 times the playouts a second of
+separate calls. The scoring rules, asked once a deal, and the quantifiers are called: a
+copy of a large scoring rule in each entry point took minutes to compile (bridge, spades
+of tests/variants), called 15-35 s.
 
 The state is one int64 array (`source.Layout`); ``legal(S, out) -> n`` writes the legal
 action ids of the seat to act into ``out`` in the engine's order (declarations, then
@@ -31,21 +34,11 @@ except ImportError:     # not on Windows: no lock, two processes may compile the
 from .source import Facts, Layout, Rule, Unsupported
 from .translate import Translator
 
-KERNEL_VERSION = "4"   # part of every cached module's name: a new template is compiled anew
+KERNEL_VERSION = "5"   # part of every cached module's name: a new template is compiled anew
 
 
 def refuse(f: Facts, rules: dict[str, Rule]) -> None:
     """Raise Unsupported, in words, for what this kernel has no code for."""
-    if f.trump_mode in ("hidden", "secret"):
-        raise Unsupported(f"trump laid face down or named secretly (trump.mode: {f.trump_mode}), "
-                          "and its exposure in play")
-    may_expose = rules["play.may_expose"].tree
-    if may_expose is not None and may_expose.const is not False:
-        raise Unsupported("play.may_expose (asking for trump during play)")
-    if rules["play.after_card"].tree is not None:
-        raise Unsupported("play.after_card (a rule after each card)")
-    if f.has_answers:
-        raise Unsupported("a declaration that asks a question (answers)")
     if f.size > 62:
         raise Unsupported(f"a deck of {f.size} card ids (the kernel holds at most 62)")
     if f.flow_after_play:
@@ -98,6 +91,11 @@ def _suitmask(u):
 @njit(cache=True, inline='always')
 def _at(S, off, n, i):
     return S[off + i] if 0 <= i < n else 0
+
+
+@njit(cache=True, inline='always')
+def _at_or(S, off, n, i, empty):
+    return S[off + i] if 0 <= i < n else empty
 
 
 @njit(cache=True, inline='always')
@@ -170,6 +168,17 @@ def _side_seats(S, seat, same):
 
 
 @njit(cache=True, inline='always')
+def _side_won(S, sd):
+    # the cards won by the seats of side sd, as the sides stand now (none for -1)
+    m = np.int64(0)
+    if sd >= 0:
+        for t in range(PLAYERS):
+            if S[SIDE + t] == sd:
+                m |= S[WON_CARDS + t]
+    return m
+
+
+@njit(cache=True, inline='always')
 def _trick_mask(S, off):
     # a mask of the trick's cards (off: TRICK_CARDS) or of the seats that played to it (TRICK_SEATS)
     m = np.int64(0)
@@ -180,21 +189,72 @@ def _trick_mask(S, off):
 
 _TRICK = '''
 @njit(cache=True, inline='always')
+def _trick_key(S, i):
+    # the rank of the trick's i-th card (Play.trick_keys): strength, +100 in the suit led,
+    # +200 when it counts as a trump (asked of its player, and whether trump was public)
+    c = S[TRICK_CARDS + i]
+    if r_counts_as_trump(S, S[TRICK_SEATS + i], c, S[TRICK_AFTER + i]):
+        return 200 + STRENGTH[c]
+    if SUIT_OF[c] == S[LED]:
+        return 100 + STRENGTH[c]
+    return STRENGTH[c]
+
+
+@njit(cache=True, inline='always')
 def _best(S):
     # the trick's card that wins as it stands: the highest key, the first of equal ones
-    led = S[LED]
     best, top = 0, -1
     for i in range(S[IN_TRICK]):
-        c = S[TRICK_CARDS + i]
-        if r_counts_as_trump(S, S[TRICK_SEATS + i], c, S[TRICK_AFTER + i]):
-            key = 200 + STRENGTH[c]
-        elif SUIT_OF[c] == led:
-            key = 100 + STRENGTH[c]
-        else:
-            key = STRENGTH[c]
+        key = _trick_key(S, i)
         if key > top:
             best, top = i, key
     return best
+
+
+@njit(cache=True, inline='always')
+def _key_now(S, seat, c, led):
+    # the rank card c would have in the trick, led in suit led, if seat played it now (Play.key_now)
+    if r_counts_as_trump(S, seat, c, S[TRUMP_EXPOSED]):
+        return 200 + STRENGTH[c]
+    if SUIT_OF[c] == led:
+        return 100 + STRENGTH[c]
+    return STRENGTH[c]
+
+
+@njit(cache=True, inline='always')
+def _key(S, seat, c, led):
+    # card c's rank as played to this trick (its first copy), else as if seat played it now
+    for i in range(S[IN_TRICK]):
+        if S[TRICK_CARDS + i] == c:
+            return _trick_key(S, i)
+    return _key_now(S, seat, c, led)
+
+
+@njit(cache=True, inline='always')
+def _higher(S, seat, cards, card):
+    # State.higher: the cards of the mask that, played now by seat, rank above card
+    if card < 0:
+        return cards
+    led = S[LED] if S[LED] >= 0 else SUIT_OF[card]
+    ref = _key(S, seat, card, led)
+    out = np.int64(0)
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        if _key_now(S, seat, _low_index(low), led) > ref:
+            out |= low
+    return out
+
+
+@njit(cache=True, inline='always')
+def _beats(S, seat, a, b):
+    # State.beats: whether card a ranks above card b in the trick
+    if a < 0:
+        return False
+    if b < 0:
+        return True
+    led = S[LED] if S[LED] >= 0 else SUIT_OF[b]
+    return _key(S, seat, a, led) > _key(S, seat, b, led)
 
 
 @njit(cache=True, inline='always')
@@ -221,11 +281,18 @@ def legal(S, out):
     me = S[TO_ACT]
     if me < 0:
         return 0
+QUESTION
+    if FACE_DOWN and S[TRUMP_CARD] >= 0 and me == S[DECLARER] and S[HANDS + me] == 0:
+        out[0] = S[TRUMP_CARD]     # the declarer's last card: the trump laid face down
+        return 1
     cards = r_may_play(S, me, -1, 0)
     if cards == 0:
         cards = S[HANDS + me]
     n = 0
 CHECKS
+    if EXPOSE and S[TRUMP] >= 0 and S[TRUMP_EXPOSED] == 0 and r_may_expose(S, me, -1, 0):
+        out[n] = EXPOSE_ID
+        n += 1
     while cards:
         low = cards & -cards
         out[n] = _low_index(low)
@@ -259,8 +326,11 @@ def _end_trick(S):
     b = _best(S)
     winner = S[TRICK_SEATS + b]
     pts = 0
+    won = np.int64(0)
     for i in range(k):
         pts += POINT_OF[S[TRICK_CARDS + i]]
+        won |= np.int64(1) << S[TRICK_CARDS + i]
+    S[WON_CARDS + winner] |= won
     done = S[TRICKS_DONE] + 1
     S[TRICKS_DONE] = done
     if done == TRICKS:
@@ -286,12 +356,34 @@ AFTER_TRICK
 
 
 @njit(cache=True, inline='always')
+def _expose(S, seat):
+    # trump made public (Play.expose): the face-down card, if any, is shown
+    S[EXPOSED_CARD] = S[TRUMP_CARD]
+    S[TRUMP_CARD] = -1
+    S[TRUMP_EXPOSED] = 1
+    S[EXPOSER] = seat
+    S[EXPOSURE_TRICK] = S[TRICKS_DONE] + 1
+
+
+@njit(cache=True, inline='always')
 def apply(S, a):
     seat = S[TO_ACT]
     if a >= NCARDS:
+        if EXPOSE and a == EXPOSE_ID:
+            # asked in play: a face-down trump card goes to the declarer's hand
+            tc = S[TRUMP_CARD]
+            if tc >= 0:
+                d = S[DECLARER]
+                S[HANDS + d] |= np.int64(1) << tc
+                if COPIES:
+                    S[COUNTS + d * NCARDS + tc] += 1
+            _expose(S, seat)
+            return
 DECLARE
         return
-    if COPIES:
+    if FACE_DOWN and a == S[TRUMP_CARD] and seat == S[DECLARER] and S[HANDS + seat] == 0:
+        _expose(S, seat)     # the face-down trump, played as the declarer's last card
+    elif COPIES:
         at = COUNTS + seat * NCARDS + a
         S[at] -= 1
         if S[at] == 0:
@@ -308,6 +400,7 @@ DECLARE
     S[TRICK_CARDS + k] = a
     S[TRICK_SEATS + k] = seat
     S[IN_TRICK] = k + 1
+AFTER_CARD
     if k + 1 < S[ACTIVE]:
         S[TO_ACT] = S[NEXT + seat]
     else:
@@ -421,6 +514,23 @@ def _policy_play(S, buf, lo, n, R, pos, top):
     return cheap, pos
 
 
+@njit(cache=True, inline='always')
+def _wants_exposure(S):
+    # arena/bots/search.py Rollout.wants_exposure: the seat holds a trump of the world and
+    # another side holds the trick so far, the trick holding points or the seat playing last
+    me = S[TO_ACT]
+    trump = S[TRUMP]
+    if trump < 0 or (S[HANDS + me] & _suitmask(trump)) == 0:
+        return False
+    winner = _trick_winner(S)
+    if winner < 0 or S[SIDE + winner] == S[SIDE + me]:
+        return False
+    pts = 0
+    for i in range(S[IN_TRICK]):
+        pts += POINT_OF[S[TRICK_CARDS + i]]
+    return pts > 0 or S[IN_TRICK] == S[ACTIVE] - 1
+
+
 @njit("int64(int64[:], float64[:], float64, int64)", cache=True)
 def rollout(S, R, greedy, helpful):
     # arena/bots/search.py Rollout.run in the play phase: a forced action at once; a
@@ -431,34 +541,44 @@ def rollout(S, R, greedy, helpful):
     top = np.empty(NSUITS, np.int64)
     pos = 0
     while S[TERMINAL] == 0:
+        # one apply below: each inlined copy of it (the scoring inside) costs compile time
         n = legal(S, buf)
         if n == 1:
-            apply(S, buf[0])
-            continue
-        lo = 0
-        if buf[0] >= NCARDS:
-            found = -1
-            if helpful != 0:
-                for i in range(n):
-                    for j in range(NCHECKS):
-                        if buf[i] == CHECK_IDS[j] and (helpful >> j) & 1:
-                            found = buf[i]
-                    if found >= 0:
-                        break
-            if found >= 0:
-                apply(S, found)
-                continue
-            while lo < n and buf[lo] >= NCARDS:
-                lo += 1
-        if pos + 2 > R.shape[0]:
-            return -1
-        r = R[pos]
-        pos += 1
-        if r < greedy:
-            a, pos = _policy_play(S, buf, lo, n, R, pos, top)
-        else:
-            a = buf[lo + int(R[pos] * (n - lo))]
+            a = buf[0]
+        elif buf[n - 1] >= NCARDS:     # a question: any answer
+            if pos + 1 > R.shape[0]:
+                return -1
+            a = buf[int(R[pos] * n)]
             pos += 1
+        else:
+            lo = 0
+            found = -1
+            if buf[0] >= NCARDS:
+                if helpful != 0:
+                    for i in range(n):
+                        for j in range(NCHECKS):
+                            if buf[i] == CHECK_IDS[j] and (helpful >> j) & 1:
+                                found = buf[i]
+                        if found >= 0:
+                            break
+                if found < 0 and EXPOSE and _wants_exposure(S):
+                    for i in range(n):
+                        if buf[i] == EXPOSE_ID:
+                            found = EXPOSE_ID
+                while lo < n and buf[lo] >= NCARDS:
+                    lo += 1
+            if found >= 0:
+                a = found
+            else:
+                if pos + 2 > R.shape[0]:
+                    return -1
+                r = R[pos]
+                pos += 1
+                if r < greedy:
+                    a, pos = _policy_play(S, buf, lo, n, R, pos, top)
+                else:
+                    a = buf[lo + int(R[pos] * (n - lo))]
+                    pos += 1
         apply(S, a)
     return pos
 
@@ -474,16 +594,22 @@ def apply_id(S, a):
 '''
 
 
-def _rule_fn(tr: Translator, name: str, rule: Rule, kind: str) -> str:
+def _rule_fn(tr: Translator, name: str, rule: Rule, kind: str, inline: bool = True) -> str:
+    """A rule as the function ``name(S, me, x, y)``; inlined where it is called unless
+    ``inline`` is false (a rule asked once a deal, the scoring, is called: each inlined
+    copy of it costs compile time, and the entry points hold several)."""
     tr._tmp = 0
-    head = f"@njit(cache=True, inline='always')\ndef {name}(S, me, x, y):\n"
+    tr.functions = []
+    deco = "@njit(cache=True, inline='always')" if inline else "@njit(cache=True)"
+    head = f"{deco}\ndef {name}(S, me, x, y):\n"
     if rule.tree is None:   # an optional hook left out: does nothing
         return head + ("    return\n" if kind == "effect" else "    return False\n")
     if rule.effect:
-        body = tr.stmts(rule.tree.kids, 1)
-        return head + "\n".join(body + ["    return"]) + "\n"
-    body = tr.stmts(rule.lets, 1) + [f"    return {tr.ex(rule.tree)}"]
-    return head + "\n".join(body) + "\n"
+        body = tr.stmts(rule.tree.kids, 1) + ["    return"]
+    else:
+        body = tr.stmts(rule.lets, 1) + [f"    return {tr.ex(rule.tree)}"]
+    # the functions of its quantifiers first
+    return "\n".join(tr.functions + [head + "\n".join(body)]) + "\n"
 
 
 def _array(values) -> str:
@@ -495,6 +621,7 @@ def module_source(f: Facts, lay: Layout, rules: dict[str, Rule]) -> str:
     refuse(f, rules)
     at = lay.at
     tr = Translator(f, lay)
+    may_expose = rules["play.may_expose"].tree
     nc, ns, nr, n = f.size, f.suits, f.ranks, f.players
     rs = [nr - r for r in range(nr)] + [0]      # a rank's strength; none is 0
     consts = {k.upper(): v for k, v in at.items()}
@@ -502,7 +629,9 @@ def module_source(f: Facts, lay: Layout, rules: dict[str, Rule]) -> str:
                   LAST_TRICK=f.last_trick, COPIES=int(f.max_copies > 1), PLAIN_PLAY=int(f.plain_play),
                   CALLED=int(f.partnership == "called"), HAS_CONTRACT=int(f.has_contract),
                   ASIDE=1, MAXLEGAL=nc + len(f.play_checks) + 1, NCHECKS=len(f.play_checks),
-                  MAXACTS=f.tricks * n + len(f.play_checks) + 1)
+                  MAXACTS=f.tricks * n + 2 * len(f.play_checks) + 1, EXPOSE_ID=f.expose_id,
+                  EXPOSE=int(may_expose is not None and may_expose.const is not False),
+                  FACE_DOWN=int(f.face_down))
     lines = [f"# the taash kernel of variant {f.name!r} (digest {f.digest}); made by taash.kernel.build",
              "import numpy as np", "from numba import njit", ""]
     lines += [f"{k} = {v}" for k, v in consts.items()]
@@ -519,29 +648,56 @@ def module_source(f: Facts, lay: Layout, rules: dict[str, Rule]) -> str:
     lines.append(_rule_fn(tr, "r_counts_as_trump", rules["play.counts_as_trump"], "condition"))
     lines.append(_TRICK)
     lines.append(_rule_fn(tr, "r_may_play", rules["play.may_play"], "cards"))
+    lines.append(_rule_fn(tr, "r_may_expose", rules["play.may_expose"], "condition"))
     lines.append(_rule_fn(tr, "r_after_trick", rules["play.after_trick"], "effect"))
-    lines.append(_rule_fn(tr, "r_made", rules["scoring.made"], "condition"))
-    lines.append(_rule_fn(tr, "r_effect", rules["scoring.effect"], "effect"))
+    lines.append(_rule_fn(tr, "r_after_card", rules["play.after_card"], "effect"))
+    lines.append(_rule_fn(tr, "r_made", rules["scoring.made"], "condition", inline=False))
+    lines.append(_rule_fn(tr, "r_effect", rules["scoring.effect"], "effect", inline=False))
     used = sorted({name for _, name, _ in f.play_checks}, key=f.declarations.index)
     for name in used:
         j = f.declarations.index(name)
         lines.append(_rule_fn(tr, f"r_when_{j}", rules[f"declare.{name}.when"], "condition"))
         lines.append(_rule_fn(tr, f"r_effect_{j}", rules[f"declare.{name}.effect"], "effect"))
-    checks, declare = [], []
+        if name in f.questions:
+            lines.append(_rule_fn(tr, f"r_answered_by_{j}", rules[f"declare.{name}.answered_by"], "seat"))
+    checks, declare, question = [], [], []
     for k, (aid, name, su) in enumerate(f.play_checks):
         j, x = f.declarations.index(name), -1 if su is None else su
         checks += [f"    if ((S[DECLARED_KEYS] >> {k}) & 1) == 0 and r_when_{j}(S, me, {x}, 0):",
                    f"        out[n] = {aid}", "        n += 1"]
-        declare += [f"        {'if' if k == 0 else 'elif'} a == {aid}:",
+        declare += [f"        {'if' if not declare else 'elif'} a == {aid}:",
                     f"            S[DECLARED + {j}] += 1",
                     f"            S[DECLARED_KEYS] |= {1 << k}",
                     "            if seat == S[PARTNER]:",
                     "                S[PARTNER_REVEALED] = 1",
                     f"            r_effect_{j}(S, seat, {x}, 0)"]
+        if name in f.questions:     # asked: the answering seat answers at once
+            declare += ["            S[QUESTION_SEAT] = seat", f"            S[QUESTION_DECL] = {j}",
+                        f"            S[TO_ACT] = r_answered_by_{j}(S, seat, {x}, 0)"]
+    for name, ids in f.questions.items():
+        if name not in used:
+            continue
+        j = f.declarations.index(name)
+        question += [f"        if S[QUESTION_DECL] == {j}:"]
+        question += [f"            out[{i}] = {aid}" for i, (aid, _) in enumerate(ids)]
+        question += [f"            return {len(ids)}"]
+        for aid, text in ids:
+            bit = f.answers.index(text)
+            declare += [f"        {'if' if not declare else 'elif'} a == {aid}:",
+                        f"            S[ANSWERS] |= {1 << bit}",
+                        "            S[TO_ACT] = S[QUESTION_SEAT]",
+                        "            S[QUESTION_SEAT] = -1",
+                        "            S[QUESTION_DECL] = -1"]
     play = _PLAY.replace("CHECKS\n", "\n".join(checks) + "\n" if checks else "")
+    if question:    # a question pending: its answers only
+        question = ["    if S[QUESTION_SEAT] >= 0:"] + question + ["        return 0"]
+    play = play.replace("QUESTION\n", "\n".join(question) + "\n" if question else "")
     play = play.replace("DECLARE\n", "\n".join(declare) + "\n" if declare else "        pass\n")
     after = "    r_after_trick(S, winner, winner, S[TRICK_SEATS])\n" if rules["play.after_trick"].tree is not None else ""
     play = play.replace("AFTER_TRICK\n", after)
+    # the card is in the trick; me: its player (State.apply_id)
+    after = "    r_after_card(S, seat, -1, 0)\n" if rules["play.after_card"].tree is not None else ""
+    play = play.replace("AFTER_CARD\n", after)
     aside_to = {"declarer": "S[DECLARER]", "last_trick": "S[LAST_WINNER]"}.get(f.widow_points_to, "-1")
     play = play.replace("ASIDE_TO", aside_to)
     lines.append(play)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from taash.interpreter import State, Variant
 from taash.interpreter import declarations as _declarations
 from taash.interpreter import trump as _trump
-from taash.interpreter.dsl import Compiler, DSLError, Lowerer
+from taash.interpreter.dsl import SEAT, Compiler, DSLError, Lowerer
 from taash.interpreter.errors import TaashError
 from taash.interpreter.phase import order_from
 from taash.interpreter.variant import HOOKS
@@ -73,7 +73,7 @@ def checked_rules(v: Variant) -> dict[str, Rule]:
                     score_unit=v.score_unit, defines=v.data.get("define", {}) or {},
                     denominations={den: -2 - i for i, den in enumerate(x for x in v.denominations
                                                                        if x not in deck.suits)},
-                    variables=[(x.name, x.type) for x in v.variables], partnership=v.partnership,
+                    variables=[(x.name, x.type, x.per) for x in v.variables], partnership=v.partnership,
                     not_assignable=() if v.trump_mode in _trump.PUBLIC_MODES else ("trump",),
                     **_declarations.compiler_names(v.data))
     wanted = []
@@ -85,6 +85,8 @@ def checked_rules(v: Variant) -> dict[str, Rule]:
         wanted.append((f"declare.{name}.when", d["when"], "condition", extra))
         wanted.append((f"declare.{name}.effect", d.get("effect", "target += 0"), "effect",
                        extra + ("declare.effect",)))
+        if "answered_by" in d:
+            wanted.append((f"declare.{name}.answered_by", d["answered_by"], SEAT, extra))
     out = {}
     for hook, text, kind, extra in wanted:
         if text is None:
@@ -148,12 +150,16 @@ class Facts:
     has_answers: bool
     flow_after_play: bool    # a step of the flow after play (the kernel ends the deal with the play)
     variables: list          # (name, type)
+    var_sizes: list          # the values each variable holds: 1, or one per seat or side
+    expose_id: int           # the action id of `expose` (trump made public, asked in play)
+    face_down: bool          # trump is a card laid face down (trump.mode hidden): the declarer's last card
+    answers: list            # every answer's text (`cot yes`), in the order the rules' answered() reads
+    questions: dict          # declaration name -> (action id, text) of its answers (a question), in legal order
 
 
 def facts(v: Variant) -> Facts:
-    if v.deal_sizes is not None:   # one kernel a variant (its digest): one number of tricks
-        raise Unsupported("the number of cards dealt changes from deal to deal (a flow size reads "
-                          "`deals`): the kernel is compiled for one number of tricks")
+    """The facts of ``v``: when its flow changes by deal, of the one deal it is built for
+    (`Variant.for_deal`: its tricks, cards and rules), so each deal size has its kernel."""
     d = v.deck
     names = list(_declarations.sections(v.data))
     play_checks = [(a.id, decl.name, su) for a, decl, su in v.declaration_actions if decl.at == "play"]
@@ -164,7 +170,10 @@ def facts(v: Variant) -> Facts:
                  list(d.strength), list(d.point_of), [list(r) for r in d.card_table], list(v.next_seat), names,
                  play_checks, any(decl.answers for decl in v.declarations),
                  "play" in steps and steps.index("play") != len(steps) - 1,
-                 [(x.name, x.type) for x in v.variables])
+                 [(x.name, x.type) for x in v.variables], [x.size for x in v.variables], v.expose_action.id,
+                 v.trump_mode == "hidden", _declarations.compiler_names(v.data)["answers"],
+                 {decl.name: [(a.id, str(a)) for a in decl.answer_actions]
+                  for decl in v.declarations if decl.answers})
 
 
 # -- a State as numbers -------------------------------------------------------------------
@@ -172,7 +181,8 @@ SCALARS = ("to_act", "terminal", "dealer", "deal_number", "declarer", "target", 
            "high_bidder", "calls", "bids", "passes", "passed", "doubled", "holder", "challenger",
            "trump", "trump_exposed", "trump_card", "exposer", "exposure_trick", "partner",
            "partner_revealed", "called_card", "led", "in_trick", "tricks_done", "active", "made",
-           "declared_keys", "aside_points", "last_winner", "taken_over")
+           "declared_keys", "aside_points", "last_winner", "taken_over", "exposed_card",
+           "bids_total", "question_seat", "question_decl", "answers")
 
 
 class Layout:
@@ -182,13 +192,16 @@ class Layout:
     def __init__(self, f: Facts):
         n = f.players
         self.at = {k: i for i, k in enumerate(SCALARS)}
+        # each variable's first place after at["vars"] (one per seat or side follow it)
+        self.var_at = [sum(f.var_sizes[:i]) for i in range(len(f.var_sizes))]
         size = len(SCALARS)
         for name, length in (("hands", n), ("counts", n * f.size if f.max_copies > 1 else 0),
                              ("side", n + 1), ("side_points", f.sides), ("seat_points", n),
                              ("side_tricks", f.sides), ("seat_tricks", n), ("seat_side_tricks", n * f.sides),
                              ("scores", f.nscores), ("trick_cards", n), ("trick_seats", n), ("trick_after", n),
                              ("out", n), ("next", n), ("declared", max(len(f.declarations), 1)),
-                             ("vars", max(len(f.variables), 1))):
+                             ("vars", max(sum(f.var_sizes), 1)), ("seat_bids", n),
+                             ("won_cards", n)):
             self.at[name] = size
             size += length
         self.size = size
@@ -196,12 +209,9 @@ class Layout:
 
 def from_state(v: Variant, f: Facts, lay: Layout, s: State) -> list[int]:
     """The facts of ``s`` (a State of ``v``) at the kernel's places, as a list of ints.
-    Raises Unsupported for a state the kernel does not take (not in the play phase, or a
-    question pending)."""
+    Raises Unsupported for a state the kernel does not take (not in the play phase)."""
     if s.phase not in ("play", "done"):
         raise Unsupported(f"the kernel plays from the play phase, not the {s.phase}")
-    if s.question is not None:
-        raise Unsupported("a question pending")
     out = [0] * lay.size
     at = lay.at
     n = f.players
@@ -216,7 +226,11 @@ def from_state(v: Variant, f: Facts, lay: Layout, s: State) -> list[int]:
               made=-1 if s.made is None else int(s.made),
               declared_keys=sum(1 << k for k, (i, _, _) in enumerate(f.play_checks) if i in s.declared_keys),
               aside_points=sum(f.point_of[c] for c in (s.widow if v.widow_set_aside else s.set_aside)),
-              last_winner=s.tricks[-1][2] if s.tricks else -1, taken_over=int(s.taken_over is not None))
+              last_winner=s.tricks[-1][2] if s.tricks else -1, taken_over=int(s.taken_over is not None),
+              exposed_card=s.exposed_card, bids_total=s.bids_total,
+              question_seat=-1 if s.question is None else s.question[0],
+              question_decl=-1 if s.question is None else f.declarations.index(s.question[1].name),
+              answers=sum(1 << k for k, text in enumerate(f.answers) if text in s.answers))
     for k, x in sc.items():
         out[at[k]] = int(x)
     for seat, hand in enumerate(s.hands):
@@ -224,10 +238,11 @@ def from_state(v: Variant, f: Facts, lay: Layout, s: State) -> list[int]:
         if f.max_copies > 1:
             for c in hand:
                 out[at["counts"] + seat * f.size + c] += 1
-    for k in ("side", "side_points", "seat_points", "side_tricks", "scores"):
+    for k in ("side", "side_points", "seat_points", "side_tricks", "scores", "seat_bids"):
         for i, x in enumerate(getattr(s, k)):
             out[at[k] + i] = int(x)
-    for (_, _, w), sd in zip(s.tricks, s.trick_sides):
+    for (_, cards, w), sd in zip(s.tricks, s.trick_sides):
+        out[at["won_cards"] + w] |= sum(1 << c for c in set(cards))
         out[at["seat_tricks"] + w] += 1
         out[at["seat_side_tricks"] + w * f.sides + sd] += 1
     for i, (c, seat) in enumerate(zip(s.trick_cards, s.trick_seats)):
@@ -246,8 +261,8 @@ def from_state(v: Variant, f: Facts, lay: Layout, s: State) -> list[int]:
     for i, name in enumerate(f.declarations):
         out[at["declared"] + i] = s.declared.get(name, 0)
     for i, x in enumerate(s.vars):
-        if isinstance(x, bool) or isinstance(x, int):
-            out[at["vars"] + i] = int(x)
-        else:
-            raise Unsupported(f"a variable holding {type(x).__name__}")
+        for j, y in enumerate(x if isinstance(x, tuple) else (x,)):
+            if not isinstance(y, int):      # a bool is an int
+                raise Unsupported(f"a variable holding {type(y).__name__}")
+            out[at["vars"] + lay.var_at[i] + j] = int(y)
     return out

@@ -27,13 +27,30 @@ def is_const(t) -> bool:
     return type(t.const) in (int, bool, str)
 
 
+def free_locals(t) -> set[str]:
+    """The rule's locals (``_vN``, ``_qN``) tree ``t`` reads, less those its own
+    quantifiers bind."""
+    if not hasattr(t, "op"):
+        return set()
+    out = {t.info} if t.op == "local" and isinstance(t.info, str) else set()
+    for k in t.kids:
+        if k is not None:
+            out |= free_locals(k)
+    if t.op in ("any", "all", "those"):
+        out.discard(t.info)
+    return out
+
+
 class Translator:
     """Typed trees to source, for one variant (``f``: its facts; ``lay``: the state's
     layout). Rule functions take ``(S, me, x, y)`` as the engine's take ``(s, me, x, y)``."""
 
     def __init__(self, f: Facts, lay: Layout):
         self.f, self.at = f, lay.at
+        self.var_at = lay.var_at
         self._tmp = 0
+        self._quants = 0
+        self.functions: list[str] = []   # a quantifier's function each, to precede the rule using it
 
     def s(self, name: str, index: str | None = None) -> str:
         """The state's field ``name`` (a scalar), or element ``index`` of an array field."""
@@ -55,7 +72,14 @@ class Translator:
                 raise Unsupported(f"a local named {t.info!r}")
             return t.info
         if op == "var":
-            return self.s("vars", str(int(t.info)))
+            if self.f.var_sizes[int(t.info)] != 1:
+                raise Unsupported("a variable per seat or side read whole")
+            return self.s("vars", str(self.var_at[int(t.info)]))
+        if op == "var_at":     # an index out of range (none): the empty value
+            i = int(t.info)
+            read = f"_at_or(S, {self.at['vars'] + self.var_at[i]}, {self.f.var_sizes[i]}, {self.ex(k[0])}, " \
+                   f"{0 if t.type in ('number', 'condition') else -1})"
+            return f"({read} != 0)" if t.type == "condition" else read
         if op == "call":
             return self.call(t)
         if op == "call_list":
@@ -75,7 +99,7 @@ class Translator:
                 return self.ex(keep[0])
             return "(" + f" {op} ".join(self.ex(a) for a in keep) + ")"
         if op in ("any", "all", "those"):
-            raise Unsupported(f"the quantifier {op}(...)")
+            return self.quantifier(t)
         if op == "otherwise":
             out = self.ex(k[-1])
             for a in reversed(k[:-1]):
@@ -117,6 +141,35 @@ class Translator:
             return out
         raise Unsupported(f"the construct {op}")
 
+    def quantifier(self, t) -> str:
+        """``any``/``all``/``those(x in SET: cond)`` as a call of a function made for it (in
+        ``functions``), which goes over the set's bits in ascending order (the engine's
+        sorted list) with the rule's locals that ``cond`` reads as its arguments."""
+        op, (tset, body) = t.op, t.kids
+        if tset.type not in ("cards", "seats", "sides"):
+            raise Unsupported(f"{op}(...) over {tset.type}")
+        if not _LOCAL.match(t.info):
+            raise Unsupported(f"a local named {t.info!r}")
+        free = sorted(free_locals(body) - {t.info})
+        self._quants += 1
+        name = f"_quant{self._quants}"
+        cond = self.ex(body)        # its own quantifiers' functions are added first
+        params = "".join(f", {v}" for v in free)
+        found = {"any": ["            return True"], "all": [],
+                 "those": ["            found |= low"]}[op]
+        miss = ["        else:", "            return False"] if op == "all" else []
+        end = {"any": "False", "all": "True", "those": "found"}[op]
+        self.functions.append("\n".join([
+            "@njit(cache=True)",     # called, not inlined: a rule may hold many (the compile's time)
+            f"def {name}(S, me, x, y, m{params}):",
+            "    found = np.int64(0)",
+            "    while m:",
+            "        low = m & -m",
+            "        m ^= low",
+            f"        {t.info} = _low_index(low)",
+            f"        if {cond}:"] + (found or ["            pass"]) + miss + [f"    return {end}", ""]))
+        return f"{name}(S, me, x, y, {self.ex(tset)}{params})"
+
     def const(self, t) -> str:
         v = t.const
         if type(v) is bool:
@@ -127,6 +180,8 @@ class Translator:
             return str(v)
         if t.type == "declaration":
             return str(self.f.declarations.index(v))
+        if t.type == "answer":
+            return str(self.f.answers.index(v))
         raise Unsupported(f"a constant {t.type}")
 
     @staticmethod
@@ -146,6 +201,7 @@ class Translator:
             "partner": s("partner"), "partner_revealed": f"({s('partner_revealed')} != 0)",
             "called_card": s("called_card"), "high_bid": s("bid"), "bid": s("bid"),
             "high_bidder": s("high_bidder"), "calls": s("calls"), "bids": s("bids"), "passes": s("passes"),
+            "bids_total": s("bids_total"),
             "passed": s("passed"), "holder": s("holder"), "challenger": s("challenger"),
             "doubled": f"({s('doubled')} >= 1)", "redoubled": f"({s('doubled')} >= 2)",
             "denomination": s("denomination"), "trump": s("trump"), "no_trump": f"({s('trump')} < 0)",
@@ -160,6 +216,7 @@ class Translator:
             "target": s("target"), "made": "(x != 0)", "deals": s("deal_number"),
             "deals_played": f"({s('deal_number')} + {s('terminal')})",
             "seats": f"np.int64({(1 << n) - 1})", "trick_seats": "_trick_mask(S, TRICK_SEATS)",
+            "sides": f"np.int64({(1 << f.sides) - 1})",
         }
         if name == "trick_cards":
             if f.max_copies > 1:
@@ -172,9 +229,13 @@ class Translator:
     def call(self, t) -> str:
         f, s = self.f, self.s
         name = t.info.name
-        args = [self.ex(a) for a in t.kids] if name != "declared" else [self.const(t.kids[0])]
+        args = [self.ex(a) for a in t.kids] if name not in ("declared", "answered") else [self.const(t.kids[0])]
         side = self.at["side"]
         n = f.players
+        if name == "cards_won":    # of a seat, or of a side (its seats as the sides stand now)
+            if t.kids[0].type == "side":
+                return f"_side_won(S, {args[0]})"
+            return f"_at(S, {self.at['won_cards']}, {n}, {args[0]})"
         if name == "count" and t.kids[0].type == "cards" and f.max_copies > 1:
             raise Unsupported("count() of cards in a deck with copies of a card")
         table = {
@@ -191,6 +252,8 @@ class Translator:
             "seat_tricks": lambda a: f"_at(S, {self.at['seat_tricks']}, {n}, {a})",
             "seat_points": lambda a: f"_at(S, {self.at['seat_points']}, {n}, {a})",
             "declared": lambda a: s("declared", a),
+            "answered": lambda a: f"((({s('answers')} >> {a}) & 1) != 0)",
+            "bid_of": lambda a: f"_at(S, {self.at['seat_bids']}, {n}, {a})",
             "only": lambda a, b: f"({a} & _bit({b}))",
             "sits_out": lambda a: f"(_at(S, {self.at['out']}, {n}, {a}) == 1)",
             "played": lambda a: f"_played(S, {a})",
@@ -207,6 +270,8 @@ class Translator:
             "union": lambda a, b: f"({a} | {b})",
             "difference": lambda a, b: f"({a} & ~{b})",
             "intersection": lambda a, b: f"({a} & {b})",
+            "higher": lambda a, b: f"_higher(S, me, {a}, {b})",
+            "beats": lambda a, b: f"_beats(S, me, {a}, {b})",
         }
         if name not in table:
             raise Unsupported(f"the function {name}()")
@@ -246,13 +311,19 @@ class Translator:
             raise Unsupported(f"an effect that sets '{name}'")
         if t.op == "assign_var":
             index, op, typ = t.info
-            v = self.ex(t.kids[0])
-            target = self.s("vars", str(int(index)))
+            val, idx = t.kids
+            v = self.ex(val)
+            off = self.at["vars"] + self.var_at[int(index)]
+            pre, guard, target = [], None, f"S[{off}]"
+            if idx is not None:     # one of a variable per seat or side; an index out of range changes nothing
+                i = self.tmp()
+                pre, guard = [f"{pad}{i} = {self.ex(idx)}"], f"{pad}if 0 <= {i} < {self.f.var_sizes[int(index)]}:"
+                target = f"S[{off} + {i}]"
             if op != "=":
                 v = f"({target} {op[0]} {v})"
             if typ == "number":
                 v = f"max(-1000000000, min(1000000000, {v}))"
-            return [f"{pad}{target} = {v}"]
+            return pre + ([guard, f"{pad}    {target} = {v}"] if guard else [f"{pad}{target} = {v}"])
         if t.op == "for":
             tset, body = t.kids
             if not _LOCAL.match(t.info):

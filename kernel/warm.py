@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from . import available, default_cache_dir, kernel_for, made, told
+from . import available, default_cache_dir, kernel_for, key, made, told
 from .build import module_source, write_module
 from .source import Layout, Unsupported, checked_rules, facts
 
@@ -126,12 +126,12 @@ def kernel_soon(variant, cache_dir: Path | None = None) -> Warming | None:
     if not available():
         return None
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    key = (variant.digest, str(cache_dir))
+    wkey = (*key(variant), str(cache_dir))
     with _LOCK:
-        w = _WARMING.get(key)
+        w = _WARMING.get(wkey)
         if w is not None:
             return w
-        w = _WARMING[key] = Warming(variant, cache_dir)
+        w = _WARMING[wkey] = Warming(variant, cache_dir)
     k = made(variant, cache_dir)
     if k is not None:
         w._finish(k, None)
@@ -154,7 +154,9 @@ class KernelUse:
     for it (`kernel_for`); False, never. None always without the ``fast`` extra or for a
     variant the kernel cannot compile (told once). Raises ValueError for another mode.
     ``cache_dir``: the kernels' cache directory (`default_cache_dir` by default).
-    ``warming``: the `Warming`, once started (mode None)."""
+    ``warming``: the `Warming` of the last deal asked for, once started (mode None). A
+    flow that changes by deal has a kernel per deal size (`taash.kernel.key`), each made
+    when a State of that deal first asks."""
 
     def __init__(self, variant, mode: bool | None = None, cache_dir: Path | None = None):
         if mode not in (None, True, False):
@@ -162,22 +164,27 @@ class KernelUse:
         self.variant, self.mode, self.cache_dir = variant, mode, cache_dir
         self.on = mode is not False and available()
         self.warming: Warming | None = None
-        self._kernel = None
+        self._kernels: dict = {}        # deal index -> Kernel (mode True) or Warming (mode None)
 
-    def get(self):
-        """The kernel to use now, or None (the engine)."""
+    def get(self, variant=None):
+        """The kernel to use now for a State of ``variant`` (its ``v``; by default the
+        bot's variant), or None (the engine)."""
         if not self.on:
             return None
+        v = self.variant if variant is None else variant
         if self.mode is True:
-            if self._kernel is None:
-                self._kernel = kernel_for(self.variant, self.cache_dir)
-                self.on = self._kernel is not None
-            return self._kernel
-        if self.warming is None:
-            self.warming = kernel_soon(self.variant, self.cache_dir)
-            self.on = self.warming is not None
+            k = self._kernels.get(v.deal_index)
+            if k is None:
+                k = self._kernels[v.deal_index] = kernel_for(v, self.cache_dir)
+                self.on = k is not None
+            return k
+        w = self._kernels.get(v.deal_index)
+        if w is None:
+            w = self._kernels[v.deal_index] = kernel_soon(v, self.cache_dir)
+            self.on = w is not None
             if not self.on:
                 return None
+        self.warming = w
         k = self.warming.ready()
         if k is None and self.warming.done:     # it could not be made: the engine plays on
             self.on = False

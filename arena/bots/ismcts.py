@@ -231,7 +231,7 @@ class ISMCTSBot:
         # Welford's running mean and sum of squares of the values backed up
         vn, vmean, vm2 = 0, 0.0, 0.0
         iterations = 0
-        kern = self.kernels.get() if root.phase == "play" else None
+        kern = self.kernels.get(root.v) if root.phase == "play" else None
         while iterations < cap and clock() < end:
             try:
                 st = root.resample(seat, rng)

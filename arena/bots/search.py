@@ -413,11 +413,12 @@ class SearchBot:
         """The kernel being made in the background (`taash.kernel.warm.Warming`), once started."""
         return self.kernels.warming
 
-    def kernel(self):
-        """The compiled kernel a decision in play rolls out on, or None (the engine): not
-        wanted, the extra missing, a variant it cannot compile, or (``kernel=None``) not
-        ready yet (`taash.kernel.warm.KernelUse`)."""
-        return self.kernels.get()
+    def kernel(self, variant=None):
+        """The compiled kernel a decision in play rolls out on (for a State of
+        ``variant``, by default the bot's: a flow that changes by deal has one per deal
+        size), or None (the engine): not wanted, the extra missing, a variant it cannot
+        compile, or (``kernel=None``) not ready yet (`taash.kernel.warm.KernelUse`)."""
+        return self.kernels.get(variant)
 
     def value(self, st: State, seat: int) -> float:
         """A finished deal's worth to ``seat``: its score change less the mean change of
@@ -592,7 +593,7 @@ class SearchBot:
         clock = time.perf_counter
         run = self.rollout.run
         value = self.value
-        kern = self.kernel() if root.phase == "play" else None
+        kern = self.kernel(root.v) if root.phase == "play" else None
         if kern is not None:
             helpful = self.rollout.helpful_mask(kern.facts.play_checks)
             greedy = self.rollout.greedy
