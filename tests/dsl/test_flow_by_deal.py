@@ -118,11 +118,12 @@ def test_the_rulebook_states_the_hand_of_every_deal(judgement):
             "before is less than 8, else the number of deals played before minus 6") in book
 
 
-def test_the_kernel_refuses_it_in_words(judgement):
-    from taash.kernel import Unsupported
+def test_the_kernel_takes_each_deal_at_its_own_size(judgement):
+    # 8 cards a seat in the first deal, 7 in the second, 1 in the eighth (deals = 7)
+    from taash.kernel import why_not
     from taash.kernel.source import facts
-    with pytest.raises(Unsupported, match="changes from deal to deal"):
-        facts(judgement)
+    assert why_not(judgement) is None
+    assert [facts(judgement.for_deal(n)).tricks for n in (0, 1, 7)] == [8, 7, 1]
 
 
 # -- refused at load, located ----------------------------------------------------------------
