@@ -31,6 +31,15 @@ def slow_text(defines: int = 200, parts: int = 400) -> str:
     return BASE + "define:\n" + "".join(f"  d{i}: {rule}\n" for i in range(defines))
 
 
+def saver(folder: Path):
+    """A loader's ``save``: writes a sent text to a file of ``folder`` named by its hash."""
+    def save(text):
+        path = folder / f"v{abs(hash(text))}.yaml"
+        path.write_text(text)
+        return path
+    return save
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (Linux /proc)."""
     out, todo = [], [pid]
@@ -243,10 +252,7 @@ def test_sent_texts_wait_their_turn_in_a_bounded_queue(tmp_path):
     async def go():
         loader = VariantLoader(tmp_path / "variants", max_loads=1, max_waiting=1)
 
-        def save(text):
-            path = tmp_path / f"v{abs(hash(text))}.yaml"
-            path.write_text(text)
-            return path
+        save = saver(tmp_path)
         return await asyncio.gather(*(loader.by_text(f'extends: "28"\n# text {i}\n', f"mine{i}.yaml", None, save)
                                       for i in range(3)), return_exceptions=True)
 
@@ -315,10 +321,7 @@ def test_a_check_whose_caller_goes_away_is_killed_and_gives_back_its_turn(tmp_pa
     async def go():
         loader = VariantLoader(tmp_path / "variants", max_loads=1, max_waiting=0)
 
-        def save(text):
-            path = tmp_path / f"v{abs(hash(text))}.yaml"
-            path.write_text(text)
-            return path
+        save = saver(tmp_path)
         await loader.by_text('extends: "28"\n# warm\n', "warm.yaml", None, save)   # the forkserver is up
         before = set(descendants(os.getpid()))
         task = asyncio.ensure_future(loader.by_text(slow_text(), "slow.yaml", None, save))
