@@ -456,36 +456,52 @@ class Resampler:
                 deal[p] = c
         return deal
 
+    def deal_state(self, deal: list[int]):
+        """A new State at the start of the deal with the cards of ``deal`` (a card id per
+        position, as `draw` gives), its history not played."""
+        n, off = self.v.players, self.offset
+        return _new_state(self.start, [deal[off[s]:off[s + 1]] for s in range(n)], deal[self.widow0:])
+
+    def replay(self, st, deal: list[int], rng: random.Random, start: int = 0, stop: int | None = None) -> bool:
+        """Apply the history's actions ``start`` to ``stop`` (None: its end) to ``st`` (a
+        State of ``deal`` at action ``start``), a hidden action of another seat mapped to
+        the card now at its position, a hidden choice drawn anew from ``rng``; whether
+        every one was that of the seat to act and legal (``st`` is left at the first
+        that was not)."""
+        hist = self.history
+        origin, redraw = self.origin, self.redraw
+        cards = self.v.card_actions
+        for k in range(start, len(hist) if stop is None else stop):
+            t, a = hist[k]
+            if st.to_act != t:
+                return False
+            p = origin.get(k)
+            if p is not None:
+                a = cards[a.kind][deal[p]]
+            elif k in redraw:
+                a = redraw[k](rng)
+            try:
+                st.apply_id(a.id)
+            except IllegalActionError:
+                return False
+        return True
+
     def sample(self, rng: random.Random, max_tries: int = MAX_TRIES):
         """A consistent State (module docstring); raises ResampleError after
         ``max_tries`` rejected proposals."""
-        n = self.v.players
-        off = self.offset
-        text = self.v.deck.text
         for _ in range(max_tries):
             deal = self.draw(rng)
-            st = _new_state(self.start, [deal[off[s]:off[s + 1]] for s in range(n)],
-                            deal[self.widow0:])
-            ok = True
-            for k, (t, a) in enumerate(self.history):
-                if st.to_act != t:
-                    ok = False
-                    break
-                p = self.origin.get(k)
-                if p is not None:
-                    a = self.v.card_actions[a.kind][deal[p]]
-                elif k in self.redraw:
-                    a = self.redraw[k](rng)
-                try:
-                    st.apply_id(a.id)
-                except IllegalActionError:
-                    ok = False
-                    break
-            if ok and st.observation(self.seat) == self.target:
+            st = self.deal_state(deal)
+            if self.replay(st, deal, rng) and st.observation(self.seat) == self.target:
                 return st
-        raise ResampleError(f"no consistent deal for seat {self.seat} in {max_tries} tries "
-                            f"({len(self.history)} actions of {self.v.name!r}; cards "
-                            f"{[text[c] for c in self.pool]} unseen)")
+        raise self.exhausted(max_tries)
+
+    def exhausted(self, max_tries: int) -> ResampleError:
+        """The error of ``max_tries`` proposals all rejected."""
+        text = self.v.deck.text
+        return ResampleError(f"no consistent deal for seat {self.seat} in {max_tries} tries "
+                             f"({len(self.history)} actions of {self.v.name!r}; cards "
+                             f"{[text[c] for c in self.pool]} unseen)")
 
 
 def clear_cache() -> None:

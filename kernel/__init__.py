@@ -9,13 +9,14 @@ which stays the reference (docs/architecture.md, "One truth, two speeds").
     k.playout(S, seed)               # random legal actions to the end of the deal: their ids
     k.playouts(S, count, seed)       # that, count times from copies: the sum of the scores
     k.rollout(S, draws, greedy)      # the search bot's rollout policy, its draws given
+    k.worlds(state, seat).sample(rng)  # a resampled world, judged on the kernel: (S, start)
 
     from taash.kernel.warm import kernel_soon
     w = kernel_soon(variant)         # the same, compiled by a child process: w.ready() never waits
 
 ``source`` is the kernel's one view of the engine; ``translate`` the rules' typed trees
 as numba source; ``build`` the module of a variant, cached on disk; ``warm`` its compile in
-the background.
+the background; ``worlds`` the search bots' resampled worlds judged on the kernel.
 """
 
 from __future__ import annotations
@@ -110,6 +111,14 @@ class Kernel:
         if used < 0:
             raise ValueError("too few draws for the rollout: give two for every card still in hand")
         return used
+
+    def worlds(self, root, seat: int):
+        """The worlds of ``root`` (a State in the play phase) for ``seat``, drawn as
+        `State.resample` draws them and judged on the kernel (`taash.kernel.worlds.Worlds`:
+        ``sample(rng) -> (S, start)``). Raises Unsupported for a state or deck it does not
+        model (then `State.resample`)."""
+        from .worlds import Worlds
+        return Worlds(self, root, seat)
 
     def at(self, S, name: str, index: int = 0) -> int:
         """One fact of ``S`` by its name in `source.Layout`."""

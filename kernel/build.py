@@ -15,7 +15,10 @@ random legal actions to the end of the deal (numba's generator seeded with ``see
 ``acts`` gets the ids), and ``playouts(S, count, seed, total)`` does that ``count``
 times from copies of ``S``, adding each deal's match score to ``total``; ``rollout(S, R,
 greedy, helpful) -> draws`` plays to the end by the search bot's rollout policy
-(arena/bots/search.py ``Rollout``), its random draws given in ``R``.
+(arena/bots/search.py ``Rollout``), its random draws given in ``R``; ``replay_check(S,
+acts, seats, ref, mask, face_down_at, legal_ref, nlegal) -> bool`` replays a history's
+play on a proposed world and compares what the seat sees with the true state's
+(kernel/worlds.py).
 """
 
 from __future__ import annotations
@@ -591,6 +594,45 @@ def legal_ids(S, out):
 @njit("void(int64[:], int64)", cache=True)
 def apply_id(S, a):
     apply(S, a)
+
+
+@njit("boolean(int64[:], int64[:], int64[:], int64[:], int64[:], int64, int64[:], int64)", cache=True)
+def replay_check(S, acts, seats, ref, mask, face_down_at, legal_ref, nlegal):
+    # kernel/worlds.py: apply acts (seats[i] to act for acts[i], each legal: else False),
+    # then compare with ref where mask is 1, the presence of a face-down card at
+    # face_down_at (>= 0), the hands' sizes, and the legal actions with legal_ref[:nlegal]
+    # (nlegal < 0: not compared). The entry points legal_ids and apply_id are called, not
+    # inlined: another inlined copy of apply would cost compile time.
+    buf = np.empty(MAXLEGAL, np.int64)
+    for i in range(acts.shape[0]):
+        if S[TO_ACT] != seats[i]:
+            return False
+        a = acts[i]
+        k = legal_ids(S, buf)
+        found = False
+        for j in range(k):
+            if buf[j] == a:
+                found = True
+                break
+        if not found:
+            return False
+        apply_id(S, a)
+    for j in range(S.shape[0]):
+        if mask[j] != 0 and S[j] != ref[j]:
+            return False
+    if face_down_at >= 0 and (S[face_down_at] >= 0) != (ref[face_down_at] >= 0):
+        return False
+    for t in range(PLAYERS):
+        if _popcount(S[HANDS + t]) != _popcount(ref[HANDS + t]):
+            return False
+    if nlegal >= 0:
+        k = legal_ids(S, buf)
+        if k != nlegal:
+            return False
+        for j in range(k):
+            if buf[j] != legal_ref[j]:
+                return False
+    return True
 '''
 
 

@@ -20,6 +20,7 @@ from taash.interpreter import declarations as _declarations
 from taash.interpreter import trump as _trump
 from taash.interpreter.dsl import SEAT, Compiler, DSLError, Lowerer
 from taash.interpreter.errors import TaashError
+from taash.interpreter.information import MAX_TRIES, resampler  # noqa: F401 (kernel/worlds.py reads them here)
 from taash.interpreter.phase import order_from
 from taash.interpreter.variant import HOOKS
 
@@ -266,3 +267,77 @@ def from_state(v: Variant, f: Facts, lay: Layout, s: State) -> list[int]:
                 raise Unsupported(f"a variable holding {type(y).__name__}")
             out[at["vars"] + lay.var_at[i] + j] = int(y)
     return out
+
+
+# -- the history before the play, for kernel/worlds.py ---------------------------------------
+# what a rule of the auction or the trump choice may read of the State and still be blind
+# to the cards: the calls so far and the contract (all public, set by the calls alone)
+_PUBLIC_FACTS = frozenset(("bid", "bids", "calls", "passes", "passed", "side", "high_bidder", "holder",
+                           "challenger", "declarer", "doubled", "dealer", "deal_number", "scores",
+                           "denomination", "equal_bid", "target", "is_terminal", "players"))
+_PURE_CALLS = frozenset(("len", "max", "min", "abs"))
+# the trump modes whose choice is blind to the cards but for its own card or suit:
+# a suit named openly or secretly, a card of the hand laid face down
+_BLIND_TRUMP = frozenset(("none", "open", "fixed", "bid", "secret", "hidden"))
+
+
+def _rule_blind(text: str) -> bool:
+    """Whether a rule's lowered Python source (``Variant.sources``) reads only public
+    facts of the State (`_PUBLIC_FACTS`) and calls only pure builtins."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return False
+    s_name = tree.body[0].args.args[0].arg if tree.body and isinstance(tree.body[0], ast.FunctionDef) else None
+    if s_name is None:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == s_name:
+            if node.attr not in _PUBLIC_FACTS:
+                return False
+        elif isinstance(node, ast.Name) and node.id == s_name:
+            continue
+        elif isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and node.func.id in _PURE_CALLS):
+                return False
+    # every use of the State is an attribute read (a bare `s` passed on is not)
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Name) and child.id == s_name and not isinstance(node, ast.Attribute):
+                return False
+    return True
+
+
+def deal_blind(v: Variant) -> str | None:
+    """Why the history before the play phase of ``v``'s deals may depend on the cards
+    dealt beyond what kernel/worlds.py patches (words), or None when it does not: its
+    flow before the play is only dealing packets (which put the cards of fixed positions
+    into the hands), the auction (`auction.Auction`: its legal calls and their effects
+    read the rules and the calls, never a hand) and the trump choice of a blind mode
+    (a suit named, openly or secretly, whose legal actions are every suit; or a card of
+    the hand laid face down, legal for every card of the hand: its card and suit are
+    what the proposal puts at its position), every rule those steps ask reading only
+    the public facts of the calls (`_rule_blind`), no variables (their rules are not
+    checked here) and no dealt card taken as trump; the rules asked are those of the
+    ``auction``, ``trump`` and ``contract`` sections and ``play.leader`` (the first lead). Then every proposal replays that
+    history alike: the same seats to act, the same legal calls, the same State at the
+    first lead but for the hands, the face-down card and the trump suit."""
+    steps = [name for name, _ in v.steps]
+    if "play" not in steps:
+        return "no play phase"
+    before = steps[:steps.index("play")]
+    other = sorted(set(before) - {"deal", "auction", "trump"})
+    if other:
+        return f"the steps {', '.join(other)} before the play"
+    if v.trump_mode not in _BLIND_TRUMP:
+        return f"trump chosen by mode {v.trump_mode!r}"
+    if v.dealt_card:
+        return "a dealt card taken as trump"
+    if v.variables:
+        return "variables"
+    if v.widow_size:
+        return "a widow"
+    for hook, text in v.sources.items():
+        if (hook.split(".")[0] in ("auction", "trump", "contract") or hook == "play.leader") and not _rule_blind(text):
+            return f"the rule {hook} reads more than the calls"
+    return None

@@ -98,7 +98,7 @@ from taash.interpreter.scoring import lowest_wins
 from taash.kernel.warm import KernelUse
 
 from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, KernelEnd, Rollout, arena_limit_ms, arm_key,
-                     default_text, deal_value, decision_rng)
+                     default_text, deal_value, decision_rng, kernel_worlds)
 
 EXPLORATION = 0.7      # the UCB1 constant, in units of the values' spread
 SPREAD_FLOOR = 1e-3    # the least spread the exploration term is scaled by
@@ -232,15 +232,21 @@ class ISMCTSBot:
         vn, vmean, vm2 = 0, 0.0, 0.0
         iterations = 0
         kern = self.kernels.get(root.v) if root.phase == "play" else None
+        worlds = kernel_worlds(kern, root, seat)
         while iterations < cap and clock() < end:
             try:
-                st = root.resample(seat, rng)
+                if worlds is not None:
+                    S = worlds.sample(rng)
+                elif kern is not None:
+                    S = kern.state(root.resample(seat, rng))
+                else:
+                    st = root.resample(seat, rng)
             except TaashError:
                 break
             iterations += 1
             spread = max(math.sqrt(vm2 / vn), SPREAD_FLOOR) if vn > 1 else 1.0
             if kern is not None:
-                vals = self._iterate_kernel(kern, st, tree, c * spread, rng)
+                vals = self._iterate_kernel(kern, S, root, tree, c * spread, rng)
             else:
                 vals = self._iterate(st, tree, c * spread, rng)
             for x in vals:
@@ -264,7 +270,8 @@ class ISMCTSBot:
                 best_id, best_n = i, n
         spread = max(math.sqrt(vm2 / vn), SPREAD_FLOOR) if vn > 1 else None
         self.stats = {"iterations": iterations, "worlds": iterations, "ms": (clock() - t0) * 1000,
-                      "visits": visits, "spread": spread, "kernel": kern is not None}
+                      "visits": visits, "spread": spread, "kernel": kern is not None,
+                      "kernel_worlds": worlds is not None}
         return acts[best_id]
 
     def _iterate(self, st: State, tree: _Node, scale: float, rng: random.Random) -> list[float]:
@@ -286,13 +293,14 @@ class ISMCTSBot:
         _back_up(path, vals)
         return vals
 
-    def _iterate_kernel(self, kern, st: State, tree: _Node, scale: float, rng: random.Random) -> list[float]:
-        """`_iterate` on the kernel's array of the world ``st`` (in the play phase): the
-        same actions, the same draws of ``rng`` (the rollout's taken from a copy of its
-        state, then as many drawn from ``rng`` as the kernel's rollout used), so the same
-        tree and values as on the engine."""
+    def _iterate_kernel(self, kern, S, root: State, tree: _Node, scale: float, rng: random.Random) -> list[float]:
+        """`_iterate` on the kernel's array ``S`` of a world of ``root`` (in the play
+        phase; changed): the same actions, the same draws of ``rng`` (the rollout's taken
+        from a copy of its state, then as many drawn from ``rng`` as the kernel's rollout
+        used), so the same tree and values as on the engine. ``root`` gives what every
+        world shares: the cards in hand (so the rollout's draws) and the deal's start
+        scores."""
         acts = self.v.actions
-        S = kern.state(st)
         at_terminal, at_to_act = kern.layout.at["terminal"], kern.layout.at["to_act"]
         node = tree
         path = []
@@ -304,13 +312,13 @@ class ISMCTSBot:
                 break
         if not S[at_terminal]:
             before = rng.getstate()
-            draws = kern.draws(self.rollout.draws(st, rng))
+            draws = kern.draws(self.rollout.draws(root, rng))
             used = kern.rollout(S, draws, self.rollout.greedy, self.rollout.helpful_mask(kern.facts.play_checks))
             rng.setstate(before)
             rand = rng.random
             for _ in range(used):
                 rand()
-        end = KernelEnd(self.v, kern, S, st.start_scores)
+        end = KernelEnd(self.v, kern, S, root.start_scores)
         vals = [deal_value(end, s, self.tie, self.lowest) for s in range(self.v.players)]
         _back_up(path, vals)
         return vals

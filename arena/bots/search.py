@@ -484,12 +484,20 @@ class SearchBot:
             st.apply_id(a.id)
         return like
 
-    def _world(self, root: State, seat: int, steps, rng: random.Random, end: float) -> State:
+    def _world(self, root: State, seat: int, steps, rng: random.Random, end: float, worlds=None):
         """One world for ``seat``: `resample` draws a deal consistent with what the seat
         knows, accepted with its `_likelihood` under the model (rejection sampling); after
         ``WORLD_TRIES`` draws, or at the clock time ``end``, the likeliest one drawn.
-        Raises TaashError (ResampleError)."""
-        world = root.resample(seat, rng)
+        With ``worlds`` (`kernel_worlds`) the same worlds are drawn on the kernel: then
+        ``(None, S)``, its array (the model reads its State at the first lead,
+        ``worlds.last_start()``), else ``(State, None)``. Raises TaashError
+        (ResampleError)."""
+        def draw():
+            if worlds is None:
+                return root.resample(seat, rng), None
+            return None, worlds.sample(rng)
+
+        world = draw()
         if not steps:
             return world
         best, best_like = world, -1.0
@@ -497,12 +505,12 @@ class SearchBot:
         for _ in range(WORLD_TRIES):
             if clock() >= end:
                 break
-            like = self._likelihood(world, steps)
+            like = self._likelihood(world[0] if worlds is None else worlds.last_start(), steps)
             if rng.random() < like:
                 return world
             if like > best_like:
                 best, best_like = world, like
-            world = root.resample(seat, rng)
+            world = draw()
         return best
 
     def _few_bids(self, ids: list, arms: list, keep) -> list:
@@ -594,6 +602,7 @@ class SearchBot:
         run = self.rollout.run
         value = self.value
         kern = self.kernel(root.v) if root.phase == "play" else None
+        worlds_k = kernel_worlds(kern, root, seat)
         if kern is not None:
             helpful = self.rollout.helpful_mask(kern.facts.play_checks)
             greedy = self.rollout.greedy
@@ -628,7 +637,7 @@ class SearchBot:
                 w0 = clock()
                 # judge the calls while that has cost at most INFER_SHARE of the time so far
                 judged = steps if budget_ms is None or infer_s <= INFER_SHARE * (w0 - start) else ()
-                world = self._world(root, seat, judged, rng, min(end, w0 + per_world))
+                world, world_array = self._world(root, seat, judged, rng, min(end, w0 + per_world), worlds_k)
                 infer_s += clock() - w0
             except TaashError:
                 break
@@ -636,14 +645,15 @@ class SearchBot:
             wseed = rng.getrandbits(64)
             vals = {}
             if kern is not None:    # the world on the kernel: its array and the rollouts' draws, once
-                world_array = kern.state(world)
-                draws = kern.draws(self.rollout.draws(world, random.Random(wseed)))
+                if world_array is None:
+                    world_array = kern.state(world)
+                draws = kern.draws(self.rollout.draws(root, random.Random(wseed)))
             for j in arms:
                 if kern is not None:
                     S = world_array.copy()
                     kern.apply(S, ids[j])
                     kern.rollout(S, draws, greedy, helpful)
-                    x = vals[j] = deal_value(KernelEnd(v, kern, S, world.start_scores), seat, self.tie,
+                    x = vals[j] = deal_value(KernelEnd(v, kern, S, root.start_scores), seat, self.tie,
                                                      self.lowest)
                 else:
                     st = world.copy()
@@ -695,10 +705,24 @@ class SearchBot:
             if n_ < 2 or mean <= self.prior_z * se:
                 best = keep
         self.stats = {"playouts": playouts, "worlds": worlds, "ms": (clock() - t0) * 1000, "kernel": kern is not None,
+                      "kernel_worlds": worlds_k is not None,
                       "values": {str(v.actions[ids[j]]): (total[j] / count[j] if count[j] else None) for j in range(k)},
                       "prior": None if keep is None else str(v.actions[ids[keep]]), "arms": searched,
                       "lead": lead}
         return v.actions[ids[best]]
+
+
+def kernel_worlds(kern, root: State, seat: int):
+    """The worlds of ``root`` for ``seat`` drawn on the kernel ``kern``
+    (`taash.kernel.worlds.Worlds`: the worlds `State.resample` gives, from the same
+    draws), or None: no kernel, or a state or variant it does not model (then
+    ``resample``)."""
+    if kern is None:
+        return None
+    try:
+        return kern.worlds(root, seat)
+    except TaashError:          # Unsupported, or a state the model of the deal refuses
+        return None
 
 
 def decision_rng(seed, obs: dict) -> random.Random:
