@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .build import load_module, module_source
 from .source import Facts, Layout, Unsupported, checked_rules, facts, from_state
+from .worlds import Worlds
 
 __all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "key", "kernel_for", "made",
            "told", "why_not"]
@@ -54,11 +55,12 @@ def default_cache_dir() -> Path:
 
 class Kernel:
     """The compiled play of one variant. ``compile_seconds``: the time to make it (the
-    source, and numba's compile or its cache's load)."""
+    source, and numba's compile or its cache's load); ``numpy``: the numpy module (imported
+    with the kernel, not with this package)."""
 
     def __init__(self, variant, f: Facts, lay: Layout, module, seconds: float):
         import numpy as np
-        self._np = np
+        self._np = self.numpy = np
         self.variant, self.facts, self.layout, self.module = variant, f, lay, module
         self.compile_seconds = seconds
         self._out = np.empty(f.size + len(f.play_checks) + 1, np.int64)
@@ -117,7 +119,6 @@ class Kernel:
         `State.resample` draws them and judged on the kernel (`taash.kernel.worlds.Worlds`:
         ``sample(rng) -> (S, start)``). Raises Unsupported for a state or deck it does not
         model (then `State.resample`)."""
-        from .worlds import Worlds
         return Worlds(self, root, seat)
 
     def at(self, S, name: str, index: int = 0) -> int:

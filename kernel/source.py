@@ -281,7 +281,7 @@ _PURE_CALLS = frozenset(("len", "max", "min", "abs"))
 _BLIND_TRUMP = frozenset(("none", "open", "fixed", "bid", "secret", "hidden"))
 
 
-def _rule_blind(text: str) -> bool:
+def rule_blind(text: str) -> bool:
     """Whether a rule's lowered Python source (``Variant.sources``) reads only public
     facts of the State (`_PUBLIC_FACTS`) and calls only pure builtins."""
     try:
@@ -317,7 +317,7 @@ def deal_blind(v: Variant) -> str | None:
     (a suit named, openly or secretly, whose legal actions are every suit; or a card of
     the hand laid face down, legal for every card of the hand: its card and suit are
     what the proposal puts at its position), every rule those steps ask reading only
-    the public facts of the calls (`_rule_blind`), no variables (their rules are not
+    the public facts of the calls (`rule_blind`), no variables (their rules are not
     checked here) and no dealt card taken as trump; the rules asked are those of the
     ``auction``, ``trump`` and ``contract`` sections and ``play.leader`` (the first lead). Then every proposal replays that
     history alike: the same seats to act, the same legal calls, the same State at the
@@ -338,6 +338,6 @@ def deal_blind(v: Variant) -> str | None:
     if v.widow_size:
         return "a widow"
     for hook, text in v.sources.items():
-        if (hook.split(".")[0] in ("auction", "trump", "contract") or hook == "play.leader") and not _rule_blind(text):
+        if (hook.split(".")[0] in ("auction", "trump", "contract") or hook == "play.leader") and not rule_blind(text):
             return f"the rule {hook} reads more than the calls"
     return None

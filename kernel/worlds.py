@@ -37,8 +37,6 @@ use the engine's `resample`.
 
 from __future__ import annotations
 
-import numpy as np
-
 from .source import MAX_TRIES, Unsupported, deal_blind, resampler
 
 __all__ = ["Worlds"]
@@ -52,6 +50,7 @@ class Worlds:
 
     def __init__(self, kern, root, seat: int):
         f, lay = kern.facts, kern.layout
+        np = kern.numpy
         if f.max_copies > 1:
             raise Unsupported("a deck with copies of a card: worlds are drawn by the engine")
         if root.phase != "play":
@@ -195,7 +194,7 @@ def _shown(kern, root, seat: int):
     f, lay = kern.facts, kern.layout
     at = lay.at
     n = f.players
-    mask = np.ones(lay.size, dtype=np.int64)
+    mask = kern.numpy.ones(lay.size, dtype=kern.numpy.int64)
     for t in range(n):
         if t != seat:
             mask[at["hands"] + t] = 0
