@@ -22,12 +22,15 @@ playout from the first lead, so its deals/s is the reference for the engine's fu
 figure in bench/playouts.py, shown here for scale. Speeds are the best of R runs.
 
 Then the search bot (arena/bots/search.py) and the ismcts bot (arena/bots/ismcts.py) at
-50 ms a decision in the play phase, their rollouts on the kernel (``kernel=True``: made
-before the first decision) and on the engine (``kernel=False``), decision by decision in
-turn at the same positions (``--decisions`` of them, a few plays after the first lead, the
-seat to act having a choice): the mean rollouts (search's playouts, ismcts's iterations)
-a decision and the decisions on which the two chose alike. Wall-clock budgets, so the
-machine's load weighs on both.
+50 ms a decision in the play phase three ways, decision by decision in turn at the same
+positions (``--decisions`` of them, a few plays after the first lead, the seat to act
+having a choice): ``kernel``, their worlds drawn and their rollouts played on the kernel
+(``kernel=True``: made before the first decision; kernel/worlds.py), ``resample``, their
+rollouts on the kernel but their worlds by the engine's ``resample`` (as before
+kernel/worlds.py), and ``engine`` (``kernel=False``): the mean rollouts (search's
+playouts, ismcts's iterations) and worlds a decision, the ratios kernel/engine for
+rollouts and kernel/resample for worlds, and the decisions on which kernel and engine
+chose alike. Wall-clock budgets, so the machine's load weighs on all three.
 
 With ``--background``, the search bot's default (``kernel=None``) from an empty cache
 directory: 50 ms decisions in play, back to back, while a child process compiles the
@@ -82,25 +85,35 @@ def kernel_playouts(k, arrays, each: int, seed: int) -> float:
     return time.process_time() - t0
 
 
-def bot_playouts(v, bot: str, count: int, seed: int, budget_ms: float = 50) -> tuple[float, float, int]:
-    """The ``bot`` (search or ismcts) at ``budget_ms`` a decision, with the kernel (made
-    before the first) and without, in turn at the same positions: (mean rollouts a
-    decision with it, without it, decisions alike)."""
+def bot_playouts(v, bot: str, count: int, seed: int, budget_ms: float = 50) -> dict:
+    """The ``bot`` (search or ismcts) at ``budget_ms`` a decision three ways, in turn at
+    the same positions: its worlds and rollouts on the kernel (made before the first
+    decision), its rollouts on the kernel and its worlds by the engine's ``resample``
+    (``worlds_on_kernel`` False: the bots before kernel/worlds.py), and the engine alone.
+    Returns {way: (mean rollouts a decision, mean worlds a decision)} with ways
+    ``kernel``, ``resample``, ``engine``, and ``alike``: the decisions on which the first
+    and the engine chose alike."""
     from taash.arena.bots.registry import resolve
     factory = resolve(bot).load()
-    fast = factory(v, seed, budget_ms=budget_ms, kernel=True)
-    slow = factory(v, seed, budget_ms=budget_ms, kernel=False)
+    bots = {"kernel": factory(v, seed, budget_ms=budget_ms, kernel=True),
+            "resample": factory(v, seed, budget_ms=budget_ms, kernel=True),
+            "engine": factory(v, seed, budget_ms=budget_ms, kernel=False)}
+    bots["resample"].worlds_on_kernel = False
     n = "playouts" if bot == "search" else "iterations"
     sts = positions(v, count, seed, later=True)
-    fast.decide_state(sts[0].copy(), sts[0].to_act)       # the kernel compiled or loaded
-    nf = ns = alike = 0
+    bots["kernel"].decide_state(sts[0].copy(), sts[0].to_act)       # the kernel compiled or loaded
+    sums = {way: [0, 0] for way in bots}
+    alike = 0
     for st in sts:
-        a = fast.decide_state(st, st.to_act)
-        nf += fast.stats[n]
-        b = slow.decide_state(st, st.to_act)
-        ns += slow.stats[n]
-        alike += a == b
-    return nf / len(sts), ns / len(sts), alike
+        chose = {}
+        for way, b in bots.items():
+            chose[way] = b.decide_state(st, st.to_act)
+            sums[way][0] += b.stats[n]
+            sums[way][1] += b.stats["worlds"]
+        alike += chose["kernel"] == chose["engine"]
+    out = {way: (r / len(sts), w / len(sts)) for way, (r, w) in sums.items()}
+    out["alike"] = alike
+    return out
 
 
 def background(v, seed: int, budget_ms: float = 50) -> dict:
@@ -204,11 +217,15 @@ def main(argv=None) -> int:
     compiled = [load_variant(name) for name in names if not why_not(load_variant(name))]
     if not a.no_search:
         for bot in ("search", "ismcts"):
-            print(f"\n{bot + ' at 50 ms, in play':24} {'rollouts/decision':>18} {'(engine)':>10} {'ratio':>7} "
+            print(f"\n{bot + ' at 50 ms, in play':24} {'rollouts/decision':>36} {'worlds/decision':>29} "
                   f"{'alike':>7}")
+            print(f"{'':24} {'kernel':>8} {'resample':>9} {'engine':>8} {'ratio':>7}   {'kernel':>8} "
+                  f"{'resample':>9} {'ratio':>7}")
             for v in compiled:
-                f, e, alike = bot_playouts(v, bot, a.decisions, a.seed)
-                print(f"{v.name:24} {f:18.0f} {e:10.0f} {f / e:6.1f}x {alike:4d}/{a.decisions}")
+                r = bot_playouts(v, bot, a.decisions, a.seed)
+                (kr, kw), (rr, rw), (er, _) = r["kernel"], r["resample"], r["engine"]
+                print(f"{v.name:24} {kr:8.0f} {rr:9.0f} {er:8.0f} {kr / er:6.1f}x   {kw:8.0f} {rw:9.0f} "
+                      f"{kw / rw:6.1f}x {r['alike']:4d}/{a.decisions}")
     if a.background:
         print(f"\n{'search, kernel made in the background (empty cache), 50 ms decisions in play':78}")
         print(f"{'variant':10} {'ready (s)':>10} {'child (s)':>10} {'load (s)':>9} {'decisions':>10} "

@@ -266,13 +266,10 @@ async def play_async(match, decide, **kw):
     return match
 
 
-def bench_resample(variant, n: int = 1000, trick: int = 4, seed: int = 1, states: int = 5) -> dict:
-    """resample() per second at the start of trick ``trick`` of ``states`` random deals
-    (seeded): ``warm`` resamples each state ``n // states`` times for the seat to act (a
-    search bot's use: the model is cached), ``cold`` builds the model anew for each call
-    (``n // 10`` calls in all). ``variant``: a Variant or a name. Returns {"variant",
-    "warm", "cold", "unseen"} (rates per second; unseen cards, mean over the states)."""
-    v = load_variant(variant) if isinstance(variant, str) else variant
+def resample_points(v, trick: int = 4, seed: int = 1, states: int = 5) -> list:
+    """The (State, seat to act) pairs `bench_resample` resamples: ``states`` deals of
+    variant ``v`` (Match seeds ``seed``, ``seed + 1``, ...) played at random (seeded) to
+    the start of trick ``trick``; deals that end before it are skipped."""
     rng = random.Random(seed)
     points = []
     k = 0
@@ -283,6 +280,17 @@ def bench_resample(variant, n: int = 1000, trick: int = 4, seed: int = 1, states
             st.apply(rng.choice(st.legal_actions()))
         if not st.is_terminal and st.phase == "play":
             points.append((st, st.to_act))
+    return points
+
+
+def bench_resample(variant, n: int = 1000, trick: int = 4, seed: int = 1, states: int = 5) -> dict:
+    """resample() per second at the start of trick ``trick`` of ``states`` random deals
+    (seeded): ``warm`` resamples each state ``n // states`` times for the seat to act (a
+    search bot's use: the model is cached), ``cold`` builds the model anew for each call
+    (``n // 10`` calls in all). ``variant``: a Variant or a name. Returns {"variant",
+    "warm", "cold", "unseen"} (rates per second; unseen cards, mean over the states)."""
+    v = load_variant(variant) if isinstance(variant, str) else variant
+    points = resample_points(v, trick, seed, states)
     r = random.Random(seed)
     per = max(1, n // states)
     warm = cold = 0.0

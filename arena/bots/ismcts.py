@@ -62,9 +62,11 @@ Settings (`ISMCTSBot` and `ismcts_bot` keyword arguments; `taash bot ismcts` fla
   greedily rather than at random;
 - ``kernel`` (default None; ``--kernel [wait|off]``): with the ``fast`` extra, a decision in
   the play phase runs its iterations (the world's array, the tree's actions, the rollout)
-  on the compiled kernel (`taash.kernel`), as `search` does (its ``kernel`` setting: made in
-  the background by default, `taash.kernel.warm.KernelUse`): the same actions and the same
-  draws of the decision's generator (the rollout's taken from a copy of its state, then
+  on the compiled kernel (`taash.kernel`), its worlds drawn there too (`search.kernel_worlds`,
+  kernel/worlds.py: the worlds ``resample`` gives, from the same draws), as `search` does
+  (its ``kernel`` setting: made in the background by default,
+  `taash.kernel.warm.KernelUse`): the same worlds, the same actions and the same draws of
+  the decision's generator (the rollout's taken from a copy of its state, then
   as many drawn as the kernel's rollout used), so a decision bounded by ``playouts`` is
   the same on either.
 
@@ -157,6 +159,7 @@ class ISMCTSBot:
         self.lowest = lowest_wins(variant.data)    # match.winner: lowest (deal_value)
         self.stats = {}
         self.kernels = KernelUse(variant, kernel)
+        self.worlds_on_kernel = True     # False: the kernel's iterations on worlds resampled by the engine
 
     def _rng(self, obs: dict) -> random.Random:
         return decision_rng(self.seed, obs)
@@ -232,7 +235,7 @@ class ISMCTSBot:
         vn, vmean, vm2 = 0, 0.0, 0.0
         iterations = 0
         kern = self.kernels.get(root.v) if root.phase == "play" else None
-        worlds = kernel_worlds(kern, root, seat)
+        worlds = kernel_worlds(kern, root, seat) if self.worlds_on_kernel else None
         while iterations < cap and clock() < end:
             try:
                 if worlds is not None:

@@ -105,7 +105,11 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   decision in the play phase plays its rollouts on the compiled kernel (`taash.kernel`):
   the same policy card for card, fed the same draws of the same generator
   (`Rollout.draws`), so the same rollouts reach the same ends and a decision bounded by
-  ``playouts`` is the same on either; many more rollouts fit a time budget. None: the
+  ``playouts`` is the same on either; many more rollouts fit a time budget. Its worlds
+  are drawn on the kernel too (`kernel_worlds`, kernel/worlds.py: the same proposals from
+  the same draws, judged on the kernel's array, so the same worlds as ``resample``, about
+  ten times as fast on 29 and 28; the engine's ``resample`` for a deck with copies of a
+  card; ``worlds_on_kernel = False`` turns that off, for bench/kernel.py). None: the
   kernel is made in the background (`taash.kernel.warm.kernel_soon`: a child process
   compiles it, 10-30 s the first time on a machine, then it is cached on disk) from the
   first decision in play, which, like every decision until it is ready, rolls out on the
@@ -407,6 +411,7 @@ class SearchBot:
         self.tie = TIE_WEIGHT / (variant.total or 1)
         self.lowest = lowest_wins(variant.data)    # match.winner: lowest (deal_value)
         self.kernels = KernelUse(variant, kernel)
+        self.worlds_on_kernel = True     # False: the kernel's rollouts on worlds resampled by the engine
 
     @property
     def warming(self):
@@ -602,7 +607,7 @@ class SearchBot:
         run = self.rollout.run
         value = self.value
         kern = self.kernel(root.v) if root.phase == "play" else None
-        worlds_k = kernel_worlds(kern, root, seat)
+        worlds_k = kernel_worlds(kern, root, seat) if self.worlds_on_kernel else None
         if kern is not None:
             helpful = self.rollout.helpful_mask(kern.facts.play_checks)
             greedy = self.rollout.greedy
