@@ -9,7 +9,7 @@ which stays the reference (docs/architecture.md, "One truth, two speeds").
     k.playout(S, seed)               # random legal actions to the end of the deal: their ids
     k.playouts(S, count, seed)       # that, count times from copies: the sum of the scores
     k.rollout(S, draws, greedy)      # the search bot's rollout policy, its draws given
-    k.worlds(state, seat).sample(rng)  # a resampled world, judged on the kernel: (S, start)
+    k.worlds(state, seat).sample(rng)  # a world as State.resample draws it, judged on the kernel
 
     from taash.kernel.warm import kernel_soon
     w = kernel_soon(variant)         # the same, compiled by a child process: w.ready() never waits
@@ -117,8 +117,8 @@ class Kernel:
     def worlds(self, root, seat: int):
         """The worlds of ``root`` (a State in the play phase) for ``seat``, drawn as
         `State.resample` draws them and judged on the kernel (`taash.kernel.worlds.Worlds`:
-        ``sample(rng) -> (S, start)``). Raises Unsupported for a state or deck it does not
-        model (then `State.resample`)."""
+        ``sample(rng) -> S``). Raises Unsupported for a state or deck it does not model
+        (then `State.resample`)."""
         return Worlds(self, root, seat)
 
     def at(self, S, name: str, index: int = 0) -> int:

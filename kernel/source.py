@@ -319,14 +319,18 @@ def deal_blind(v: Variant) -> str | None:
     what the proposal puts at its position), every rule those steps ask reading only
     the public facts of the calls (`rule_blind`), no variables (their rules are not
     checked here) and no dealt card taken as trump; the rules asked are those of the
-    ``auction``, ``trump`` and ``contract`` sections and ``play.leader`` (the first lead). Then every proposal replays that
+    ``auction``, ``trump`` and ``contract`` sections and ``play.leader`` (the first lead).
+    A partner call (`partner.CallPartner`, §304.5) is blind but for its own card: legal
+    when the card is not in the declarer's hand, its holder (by the deal) the partner,
+    joining the declarer's side; kernel/worlds.py checks and patches those. Then every proposal replays that
     history alike: the same seats to act, the same legal calls, the same State at the
-    first lead but for the hands, the face-down card and the trump suit."""
+    first lead but for the hands, the face-down card, the trump suit and the called
+    partner."""
     steps = [name for name, _ in v.steps]
     if "play" not in steps:
         return "no play phase"
     before = steps[:steps.index("play")]
-    other = sorted(set(before) - {"deal", "auction", "trump"})
+    other = sorted(set(before) - {"deal", "auction", "trump", "call_partner"})
     if other:
         return f"the steps {', '.join(other)} before the play"
     if v.trump_mode not in _BLIND_TRUMP:

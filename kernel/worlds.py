@@ -2,7 +2,8 @@
 interpreter/information.py), judged on the kernel's array in the play phase.
 
     w = k.worlds(root, seat)      # a `Worlds` (Unsupported: the engine's resample)
-    S, start = w.sample(rng)      # a world as the kernel's array; start: its State at the first lead
+    S = w.sample(rng)             # a world as the kernel's array, at root's point
+    w.last_start()                # its State at the first lead (its deal, the calls)
 
 The engine's `Resampler.sample` draws a proposal (`Resampler.draw`), builds a State of it
 and replays the whole history on the engine, accepting it when every action is that of
@@ -11,13 +12,20 @@ the seat to act and legal and the seat's observation at the end equals the true 
 exactly the same ones, so it gives the same worlds (the search bots' decisions with a
 playouts budget are the same on both paths, tests/kernel/test_worlds.py):
 
-- the history before the play phase (the auction, the trump choice, a partner call, the
-  exchange: the kernel does not run them) is replayed on the engine as there
-  (`Resampler.replay`, the hidden actions mapped and drawn anew alike);
-- the State at the first lead becomes the kernel's array (`Kernel.state`), and the play's
-  actions are replayed on it by the kernel (``replay_check``, kernel/build.py): each that
-  of the seat to act (the history's seat) and among the kernel's legal actions, which are
-  the engine's (tests/kernel/test_differential.py);
+- the array at the first lead: when the history before the play phase is blind to the
+  cards (`source.deal_blind`: dealing packets, an auction whose rules read the calls only,
+  a trump suit named or a card laid face down, a partner call), every proposal replays it
+  alike but for where the cards go, so the array is the true deal's at the first lead
+  with the proposal's cards put in (the *fast path*, `_at_lead`): the hands (each
+  position then in a hand keeps its seat), the face-down card at its position and its
+  suit, the secret suit drawn anew (`Resampler.redraw`), the partner call's verdict (the
+  declarer may not hold the card) and its holder joining the declarer's side. Otherwise
+  that history (an exchange, a declaration, a rule reading a hand) is replayed on the
+  engine as there (`Resampler.replay`, the hidden actions mapped and drawn anew alike)
+  and the State at the first lead becomes the kernel's array (`Kernel.state`);
+- the play's actions are replayed on that array by the kernel (``replay_check``,
+  kernel/build.py): each that of the seat to act (the history's seat) and among the
+  kernel's legal actions, which are the engine's (tests/kernel/test_differential.py);
 - the observation's test becomes a comparison of the final array with the true state's
   on every fact the seat's observation shows (docs/architecture.md, "Information"): all
   but the other seats' hands (their sizes are compared), the trump suit while hidden from
@@ -84,6 +92,7 @@ class Worlds:
             self.redraws = sorted(r.redraw)
             if len(self.redraws) > 1 or (self.redraws and root.v.trump_mode != "secret"):
                 raise Unsupported("hidden choices before the play other than a secret trump suit")
+            self.call = self._partner_call(r, start, where)
         self._last = None
         self.acts = np.array([a.id for _, a in hist[start:]], dtype=np.int64)
         self.seats = np.array([t for t, _ in hist[start:]], dtype=np.int64)
@@ -125,7 +134,7 @@ class Worlds:
         if self.blind:
             drawn = [(k, r.redraw[k](rng)) for k in self.redraws]
             S = self._at_lead(deal, drawn)
-            if not self.accepts(S):
+            if S is None or not self.accepts(S):
                 return None
             self._last = (deal, drawn)
             return S
@@ -144,10 +153,29 @@ class Worlds:
         self._last = st
         return S
 
+    def _partner_call(self, r, start: int, where: dict):
+        """The partner call before the play (`partner.CallPartner`, §304.5), or None:
+        (its card, the positions then in the declarer's hand, the declarer, the sides
+        before it, each position's seat or -1 for the widow's). Unsupported with a hidden
+        choice too (the engine would stop at an illegal call before drawing it)."""
+        calls = [k for k in range(start) if r.history[k][1].kind == "call-partner"]
+        if not calls:
+            return None
+        if len(calls) > 1 or self.redraws:
+            raise Unsupported("a partner call beside another call or a hidden choice before the play")
+        k = calls[0]
+        st = r.deal_state(r.card)
+        for _, a in r.history[:k]:
+            st.apply_id(a.id)
+        d, card = r.history[k][0], r.history[k][1].code
+        owner = [s if s != "widow" else -1 for s, _ in r.pos_of]
+        return card, [where[c] for c in st.hands[d]], d, list(st.side), owner
+
     def _at_lead(self, deal, drawn):
         """The array at the first lead of the proposal ``deal`` (a card per position) with
         the hidden choices ``drawn`` ((history index, Action)): the true deal's, its hands,
-        face-down card and trump suit those of the proposal (the fast path)."""
+        face-down card, trump suit and called partner those of the proposal (the fast
+        path); None when the proposal makes the partner call illegal."""
         S = self.lead.copy()
         at = self.kern.layout.at
         hands = at["hands"]
@@ -162,6 +190,20 @@ class Worlds:
             S[at["trump"]] = self.suit_of[deal[p]]
         for _, a in drawn:      # a suit named secretly (the only hidden choice taken here)
             S[at["trump"]] = a.code
+        if self.call is not None:
+            card, held, d, side, owner = self.call
+            for p in held:
+                if deal[p] == card:      # illegal: the declarer called a card he held
+                    return None
+            partner = owner[deal.index(card)]
+            if partner == d:
+                partner = -1
+            sides = at["side"]
+            for t, x in enumerate(side):
+                S[sides + t] = x
+            if partner >= 0:
+                S[sides + partner] = side[d]
+            S[at["partner"]] = partner
         return S
 
     def last_start(self):

@@ -18,9 +18,11 @@ from taash.kernel.source import rule_blind, deal_blind
 
 from .test_differential import COMPILED, differences
 
-# the variants whose worlds the kernel draws in the fast path, and one by the engine's
-# replay of the auction (304: the partner call reads the declarer's hand and the deal)
-FAST = ["29", "28", "house/29-bhoos", "court-piece"]
+# the variants whose worlds the kernel draws in the fast path (304: a partner call), and
+# some whose history before the play it leaves to the engine's replay (a declaration, a
+# widow's exchange, bids of tricks)
+FAST = ["29", "28", "house/29-bhoos", "court-piece", "304"]
+REPLAY = ["house/28-redeal", "304-solo", "call-break"]
 
 
 def deep_positions(v, count: int, seed: int) -> list[State]:
@@ -60,7 +62,7 @@ def same_worlds(k, st, seat: int, draws: int) -> None:
         assert first.history == e.history[:len(first.history)]
 
 
-@pytest.mark.parametrize("name", FAST + ["304"])
+@pytest.mark.parametrize("name", FAST + REPLAY)
 def test_the_same_worlds_as_resample(name, kernel_cache):
     v = load_variant(name)
     k = kernel_for(v, kernel_cache)
@@ -98,7 +100,7 @@ def engine_accepts(r, deal, rng) -> bool:
     return r.replay(st, deal, rng) and st.observation(r.seat) == r.target
 
 
-@pytest.mark.parametrize("name", FAST + ["304"])
+@pytest.mark.parametrize("name", FAST + REPLAY)
 def test_proposals_the_engine_rejects_are_rejected(name, kernel_cache):
     """Proposals of the pool's cards shuffled over the unseen positions with no filter
     (a void shown in play, a forced card, a hidden trump of the wrong suit): the kernel
@@ -141,7 +143,7 @@ def test_the_fast_path_is_the_engines_replay(name, kernel_cache):
     v = load_variant(name)
     assert deal_blind(v) is None
     k = kernel_for(v, kernel_cache)
-    for st in positions(v, 5, 8, later=True):
+    for st in positions(v, 5, 8, later=True) + deep_positions(v, 3, 9):
         fast, slow = k.worlds(st, st.to_act), k.worlds(st, st.to_act)
         slow.blind = False
         assert fast.blind
@@ -152,8 +154,8 @@ def test_the_fast_path_is_the_engines_replay(name, kernel_cache):
 
 
 def test_which_histories_are_blind_to_the_cards(tmp_path):
-    """`deal_blind`: the auction's rules reading the calls only; a rule reading a hand, a
-    partner call (it reads the declarer's hand), a deck with a widow are not."""
+    """`deal_blind`: the auction's rules reading the calls only, a partner call (patched);
+    a rule reading a hand, a widow's exchange, a declaration are not."""
     assert rule_blind("def r(s, me, x, y):\n    return x > s.bid")
     assert rule_blind("def r(s, me, x, y):\n    return s.bid == 29 or (s.bids > 0 and s.passes == 3)")
     assert not rule_blind("def r(s, me, x, y):\n    return x > s.bid and len(s.hands[me]) > 0")
@@ -163,8 +165,9 @@ def test_which_histories_are_blind_to_the_cards(tmp_path):
     path.write_text(f"extends: {load_variant('29').path}\nname: hand-bid\n"
                     "auction:\n  may_bid: number > high_bid and count(hand) > 0\n")
     assert deal_blind(load_variant(str(path))) == "the rule auction.may_bid reads more than the calls"
-    assert deal_blind(load_variant("304")) == "the steps call_partner before the play"
-    assert deal_blind(load_variant("29")) is None
+    assert deal_blind(load_variant("304-solo")) == "the steps exchange, skip before the play"
+    assert deal_blind(load_variant("house/28-redeal")) == "the steps declare before the play"
+    assert deal_blind(load_variant("29")) is None and deal_blind(load_variant("304")) is None
 
 
 def test_what_the_kernel_does_not_draw(kernel_cache):
