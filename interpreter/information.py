@@ -207,7 +207,10 @@ class Resampler:
 
     ``unseen``: position ids (``pos_of`` maps an id to ``(seat, i)`` or ``("widow", j)``)
     whose cards ``seat`` has not seen; ``pool``: their cards (ids, copies repeated);
-    ``excluded``: position id -> card ids it may not hold. `sample(rng)` -> State.
+    ``excluded``: position id -> card ids it may not hold. `sample(rng)` -> State: a
+    proposal (`draw`), its State (`deal_state`), the history replayed on it (`replay`)
+    and the seat's observation compared with ``target`` (kernel/worlds.py makes the same
+    steps on the compiled kernel).
 
     The model that the mechanics move as the true deal is replayed (`Mechanic.follow`,
     `Mechanic.reveal`; position ids throughout): ``hand[s]``, seat s's hand;
