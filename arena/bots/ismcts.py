@@ -135,7 +135,8 @@ class ISMCTSBot:
     ``stats``: figures of the last decision (iterations, worlds, ms, rebuild_ms over the
     arena; visits: per root action; spread: the exploration scale at the end; rebuilt:
     whether the worlds came from a State rebuilt from the observation; kernel: whether
-    its iterations ran on the compiled kernel)."""
+    its iterations ran on the compiled kernel; kernel_worlds: whether its worlds were
+    drawn there, `search.kernel_worlds`)."""
 
     name = "ismcts"
     takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)

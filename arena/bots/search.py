@@ -383,7 +383,8 @@ class SearchBot:
     ``stats``: figures of the last decision (playouts, worlds, ms, rebuild_ms; values:
     the mean per action; prior: the heuristic's action; arms: the actions searched;
     lead: (mean, standard error) of the best action's lead over the prior's, or None;
-    kernel: whether its rollouts ran on the compiled kernel)."""
+    kernel: whether its rollouts ran on the compiled kernel; kernel_worlds: whether its
+    worlds were drawn there, `kernel_worlds`)."""
 
     name = "search"
     takes_game = True          # taash.arena.bots.registry.ArenaAgent passes the game (its time control)

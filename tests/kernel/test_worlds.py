@@ -10,6 +10,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
 
 from taash.interpreter import State, load_variant
 from taash.kernel import Unsupported, kernel_for
@@ -183,3 +185,31 @@ def test_what_the_kernel_does_not_draw(kernel_cache):
     st = State(v, dealer=0, seed=1)
     with pytest.raises(Unsupported, match="play phase"):
         k.worlds(st, st.to_act)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=hst.sampled_from(FAST + REPLAY), seed=hst.integers(0, 10 ** 6), depth=hst.integers(0, 40),
+       seat=hst.integers(0, 3), rseed=hst.integers(0, 2 ** 31))
+def test_random_positions_draw_the_same_worlds(name, seed, depth, seat, rseed, kernel_cache):
+    """From a random position in play, for a random seat: the kernel's worlds are
+    `resample`'s from the same generator state."""
+    v = load_variant(name)
+    rng = random.Random(seed)
+    st = State(v, dealer=seed % v.players, seed=seed)
+    if not to_play(st, rng):
+        return
+    for _ in range(depth):
+        if st.is_terminal:
+            return
+        legal = st.legal_ids()
+        st.apply_id(legal[rng.randrange(len(legal))])
+    if st.is_terminal:
+        return
+    k = kernel_for(st.v, kernel_cache)
+    w = k.worlds(st, seat % v.players)
+    for i in range(4):
+        r1, r2 = random.Random(rseed + i), random.Random(rseed + i)
+        e = st.resample(seat % v.players, r1)
+        assert not differences(k, k.state(e), w.sample(r2))
+        assert r1.getstate() == r2.getstate()
