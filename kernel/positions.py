@@ -4,6 +4,7 @@ deals of the differential tests (tests/kernel) and of bench/kernel.py.
     to_play(st, rng)                       # random legal actions until the play phase
     positions(v, 20, seed=1)               # 20 states at the first lead
     positions(v, 20, seed=1, later=True)   # a few random plays after it, a choice to make
+    at_random(v, seed, depth)              # one deal, played at random to depth actions into play
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 
 from taash.interpreter import State
 
-__all__ = ["positions", "to_play"]
+__all__ = ["at_random", "positions", "to_play"]
 
 
 def to_play(st: State, rng: random.Random) -> bool:
@@ -49,3 +50,20 @@ def positions(v, count: int, seed: int, later: bool = False) -> list[State]:
                 continue
         out.append(st)
     return out
+
+
+def at_random(v, seed: int, depth: int) -> State | None:
+    """A state of variant ``v``: the deal of seed ``seed`` (dealer ``seed`` modulo the
+    seats) played at random (a generator seeded with ``seed``) to the play phase and then
+    ``depth`` more random actions, or fewer if the deal ends (the property tests' random
+    positions); None when its auction ends the deal."""
+    rng = random.Random(seed)
+    st = State(v, dealer=seed % v.players, seed=seed)
+    if not to_play(st, rng):
+        return None
+    for _ in range(depth):
+        if st.is_terminal:
+            break
+        legal = st.legal_ids()
+        st.apply_id(legal[rng.randrange(len(legal))])
+    return st

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from taash.interpreter import Match, State, load_variant, shipped_variants
 from taash.kernel import KernelFallback, Unsupported, kernel_for, told, why_not
-from taash.kernel.positions import positions, to_play
+from taash.kernel.positions import at_random, positions, to_play
 from taash.kernel.warm import KernelUse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -328,15 +328,9 @@ def test_random_positions(name, seed, depth, kseed, kernel_cache):
     playout that the engine replays legally to the same end."""
     v = load_variant(name)
     k = kernel_for(v, kernel_cache)
-    rng = random.Random(seed)
-    st = State(v, dealer=seed % v.players, seed=seed)
-    if not to_play(st, rng):
+    st = at_random(v, seed, depth)
+    if st is None:
         return
-    for _ in range(depth):
-        if st.is_terminal:
-            break
-        legal = st.legal_ids()
-        st.apply_id(legal[rng.randrange(len(legal))])
     S = k.state(st)
     assert k.legal(S) == list(st.legal_ids())
     for a in k.playout(S, kseed):

@@ -15,8 +15,8 @@ from hypothesis import strategies as hst
 
 from taash.interpreter import State, load_variant
 from taash.kernel import Unsupported, kernel_for
-from taash.kernel.positions import positions, to_play
-from taash.kernel.source import rule_blind, deal_blind
+from taash.kernel.positions import at_random, positions, to_play
+from taash.kernel.source import deal_blind, rule_blind
 
 from .test_differential import COMPILED, differences
 
@@ -195,16 +195,8 @@ def test_random_positions_draw_the_same_worlds(name, seed, depth, seat, rseed, k
     """From a random position in play, for a random seat: the kernel's worlds are
     `resample`'s from the same generator state."""
     v = load_variant(name)
-    rng = random.Random(seed)
-    st = State(v, dealer=seed % v.players, seed=seed)
-    if not to_play(st, rng):
-        return
-    for _ in range(depth):
-        if st.is_terminal:
-            return
-        legal = st.legal_ids()
-        st.apply_id(legal[rng.randrange(len(legal))])
-    if st.is_terminal:
+    st = at_random(v, seed, depth)
+    if st is None or st.is_terminal:
         return
     k = kernel_for(st.v, kernel_cache)
     w = k.worlds(st, seat % v.players)
