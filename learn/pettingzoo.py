@@ -176,6 +176,20 @@ class TaashEnv(AECEnv):
         else:
             self._select()
 
+    def step_played(self, ids) -> None:
+        """Apply the action ids ``ids`` (a non-empty list) played by the seats to act one
+        after another, as elsewhere (the compiled kernel's play of this deal:
+        taash.learn.kernelplay): all but the last applied to the deal by the engine, the
+        last by `step`, which scores the deal if it ends. Rewards, terminations and infos
+        are then those of stepping them one by one. Raises the engine's
+        IllegalActionError, or `step`'s ValueError for the last, for an id not legal."""
+        st = self.deal
+        for a in ids[:-1]:
+            st.apply_id(a)
+        if len(ids) > 1:
+            self._select()
+        self.step(ids[-1])
+
     def _end_deal(self, st) -> None:
         """Score a finished deal; end the episode (a deal, or the match over) or deal the
         match's next deal."""

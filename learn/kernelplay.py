@@ -1,0 +1,154 @@
+"""The play phase of a batch of learners' deals on the compiled kernel (taash.kernel), with
+each seat's observation vector and action mask made there (taash.kernel.encoding), byte
+for byte what the engine's `State.observation` and `Encoding.encode` give.
+
+A row (a sub-environment of `taash.learn.vector.VectorEnv`) enters the kernel when its
+deal enters the play phase (`enter`): its State becomes the kernel's array, and each
+seat's vector is encoded once by the Python encoding (the *base*). Its plays are then
+applied to the array alone (`play`) and kept; the engine's State is brought level with
+them (`catch_up`: the kept ids applied by the engine, the last by the environment's own
+``step``, which scores a finished deal) when the deal ends, when an action that is not a
+play is made, when a fact outside the play's own moves (trump exposed, a declaration, a
+partner revealed, a variable), or before an illegal action's error; then, while the deal
+is still in play, a new base is taken. So results, rewards and ``infos`` are the engine's.
+
+The kernel is the one of the deal's own variant (`kernel_for(state.v)`: a flow that
+changes by deal has a kernel per deal size); a deal whose kernel cannot be made plays on
+the engine (`enter` returns False).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from taash.kernel import key, kernel_for
+from taash.kernel import encoding as kenc
+
+
+class _Group:
+    """The rows on one kernel: their arrays (N, L), the arrays when their bases were
+    taken, their legal ids."""
+
+    def __init__(self, k, N: int, enc):
+        v = k.variant
+        self.k, self.module = k, k.module
+        lay = k.layout
+        self.SS = np.zeros((N, lay.size), np.int64)
+        self.snap = np.zeros((N, lay.size), np.int64)
+        self.views = list(self.SS)          # row i's array (a view of SS)
+        self.legal = np.zeros((N, len(k.facts.play_checks) + k.facts.size + 1), np.int64)
+        self.legal_rows = list(self.legal)
+        self.nlegal = np.zeros(N, np.int64)
+        self.watch = kenc.watched(lay)
+        self.P = kenc.params(lay, v.players, v.deck.size, v.deck.max_copies > 1, enc.offsets)
+
+
+class KernelPlay:
+    """The kernel's side of ``N`` rows of one variant's deals, encoded by ``encoding``
+    (module docstring); ``cache_dir`` the kernels' (`kernel_for`), ``quiet``: say nothing
+    when a variant cannot be compiled (else a `KernelFallback` warning, once)."""
+
+    def __init__(self, encoding, N: int, cache_dir=None, quiet: bool = True):
+        self.enc, self.N = encoding, N
+        self.cache_dir, self.quiet = cache_dir, quiet
+        v = encoding.v
+        n, C = v.players, v.deck.size
+        self.n = n
+        self.is_play = [a.kind == "play" for a in v.actions]
+        self.groups: dict = {}
+        self.group: list = [None] * N          # row i's group, None: on the engine
+        self.pending: list = [[] for _ in range(N)]
+        self.must_sync = [False] * N
+        self.base = np.zeros((N, n, encoding.size), np.float32)
+        self.counts = np.zeros((N, n, C), np.int64)
+        self.sizes, self.won, self.points_total = encoding.play_tables()
+
+    def on(self, i: int) -> bool:
+        """Whether row i's deal is in play on the kernel."""
+        return self.group[i] is not None
+
+    def _group(self, v):
+        g = self.groups.get(key(v), False)
+        if g is False:
+            k = kernel_for(v, self.cache_dir, quiet=self.quiet)
+            g = self.groups[key(v)] = None if k is None else _Group(k, self.N, self.enc)
+        return g
+
+    def enter(self, i: int, e) -> bool:
+        """Row i (environment ``e``, a `TaashEnv`) onto the kernel if its deal is in play
+        and its kernel can be made; whether it is."""
+        st = e.deal
+        if st is None or st.phase != "play" or st.is_terminal:
+            return False
+        g = self._group(st.v)
+        if g is None:
+            return False
+        g.SS[i] = g.k.state(st)
+        self.group[i] = g
+        self._rebase(i, e)
+        return True
+
+    def _rebase(self, i: int, e) -> None:
+        st, g = e.deal, self.group[i]
+        for s in range(self.n):
+            self.enc.encode(st.observation(s), self.base[i, s])
+        kenc.hand_counts(g.views[i], g.P, self.counts[i])
+        g.snap[i] = g.SS[i]
+        self.pending[i] = []
+        self.must_sync[i] = False
+
+    def play(self, i: int, a: int) -> None:
+        """Apply action id ``a`` (legal: the caller checked it on the mask) to row i."""
+        g = self.group[i]
+        g.module.apply_id(g.views[i], a)
+        self.pending[i].append(a)
+        if not self.is_play[a]:
+            self.must_sync[i] = True
+
+    def catch_up(self, i: int, e) -> bool:
+        """Bring row i's engine State level with its kernel (the kept ids applied: the
+        last by ``e.step``); whether anything was applied."""
+        ids = self.pending[i]
+        if not ids:
+            return False
+        self.pending[i] = []
+        e.step_played(ids)
+        return True
+
+    def leave(self, i: int) -> None:
+        self.group[i] = None
+        self.pending[i] = []
+        self.must_sync[i] = False
+
+    def due(self, rows) -> list[int]:
+        """The rows of ``rows`` (on the kernel) whose engine State must catch up: their
+        deal ended, or a fact outside the play's own moved, or an action not a play."""
+        out = []
+        by_group: dict = {}
+        for i in rows:
+            if self.must_sync[i]:
+                out.append(i)
+            else:
+                by_group.setdefault(id(self.group[i]), (self.group[i], []))[1].append(i)
+        for g, idx in by_group.values():
+            r = np.array(idx, np.int64)
+            flags = np.zeros(len(idx), np.int64)
+            kenc.changed(g.SS, r, g.snap, g.watch, flags)
+            out.extend(int(i) for i in r[flags != 0])
+        return sorted(out)
+
+    def rebase(self, i: int, e) -> None:
+        """Row i's new base, its engine State caught up and still in play."""
+        self._rebase(i, e)
+
+    def observe(self, rows, obs, mask, seat) -> None:
+        """Rows ``rows`` (on the kernel, caught up where due) of the batch: ``obs``,
+        ``mask`` and ``seat`` written (`taash.kernel.encoding.write_rows`)."""
+        by_group: dict = {}
+        for i in rows:
+            g = self.group[i]
+            g.nlegal[i] = g.module.legal_ids(g.views[i], g.legal_rows[i])
+            by_group.setdefault(id(g), (g, []))[1].append(i)
+        for g, idx in by_group.values():
+            kenc.write_rows(g.SS, np.array(idx, np.int64), g.P, self.base, self.counts, self.sizes, self.won,
+                            self.points_total, g.legal, g.nlegal, obs, mask, seat)
