@@ -57,6 +57,7 @@ class KernelPlay:
         self.is_play = [a.kind == "play" for a in v.actions]
         self.groups: dict = {}
         self.group: list = [None] * N          # row i's group, None: on the engine
+        self.deal: list = [None] * N           # row i's engine State on the kernel
         self.pending: list = [[] for _ in range(N)]
         self.must_sync = [False] * N
         self.base = np.zeros((N, n, encoding.size), np.float32)
@@ -84,7 +85,7 @@ class KernelPlay:
         if g is None:
             return False
         g.SS[i] = g.k.state(st)
-        self.group[i] = g
+        self.group[i], self.deal[i] = g, st
         self._rebase(i, e)
         return True
 
@@ -115,8 +116,15 @@ class KernelPlay:
         e.step_played(ids)
         return True
 
+    def still(self, i: int, e) -> bool:
+        """Whether row i is on the kernel and ``e``'s deal is the one it took there, still
+        in play (a new base is then due after `catch_up`, not a new array)."""
+        st = e.deal
+        return self.group[i] is not None and st is self.deal[i] and st.phase == "play" and not st.is_terminal
+
     def leave(self, i: int) -> None:
-        self.group[i] = None
+        """Row i back on the engine."""
+        self.group[i] = self.deal[i] = None
         self.pending[i] = []
         self.must_sync[i] = False
 
@@ -138,7 +146,7 @@ class KernelPlay:
         return sorted(out)
 
     def rebase(self, i: int, e) -> None:
-        """Row i's new base, its engine State caught up and still in play."""
+        """Row i's new base, its engine State caught up and still in play (`still`)."""
         self._rebase(i, e)
 
     def observe(self, rows, obs, mask, seat) -> None:

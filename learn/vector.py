@@ -169,7 +169,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             e.reset()
         kp = self.kernel
         if kp is not None:
-            if kp.on(i) and e.deal.phase == "play" and not e.deal.is_terminal:
+            if kp.still(i, e):
                 kp.rebase(i, e)
             else:
                 kp.leave(i)
