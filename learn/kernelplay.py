@@ -75,10 +75,9 @@ class KernelPlay:
             g = self.groups[key(v)] = None if k is None else _Group(k, self.N, self.enc)
         return g
 
-    def enter(self, i: int, e) -> bool:
-        """Row i (environment ``e``, a `TaashEnv`) onto the kernel if its deal is in play
+    def enter(self, i: int, st) -> bool:
+        """Row i onto the kernel with the engine's State ``st`` (its deal) if that is in play
         and its kernel can be made; whether it is."""
-        st = e.deal
         if st is None or st.phase != "play" or st.is_terminal:
             return False
         g = self._group(st.v)
@@ -86,11 +85,11 @@ class KernelPlay:
             return False
         g.SS[i] = g.k.state(st)
         self.group[i], self.deal[i] = g, st
-        self._rebase(i, e)
+        self._rebase(i, st)
         return True
 
-    def _rebase(self, i: int, e) -> None:
-        st, g = e.deal, self.group[i]
+    def _rebase(self, i: int, st) -> None:
+        g = self.group[i]
         for s in range(self.n):
             self.enc.encode(st.observation(s), self.base[i, s])
         kenc.hand_counts(g.views[i], g.P, self.counts[i])
@@ -145,9 +144,10 @@ class KernelPlay:
             out.extend(int(i) for i in r[flags != 0])
         return sorted(out)
 
-    def rebase(self, i: int, e) -> None:
-        """Row i's new base, its engine State caught up and still in play (`still`)."""
-        self._rebase(i, e)
+    def rebase(self, i: int, st) -> None:
+        """Row i's new base from ``st``, its deal's engine State caught up and still in
+        play (`still`)."""
+        self._rebase(i, st)
 
     def observe(self, rows, obs, mask, seat) -> None:
         """Rows ``rows`` (on the kernel, caught up where due) of the batch: ``obs``,

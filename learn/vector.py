@@ -111,7 +111,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             e.reset(seed=seed * self.num_envs + i)
             if kp is not None:
                 kp.leave(i)
-                kp.enter(i, e)
+                kp.enter(i, e.deal)
         self._observe_all(range(self.num_envs))
         return self._batch(), {"seat": self._seat.copy()}
 
@@ -170,10 +170,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         kp = self.kernel
         if kp is not None:
             if kp.still(i, e):
-                kp.rebase(i, e)
+                kp.rebase(i, e.deal)
             else:
                 kp.leave(i)
-                kp.enter(i, e)
+                kp.enter(i, e.deal)
 
     def _catch_up(self, i: int) -> None:
         """Sub-environment i's engine State level with its kernel (`KernelPlay.catch_up`)."""

@@ -1,0 +1,148 @@
+"""The learners' vector environment with the play on the compiled kernel against the same
+environment on the Python engine: the same seeds and actions give, at every step, the same
+observation bytes, masks, seats, rewards, episode ends and results, on every variant the
+kernel compiles, a deal or a whole match an episode; a kernel-made observation is unmoved
+by a re-deal of the cards its seat cannot see; an illegal action gets the engine's error."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+
+from taash.interpreter import State, load_variant  # noqa: E402
+from taash.learn.encoding import Encoding  # noqa: E402
+from taash.learn.kernelplay import KernelPlay  # noqa: E402
+from taash.learn.vector import VectorEnv  # noqa: E402
+
+from .test_differential import COMPILED  # noqa: E402
+
+
+def lockstep(name, kernel_cache, episode="deal", N=3, steps=400, seed=5):
+    """Step VectorEnv(kernel=True) and VectorEnv(kernel=False) alike; compare everything at
+    every step. Returns (steps a row was on the kernel, episodes ended, actions that were
+    not plays made on the kernel, the most deals into a match a row went)."""
+    fast = VectorEnv(name, num_envs=N, episode=episode, reward="margin", kernel=True, kernel_cache=kernel_cache)
+    slow = VectorEnv(name, num_envs=N, episode=episode, reward="margin", kernel=False)
+    assert fast.kernel is not None and slow.kernel is None
+    is_play = [a.kind == "play" for a in slow.v.actions]
+    (a, ia), (b, ib) = fast.reset(seed=seed), slow.reset(seed=seed)
+    rng = random.Random(seed)
+    on = ends = calls = later = 0
+    for t in range(steps):
+        assert a["observation"].tobytes() == b["observation"].tobytes(), (name, t)
+        assert a["action_mask"].tobytes() == b["action_mask"].tobytes(), (name, t)
+        assert ia["seat"].tolist() == ib["seat"].tolist(), (name, t)
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in b["action_mask"]])
+        for i in range(N):
+            if fast.kernel.on(i):
+                on += 1
+                calls += not is_play[acts[i]]
+        a, ra, ta, ua, ia = fast.step(acts)
+        b, rb, tb, ub, ib = slow.step(acts)
+        assert ra.tobytes() == rb.tobytes() and ra.dtype == rb.dtype, (name, t)
+        assert ta.tolist() == tb.tolist() and ua.tolist() == ub.tolist(), (name, t)
+        assert ("result" in ia) == ("result" in ib), (name, t)
+        if "result" in ib:
+            assert ia["result"].tolist() == ib["result"].tolist(), (name, t)
+        ends += int(tb.sum() + ub.sum())
+        later = max(later, *(e.deal.deal_number for e in slow.envs))
+    return on, ends, calls, later
+
+
+@pytest.mark.parametrize("name, episode", [
+    ("29", "deal"),                                   # trump exposed in play, the pair declared
+    ("304", "match"),                                 # a face-down trump card; a match's deals
+    ("house/29-hidden-trump", "deal"),
+    ("tests/variants/mixed-copies.yaml", "deal"),     # copies of a card; no auction: a deal starts in play
+])
+def test_kernel_rows_are_the_engines(name, episode, kernel_cache):
+    N, steps = 3, 400
+    on, ends, _, later = lockstep(name, kernel_cache, episode, N, steps)
+    # most steps of a deal are plays: the kernel made most rows (so the test is not empty)
+    assert on > N * steps // 3
+    assert ends >= N if episode == "deal" else later >= 2
+
+
+def test_29_actions_not_plays_on_the_kernel(kernel_cache):
+    """29's trump exposure and pair are made while a row is on the kernel: the engine
+    catches up and a new base is taken, and the rows stay the engine's."""
+    _, _, calls, _ = lockstep("29", kernel_cache, steps=900, N=4, seed=3)
+    assert calls > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("episode", ["deal", "match"])
+@pytest.mark.parametrize("name", COMPILED)
+def test_every_variant_kernel_rows_are_the_engines(name, episode, kernel_cache):
+    on, ends, _, later = lockstep(name, kernel_cache, episode, N=3, steps=500, seed=11)
+    assert on > 0 and (ends > 0 or later > 0)
+
+
+@pytest.mark.parametrize("name", ["29", "304", "house/56-cot"])
+def test_a_kernel_made_observation_is_unmoved_by_a_redeal(name, kernel_cache):
+    """Row 0 plays a deal on the kernel from the start of play; at every step row 1 takes
+    the same deal re-dealt for the seat to act (`State.resample`: the cards it cannot see
+    moved) afresh: the seat's kernel-made vector and mask are the same bytes."""
+    v = load_variant(name)
+    enc = Encoding(v)
+    kp = KernelPlay(enc, 2, kernel_cache, quiet=False)
+    rng = random.Random(2)
+    obs = np.zeros((2, enc.size), np.float32)
+    mask = np.zeros((2, len(v.actions)), np.int8)
+    seat = np.zeros(2, np.int64)
+    checked = 0
+    for deal in range(4):
+        st = State(v, dealer=deal % v.players, seed=deal)
+        while st.phase != "play":
+            st.apply_id(rng.choice(st.legal_ids()))
+        assert kp.enter(0, st)
+        while True:
+            r = st.resample(st.to_act, rng)
+            assert kp.enter(1, r)
+            kp.observe([0, 1], obs, mask, seat)
+            assert obs[0].tobytes() == obs[1].tobytes() and mask[0].tobytes() == mask[1].tobytes()
+            assert obs[0].tobytes() == enc.encode(st.observation(st.to_act)).tobytes()
+            checked += 1
+            a = rng.choice(np.flatnonzero(mask[0]).tolist())
+            kp.play(0, a)
+            st.apply_id(a)
+            if st.is_terminal or st.phase != "play":
+                break
+            if kp.due([0]):                         # st is level with the kernel already
+                kp.rebase(0, st)
+    assert checked > 4 * v.tricks
+
+
+def test_an_illegal_action_on_the_kernel_gets_the_engines_error(kernel_cache):
+    fast = VectorEnv("29", num_envs=2, kernel=True, kernel_cache=kernel_cache)
+    slow = VectorEnv("29", num_envs=2, kernel=False)
+    (a, _), (b, _) = fast.reset(seed=4), slow.reset(seed=4)
+    rng = random.Random(4)
+    while not fast.kernel.on(1):                    # row 1 in play on the kernel
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in b["action_mask"]])
+        a, *_ = fast.step(acts)
+        b, *_ = slow.step(acts)
+    for _ in range(3):                              # a few cards into the play
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in b["action_mask"]])
+        a, *_ = fast.step(acts)
+        b, *_ = slow.step(acts)
+    good = np.flatnonzero(b["action_mask"][0])[0]
+    bad = np.flatnonzero(b["action_mask"][1] == 0)[0]
+    errors = []
+    for envs in (fast, slow):
+        with pytest.raises(ValueError, match="environment 1: .*not legal") as e:
+            envs.step(np.array([good, bad]))
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]
+    # both go on alike: row 0 stepped, row 1 did not
+    acts = np.array([slow.envs[0].deal.legal_ids()[0], np.flatnonzero(b["action_mask"][1])[0]])
+    (a, ra, *_), (b, rb, *_) = fast.step(acts), slow.step(acts)
+    assert a["observation"].tobytes() == b["observation"].tobytes() and ra.tobytes() == rb.tobytes()
+
+
+def test_kernel_false_is_the_engine():
+    assert VectorEnv("29", num_envs=2, kernel=False).kernel is None
