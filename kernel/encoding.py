@@ -24,7 +24,12 @@ seat to act.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+try:        # the fast extra
+    from numba import njit
+except ImportError:     # without it the functions are plain Python (callers use the engine instead)
+    def njit(*args, **kwargs):
+        return args[0] if args and callable(args[0]) else (lambda f: f)
 
 # P's places (params)
 (TO_ACT, IN_TRICK, HANDS, COUNTS, TRICK_CARDS, TRICK_SEATS, SEAT_TRICKS, SEAT_POINTS, TERMINAL, PLAYERS, CARDS,

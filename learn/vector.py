@@ -36,6 +36,11 @@ whole match with ``episode="match"``), and every step each of them has one seat 
   row of an ended episode already holds the next episode's first observation; its last
   result (``State.result()``) is in ``infos["result"]`` (an object array, None in the other
   rows).
+- ``kernel``: the play of the tricks on the compiled kernel (`taash.learn.kernelplay`:
+  the same rows, byte for byte, about twice the steps a second): None (default) when the
+  ``fast`` extra is installed and the variant compiles, else quietly the engine; True: the
+  kernel, a `KernelFallback` warning once when it cannot; False: the engine alone.
+  ``kernel_cache``: the compiled kernels' directory (`taash.kernel.kernel_for`).
 - Seeds: ``reset(seed=s)`` resets sub-environment i with seed ``s * N + i`` (with N = 1 the
   PettingZoo environment's ``reset(seed=s)``), and each later episode of it from its own
   generator (the PettingZoo environment's ``reset()``): the same seed and the same actions
@@ -61,14 +66,16 @@ except ImportError as e:
 from taash.interpreter import load_variant
 from taash.kernel import KernelFallback, available
 
+from .kernelplay import KernelPlay
 from .pettingzoo import TaashEnv
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` self-play episodes of ``variant`` (a name, a file's path or a loaded
     Variant, with ``options``), stepped at once (module docstring); ``reward`` and
-    ``episode`` as the PettingZoo environment's. Raises VariantError for a bad variant,
-    ValueError for a bad ``num_envs``, ``reward`` or ``episode``."""
+    ``episode`` as the PettingZoo environment's; ``kernel`` and ``kernel_cache``: the
+    module docstring. Raises VariantError for a bad variant, ValueError for a bad
+    ``num_envs``, ``reward`` or ``episode``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -95,7 +102,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 warnings.warn(f"{v.name}: the compiled kernel needs numba (pip install 'taash[fast]'); "
                               "the Python engine plays it", KernelFallback, stacklevel=2)
             else:
-                from .kernelplay import KernelPlay
                 self.kernel = KernelPlay(self.encoding, N, kernel_cache, quiet=not kernel)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
