@@ -121,6 +121,23 @@ class KernelPlay:
         st = e.deal
         return self.group[i] is not None and st is self.deal[i] and st.phase == "play" and not st.is_terminal
 
+    def to_act(self, i: int) -> int:
+        """The seat to act in row i's kernel array."""
+        g = self.group[i]
+        return int(g.SS[i, g.k.layout.at["to_act"]])
+
+    def legal(self, i: int) -> list[int]:
+        """The legal action ids in row i's kernel array, in the engine's order."""
+        g = self.group[i]
+        n = g.module.legal_ids(g.views[i], g.legal_rows[i])
+        return g.legal_rows[i][:n].tolist()
+
+    def take(self, i: int) -> list[int]:
+        """Row i's kept action ids (not yet applied by the engine), forgotten here: the
+        caller applies them."""
+        ids, self.pending[i] = self.pending[i], []
+        return ids
+
     def leave(self, i: int) -> None:
         """Row i back on the engine."""
         self.group[i] = self.deal[i] = None

@@ -85,7 +85,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         v = variant if hasattr(variant, "actions") else load_variant(variant, options)
         self.num_envs = N = int(num_envs)
-        self.envs = [TaashEnv(v, reward=reward, episode=episode) for _ in range(N)]
+        self.envs = [TaashEnv(v, reward=reward, episode=episode, kernel=False) for _ in range(N)]
         self.v, self.encoding = v, self.envs[0].encoding
         one = self.envs[0]
         self.single_observation_space = one.observation_space(one.possible_agents[0])
