@@ -153,6 +153,10 @@ class TaashEnv(AECEnv):
                                  np.zeros((1, len(self.v.actions)), np.int8), np.zeros(1, np.int64))
         return self._kp
 
+    def kernel_on(self) -> bool:
+        """Whether the deal's play is on the compiled kernel now."""
+        return self._kp is not None and self._kp.on(0)
+
     def __getstate__(self):
         """Pickled without the kernel (its compiled code): the engine's State level with it;
         the kernel is taken again at the next deal in play."""
@@ -197,7 +201,7 @@ class TaashEnv(AECEnv):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``'s
         seat, from its ``State.observation`` only."""
         kp = self._kp
-        if kp is not None and kp.on(0) and kp.to_act(0) == self.agent_seat[agent]:
+        if self.kernel_on() and kp.to_act(0) == self.agent_seat[agent]:
             obs, mask, seat = self._row
             kp.observe([0], obs, mask, seat)
             return {"observation": obs[0].copy(), "action_mask": mask[0].copy()}

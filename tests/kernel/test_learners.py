@@ -1,11 +1,13 @@
-"""The learners' vector environment with the play on the compiled kernel against the same
-environment on the Python engine: the same seeds and actions give, at every step, the same
-observation bytes, masks, seats, rewards, episode ends and results, on every variant the
-kernel compiles, a deal or a whole match an episode; a kernel-made observation is unmoved
-by a re-deal of the cards its seat cannot see; an illegal action gets the engine's error."""
+"""The learners' vector and PettingZoo environments with the play on the compiled kernel
+against the same environments on the Python engine: the same seeds and actions give, at
+every step, the same observation bytes, masks, seats, rewards, episode ends and results,
+on every variant the kernel compiles, a deal or a whole match an episode; a kernel-made
+observation is unmoved by a re-deal of the cards its seat cannot see; an illegal action
+gets the engine's error; an environment pickles mid-deal."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -16,6 +18,7 @@ np = pytest.importorskip("numpy")
 from taash.interpreter import State, load_variant  # noqa: E402
 from taash.learn.encoding import Encoding  # noqa: E402
 from taash.learn.kernelplay import KernelPlay  # noqa: E402
+from taash.learn.pettingzoo import TaashEnv  # noqa: E402
 from taash.learn.vector import VectorEnv  # noqa: E402
 
 from .test_differential import COMPILED  # noqa: E402
@@ -146,3 +149,70 @@ def test_an_illegal_action_on_the_kernel_gets_the_engines_error(kernel_cache):
 
 def test_kernel_false_is_the_engine():
     assert VectorEnv("29", num_envs=2, kernel=False).kernel is None
+
+
+def pettingzoo_lockstep(name, kernel_cache, episode="deal", steps=900, seed=3):
+    """TaashEnv(kernel=True) against TaashEnv(kernel=False): the agent to act, every
+    observation asked (the agent to act's, and every seat's now and then: a seat not to act
+    is the engine's, brought level), infos, rewards, cumulative rewards and ends, at every
+    step. Returns the steps taken on the kernel."""
+    fast = TaashEnv(name, episode=episode, kernel=True, kernel_cache=kernel_cache)
+    slow = TaashEnv(name, episode=episode, kernel=False)
+    fast.reset(seed=seed)
+    slow.reset(seed=seed)
+    rng = random.Random(seed)
+    on = 0
+    for t in range(steps):
+        assert fast.agent_selection == slow.agent_selection, (name, t)
+        for agent in ([slow.agent_selection] if t % 5 else slow.possible_agents):
+            x, y = fast.observe(agent), slow.observe(agent)
+            assert x["observation"].tobytes() == y["observation"].tobytes(), (name, t, agent)
+            assert x["action_mask"].tobytes() == y["action_mask"].tobytes(), (name, t, agent)
+        assert fast.last()[1:] == slow.last()[1:], (name, t)
+        assert (fast.infos, fast.rewards, fast.terminations, fast.truncations) == \
+            (slow.infos, slow.rewards, slow.terminations, slow.truncations), (name, t)
+        agent = slow.agent_selection
+        if slow.terminations[agent] or slow.truncations[agent]:
+            fast.step(None)
+            slow.step(None)
+            if not slow.agents:
+                fast.reset()
+                slow.reset()
+            continue
+        on += fast.kernel_on()
+        a = int(rng.choice(np.flatnonzero(slow.observe(agent)["action_mask"])))
+        fast.step(a)
+        slow.step(a)
+    assert fast.deal.history == slow.deal.history
+    return on
+
+
+@pytest.mark.parametrize("name, episode", [("29", "deal"), ("304", "match"),
+                                           ("tests/variants/mixed-copies.yaml", "deal")])
+def test_pettingzoo_on_the_kernel_is_the_engines(name, episode, kernel_cache):
+    assert pettingzoo_lockstep(name, kernel_cache, episode) > 900 // 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", COMPILED)
+def test_every_variant_pettingzoo_on_the_kernel_is_the_engines(name, kernel_cache):
+    assert pettingzoo_lockstep(name, kernel_cache, "match", steps=500) > 0
+
+
+def test_pettingzoo_on_the_kernel_pickles_mid_deal(kernel_cache):
+    """Pickled in the middle of the play (on the kernel), the copy is the engine's State
+    level with the kernel, and plays on alike."""
+    e = TaashEnv("29", kernel=True, kernel_cache=kernel_cache)
+    e.reset(seed=1)
+    rng = random.Random(1)
+    while not (e.kernel_on() and len(e.deal.trick_cards) == 2):
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    copy = pickle.loads(pickle.dumps(e))
+    assert copy.deal.history == e.deal.history and not copy.kernel_on()
+    for _ in range(6):
+        a = int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
+        x, y = e.observe(e.agent_selection), copy.observe(copy.agent_selection)
+        assert x["observation"].tobytes() == y["observation"].tobytes()
+        e.step(a)
+        copy.step(a)
+    assert copy.kernel_on()         # taken again at the next step in play
