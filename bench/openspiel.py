@@ -35,7 +35,9 @@ batch size of ``--batches``: S steps (summed over the batch; each one sub-enviro
 decision), the actions drawn uniformly from each row's mask, steps per second, on the
 Python engine (``kernel=False``) and with the play phase on the compiled kernel
 (``kernel=True``, the ``fast`` extra; its compile or cache load before the clock starts),
-side by side. ``--vector-only`` runs this table alone.
+side by side; and first, on the line ``pz``, the PettingZoo environment's steps the same
+two ways (the table's PettingZoo column above is the engine's). ``--vector-only`` runs this
+table alone.
 
 Times are the process's CPU time (``time.process_time``; everything runs on one thread),
 so that other processes of a shared machine weigh less on the figures; the best of R runs.
@@ -71,10 +73,12 @@ def per_sim(game, sims: int) -> float:
     return (time.process_time() - t) / sims
 
 
-def pettingzoo_steps(variant: str, steps: int, seed: int = 0) -> float:
+def pettingzoo_steps(variant: str, steps: int, seed: int = 0, kernel: bool = False) -> float:
     """Steps per CPU second of the PettingZoo environment of ``variant`` under uniformly
-    drawn legal actions."""
-    e = pettingzoo_env(variant)
+    drawn legal actions; ``kernel``: the play phase on the compiled kernel."""
+    e = pettingzoo_env(variant, kernel=kernel)
+    if kernel:      # the kernel made (compiled or loaded from its cache) before the clock starts
+        kernel_for(e.unwrapped.v)
     rng = random.Random(seed)
     episode = seed
     e.reset(seed=episode)
@@ -268,6 +272,10 @@ def vector_table(variants, batches, steps: int, repeat: int) -> None:
           + ("" if fast else " (no kernel: the fast extra is not installed)"))
     print(f"  {'variant':<10}{'N':>5}{'engine':>12}{'kernel':>12}{'ratio':>8}")
     for name in variants:
+        slow = max(pettingzoo_steps(name, steps, seed=r) for r in range(repeat))
+        if fast:
+            quick = max(pettingzoo_steps(name, steps, seed=r, kernel=True) for r in range(repeat))
+            print(f"  {name:<10}{'pz':>5}{slow:>12,.0f}{quick:>12,.0f}{quick / slow:>7.2f}x", flush=True)
         for num in batches:
             slow = max(vector_steps(name, num, steps, seed=r) for r in range(repeat))
             if fast:

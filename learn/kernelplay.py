@@ -40,6 +40,8 @@ class _Group:
         self.legal_rows = list(self.legal)
         self.nlegal = np.zeros(N, np.int64)
         self.watch = kenc.watched(lay)
+        self.one = [np.array([i], np.int64) for i in range(N)]    # row i alone, as `rows`
+        self.flags = np.zeros(N, np.int64)
         self.P = kenc.params(lay, v.players, v.deck.size, v.deck.max_copies > 1, enc.offsets)
 
 
@@ -60,6 +62,7 @@ class KernelPlay:
         self.deal: list = [None] * N           # row i's engine State on the kernel
         self.pending: list = [[] for _ in range(N)]
         self.must_sync = [False] * N
+        self.legal_ids: list = [None] * N      # row i's legal ids, once asked, until it moves
         self.base = np.zeros((N, n, encoding.size), np.float32)
         self.counts = np.zeros((N, n, C), np.int64)
         self.sizes, self.won, self.points_total = encoding.play_tables()
@@ -96,11 +99,13 @@ class KernelPlay:
         g.snap[i] = g.SS[i]
         self.pending[i] = []
         self.must_sync[i] = False
+        self.legal_ids[i] = None
 
     def play(self, i: int, a: int) -> None:
         """Apply action id ``a`` (legal: the caller checked it on the mask) to row i."""
         g = self.group[i]
         g.module.apply_id(g.views[i], a)
+        self.legal_ids[i] = None
         self.pending[i].append(a)
         if not self.is_play[a]:
             self.must_sync[i] = True
@@ -128,9 +133,12 @@ class KernelPlay:
 
     def legal(self, i: int) -> list[int]:
         """The legal action ids in row i's kernel array, in the engine's order."""
-        g = self.group[i]
-        n = g.module.legal_ids(g.views[i], g.legal_rows[i])
-        return g.legal_rows[i][:n].tolist()
+        ids = self.legal_ids[i]
+        if ids is None:
+            g = self.group[i]
+            n = g.module.legal_ids(g.views[i], g.legal_rows[i])
+            ids = self.legal_ids[i] = g.legal_rows[i][:n].tolist()
+        return ids
 
     def take(self, i: int) -> list[int]:
         """Row i's kept action ids (not yet applied by the engine), forgotten here: the
@@ -147,6 +155,13 @@ class KernelPlay:
     def due(self, rows) -> list[int]:
         """The rows of ``rows`` (on the kernel) whose engine State must catch up: their
         deal ended, or a fact outside the play's own moved, or an action not a play."""
+        if len(rows) == 1:
+            i = rows[0]
+            if self.must_sync[i]:
+                return [i]
+            g = self.group[i]
+            kenc.changed(g.SS, g.one[i], g.snap, g.watch, g.flags)
+            return [i] if g.flags[0] else []
         out = []
         by_group: dict = {}
         for i in rows:
@@ -172,8 +187,8 @@ class KernelPlay:
         by_group: dict = {}
         for i in rows:
             g = self.group[i]
-            g.nlegal[i] = g.module.legal_ids(g.views[i], g.legal_rows[i])
+            g.nlegal[i] = len(self.legal(i))        # (its ids in g.legal[i])
             by_group.setdefault(id(g), (g, []))[1].append(i)
         for g, idx in by_group.values():
-            kenc.write_rows(g.SS, np.array(idx, np.int64), g.P, self.base, self.counts, self.sizes, self.won,
+            kenc.write_rows(g.SS, g.one[idx[0]] if len(idx) == 1 else np.array(idx, np.int64), g.P, self.base, self.counts, self.sizes, self.won,
                             self.points_total, g.legal, g.nlegal, obs, mask, seat)

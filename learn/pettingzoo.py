@@ -34,6 +34,14 @@ lost, at its end. ``score`` and ``margin`` come when each deal ends. ``infos[age
 holds ``legal_actions`` (texts) for the agent to act and, after a deal, its ``result``
 (``State.result()``); at a match's end ``match`` (``Match.summary()``).
 
+``kernel``: the play of the tricks on the compiled kernel (`taash.learn.kernelplay`; the
+same observations, rewards and infos, byte for byte): None (default) when the ``fast``
+extra is installed and the variant compiles, else quietly the engine; True: the kernel, a
+`KernelFallback` warning once when it cannot; False: the engine alone. ``kernel_cache``:
+the compiled kernels' directory (`taash.kernel.kernel_for`). The observation of the seat
+to act is then made by the kernel; another seat's, and ``deal``, bring the engine's State
+level with the kernel's play first.
+
 ``deal`` is the engine's `State` of the deal being played and ``match`` its `Match` (the
 whole truth: for a referee or a test, never for a seat's agent). The same
 ``reset(seed=s)`` gives the same episode for the same actions. PettingZoo's ``state()``
@@ -69,18 +77,20 @@ from .picture import Picture
 
 
 def env(variant="29", options: dict | None = None, render_mode: str | None = None,
-        reward: str = "score", episode: str = "deal"):
+        reward: str = "score", episode: str = "deal", kernel: bool | None = None, kernel_cache=None):
     """The AEC environment of ``variant`` (a name, a file's path, or a loaded Variant)
     with its ``options``, wrapped in ``OrderEnforcingWrapper`` (module docstring).
     Raises VariantError for a bad name, file or option, ValueError for a bad
     ``render_mode``, ``reward`` or ``episode``."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, options, render_mode, reward, episode))
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, options, render_mode, reward, episode, kernel,
+                                                  kernel_cache))
 
 
 def raw_env(variant="29", options: dict | None = None, render_mode: str | None = None,
-            reward: str = "score", episode: str = "deal") -> "TaashEnv":
+            reward: str = "score", episode: str = "deal", kernel: bool | None = None,
+            kernel_cache=None) -> "TaashEnv":
     """The bare `TaashEnv` (as `env`, without the wrapper)."""
-    return TaashEnv(variant, options, render_mode, reward, episode)
+    return TaashEnv(variant, options, render_mode, reward, episode, kernel, kernel_cache)
 
 
 class TaashEnv(AECEnv):
