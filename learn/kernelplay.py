@@ -19,10 +19,15 @@ the engine (`enter` returns False).
 
 from __future__ import annotations
 
-import numpy as np
+from taash.learn import needs_learn_extra
 
-from taash.kernel import key, kernel_for
+try:  # the learn extra's libraries
+    import numpy as np
+except ImportError as e:
+    raise ImportError(needs_learn_extra("taash.learn.kernelplay", e)) from e
+
 from taash.kernel import encoding as kenc
+from taash.kernel import key, kernel_for
 
 
 class _Group:

@@ -142,7 +142,7 @@ class TaashEnv(AECEnv):
     @deal.setter
     def deal(self, st) -> None:
         self._deal = st
-        kp = self._kernel_play()
+        kp = self._kernel_play() if st is not None else self._kp
         if kp is not None:
             kp.leave(0)
             if st is not None:
