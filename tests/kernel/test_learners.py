@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import warnings
 
 import pytest
 
@@ -16,12 +17,14 @@ pytest.importorskip("gymnasium")
 np = pytest.importorskip("numpy")
 
 from taash.interpreter import State, load_variant  # noqa: E402
+from taash.kernel import KernelFallback, told  # noqa: E402
 from taash.learn.encoding import Encoding  # noqa: E402
 from taash.learn.kernelplay import KernelPlay  # noqa: E402
 from taash.learn.pettingzoo import TaashEnv  # noqa: E402
 from taash.learn.vector import VectorEnv  # noqa: E402
 
-from .test_differential import COMPILED  # noqa: E402
+
+from .test_differential import COMPILED, COPIES_COUNT, ROOT  # noqa: E402
 
 
 def lockstep(name, kernel_cache, episode="deal", N=3, steps=400, seed=5):
@@ -216,3 +219,19 @@ def test_pettingzoo_on_the_kernel_pickles_mid_deal(kernel_cache):
         e.step(a)
         copy.step(a)
     assert copy.kernel_on()         # taken again at the next step in play
+
+
+def test_a_variant_the_kernel_cannot_compile_plays_on_the_engine(kernel_cache, tmp_path):
+    """kernel=True on a file the kernel has no code for: said once (a KernelFallback
+    warning, unless this process was told already), and every row on the engine."""
+    path = tmp_path / "copies-count.yaml"
+    path.write_text(COPIES_COUNT.format(base=ROOT / "tests" / "variants" / "mixed-copies.yaml"))
+    v = load_variant(str(path))
+    before = told(v)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        on, ends, _, _ = lockstep(str(path), kernel_cache, steps=120)
+    said = [w for w in caught if issubclass(w.category, KernelFallback)]
+    assert on == 0 and ends > 0
+    assert len(said) == (0 if before else 1)
+    assert told(v) == "count() of cards in a deck with copies of a card"
