@@ -19,6 +19,8 @@ the engine (`enter` returns False).
 
 from __future__ import annotations
 
+import warnings
+
 from taash.learn import needs_learn_extra
 
 try:  # the learn extra's libraries
@@ -26,8 +28,22 @@ try:  # the learn extra's libraries
 except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.kernelplay", e)) from e
 
+from taash.kernel import KernelFallback, available, key, kernel_for
 from taash.kernel import encoding as kenc
-from taash.kernel import key, kernel_for
+
+
+def chosen(encoding, N: int, kernel: bool | None, cache_dir=None) -> "KernelPlay | None":
+    """The `KernelPlay` of ``N`` rows as ``kernel`` asks (None: when the ``fast`` extra is
+    installed, else the engine, saying nothing; True: the kernel, and a `KernelFallback`
+    warning when the extra or the variant's compile is missing; False: the engine), or
+    None for the engine alone."""
+    if not (kernel is None and available() or kernel):
+        return None
+    if not available():
+        warnings.warn(f"{encoding.v.name}: the compiled kernel needs numba (pip install 'taash[fast]'); "
+                      "the Python engine plays it", KernelFallback, stacklevel=3)
+        return None
+    return KernelPlay(encoding, N, cache_dir, quiet=not kernel)
 
 
 class _Group:

@@ -55,7 +55,6 @@ The environment (raw or wrapped) pickles.
 from __future__ import annotations
 
 import random
-import warnings
 
 from taash.learn import needs_learn_extra
 
@@ -68,11 +67,10 @@ except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.pettingzoo", e)) from e
 
 from taash.interpreter import Match, load_variant
-from taash.kernel import KernelFallback, available
 
 from . import rewards
 from .encoding import Encoding
-from .kernelplay import KernelPlay
+from . import kernelplay
 from .picture import Picture
 
 
@@ -152,15 +150,10 @@ class TaashEnv(AECEnv):
         """The KernelPlay of this environment (made at first use), or None for the engine."""
         if self._kp is None and not self._kp_tried:
             self._kp_tried = True
-            k = self.kernel
-            if k is None and available() or k:
-                if not available():
-                    warnings.warn(f"{self.v.name}: the compiled kernel needs numba (pip install 'taash[fast]'); "
-                                  "the Python engine plays it", KernelFallback, stacklevel=3)
-                else:
-                    self._kp = KernelPlay(self.encoding, 1, self.kernel_cache, quiet=not k)
-                    self._row = (np.zeros((1, self.encoding.size), np.float32),
-                                 np.zeros((1, len(self.v.actions)), np.int8), np.zeros(1, np.int64))
+            self._kp = kernelplay.chosen(self.encoding, 1, self.kernel, self.kernel_cache)
+            if self._kp is not None:
+                self._row = (np.zeros((1, self.encoding.size), np.float32),
+                             np.zeros((1, len(self.v.actions)), np.int8), np.zeros(1, np.int64))
         return self._kp
 
     def kernel_on(self) -> bool:

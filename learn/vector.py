@@ -51,7 +51,6 @@ whole match with ``episode="match"``), and every step each of them has one seat 
 from __future__ import annotations
 
 import random
-import warnings
 
 from taash.learn import needs_learn_extra
 
@@ -64,9 +63,8 @@ except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.vector", e)) from e
 
 from taash.interpreter import load_variant
-from taash.kernel import KernelFallback, available
 
-from .kernelplay import KernelPlay
+from . import kernelplay
 from .pettingzoo import TaashEnv
 
 
@@ -96,13 +94,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._mask = np.zeros((N, len(v.actions)), np.int8)
         self._seat = np.zeros(N, np.int64)
         self._rng = random.Random()
-        self.kernel = None        # the play on the compiled kernel (taash.learn.kernelplay), or None
-        if kernel is None and available() or kernel:
-            if not available():
-                warnings.warn(f"{v.name}: the compiled kernel needs numba (pip install 'taash[fast]'); "
-                              "the Python engine plays it", KernelFallback, stacklevel=2)
-            else:
-                self.kernel = KernelPlay(self.encoding, N, kernel_cache, quiet=not kernel)
+        # the play on the compiled kernel (taash.learn.kernelplay), or None
+        self.kernel = kernelplay.chosen(self.encoding, N, kernel, kernel_cache)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start every sub-environment's episode afresh (seeds: module docstring);
