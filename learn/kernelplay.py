@@ -208,7 +208,8 @@ class KernelPlay:
         by_group: dict = {}
         for i in rows:
             g = self.group[i]
-            g.nlegal[i] = len(self.legal(i))        # (its ids in g.legal[i])
+            ids = self.legal_ids[i]                 # (the ids in g.legal[i])
+            g.nlegal[i] = len(ids) if ids is not None else g.module.legal_ids(g.views[i], g.legal_rows[i])
             by_group.setdefault(id(g), (g, []))[1].append(i)
         for g, idx in by_group.values():
             kenc.write_rows(g.SS, g.one[idx[0]] if len(idx) == 1 else np.array(idx, np.int64), g.P, self.base, self.counts, self.sizes, self.won,
