@@ -2,15 +2,18 @@
 each seat's observation vector and action mask made there (taash.kernel.encoding), byte
 for byte what the engine's `State.observation` and `Encoding.encode` give.
 
-A row (a sub-environment of `taash.learn.vector.VectorEnv`) enters the kernel when its
-deal enters the play phase (`enter`): its State becomes the kernel's array, and each
-seat's vector is encoded once by the Python encoding (the *base*). Its plays are then
-applied to the array alone (`play`) and kept; the engine's State is brought level with
-them (`catch_up`: the kept ids applied by the engine, the last by the environment's own
-``step``, which scores a finished deal) when the deal ends, when an action that is not a
-play is made, when a fact outside the play's own moves (trump exposed, a declaration, a
-partner revealed, a variable), or before an illegal action's error; then, while the deal
-is still in play, a new base is taken. So results, rewards and ``infos`` are the engine's.
+A row (a sub-environment of `taash.learn.vector.VectorEnv`, or the deal of a PettingZoo
+environment, `taash.learn.pettingzoo`) enters the kernel when its deal enters the play
+phase (`enter`): its State becomes the kernel's array, and each seat's vector is encoded
+once by the Python encoding (the *base*). Its plays are then applied to the array alone
+(`play`) and kept; the engine's State is brought level with them (`catch_up`: the kept
+ids applied by the engine, the last by the environment's own ``step``, which scores a
+finished deal; or `take`, the caller applying them) when the deal ends (`due`), when an
+action that is not a play is made, when a fact outside the play's own moves (trump
+exposed, a declaration, a partner revealed, a variable), before an illegal action's
+error, and when the engine's State is read; then, while the deal is still in play and a
+fact outside the play's moved, a new base is taken (`rebase`). So results, rewards and
+``infos`` are the engine's.
 
 The kernel is the one of the deal's own variant (`kernel_for(state.v)`: a flow that
 changes by deal has a kernel per deal size); a deal whose kernel cannot be made plays on
