@@ -37,7 +37,7 @@ whole match with ``episode="match"``), and every step each of them has one seat 
   result (``State.result()``) is in ``infos["result"]`` (an object array, None in the other
   rows).
 - ``kernel``: the play of the tricks on the compiled kernel (`taash.learn.kernelplay`:
-  the same rows, byte for byte, about twice the steps a second): None (default) when the
+  the same rows, byte for byte, 1.5 to 2 times the steps a second): None (default) when the
   ``fast`` extra is installed and the variant compiles, else quietly the engine; True: the
   kernel, a `KernelFallback` warning once when it cannot; False: the engine alone.
   ``kernel_cache``: the compiled kernels' directory (`taash.kernel.kernel_for`).
