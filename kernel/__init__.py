@@ -15,7 +15,8 @@ which stays the reference (docs/architecture.md, "One truth, two speeds").
 
 ``source`` is the kernel's one view of the engine; ``translate`` the rules' typed trees
 as numba source; ``build`` the module of a variant, cached on disk; ``warm`` its compile in
-the background.
+the background; ``encoding`` a learner's observation vectors of the play written from the
+kernel's arrays (taash.learn.kernelplay uses it).
 """
 
 from __future__ import annotations
