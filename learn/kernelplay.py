@@ -15,9 +15,13 @@ error, and when the engine's State is read; then, while the deal is still in pla
 fact outside the play's moved, a new base is taken (`rebase`). So results, rewards and
 ``infos`` are the engine's.
 
-The kernel is the one of the deal's own variant (`kernel_for(state.v)`: a flow that
-changes by deal has a kernel per deal size); a deal whose kernel cannot be made plays on
-the engine (`enter` returns False).
+The kernel is the one of the deal's own variant (a flow that changes by deal has a kernel
+per deal size), got as the bots get theirs (`taash.kernel.warm.KernelUse`): with ``quiet``
+(the environments' ``kernel=None``) made in the background by a child process, the deals
+playing on the engine until it is ready, so that no step waits for a compile (10-30 s the
+first time on a machine); otherwise made at the first deal in play, which waits for it. A
+deal whose kernel cannot be made, or is not ready yet, plays on the engine (`enter`
+returns False): the rows are the same bytes either way.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ try:  # the learn extra's libraries
 except ImportError as e:
     raise ImportError(needs_learn_extra("taash.learn.kernelplay", e)) from e
 
-from taash.kernel import KernelFallback, available, key, kernel_for
+from taash.kernel import KernelFallback, available, key
+from taash.kernel.warm import KernelUse
 from taash.kernel import encoding as kenc
 
 
@@ -71,8 +76,9 @@ class _Group:
 
 class KernelPlay:
     """The kernel's side of ``N`` rows of one variant's deals, encoded by ``encoding``
-    (module docstring); ``cache_dir`` the kernels' (`kernel_for`), ``quiet``: say nothing
-    when a variant cannot be compiled (else a `KernelFallback` warning, once)."""
+    (module docstring); ``cache_dir`` the kernels' (`taash.kernel.kernel_for`), ``quiet``: the
+    kernel made in the background and nothing said when a variant cannot be compiled (else
+    made at the first deal in play, waiting, and a `KernelFallback` warning, once)."""
 
     def __init__(self, encoding, N: int, cache_dir=None, quiet: bool = True):
         self.enc, self.N = encoding, N
@@ -82,6 +88,7 @@ class KernelPlay:
         self.n = n
         self.is_play = [a.kind == "play" for a in v.actions]
         self.groups: dict = {}
+        self.uses: dict = {}                   # variant digest -> its KernelUse
         self.group: list = [None] * N          # row i's group, None: on the engine
         self.deal: list = [None] * N           # row i's engine State on the kernel
         self.pending: list = [[] for _ in range(N)]
@@ -96,10 +103,17 @@ class KernelPlay:
         return self.group[i] is not None
 
     def _group(self, v):
-        g = self.groups.get(key(v), False)
-        if g is False:
-            k = kernel_for(v, self.cache_dir, quiet=self.quiet)
-            g = self.groups[key(v)] = None if k is None else _Group(k, self.N, self.enc)
+        g = self.groups.get(key(v))
+        if g is None:
+            use = self.uses.get(v.digest)
+            if use is None:
+                use = self.uses[v.digest] = KernelUse(v, None if self.quiet else True, self.cache_dir)
+            with warnings.catch_warnings():
+                if self.quiet:
+                    warnings.simplefilter("ignore", KernelFallback)
+                k = use.get(v)
+            if k is not None:
+                g = self.groups[key(v)] = _Group(k, self.N, self.enc)
         return g
 
     def enter(self, i: int, st) -> bool:

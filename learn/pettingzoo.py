@@ -36,8 +36,9 @@ holds ``legal_actions`` (texts) for the agent to act and, after a deal, its ``re
 
 ``kernel``: the play of the tricks on the compiled kernel (`taash.learn.kernelplay`; the
 same observations, rewards and infos, byte for byte): None (default) when the ``fast``
-extra is installed and the variant compiles, else quietly the engine; True: the kernel, a
-`KernelFallback` warning once when it cannot; False: the engine alone. ``kernel_cache``:
+extra is installed and the variant compiles, made in the background (the engine plays
+until it is ready: no step waits), else quietly the engine; True: the kernel, made at the
+first deal in play (waiting for it), a `KernelFallback` warning once when it cannot; False: the engine alone. ``kernel_cache``:
 the compiled kernels' directory (`taash.kernel.kernel_for`). The observation of the seat
 to act is then made by the kernel; another seat's, and ``deal``, bring the engine's State
 level with the kernel's play first.

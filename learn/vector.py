@@ -38,8 +38,9 @@ whole match with ``episode="match"``), and every step each of them has one seat 
   rows).
 - ``kernel``: the play of the tricks on the compiled kernel (`taash.learn.kernelplay`:
   the same rows, byte for byte, 1.5 to 2 times the steps a second): None (default) when the
-  ``fast`` extra is installed and the variant compiles, else quietly the engine; True: the
-  kernel, a `KernelFallback` warning once when it cannot; False: the engine alone.
+  ``fast`` extra is installed and the variant compiles, made in the background (the engine
+  plays until it is ready: no step waits), else quietly the engine; True: the kernel, made
+  at the first deal in play (waiting for it), a `KernelFallback` warning once when it cannot; False: the engine alone.
   ``kernel_cache``: the compiled kernels' directory (`taash.kernel.kernel_for`).
 - Seeds: ``reset(seed=s)`` resets sub-environment i with seed ``s * N + i`` (with N = 1 the
   PettingZoo environment's ``reset(seed=s)``), and each later episode of it from its own

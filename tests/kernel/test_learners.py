@@ -27,11 +27,12 @@ from taash.learn.vector import VectorEnv  # noqa: E402
 from .test_differential import COMPILED, COPIES_COUNT, ROOT  # noqa: E402
 
 
-def lockstep(name, kernel_cache, episode="deal", N=3, steps=400, seed=5):
-    """Step VectorEnv(kernel=True) and VectorEnv(kernel=False) alike; compare everything at
+def lockstep(name, kernel_cache, episode="deal", N=3, steps=400, seed=5, mode=True):
+    """Step VectorEnv(kernel=mode) and VectorEnv(kernel=False) alike; compare everything at
     every step. Returns (steps a row was on the kernel, episodes ended, actions that were
-    not plays made on the kernel, the most deals into a match a row went)."""
-    fast = VectorEnv(name, num_envs=N, episode=episode, reward="margin", kernel=True, kernel_cache=kernel_cache)
+    not plays made on the kernel, the most deals into a match a row went). With mode None
+    (made in the background) the steps wait, once a kernel is being made, until it is."""
+    fast = VectorEnv(name, num_envs=N, episode=episode, reward="margin", kernel=mode, kernel_cache=kernel_cache)
     slow = VectorEnv(name, num_envs=N, episode=episode, reward="margin", kernel=False)
     assert fast.kernel is not None and slow.kernel is None
     is_play = [a.kind == "play" for a in slow.v.actions]
@@ -49,6 +50,9 @@ def lockstep(name, kernel_cache, episode="deal", N=3, steps=400, seed=5):
                 calls += not is_play[acts[i]]
         a, ra, ta, ua, ia = fast.step(acts)
         b, rb, tb, ub, ib = slow.step(acts)
+        for use in fast.kernel.uses.values():
+            if use.warming is not None:
+                use.warming.wait(600)
         assert ra.tobytes() == rb.tobytes() and ra.dtype == rb.dtype, (name, t)
         assert ta.tolist() == tb.tolist() and ua.tolist() == ub.tolist(), (name, t)
         assert ("result" in ia) == ("result" in ib), (name, t)
@@ -71,6 +75,14 @@ def test_kernel_rows_are_the_engines(name, episode, kernel_cache):
     # most steps of a deal are plays: the kernel made most rows (so the test is not empty)
     assert on > N * steps // 3
     assert ends >= N if episode == "deal" else later >= 2
+
+
+def test_the_default_kernel_is_made_in_the_background(kernel_cache):
+    """kernel=None: the rows play on the engine until the kernel made in the background
+    is ready, then on it; the same bytes throughout."""
+    N, steps = 3, 300
+    on, ends, _, _ = lockstep("29", kernel_cache, N=N, steps=steps, mode=None)
+    assert on > N * steps // 4 and ends >= N
 
 
 def test_29_actions_not_plays_on_the_kernel(kernel_cache):
