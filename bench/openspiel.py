@@ -2,7 +2,7 @@
 beside its C++ hearts and bridge, PettingZoo steps per second, and the vector environment's
 steps per second (docs/learning.md).
 
-Usage: python bench/openspiel.py [--sims N] [--steps S] [--repeat R] [--batches 1,16,64] [VARIANT...]
+Usage: python bench/openspiel.py [--sims N] [--steps S] [--repeat R] [--batches 1,16,64] [--vector-only] [VARIANT...]
 
 For each variant (29, 56 and 304 by default) and for OpenSpiel's C++ ``hearts``, the time
 of one simulation of ``pyspiel.random_sim_test(game, num_sims=N, serialize=False)``:
@@ -30,9 +30,14 @@ OpenSpiel's bridge between C++ and a Python game and of the test's own checks, w
 speed of the Python side can go below. Its ratio to hearts bounds the ratio of any taash
 game.
 
-Last, the vector environment (`taash.learn.vector.VectorEnv`) of the first variant, at each
+Last, the vector environment (`taash.learn.vector.VectorEnv`) of each variant, at each
 batch size of ``--batches``: S steps (summed over the batch; each one sub-environment's
-decision), the actions drawn uniformly from each row's mask, steps per second.
+decision), the actions drawn uniformly from each row's mask, steps per second, on the
+Python engine (``kernel=False``) and with the play phase on the compiled kernel
+(``kernel=True``, the ``fast`` extra; its compile or cache load before the clock starts),
+side by side; and first, on the line ``pz``, the PettingZoo environment's steps the same
+two ways (the table's PettingZoo column above is the engine's). ``--vector-only`` runs this
+table alone.
 
 Times are the process's CPU time (``time.process_time``; everything runs on one thread),
 so that other processes of a shared machine weigh less on the figures; the best of R runs.
@@ -54,6 +59,8 @@ try:
     import taash.learn.openspiel  # noqa: F401  (registers the taash games)
     from taash.learn.encoding import Encoding
     from taash.learn.pettingzoo import env as pettingzoo_env
+    from taash.kernel import available as kernel_available
+    from taash.kernel import kernel_for
     from taash.learn.vector import VectorEnv
 except ImportError as e:
     sys.exit(f"bench/openspiel.py needs the learn extra: pip install 'taash[learn]' ({e})")
@@ -66,10 +73,12 @@ def per_sim(game, sims: int) -> float:
     return (time.process_time() - t) / sims
 
 
-def pettingzoo_steps(variant: str, steps: int, seed: int = 0) -> float:
+def pettingzoo_steps(variant: str, steps: int, seed: int = 0, kernel: bool = False) -> float:
     """Steps per CPU second of the PettingZoo environment of ``variant`` under uniformly
-    drawn legal actions."""
-    e = pettingzoo_env(variant)
+    drawn legal actions; ``kernel``: the play phase on the compiled kernel."""
+    e = pettingzoo_env(variant, kernel=kernel)
+    if kernel:      # the kernel made (compiled or loaded from its cache) before the clock starts
+        kernel_for(e.unwrapped.v)
     rng = random.Random(seed)
     episode = seed
     e.reset(seed=episode)
@@ -88,11 +97,13 @@ def pettingzoo_steps(variant: str, steps: int, seed: int = 0) -> float:
     return steps / (time.process_time() - t)
 
 
-def vector_steps(variant: str, num_envs: int, steps: int, seed: int = 0) -> float:
+def vector_steps(variant: str, num_envs: int, steps: int, seed: int = 0, kernel: bool = False) -> float:
     """Steps (one sub-environment's decision each) per CPU second of the vector
     environment of ``variant`` with ``num_envs`` sub-environments, under uniformly drawn
-    legal actions."""
-    envs = VectorEnv(variant, num_envs=num_envs)
+    legal actions; ``kernel``: the play phase on the compiled kernel."""
+    envs = VectorEnv(variant, num_envs=num_envs, kernel=kernel)
+    if kernel:      # the kernel made (compiled or loaded from its cache) before the clock starts
+        kernel_for(envs.v)
     obs, _ = envs.reset(seed=seed)
     rng = random.Random(seed)
     done = 0
@@ -206,6 +217,7 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=5000, help="PettingZoo steps a run (default 5000)")
     p.add_argument("--repeat", type=int, default=3, help="runs, best kept (default 3)")
     p.add_argument("--batches", default="1,16,64", help="the vector environment's batch sizes (default 1,16,64)")
+    p.add_argument("--vector-only", action="store_true", help="the vector environment's table alone")
     a = p.parse_args(argv)
     try:
         batches = [int(x) for x in a.batches.split(",") if x.strip()]
@@ -213,6 +225,10 @@ def main(argv=None) -> int:
         p.error(f"--batches: whole numbers separated by commas, not {a.batches!r}")
     if min(a.sims, a.steps, a.repeat, *batches) < 1:
         p.error("--sims, --steps, --repeat and each batch size must be at least 1")
+    if a.vector_only:
+        print(f"python {sys.version.split()[0]}; best of {a.repeat}; CPU time")
+        vector_table(a.variants, batches, a.steps, a.repeat)
+        return 0
     hearts = pyspiel.load_game("hearts")
     print(f"python {sys.version.split()[0]}; {a.sims} simulations a run, best of {a.repeat}; CPU time")
     print(f"{'game':<14}{'ms/sim':>10}{'hearts ms/sim':>15}{'ratio':>8}{'pettingzoo steps/s':>21}")
@@ -244,11 +260,29 @@ def main(argv=None) -> int:
           f"{shape['decisions']} decisions, tensors of {shape['size']} and strings of {len(shape['text'])}")
     for label, ms, ratio in rows:
         print(f"{label:<22}{ms * 1e3:>8.2f} ms/sim{ratio:>8.2f}x hearts")
-    print(f"vector environment of {first}, {a.steps} steps a run:")
-    for num in batches:
-        best = max(vector_steps(first, num, a.steps, seed=r) for r in range(a.repeat))
-        print(f"  N={num:<4}{best:>12,.0f} steps/s")
+    vector_table(a.variants, batches, a.steps, a.repeat)
     return 0
+
+
+def vector_table(variants, batches, steps: int, repeat: int) -> None:
+    """The vector environment's steps per second of each variant and batch size, on the
+    engine and with the kernel (best of ``repeat`` runs of ``steps`` steps)."""
+    fast = kernel_available()
+    print(f"vector environment, {steps} steps a run; steps/s"
+          + ("" if fast else " (no kernel: the fast extra is not installed)"))
+    print(f"  {'variant':<10}{'N':>5}{'engine':>12}{'kernel':>12}{'ratio':>8}")
+    for name in variants:
+        slow = max(pettingzoo_steps(name, steps, seed=r) for r in range(repeat))
+        if fast:
+            quick = max(pettingzoo_steps(name, steps, seed=r, kernel=True) for r in range(repeat))
+            print(f"  {name:<10}{'pz':>5}{slow:>12,.0f}{quick:>12,.0f}{quick / slow:>7.2f}x", flush=True)
+        for num in batches:
+            slow = max(vector_steps(name, num, steps, seed=r) for r in range(repeat))
+            if fast:
+                quick = max(vector_steps(name, num, steps, seed=r, kernel=True) for r in range(repeat))
+                print(f"  {name:<10}{num:>5}{slow:>12,.0f}{quick:>12,.0f}{quick / slow:>7.2f}x", flush=True)
+            else:
+                print(f"  {name:<10}{num:>5}{slow:>12,.0f}{'-':>12}", flush=True)
 
 
 if __name__ == "__main__":

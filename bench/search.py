@@ -3,7 +3,7 @@ the strength curve per time budget.
 
     python bench/search.py [--variants 56,28,29,304,304-solo] [--budgets 10,50,200,800]
                            [--opponents heuristic,ismcts] [--points 12] [--deals 8]
-                           [--no-strength] [--json] [--kernel wait|off]
+                           [--no-strength] [--json] [--kernel wait|off|both]
 
 Speed: at ``--points`` decision points per variant (states reached by heuristic play,
 every phase: bids, trump, exchanges, calls, plays; forced decisions left out), one
@@ -14,7 +14,9 @@ decision stops between two rollouts); for ``ismcts`` its iterations (one world, 
 path down its tree and one rollout each) per decision and per second. ``--kernel``: the
 bots' ``kernel`` setting (default: the bots' own, the compiled kernel made in the
 background with the fast extra; ``wait``: made before the first decision, in speed and
-strength alike; ``off``: the Python engine only).
+strength alike; ``off``: the Python engine only; ``both``: speed as ``wait``, and each
+strength pair played with the kernel and then on the engine, deal by deal in turn so that
+both see the machine's same load, with the paired difference of their margins).
 
 Strength (the curve): at each budget, duplicate deals of the search bot against each
 opponent of ``--opponents`` (``heuristic``; ``ismcts`` at the same budget): each deal is
@@ -116,6 +118,37 @@ def opponent_bot(v, name, budget, seed, kernel=None):
     raise ValueError(f"unknown opponent {name!r}: one of {', '.join(OPPONENTS)}")
 
 
+def _pair(v, d, budget, opponent, kernel, seed):
+    """The duplicate pair of deal ``seed + d``: the search side's net (its mean score change
+    less the other side's, summed over the two plays)."""
+    base = Match(v, seed=seed + d).new_deal()
+    text = v.deck.text
+    hands = [[text[c] for c in h] for h in base.dealt]
+    widow = [text[c] for c in base.widow] or None
+    net = 0
+    for first in (0, 1):
+        st = State(v, dealer=base.dealer, hands=hands, widow=widow, scores=base.scores)
+        s_bot = SearchBot(v, seed=d, budget_ms=budget, kernel=kernel)
+        o_bot = opponent_bot(v, opponent, budget, d, kernel)
+        while not st.is_terminal:
+            s = st.to_act
+            obs, legal = st.observation(s), [str(a) for a in st.legal_actions()]
+            bot = s_bot if search_side(v, s, first) else o_bot
+            st.apply(bot.decide(obs, legal))
+        sc = st.score_change()
+        mine = [sc[s] for s in range(v.players) if search_side(v, s, first)]
+        theirs = [sc[s] for s in range(v.players) if not search_side(v, s, first)]
+        net += statistics.mean(mine) - statistics.mean(theirs)
+    return net
+
+
+def _interval(xs):
+    """(mean, half-width of the normal 95% interval) of ``xs``, rounded."""
+    mean = statistics.mean(xs)
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
+    return round(mean, 3), round(half, 3)
+
+
 def strength(v, budget, deals, seed=100, opponent="heuristic", kernel=None):
     """Duplicate pairs of the search bot against ``opponent`` (OPPONENTS) at ``budget``
     ms, the bots' ``kernel`` setting given: (mean per pair, half-width of the 95%
@@ -123,30 +156,25 @@ def strength(v, budget, deals, seed=100, opponent="heuristic", kernel=None):
     if kernel is True:
         kernel_for(v, quiet=True)
     t0 = time.perf_counter()
-    nets = []
+    nets = [_pair(v, d, budget, opponent, kernel, seed) for d in range(deals)]
+    mean, half = _interval(nets)
+    return mean, half, len(nets), round(time.perf_counter() - t0, 1)
+
+
+def strength_both(v, budget, deals, seed=100, opponent="heuristic"):
+    """`strength` with the kernel (made first) and on the engine, deal by deal in turn so
+    that both see the same load: {"kernel": (mean, half), "engine": (mean, half),
+    "difference": (mean, half) of the paired differences kernel - engine, "pairs",
+    "wall_s"}."""
+    kernel_for(v, quiet=True)
+    t0 = time.perf_counter()
+    on, off = [], []
     for d in range(deals):
-        base = Match(v, seed=seed + d).new_deal()
-        text = v.deck.text
-        hands = [[text[c] for c in h] for h in base.dealt]
-        widow = [text[c] for c in base.widow] or None
-        net = 0
-        for first in (0, 1):
-            st = State(v, dealer=base.dealer, hands=hands, widow=widow, scores=base.scores)
-            s_bot = SearchBot(v, seed=d, budget_ms=budget, kernel=kernel)
-            o_bot = opponent_bot(v, opponent, budget, d, kernel)
-            while not st.is_terminal:
-                s = st.to_act
-                obs, legal = st.observation(s), [str(a) for a in st.legal_actions()]
-                bot = s_bot if search_side(v, s, first) else o_bot
-                st.apply(bot.decide(obs, legal))
-            sc = st.score_change()
-            mine = [sc[s] for s in range(v.players) if search_side(v, s, first)]
-            theirs = [sc[s] for s in range(v.players) if not search_side(v, s, first)]
-            net += statistics.mean(mine) - statistics.mean(theirs)
-        nets.append(net)
-    mean = statistics.mean(nets)
-    half = 1.96 * statistics.stdev(nets) / math.sqrt(len(nets)) if len(nets) > 1 else float("nan")
-    return round(mean, 3), round(half, 3), len(nets), round(time.perf_counter() - t0, 1)
+        on.append(_pair(v, d, budget, opponent, True, seed))
+        off.append(_pair(v, d, budget, opponent, False, seed))
+    return {"kernel": _interval(on), "engine": _interval(off),
+            "difference": _interval([a - b for a, b in zip(on, off)]), "pairs": deals,
+            "wall_s": round(time.perf_counter() - t0, 1)}
 
 
 def main(argv=None) -> int:
@@ -160,11 +188,13 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=8, help="duplicate pairs per variant, budget and opponent")
     ap.add_argument("--no-strength", action="store_true")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--kernel", choices=("wait", "off"),
+    ap.add_argument("--kernel", choices=("wait", "off", "both"),
                     help="the bots' compiled kernel: made before the first decision, or not used "
-                         "(default: the bots' own, made in the background with the fast extra)")
+                         "(default: the bots' own, made in the background with the fast extra); "
+                         "both: the strength curve with the kernel and on the engine, deal by deal "
+                         "in turn, and their paired difference")
     args = ap.parse_args(argv)
-    kernel = {"wait": True, "off": False}.get(args.kernel)
+    kernel = {"wait": True, "off": False, "both": True}.get(args.kernel)
     try:
         budgets = [int(x) for x in args.budgets.split(",")]
     except ValueError:
@@ -187,6 +217,14 @@ def main(argv=None) -> int:
             r["strength"] = {o: {} for o in opponents}
             for ms in budgets:
                 for o in opponents:
+                    if args.kernel == "both":
+                        b = r["strength"][o][ms] = strength_both(v, ms, args.deals, opponent=o)
+                        if not args.json:
+                            (km, kh), (em, eh), (dm, dh) = b["kernel"], b["engine"], b["difference"]
+                            print(f"{name:9} {ms:4d} ms: search - {o} = {km:+.2f} ± {kh:.2f} with the kernel, "
+                                  f"{em:+.2f} ± {eh:.2f} on the engine; kernel - engine {dm:+.2f} ± {dh:.2f} "
+                                  f"per duplicate pair ({b['pairs']} pairs, {b['wall_s']} s)", flush=True)
+                        continue
                     mean, half, n, wall = strength(v, ms, args.deals, opponent=o, kernel=kernel)
                     r["strength"][o][ms] = {"net_per_pair": mean, "ci95": half, "pairs": n, "wall_s": wall}
                     if not args.json:

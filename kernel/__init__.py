@@ -16,7 +16,9 @@ which stays the reference (docs/architecture.md, "One truth, two speeds").
 
 ``source`` is the kernel's one view of the engine; ``translate`` the rules' typed trees
 as numba source; ``build`` the module of a variant, cached on disk; ``warm`` its compile in
-the background; ``worlds`` the search bots' resampled worlds judged on the kernel.
+the background; ``encoding`` a learner's observation vectors of the play written from the
+kernel's arrays (taash.learn.kernelplay uses it); ``worlds`` the search bots' resampled
+worlds judged on the kernel.
 """
 
 from __future__ import annotations

@@ -137,6 +137,21 @@ class Encoding:
         self.size = at
         self._slots = None      # encode's tables (_prepare)
 
+    def play_tables(self):
+        """What a writer of the play's moving blocks from other numbers (the kernel:
+        taash.kernel.encoding) needs to give `encode`'s very bytes: ``sizes`` (float32, the
+        ``hand_sizes`` value of k cards held, for k up to every card of the deck), ``won``
+        (float32, the ``tricks_won`` value of k tricks, summed as `encode` sums it) and
+        the divisor of ``points``."""
+        per = self.per_seat
+        sizes = np.array([k / per for k in range(self.v.deck.size * self.v.deck.max_copies + 1)], np.float32)
+        won = np.zeros(max(1, self.v.most_tricks) + 1, np.float32)
+        acc = np.zeros(1, np.float32)
+        for k in range(1, len(won)):
+            acc[0] += self.per_trick
+            won[k] = acc[0]
+        return sizes, won, float(self.total_points)
+
     def _var_width(self, var) -> int:
         t, n, deck = var.type, self.n, self.v.deck
         return var.size * {"number": 1, "condition": 1, "seat": n, "side": 2, "suit": len(deck.suits) + 1,

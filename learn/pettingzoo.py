@@ -34,6 +34,15 @@ lost, at its end. ``score`` and ``margin`` come when each deal ends. ``infos[age
 holds ``legal_actions`` (texts) for the agent to act and, after a deal, its ``result``
 (``State.result()``); at a match's end ``match`` (``Match.summary()``).
 
+``kernel``: the play of the tricks on the compiled kernel (`taash.learn.kernelplay`; the
+same observations, rewards and infos, byte for byte): None (default) when the ``fast``
+extra is installed and the variant compiles, made in the background (the engine plays
+until it is ready: no step waits), else quietly the engine; True: the kernel, made at the
+first deal in play (waiting for it), a `KernelFallback` warning once when it cannot; False: the engine alone. ``kernel_cache``:
+the compiled kernels' directory (`taash.kernel.kernel_for`). The observation of the seat
+to act is then made by the kernel; another seat's, and ``deal``, bring the engine's State
+level with the kernel's play first.
+
 ``deal`` is the engine's `State` of the deal being played and ``match`` its `Match` (the
 whole truth: for a referee or a test, never for a seat's agent). The same
 ``reset(seed=s)`` gives the same episode for the same actions. PettingZoo's ``state()``
@@ -62,22 +71,25 @@ from taash.interpreter import Match, load_variant
 
 from . import rewards
 from .encoding import Encoding
+from . import kernelplay
 from .picture import Picture
 
 
 def env(variant="29", options: dict | None = None, render_mode: str | None = None,
-        reward: str = "score", episode: str = "deal"):
+        reward: str = "score", episode: str = "deal", kernel: bool | None = None, kernel_cache=None):
     """The AEC environment of ``variant`` (a name, a file's path, or a loaded Variant)
     with its ``options``, wrapped in ``OrderEnforcingWrapper`` (module docstring).
     Raises VariantError for a bad name, file or option, ValueError for a bad
     ``render_mode``, ``reward`` or ``episode``."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, options, render_mode, reward, episode))
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, options, render_mode, reward, episode, kernel,
+                                                  kernel_cache))
 
 
 def raw_env(variant="29", options: dict | None = None, render_mode: str | None = None,
-            reward: str = "score", episode: str = "deal") -> "TaashEnv":
+            reward: str = "score", episode: str = "deal", kernel: bool | None = None,
+            kernel_cache=None) -> "TaashEnv":
     """The bare `TaashEnv` (as `env`, without the wrapper)."""
-    return TaashEnv(variant, options, render_mode, reward, episode)
+    return TaashEnv(variant, options, render_mode, reward, episode, kernel, kernel_cache)
 
 
 class TaashEnv(AECEnv):
@@ -87,7 +99,7 @@ class TaashEnv(AECEnv):
                 "render_fps": 1}
 
     def __init__(self, variant="29", options: dict | None = None, render_mode: str | None = None,
-                 reward: str = "score", episode: str = "deal"):
+                 reward: str = "score", episode: str = "deal", kernel: bool | None = None, kernel_cache=None):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', not {render_mode!r}")
@@ -109,8 +121,53 @@ class TaashEnv(AECEnv):
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self._rng = random.Random()
         self.match = None
-        self.deal = None
+        self._deal = None
         self.agents = []
+        self.kernel, self.kernel_cache = kernel, kernel_cache
+        self._kp = None             # the play on the compiled kernel (KernelPlay, one row), or None
+        self._kp_tried = False
+        self._row = None            # its observation buffers
+
+    @property
+    def deal(self):
+        """The engine's State of the deal being played (brought level with the kernel's
+        play first, when the kernel plays it)."""
+        kp = self._kp
+        if kp is not None and kp.pending[0]:
+            for a in kp.take(0):
+                self._deal.apply_id(a)
+        return self._deal
+
+    @deal.setter
+    def deal(self, st) -> None:
+        self._deal = st
+        kp = self._kernel_play() if st is not None else self._kp
+        if kp is not None:
+            kp.leave(0)
+            if st is not None:
+                kp.enter(0, st)
+
+    def _kernel_play(self):
+        """The KernelPlay of this environment (made at first use), or None for the engine."""
+        if self._kp is None and not self._kp_tried:
+            self._kp_tried = True
+            self._kp = kernelplay.chosen(self.encoding, 1, self.kernel, self.kernel_cache)
+            if self._kp is not None:
+                self._row = (np.zeros((1, self.encoding.size), np.float32),
+                             np.zeros((1, len(self.v.actions)), np.int8), np.zeros(1, np.int64))
+        return self._kp
+
+    def kernel_on(self) -> bool:
+        """Whether the deal's play is on the compiled kernel now."""
+        return self._kp is not None and self._kp.on(0)
+
+    def __getstate__(self):
+        """Pickled without the kernel (its compiled code): the engine's State level with it;
+        the kernel is taken again at the next deal in play."""
+        self.deal   # noqa: B018 (brings the engine level)
+        out = dict(self.__dict__)
+        out.update(_kp=None, _kp_tried=False, _row=None)
+        return out
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -147,6 +204,11 @@ class TaashEnv(AECEnv):
     def observe(self, agent):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``'s
         seat, from its ``State.observation`` only."""
+        kp = self._kp
+        if self.kernel_on() and kp.to_act(0) == self.agent_seat[agent]:
+            obs, mask, seat = self._row
+            kp.observe([0], obs, mask, seat)
+            return {"observation": obs[0].copy(), "action_mask": mask[0].copy()}
         obs = self.deal.observation(self.agent_seat[agent])
         return {"observation": self.encoding.encode(obs), "action_mask": self.encoding.mask(obs)}
 
@@ -157,12 +219,16 @@ class TaashEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.deal
-        legal = st.legal_ids()
         try:
             i = int(action)
         except (TypeError, ValueError):
             i = -1
+        kp = self._kernel_play()
+        if kp is not None and kp.on(0) and i in kp.legal(0):
+            self._kernel_step(agent, i)
+            return
+        st = self.deal
+        legal = st.legal_ids()
         if i not in legal:
             raise ValueError(f"{agent}: action {action!r} is not legal now; legal: "
                              f"{sorted(legal)} ({', '.join(a.text for a in st.legal_actions())})")
@@ -175,6 +241,46 @@ class TaashEnv(AECEnv):
             self._end_deal(st)
         else:
             self._select()
+            if kp is not None:
+                kp.enter(0, st) if not kp.on(0) else kp.rebase(0, st)
+
+    def _kernel_step(self, agent, i: int) -> None:
+        """`step` with the deal on the kernel: ``i`` legal there."""
+        kp = self._kp
+        self._cumulative_rewards[agent] = 0
+        self.infos[agent] = {}
+        kp.play(0, i)
+        for a in self.agents:
+            self.rewards[a] = 0
+        if kp.due([0]):             # the deal's end, or a fact outside the play's: the engine's turn
+            st = self.deal
+            if st.is_terminal:
+                kp.leave(0)
+                self._end_deal(st)
+                return
+            if st.phase == "play":
+                kp.rebase(0, st)
+            else:
+                kp.leave(0)
+            self._select()
+            return
+        self.agent_selection = self.possible_agents[kp.to_act(0)]
+        texts = self.v.actions
+        self.infos[self.agent_selection]["legal_actions"] = [texts[a].text for a in kp.legal(0)]
+
+    def step_played(self, ids) -> None:
+        """Apply the action ids ``ids`` (a non-empty list) played by the seats to act one
+        after another, as elsewhere (the compiled kernel's play of this deal:
+        taash.learn.kernelplay): all but the last applied to the deal by the engine, the
+        last by `step`, which scores the deal if it ends. Rewards, terminations and infos
+        are then those of stepping them one by one. Raises the engine's
+        IllegalActionError, or `step`'s ValueError for the last, for an id not legal."""
+        st = self.deal
+        for a in ids[:-1]:
+            st.apply_id(a)
+        if len(ids) > 1:
+            self._select()
+        self.step(ids[-1])
 
     def _end_deal(self, st) -> None:
         """Score a finished deal; end the episode (a deal, or the match over) or deal the

@@ -36,6 +36,12 @@ whole match with ``episode="match"``), and every step each of them has one seat 
   row of an ended episode already holds the next episode's first observation; its last
   result (``State.result()``) is in ``infos["result"]`` (an object array, None in the other
   rows).
+- ``kernel``: the play of the tricks on the compiled kernel (`taash.learn.kernelplay`:
+  the same rows, byte for byte, 1.5 to 2 times the steps a second): None (default) when the
+  ``fast`` extra is installed and the variant compiles, made in the background (the engine
+  plays until it is ready: no step waits), else quietly the engine; True: the kernel, made
+  at the first deal in play (waiting for it), a `KernelFallback` warning once when it cannot; False: the engine alone.
+  ``kernel_cache``: the compiled kernels' directory (`taash.kernel.kernel_for`).
 - Seeds: ``reset(seed=s)`` resets sub-environment i with seed ``s * N + i`` (with N = 1 the
   PettingZoo environment's ``reset(seed=s)``), and each later episode of it from its own
   generator (the PettingZoo environment's ``reset()``): the same seed and the same actions
@@ -59,24 +65,26 @@ except ImportError as e:
 
 from taash.interpreter import load_variant
 
+from . import kernelplay
 from .pettingzoo import TaashEnv
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` self-play episodes of ``variant`` (a name, a file's path or a loaded
     Variant, with ``options``), stepped at once (module docstring); ``reward`` and
-    ``episode`` as the PettingZoo environment's. Raises VariantError for a bad variant,
-    ValueError for a bad ``num_envs``, ``reward`` or ``episode``."""
+    ``episode`` as the PettingZoo environment's; ``kernel`` and ``kernel_cache``: the
+    module docstring. Raises VariantError for a bad variant, ValueError for a bad
+    ``num_envs``, ``reward`` or ``episode``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, variant="29", num_envs: int = 1, options: dict | None = None, reward: str = "score",
-                 episode: str = "deal"):
+                 episode: str = "deal", kernel: bool | None = None, kernel_cache=None):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         v = variant if hasattr(variant, "actions") else load_variant(variant, options)
         self.num_envs = N = int(num_envs)
-        self.envs = [TaashEnv(v, reward=reward, episode=episode) for _ in range(N)]
+        self.envs = [TaashEnv(v, reward=reward, episode=episode, kernel=False) for _ in range(N)]
         self.v, self.encoding = v, self.envs[0].encoding
         one = self.envs[0]
         self.single_observation_space = one.observation_space(one.possible_agents[0])
@@ -87,6 +95,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._mask = np.zeros((N, len(v.actions)), np.int8)
         self._seat = np.zeros(N, np.int64)
         self._rng = random.Random()
+        # the play on the compiled kernel (taash.learn.kernelplay), or None
+        self.kernel = kernelplay.chosen(self.encoding, N, kernel, kernel_cache)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start every sub-environment's episode afresh (seeds: module docstring);
@@ -96,9 +106,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self._rng = random.Random(seed)
         else:
             seed = self._rng.randrange(2 ** 63)
+        kp = self.kernel
         for i, e in enumerate(self.envs):
             e.reset(seed=seed * self.num_envs + i)
-            self._observe(i)
+            if kp is not None:
+                kp.leave(i)
+                kp.enter(i, e.deal)
+        self._observe_all(range(self.num_envs))
         return self._batch(), {"seat": self._seat.copy()}
 
     def step(self, actions):
@@ -108,30 +122,83 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must be one id for each of the {self.num_envs} environments, "
                              f"not an array of shape {actions.shape}")
-        n = self.v.players
-        rewards = np.zeros((self.num_envs, n), np.float32)
-        terminations = np.zeros(self.num_envs, bool)
-        truncations = np.zeros(self.num_envs, bool)
-        results = None
+        N, n, kp = self.num_envs, self.v.players, self.kernel
+        self._rewards = np.zeros((N, n), np.float32)
+        self._terminations = np.zeros(N, bool)
+        self._truncations = np.zeros(N, bool)
+        self._results = None
+        mask, A = self._mask, len(self.v.actions)
         for i, e in enumerate(self.envs):
+            a = int(actions[i])
+            if kp is not None and kp.on(i):
+                if 0 <= a < A and mask[i, a]:
+                    kp.play(i, a)
+                    continue
+                self._finish(range(i))      # the rows before it have stepped
+                try:
+                    self._catch_up(i)
+                    e.step(a)               # the engine's error for an illegal action
+                except ValueError as err:
+                    raise ValueError(f"environment {i}: {err}") from None
+                self._stepped(i)
+                continue
             try:
-                e.step(int(actions[i]))
+                e.step(a)
             except ValueError as err:
+                self._finish(range(i))
                 raise ValueError(f"environment {i}: {err}") from None
-            got, agents = e.rewards, e.possible_agents
-            rewards[i] = [got[a] for a in agents]
-            agent = agents[0]
-            if e.terminations[agent] or e.truncations[agent]:     # the episode is over
-                terminations[i], truncations[i] = e.terminations[agent], e.truncations[agent]
-                if results is None:
-                    results = np.full(self.num_envs, None, object)
-                results[i] = e.infos[agent].get("result")
-                e.reset()
-            self._observe(i)
+            self._stepped(i)
+        self._finish(range(N))
         infos = {"seat": self._seat.copy()}
-        if results is not None:
-            infos["result"] = results
-        return self._batch(), rewards, terminations, truncations, infos
+        if self._results is not None:
+            infos["result"] = self._results
+        return self._batch(), self._rewards, self._terminations, self._truncations, infos
+
+    def _stepped(self, i: int) -> None:
+        """Sub-environment i has stepped on the engine: its rewards, its episode's end (then
+        a new one) and, when its deal is in play, the kernel."""
+        e = self.envs[i]
+        got, agents = e.rewards, e.possible_agents
+        self._rewards[i] = [got[a] for a in agents]
+        agent = agents[0]
+        if e.terminations[agent] or e.truncations[agent]:     # the episode is over
+            self._terminations[i], self._truncations[i] = e.terminations[agent], e.truncations[agent]
+            if self._results is None:
+                self._results = np.full(self.num_envs, None, object)
+            self._results[i] = e.infos[agent].get("result")
+            e.reset()
+        kp = self.kernel
+        if kp is not None:
+            if kp.still(i, e):
+                kp.rebase(i, e.deal)
+            else:
+                kp.leave(i)
+                kp.enter(i, e.deal)
+
+    def _catch_up(self, i: int) -> None:
+        """Sub-environment i's engine State level with its kernel (`KernelPlay.catch_up`)."""
+        if self.kernel.catch_up(i, self.envs[i]):
+            self._stepped(i)
+
+    def _finish(self, rows) -> None:
+        """After the actions of ``rows``: the engine caught up where it must, every row
+        observed."""
+        kp = self.kernel
+        if kp is not None:
+            for i in kp.due([i for i in rows if kp.on(i)]):
+                self._catch_up(i)
+        self._observe_all(rows)
+
+    def _observe_all(self, rows) -> None:
+        kp = self.kernel
+        on = []
+        for i in rows:
+            if kp is not None and kp.on(i):
+                on.append(i)
+            else:
+                self._observe(i)
+        if on:
+            kp.observe(on, self._obs, self._mask, self._seat)
 
     def _observe(self, i: int) -> None:
         """Row i of the batch: the observation and mask of sub-environment i's seat to act."""

@@ -24,6 +24,7 @@ else:
     ("taash.learn.pettingzoo", "numpy"),
     ("taash.learn.pettingzoo", "pettingzoo"),
     ("taash.learn.encoding", "numpy"),
+    ("taash.learn.kernelplay", "numpy"),
     ("taash.learn.policy", "numpy"),
     ("taash.learn.train", "numpy"),
     ("taash.learn.openspiel", "pyspiel"),

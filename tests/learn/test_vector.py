@@ -5,6 +5,8 @@ its game points; bad actions are refused."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -116,3 +118,29 @@ def test_bad_actions_and_sizes_are_refused():
     with pytest.raises(ValueError, match="num_envs must be at least 1"):
         VectorEnv("29", num_envs=0)
     assert envs.action_space.shape == (2,) and envs.observation_space["observation"].shape == (2, 1159)
+
+
+WITHOUT_NUMBA = """
+import sys, warnings
+sys.modules["numba"] = None         # as if the fast extra were not installed
+import numpy as np
+from taash.kernel import KernelFallback
+from taash.learn.vector import VectorEnv
+envs = VectorEnv("29", num_envs=2)
+obs, _ = envs.reset(seed=1)
+obs, *_ = envs.step(np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]]))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    forced = VectorEnv("29", num_envs=2, kernel=True)
+said = [str(w.message) for w in caught if issubclass(w.category, KernelFallback)]
+print(envs.kernel is None, forced.kernel is None, said)
+"""
+
+
+def test_without_the_fast_extra_the_engine_plays():
+    """kernel=None (the default) without numba: the engine, nothing said; kernel=True:
+    the engine, and a KernelFallback warning naming the extra."""
+    out = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("True True [")
+    assert "pip install 'taash[fast]'" in out.stdout and out.stdout.count("the Python engine plays it") == 1
