@@ -71,6 +71,8 @@ class Kernel:
         """State ``s`` (in the play phase, or over) as the kernel's int64 array. Raises
         Unsupported for a state it does not take (another phase, a question pending, a
         deal of another size: `kernel_for(s.v)` is that deal's kernel)."""
+        if s.v.digest != self.variant.digest:
+            raise Unsupported(f"a state of {s.v.name}, not of {self.variant.name}: its kernel is kernel_for(state.v)")
         if key(s.v) != key(self.variant):
             raise Unsupported(f"a state of deal {s.v.deal_index} of a flow that changes by deal, not of "
                               f"deal {self.variant.deal_index}: its kernel is kernel_for(state.v)")
@@ -152,7 +154,8 @@ def key(variant) -> tuple[str, int]:
 
 def why_not(variant) -> str | None:
     """Why the kernel cannot compile ``variant`` (words), or None if it can; compiles
-    nothing."""
+    nothing. Raises TypeError for what is not a Variant."""
+    _is_variant(variant)
     if not available():
         return "numba is not installed (pip install 'taash[fast]')"
     try:
@@ -183,10 +186,17 @@ def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> K
     made: then a `KernelFallback` warning says why, once a variant and process (unless
     ``quiet``), and the Python engine plays it. Waits for the compile (10-30 s the first
     time on a machine, about a second from the cache); `taash.kernel.warm.kernel_soon`
-    does not."""
+    does not. A cache damaged on disk is compiled again; a ``cache_dir`` that cannot be
+    made or written is told as the reason. Raises TypeError for what is not a Variant."""
+    _is_variant(variant)
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     with _MAKING:
         return _make(variant, cache_dir, quiet)
+
+
+def _is_variant(variant) -> None:
+    if not hasattr(variant, "digest"):
+        raise TypeError(f"the kernel is made from a Variant (taash.interpreter.load_variant), not {variant!r}")
 
 
 def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
@@ -206,6 +216,10 @@ def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
             module = load_module(text, variant.digest, cache_dir)
         except Unsupported as e:
             reason = str(e)
+        except OSError as e:
+            reason = f"its cache directory {cache_dir} cannot be used ({e.strerror or e})"
+        except Exception as e:      # numba's own failure: the engine plays on, and says why
+            reason = f"the compile failed ({type(e).__name__}: {e})"
         else:
             k = _MADE[made_key] = Kernel(variant, f, lay, module, time.perf_counter() - t0)
             return k

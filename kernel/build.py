@@ -752,11 +752,42 @@ def write_module(text: str, digest: str, cache_dir: Path) -> Path:
     cache_dir.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha256((KERNEL_VERSION + text).encode()).hexdigest()[:16]
     path = cache_dir / f"taash_kernel_{digest[:16]}_{key}.py"
-    if not path.exists():   # the same text keeps its file (numba's cache is keyed by it)
+    if not _holds(path, text):   # the same text keeps its file (numba's cache is keyed by it)
+        clear_module(path)       # a file damaged on disk: numba's cache of it goes too
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
     return path
+
+
+def _holds(path: Path, text: str) -> bool:
+    try:
+        return path.read_text(encoding="utf-8") == text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def clear_module(path: Path) -> None:
+    """Remove the kernel module at ``path`` and numba's cache of it (``__pycache__``
+    beside it); missing files are skipped."""
+    path = Path(path)
+    for p in [path, *path.parent.glob(f"__pycache__/{path.stem}.*")]:
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _import_or_rebuild(path: Path):
+    """`import_module`; when numba's cache of it cannot be read (a file cut short or
+    damaged on disk), that cache is removed and the module compiled again, once."""
+    try:
+        return import_module(path)
+    except Exception:
+        text = path.read_text(encoding="utf-8")
+        clear_module(path)
+        path.write_text(text, encoding="utf-8")
+        return import_module(path)
 
 
 def import_module(path: Path):
@@ -785,10 +816,11 @@ def compile_module(path) -> None:
     with open(path.with_suffix(".lock"), "a") as lock:
         if fcntl is not None:
             fcntl.flock(lock, fcntl.LOCK_EX)
-        import_module(path)
+        _import_or_rebuild(path)
 
 
 def load_module(text: str, digest: str, cache_dir: Path):
-    """`write_module`, then `import_module`."""
-    return import_module(write_module(text, digest, cache_dir))
+    """`write_module`, then `import_module` (a damaged cache of it compiled again, once).
+    Raises OSError when the cache directory cannot be made or written."""
+    return _import_or_rebuild(write_module(text, digest, cache_dir))
 

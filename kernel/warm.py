@@ -139,9 +139,9 @@ def kernel_soon(variant, cache_dir: Path | None = None) -> Warming | None:
     try:
         f = facts(variant)
         path = write_module(module_source(f, Layout(f), checked_rules(variant)), variant.digest, cache_dir)
-    except Unsupported as e:
+    except (Unsupported, OSError) as e:
         kernel_for(variant, cache_dir)          # says why, once
-        w._finish(None, str(e))
+        w._finish(None, told(variant) or str(e))
         return w
     w._start(path)
     return w

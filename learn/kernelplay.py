@@ -26,6 +26,7 @@ returns False): the rows are the same bytes either way.
 
 from __future__ import annotations
 
+import os
 import warnings
 
 from taash.learn import needs_learn_extra
@@ -38,6 +39,15 @@ except ImportError as e:
 from taash.kernel import KernelFallback, available, key
 from taash.kernel.warm import KernelUse
 from taash.kernel import encoding as kenc
+
+
+def check(kernel, cache_dir) -> None:
+    """Refuse an environment's ``kernel`` setting other than None, True or False
+    (ValueError) and a ``kernel_cache`` other than None, a str or a path (TypeError)."""
+    if kernel is not None and not isinstance(kernel, bool):
+        raise ValueError(f"kernel is None (when it can, made in the background), True or False, not {kernel!r}")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise TypeError(f"kernel_cache is a directory's path, not {cache_dir!r}")
 
 
 def chosen(encoding, N: int, kernel: bool | None, cache_dir=None) -> "KernelPlay | None":

@@ -104,6 +104,7 @@ class TaashEnv(AECEnv):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', not {render_mode!r}")
         rewards.check(reward, episode)
+        kernelplay.check(kernel, kernel_cache)
         self.v = variant if hasattr(variant, "actions") else load_variant(variant, options)
         self.reward, self.episode = reward, episode
         self.encoding = Encoding(self.v)

@@ -25,8 +25,8 @@ whole match with ``episode="match"``), and every step each of them has one seat 
   sub-environment i, byte for byte what the PettingZoo environment's ``observe`` gives that
   seat. ``infos["seat"]`` (N,) int64: that seat.
 - Action: ``MultiDiscrete([A] * N)``, one action id for each sub-environment, for its seat
-  to act. An illegal one raises ValueError naming the sub-environment; the sub-environments
-  before it have stepped.
+  to act. An illegal one raises ValueError naming the first such sub-environment, and no
+  sub-environment steps.
 - Rewards: ``(N, n)`` float32, each seat's reward of this step (unlike a single-agent
   Gymnasium vector environment's ``(N,)``: every seat of a deal is a learner); the
   PettingZoo environment's rewards in seat order: with ``score`` or ``margin`` they come
@@ -80,8 +80,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, variant="29", num_envs: int = 1, options: dict | None = None, reward: str = "score",
                  episode: str = "deal", kernel: bool | None = None, kernel_cache=None):
-        if int(num_envs) < 1:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"num_envs is a whole number, not {num_envs!r}")
+        if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        kernelplay.check(kernel, kernel_cache)
         v = variant if hasattr(variant, "actions") else load_variant(variant, options)
         self.num_envs = N = int(num_envs)
         self.envs = [TaashEnv(v, reward=reward, episode=episode, kernel=False) for _ in range(N)]
@@ -96,7 +99,26 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._seat = np.zeros(N, np.int64)
         self._rng = random.Random()
         # the play on the compiled kernel (taash.learn.kernelplay), or None
+        self._kernel_setting = (kernel, kernel_cache)
         self.kernel = kernelplay.chosen(self.encoding, N, kernel, kernel_cache)
+
+    def __getstate__(self):
+        """Pickled (or copied) without the kernel, its compiled code: each row's engine State
+        is brought level with it first; unpickling takes the kernel again."""
+        kp = self.kernel
+        if kp is not None:
+            for i in range(self.num_envs):
+                if kp.on(i):
+                    self._catch_up(i)
+        return dict(self.__dict__, kernel=None)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        kernel, cache = self._kernel_setting
+        self.kernel = kernelplay.chosen(self.encoding, self.num_envs, kernel, cache)
+        if self.kernel is not None:
+            for i, e in enumerate(self.envs):
+                self.kernel.enter(i, e.deal)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start every sub-environment's episode afresh (seeds: module docstring);
@@ -128,31 +150,33 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._truncations = np.zeros(N, bool)
         self._results = None
         mask, A = self._mask, len(self.v.actions)
+        ids = [int(a) for a in actions]
+        for i, a in enumerate(ids):       # every action checked before any row steps
+            if not (0 <= a < A and mask[i, a]):
+                self._refuse(i, a)
         for i, e in enumerate(self.envs):
-            a = int(actions[i])
+            a = ids[i]
             if kp is not None and kp.on(i):
-                if 0 <= a < A and mask[i, a]:
-                    kp.play(i, a)
-                    continue
-                self._finish(range(i))      # the rows before it have stepped
-                try:
-                    self._catch_up(i)
-                    e.step(a)               # the engine's error for an illegal action
-                except ValueError as err:
-                    raise ValueError(f"environment {i}: {err}") from None
-                self._stepped(i)
+                kp.play(i, a)
                 continue
-            try:
-                e.step(a)
-            except ValueError as err:
-                self._finish(range(i))
-                raise ValueError(f"environment {i}: {err}") from None
+            e.step(a)
             self._stepped(i)
         self._finish(range(N))
         infos = {"seat": self._seat.copy()}
         if self._results is not None:
             infos["result"] = self._results
         return self._batch(), self._rewards, self._terminations, self._truncations, infos
+
+    def _refuse(self, i: int, a: int) -> None:
+        """Raise the ValueError of row i's environment for its illegal action ``a`` (the
+        engine's words), naming the row; nothing steps."""
+        if self.kernel is not None and self.kernel.on(i):
+            self._catch_up(i)           # the engine's State level with the kernel's: no move
+        try:
+            self.envs[i].step(a)
+        except ValueError as err:
+            raise ValueError(f"environment {i}: {err}") from None
+        raise AssertionError(f"environment {i}: action {a} outside the mask was applied")
 
     def _stepped(self, i: int) -> None:
         """Sub-environment i has stepped on the engine: its rewards, its episode's end (then

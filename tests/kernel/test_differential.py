@@ -443,3 +443,13 @@ def test_the_kernel_off_or_without_the_extra_is_the_engine(monkeypatch):
     assert bot.warming is None and bot.stats["kernel"] is False
     with pytest.raises(ValueError, match="kernel"):
         search.search_bot(v, 1, playouts=10, kernel="yes")
+
+
+def test_a_state_of_another_variant_or_no_variant_is_refused(kernel_cache):
+    k = kernel_for(load_variant("29"), kernel_cache)
+    other = Match(load_variant("56"), seed=1).new_deal()
+    with pytest.raises(Unsupported, match="a state of 56, not of 29"):
+        k.state(other)
+    for call in (kernel_for, why_not):
+        with pytest.raises(TypeError, match="made from a Variant .*not '29'"):
+            call("29")

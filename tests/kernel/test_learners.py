@@ -7,6 +7,7 @@ gets the engine's error; an environment pickles mid-deal."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 import warnings
@@ -231,6 +232,29 @@ def test_pettingzoo_on_the_kernel_pickles_mid_deal(kernel_cache):
         e.step(a)
         copy.step(a)
     assert copy.kernel_on()         # taken again at the next step in play
+
+
+def test_the_vector_environment_on_the_kernel_pickles_mid_deal(kernel_cache):
+    """Pickled and deep-copied with rows in the middle of the play (on the kernel), the
+    copies play on as the original and as the engine, on the kernel again."""
+    fast = VectorEnv("29", num_envs=3, kernel=True, kernel_cache=kernel_cache)
+    slow = VectorEnv("29", num_envs=3, kernel=False)
+    (a, _), (b, _) = fast.reset(seed=2), slow.reset(seed=2)
+    rng = random.Random(2)
+
+    def step(envs_list):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in b["action_mask"]])
+        return [x.step(acts)[0] for x in envs_list]
+
+    while not all(fast.kernel.on(i) and fast.kernel.pending[i] for i in range(3)):
+        a, b = step([fast, slow])
+    copies = [pickle.loads(pickle.dumps(fast)), copy.deepcopy(fast)]
+    assert all(c.kernel.on(i) for c in copies for i in range(3))
+    for _ in range(40):
+        outs = step([fast, slow, *copies])
+        a, b = outs[0], outs[1]
+        assert all(o["observation"].tobytes() == b["observation"].tobytes() for o in outs)
+        assert all(o["action_mask"].tobytes() == b["action_mask"].tobytes() for o in outs)
 
 
 def test_a_variant_the_kernel_cannot_compile_plays_on_the_engine(kernel_cache, tmp_path):

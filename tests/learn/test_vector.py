@@ -113,10 +113,26 @@ def test_bad_actions_and_sizes_are_refused():
     good = np.flatnonzero(obs["action_mask"][0])[0]
     with pytest.raises(ValueError, match="environment 1: .*not legal"):
         envs.step(np.array([good, bad]))
+    # nothing stepped: row 0 is where a batch that never saw the refused step is
+    other = VectorEnv("29", num_envs=2)
+    other.reset(seed=1)
+    right = np.array([good, np.flatnonzero(obs["action_mask"][1])[0]])
+    (a, _, _, _, ia), (b, _, _, _, ib) = envs.step(right), other.step(right)
+    assert a["observation"].tobytes() == b["observation"].tobytes() and ia["seat"].tolist() == ib["seat"].tolist()
     with pytest.raises(ValueError, match="one id for each of the 2 environments"):
         envs.step(np.array([good]))
     with pytest.raises(ValueError, match="num_envs must be at least 1"):
         VectorEnv("29", num_envs=0)
+    for wrong in (True, 2.0, "4"):
+        with pytest.raises(TypeError, match="num_envs is a whole number"):
+            VectorEnv("29", num_envs=wrong)
+    for wrong in ("no", "yes", 1, "wait"):
+        with pytest.raises(ValueError, match="kernel is None .*, True or False"):
+            VectorEnv("29", num_envs=2, kernel=wrong)
+        with pytest.raises(ValueError, match="kernel is None .*, True or False"):
+            TaashEnv("29", kernel=wrong)
+    with pytest.raises(TypeError, match="kernel_cache is a directory's path"):
+        VectorEnv("29", num_envs=2, kernel_cache=42)
     assert envs.action_space.shape == (2,) and envs.observation_space["observation"].shape == (2, 1159)
 
 

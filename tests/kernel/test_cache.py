@@ -1,0 +1,73 @@
+"""The kernel's cache on disk when it is damaged or cannot be used: the kernel is compiled
+again, or the engine plays and says why; never a crash (each case in a fresh process,
+as a user meets it: the compiled modules of a process are kept for its life)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from taash.interpreter import load_variant
+from taash.kernel import kernel_for
+
+pytestmark = pytest.mark.slow
+
+_PROBE = """
+import sys, warnings
+from taash.interpreter import Match, load_variant
+from taash.kernel import KernelFallback, kernel_for
+with warnings.catch_warnings(record=True) as said:
+    warnings.simplefilter("always")
+    k = kernel_for(load_variant("29"), cache_dir=sys.argv[1])
+told = [str(w.message) for w in said if issubclass(w.category, KernelFallback)]
+if k is None:
+    print("ENGINE", told)
+else:
+    st = Match(load_variant("29"), seed=4).new_deal()
+    while st.phase != "play":
+        st.apply_id(st.legal_ids()[0])
+    print("KERNEL", k.legal(k.state(st)) == st.legal_ids(), told)
+"""
+
+
+def probe(cache) -> str:
+    out = subprocess.run([sys.executable, "-c", _PROBE, str(cache)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def compiled(kernel_cache):
+    kernel_for(load_variant("29"), cache_dir=kernel_cache)
+    return kernel_cache
+
+
+@pytest.mark.parametrize("damage", ["cut", "empty-index", "module-cut"])
+def test_a_damaged_cache_is_compiled_again(compiled, tmp_path, damage):
+    cache = tmp_path / "cache"
+    shutil.copytree(compiled, cache)
+    mods = [p for p in cache.glob("taash_kernel_*.py")]
+    data = list(cache.glob("__pycache__/*.nbc"))
+    index = list(cache.glob("__pycache__/*.nbi"))
+    assert mods and data and index
+    if damage == "cut":
+        for p in data:
+            p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    elif damage == "empty-index":
+        for p in index:
+            p.write_bytes(b"")
+    else:
+        for p in mods:
+            p.write_text(p.read_text()[: len(p.read_text()) // 2])
+    assert probe(cache) == "KERNEL True []"
+    assert probe(cache) == "KERNEL True []"      # repaired on disk: read from it again
+
+
+def test_a_cache_that_is_not_a_directory_plays_on_the_engine(tmp_path):
+    file = tmp_path / "a-file"
+    file.write_text("not a directory")
+    out = probe(file)
+    assert out.startswith("ENGINE") and "cache directory" in out and str(file) in out
