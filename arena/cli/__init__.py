@@ -24,6 +24,7 @@ import argparse
 import importlib.util
 import os
 import sys
+import warnings
 from importlib.metadata import PackageNotFoundError, version
 
 from taash.interpreter import RecordError, RuleError, VariantError
@@ -90,8 +91,22 @@ def unavailable(extra: str) -> bool:
     return False
 
 
+def _one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as the command line says it: one line, without the source it came from."""
+    print(f"taash: {category.__name__}: {message}", file=file if file is not None else sys.stderr)
+
+
 def main(argv=None) -> int:
     """Run `taash` with ``argv`` (default: the process's arguments); the exit code."""
+    shown = warnings.showwarning
+    warnings.showwarning = _one_line
+    try:
+        return _main(argv)
+    finally:
+        warnings.showwarning = shown
+
+
+def _main(argv) -> int:
     # gRPC's C core logs handshake failures, failed binds and more on stderr, around the
     # one line taash prints; it reads GRPC_VERBOSITY when grpc is first imported, so set it
     # here, before any command imports grpc, unless the user set it (debug brings them back)

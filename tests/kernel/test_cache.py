@@ -4,6 +4,7 @@ as a user meets it: the compiled modules of a process are kept for its life)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -71,3 +72,17 @@ def test_a_cache_that_is_not_a_directory_plays_on_the_engine(tmp_path):
     file.write_text("not a directory")
     out = probe(file)
     assert out.startswith("ENGINE") and "cache directory" in out and str(file) in out
+
+
+def test_the_search_bots_play_on_the_engine_with_an_unusable_cache(tmp_path):
+    """`taash simulate` with the search bot and a cache home that is a file: the bots play
+    on the engine, said once in one line; no fault."""
+    file = tmp_path / "a-file"
+    file.write_text("not a directory")
+    env = dict(os.environ, XDG_CACHE_HOME=str(file))
+    out = subprocess.run([sys.executable, "-m", "taash", "simulate", "29", "--bots", "search,random,search,random",
+                          "--deals", "1", "--seed", "1"], capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    said = [line for line in out.stderr.splitlines() if "KernelFallback" in line]
+    assert len(said) == 1 and said[0].startswith("taash: KernelFallback: 29: ") and "cannot be used" in said[0]
+    assert "kernel_for(" not in out.stderr and "fault" not in out.stdout + out.stderr
