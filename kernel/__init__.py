@@ -89,7 +89,10 @@ class Kernel:
 
     def playout(self, S, seed: int) -> list[int]:
         """Uniformly random legal actions to the end of the deal (numba's generator, seeded
-        with ``seed`` >= 0); changes ``S``; returns the action ids played."""
+        with ``seed`` >= 0); changes ``S``; returns the action ids played. Raises ValueError
+        for a negative seed."""
+        if seed < 0:
+            raise ValueError(f"a playout's seed is a whole number >= 0, not {seed}")
         acts = self._np.empty(self.facts.tricks * self.facts.players + 2 * len(self.facts.play_checks) + 1,
                               self._np.int64)
         n = self.module.playout(S, seed, acts)

@@ -17,7 +17,9 @@ wrote, so its cache is the one `kernel_for` reads; a child still running when th
 process exits finishes its compile, so that the next start finds it cached (a process
 that plays a few deals and ends would otherwise compile in vain each time). The source
 is made, and a variant the kernel cannot compile is told (`KernelFallback`), in the
-caller, before any of this: milliseconds.
+caller, before any of this: milliseconds. At most `MAX_CHILDREN` children compile at
+once in a process (each holds numba and LLVM, about 150 MB); the kernels of more
+variants wait their turn, their deals played on the engine meanwhile.
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ CHILD_TIMEOUT_S = 600      # a child compiling longer than this is ended (the en
 # the child: `build.compile_module` on the module file. At its normal priority: niced (10),
 # on a busy machine, a cold compile of 29 took 390 s instead of about a minute
 _CHILD = "import sys; from taash.kernel.build import compile_module; compile_module(sys.argv[1])"
+
+# compiling children at once in a process (each holds numba and LLVM: about 150 MB): more
+# variants wait their turn, their deals on the engine meanwhile
+MAX_CHILDREN = 2
+_CHILDREN = threading.BoundedSemaphore(MAX_CHILDREN)
 
 _LOCK = threading.Lock()
 _WARMING: dict[tuple[str, str], "Warming"] = {}
@@ -85,6 +92,10 @@ class Warming:
 
     def _make(self, path: Path) -> None:
         # the thread: the child compiles into the cache, then this process loads from it
+        with _CHILDREN:
+            self._compile(path)
+
+    def _compile(self, path: Path) -> None:
         reason = None
         t0 = time.perf_counter()
         try:
@@ -194,8 +205,9 @@ class KernelUse:
 def _restart_in_child() -> None:
     """In a process forked while kernels were being made (a pool of ladder workers), whose
     threads did not come along: a new lock, and each making started again."""
-    global _LOCK
+    global _LOCK, _CHILDREN
     _LOCK = threading.Lock()
+    _CHILDREN = threading.BoundedSemaphore(MAX_CHILDREN)
     for w in _WARMING.values():
         if not w.done and w.path is not None:
             w._start(w.path)
