@@ -453,3 +453,7 @@ def test_a_state_of_another_variant_or_no_variant_is_refused(kernel_cache):
     for call in (kernel_for, why_not):
         with pytest.raises(TypeError, match="made from a Variant .*not '29'"):
             call("29")
+    st = Match(load_variant("29"), seed=1).new_deal()
+    assert to_play(st, random.Random(1))
+    with pytest.raises(ValueError, match="seed is a whole number >= 0, not -1"):
+        k.playout(k.state(st), -1)
