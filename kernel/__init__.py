@@ -31,7 +31,7 @@ import warnings
 from pathlib import Path
 
 from .build import load_module, module_source
-from .source import Facts, Layout, Unsupported, checked_rules, facts, from_state
+from .source import Facts, Layout, Unsupported, checked_rules, deal_blind, facts, from_state
 from .worlds import Worlds
 
 __all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "key", "kernel_for", "made",
@@ -65,6 +65,10 @@ class Kernel:
         self._np = self.numpy = np
         self.variant, self.facts, self.layout, self.module = variant, f, lay, module
         self.compile_seconds = seconds
+        # why the history before the play may depend on the cards (`source.deal_blind`), or
+        # None: parsed once here, with the kernel, so that no decision parses Python (the
+        # ast module of CPython 3.11 is not safe to use from two threads at once)
+        self.blind_reason = deal_blind(variant)
         self._out = np.empty(f.size + len(f.play_checks) + 1, np.int64)
 
     def state(self, s):

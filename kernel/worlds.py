@@ -45,7 +45,7 @@ use the engine's `resample`.
 
 from __future__ import annotations
 
-from .source import MAX_TRIES, Unsupported, deal_blind, resampler
+from .source import MAX_TRIES, Unsupported, resampler
 
 __all__ = ["Worlds"]
 
@@ -82,7 +82,7 @@ class Worlds:
         self.start = start
         # the fast path: the history before the play is blind to the cards (`deal_blind`),
         # so the array at the first lead is the true deal's with the proposal's cards
-        self.blind = deal_blind(root.v) is None
+        self.blind = kern.blind_reason is None
         if self.blind:
             self.lead = kern.state(st)
             where = {c: p for p, c in enumerate(r.card)}
