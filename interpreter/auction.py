@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from .dsl import BOOL, INT, SEAT
+from .dsl.pyast import parse
 from .mechanic import Mechanic
 from .phase import Phase, order_from, table_seat
 from .wording import SUIT_NAMES, rule_of, rule_words
@@ -279,7 +280,7 @@ def reads_target(v) -> bool:
         attrs = ("target",) if hook.startswith("auction.") else ("target", "bid")
         if source and any(isinstance(n, ast.Attribute) and n.attr in attrs and isinstance(n.ctx, ast.Load)
                           and isinstance(n.value, ast.Name) and n.value.id == "s"
-                          for n in ast.walk(ast.parse(source))):
+                          for n in ast.walk(parse(source))):
             return True
     return False
 

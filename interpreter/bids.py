@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from .dsl import BOOL, INT
+from .dsl.pyast import parse
 from .errors import StateError
 from .mechanic import Mechanic
 from .phase import Phase
@@ -129,13 +130,13 @@ def built(c, rules: dict, sources: dict, paths: dict) -> dict:
 
 def _state_reads(source: str) -> set:
     """The State attributes (``s.NAME``) a compiled rule's Python ``source`` reads."""
-    return {n.attr for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Attribute)
+    return {n.attr for n in ast.walk(parse(source)) if isinstance(n, ast.Attribute)
             and isinstance(n.value, ast.Name) and n.value.id == "s"}
 
 
 def _names(source: str) -> set:
     """The names a compiled rule's Python ``source`` uses (``me``: the seat asked for)."""
-    return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+    return {n.id for n in ast.walk(parse(source)) if isinstance(n, ast.Name)}
 
 
 # the State fields a `may_bid` rule may read and still be checked at load (check_built)

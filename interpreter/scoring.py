@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .dsl import BOOL, SEAT, names, parser
 from .dsl.check import define_signature
+from .dsl.pyast import parse
 from .mechanic import Mechanic
 from .wording import rule_of
 
@@ -60,7 +61,7 @@ def target_unit(source: str | None) -> str | None:
     if not source:
         return None
     units = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if not isinstance(node, ast.Compare):
             continue
         operands = [node.left, *node.comparators]
@@ -81,7 +82,7 @@ def made_units(v) -> frozenset[str]:
     source = v.sources.get("scoring.made")
     if not source:
         return frozenset()
-    return frozenset(_UNIT_OF[n.attr] for n in ast.walk(ast.parse(source))
+    return frozenset(_UNIT_OF[n.attr] for n in ast.walk(parse(source))
                      if isinstance(n, ast.Attribute) and n.attr in _UNIT_OF)
 
 

@@ -33,6 +33,7 @@ from .cards import MAX_COPIES, RANK_LETTERS, SUIT_LETTERS, Deck, card_parts
 from .declarations import Declaration
 from .dsl.check import define_signature
 from .dsl.names import TABLE_SEAT_HOOKS
+from .dsl.pyast import parse
 from .dsl import NOT_CONSTANT, BOOL, INT, FUNCTIONS, HOOK_NAMES, NAMES, Compiler, DefineError, DSLError, ParentError
 from .errors import InvalidActionError, StateError
 from .loader import (BOUNDS, KEY, MAX_PROBLEMS, PARENT_RULES, VARIANTS_DIR, Bounds, Checks, Loc, Problem, VariantError, merge,
@@ -1175,7 +1176,7 @@ def rule_paths(v: Variant) -> dict[str, tuple]:
 
 def code_reads(source: str) -> frozenset[str]:
     """The State attributes and the helpers a rule's generated Python ``source`` names."""
-    tree = ast.parse(source)
+    tree = parse(source)
     return frozenset({n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
                      | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
 

@@ -28,14 +28,15 @@ import os
 import threading
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 from .build import load_module, module_source
 from .source import Facts, Layout, Unsupported, checked_rules, deal_blind, facts, from_state
 from .worlds import Worlds
 
-__all__ = ["Kernel", "KernelFallback", "Unsupported", "available", "default_cache_dir", "key", "kernel_for", "made",
-           "told", "why_not"]
+__all__ = ["Kernel", "KernelFallback", "Source", "Unsupported", "available", "default_cache_dir", "key", "kernel_for", "made",
+           "source_of", "told", "why_not"]
 
 
 class KernelFallback(UserWarning):
@@ -60,15 +61,15 @@ class Kernel:
     source, and numba's compile or its cache's load); ``numpy``: the numpy module (imported
     with the kernel, not with this package)."""
 
-    def __init__(self, variant, f: Facts, lay: Layout, module, seconds: float):
+    def __init__(self, variant, src: "Source", module, seconds: float):
         import numpy as np
         self._np = self.numpy = np
-        self.variant, self.facts, self.layout, self.module = variant, f, lay, module
+        self.variant, self.facts, self.layout, self.module = variant, src.facts, src.layout, module
+        f = src.facts
         self.compile_seconds = seconds
         # why the history before the play may depend on the cards (`source.deal_blind`), or
-        # None: parsed once here, with the kernel, so that no decision parses Python (the
-        # ast module of CPython 3.11 is not safe to use from two threads at once)
-        self.blind_reason = deal_blind(variant)
+        # None: judged with the kernel's source, so that no decision parses Python
+        self.blind_reason = src.blind_reason
         self._out = np.empty(f.size + len(f.play_checks) + 1, np.int64)
 
     def state(self, s):
@@ -166,11 +167,30 @@ def why_not(variant) -> str | None:
     if not available():
         return "numba is not installed (pip install 'taash[fast]')"
     try:
-        f = facts(variant)
-        module_source(f, Layout(f), checked_rules(variant))
+        source_of(variant)
     except Unsupported as e:
         return str(e)
     return None
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a variant's kernel is made from (`source_of`): its ``facts`` and ``layout``
+    (`source.Facts`, `source.Layout`), ``text`` the numba module's Python source
+    (`build.module_source`), and ``blind_reason``: why the history before the play may
+    depend on the cards, or None (`source.deal_blind`)."""
+    facts: Facts
+    layout: Layout
+    text: str
+    blind_reason: str | None
+
+
+def source_of(variant) -> Source:
+    """The `Source` of ``variant``'s kernel: milliseconds, nothing compiled. Raises
+    Unsupported (with the reason in words) for a variant the kernel cannot compile."""
+    f = facts(variant)
+    lay = Layout(f)
+    return Source(f, lay, module_source(f, lay, checked_rules(variant)), deal_blind(variant))
 
 
 def told(variant) -> str | None:
@@ -186,7 +206,8 @@ def made(variant, cache_dir: Path | None = None) -> Kernel | None:
     return _MADE.get((*key(variant), str(cache_dir)))
 
 
-def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> Kernel | None:
+def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False,
+               source: Source | None = None) -> Kernel | None:
     """The compiled kernel of ``variant`` (of one deal size when its flow changes by deal:
     `Variant.for_deal`, a State's ``v``; made once a process; its machine code cached on
     disk under ``cache_dir``, `default_cache_dir` by default), or None when it cannot be
@@ -194,11 +215,13 @@ def kernel_for(variant, cache_dir: Path | None = None, quiet: bool = False) -> K
     ``quiet``), and the Python engine plays it. Waits for the compile (10-30 s the first
     time on a machine, about a second from the cache); `taash.kernel.warm.kernel_soon`
     does not. A cache damaged on disk is compiled again; a ``cache_dir`` that cannot be
-    made or written is told as the reason. Raises TypeError for what is not a Variant."""
+    made or written is told as the reason. ``source``: the variant's `source_of`, when
+    the caller made it already (`taash.kernel.warm` makes it in the caller's thread, and
+    its own thread only loads). Raises TypeError for what is not a Variant."""
     _is_variant(variant)
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     with _MAKING:
-        return _make(variant, cache_dir, quiet)
+        return _make(variant, cache_dir, quiet, source)
 
 
 def _is_variant(variant) -> None:
@@ -206,7 +229,7 @@ def _is_variant(variant) -> None:
         raise TypeError(f"the kernel is made from a Variant (taash.interpreter.load_variant), not {variant!r}")
 
 
-def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
+def _make(variant, cache_dir: Path, quiet: bool, source: Source | None) -> Kernel | None:
     made_key = (*key(variant), str(cache_dir))
     if made_key in _MADE:
         return _MADE[made_key]
@@ -217,10 +240,8 @@ def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
         reason = "numba is not installed (pip install 'taash[fast]')"
     else:
         try:
-            f = facts(variant)
-            lay = Layout(f)
-            text = module_source(f, lay, checked_rules(variant))
-            module = load_module(text, variant.digest, cache_dir)
+            src = source if source is not None else source_of(variant)
+            module = load_module(src.text, variant.digest, cache_dir)
         except Unsupported as e:
             reason = str(e)
         except OSError as e:
@@ -228,7 +249,7 @@ def _make(variant, cache_dir: Path, quiet: bool) -> Kernel | None:
         except Exception as e:      # numba's own failure: the engine plays on, and says why
             reason = f"the compile failed ({type(e).__name__}: {e})"
         else:
-            k = _MADE[made_key] = Kernel(variant, f, lay, module, time.perf_counter() - t0)
+            k = _MADE[made_key] = Kernel(variant, src, module, time.perf_counter() - t0)
             return k
     _TOLD[variant.digest] = reason
     if not quiet:

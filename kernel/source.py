@@ -19,6 +19,7 @@ from taash.interpreter import State, Variant
 from taash.interpreter import declarations as _declarations
 from taash.interpreter import trump as _trump
 from taash.interpreter.dsl import SEAT, Compiler, DSLError, Lowerer
+from taash.interpreter.dsl.pyast import parse
 from taash.interpreter.errors import TaashError
 from taash.interpreter.information import MAX_TRIES, resampler  # noqa: F401 (kernel/worlds.py reads them here)
 from taash.interpreter.phase import order_from
@@ -285,7 +286,7 @@ def rule_blind(text: str) -> bool:
     """Whether a rule's lowered Python source (``Variant.sources``) reads only public
     facts of the State (`_PUBLIC_FACTS`) and calls only pure builtins."""
     try:
-        tree = ast.parse(text)
+        tree = parse(text)
     except SyntaxError:
         return False
     s_name = tree.body[0].args.args[0].arg if tree.body and isinstance(tree.body[0], ast.FunctionDef) else None

@@ -17,7 +17,8 @@ wrote, so its cache is the one `kernel_for` reads; a child still running when th
 process exits finishes its compile, so that the next start finds it cached (a process
 that plays a few deals and ends would otherwise compile in vain each time). The source
 is made, and a variant the kernel cannot compile is told (`KernelFallback`), in the
-caller, before any of this: milliseconds. At most `MAX_CHILDREN` children compile at
+caller, before any of this: milliseconds; the thread only loads (it converts no Python
+syntax tree beside the caller's: `taash.interpreter.dsl.pyast`). At most `MAX_CHILDREN` children compile at
 once in a process (each holds numba and LLVM, about 150 MB); the kernels of more
 variants wait their turn, their deals played on the engine meanwhile.
 """
@@ -31,9 +32,9 @@ import threading
 import time
 from pathlib import Path
 
-from . import available, default_cache_dir, kernel_for, key, made, told
-from .build import module_source, write_module
-from .source import Layout, Unsupported, checked_rules, facts
+from . import Source, available, default_cache_dir, kernel_for, key, made, source_of, told
+from .build import write_module
+from .source import Unsupported
 
 __all__ = ["KernelUse", "Warming", "kernel_soon"]
 
@@ -63,6 +64,7 @@ class Warming:
         self.reason: str | None = None
         self.child_seconds = self.load_seconds = 0.0
         self.path: Path | None = None      # the module file, once its making started
+        self.source: Source | None = None  # its source, made in the caller's thread
         self._kernel = None
         self._done = threading.Event()
 
@@ -85,8 +87,8 @@ class Warming:
         self._kernel, self.reason = kernel, reason
         self._done.set()
 
-    def _start(self, path: Path) -> None:
-        self.path = path
+    def _start(self, path: Path, src: Source) -> None:
+        self.path, self.source = path, src
         threading.Thread(target=self._make, args=(path,), name=f"taash-kernel-{self.variant.name}",
                          daemon=True).start()
 
@@ -118,7 +120,7 @@ class Warming:
         self.child_seconds = t1 - t0
         if reason is None:
             try:
-                kernel = kernel_for(self.variant, self.cache_dir, quiet=True)   # numba's cache: loaded
+                kernel = kernel_for(self.variant, self.cache_dir, quiet=True, source=self.source)   # loaded
             except Exception as e:      # a broken install: the engine plays on, and says why
                 reason = f"{type(e).__name__}: {e}"
         if kernel is None and reason is None:
@@ -148,13 +150,13 @@ def kernel_soon(variant, cache_dir: Path | None = None) -> Warming | None:
         w._finish(k, None)
         return w
     try:
-        f = facts(variant)
-        path = write_module(module_source(f, Layout(f), checked_rules(variant)), variant.digest, cache_dir)
+        src = source_of(variant)
+        path = write_module(src.text, variant.digest, cache_dir)
     except (Unsupported, OSError) as e:
         kernel_for(variant, cache_dir)          # says why, once
         w._finish(None, told(variant) or str(e))
         return w
-    w._start(path)
+    w._start(path, src)
     return w
 
 
@@ -210,7 +212,7 @@ def _restart_in_child() -> None:
     _CHILDREN = threading.BoundedSemaphore(MAX_CHILDREN)
     for w in _WARMING.values():
         if not w.done and w.path is not None:
-            w._start(w.path)
+            w._start(w.path, w.source)
 
 
 if hasattr(os, "register_at_fork"):

@@ -5,6 +5,7 @@ rule; nothing imports the command line."""
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import subprocess
@@ -125,3 +126,31 @@ def test_nothing_in_the_engine_or_the_arena_imports_learn():
                        if (b == "taash.learn" or b.startswith("taash.learn."))
                        and a.startswith(("taash.interpreter", "taash.arena")))
     assert importers == []
+
+
+def ast_conversions(source: str) -> list[int]:
+    """The lines of ``source`` that call ``ast.parse`` or the builtin ``compile``: the
+    conversions between C and Python syntax trees, which CPython 3.11 does not make safe
+    from two threads at once (taash.interpreter.dsl.pyast)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if (isinstance(f, ast.Attribute) and f.attr == "parse" and isinstance(f.value, ast.Name) and f.value.id == "ast") \
+                or (isinstance(f, ast.Name) and f.id == "compile"):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_ast_conversions_are_found():
+    assert ast_conversions("import ast\nt = ast.parse('x')\nc = compile(t, 'f', 'exec')\nre.compile('x')\n") == [2, 3]
+
+
+def test_every_ast_conversion_holds_the_lock():
+    """Only taash.interpreter.dsl.pyast calls ``ast.parse`` or ``compile``: the rest of the
+    package converts through it, under its lock (a kernel is made on a thread beside the
+    caller's variant loading)."""
+    hits = [f"{path.relative_to(ROOT)}:{line}" for name, path in modules().items()
+            if name != "taash.interpreter.dsl.pyast" for line in ast_conversions(path.read_text())]
+    assert hits == []

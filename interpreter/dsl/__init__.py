@@ -11,6 +11,8 @@ One module per stage:
 - `fastpath`: the engine's hot path (the play phase's and the auction's legal actions,
   the play of a card) generated from the checked rules;
 - `runtime`: the helpers in the compiled code's globals;
+- `pyast`: Python's ``ast`` conversions (``ast.parse``, ``compile`` of a tree) under one
+  lock, one thread at a time;
 - `compiler`: ``Compiler``, the stages in order for one variant;
 - `names`: the one registry of names, assignable names, functions and hook names (type,
   the State fields it reads, how its code is made, its rulebook words, its line in

@@ -17,6 +17,7 @@ import operator
 
 from . import names
 from .lower import TYPE_PARAMS, Compiled, Lowerer, verify
+from .pyast import compile_tree, parse
 from .runtime import answers, sorted_set
 
 # the play template's own names and the State fields it reads (FastPath.build_play_legal)
@@ -264,7 +265,7 @@ LEGAL""", TRICKS=names.const(tricks))
         ast.fix_missing_locations(module)
         verify(module, more_names, more_attributes, _STEP_NODES if name == "apply_id" else ())
         g = dict(self.globals, **helpers)
-        exec(compile(module, f"<taash {name}>", "exec"), g)  # the template and the checked trees only
+        exec(compile_tree(module, f"<taash {name}>"), g)  # the template and the checked trees only
         return Compiled(fdef, g[name])
 
 
@@ -293,7 +294,7 @@ def _template(text: str, **holes: ast.expr) -> list[ast.stmt]:
     class Fill(ast.NodeTransformer):
         def visit_Name(self, n):
             return copy.deepcopy(holes[n.id]) if n.id in holes else n
-    return [Fill().visit(st) for st in ast.parse(text.strip()).body]
+    return [Fill().visit(st) for st in parse(text.strip()).body]
 
 
 def _above_high(stmts, when, number) -> bool:
@@ -407,11 +408,11 @@ def build_copy(fields: dict[str, str]):
     is the search bots' hot path). Made as an ast from the declared field names only
     (each an identifier, checked) and verified before it is compiled. Raises ValueError
     for a name that is no identifier or an unknown copy kind."""
-    body = [ast.parse("new = _new(type(self))").body[0]]
+    body = [parse("new = _new(type(self))").body[0]]
     for name, kind in fields.items():
         if not name.isidentifier() or kind not in _COPY_EXPR:
             raise ValueError(f"bad field {name!r} copied as {kind!r}")
-        value = ast.parse(_COPY_EXPR[kind].format(name), mode="eval").body
+        value = parse(_COPY_EXPR[kind].format(name), mode="eval").body
         body.append(ast.Assign([ast.Attribute(ast.Name("new", ast.Load()), name, ast.Store())], value))
     body.append(ast.Return(ast.Name("new", ast.Load())))
     fdef = ast.FunctionDef("copy", ast.arguments([], [ast.arg("self")], None, [], [], None, []),
@@ -427,5 +428,5 @@ def build_copy(fields: dict[str, str]):
         if isinstance(n, (ast.Import, ast.ImportFrom, ast.Lambda, ast.While, ast.For)):
             raise AssertionError(f"the copy holds a {type(n).__name__}")
     g = {"_new": object.__new__, "type": type, "__builtins__": {}}
-    exec(compile(module, "<State.copy>", "exec"), g)  # the declared field names only
+    exec(compile_tree(module, "<State.copy>"), g)  # the declared field names only
     return g["copy"]

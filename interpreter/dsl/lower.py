@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from . import names
 from .check import NOT_CONSTANT, T
 from .names import BOOL, CARDS, INT, SEATS, SIDES
+from .pyast import compile_tree
 
 _EMPTY = {CARDS: lambda: ast.List([], ast.Load()), SEATS: lambda: ast.List([], ast.Load()),
           SIDES: lambda: ast.List([], ast.Load()), BOOL: lambda: names.const(False),
@@ -223,7 +224,7 @@ def compile_rules(lowerer: Lowerer, rules, consts: dict[str, object], g: dict) -
     module = ast.Module(defs, [])
     ast.fix_missing_locations(module)
     verify(module)
-    exec(compile(module, "<taash rules>", "exec"), g)  # made from the checked tree only
+    exec(compile_tree(module, "<taash rules>"), g)  # made from the checked tree only
     return {fdef.name: Compiled(fdef, g[fdef.name], consts[fdef.name]) for fdef in defs}
 
 

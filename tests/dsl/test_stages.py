@@ -18,9 +18,10 @@ def test_each_stage_imports_only_the_stages_before_it():
         f"{DSL}.guide": [f"{DSL}.names"],
         f"{DSL}.parse": ["taash.interpreter.errors", "taash.interpreter.loader"],
         f"{DSL}.check": [f"{DSL}.names", f"{DSL}.parse"],
-        f"{DSL}.lower": [f"{DSL}.check", f"{DSL}.names"],
+        f"{DSL}.pyast": [],
+        f"{DSL}.lower": [f"{DSL}.check", f"{DSL}.names", f"{DSL}.pyast"],
         f"{DSL}.runtime": [f"{DSL}.names"],
-        f"{DSL}.fastpath": [f"{DSL}.lower", f"{DSL}.names", f"{DSL}.runtime"],
+        f"{DSL}.fastpath": [f"{DSL}.lower", f"{DSL}.names", f"{DSL}.pyast", f"{DSL}.runtime"],
         f"{DSL}.compiler": [f"{DSL}.check", f"{DSL}.fastpath", f"{DSL}.lower", f"{DSL}.runtime"],
     }
 

@@ -8,6 +8,7 @@ once, and plays on the engine."""
 from __future__ import annotations
 
 import random
+import threading
 import warnings
 from pathlib import Path
 
@@ -404,13 +405,24 @@ def test_ismcts_decides_alike_with_the_kernel_on_every_variant(name, kernel_cach
         assert on.stats["kernel"] and (a, on.stats["visits"]) == (b, off.stats["visits"])
 
 
-def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path):
+def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path, monkeypatch):
     """The search bot's default (kernel=None): its first decision in play starts the
     kernel's making in a child process and rolls out on the engine, as every decision does
     until the kernel is ready; then on the kernel. With a playout budget every decision,
     either way, is the engine bot's: the same action and the same value of every action.
-    The child compiles into a fresh cache directory, which this process then loads."""
+    The child compiles into a fresh cache directory, which this process then loads. The
+    kernel's source is made once, in the caller's thread: the loading thread makes none."""
     import taash.arena.bots.search as search
+    import taash.kernel as kernel
+    import taash.kernel.warm as warm
+    made_in = []
+
+    def source_of(variant):
+        made_in.append(threading.current_thread().name)
+        return kernel.source_of.__wrapped__(variant)
+    source_of.__wrapped__ = kernel.source_of
+    monkeypatch.setattr(kernel, "source_of", source_of)
+    monkeypatch.setattr(warm, "source_of", source_of)
     v = load_variant("29")
     auto = search.search_bot(v, 3, budget_ms=None, playouts=40)
     auto.kernels = KernelUse(v, None, tmp_path)
@@ -429,6 +441,7 @@ def test_search_decides_alike_before_and_after_the_kernel_is_ready(tmp_path):
     assert used[0] is False and all(used[len(sts) // 2:])
     assert list(tmp_path.glob("__pycache__/*.nbi")) and list(tmp_path.glob("__pycache__/*.nbc"))
     assert off.stats["kernel"] is False
+    assert made_in == [threading.current_thread().name]
 
 
 def test_the_kernel_off_or_without_the_extra_is_the_engine(monkeypatch):
