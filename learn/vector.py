@@ -45,8 +45,11 @@ whole match with ``episode="match"``), and every step each of them has one seat 
 - Seeds: ``reset(seed=s)`` resets sub-environment i with seed ``s * N + i`` (with N = 1 the
   PettingZoo environment's ``reset(seed=s)``), and each later episode of it from its own
   generator (the PettingZoo environment's ``reset()``): the same seed and the same actions
-  give the same batch of episodes. ``reset()`` without a seed draws the seed from the
+  give the same batch of episodes. ``reset(seed=[s0, s1, ...])``, a seed for each
+  sub-environment (as Gymnasium's ``SyncVectorEnv`` takes them; None draws one), resets
+  sub-environment i with ``s_i``. ``reset()`` without a seed draws the seeds from the
   generator of the last one.
+- After ``close()``, ``reset`` and ``step`` raise Gymnasium's ``ClosedEnvironmentError``.
 """
 
 from __future__ import annotations
@@ -120,17 +123,30 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             for i, e in enumerate(self.envs):
                 self.kernel.enter(i, e.deal)
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | list | None = None, options: dict | None = None):
         """Start every sub-environment's episode afresh (seeds: module docstring);
-        ``options`` is unused. Returns (observations, infos)."""
-        super().reset(seed=seed)
-        if seed is not None:
-            self._rng = random.Random(seed)
+        ``options`` is unused. Returns (observations, infos). Raises ValueError for a list
+        of seeds of another length than ``num_envs``, TypeError for a seed that is not a
+        whole number, ClosedEnvironmentError once closed."""
+        self._open()
+        N = self.num_envs
+        if isinstance(seed, (list, tuple)):
+            if len(seed) != N:
+                raise ValueError(f"a seed for each of the {N} environments, not {len(seed)}")
+            seeds = [self._seed(s) if s is not None else self._rng.randrange(2 ** 63) for s in seed]
+            super().reset(seed=seeds[0])
+            self._rng = random.Random(repr(seeds))
         else:
-            seed = self._rng.randrange(2 ** 63)
+            if seed is not None:
+                seed = self._seed(seed)
+                super().reset(seed=seed)
+                self._rng = random.Random(seed)
+            else:
+                seed = self._rng.randrange(2 ** 63)
+            seeds = [seed * N + i for i in range(N)]
         kp = self.kernel
         for i, e in enumerate(self.envs):
-            e.reset(seed=seed * self.num_envs + i)
+            e.reset(seed=seeds[i])
             if kp is not None:
                 kp.leave(i)
                 kp.enter(i, e.deal)
@@ -140,6 +156,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions):
         """One action id for each sub-environment's seat to act. Returns (observations,
         rewards (N, n), terminations, truncations, infos)."""
+        self._open()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must be one id for each of the {self.num_envs} environments, "
@@ -166,6 +183,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if self._results is not None:
             infos["result"] = self._results
         return self._batch(), self._rewards, self._terminations, self._truncations, infos
+
+    def _open(self) -> None:
+        if self.closed:
+            raise gymnasium.error.ClosedEnvironmentError("the environments are closed: make a new VectorEnv")
+
+    @staticmethod
+    def _seed(s) -> int:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+            raise TypeError(f"a seed is a whole number, not {s!r}")
+        return int(s)
 
     def _refuse(self, i: int, a: int) -> None:
         """Raise the ValueError of row i's environment for its illegal action ``a`` (the

@@ -106,6 +106,38 @@ def test_one_environment_is_the_pettingzoo_environment_of_the_seed():
     assert obs["observation"][0].tobytes() == e.observe(e.agent_selection)["observation"].tobytes()
 
 
+def test_a_seed_for_each_environment():
+    """``reset(seed=[...])``: row i is the PettingZoo environment reset with the i-th seed
+    (None: one drawn); the same list gives the same batch."""
+    envs = VectorEnv("29", num_envs=3, kernel=False)
+    obs, _ = envs.reset(seed=[7, 100, 3])
+    for i, s in enumerate((7, 100, 3)):
+        e = TaashEnv("29", kernel=False)
+        e.reset(seed=s)
+        assert envs.envs[i].deal.dealt == e.deal.dealt
+        assert obs["observation"][i].tobytes() == e.observe(e.agent_selection)["observation"].tobytes()
+    again = VectorEnv("29", num_envs=3, kernel=False)
+    assert again.reset(seed=[7, 100, 3])[0]["observation"].tobytes() == obs["observation"].tobytes()
+    drawn, _ = envs.reset(seed=[7, None, 3])
+    assert drawn["observation"][0].tobytes() == obs["observation"][0].tobytes()
+    with pytest.raises(ValueError, match="a seed for each of the 3 environments, not 2"):
+        envs.reset(seed=[1, 2])
+    for wrong in ([1, 2, "x"], 1.5, [1, True, 2]):
+        with pytest.raises(TypeError, match="a seed is a whole number"):
+            envs.reset(seed=wrong)
+
+
+def test_a_closed_batch_refuses_reset_and_step():
+    from gymnasium.error import ClosedEnvironmentError
+    envs = VectorEnv("29", num_envs=2, kernel=False)
+    obs, _ = envs.reset(seed=1)
+    envs.close()
+    with pytest.raises(ClosedEnvironmentError, match="closed"):
+        envs.step(np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]]))
+    with pytest.raises(ClosedEnvironmentError, match="closed"):
+        envs.reset(seed=1)
+
+
 def test_bad_actions_and_sizes_are_refused():
     envs = VectorEnv("29", num_envs=2)
     obs, _ = envs.reset(seed=1)
