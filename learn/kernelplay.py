@@ -50,16 +50,17 @@ def check(kernel, cache_dir) -> None:
         raise TypeError(f"kernel_cache is a directory's path, not {cache_dir!r}")
 
 
-def chosen(encoding, N: int, kernel: bool | None, cache_dir=None) -> "KernelPlay | None":
+def chosen(encoding, N: int, kernel: bool | None, cache_dir=None, stacklevel: int = 3) -> "KernelPlay | None":
     """The `KernelPlay` of ``N`` rows as ``kernel`` asks (None: when the ``fast`` extra is
     installed, else the engine, saying nothing; True: the kernel, and a `KernelFallback`
     warning when the extra or the variant's compile is missing; False: the engine), or
-    None for the engine alone."""
+    None for the engine alone. ``stacklevel``: the warning's, counted from this function
+    (3: the caller of its caller, the user's line for an environment's constructor)."""
     if not (kernel is None and available() or kernel):
         return None
     if not available():
         warnings.warn(f"{encoding.v.name}: the compiled kernel needs numba (pip install 'taash[fast]'); "
-                      "the Python engine plays it", KernelFallback, stacklevel=3)
+                      "the Python engine plays it", KernelFallback, stacklevel=stacklevel)
         return None
     return KernelPlay(encoding, N, cache_dir, quiet=not kernel)
 

@@ -152,7 +152,8 @@ class TaashEnv(AECEnv):
         """The KernelPlay of this environment (made at first use), or None for the engine."""
         if self._kp is None and not self._kp_tried:
             self._kp_tried = True
-            self._kp = kernelplay.chosen(self.encoding, 1, self.kernel, self.kernel_cache)
+            # the warning at the line that called reset (through the setter of deal)
+            self._kp = kernelplay.chosen(self.encoding, 1, self.kernel, self.kernel_cache, stacklevel=5)
             if self._kp is not None:
                 self._row = (np.zeros((1, self.encoding.size), np.float32),
                              np.zeros((1, len(self.v.actions)), np.int8), np.zeros(1, np.int64))

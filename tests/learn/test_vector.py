@@ -180,8 +180,13 @@ obs, *_ = envs.step(np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     forced = VectorEnv("29", num_envs=2, kernel=True)
+    from taash.learn.pettingzoo import TaashEnv
+    one = TaashEnv("29", kernel=True)
+    one.reset(seed=1)
 said = [str(w.message) for w in caught if issubclass(w.category, KernelFallback)]
+where = [(w.filename, w.lineno) for w in caught if issubclass(w.category, KernelFallback)]
 print(envs.kernel is None, forced.kernel is None, said)
+print(where)
 """
 
 
@@ -190,5 +195,8 @@ def test_without_the_fast_extra_the_engine_plays():
     the engine, and a KernelFallback warning naming the extra."""
     out = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("True True [")
-    assert "pip install 'taash[fast]'" in out.stdout and out.stdout.count("the Python engine plays it") == 1
+    said, where = out.stdout.splitlines()
+    assert said.startswith("True True [")
+    assert "pip install 'taash[fast]'" in said and said.count("the Python engine plays it") == 2
+    # each warning points at the user's line: the VectorEnv, the PettingZoo environment's reset
+    assert where == "[('<string>', 12), ('<string>', 15)]"
