@@ -20,6 +20,7 @@ from taash.interpreter.variant import check_warnings
 from taash.interpreter.rulebook import diff, render
 from taash.interpreter.auction import reads_target
 from taash.interpreter.scoring import made_decided_by_names, made_units
+from taash.kernel import why_not
 
 from ..bots import registry
 from ..errors import LadderError, UsageError
@@ -49,10 +50,26 @@ def cmd_check(args) -> int:
                 print(pr.format(), file=sys.stderr)
         else:
             print(f"{p}: ok" + (f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""))
+            if args.kernel:
+                print(f"{p}: {_kernel_verdict(load_variant(real))}")
     if bad:
         print(f"{count} problem{'s' if count != 1 else ''} in {bad} of {len(paths)} "
               f"file{'s' if len(paths) != 1 else ''}", file=sys.stderr)
     return 1 if bad else 0
+
+
+def _kernel_verdict(v) -> str:
+    """Whether the compiled kernel (`taash.kernel`) plays variant ``v``, in words: each
+    deal size of a flow that changes by deal is its own kernel."""
+    deals = [v] if v.deal_sizes is None else sorted(set(v.deal_variants.values()), key=lambda d: d.deal_index)
+    reasons = []
+    for d in deals:
+        why = why_not(d)
+        if why is not None:
+            reasons.append(why if len(deals) == 1 else f"deal size {d.deal_index}: {why}")
+    if not reasons:
+        return "the compiled kernel plays it (the fast extra)"
+    return f"the Python engine plays it; the compiled kernel cannot ({'; '.join(reasons)})"
 
 
 def cmd_simulate(args) -> int:
@@ -417,6 +434,9 @@ def add_commands(sub) -> None:
     """Register `taash check|simulate|replay|rules|variants` on the subparsers of `taash`."""
     c = sub.add_parser("check", help="validate variant files (FILE:LINE:COL errors)")
     c.add_argument("paths", nargs="+", metavar="PATH", help="variant files or shipped names")
+    c.add_argument("--kernel", action="store_true",
+                   help="also say whether the compiled kernel (pip install 'taash[fast]') can play each file that "
+                        "loads, or why not (nothing is compiled)")
     c.set_defaults(fn=cmd_check)
     s = sub.add_parser("simulate", help="play bots (random by default) and print the results")
     s.add_argument("variant", metavar="VARIANT", help="shipped name (29, 28, house/29-hidden-trump) or a YAML path")

@@ -470,3 +470,38 @@ def test_a_state_of_another_variant_or_no_variant_is_refused(kernel_cache):
     assert to_play(st, random.Random(1))
     with pytest.raises(ValueError, match="seed is a whole number >= 0, not -1"):
         k.playout(k.state(st), -1)
+
+
+NO_NUMBA_CHECK = ("import sys; sys.modules['numba'] = None; from taash.arena.cli import main; "
+                  "sys.exit(main(['check', '--kernel', '29']))")
+
+
+def test_check_says_whether_the_kernel_plays_each_file(tmp_path):
+    """``taash check --kernel``: after each file's "ok", whether the kernel plays it or why
+    not (each deal size of a flow that changes by deal checked); nothing for a file with
+    problems; the extra named when numba is missing."""
+    import subprocess
+    import sys
+    copies = tmp_path / "copies-count.yaml"
+    copies.write_text(COPIES_COUNT.format(base=ROOT / "tests" / "variants" / "mixed-copies.yaml"))
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("extends: \"29\"\nname: broken\nplay:\n  may_play: in_suit(hand,\n")
+    judgement = str(ROOT / "docs" / "examples" / "judgement.yaml")
+    out = subprocess.run([sys.executable, "-m", "taash", "check", "--kernel", "29", str(copies), judgement, str(broken)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 1
+    assert out.stdout.splitlines() == [
+        "29: ok",
+        "29: the compiled kernel plays it (the fast extra)",
+        f"{copies}: ok",
+        f"{copies}: the Python engine plays it; the compiled kernel cannot "
+        "(count() of cards in a deck with copies of a card)",
+        f"{judgement}: ok",
+        f"{judgement}: the compiled kernel plays it (the fast extra)",
+    ]
+    assert f"{broken}:4:" in out.stderr and "Traceback" not in out.stderr
+    bare = subprocess.run([sys.executable, "-c", NO_NUMBA_CHECK], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=300)
+    assert bare.returncode == 0, bare.stderr
+    assert bare.stdout.splitlines()[1] == ("29: the Python engine plays it; the compiled kernel cannot "
+                                           "(numba is not installed (pip install 'taash[fast]'))")
