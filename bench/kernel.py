@@ -30,7 +30,11 @@ rollouts on the kernel but their worlds by the engine's ``resample`` (as before
 kernel/worlds.py), and ``engine`` (``kernel=False``): the mean rollouts (search's
 playouts, ismcts's iterations) and worlds a decision, the ratios kernel/engine for
 rollouts and kernel/resample for worlds, and the decisions on which kernel and engine
-chose alike. Wall-clock budgets, so the machine's load weighs on all three.
+chose alike. Wall-clock budgets, so the machine's load weighs on all three. Then each
+bot at 50 ms a decision before the play (``--decisions`` positions of the auction, the
+trump, an exchange: `before_play`), with the kernel (each rollout on the engine to the
+first lead, on the kernel from there) and on the engine alone: the mean rollouts a
+decision and their ratio.
 
 With ``--background``, the search bot's default (``kernel=None``) from an empty cache
 directory: 50 ms decisions in play, back to back, while a child process compiles the
@@ -59,7 +63,7 @@ sys.path.insert(0, str(BENCH))
 import ref29  # noqa: E402
 from taash.interpreter import load_variant  # noqa: E402
 from taash.kernel import available, kernel_for, why_not  # noqa: E402
-from taash.kernel.positions import positions  # noqa: E402
+from taash.kernel.positions import before_play, positions  # noqa: E402
 
 
 def engine_playouts(states, each: int, seed: int) -> tuple[float, int]:
@@ -114,6 +118,25 @@ def bot_playouts(v, bot: str, count: int, seed: int, budget_ms: float = 50) -> d
     out = {way: (r / len(sts), w / len(sts)) for way, (r, w) in sums.items()}
     out["alike"] = alike
     return out
+
+
+def bot_before_play(v, bot: str, count: int, seed: int, budget_ms: float = 50) -> tuple[float, float]:
+    """The ``bot`` at ``budget_ms`` a decision before the play phase (`before_play`
+    positions: a bid, the trump, an exchange), with the kernel (each rollout on it from
+    the first lead) and on the engine alone, decision by decision in turn: the mean
+    rollouts a decision of each."""
+    from taash.arena.bots.registry import resolve
+    factory = resolve(bot).load()
+    on, off = factory(v, seed, budget_ms=budget_ms, kernel=True), factory(v, seed, budget_ms=budget_ms, kernel=False)
+    n = "playouts" if bot == "search" else "iterations"
+    sts = before_play(v, count, seed)
+    on.decide_state(sts[0].copy(), sts[0].to_act)       # the kernel compiled or loaded
+    got = [0, 0]
+    for st in sts:
+        for i, b in enumerate((on, off)):
+            b.decide_state(st, st.to_act)
+            got[i] += b.stats[n]
+    return got[0] / len(sts), got[1] / len(sts)
 
 
 def background(v, seed: int, budget_ms: float = 50) -> dict:
@@ -226,6 +249,11 @@ def main(argv=None) -> int:
                 (kr, kw), (rr, rw), (er, _) = r["kernel"], r["resample"], r["engine"]
                 print(f"{v.name:24} {kr:8.0f} {rr:9.0f} {er:8.0f} {kr / er:6.1f}x   {kw:8.0f} {rw:9.0f} "
                       f"{kw / rw:6.1f}x {r['alike']:4d}/{a.decisions}")
+            print(f"{bot + ' at 50 ms, before the play':32} {'rollouts/decision':>18}")
+            print(f"{'':24} {'kernel':>8} {'engine':>8} {'ratio':>7}")
+            for v in compiled:
+                kr, er = bot_before_play(v, bot, a.decisions, a.seed)
+                print(f"{v.name:24} {kr:8.0f} {er:8.0f} {kr / er:6.1f}x")
     if a.background:
         print(f"\n{'search, kernel made in the background (empty cache), 50 ms decisions in play':78}")
         print(f"{'variant':10} {'ready (s)':>10} {'child (s)':>10} {'load (s)':>9} {'decisions':>10} "

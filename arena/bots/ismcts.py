@@ -68,7 +68,8 @@ Settings (`ISMCTSBot` and `ismcts_bot` keyword arguments; `taash bot ismcts` fla
   `taash.kernel.warm.KernelUse`): the same worlds, the same actions and the same draws of
   the decision's generator (the rollout's taken from a copy of its state, then
   as many drawn as the kernel's rollout used), so a decision bounded by ``playouts`` is
-  the same on either.
+  the same on either. A decision before the play grows its tree on the engine, and each
+  iteration's rollout runs on the engine to the first lead and on the kernel from there.
 
 What it reads: the seat's observation only. Both agent forms (``decide_state(state,
 seat)`` in process, ``decide(observation, legal)`` over the arena) draw the worlds from a
@@ -235,13 +236,14 @@ class ISMCTSBot:
         # Welford's running mean and sum of squares of the values backed up
         vn, vmean, vm2 = 0, 0.0, 0.0
         iterations = 0
-        kern = self.kernels.get(root.v) if root.phase == "play" else None
-        worlds = kernel_worlds(kern, root, seat) if self.worlds_on_kernel else None
+        kern = self.kernels.get(root.v)
+        in_play = root.phase == "play"
+        worlds = kernel_worlds(kern, root, seat) if self.worlds_on_kernel and in_play else None
         while iterations < cap and clock() < end:
             try:
                 if worlds is not None:
                     S = worlds.sample(rng)
-                elif kern is not None:
+                elif kern is not None and in_play:
                     S = kern.state(root.resample(seat, rng))
                 else:
                     st = root.resample(seat, rng)
@@ -249,10 +251,10 @@ class ISMCTSBot:
                 break
             iterations += 1
             spread = max(math.sqrt(vm2 / vn), SPREAD_FLOOR) if vn > 1 else 1.0
-            if kern is not None:
+            if kern is not None and in_play:
                 vals = self._iterate_kernel(kern, S, root, tree, c * spread, rng)
             else:
-                vals = self._iterate(st, tree, c * spread, rng)
+                vals = self._iterate(st, tree, c * spread, rng, kern)
             for x in vals:
                 vn += 1
                 d = x - vmean
@@ -278,10 +280,12 @@ class ISMCTSBot:
                       "kernel_worlds": worlds is not None}
         return acts[best_id]
 
-    def _iterate(self, st: State, tree: _Node, scale: float, rng: random.Random) -> list[float]:
+    def _iterate(self, st: State, tree: _Node, scale: float, rng: random.Random, kern=None) -> list[float]:
         """One iteration in the world ``st`` on the engine: selection (UCB1 with the
         exploration term ``scale`` times its root), expansion, the rollout, the backup;
-        the deal's values, by seat."""
+        the deal's values, by seat. With the kernel ``kern`` the rollout runs on the
+        engine to the first lead and on the kernel from there (`_roll_out`: the same
+        draws, so the same values)."""
         acts = self.v.actions
         node = tree
         path = []
@@ -291,11 +295,39 @@ class ISMCTSBot:
             st.apply_id(legal[node.key])
             if node.visits == 0:        # expanded: then the rollout
                 break
+        end = st
         if not st.is_terminal:
-            self.rollout.run(st, rng)
-        vals = [deal_value(st, s, self.tie, self.lowest) for s in range(self.v.players)]
+            if kern is not None:
+                self.rollout.run(st, rng, to_play=True)
+                S = None
+                if st.phase == "play" and not st.is_terminal:
+                    try:
+                        S = kern.state(st)
+                    except TaashError:      # a state the kernel does not take: the engine finishes
+                        S = None
+                if S is not None:
+                    self._roll_out(kern, S, st, rng)
+                    end = KernelEnd(self.v, kern, S, st.start_scores)
+                else:
+                    self.rollout.run(st, rng)
+            else:
+                self.rollout.run(st, rng)
+        vals = [deal_value(end, s, self.tie, self.lowest) for s in range(self.v.players)]
         _back_up(path, vals)
         return vals
+
+    def _roll_out(self, kern, S, hands, rng: random.Random) -> None:
+        """The rollout of the kernel's array ``S`` (changed) to the end of the deal, fed
+        the draws `Rollout.run` would take from ``rng`` (``hands``: a State whose hands
+        hold as many cards as ``S``'s, or more), and ``rng`` left where `run` would leave
+        it."""
+        before = rng.getstate()
+        draws = kern.draws(self.rollout.draws(hands, rng))
+        used = kern.rollout(S, draws, self.rollout.greedy, self.rollout.helpful_mask(kern.facts.play_checks))
+        rng.setstate(before)
+        rand = rng.random
+        for _ in range(used):
+            rand()
 
     def _iterate_kernel(self, kern, S, root: State, tree: _Node, scale: float, rng: random.Random) -> list[float]:
         """`_iterate` on the kernel's array ``S`` of a world of ``root`` (in the play
@@ -315,13 +347,7 @@ class ISMCTSBot:
             if node.visits == 0:
                 break
         if not S[at_terminal]:
-            before = rng.getstate()
-            draws = kern.draws(self.rollout.draws(root, rng))
-            used = kern.rollout(S, draws, self.rollout.greedy, self.rollout.helpful_mask(kern.facts.play_checks))
-            rng.setstate(before)
-            rand = rng.random
-            for _ in range(used):
-                rand()
+            self._roll_out(kern, S, root, rng)
         end = KernelEnd(self.v, kern, S, root.start_scores)
         vals = [deal_value(end, s, self.tie, self.lowest) for s in range(self.v.players)]
         _back_up(path, vals)

@@ -105,15 +105,18 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   decision in the play phase plays its rollouts on the compiled kernel (`taash.kernel`):
   the same policy card for card, fed the same draws of the same generator
   (`Rollout.draws`), so the same rollouts reach the same ends and a decision bounded by
-  ``playouts`` is the same on either; many more rollouts fit a time budget. Its worlds
-  are drawn on the kernel too (`kernel_worlds`, kernel/worlds.py: the same proposals from
+  ``playouts`` is the same on either; many more rollouts fit a time budget. A decision
+  before the play (a bid, the trump, an exchange) rolls out on the engine to the first
+  lead and on the kernel from there, fed what the generator would give from there (about
+  1.5 times the rollouts: the calls of the other seats, by the heuristic's model, stay
+  the engine's). A decision in play draws its worlds on the kernel too (`kernel_worlds`, kernel/worlds.py: the same proposals from
   the same draws, judged on the kernel's array, so the same worlds as ``resample``, about
   ten times as fast on 29 and 28; the engine's ``resample`` for a deck with copies of a
   card; ``worlds_on_kernel = False`` turns that off, for bench/kernel.py). None: the
   kernel is made in the background (`taash.kernel.warm.kernel_soon`: a child process
   compiles it, 10-30 s the first time on a machine, then it is cached on disk) from the
-  first decision in play, which, like every decision until it is ready, rolls out on the
-  engine; no decision waits for it. True (``wait``): the first decision in play waits for
+  first decision, which, like every decision until it is ready, rolls out on the
+  engine; no decision waits for it. True (``wait``): the first decision waits for
   it (`taash.kernel.kernel_for`). False (``off``): the engine only. Without the extra, or
   for a variant the kernel cannot compile (told once), the engine plays.
 
@@ -195,8 +198,9 @@ class Rollout:
         self.helpful = frozenset(a.id for a in v.actions if a.kind == "declare"
                                  and isinstance(a.arg, tuple) and a.arg[0] in eff) if declare else frozenset()
 
-    def run(self, st: State, rng: random.Random) -> None:
-        """Play ``st`` to the end of the deal."""
+    def run(self, st: State, rng: random.Random, to_play: bool = False) -> None:
+        """Play ``st`` to the end of the deal; with ``to_play``, only to the play phase
+        (the first lead, or the end of a deal that never reaches it)."""
         size = self.size
         expose = self.v.expose_action.id
         rand = rng.random
@@ -204,6 +208,8 @@ class Rollout:
         helpful = self.helpful
         greedy = self.greedy
         while st.to_act >= 0:
+            if to_play and st.phase == "play":
+                return
             ids = st.legal_ids()
             if len(ids) == 1:
                 st.apply_id(ids[0])
@@ -589,6 +595,26 @@ class SearchBot:
         self.stats["rebuild_ms"] = rebuild_ms
         return str(a)
 
+    def _to_play_then_kernel(self, kern, world: State, a: int, seat: int, rng: random.Random, helpful: int,
+                             greedy: float, start_scores) -> float:
+        """The value of action id ``a`` in ``world`` (before the play phase) by one
+        rollout: `Rollout.run` on the engine to the first lead, then the rest on the
+        kernel, fed what ``rng`` would give `run` from there (so the same rollout as the
+        engine's alone); on the engine to the end if the deal never reaches the play."""
+        st = world.copy()
+        st.apply_id(a)
+        self.rollout.run(st, rng, to_play=True)
+        if st.phase == "play" and not st.is_terminal:
+            try:
+                S = kern.state(st)
+            except TaashError:          # a state the kernel does not take: the engine finishes
+                S = None
+            if S is not None:
+                kern.rollout(S, kern.draws(self.rollout.draws(st, rng)), greedy, helpful)
+                return deal_value(KernelEnd(self.v, kern, S, start_scores), seat, self.tie, self.lowest)
+        self.rollout.run(st, rng)
+        return self.value(st, seat)
+
     def _search(self, root: State, seat: int, ids: list, rng: random.Random, t0: float, budget_ms):
         """Sequential halving over the legal actions (Karnin, Koren, Somekh, "Almost
         optimal exploration in multi-armed bandits", ICML 2013): the budget is cut into
@@ -607,8 +633,9 @@ class SearchBot:
         clock = time.perf_counter
         run = self.rollout.run
         value = self.value
-        kern = self.kernel(root.v) if root.phase == "play" else None
-        worlds_k = kernel_worlds(kern, root, seat) if self.worlds_on_kernel else None
+        kern = self.kernel(root.v)
+        in_play = root.phase == "play"
+        worlds_k = kernel_worlds(kern, root, seat) if self.worlds_on_kernel and in_play else None
         if kern is not None:
             helpful = self.rollout.helpful_mask(kern.facts.play_checks)
             greedy = self.rollout.greedy
@@ -650,17 +677,20 @@ class SearchBot:
             worlds += 1
             wseed = rng.getrandbits(64)
             vals = {}
-            if kern is not None:    # the world on the kernel: its array and the rollouts' draws, once
+            if kern is not None and in_play:    # the world on the kernel: its array and the draws, once
                 if world_array is None:
                     world_array = kern.state(world)
                 draws = kern.draws(self.rollout.draws(root, random.Random(wseed)))
             for j in arms:
-                if kern is not None:
+                if kern is not None and in_play:
                     S = world_array.copy()
                     kern.apply(S, ids[j])
                     kern.rollout(S, draws, greedy, helpful)
                     x = vals[j] = deal_value(KernelEnd(v, kern, S, root.start_scores), seat, self.tie,
                                                      self.lowest)
+                elif kern is not None:      # before the play: the engine to the first lead, then the kernel
+                    x = vals[j] = self._to_play_then_kernel(kern, world, ids[j], seat, random.Random(wseed),
+                                                            helpful, greedy, root.start_scores)
                 else:
                     st = world.copy()
                     st.apply_id(ids[j])

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from taash.interpreter import Match, State, load_variant, shipped_variants
 from taash.kernel import KernelFallback, Unsupported, kernel_for, told, why_not
-from taash.kernel.positions import at_random, positions, to_play
+from taash.kernel.positions import at_random, before_play, positions, to_play
 from taash.kernel.warm import KernelUse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -358,6 +358,30 @@ def same_rollouts(name, count, kernel_cache):
 
 def test_rollouts_29(kernel_cache):
     same_rollouts("29", 40, kernel_cache)
+
+
+@pytest.mark.parametrize("bot,name", [("search", "29"), ("search", "28"), ("search", "304"), ("search", "56"),
+                                      ("search", "304-solo"), ("search", "house/29-bhoos"), ("search", "call-break"),
+                                      ("ismcts", "29"), ("ismcts", "304-solo"), ("ismcts", "56")])
+def test_a_decision_before_the_play_rolls_out_on_the_kernel_from_the_first_lead(bot, name, kernel_cache):
+    """A decision before the play phase (a bid, a trump, an exchange): each rollout runs
+    on the engine to the first lead and on the kernel from there, fed the same draws; with
+    a playout budget the bot decides as on the engine alone, with the same figures
+    (search's value of every action, ismcts's visits and spread)."""
+    from taash.arena.bots.registry import resolve
+    factory = resolve(bot).load()
+    v = load_variant(name)
+    on = factory(v, 3, budget_ms=None, playouts=30, kernel=True)
+    on.kernels = KernelUse(v, True, kernel_cache)
+    off = factory(v, 3, budget_ms=None, playouts=30, kernel=False)
+    figures = ("values", "playouts") if bot == "search" else ("visits", "spread", "iterations")
+    sts = before_play(v, 6, 11)
+    assert len(sts) == 6 and "play" not in {st.phase for st in sts}
+    for st in sts:
+        seat = st.to_act
+        a, b = on.decide_state(st, seat), off.decide_state(st, seat)
+        assert on.stats["kernel"] and not off.stats["kernel"] and not on.stats["kernel_worlds"]
+        assert a == b and [on.stats[k] for k in figures] == [off.stats[k] for k in figures]
 
 
 @pytest.mark.slow
