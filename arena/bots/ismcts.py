@@ -101,7 +101,7 @@ from taash.interpreter.scoring import lowest_wins
 from taash.kernel.warm import KernelUse
 
 from .search import (DEFAULT_BUDGET_MS, GREEDY, TIE_WEIGHT, KernelEnd, Rollout, arena_limit_ms, arm_key,
-                     default_text, deal_value, decision_rng, kernel_worlds)
+                     default_text, deal_value, decision_rng, first_lead, kernel_worlds)
 
 EXPLORATION = 0.7      # the UCB1 constant, in units of the values' spread
 SPREAD_FLOOR = 1e-3    # the least spread the exploration term is scaled by
@@ -297,19 +297,10 @@ class ISMCTSBot:
                 break
         end = st
         if not st.is_terminal:
-            if kern is not None:
-                self.rollout.run(st, rng, to_play=True)
-                S = None
-                if st.phase == "play" and not st.is_terminal:
-                    try:
-                        S = kern.state(st)
-                    except TaashError:      # a state the kernel does not take: the engine finishes
-                        S = None
-                if S is not None:
-                    self._roll_out(kern, S, st, rng)
-                    end = KernelEnd(self.v, kern, S, st.start_scores)
-                else:
-                    self.rollout.run(st, rng)
+            S = first_lead(kern, self.rollout, st, rng) if kern is not None else None
+            if S is not None:
+                self._roll_out(kern, S, st, rng)
+                end = KernelEnd(self.v, kern, S, st.start_scores)
             else:
                 self.rollout.run(st, rng)
         vals = [deal_value(end, s, self.tie, self.lowest) for s in range(self.v.players)]

@@ -603,15 +603,10 @@ class SearchBot:
         engine's alone); on the engine to the end if the deal never reaches the play."""
         st = world.copy()
         st.apply_id(a)
-        self.rollout.run(st, rng, to_play=True)
-        if st.phase == "play" and not st.is_terminal:
-            try:
-                S = kern.state(st)
-            except TaashError:          # a state the kernel does not take: the engine finishes
-                S = None
-            if S is not None:
-                kern.rollout(S, kern.draws(self.rollout.draws(st, rng)), greedy, helpful)
-                return deal_value(KernelEnd(self.v, kern, S, start_scores), seat, self.tie, self.lowest)
+        S = first_lead(kern, self.rollout, st, rng)
+        if S is not None:
+            kern.rollout(S, kern.draws(self.rollout.draws(st, rng)), greedy, helpful)
+            return deal_value(KernelEnd(self.v, kern, S, start_scores), seat, self.tie, self.lowest)
         self.rollout.run(st, rng)
         return self.value(st, seat)
 
@@ -746,6 +741,19 @@ class SearchBot:
                       "prior": None if keep is None else str(v.actions[ids[keep]]), "arms": searched,
                       "lead": lead}
         return v.actions[ids[best]]
+
+
+def first_lead(kern, rollout: Rollout, st: State, rng: random.Random):
+    """``rollout.run`` of ``st`` on the engine to the play phase (changing ``st``), then
+    its array on the kernel ``kern``, or None: the deal never reaches the play, or the
+    kernel does not take the state (the engine finishes it then, from ``st``)."""
+    rollout.run(st, rng, to_play=True)
+    if st.phase != "play" or st.is_terminal:
+        return None
+    try:
+        return kern.state(st)
+    except TaashError:
+        return None
 
 
 def kernel_worlds(kern, root: State, seat: int):

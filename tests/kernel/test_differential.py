@@ -360,6 +360,18 @@ def test_rollouts_29(kernel_cache):
     same_rollouts("29", 40, kernel_cache)
 
 
+def kernel_and_engine_bots(bot: str, name: str, playouts: int, kernel_cache):
+    """(variant, the bot with the kernel, the bot on the engine, the stats to compare):
+    ``bot`` (search or ismcts) with a budget of ``playouts``, seed 3."""
+    from taash.arena.bots.registry import resolve
+    factory = resolve(bot).load()
+    v = load_variant(name)
+    on = factory(v, 3, budget_ms=None, playouts=playouts, kernel=True)
+    on.kernels = KernelUse(v, True, kernel_cache)
+    off = factory(v, 3, budget_ms=None, playouts=playouts, kernel=False)
+    return v, on, off, (("values", "playouts") if bot == "search" else ("visits", "spread", "iterations"))
+
+
 @pytest.mark.parametrize("bot,name", [("search", "29"), ("search", "28"), ("search", "304"), ("search", "56"),
                                       ("search", "304-solo"), ("search", "house/29-bhoos"), ("search", "call-break"),
                                       ("ismcts", "29"), ("ismcts", "304-solo"), ("ismcts", "56")])
@@ -368,13 +380,7 @@ def test_a_decision_before_the_play_rolls_out_on_the_kernel_from_the_first_lead(
     on the engine to the first lead and on the kernel from there, fed the same draws; with
     a playout budget the bot decides as on the engine alone, with the same figures
     (search's value of every action, ismcts's visits and spread)."""
-    from taash.arena.bots.registry import resolve
-    factory = resolve(bot).load()
-    v = load_variant(name)
-    on = factory(v, 3, budget_ms=None, playouts=30, kernel=True)
-    on.kernels = KernelUse(v, True, kernel_cache)
-    off = factory(v, 3, budget_ms=None, playouts=30, kernel=False)
-    figures = ("values", "playouts") if bot == "search" else ("visits", "spread", "iterations")
+    v, on, off, figures = kernel_and_engine_bots(bot, name, 30, kernel_cache)
     sts = before_play(v, 6, 11)
     assert len(sts) == 6 and "play" not in {st.phase for st in sts}
     for st in sts:
@@ -398,13 +404,7 @@ def test_a_bot_decides_alike_with_the_kernel(bot, name, kernel_cache):
     every action, ismcts's visits of every root action and spread of values (its tree
     grown alike: the same worlds, the same actions and the same draws of its generator).
     The kernel draws the worlds but with a deck with copies of a card (56)."""
-    from taash.arena.bots.registry import resolve
-    factory = resolve(bot).load()
-    v = load_variant(name)
-    on = factory(v, 3, budget_ms=None, playouts=40, kernel=True)
-    on.kernels = KernelUse(v, True, kernel_cache)
-    off = factory(v, 3, budget_ms=None, playouts=40, kernel=False)
-    figures = ("values", "playouts") if bot == "search" else ("visits", "spread", "iterations")
+    v, on, off, figures = kernel_and_engine_bots(bot, name, 40, kernel_cache)
     for st in positions(v, 10, 5, later=True):
         seat = st.to_act
         a, b = on.decide_state(st, seat), off.decide_state(st, seat)
