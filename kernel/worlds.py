@@ -59,8 +59,6 @@ class Worlds:
     def __init__(self, kern, root, seat: int):
         f, lay = kern.facts, kern.layout
         np = kern.numpy
-        if f.max_copies > 1:
-            raise Unsupported("a deck with copies of a card: worlds are drawn by the engine")
         if root.phase != "play":
             raise Unsupported(f"worlds on the kernel start in the play phase, not the {root.phase}")
         self.kern = kern
@@ -85,14 +83,22 @@ class Worlds:
         self.blind = kern.blind_reason is None
         if self.blind:
             self.lead = kern.state(st)
-            where = {c: p for p, c in enumerate(r.card)}
-            self.hand_pos = [[where[c] for c in h] for h in st.hands]
-            self.card_pos = where[st.trump_card] if st.trump_card >= 0 else -1
+            # the positions in each hand and the face-down card's at the first lead, as the
+            # engine's model of the deal follows them (`Resampler.hand`, ``aside``: a card
+            # laid leaves the first position of the hand holding it; with copies of a card
+            # its id alone does not say which)
+            model = resampler(st, seat)
+            self.hand_pos = [list(h) for h in model.hand]
+            laid = [p for ps in model.aside for p in ps]
+            if len(laid) != int(st.trump_card >= 0):
+                raise Unsupported("cards set aside before the play other than a face-down trump card")
+            self.card_pos = laid[0] if laid else -1
+            self.copies = f.size if f.max_copies > 1 else 0
             self.suit_of = root.v.deck.suit_of
             self.redraws = sorted(r.redraw)
             if len(self.redraws) > 1 or (self.redraws and root.v.trump_mode != "secret"):
                 raise Unsupported("hidden choices before the play other than a secret trump suit")
-            self.call = self._partner_call(r, start, where)
+            self.call = self._partner_call(r, start)
         self._last = None
         self.acts = np.array([a.id for _, a in hist[start:]], dtype=np.int64)
         self.seats = np.array([t for t, _ in hist[start:]], dtype=np.int64)
@@ -153,16 +159,21 @@ class Worlds:
         self._last = st
         return S
 
-    def _partner_call(self, r, start: int, where: dict):
+    def _partner_call(self, r, start: int):
         """The partner call before the play (`partner.CallPartner`, §304.5), or None:
         (its card, the positions then in the declarer's hand, the declarer, the sides
         before it, each position's seat or -1 for the widow's). Unsupported with a hidden
-        choice too (the engine would stop at an illegal call before drawing it)."""
+        choice too (the engine would stop at an illegal call before drawing it), and in a
+        deck with copies of a card (which copy's holder is called: no shipped variant with
+        copies calls a partner)."""
         calls = [k for k in range(start) if r.history[k][1].kind == "call-partner"]
         if not calls:
             return None
         if len(calls) > 1 or self.redraws:
             raise Unsupported("a partner call beside another call or a hidden choice before the play")
+        if self.copies:
+            raise Unsupported("a partner call in a deck with copies of a card: worlds are drawn by the engine")
+        where = {c: p for p, c in enumerate(r.card)}
         k = calls[0]
         st = r.deal_state(r.card)
         for _, a in r.history[:k]:
@@ -184,6 +195,13 @@ class Worlds:
             for p in ps:
                 bits |= 1 << deal[p]
             S[hands + t] = bits
+        size = self.copies
+        if size:                 # a deck with copies: each seat's count of each card too
+            counts = at["counts"]
+            S[counts:counts + len(self.hand_pos) * size] = 0
+            for t, ps in enumerate(self.hand_pos):
+                for p in ps:
+                    S[counts + t * size + deal[p]] += 1
         p = self.card_pos
         if p >= 0:
             S[at["trump_card"]] = deal[p]
@@ -237,9 +255,11 @@ def _shown(kern, root, seat: int):
     at = lay.at
     n = f.players
     mask = kern.numpy.ones(lay.size, dtype=kern.numpy.int64)
+    size = f.size if f.max_copies > 1 else 0
     for t in range(n):
         if t != seat:
             mask[at["hands"] + t] = 0
+            mask[at["counts"] + t * size:at["counts"] + (t + 1) * size] = 0   # with copies
     mask[at["trump_card"]] = int(seat == root.declarer)   # else: its presence alone
     if root.trump_text(seat) is None:
         mask[at["trump"]] = 0
