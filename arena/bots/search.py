@@ -108,8 +108,9 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   ``playouts`` is the same on either; many more rollouts fit a time budget. Its worlds
   are drawn on the kernel too (`kernel_worlds`, kernel/worlds.py: the same proposals from
   the same draws, judged on the kernel's array, so the same worlds as ``resample``, about
-  ten times as fast on 29 and 28; the engine's ``resample`` for a deck with copies of a
-  card; ``worlds_on_kernel = False`` turns that off, for bench/kernel.py). None: the
+  ten times as fast on 29 and 28, five times on 56; the engine's ``resample`` for a state
+  the kernel does not model; ``worlds_on_kernel = False`` turns that off, for
+  bench/kernel.py). None: the
   kernel is made in the background (`taash.kernel.warm.kernel_soon`: a child process
   compiles it, 10-30 s the first time on a machine, then it is cached on disk) from the
   first decision in play, which, like every decision until it is ready, rolls out on the
