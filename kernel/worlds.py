@@ -195,18 +195,24 @@ class Worlds:
         S = self.lead.copy()
         at = self.kern.layout.at
         hands = at["hands"]
-        for t, ps in enumerate(self.hand_pos):
-            bits = 0
-            for p in ps:
-                bits |= 1 << deal[p]
-            S[hands + t] = bits
         size = self.copies
         if size:                 # a deck with copies: each seat's count of each card too
-            counts = at["counts"]
-            S[counts:counts + len(self.hand_pos) * size] = 0
-            for t, ps in enumerate(self.hand_pos):
+            counts = [0] * (len(self.hand_pos) * size)    # (counted in a list: numpy's
+            for t, ps in enumerate(self.hand_pos):        # item access is slower)
+                bits = 0
+                base = t * size
                 for p in ps:
-                    S[counts + t * size + deal[p]] += 1
+                    c = deal[p]
+                    bits |= 1 << c
+                    counts[base + c] += 1
+                S[hands + t] = bits
+            S[at["counts"]:at["counts"] + len(counts)] = counts
+        else:
+            for t, ps in enumerate(self.hand_pos):
+                bits = 0
+                for p in ps:
+                    bits |= 1 << deal[p]
+                S[hands + t] = bits
         p = self.card_pos
         if p >= 0:
             S[at["trump_card"]] = deal[p]
