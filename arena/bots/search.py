@@ -108,7 +108,7 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   ``playouts`` is the same on either; many more rollouts fit a time budget. Its worlds
   are drawn on the kernel too (`kernel_worlds`, kernel/worlds.py: the same proposals from
   the same draws, judged on the kernel's array, so the same worlds as ``resample``, about
-  ten times as fast on 29 and 28, five times on 56; the engine's ``resample`` for a state
+  ten times as fast on 29 and 28, six times on 56; the engine's ``resample`` for a state
   the kernel does not model; ``worlds_on_kernel = False`` turns that off, for
   bench/kernel.py). None: the
   kernel is made in the background (`taash.kernel.warm.kernel_soon`: a child process
