@@ -13,32 +13,33 @@ exactly the same ones, so it gives the same worlds (the search bots' decisions w
 playouts budget are the same on both paths, tests/kernel/test_worlds.py):
 
 - the array at the first lead: when the history before the play phase is blind to the
-  cards (`source.deal_blind`: dealing packets, an auction whose rules read the calls only,
-  a trump suit named or a card laid face down, a partner call), every proposal replays it
-  alike but for where the cards go, so the array is the true deal's at the first lead
-  with the proposal's cards put in (the *fast path*, `_at_lead`): the hands (each
-  position then in a hand keeps its seat: the positions the engine's model of the deal
-  holds in each hand at the first lead, `Resampler.hand`, so that with copies of a card,
-  whose copies share an id, a card laid face down leaves the position the engine takes
-  it from; with copies, each seat's count of each card too), the face-down card at its position and its
-  suit, the secret suit drawn anew (`Resampler.redraw`), the partner call's verdict (the
-  declarer may not hold the card) and its holder joining the declarer's side. Otherwise
-  that history (an exchange, a declaration, a rule reading a hand) is replayed on the
-  engine as there (`Resampler.replay`, the hidden actions mapped and drawn anew alike)
-  and the State at the first lead becomes the kernel's array (`Kernel.state`);
+  cards (`source.deal_blind`: dealing packets, an auction whose rules read the calls
+  only, a trump suit named or a card laid face down, a partner call), every proposal
+  replays it alike but for where the cards go, so the array is the true deal's at the
+  first lead with the proposal's cards put in (the *fast path*, `_at_lead`): the hands
+  (each position then in a hand keeps its seat: the positions the engine's model of the
+  deal holds in each hand at the first lead, `Resampler.hand`, so that with copies of a
+  card, whose copies share an id, a card laid face down leaves the position the engine
+  takes it from; with copies, each seat's count of each card too), the face-down card at
+  its position and its suit, the secret suit drawn anew (`Resampler.redraw`), the
+  partner call's verdict (the declarer may not hold the card) and its holder joining the
+  declarer's side. Otherwise that history (an exchange, a declaration, a rule reading a
+  hand) is replayed on the engine as there (`Resampler.replay`, the hidden actions
+  mapped and drawn anew alike) and the State at the first lead becomes the kernel's
+  array (`Kernel.state`);
 - the play's actions are replayed on that array by the kernel (``replay_check``,
   kernel/build.py): each that of the seat to act (the history's seat) and among the
   kernel's legal actions, which are the engine's (tests/kernel/test_differential.py);
 - the observation's test becomes a comparison of the final array with the true state's
   on every fact the seat's observation shows (docs/architecture.md, "Information"): all
   but the other seats' hands (their bitsets and, in a deck with copies, their counts;
-  their sizes are compared, with copies as the sums of the counts), the trump suit while hidden from
-  the seat, the face-down trump card of another seat (whether there is one is compared),
-  the called partner and the sides while not shown to the seat, the points of the cards
-  set aside, and the variables that are not public; and, when the seat is to act, its
-  legal actions. Every other fact of the array is a function of what the observation
-  shows (the public history, the tricks, the points, the scores, the public variables)
-  or equal in every world with that history.
+  their sizes are compared, with copies as the sums of the counts), the trump suit while
+  hidden from the seat, the face-down trump card of another seat (whether there is one
+  is compared), the called partner and the sides while not shown to the seat, the points
+  of the cards set aside, and the variables that are not public; and, when the seat is
+  to act, its legal actions. Every other fact of the array is a function of what the
+  observation shows (the public history, the tricks, the points, the scores, the public
+  variables) or equal in every world with that history.
 
 A proposal the kernel cannot take at the first lead (another phase there, a fact it does
 not hold) is finished on the engine, as `Resampler.sample` does. States and variants it

@@ -219,6 +219,36 @@ def test_copies_of_a_card_late_in_the_deal(name, kernel_cache):
     assert twice > 0
 
 
+def test_a_face_down_card_of_a_deck_with_copies(kernel_cache, tmp_path):
+    """28 with two copies of each card (a test file: 16 cards each, in two packets of 8):
+    the declarer lays a card face down from the first packet, whose other copy may lie in
+    another hand; the kernel's worlds are `resample`'s, the face-down card taken from the
+    position the engine's model takes it from (`Resampler.aside`), for each seat."""
+    path = tmp_path / "copies-hidden.yaml"
+    path.write_text(f"extends: {load_variant('28').path}\nname: copies-hidden\n"
+                    "deck:\n  copies: 2\n  total: 56\n"
+                    "flow:\n  - deal: [8]\n  - auction\n  - trump\n  - deal: [8]\n  - play\n"
+                    # 28's rule counts the cards of the suit led: not compiled with copies
+                    "play:\n  may_expose: not leading and not trump_exposed and led != trump\n")
+    v = load_variant(str(path))
+    assert v.deck.max_copies == 2 and deal_blind(v) is None
+    k = kernel_for(v, kernel_cache)
+    elsewhere = 0
+    for st in positions(v, 5, 2, later=True) + deep_positions(v, 3, 3):
+        for seat in range(v.players):
+            w = k.worlds(st, seat)
+            assert w.blind
+            r, p = w.resampler, w.card_pos
+            if p >= 0:
+                d = st.declarer
+                assert r.offset[d] <= p < r.offset[d + 1] and r.card[p] == k.at(w.lead, "trump_card")
+                mine = range(r.offset[d], r.offset[d + 1])
+                elsewhere += any(c == r.card[p] and q not in mine for q, c in enumerate(r.card))
+            same_worlds(k, st, seat, 6)
+    # the other copy of the face-down card in another hand: its id alone is ambiguous
+    assert elsewhere > 0
+
+
 def test_what_the_kernel_does_not_draw(kernel_cache, tmp_path):
     """A partner call in a deck with copies of a card (which copy's holder is the
     partner: no shipped variant has both) and a state before the play: Unsupported, in
