@@ -129,8 +129,8 @@ class Kernel:
     def worlds(self, root, seat: int):
         """The worlds of ``root`` (a State in the play phase) for ``seat``, drawn as
         `State.resample` draws them and judged on the kernel (`taash.kernel.worlds.Worlds`:
-        ``sample(rng) -> S``). Raises Unsupported for a state or deck it does not model
-        (then `State.resample`)."""
+        ``sample(rng) -> S``). Raises Unsupported for a state it does not model (then
+        `State.resample`; kernel/worlds.py)."""
         return Worlds(self, root, seat)
 
     def at(self, S, name: str, index: int = 0) -> int:

@@ -600,7 +600,8 @@ def apply_id(S, a):
 def replay_check(S, acts, seats, ref, mask, face_down_at, legal_ref, nlegal):
     # kernel/worlds.py: apply acts (seats[i] to act for acts[i], each legal: else False),
     # then compare with ref where mask is 1, the presence of a face-down card at
-    # face_down_at (>= 0), the hands' sizes, and the legal actions with legal_ref[:nlegal]
+    # face_down_at (>= 0), the hands' sizes (with copies of a card: the sums of their
+    # counts), and the legal actions with legal_ref[:nlegal]
     # (nlegal < 0: not compared). The entry points legal_ids and apply_id are called, not
     # inlined: another inlined copy of apply would cost compile time.
     buf = np.empty(MAXLEGAL, np.int64)
@@ -623,7 +624,13 @@ def replay_check(S, acts, seats, ref, mask, face_down_at, legal_ref, nlegal):
     if face_down_at >= 0 and (S[face_down_at] >= 0) != (ref[face_down_at] >= 0):
         return False
     for t in range(PLAYERS):
-        if _popcount(S[HANDS + t]) != _popcount(ref[HANDS + t]):
+        if COPIES:      # a hand's size: its counts' sum (its bitset has one bit a card id)
+            size = 0
+            for c in range(NCARDS):
+                size += S[COUNTS + t * NCARDS + c] - ref[COUNTS + t * NCARDS + c]
+            if size != 0:
+                return False
+        elif _popcount(S[HANDS + t]) != _popcount(ref[HANDS + t]):
             return False
     if nlegal >= 0:
         k = legal_ids(S, buf)

@@ -13,34 +13,40 @@ exactly the same ones, so it gives the same worlds (the search bots' decisions w
 playouts budget are the same on both paths, tests/kernel/test_worlds.py):
 
 - the array at the first lead: when the history before the play phase is blind to the
-  cards (`source.deal_blind`: dealing packets, an auction whose rules read the calls only,
-  a trump suit named or a card laid face down, a partner call), every proposal replays it
-  alike but for where the cards go, so the array is the true deal's at the first lead
-  with the proposal's cards put in (the *fast path*, `_at_lead`): the hands (each
-  position then in a hand keeps its seat), the face-down card at its position and its
-  suit, the secret suit drawn anew (`Resampler.redraw`), the partner call's verdict (the
-  declarer may not hold the card) and its holder joining the declarer's side. Otherwise
-  that history (an exchange, a declaration, a rule reading a hand) is replayed on the
-  engine as there (`Resampler.replay`, the hidden actions mapped and drawn anew alike)
-  and the State at the first lead becomes the kernel's array (`Kernel.state`);
+  cards (`source.deal_blind`: dealing packets, an auction whose rules read the calls
+  only, a trump suit named or a card laid face down, a partner call), every proposal
+  replays it alike but for where the cards go, so the array is the true deal's at the
+  first lead with the proposal's cards put in (the *fast path*, `_at_lead`): the hands
+  (each position then in a hand keeps its seat: the positions the engine's model of the
+  deal holds in each hand at the first lead, `Resampler.hand`, so that with copies of a
+  card, whose copies share an id, a card laid face down leaves the position the engine
+  takes it from; with copies, each seat's count of each card too), the face-down card at
+  its position and its suit, the secret suit drawn anew (`Resampler.redraw`), the
+  partner call's verdict (the declarer may not hold the card) and its holder joining the
+  declarer's side. Otherwise that history (an exchange, a declaration, a rule reading a
+  hand) is replayed on the engine as there (`Resampler.replay`, the hidden actions
+  mapped and drawn anew alike) and the State at the first lead becomes the kernel's
+  array (`Kernel.state`);
 - the play's actions are replayed on that array by the kernel (``replay_check``,
   kernel/build.py): each that of the seat to act (the history's seat) and among the
   kernel's legal actions, which are the engine's (tests/kernel/test_differential.py);
 - the observation's test becomes a comparison of the final array with the true state's
   on every fact the seat's observation shows (docs/architecture.md, "Information"): all
-  but the other seats' hands (their sizes are compared), the trump suit while hidden from
-  the seat, the face-down trump card of another seat (whether there is one is compared),
-  the called partner and the sides while not shown to the seat, the points of the cards
-  set aside, and the variables that are not public; and, when the seat is to act, its
-  legal actions. Every other fact of the array is a function of what the observation
-  shows (the public history, the tricks, the points, the scores, the public variables)
-  or equal in every world with that history.
+  but the other seats' hands (their bitsets and, in a deck with copies, their counts;
+  their sizes are compared, with copies as the sums of the counts), the trump suit while
+  hidden from the seat, the face-down trump card of another seat (whether there is one
+  is compared), the called partner and the sides while not shown to the seat, the points
+  of the cards set aside, and the variables that are not public; and, when the seat is
+  to act, its legal actions. Every other fact of the array is a function of what the
+  observation shows (the public history, the tricks, the points, the scores, the public
+  variables) or equal in every world with that history.
 
 A proposal the kernel cannot take at the first lead (another phase there, a fact it does
 not hold) is finished on the engine, as `Resampler.sample` does. States and variants it
-does not model raise `Unsupported` from `Worlds`: decks with copies of a card, a root not
-in the play phase, a hidden action or a hidden choice after the first lead; the bots then
-use the engine's `resample`.
+does not model raise `Unsupported` from `Worlds`: a root not in the play phase, a hidden
+action or a hidden choice after the first lead, a partner call in a deck with copies of a
+card (no shipped variant has both); the bots then use the engine's `resample`. Decks with
+copies of a card (56) are drawn as single decks are.
 """
 
 from __future__ import annotations
@@ -59,8 +65,6 @@ class Worlds:
     def __init__(self, kern, root, seat: int):
         f, lay = kern.facts, kern.layout
         np = kern.numpy
-        if f.max_copies > 1:
-            raise Unsupported("a deck with copies of a card: worlds are drawn by the engine")
         if root.phase != "play":
             raise Unsupported(f"worlds on the kernel start in the play phase, not the {root.phase}")
         self.kern = kern
@@ -85,14 +89,22 @@ class Worlds:
         self.blind = kern.blind_reason is None
         if self.blind:
             self.lead = kern.state(st)
-            where = {c: p for p, c in enumerate(r.card)}
-            self.hand_pos = [[where[c] for c in h] for h in st.hands]
-            self.card_pos = where[st.trump_card] if st.trump_card >= 0 else -1
+            # the positions in each hand and the face-down card's at the first lead, as the
+            # engine's model of the deal follows them (`Resampler.hand`, ``aside``: a card
+            # laid leaves the first position of the hand holding it; with copies of a card
+            # its id alone does not say which)
+            model = resampler(st, seat)
+            self.hand_pos = [list(h) for h in model.hand]
+            laid = [p for ps in model.aside for p in ps]
+            if len(laid) != int(st.trump_card >= 0):
+                raise Unsupported("cards set aside before the play other than a face-down trump card")
+            self.card_pos = laid[0] if laid else -1
+            self.copies = f.size if f.max_copies > 1 else 0
             self.suit_of = root.v.deck.suit_of
             self.redraws = sorted(r.redraw)
             if len(self.redraws) > 1 or (self.redraws and root.v.trump_mode != "secret"):
                 raise Unsupported("hidden choices before the play other than a secret trump suit")
-            self.call = self._partner_call(r, start, where)
+            self.call = self._partner_call(r, start)
         self._last = None
         self.acts = np.array([a.id for _, a in hist[start:]], dtype=np.int64)
         self.seats = np.array([t for t, _ in hist[start:]], dtype=np.int64)
@@ -153,16 +165,21 @@ class Worlds:
         self._last = st
         return S
 
-    def _partner_call(self, r, start: int, where: dict):
+    def _partner_call(self, r, start: int):
         """The partner call before the play (`partner.CallPartner`, §304.5), or None:
         (its card, the positions then in the declarer's hand, the declarer, the sides
         before it, each position's seat or -1 for the widow's). Unsupported with a hidden
-        choice too (the engine would stop at an illegal call before drawing it)."""
+        choice too (the engine would stop at an illegal call before drawing it), and in a
+        deck with copies of a card (which copy's holder is called: no shipped variant with
+        copies calls a partner)."""
         calls = [k for k in range(start) if r.history[k][1].kind == "call-partner"]
         if not calls:
             return None
         if len(calls) > 1 or self.redraws:
             raise Unsupported("a partner call beside another call or a hidden choice before the play")
+        if self.copies:
+            raise Unsupported("a partner call in a deck with copies of a card: worlds are drawn by the engine")
+        where = {c: p for p, c in enumerate(r.card)}
         k = calls[0]
         st = r.deal_state(r.card)
         for _, a in r.history[:k]:
@@ -179,11 +196,24 @@ class Worlds:
         S = self.lead.copy()
         at = self.kern.layout.at
         hands = at["hands"]
-        for t, ps in enumerate(self.hand_pos):
-            bits = 0
-            for p in ps:
-                bits |= 1 << deal[p]
-            S[hands + t] = bits
+        size = self.copies
+        if size:                 # a deck with copies: each seat's count of each card too
+            counts = [0] * (len(self.hand_pos) * size)    # (counted in a list: numpy's
+            for t, ps in enumerate(self.hand_pos):        # item access is slower)
+                bits = 0
+                base = t * size
+                for p in ps:
+                    c = deal[p]
+                    bits |= 1 << c
+                    counts[base + c] += 1
+                S[hands + t] = bits
+            S[at["counts"]:at["counts"] + len(counts)] = counts
+        else:
+            for t, ps in enumerate(self.hand_pos):
+                bits = 0
+                for p in ps:
+                    bits |= 1 << deal[p]
+                S[hands + t] = bits
         p = self.card_pos
         if p >= 0:
             S[at["trump_card"]] = deal[p]
@@ -237,9 +267,11 @@ def _shown(kern, root, seat: int):
     at = lay.at
     n = f.players
     mask = kern.numpy.ones(lay.size, dtype=kern.numpy.int64)
+    size = f.size if f.max_copies > 1 else 0
     for t in range(n):
         if t != seat:
             mask[at["hands"] + t] = 0
+            mask[at["counts"] + t * size:at["counts"] + (t + 1) * size] = 0   # with copies
     mask[at["trump_card"]] = int(seat == root.declarer)   # else: its presence alone
     if root.trump_text(seat) is None:
         mask[at["trump"]] = 0

@@ -107,12 +107,13 @@ Settings (`SearchBot` and `search_bot` keyword arguments; `taash bot search` fla
   (`Rollout.draws`), so the same rollouts reach the same ends and a decision bounded by
   ``playouts`` is the same on either; many more rollouts fit a time budget. A decision
   before the play (a bid, the trump, an exchange) rolls out on the engine to the first
-  lead and on the kernel from there, fed what the generator would give from there (about
-  1.5 times the rollouts: the calls of the other seats, by the heuristic's model, stay
-  the engine's). A decision in play draws its worlds on the kernel too (`kernel_worlds`, kernel/worlds.py: the same proposals from
-  the same draws, judged on the kernel's array, so the same worlds as ``resample``, about
-  ten times as fast on 29 and 28; the engine's ``resample`` for a deck with copies of a
-  card; ``worlds_on_kernel = False`` turns that off, for bench/kernel.py). None: the
+  lead and on the kernel from there, fed what the generator would give from there (1.3
+  to 1.9 times the rollouts: the calls of the other seats, by the heuristic's model,
+  stay the engine's). A decision in play draws its worlds on the kernel too
+  (`kernel_worlds`, kernel/worlds.py: the same proposals from the same draws, judged on
+  the kernel's array, so the same worlds as ``resample``, about ten times as fast on 29
+  and 28, six times on 56; the engine's ``resample`` for a state the kernel does not
+  model; ``worlds_on_kernel = False`` turns that off, for bench/kernel.py). None: the
   kernel is made in the background (`taash.kernel.warm.kernel_soon`: a child process
   compiles it, 10-30 s the first time on a machine, then it is cached on disk) from the
   first decision, which, like every decision until it is ready, rolls out on the
