@@ -236,7 +236,9 @@ class ISMCTSBot:
         # Welford's running mean and sum of squares of the values backed up
         vn, vmean, vm2 = 0, 0.0, 0.0
         iterations = 0
+        made = clock()
         kern = self.kernels.get(root.v)
+        end += clock() - made     # a wait for the kernel (kernel=True, its first making) is not the search's time
         in_play = root.phase == "play"
         worlds = kernel_worlds(kern, root, seat) if self.worlds_on_kernel and in_play else None
         while iterations < cap and clock() < end:

@@ -629,7 +629,9 @@ class SearchBot:
         clock = time.perf_counter
         run = self.rollout.run
         value = self.value
+        made = clock()
         kern = self.kernel(root.v)
+        end += clock() - made     # a wait for the kernel (kernel=True, its first making) is not the search's time
         in_play = root.phase == "play"
         worlds_k = kernel_worlds(kern, root, seat) if self.worlds_on_kernel and in_play else None
         if kern is not None:

@@ -530,3 +530,22 @@ def test_check_says_whether_the_kernel_plays_each_file(tmp_path):
     assert bare.returncode == 0, bare.stderr
     assert bare.stdout.splitlines()[1] == ("29: the Python engine plays it; the compiled kernel cannot "
                                            "(numba is not installed (pip install 'taash[fast]'))")
+
+
+@pytest.mark.parametrize("bot", ["search", "ismcts"])
+def test_the_wait_for_the_kernel_is_not_the_decisions_time(bot, kernel_cache):
+    """kernel=True: the first decision waits for the kernel's making, then searches for
+    its whole budget (here the making made to take 0.3 s, six budgets of 50 ms)."""
+    import time as clock
+    v, on, _, figures = kernel_and_engine_bots(bot, "29", 40, kernel_cache)
+    on.playouts = None
+    on.budget_ms = 50
+    get = on.kernels.get
+
+    def slow_get(variant=None):
+        clock.sleep(0.3)
+        return get(variant)
+    on.kernels.get = slow_get
+    st = positions(v, 1, 5, later=True)[0]
+    on.decide_state(st, st.to_act)
+    assert on.stats["kernel"] and on.stats[figures[-1]] >= 20
